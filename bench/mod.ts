@@ -1,0 +1,6 @@
+/**
+ * `bench/`: see DESIGN.md for what this layer holds. Nothing is public here yet.
+ *
+ * @module
+ */
+export {};

@@ -1,0 +1,13 @@
+/**
+ * `core/`: pure TypeScript, f64 reference math of particle merging-and-splitting
+ * (Truong et al., IEEE TVCG 2021). Depends on nothing.
+ *
+ * @module
+ */
+export * from "./vec3.ts";
+export * from "./particle.ts";
+export * from "./merge_split.ts";
+export * from "./sync_velocity.ts";
+export * from "./collision_rules.ts";
+export * from "./grouping.ts";
+export * from "./rng.ts";

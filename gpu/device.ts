@@ -1,0 +1,122 @@
+/**
+ * WebGPU adapter and device acquisition, with the adapter's identity captured for result files.
+ *
+ * Deno 2.9 ships `navigator.gpu` with no flag. On a machine without a GPU, Mesa's llvmpipe is
+ * offered as a software ("fallback") adapter, on which every kernel of this harness must run.
+ *
+ * @module
+ */
+
+/** Which adapter to ask for. */
+export type AdapterChoice = "default" | "software" | "high-performance" | "low-power";
+
+/** What the harness records about the adapter a case ran on. */
+export interface AdapterRecord {
+  vendor: string;
+  architecture: string;
+  device: string;
+  description: string;
+  isFallbackAdapter: boolean;
+  /** Features requested and granted on the device. */
+  features: string[];
+  /** Limits requested explicitly (name → value granted). */
+  limits: Record<string, number>;
+}
+
+/** A device with its adapter and what was captured about both. */
+export interface GpuContext {
+  adapter: GPUAdapter;
+  device: GPUDevice;
+  info: AdapterRecord;
+  /** True when the device has `timestamp-query`, so phases can be timed on the GPU. */
+  timestamps: boolean;
+}
+
+/** Options for {@link acquireGpu}. */
+export interface AcquireGpuOptions {
+  /** `software` forces the fallback adapter (`forceFallbackAdapter: true`). Default `default`. */
+  adapter?: AdapterChoice;
+  /** Ask for `timestamp-query` where offered. Default true. */
+  timestamps?: boolean;
+  /** Label of the device (every GPU object is labelled). */
+  label?: string;
+}
+
+/** The limits this harness relies on; requested explicitly, never assumed. */
+export const REQUIRED_LIMITS: Readonly<Record<string, number>> = {
+  maxStorageBuffersPerShaderStage: 10,
+  maxComputeWorkgroupSizeX: 256,
+  maxComputeInvocationsPerWorkgroup: 256,
+  maxStorageBufferBindingSize: 128 * 1024 * 1024,
+  maxBufferSize: 256 * 1024 * 1024,
+};
+
+/**
+ * Acquires an adapter and a device with the features and limits the harness needs.
+ *
+ * Throws an `Error` naming what is missing (no WebGPU, no adapter, a limit too low) and what to
+ * do about it.
+ */
+export async function acquireGpu(options: AcquireGpuOptions = {}): Promise<GpuContext> {
+  const choice = options.adapter ?? "default";
+  if (typeof navigator === "undefined" || !("gpu" in navigator) || !navigator.gpu) {
+    throw new Error(
+      "WebGPU is not available: navigator.gpu is undefined. Run with Deno 2.9 or newer " +
+        "(npx -y deno@2.9.6 ...), which ships WebGPU without a flag.",
+    );
+  }
+  const request: GPURequestAdapterOptions = {};
+  if (choice === "software") request.forceFallbackAdapter = true;
+  if (choice === "high-performance" || choice === "low-power") request.powerPreference = choice;
+  const adapter = await navigator.gpu.requestAdapter(request);
+  if (!adapter) {
+    throw new Error(
+      `No WebGPU adapter was found (adapter option "${choice}"). On a machine without a GPU ` +
+        "install Mesa (llvmpipe) for a software adapter, e.g. apt-get install libgl1-mesa-dri " +
+        "mesa-vulkan-drivers, or pick another adapter with --adapter.",
+    );
+  }
+  const limits: Record<string, number> = {};
+  for (const [name, want] of Object.entries(REQUIRED_LIMITS)) {
+    const have = (adapter.limits as unknown as Record<string, number>)[name];
+    if (typeof have !== "number" || have < want) {
+      // maxBufferSize / binding size: take what the adapter offers when it is at least 64 MiB.
+      if (name.startsWith("maxStorageBufferBindingSize") || name === "maxBufferSize") {
+        if (have >= 64 * 1024 * 1024) {
+          limits[name] = have;
+          continue;
+        }
+      }
+      throw new Error(
+        `The WebGPU adapter "${adapter.info.description}" offers ${name} = ${have}, ` +
+          `but the harness needs at least ${want}. Use another adapter (--adapter).`,
+      );
+    }
+    limits[name] = want;
+  }
+  const wantTimestamps = options.timestamps ?? true;
+  const features: GPUFeatureName[] = [];
+  if (wantTimestamps && adapter.features.has("timestamp-query")) features.push("timestamp-query");
+  const device = await adapter.requestDevice({
+    label: options.label ?? "mergesplit device",
+    requiredFeatures: features,
+    requiredLimits: limits,
+  });
+  const i = adapter.info;
+  return {
+    adapter,
+    device,
+    timestamps: features.includes("timestamp-query"),
+    info: {
+      vendor: i.vendor,
+      architecture: i.architecture,
+      device: i.device,
+      description: i.description,
+      isFallbackAdapter: Boolean(
+        (i as unknown as { isFallbackAdapter?: boolean }).isFallbackAdapter,
+      ),
+      features: [...features],
+      limits,
+    },
+  };
+}

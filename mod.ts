@@ -1,0 +1,7 @@
+/**
+ * mergesplit: a reproducible benchmark harness for collision handling in particle-based
+ * simulation, after "Particle Merging-and-Splitting" (Truong et al., IEEE TVCG 2021).
+ *
+ * @module
+ */
+export * from "./core/mod.ts";
