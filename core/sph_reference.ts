@@ -1,0 +1,365 @@
+/**
+ * Weakly compressible SPH (Müller, Charypar & Gross 2003, "Particle-based fluid simulation for
+ * interactive applications", paper ref. [3]) in plain f64 TypeScript: the reference that
+ * `gpu/sph_forces.ts` is tested against. Brute force O(N²), structure-of-arrays inputs.
+ *
+ * Formulas (support radius h, r = |x_i − x_j|, q = r / h; all kernels are 0 for r > h):
+ *
+ * - Density kernel, poly6 (Müller Eq. 20): W(r) = 315 / (64 π h⁹) · (h² − r²)³.
+ * - Pressure kernel gradient, spiky (Müller Eq. 21): ∇W(r⃗) = −45 / (π h⁶) · (h − r)² · r⃗ / r
+ *   (0 at r = 0), r⃗ = x_i − x_j.
+ * - Viscosity kernel Laplacian (Müller Eq. 22): ∇²W(r) = 45 / (π h⁶) · (h − r).
+ * - Density (notes Eq. 45): ρ_i = Σ_j m_j W(|x_i − x_j|), j over fluid particles, self included.
+ * - Equation of state (notes Eq. 47, clipped): p_i = k · max((ρ_i/ρ0)^γ − 1, 0). γ = 1 (default)
+ *   is the linear state equation of the notes; γ = 7 is Tait's (Becker & Teschner 2007) with
+ *   k = ρ0 c² / γ.
+ * - Pressure force (notes Eq. 47 times m_i, symmetric form):
+ *   f_i^p = −Σ_{j≠i} m_i m_j (p_i/ρ_i² + p_j/ρ_j²) ∇W(x_i − x_j).
+ * - Viscosity force: Müller's Eq. 14 force density μ Σ_j m_j (v_j − v_i)/ρ_j ∇²W_ij multiplied
+ *   by the particle volume V_i = m_i / ρ_i, which makes it symmetric in i and j:
+ *   f_i^v = μ Σ_{j≠i} m_i m_j (v_j − v_i) / (ρ_i ρ_j) · ∇²W(r_ij), μ the dynamic viscosity
+ *   (Pa·s; kinematic ν = μ / ρ0).
+ *
+ * Both pair terms are antisymmetric (f_ij = −f_ji), so Σ_i f_i = 0 (linear momentum is
+ * conserved). Forces, not accelerations, are returned: the caller sums them per DOF and divides by
+ * the DOF mass (paper Eq. 1). Particles not flagged fluid neither receive nor exert SPH forces and
+ * get density 0.
+ *
+ * @module
+ */
+
+/** Poly6 normalisation 315 / (64 π h³) (the h⁻⁶ of (h² − r²)³ is folded into (1 − q²)³). */
+export function poly6Coefficient(h: number): number {
+  return 315 / (64 * Math.PI * h * h * h);
+}
+
+/**
+ * Poly6 density kernel W(r, h) = 315 / (64 π h⁹) (h² − r²)³ for 0 ≤ r ≤ h, else 0
+ * (Müller et al. 2003, Eq. 20). Takes r² to avoid a square root.
+ */
+export function poly6(r2: number, h: number): number {
+  const h2 = h * h;
+  if (r2 >= h2) return 0;
+  const s = 1 - r2 / h2;
+  return poly6Coefficient(h) * s * s * s;
+}
+
+/**
+ * Magnitude factor of the spiky kernel gradient: ∇W(r⃗) = −spikyGradient(r, h) · r⃗ / r with
+ * spikyGradient(r, h) = 45 / (π h⁶) (h − r)² for 0 ≤ r ≤ h, else 0 (Müller et al. 2003, Eq. 21).
+ */
+export function spikyGradient(r: number, h: number): number {
+  if (r >= h) return 0;
+  const s = 1 - r / h;
+  return (45 / (Math.PI * h * h * h * h)) * s * s;
+}
+
+/**
+ * Spiky kernel W(r, h) = 15 / (π h⁶) (h − r)³ (Müller et al. 2003, Eq. 21), of which
+ * {@link spikyGradient} is the radial derivative; exported for the normalisation test.
+ */
+export function spiky(r: number, h: number): number {
+  if (r >= h) return 0;
+  const s = 1 - r / h;
+  return (15 / (Math.PI * h * h * h)) * s * s * s;
+}
+
+/**
+ * Viscosity kernel Laplacian ∇²W(r, h) = 45 / (π h⁶) (h − r) for 0 ≤ r ≤ h, else 0
+ * (Müller et al. 2003, Eq. 22).
+ */
+export function viscosityLaplacian(r: number, h: number): number {
+  if (r >= h) return 0;
+  return (45 / (Math.PI * h * h * h * h * h)) * (1 - r / h);
+}
+
+/**
+ * Viscosity kernel W(r, h) = 15 / (2 π h³) (−r³/(2h³) + r²/h² + h/(2r) − 1) (Müller et al. 2003,
+ * Eq. 22), of which {@link viscosityLaplacian} is the Laplacian; exported for the normalisation
+ * test.
+ */
+export function viscosityKernel(r: number, h: number): number {
+  if (r >= h) return 0;
+  const q = r / h;
+  return (15 / (2 * Math.PI * h * h * h)) * (-q * q * q / 2 + q * q + 1 / (2 * q) - 1);
+}
+
+/** SPH material parameters (all SI, positive). */
+export interface SphParams {
+  /** Kernel support radius h (m). */
+  h: number;
+  /** Rest density ρ0 (kg/m³). */
+  rho0: number;
+  /** Stiffness k of the state equation p = k·max((ρ/ρ0)^γ − 1, 0) (Pa). */
+  stiffness: number;
+  /** Dynamic viscosity μ (Pa·s). */
+  viscosity: number;
+  /** Exponent γ of the state equation; 1 (linear, notes Eq. 47) by default, 7 for Tait. */
+  gamma?: number;
+}
+
+/**
+ * Pressure from the clipped state equation p = k · max((ρ/ρ0)^γ − 1, 0) (notes Eq. 47; γ = 7 is
+ * Tait's equation). Zero for ρ ≤ 0.
+ */
+export function sphPressure(rho: number, params: SphParams): number {
+  if (!(rho > 0)) return 0;
+  const gamma = params.gamma ?? 1;
+  const ratio = rho / params.rho0;
+  const p = params.stiffness * ((gamma === 1 ? ratio : Math.pow(ratio, gamma)) - 1);
+  return p > 0 ? p : 0;
+}
+
+/** Particle state for the reference, structure of arrays over N particles. */
+export interface SphParticles {
+  /** Positions x_i, xyz interleaved (length 3N). */
+  positions: ArrayLike<number>;
+  /** Velocities v_i, xyz interleaved (length 3N); only {@link sphForces} reads them. */
+  velocities?: ArrayLike<number>;
+  /** Masses m_i (length N, > 0 for fluid particles). */
+  masses: ArrayLike<number>;
+  /** 1 for fluid particles, 0 for particles of other systems; all fluid when omitted. */
+  fluid?: ArrayLike<number>;
+}
+
+function particleCount(p: SphParticles, fn: string): number {
+  const n = p.masses.length;
+  if (p.positions.length !== 3 * n) {
+    throw new RangeError(`${fn}: positions has length ${p.positions.length}, expected 3·${n}`);
+  }
+  if (p.fluid && p.fluid.length !== n) {
+    throw new RangeError(`${fn}: fluid has length ${p.fluid.length}, expected ${n}`);
+  }
+  return n;
+}
+
+function checkParams(params: SphParams, fn: string): void {
+  for (const name of ["h", "rho0"] as const) {
+    if (!(params[name] > 0)) throw new RangeError(`${fn}: params.${name} must be > 0`);
+  }
+  for (const name of ["stiffness", "viscosity"] as const) {
+    if (!(params[name] >= 0)) throw new RangeError(`${fn}: params.${name} must be >= 0`);
+  }
+  if (params.gamma !== undefined && !(params.gamma >= 1)) {
+    throw new RangeError(`${fn}: params.gamma must be >= 1`);
+  }
+}
+
+/**
+ * Densities ρ_i = Σ_j m_j W_poly6(|x_i − x_j|, h) over fluid particles j, self term included
+ * (notes Eq. 45; Müller et al. 2003, Eq. 3). Non-fluid particles get 0.
+ */
+export function sphDensity(particles: SphParticles, params: Pick<SphParams, "h">): Float64Array {
+  const n = particleCount(particles, "sphDensity");
+  if (!(params.h > 0)) throw new RangeError("sphDensity: params.h must be > 0");
+  const { positions: x, masses: m, fluid } = particles;
+  const h = params.h;
+  const rho = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    if (fluid && !fluid[i]) continue;
+    let sum = 0;
+    for (let j = 0; j < n; j++) {
+      if (fluid && !fluid[j]) continue;
+      const dx = x[3 * i] - x[3 * j];
+      const dy = x[3 * i + 1] - x[3 * j + 1];
+      const dz = x[3 * i + 2] - x[3 * j + 2];
+      sum += m[j] * poly6(dx * dx + dy * dy + dz * dz, h);
+    }
+    rho[i] = sum;
+  }
+  return rho;
+}
+
+/** Result of {@link sphForces}. */
+export interface SphForcesResult {
+  /** ρ_i (length N; 0 for non-fluid). */
+  density: Float64Array;
+  /** p_i (length N; 0 for non-fluid). */
+  pressure: Float64Array;
+  /** Total SPH force f_i^p + f_i^v, xyz interleaved (length 3N; 0 for non-fluid). */
+  force: Float64Array;
+  /** Pressure part f_i^p (length 3N). */
+  pressureForce: Float64Array;
+  /** Viscosity part f_i^v (length 3N). */
+  viscosityForce: Float64Array;
+}
+
+/**
+ * Pressure and viscosity forces by brute force over all fluid pairs (see the module doc):
+ * f_i = −Σ_{j≠i} m_i m_j (p_i/ρ_i² + p_j/ρ_j²) ∇W_spiky(x_i − x_j)
+ *       + μ Σ_{j≠i} m_i m_j (v_j − v_i)/(ρ_i ρ_j) ∇²W_visc(|x_i − x_j|)
+ * (notes Eq. 47; Müller et al. 2003, Eqs. 10 and 14 times V_i = m_i/ρ_i). Densities are computed
+ * with {@link sphDensity} unless given. Coincident pairs (r = 0) get no pressure term (the
+ * gradient direction is undefined) but keep their viscosity term.
+ */
+export function sphForces(
+  particles: SphParticles,
+  params: SphParams,
+  options: { density?: ArrayLike<number> } = {},
+): SphForcesResult {
+  const n = particleCount(particles, "sphForces");
+  checkParams(params, "sphForces");
+  const { positions: x, masses: m, fluid } = particles;
+  const v = particles.velocities;
+  if (!v || v.length !== 3 * n) {
+    throw new RangeError(`sphForces: velocities must have length 3·${n}`);
+  }
+  const density = new Float64Array(options.density ?? sphDensity(particles, params));
+  if (density.length !== n) {
+    throw new RangeError(`sphForces: options.density must have length ${n}`);
+  }
+  const h = params.h;
+  const mu = params.viscosity;
+  const pressure = new Float64Array(n);
+  const pOverRho2 = new Float64Array(n);
+  const invRho = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    if (fluid && !fluid[i]) continue;
+    const rho = density[i];
+    if (!(rho > 0)) continue;
+    pressure[i] = sphPressure(rho, params);
+    pOverRho2[i] = pressure[i] / (rho * rho);
+    invRho[i] = 1 / rho;
+  }
+  const fp = new Float64Array(3 * n);
+  const fv = new Float64Array(3 * n);
+  for (let i = 0; i < n; i++) {
+    if (fluid && !fluid[i]) continue;
+    for (let j = 0; j < n; j++) {
+      if (j === i || (fluid && !fluid[j])) continue;
+      const dx = x[3 * i] - x[3 * j];
+      const dy = x[3 * i + 1] - x[3 * j + 1];
+      const dz = x[3 * i + 2] - x[3 * j + 2];
+      const r = Math.sqrt(dx * dx + dy * dy + dz * dz);
+      if (r >= h) continue;
+      const mm = m[i] * m[j];
+      if (r > 0) {
+        // −m_i m_j (P_i + P_j) ∇W, ∇W = −g (x_i − x_j)/r.
+        const s = (mm * (pOverRho2[i] + pOverRho2[j]) * spikyGradient(r, h)) / r;
+        fp[3 * i] += s * dx;
+        fp[3 * i + 1] += s * dy;
+        fp[3 * i + 2] += s * dz;
+      }
+      const c = mu * mm * invRho[i] * invRho[j] * viscosityLaplacian(r, h);
+      fv[3 * i] += c * (v[3 * j] - v[3 * i]);
+      fv[3 * i + 1] += c * (v[3 * j + 1] - v[3 * i + 1]);
+      fv[3 * i + 2] += c * (v[3 * j + 2] - v[3 * i + 2]);
+    }
+  }
+  const force = new Float64Array(3 * n);
+  for (let k = 0; k < 3 * n; k++) force[k] = fp[k] + fv[k];
+  return { density, pressure, force, pressureForce: fp, viscosityForce: fv };
+}
+
+/**
+ * Particle mass that makes the poly6 density of an interior particle of a simple cubic lattice of
+ * the given spacing equal ρ0 exactly: m = ρ0 / Σ_{n ∈ ℤ³, |n|·spacing < h} W_poly6(|n|·spacing, h).
+ *
+ * The naive choice m = ρ0 · spacing³ (notes §3.4) over- or under-estimates the lattice density
+ * because the kernel sum is not the kernel integral; the correction factor is
+ * (ρ0 · spacing³) / m = spacing³ · Σ W: 0.949 at h = 1.5 · spacing, 1.0098 at h = 2 · spacing
+ * (h = 4r, the suggested setting), 0.9954 at 2.5, 1.0022 at 3 and within 1e-4 of 1 for
+ * h ≥ 4 · spacing.
+ */
+export function restMassForSpacing(spacing: number, h: number, rho0: number): number {
+  if (!(spacing > 0)) {
+    throw new RangeError(`restMassForSpacing: spacing must be > 0, got ${spacing}`);
+  }
+  if (!(h > 0)) throw new RangeError(`restMassForSpacing: h must be > 0, got ${h}`);
+  if (!(rho0 > 0)) throw new RangeError(`restMassForSpacing: rho0 must be > 0, got ${rho0}`);
+  const reach = Math.ceil(h / spacing);
+  let sum = 0;
+  for (let a = -reach; a <= reach; a++) {
+    for (let b = -reach; b <= reach; b++) {
+      for (let c = -reach; c <= reach; c++) {
+        sum += poly6((a * a + b * b + c * c) * spacing * spacing, h);
+      }
+    }
+  }
+  return rho0 / sum;
+}
+
+/** Inputs of {@link suggestSphParams}. */
+export interface SuggestSphParamsInput {
+  /** Particle (collision) radius r (m); the rest spacing is 2r. */
+  radius: number;
+  /** Rest density ρ0 (kg/m³), e.g. 1000 for water. */
+  rho0: number;
+  /** Largest speed expected in the scene (m/s), e.g. √(2 g H) for a column of height H. */
+  maxSpeed: number;
+  /** Gravity (m/s²): its magnitude, or the vector. 0 when omitted. */
+  gravity?: number | readonly number[];
+  /** State-equation exponent γ (1 linear, 7 Tait). Default 1. */
+  gamma?: number;
+}
+
+/** Parameters returned by {@link suggestSphParams}. */
+export interface SuggestedSphParams {
+  /** Kernel support h = 4r (two rest spacings, ≈ 30 neighbours). */
+  h: number;
+  /** Rest spacing 2r. */
+  spacing: number;
+  /** Particle mass {@link restMassForSpacing}(2r, h, ρ0). */
+  mass: number;
+  /** Numerical speed of sound c = 10 · maxSpeed. */
+  soundSpeed: number;
+  /** Stiffness k = ρ0 c² / γ, so that dp/dρ = c² at ρ0. */
+  stiffness: number;
+  /** Exponent γ used for the stiffness. */
+  gamma: number;
+  /** Dynamic viscosity μ = ρ0 · 0.005 · h · c (artificial viscosity, see the function doc). */
+  viscosity: number;
+  /** Largest stable explicit time step (s), see the function doc. */
+  dtMax: number;
+}
+
+/**
+ * Suggests parameters for a stable weakly compressible SPH fluid of particle radius r
+ * (Monaghan 1994/2005 "Smoothed particle hydrodynamics"; Becker & Teschner 2007 "Weakly
+ * compressible SPH for free surface flows"):
+ *
+ * - spacing 2r, support h = 4r, mass from {@link restMassForSpacing} so a resting lattice has ρ0;
+ * - speed of sound c = 10 · maxSpeed, which keeps density fluctuations near Mach² ≈ 1 %;
+ *   stiffness k = ρ0 c² / γ (linear state equation for γ = 1, Tait for γ = 7);
+ * - viscosity: Monaghan's artificial viscosity α h_s c / 10 in 3D with α = 0.1 and smoothing
+ *   length h_s = h/2, i.e. kinematic ν = 0.005 h c and μ = ρ0 ν; lower it for less damping at the
+ *   risk of particle noise;
+ * - dtMax = min(0.4 · 2r / (c + maxSpeed) (CFL), 0.25 √(h_s / |g|) (body force),
+ *   0.125 h_s² / ν (viscous diffusion), r / maxSpeed), so dtMax · maxSpeed ≤ r.
+ *
+ * With γ = 1, hydrostatic compression at depth H is ρ/ρ0 − 1 ≈ |g| H / c²: choose maxSpeed at least
+ * √(2 |g| H) for a fluid column of height H.
+ */
+export function suggestSphParams(input: SuggestSphParamsInput): SuggestedSphParams {
+  const { radius, rho0, maxSpeed } = input;
+  if (!(radius > 0)) throw new RangeError(`suggestSphParams: radius must be > 0, got ${radius}`);
+  if (!(rho0 > 0)) throw new RangeError(`suggestSphParams: rho0 must be > 0, got ${rho0}`);
+  if (!(maxSpeed > 0)) {
+    throw new RangeError(`suggestSphParams: maxSpeed must be > 0, got ${maxSpeed}`);
+  }
+  const gamma = input.gamma ?? 1;
+  if (!(gamma >= 1)) throw new RangeError(`suggestSphParams: gamma must be >= 1, got ${gamma}`);
+  const g = input.gravity === undefined
+    ? 0
+    : typeof input.gravity === "number"
+    ? Math.abs(input.gravity)
+    : Math.hypot(...input.gravity);
+  if (!Number.isFinite(g)) throw new RangeError("suggestSphParams: gravity must be finite");
+  const spacing = 2 * radius;
+  const h = 4 * radius;
+  const hs = h / 2;
+  const c = 10 * maxSpeed;
+  const nu = 0.005 * h * c;
+  let dtMax = Math.min((0.4 * spacing) / (c + maxSpeed), (0.125 * hs * hs) / nu, radius / maxSpeed);
+  if (g > 0) dtMax = Math.min(dtMax, 0.25 * Math.sqrt(hs / g));
+  return {
+    h,
+    spacing,
+    mass: restMassForSpacing(spacing, h, rho0),
+    soundSpeed: c,
+    stiffness: (rho0 * c * c) / gamma,
+    gamma,
+    viscosity: rho0 * nu,
+    dtMax,
+  };
+}
