@@ -1,6 +1,7 @@
 /**
- * `scenes/`: see DESIGN.md for what this layer holds. Nothing is public here yet.
+ * `scenes/`: every paper scene as data, at scales `tiny`, `small`, `medium` and `paper`.
  *
  * @module
  */
-export {};
+export * from "./catalog.ts";
+export * from "./fluid_on_cloth.ts";

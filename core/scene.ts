@@ -1,0 +1,405 @@
+/**
+ * Scenes as data: the schema of a resolved scene (one scale of one paper figure), its
+ * validation with messages that name the bad field, and JSON (de)serialisation.
+ *
+ * A scene holds everything a run needs except the collision handler: bodies (cloth sheets and
+ * fluid volumes with their materials), the domain box, gravity, the particle radius, the time
+ * step chosen by a CFL condition, the duration, the handler parameters of every handler, which
+ * handlers apply, the metrics sampling period and the seed.
+ *
+ * @module
+ */
+import { assertGroupLimits } from "./grouping.ts";
+import type { Vec3 } from "./vec3.ts";
+
+/** Scene sizes: `tiny` for tests, `small` for the default bench, `paper` for Table I counts. */
+export type Scale = "tiny" | "small" | "medium" | "paper";
+
+/** Every scale, smallest first. */
+export const SCALES: readonly Scale[] = ["tiny", "small", "medium", "paper"];
+
+/** Which particles of a cloth are pinned (fixed in space). */
+export type PinMode = "none" | "corners" | "edges";
+
+/** A single-layer mass-spring cloth in the xz-plane at height `origin[1]` (implicit system). */
+export interface ClothBody {
+  kind: "cloth";
+  name: string;
+  /** Position of particle (row 0, col 0); rows run along +z, columns along +x. */
+  origin: Vec3;
+  rows: number;
+  cols: number;
+  /** Rest distance between neighbouring particles (m). */
+  spacing: number;
+  /** Mass of each particle (kg). */
+  particleMass: number;
+  /** Spring stiffnesses (N/m) and damping (N·s/m). */
+  stretch: number;
+  shear: number;
+  bend: number;
+  damping: number;
+  pinned: PinMode;
+}
+
+/** A fluid volume sampled on a lattice (explicit SPH system). */
+export interface FluidBody {
+  kind: "fluid";
+  name: string;
+  shape:
+    | {
+      type: "cylinder"; /** centre of the bottom disc */
+      base: Vec3;
+      radius: number;
+      height: number;
+    }
+    | { type: "box"; min: Vec3; max: Vec3 };
+  /** Lattice spacing (m). */
+  spacing: number;
+  /** Random displacement of each sample, as a fraction of the spacing (seeded). */
+  jitter: number;
+  /** Initial velocity (m/s). */
+  velocity: Vec3;
+  /** Mass of each particle (kg). */
+  particleMass: number;
+}
+
+/** A body of the scene. */
+export type Body = ClothBody | FluidBody;
+
+/** SPH solver parameters (Müller et al. 2003; see core/sph_reference.ts). */
+export interface SphSettings {
+  /** Kernel support radius h (m). */
+  h: number;
+  /** Rest density (kg/m³). */
+  rho0: number;
+  /** Equation-of-state stiffness k (Pa). */
+  stiffness: number;
+  /** Dynamic viscosity μ (Pa·s). */
+  viscosity: number;
+}
+
+/** Implicit cloth solver parameters. */
+export interface ClothSettings {
+  /** Maximum conjugate-gradient iterations per solve. */
+  cgIterations: number;
+  /** Relative residual at which CG stops. */
+  cgTolerance: number;
+}
+
+/** Parameters of every handler, recorded with the scene (the physical choices behind them). */
+export interface HandlerSettings {
+  /** merge-split: α, β (Eq. 20) and the meta-particle size limits (§5.2). */
+  mergeSplit: { alpha: number; beta: number; nMin: number; nMax: number };
+  /** penalty: stiffness (N/m) per level, an order of magnitude apart. */
+  penalty: { weak: number; medium: number; strong: number };
+  /** sph-force: coupling stiffness (dimensionless multiplier of the SPH pressure) per level. */
+  sphForce: { weak: number; medium: number; strong: number };
+  /** impulse: restitution coefficient e ∈ [0, 1]. */
+  impulse: { restitution: number };
+}
+
+/** A resolved scene: one scale of one paper scene, complete and serialisable. */
+export interface Scene {
+  /** Scene id, e.g. `fig4-fluid-cloth`. */
+  id: string;
+  scale: Scale;
+  /** Paper figure it reproduces and what it shows. */
+  figure: string;
+  description: string;
+  seed: number;
+  gravity: Vec3;
+  /** Axis-aligned simulation box; particles are kept inside it. */
+  domain: { min: Vec3; max: Vec3 };
+  /** Collision radius of every particle (m). */
+  radius: number;
+  /** Time step (s), chosen so that `referenceSpeed · dt ≤ cflFraction · radius`. */
+  dt: number;
+  /** CFL bookkeeping: the speed the time step was chosen for and the fraction of a radius. */
+  cfl: { referenceSpeed: number; fraction: number };
+  /** Simulated time (s). */
+  duration: number;
+  /** Metrics are sampled every this many steps (never per-step readback). */
+  metricsEvery: number;
+  bodies: Body[];
+  sph: SphSettings;
+  cloth: ClothSettings;
+  handlers: HandlerSettings;
+  /** Handler ids that apply to this scene (fig10/fig11 fix merge-split with their parameters). */
+  applicableHandlers: string[];
+  /** Why these parameters: free text recorded with results. */
+  notes: string;
+}
+
+/** Thrown for an invalid scene; `field` is the path of the bad field, e.g. `bodies[1].spacing`. */
+export class SceneError extends Error {
+  /** Path of the offending field. */
+  readonly field: string;
+  /** @param field path of the bad field; @param message what is wrong and what is expected */
+  constructor(field: string, message: string) {
+    super(`scene.${field}: ${message}`);
+    this.name = "SceneError";
+    this.field = field;
+  }
+}
+
+type Obj = Record<string, unknown>;
+
+function obj(v: unknown, field: string): Obj {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) {
+    throw new SceneError(field, `must be an object, got ${JSON.stringify(v)}`);
+  }
+  return v as Obj;
+}
+function num(
+  o: Obj,
+  key: string,
+  field: string,
+  range: { min?: number; max?: number; gt?: number; int?: boolean } = {},
+): number {
+  const v = o[key];
+  const f = `${field}${field ? "." : ""}${key}`;
+  if (typeof v !== "number" || Number.isNaN(v)) {
+    throw new SceneError(f, `must be a number, got ${JSON.stringify(v)}`);
+  }
+  if (!Number.isFinite(v) && !(v === Infinity && range.max === Infinity)) {
+    throw new SceneError(f, `must be finite, got ${v}`);
+  }
+  if (range.int && Number.isFinite(v) && !Number.isInteger(v)) {
+    throw new SceneError(f, `must be an integer, got ${v}`);
+  }
+  if (range.gt !== undefined && !(v > range.gt)) {
+    throw new SceneError(f, `must be > ${range.gt}, got ${v}`);
+  }
+  if (range.min !== undefined && v < range.min) {
+    throw new SceneError(f, `must be >= ${range.min}, got ${v}`);
+  }
+  if (range.max !== undefined && v > range.max) {
+    throw new SceneError(f, `must be <= ${range.max}, got ${v}`);
+  }
+  return v;
+}
+function str(o: Obj, key: string, field: string, allowed?: readonly string[]): string {
+  const v = o[key];
+  const f = `${field}${field ? "." : ""}${key}`;
+  if (typeof v !== "string" || v.length === 0) {
+    throw new SceneError(f, `must be a non-empty string, got ${JSON.stringify(v)}`);
+  }
+  if (allowed && !allowed.includes(v)) {
+    throw new SceneError(
+      f,
+      `must be one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}; got ${
+        JSON.stringify(v)
+      }`,
+    );
+  }
+  return v;
+}
+function vec(o: Obj, key: string, field: string): Vec3 {
+  const v = o[key];
+  const f = `${field}${field ? "." : ""}${key}`;
+  if (
+    !Array.isArray(v) || v.length !== 3 ||
+    !v.every((c) => typeof c === "number" && Number.isFinite(c))
+  ) {
+    throw new SceneError(
+      f,
+      `must be a 3-vector of finite numbers [x, y, z], got ${JSON.stringify(v)}`,
+    );
+  }
+  return v as unknown as Vec3;
+}
+function inside(p: Vec3, domain: { min: Vec3; max: Vec3 }, field: string): void {
+  for (let k = 0; k < 3; k++) {
+    if (p[k] < domain.min[k] || p[k] > domain.max[k]) {
+      throw new SceneError(
+        field,
+        `[${p.join(", ")}] lies outside the domain [${domain.min.join(", ")}]–[${
+          domain.max.join(", ")
+        }]`,
+      );
+    }
+  }
+}
+
+/**
+ * Validates a scene (e.g. parsed from JSON) and returns it typed. Throws a {@link SceneError}
+ * naming the first bad field.
+ */
+export function validateScene(
+  input: unknown,
+  options: { knownHandlers?: readonly string[] } = {},
+): Scene {
+  const s = obj(input, "(root)");
+  str(s, "id", "");
+  str(s, "scale", "", SCALES);
+  str(s, "figure", "");
+  if (typeof s.description !== "string") throw new SceneError("description", "must be a string");
+  if (typeof s.notes !== "string") throw new SceneError("notes", "must be a string");
+  num(s, "seed", "", { min: 0, max: 0xffffffff, int: true });
+  vec(s, "gravity", "");
+  const domain = obj(s.domain, "domain");
+  const dmin = vec(domain, "min", "domain");
+  const dmax = vec(domain, "max", "domain");
+  for (let k = 0; k < 3; k++) {
+    if (!(dmax[k] > dmin[k])) {
+      throw new SceneError(
+        "domain.max",
+        `must exceed domain.min on every axis, got ${dmax.join(", ")}`,
+      );
+    }
+  }
+  const radius = num(s, "radius", "", { gt: 0 });
+  const dt = num(s, "dt", "", { gt: 0 });
+  const cfl = obj(s.cfl, "cfl");
+  const refSpeed = num(cfl, "referenceSpeed", "cfl", { gt: 0 });
+  const fraction = num(cfl, "fraction", "cfl", { gt: 0, max: 1 });
+  if (refSpeed * dt > fraction * radius * (1 + 1e-9)) {
+    throw new SceneError(
+      "dt",
+      `${dt} s moves a particle at the reference speed ${refSpeed} m/s by ${
+        refSpeed * dt
+      } m, more than ` +
+        `cfl.fraction · radius = ${fraction * radius} m (CFL, paper §5.1); lower dt`,
+    );
+  }
+  num(s, "duration", "", { gt: 0 });
+  num(s, "metricsEvery", "", { min: 1, int: true });
+  if (!Array.isArray(s.bodies) || s.bodies.length === 0) {
+    throw new SceneError("bodies", "must be a non-empty array");
+  }
+  const names = new Set<string>();
+  s.bodies.forEach((raw, i) => {
+    const f = `bodies[${i}]`;
+    const b = obj(raw, f);
+    const kind = str(b, "kind", f, ["cloth", "fluid"]);
+    const name = str(b, "name", f);
+    if (names.has(name)) {
+      throw new SceneError(
+        `${f}.name`,
+        `duplicates the name ${JSON.stringify(name)} of another body`,
+      );
+    }
+    names.add(name);
+    num(b, "particleMass", f, { gt: 0 });
+    const spacing = num(b, "spacing", f, { gt: 0 });
+    if (kind === "cloth") {
+      const origin = vec(b, "origin", f);
+      const rows = num(b, "rows", f, { min: 2, int: true });
+      const cols = num(b, "cols", f, { min: 2, int: true });
+      for (const k of ["stretch", "shear", "bend", "damping"]) num(b, k, f, { min: 0 });
+      num(b, "stretch", f, { gt: 0 });
+      str(b, "pinned", f, ["none", "corners", "edges"]);
+      inside(origin, { min: dmin, max: dmax }, `${f}.origin`);
+      inside([origin[0] + (cols - 1) * spacing, origin[1], origin[2] + (rows - 1) * spacing], {
+        min: dmin,
+        max: dmax,
+      }, `${f}.rows/cols`);
+      if (spacing < 2 * radius * (1 - 1e-9)) {
+        throw new SceneError(
+          `${f}.spacing`,
+          `${spacing} is below 2·radius = ${
+            2 * radius
+          }: neighbouring cloth particles would overlap`,
+        );
+      }
+    } else {
+      const shape = obj(b.shape, `${f}.shape`);
+      const type = str(shape, "type", `${f}.shape`, ["cylinder", "box"]);
+      if (type === "cylinder") {
+        const base = vec(shape, "base", `${f}.shape`);
+        const r = num(shape, "radius", `${f}.shape`, { gt: 0 });
+        const h = num(shape, "height", `${f}.shape`, { gt: 0 });
+        inside(base, { min: dmin, max: dmax }, `${f}.shape.base`);
+        inside([base[0] + r, base[1] + h, base[2] + r], { min: dmin, max: dmax }, `${f}.shape`);
+        inside([base[0] - r, base[1], base[2] - r], { min: dmin, max: dmax }, `${f}.shape`);
+        if (r < spacing / 2) {
+          throw new SceneError(
+            `${f}.shape.radius`,
+            `${r} holds no lattice sample at spacing ${spacing}`,
+          );
+        }
+      } else {
+        const mn = vec(shape, "min", `${f}.shape`);
+        const mx = vec(shape, "max", `${f}.shape`);
+        for (let k = 0; k < 3; k++) {
+          if (!(mx[k] > mn[k])) {
+            throw new SceneError(`${f}.shape.max`, "must exceed shape.min on every axis");
+          }
+        }
+        inside(mn, { min: dmin, max: dmax }, `${f}.shape.min`);
+        inside(mx, { min: dmin, max: dmax }, `${f}.shape.max`);
+      }
+      num(b, "jitter", f, { min: 0, max: 0.5 });
+      vec(b, "velocity", f);
+    }
+  });
+  const sph = obj(s.sph, "sph");
+  const h = num(sph, "h", "sph", { gt: 0 });
+  if (h < 2 * radius) {
+    throw new SceneError("sph.h", `${h} must be at least 2·radius = ${2 * radius}`);
+  }
+  num(sph, "rho0", "sph", { gt: 0 });
+  num(sph, "stiffness", "sph", { gt: 0 });
+  num(sph, "viscosity", "sph", { min: 0 });
+  const cloth = obj(s.cloth, "cloth");
+  num(cloth, "cgIterations", "cloth", { min: 1, int: true });
+  num(cloth, "cgTolerance", "cloth", { gt: 0, max: 1 });
+  const hs = obj(s.handlers, "handlers");
+  const ms = obj(hs.mergeSplit, "handlers.mergeSplit");
+  num(ms, "alpha", "handlers.mergeSplit", { min: 0, max: 1 });
+  num(ms, "beta", "handlers.mergeSplit", { min: 0, max: 1 });
+  const nMin = num(ms, "nMin", "handlers.mergeSplit", { min: 2, max: Infinity });
+  const nMax = num(ms, "nMax", "handlers.mergeSplit", { min: 2, max: Infinity });
+  try {
+    assertGroupLimits(nMin, nMax, "handlers.mergeSplit");
+  } catch (e) {
+    throw new SceneError("handlers.mergeSplit", (e as Error).message);
+  }
+  for (const key of ["penalty", "sphForce"] as const) {
+    const o = obj(hs[key], `handlers.${key}`);
+    const w = num(o, "weak", `handlers.${key}`, { gt: 0 });
+    const m = num(o, "medium", `handlers.${key}`, { gt: 0 });
+    const st = num(o, "strong", `handlers.${key}`, { gt: 0 });
+    if (!(w < m && m < st)) {
+      throw new SceneError(
+        `handlers.${key}`,
+        `needs weak < medium < strong, got ${w}, ${m}, ${st}`,
+      );
+    }
+  }
+  num(obj(hs.impulse, "handlers.impulse"), "restitution", "handlers.impulse", { min: 0, max: 1 });
+  if (!Array.isArray(s.applicableHandlers) || s.applicableHandlers.length === 0) {
+    throw new SceneError("applicableHandlers", "must be a non-empty array of handler ids");
+  }
+  s.applicableHandlers.forEach((id, i) => {
+    if (typeof id !== "string") {
+      throw new SceneError(`applicableHandlers[${i}]`, "must be a string");
+    }
+    if (options.knownHandlers && !options.knownHandlers.includes(id)) {
+      throw new SceneError(
+        `applicableHandlers[${i}]`,
+        `unknown handler ${JSON.stringify(id)}; known: ${options.knownHandlers.join(", ")}`,
+      );
+    }
+  });
+  return s as unknown as Scene;
+}
+
+/** Serialises a scene to JSON (Infinity, used for unlimited n_max, is written as "Infinity"). */
+export function sceneToJson(scene: Scene): string {
+  return JSON.stringify(scene, (_k, v) => (v === Infinity ? "Infinity" : v), 2);
+}
+
+/** Parses and validates a scene from JSON written by {@link sceneToJson} (or by hand). */
+export function sceneFromJson(
+  text: string,
+  options: { knownHandlers?: readonly string[] } = {},
+): Scene {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text, (_k, v) => (v === "Infinity" ? Infinity : v));
+  } catch (e) {
+    throw new SceneError("(root)", `is not valid JSON: ${(e as Error).message}`);
+  }
+  return validateScene(parsed, options);
+}

@@ -1,0 +1,78 @@
+/**
+ * The catalogue of paper scenes, by id, each available at every scale.
+ *
+ * @module
+ */
+import type { Scale, Scene } from "../core/scene.ts";
+import { validateScene } from "../core/scene.ts";
+import { ALL_HANDLERS, fluidOnCloth } from "./fluid_on_cloth.ts";
+
+type Builder = (scale: Scale) => Scene;
+
+const FIG11: ReadonlyArray<readonly [string, number, number]> = [
+  ["inf", Infinity, Infinity],
+  ["32-64", 32, 64],
+  ["16-32", 16, 32],
+  ["8-16", 8, 16],
+  ["4-8", 4, 8],
+];
+
+const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
+  [
+    "fig4-fluid-cloth",
+    (scale) =>
+      fluidOnCloth({
+        id: "fig4-fluid-cloth",
+        figure: "Fig. 4",
+        description: "A fast cylinder-shaped SPH fluid column hits a pinned elastic cloth; " +
+          "every handler is compared.",
+        scale,
+        fluid: "column",
+        applicableHandlers: ALL_HANDLERS,
+      }),
+  ],
+  ...([[0, 0, "00"], [1, 0, "10"], [1, 1, "11"]] as const).map((
+    [alpha, beta, tag],
+  ): [string, Builder] => [
+    `fig10-alpha-beta-${tag}`,
+    (scale) =>
+      fluidOnCloth({
+        id: `fig10-alpha-beta-${tag}`,
+        figure: "Fig. 10",
+        description: `A fluid column onto cloth under merge-split with α = ${alpha}, β = ${beta}.`,
+        scale,
+        fluid: "column",
+        mergeSplit: { alpha, beta },
+        applicableHandlers: ["merge-split"],
+      }),
+  ]),
+  ...FIG11.map(([tag, nMin, nMax]): [string, Builder] => [
+    `fig11-nlimit-${tag}`,
+    (scale) =>
+      fluidOnCloth({
+        id: `fig11-nlimit-${tag}`,
+        figure: "Fig. 11",
+        description: `A fluid block covering the whole cloth falls onto it; merge-split with ` +
+          `n_min = ${nMin}, n_max = ${nMax}.`,
+        scale,
+        fluid: "block",
+        mergeSplit: { nMin, nMax },
+        applicableHandlers: ["merge-split"],
+      }),
+  ]),
+]);
+
+/** Ids of every scene in the catalogue. */
+export function sceneIds(): string[] {
+  return [...BUILDERS.keys()];
+}
+
+/**
+ * The scene `id` at `scale`, validated. Throws a `RangeError` listing the known ids when `id`
+ * is unknown.
+ */
+export function getScene(id: string, options: { scale: Scale }): Scene {
+  const build = BUILDERS.get(id);
+  if (!build) throw new RangeError(`unknown scene "${id}"; known scenes: ${sceneIds().join(", ")}`);
+  return validateScene(build(options.scale), { knownHandlers: ALL_HANDLERS });
+}

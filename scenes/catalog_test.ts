@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { SceneError, sceneFromJson, sceneToJson, validateScene } from "../core/scene.ts";
+import { buildParticles } from "../core/scene_builder.ts";
+import { getScene, sceneIds } from "./catalog.ts";
+import { SCALES } from "../core/scene.ts";
+
+Deno.test("scenes", async (t) => {
+  await t.step(
+    "every catalogue scene validates at every scale and round-trips through JSON",
+    () => {
+      for (const id of sceneIds()) {
+        for (const scale of SCALES) {
+          const s = getScene(id, { scale });
+          const back = sceneFromJson(sceneToJson(s));
+          assert.deepEqual(back, s);
+        }
+      }
+      assert.equal(
+        getScene("fig11-nlimit-inf", { scale: "tiny" }).handlers.mergeSplit.nMax,
+        Infinity,
+      );
+    },
+  );
+
+  await t.step("unknown scene ids list the known ones", () => {
+    assert.throws(() => getScene("fig99", { scale: "tiny" }), /known scenes: fig4-fluid-cloth/);
+  });
+
+  await t.step("invalid fields are named", () => {
+    const good = JSON.parse(sceneToJson(getScene("fig4-fluid-cloth", { scale: "tiny" })));
+    // deno-lint-ignore no-explicit-any
+    const bad = (mutate: (s: Record<string, any>) => void, field: RegExp) => {
+      const s = structuredClone(good);
+      mutate(s);
+      assert.throws(
+        () => validateScene(s),
+        (e: unknown) => e instanceof SceneError && field.test(e.message),
+      );
+    };
+    bad((s) => (s.radius = -1), /scene\.radius: must be > 0/);
+    bad((s) => (s.dt = 1), /scene\.dt: .*CFL/);
+    bad((s) => (s.bodies[1].shape.radius = "x"), /scene\.bodies\[1\]\.shape\.radius/);
+    bad((s) => (s.bodies[0].pinned = "top"), /scene\.bodies\[0\]\.pinned: must be one of/);
+    bad((s) => (s.handlers.mergeSplit.alpha = 2), /handlers\.mergeSplit\.alpha/);
+    bad((s) => (s.handlers.mergeSplit.nMax = 4), /nMax/);
+    bad((s) => (s.handlers.penalty.weak = 1e9), /handlers\.penalty: needs weak < medium < strong/);
+    bad((s) => (s.bodies[0].origin = [9, 0, 0]), /bodies\[0\]\.origin.*outside the domain/);
+    bad((s) => (s.scale = "huge"), /scene\.scale: must be one of/);
+    bad((s) => delete s.sph, /scene\.sph: must be an object/);
+    assert.throws(() => sceneFromJson("{"), /not valid JSON/);
+  });
+
+  await t.step("particles: counts, cloth grid and pins, seeded jitter", () => {
+    const s = getScene("fig4-fluid-cloth", { scale: "tiny" });
+    const p = buildParticles(s);
+    const cloth = p.bodies[0];
+    assert.equal(cloth.count, cloth.rows! * cloth.cols!);
+    const edge = 4 * (cloth.rows! - 1);
+    assert.equal(p.pinned.reduce((a, b) => a + b, 0), edge);
+    assert.equal(p.count, cloth.count + p.bodies[1].count);
+    assert.ok(p.bodies[1].count > 50);
+    const again = buildParticles(s);
+    assert.deepEqual(again.x, p.x);
+    const other = buildParticles({ ...s, seed: s.seed + 1 });
+    assert.notDeepEqual(other.x, p.x);
+    // fluid starts above the cloth, separated by more than two radii
+    for (let i = cloth.count; i < p.count; i++) assert.ok(p.x[3 * i + 1] > 2 * s.radius);
+  });
+});
