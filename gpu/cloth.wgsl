@@ -1,0 +1,289 @@
+// Implicit mass-spring cloth on DOFs: one linearised backward-Euler step solved by matrix-free,
+// Jacobi-preconditioned, filtered CG (Baraff & Witkin 1998, Eq. 16 and §5.3). Formulas, clamping
+// and the f64 reference: core/cloth_reference.ts. Particle/DOF conventions: gpu/README.md.
+//
+//   (M − dt ∂f/∂v − dt² ∂f/∂x) Δv = dt (f + dt ∂f/∂x v̂ + f_ext + M g),   v' = v̂ + Δv
+//
+// per spring (i, j), d = x_j − x_i, l = |d|, u = d / l, c = max(0, 1 − L/l):
+//   f_i = (ks (l − L) + kd (v_j − v_i)·u) u,   K = ks [(1 − c) u uᵀ + c I] (= ∂f_i/∂x_j),
+//   block B = dt kd u uᵀ + dt² K = α u uᵀ + β I,  α = dt kd + dt² ks (1 − c),  β = dt² ks c,
+//   (A p)_d = M_d p_d − Σ_{members i of d} Σ_{springs (i, j), dof(j) ≠ d} B (p_dof(j) − p_d).
+// A DOF slot is ACTIVE when live (dof[d] == d) with a cloth member, FIXED when a member is pinned:
+// v̂ = 0 and Δv = 0 there. Sums run in ascending member order and spring CSR order: bit-reproducible.
+//
+// Kernels, in encode order: classify, spring_forces, init_cg, [reduce rᵀz], then per CG iteration
+// gate, apply_a, [reduce pᵀAp], update_x, [reduce rᵀz], update_p; finally finish. `gate` (one
+// thread) decides convergence from the reduced scalars in `state` and writes the indirect dispatch
+// arguments of the iteration (0 workgroups once converged); every loop kernel also early-outs on
+// state[S_DONE].
+
+const ACTIVE: u32 = 1u;
+const FIXED: u32 = 2u;
+
+// Regions of `cg` (each `params.stride` vec4 long): per DOF slot ...
+const R_X: u32 = 0u;    // Δv (the CG iterate)
+const R_R: u32 = 1u;    // residual r
+const R_Z: u32 = 2u;    // preconditioned residual z = D⁻¹ r
+const R_P: u32 = 3u;    // search direction p
+const R_AP: u32 = 4u;   // A p
+const R_INVD: u32 = 5u; // Jacobi preconditioner D⁻¹ (diagonal of A, inverted)
+const R_VHAT: u32 = 6u; // v̂: DOF velocity, 0 for fixed or inactive slots
+// ... and per particle
+const R_G: u32 = 7u;    // g_i = Σ_springs f_i + dt K (v̂_j − v̂_i)
+const R_DG: u32 = 8u;   // Σ_springs diag(B)
+const R_F: u32 = 9u;    // Σ_springs f_i: the spring force on particle i at the start of the step
+
+// Scalars of `state`.
+const S_RZ0: u32 = 0u;   // r₀ᵀz₀ (−1 until the first gate copies it)
+const S_RZ: u32 = 1u;    // rᵀz of the current iteration
+const S_RZNEW: u32 = 2u; // rᵀz after the update (written by the reduction)
+const S_PAP: u32 = 3u;   // pᵀAp (written by the reduction)
+const S_DONE: u32 = 4u;  // 1 once converged
+const S_ITER: u32 = 5u;  // iterations run
+
+struct ClothParams {
+  count: u32,
+  stride: u32,
+  dt: f32,
+  tolerance2: f32,
+  gravity: vec3f,
+  argCount: u32,
+}
+
+struct ClothSpring {
+  partner: u32,
+  restLength: f32,
+  ks: f32,
+  kd: f32,
+}
+
+struct SpringBlock {
+  u: vec3f,
+  alpha: f32,
+  beta: f32,
+  partner: u32,
+}
+
+override WORKGROUP_SIZE: u32 = 64u;
+
+@group(1) @binding(0) var<uniform> params: ClothParams;
+
+@group(0) @binding(1) var<storage, read> dof: array<u32>;
+@group(0) @binding(2) var<storage, read> offset: array<vec4f>;
+@group(0) @binding(3) var<storage, read> dofX: array<vec4f>;
+@group(0) @binding(4) var<storage, read> dofV: array<vec4f>;
+@group(0) @binding(5) var<storage, read> dofM: array<f32>;
+@group(0) @binding(6) var<storage, read> extForce: array<vec4f>;
+@group(0) @binding(7) var<storage, read> memberStart: array<u32>;
+@group(0) @binding(8) var<storage, read> memberList: array<u32>;
+@group(0) @binding(9) var<storage, read> cloth: array<u32>;
+@group(0) @binding(10) var<storage, read> pinned: array<u32>;
+@group(0) @binding(11) var<storage, read_write> flags: array<u32>;
+@group(0) @binding(12) var<storage, read> springStart: array<u32>;
+@group(0) @binding(13) var<storage, read> springs: array<ClothSpring>;
+@group(0) @binding(14) var<storage, read_write> blocks: array<SpringBlock>;
+@group(0) @binding(15) var<storage, read_write> cg: array<vec4f>;
+@group(0) @binding(16) var<storage, read_write> state: array<f32>;
+@group(0) @binding(17) var<storage, read> argsFull: array<u32>;
+@group(0) @binding(18) var<storage, read_write> args: array<u32>;
+@group(0) @binding(19) var<storage, read_write> dofVOut: array<vec4f>;
+
+fn at(region: u32, k: u32) -> u32 {
+  return region * params.stride + k;
+}
+
+fn is_free(d: u32) -> bool {
+  return (flags[d] & (ACTIVE | FIXED)) == ACTIVE;
+}
+
+// Per DOF slot: flags and v̂.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn classify(@builtin(global_invocation_id) gid: vec3u) {
+  let d = gid.x;
+  if (d >= params.count) {
+    return;
+  }
+  var hasCloth = false;
+  var hasPin = false;
+  if (dof[d] == d) {
+    let end = memberStart[d + 1u];
+    for (var k = memberStart[d]; k < end; k++) {
+      let m = memberList[k];
+      hasCloth = hasCloth || cloth[m] != 0u;
+      hasPin = hasPin || pinned[m] != 0u;
+    }
+  }
+  var fl = 0u;
+  if (hasCloth) {
+    fl = select(ACTIVE, ACTIVE | FIXED, hasPin);
+  }
+  flags[d] = fl;
+  cg[at(R_VHAT, d)] = select(vec4f(0.0), vec4f(dofV[d].xyz, 0.0), fl == ACTIVE);
+}
+
+// Per particle: spring forces, the right-hand-side term g_i, the blocks B and their diagonal.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn spring_forces(@builtin(global_invocation_id) gid: vec3u) {
+  let i = gid.x;
+  if (i >= params.count) {
+    return;
+  }
+  let dt = params.dt;
+  let di = dof[i];
+  let xi = dofX[di].xyz + offset[i].xyz;
+  let vi = cg[at(R_VHAT, di)].xyz;
+  var g = vec3f(0.0);
+  var dg = vec3f(0.0);
+  var fsum = vec3f(0.0);
+  let end = springStart[i + 1u];
+  for (var s = springStart[i]; s < end; s++) {
+    let sp = springs[s];
+    let j = sp.partner;
+    let dj = dof[j];
+    var block = SpringBlock(vec3f(0.0), 0.0, 0.0, j);
+    if (dj != di) {
+      let d = dofX[dj].xyz + offset[j].xyz - xi;
+      let l = length(d);
+      if (l > 0.0) {
+        let u = d / l;
+        let w = cg[at(R_VHAT, dj)].xyz - vi;
+        let uw = dot(u, w);
+        let c = max(0.0, 1.0 - sp.restLength / l);
+        let f = (sp.ks * (l - sp.restLength) + sp.kd * uw) * u;
+        let kw = sp.ks * ((1.0 - c) * uw * u + c * w);
+        g += f + dt * kw;
+        fsum += f;
+        let alpha = dt * sp.kd + dt * dt * sp.ks * (1.0 - c);
+        let beta = dt * dt * sp.ks * c;
+        block = SpringBlock(u, alpha, beta, j);
+        dg += alpha * u * u + vec3f(beta);
+      }
+    }
+    blocks[s] = block;
+  }
+  cg[at(R_G, i)] = vec4f(g, 0.0);
+  cg[at(R_DG, i)] = vec4f(dg, 0.0);
+  cg[at(R_F, i)] = vec4f(fsum, 0.0);
+}
+
+// Per DOF slot: b, D⁻¹, and the CG start x = 0, r = b, z = D⁻¹ r, p = z (zero off the free slots).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn init_cg(@builtin(global_invocation_id) gid: vec3u) {
+  let d = gid.x;
+  if (d >= params.count) {
+    return;
+  }
+  if (d == 0u) {
+    state[S_RZ0] = -1.0;
+    state[S_RZ] = 0.0;
+    state[S_PAP] = 1.0;
+    state[S_DONE] = 0.0;
+    state[S_ITER] = 0.0;
+  }
+  var b = vec3f(0.0);
+  var inv = vec3f(0.0);
+  if (is_free(d)) {
+    var sumG = vec3f(0.0);
+    var sumDG = vec3f(0.0);
+    let end = memberStart[d + 1u];
+    for (var k = memberStart[d]; k < end; k++) {
+      let m = memberList[k];
+      sumG += cg[at(R_G, m)].xyz;
+      sumDG += cg[at(R_DG, m)].xyz;
+    }
+    let mass = dofM[d];
+    b = params.dt * (sumG + extForce[d].xyz + mass * params.gravity);
+    inv = 1.0 / (vec3f(mass) + sumDG);
+  }
+  let z = vec4f(inv * b, 0.0);
+  cg[at(R_X, d)] = vec4f(0.0);
+  cg[at(R_R, d)] = vec4f(b, 0.0);
+  cg[at(R_Z, d)] = z;
+  cg[at(R_P, d)] = z;
+  cg[at(R_AP, d)] = vec4f(0.0);
+  cg[at(R_INVD, d)] = vec4f(inv, 0.0);
+}
+
+// One thread: convergence test ‖r‖_{D⁻¹} ≤ tol ‖r₀‖_{D⁻¹} (or breakdown pᵀAp ≤ 0, or NaN), and the
+// indirect dispatch arguments of this iteration's kernels (x = 0 workgroups once converged).
+@compute @workgroup_size(1)
+fn gate() {
+  if (state[S_RZ0] < 0.0) {
+    state[S_RZ0] = state[S_RZNEW];
+  }
+  state[S_RZ] = state[S_RZNEW];
+  let done = state[S_DONE] != 0.0 || !(state[S_RZ] > params.tolerance2 * state[S_RZ0]) ||
+    !(state[S_PAP] > 0.0);
+  if (done) {
+    state[S_DONE] = 1.0;
+  } else {
+    state[S_ITER] = state[S_ITER] + 1.0;
+  }
+  for (var k = 0u; k < params.argCount; k++) {
+    args[k] = select(argsFull[k], 0u, done && k % 3u == 0u);
+  }
+}
+
+// Per DOF slot: A p (gather p over members' spring partners, apply the blocks, sum, add M p).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn apply_a(@builtin(global_invocation_id) gid: vec3u) {
+  let d = gid.x;
+  if (d >= params.count || state[S_DONE] != 0.0) {
+    return;
+  }
+  var ap = vec3f(0.0);
+  if (is_free(d)) {
+    let pd = cg[at(R_P, d)].xyz;
+    ap = dofM[d] * pd;
+    let end = memberStart[d + 1u];
+    for (var k = memberStart[d]; k < end; k++) {
+      let m = memberList[k];
+      let sEnd = springStart[m + 1u];
+      for (var s = springStart[m]; s < sEnd; s++) {
+        let block = blocks[s];
+        let dj = dof[block.partner];
+        if (dj != d) {
+          let w = cg[at(R_P, dj)].xyz - pd;
+          ap -= block.alpha * dot(block.u, w) * block.u + block.beta * w;
+        }
+      }
+    }
+  }
+  cg[at(R_AP, d)] = vec4f(ap, 0.0);
+}
+
+// Per DOF slot: x += α p, r −= α A p, z = D⁻¹ r with α = rᵀz / pᵀAp.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn update_x(@builtin(global_invocation_id) gid: vec3u) {
+  let d = gid.x;
+  let pAp = state[S_PAP];
+  if (d >= params.count || state[S_DONE] != 0.0 || !(pAp > 0.0) || !is_free(d)) {
+    return;
+  }
+  let alpha = state[S_RZ] / pAp;
+  let r = cg[at(R_R, d)] - alpha * cg[at(R_AP, d)];
+  cg[at(R_X, d)] = cg[at(R_X, d)] + alpha * cg[at(R_P, d)];
+  cg[at(R_R, d)] = r;
+  cg[at(R_Z, d)] = cg[at(R_INVD, d)] * r;
+}
+
+// Per DOF slot: p = z + β p with β = r_newᵀz_new / rᵀz.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn update_p(@builtin(global_invocation_id) gid: vec3u) {
+  let d = gid.x;
+  if (d >= params.count || state[S_DONE] != 0.0 || !(state[S_PAP] > 0.0) || !is_free(d)) {
+    return;
+  }
+  let beta = state[S_RZNEW] / state[S_RZ];
+  cg[at(R_P, d)] = cg[at(R_Z, d)] + beta * cg[at(R_P, d)];
+}
+
+// Per DOF slot: v' = v̂ + Δv for the system's DOFs; other slots of dofVOut are left as they are.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn finish(@builtin(global_invocation_id) gid: vec3u) {
+  let d = gid.x;
+  if (d >= params.count || (flags[d] & ACTIVE) == 0u) {
+    return;
+  }
+  dofVOut[d] = vec4f(cg[at(R_VHAT, d)].xyz + cg[at(R_X, d)].xyz, 0.0);
+}
