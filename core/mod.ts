@@ -11,3 +11,4 @@ export * from "./sync_velocity.ts";
 export * from "./collision_rules.ts";
 export * from "./grouping.ts";
 export * from "./rng.ts";
+export * from "./baselines.ts";
