@@ -31,7 +31,9 @@
 
 /** One spring between particles `i` and `j` (Baraff & Witkin §4; background notes §2.3). */
 export interface Spring {
+  /** First end (particle index). */
   i: number;
+  /** Second end (particle index, ≠ i). */
   j: number;
   /** Rest length L (> 0). */
   restLength: number;
@@ -200,6 +202,11 @@ export interface BackwardEulerOptions {
   tolerance?: number;
   /** CG iteration cap (default 20 · 3N + 100). */
   maxIterations?: number;
+  /**
+   * Linear drag coefficient c (1/s, default 0): a force −c·M·v on every system DOF, integrated
+   * implicitly (adds dt·c·M to the diagonal of A and −dt·c·M·v̂ to the right-hand side).
+   */
+  drag?: number;
 }
 
 /** Result of {@link backwardEulerStep}. */
@@ -343,6 +350,12 @@ export function backwardEulerStep(
     );
   }
   const g = options.gravity ?? [0, 0, 0];
+  const drag = options.drag ?? 0;
+  if (!(drag >= 0) || !Number.isFinite(drag)) {
+    throw new RangeError(
+      `backwardEulerStep: options.drag must be a finite number >= 0, got ${drag}`,
+    );
+  }
   const tol = options.tolerance ?? 1e-12;
   const maxIter = options.maxIterations ?? 20 * 3 * n + 100;
   const flags = classifyDofs(state);
@@ -399,13 +412,15 @@ export function backwardEulerStep(
         continue;
       }
       const ext = options.extForce ? options.extForce[k] : 0;
-      b[k] += dt * (ext + state.dofM[d] * g[a]);
-      invD[k] = 1 / (state.dofM[d] + diag[k]);
+      const dragMass = dt * drag * state.dofM[d];
+      b[k] += dt * (ext + state.dofM[d] * g[a]) - dragMass * vHat[k];
+      invD[k] = 1 / (state.dofM[d] + dragMass + diag[k]);
     }
   }
   const applyA = (p: Float64Array, out: Float64Array) => {
     for (let d = 0; d < n; d++) {
-      for (let a = 0; a < 3; a++) out[3 * d + a] = state.dofM[d] * p[3 * d + a];
+      const m = state.dofM[d] * (1 + (free(d) ? dt * drag : 0));
+      for (let a = 0; a < 3; a++) out[3 * d + a] = m * p[3 * d + a];
     }
     for (let i = 0; i < n; i++) {
       const di = state.dof[i];

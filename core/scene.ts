@@ -84,6 +84,8 @@ export interface ClothSettings {
   cgIterations: number;
   /** Relative residual at which CG stops. */
   cgTolerance: number;
+  /** Linear drag c (1/s) on the cloth, −c·m·v, integrated implicitly (air resistance). */
+  drag: number;
 }
 
 /** Parameters of every handler, recorded with the scene (the physical choices behind them). */
@@ -92,7 +94,7 @@ export interface HandlerSettings {
   mergeSplit: { alpha: number; beta: number; nMin: number; nMax: number };
   /** penalty: stiffness (N/m) per level, an order of magnitude apart. */
   penalty: { weak: number; medium: number; strong: number };
-  /** sph-force: coupling stiffness (dimensionless multiplier of the SPH pressure) per level. */
+  /** sph-force: contact pressure (Pa) of the SPH-based coupling force per level. */
   sphForce: { weak: number; medium: number; strong: number };
   /** impulse: restitution coefficient e ∈ [0, 1]. */
   impulse: { restitution: number };
@@ -344,6 +346,7 @@ export function validateScene(
   const cloth = obj(s.cloth, "cloth");
   num(cloth, "cgIterations", "cloth", { min: 1, int: true });
   num(cloth, "cgTolerance", "cloth", { gt: 0, max: 1 });
+  num(cloth, "drag", "cloth", { min: 0 });
   const hs = obj(s.handlers, "handlers");
   const ms = obj(hs.mergeSplit, "handlers.mergeSplit");
   num(ms, "alpha", "handlers.mergeSplit", { min: 0, max: 1 });

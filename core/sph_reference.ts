@@ -291,6 +291,11 @@ export interface SuggestSphParamsInput {
   gravity?: number | readonly number[];
   /** State-equation exponent γ (1 linear, 7 Tait). Default 1. */
   gamma?: number;
+  /**
+   * Speed of sound as a multiple of maxSpeed (default 10, density fluctuations near 1 %). Lower
+   * values allow larger time steps at the price of compressibility (≈ 1/factor² relative).
+   */
+  soundSpeedFactor?: number;
 }
 
 /** Parameters returned by {@link suggestSphParams}. */
@@ -301,7 +306,7 @@ export interface SuggestedSphParams {
   spacing: number;
   /** Particle mass {@link restMassForSpacing}(2r, h, ρ0). */
   mass: number;
-  /** Numerical speed of sound c = 10 · maxSpeed. */
+  /** Numerical speed of sound c = soundSpeedFactor · maxSpeed (default 10). */
   soundSpeed: number;
   /** Stiffness k = ρ0 c² / γ, so that dp/dρ = c² at ρ0. */
   stiffness: number;
@@ -348,7 +353,11 @@ export function suggestSphParams(input: SuggestSphParamsInput): SuggestedSphPara
   const spacing = 2 * radius;
   const h = 4 * radius;
   const hs = h / 2;
-  const c = 10 * maxSpeed;
+  const factor = input.soundSpeedFactor ?? 10;
+  if (!(factor > 1)) {
+    throw new RangeError(`suggestSphParams: soundSpeedFactor must be > 1, got ${factor}`);
+  }
+  const c = factor * maxSpeed;
   const nu = 0.005 * h * c;
   let dtMax = Math.min((0.4 * spacing) / (c + maxSpeed), (0.125 * hs * hs) / nu, radius / maxSpeed);
   if (g > 0) dtMax = Math.min(dtMax, 0.25 * Math.sqrt(hs / g));

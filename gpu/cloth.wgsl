@@ -32,6 +32,7 @@ const R_VHAT: u32 = 6u; // v̂: DOF velocity, 0 for fixed or inactive slots
 const R_G: u32 = 7u;    // g_i = Σ_springs f_i + dt K (v̂_j − v̂_i)
 const R_DG: u32 = 8u;   // Σ_springs diag(B)
 const R_F: u32 = 9u;    // Σ_springs f_i: the spring force on particle i at the start of the step
+const R_DM: u32 = 10u;  // x: drag mass dt·c·M of a DOF with a cloth member (linear drag −c M v)
 
 // Scalars of `state`.
 const S_RZ0: u32 = 0u;   // r₀ᵀz₀ (−1 until the first gate copies it)
@@ -48,6 +49,7 @@ struct ClothParams {
   tolerance2: f32,
   gravity: vec3f,
   argCount: u32,
+  drag: f32,
 }
 
 struct ClothSpring {
@@ -113,6 +115,8 @@ fn classify(@builtin(global_invocation_id) gid: vec3u) {
       hasPin = hasPin || pinned[m] != 0u;
     }
   }
+  // Drag acts on DOFs with a cloth member, as a whole (a meta-particle moves as one).
+  cg[at(R_DM, d)] = vec4f(select(0.0, params.dt * params.drag * dofM[d], hasCloth), 0.0, 0.0, 0.0);
   var fl = 0u;
   if (hasCloth) {
     fl = select(ACTIVE, ACTIVE | FIXED, hasPin);
@@ -192,8 +196,9 @@ fn init_cg(@builtin(global_invocation_id) gid: vec3u) {
       sumDG += cg[at(R_DG, m)].xyz;
     }
     let mass = dofM[d];
-    b = params.dt * (sumG + extForce[d].xyz + mass * params.gravity);
-    inv = 1.0 / (vec3f(mass) + sumDG);
+    let dragMass = cg[at(R_DM, d)].x; // dt·c·M: linear drag −c M v, implicit
+    b = params.dt * (sumG + extForce[d].xyz + mass * params.gravity) - dragMass * cg[at(R_VHAT, d)].xyz;
+    inv = 1.0 / (vec3f(mass + dragMass) + sumDG);
   }
   let z = vec4f(inv * b, 0.0);
   cg[at(R_X, d)] = vec4f(0.0);
@@ -234,7 +239,7 @@ fn apply_a(@builtin(global_invocation_id) gid: vec3u) {
   var ap = vec3f(0.0);
   if (is_free(d)) {
     let pd = cg[at(R_P, d)].xyz;
-    ap = dofM[d] * pd;
+    ap = (dofM[d] + cg[at(R_DM, d)].x) * pd;
     let end = memberStart[d + 1u];
     for (var k = memberStart[d]; k < end; k++) {
       let m = memberList[k];

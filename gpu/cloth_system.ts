@@ -35,6 +35,7 @@ export const CLOTH_PARAMS_STRUCT: StructLayout = defineStruct("ClothParams", [
   ["tolerance2", "f32"],
   ["gravity", "vec3f"],
   ["argCount", "u32"],
+  ["drag", "f32"],
 ]);
 
 /** Storage struct `ClothSpring`: one per-particle CSR entry (partner, rest length, ks, kd). */
@@ -61,7 +62,7 @@ export const CLOTH_DOF_FIXED = 2;
 /** Scalars of the solver state buffer (`array<f32>`), see {@link ClothSystem.readSolverStats}. */
 const S_RZ0 = 0, S_RZNEW = 2, S_PAP = 3, S_DONE = 4, S_ITER = 5, STATE_FLOATS = 8;
 /** Regions of the CG scratch buffer (cloth.wgsl R_*). */
-const R_R = 1, R_Z = 2, R_P = 3, R_AP = 4, R_F = 9, REGIONS = 10;
+const R_R = 1, R_Z = 2, R_P = 3, R_AP = 4, R_F = 9, REGIONS = 11;
 
 /** Options of {@link ClothSystem}. */
 export interface ClothSystemOptions {
@@ -75,6 +76,11 @@ export interface ClothSystemOptions {
    * {@link ClothSystem.bind} replaces it.
    */
   cloth?: ArrayLike<number | boolean>;
+  /**
+   * Linear drag coefficient c (1/s, default 0): a force −c·M·v on every DOF with a cloth member,
+   * integrated implicitly (air resistance; lets a sheet come to rest).
+   */
+  drag?: number;
   /** CG iterations encoded per step (default 100); the GPU skips those after convergence. */
   maxIterations?: number;
   /** CG stop: sqrt(rᵀz / r₀ᵀz₀) ≤ tolerance (Jacobi-preconditioned residual; default 1e-5). */
@@ -164,7 +170,7 @@ const WRITE: GPUBufferBindingType = "storage";
 
 /** Bindings (group 0 of cloth.wgsl) of each entry point. */
 const KERNEL_BINDINGS: Record<ClothKernel, ReadonlyArray<number>> = {
-  classify: [1, 4, 7, 8, 9, 10, 11, 15],
+  classify: [1, 4, 5, 7, 8, 9, 10, 11, 15],
   spring_forces: [1, 2, 3, 12, 13, 14, 15],
   init_cg: [5, 6, 7, 8, 11, 15, 16],
   gate: [16, 17, 18],
@@ -212,6 +218,8 @@ export class ClothSystem {
   readonly maxIterations: number;
   /** Default CG relative tolerance. */
   readonly tolerance: number;
+  /** Linear drag coefficient c (1/s). */
+  readonly drag: number;
   /** Workgroup size of the per-slot kernels. */
   readonly workgroupSize: number;
   /** Label prefix. */
@@ -250,6 +258,12 @@ export class ClothSystem {
     }
     this.maxIterations = checkIterations(options.maxIterations ?? 100, "options.maxIterations");
     this.tolerance = checkTolerance(options.tolerance ?? 1e-5, "options.tolerance");
+    this.drag = options.drag ?? 0;
+    if (!(this.drag >= 0) || !Number.isFinite(this.drag)) {
+      throw new RangeError(
+        `ClothSystem: options.drag must be a finite number >= 0, got ${options.drag}`,
+      );
+    }
     if (!Array.isArray(options.springs)) {
       throw new TypeError("ClothSystem: options.springs must be an array");
     }
@@ -447,6 +461,7 @@ export class ClothSystem {
         tolerance2: tolerance * tolerance,
         gravity: [...gravity],
         argCount: this.#argCount,
+        drag: this.drag,
       })),
     );
     buffer.unmap();

@@ -230,13 +230,21 @@ Deno.test("ClothSystem on the software adapter", async (t) => {
       );
       const dt = 2e-3;
       const gravity: [number, number, number] = [0, -9.81, 0];
-      const ref = backwardEulerStep(springs, state, { dt, gravity, extForce, tolerance: 1e-12 });
+      const drag = 3; // implicit linear drag −c M v on the cloth DOFs
+      const ref = backwardEulerStep(springs, state, {
+        dt,
+        gravity,
+        extForce,
+        tolerance: 1e-12,
+        drag,
+      });
 
       const system = new ClothSystem(device, {
         particleCount: n,
         springs,
         maxIterations: 200,
         tolerance: 1e-6,
+        drag,
       });
       const buffers = uploadState(device, state, extForce);
       const bindings = system.bind(buffers);

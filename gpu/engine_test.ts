@@ -1,0 +1,149 @@
+import assert from "node:assert/strict";
+import { getScene } from "../scenes/catalog.ts";
+import type { Scene } from "../core/scene.ts";
+import { acquireGpu, type GpuContext } from "./device.ts";
+import { Engine, INTEGRATE_PARAMS, INTEGRATE_WGSL } from "./engine.ts";
+import { METRICS_PARAMS, METRICS_WGSL, type MetricsSample } from "./metrics.ts";
+import { checkWgslStruct } from "./struct_layout.ts";
+
+// Engine tests run the tiny scenes end to end on the software adapter (llvmpipe).
+let gpu: GpuContext | undefined;
+async function device(): Promise<GpuContext> {
+  return gpu ??= await acquireGpu({ adapter: "software" });
+}
+
+async function simulate(scene: Scene, handler: string, steps?: number) {
+  const engine = await Engine.create(scene, { handler, gpu: await device() });
+  try {
+    await engine.run(steps ?? Math.round(scene.duration / scene.dt));
+    return {
+      series: await engine.readMetrics(),
+      stats: await engine.readStats(),
+      hash: await engine.stateHash(),
+      engine,
+    };
+  } finally {
+    engine.destroy();
+  }
+}
+
+const max = (s: MetricsSample[], f: keyof MetricsSample) => Math.max(...s.map((r) => r[f]));
+
+Deno.test({
+  name: "engine (tiny scenes, software adapter)",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    await t.step("WGSL structs match their TypeScript layouts", () => {
+      checkWgslStruct(INTEGRATE_WGSL, INTEGRATE_PARAMS);
+      checkWgslStruct(METRICS_WGSL, METRICS_PARAMS);
+    });
+
+    await t.step("unknown or inapplicable handlers fail before anything runs", async () => {
+      const scene = getScene("fig10-alpha-beta-10", { scale: "tiny" });
+      await assert.rejects(
+        () => Engine.create(scene, { handler: "nope", gpu: gpu }),
+        /known handlers: merge-split/,
+      );
+      await assert.rejects(
+        () => Engine.create(scene, { handler: "penalty-weak", gpu: gpu }),
+        /does not apply to scene "fig10-alpha-beta-10"/,
+      );
+    });
+
+    await t.step("the cloth under gravity alone settles at the scene's time step", async () => {
+      const base = getScene("fig4-fluid-cloth", { scale: "tiny" });
+      const scene: Scene = { ...base, bodies: [base.bodies[0]], duration: 1.2 };
+      const { series } = await simulate(scene, "penalty-weak");
+      const ke = series.map((r) => r.kinetic);
+      const peak = Math.max(...ke);
+      const mid = ke[Math.floor(ke.length / 2)];
+      assert.ok(peak > 0, "the cloth moved");
+      assert.ok(
+        ke.at(-1)! < 0.02 * peak,
+        `kinetic energy ${ke.at(-1)} did not decay below 2% of ${peak}`,
+      );
+      assert.ok(ke.at(-1)! < mid, `kinetic energy ${ke.at(-1)} at the end vs ${mid} midway`);
+      assert.ok(
+        series.at(-1)!.maxSpeed < 0.2,
+        `max speed ${series.at(-1)!.maxSpeed} m/s at the end`,
+      );
+      assert.ok(series.at(-1)!.sheetDeflection > 0.1, "the cloth sags under its weight");
+      assert.equal(max(series, "nanCount"), 0);
+    });
+
+    await t.step(
+      "a fluid block resting on the cloth settles under merge-split (rest in contact)",
+      async () => {
+        const base = getScene("fig11-nlimit-32-64", { scale: "tiny" });
+        const scene: Scene = {
+          ...base,
+          duration: 2.0,
+          handlers: { ...base.handlers, mergeSplit: { alpha: 1, beta: 0, nMin: 8, nMax: 64 } },
+        };
+        const { series, stats } = await simulate(scene, "merge-split");
+        const ke = series.map((r) => r.kinetic);
+        const peak = Math.max(...ke);
+        const n = ke.length;
+        const tail = ke.slice(Math.floor(0.8 * n));
+        const before = ke.slice(Math.floor(0.6 * n), Math.floor(0.8 * n));
+        assert.ok(
+          Math.max(...tail) < 0.05 * peak,
+          `kinetic energy still ${Math.max(...tail)} of peak ${peak}`,
+        );
+        assert.ok(Math.max(...tail) <= 1.5 * Math.max(...before) + 1e-6, "jitter grows at the end");
+        assert.equal(max(series, "passThrough"), 0, "nothing passes through");
+        assert.equal(max(series, "nanCount"), 0);
+        // the cloth carries the fluid: it is deflected and the deflection is steady at the end
+        const defl = series.slice(Math.floor(0.8 * n)).map((r) => r.sheetDeflection);
+        assert.ok(Math.min(...defl) > 0.5, `sheet deflection ${Math.min(...defl)} radii`);
+        assert.ok(
+          Math.max(...defl) - Math.min(...defl) < 0.2 * Math.max(...defl),
+          "deflection not steady",
+        );
+        assert.ok(stats.groups > 0 && stats.stage2Pairs > 0, "merging and stage 2 happened");
+        assert.ok(
+          stats.momentumError < 1e-5,
+          `momentum error across splits ${stats.momentumError}`,
+        );
+        assert.ok(stats.energyError < 1e-4, `energy error across splits ${stats.energyError}`);
+      },
+    );
+
+    const fig4 = getScene("fig4-fluid-cloth", { scale: "tiny" });
+    const runs = new Map<string, MetricsSample[]>();
+    for (const h of ["merge-split", "penalty-weak", "penalty-strong", "impulse"]) {
+      await t.step(`fig4-fluid-cloth under ${h}`, async () => {
+        const { series } = await simulate(fig4, h);
+        runs.set(h, series);
+        assert.equal(max(series, "nanCount"), 0);
+      });
+    }
+    await t.step(
+      "fig4 findings: merge-split stops the fluid, weak forces and impulses leak, strong forces fling",
+      () => {
+        assert.equal(max(runs.get("merge-split")!, "passThrough"), 0);
+        assert.ok(
+          max(runs.get("penalty-weak")!, "passThrough") > 0,
+          "penalty-weak lets fluid through",
+        );
+        assert.ok(max(runs.get("impulse")!, "passThrough") > 0, "impulse lets fluid through");
+        const ms = max(runs.get("merge-split")!, "maxRebound");
+        const strong = max(runs.get("penalty-strong")!, "maxRebound");
+        assert.ok(
+          strong > 1.5 * ms,
+          `penalty-strong rebound ${strong} m/s vs merge-split ${ms} m/s`,
+        );
+      },
+    );
+
+    await t.step("same seed, same adapter: identical final state", async () => {
+      const a = await simulate(fig4, "merge-split", 60);
+      const b = await simulate(fig4, "merge-split", 60);
+      assert.equal(a.hash, b.hash);
+      const c = await simulate({ ...fig4, seed: fig4.seed + 1 }, "merge-split", 60);
+      assert.notEqual(a.hash, c.hash);
+    });
+    gpu?.device.destroy();
+  },
+});
