@@ -5,3 +5,5 @@
  * @module
  */
 export * from "./core/mod.ts";
+export * from "./scenes/mod.ts";
+export * from "./gpu/mod.ts";

@@ -87,7 +87,9 @@ if (import.meta.main) {
   }
   console.log(`per-phase time (ms/step, mean; ${r.timings.source}):`);
   for (const [k, v] of Object.entries(r.meanMs)) console.log(`  ${k.padEnd(20)} ${v.toFixed(3)}`);
-  console.log(`host syncs per step: ${r.hostSyncsPerStep} (one readback per batch of 100 steps)`);
+  console.log(
+    `host syncs per step: ${r.hostSyncsPerStep} (one timing readback per batch of steps)`,
+  );
   console.log(`state hash: ${r.stateHash}`);
   console.log(`wall time: ${r.wallSeconds.toFixed(1)} s`);
 }

@@ -57,7 +57,7 @@ export interface CaseResult {
   /** Mean ms per step of each Table I phase (timestamp source) and of the total. */
   meanMs: Record<string, number>;
   stateHash: string;
-  /** Host syncs per step: readbacks per batch / steps per batch. */
+  /** Host syncs (mapAsync / onSubmittedWorkDone) per step during the run: one per batch. */
   hostSyncsPerStep: number;
   wallSeconds: number;
 }
@@ -111,6 +111,7 @@ export async function runCase(
   try {
     const steps = options.steps ?? Math.round(scene.duration / scene.dt);
     await engine.run(steps, { onProgress: (d) => options.onProgress?.(d, steps) });
+    const syncs = engine.hostSyncs;
     const series = await engine.readMetrics();
     const t = engine.timings;
     const meanMs: Record<string, number> = {};
@@ -135,7 +136,7 @@ export async function runCase(
       timings: t,
       meanMs,
       stateHash: await engine.stateHash(),
-      hostSyncsPerStep: 1 / 100,
+      hostSyncsPerStep: syncs / steps,
       wallSeconds: (performance.now() - t0) / 1000,
     };
   } finally {

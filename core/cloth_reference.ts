@@ -29,6 +29,8 @@
  * @module
  */
 
+import type { Vec3 } from "./vec3.ts";
+
 /** One spring between particles `i` and `j` (Baraff & Witkin §4; background notes §2.3). */
 export interface Spring {
   /** First end (particle index). */
@@ -125,9 +127,6 @@ export function buildClothSprings(options: ClothSpringOptions): Spring[] {
   }
   return out;
 }
-
-/** A 3-vector as `[x, y, z]`. */
-export type Vec3 = readonly [number, number, number];
 
 /** Force on end i of a spring and its Jacobians (3×3, row-major). */
 export interface SpringForce {

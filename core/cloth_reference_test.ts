@@ -9,8 +9,8 @@ import {
   particleSpringForces,
   type Spring,
   springForce,
-  type Vec3,
 } from "./cloth_reference.ts";
+import type { Vec3 } from "./vec3.ts";
 
 /** Flat grid in the x–z plane (y up), row-major, with seeded perturbations. */
 function grid(rows: number, cols: number, spacing: number, jitter: number, seed: number) {

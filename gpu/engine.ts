@@ -158,6 +158,7 @@ export class Engine {
   #timings: StepTimings;
   #inBatch = 0;
   #batchStart = 0;
+  #hostSyncs = 0;
   #destroyed = false;
 
   private constructor(
@@ -645,6 +646,7 @@ export class Engine {
   async #endBatch(): Promise<void> {
     const steps = this.#inBatch;
     const t0 = performance.now();
+    this.#hostSyncs++;
     if (this.#timer) {
       const d = await this.#timer.read();
       for (let s = 0; s < steps; s++) {
@@ -670,10 +672,19 @@ export class Engine {
   /** Reads every metrics sample taken so far (one readback). */
   async readMetrics(): Promise<MetricsSample[]> {
     const t0 = performance.now();
+    this.#hostSyncs++;
     const rows = await this.#metrics.read();
     this.#timings.transfer.ms += performance.now() - t0;
     this.#timings.transfer.bytes += rows.length * 64;
     return rows;
+  }
+
+  /**
+   * Host syncs (mapAsync or onSubmittedWorkDone) so far: one per batch of steps inside
+   * {@link Engine.run}, plus one per explicit read.
+   */
+  get hostSyncs(): number {
+    return this.#hostSyncs;
   }
 
   /** Timings measured so far. */
@@ -684,6 +695,7 @@ export class Engine {
   /** Particle positions and velocities now (vec4 per particle), one readback each. */
   async readState(): Promise<{ pos: Float32Array; vel: Float32Array }> {
     const device = this.gpu.device;
+    this.#hostSyncs += 2;
     return {
       pos: new Float32Array(await readBuffer(device, this.#b.pos, { size: 16 * this.count })),
       vel: new Float32Array(await readBuffer(device, this.#b.vel, { size: 16 * this.count })),
