@@ -1,95 +1,128 @@
 /**
- * `deno task bench`: the bench runner's entry point.
- *
- * Implemented so far: one case from the command line,
- * `deno task bench --scene fig4-fluid-cloth --handler merge-split --scale tiny [--adapter software]`,
- * printing the metrics and the per-phase times. The default suite (no arguments), result files
- * and the report are the bench-runner and report issues; with no arguments this says so and
- * exits with status 1.
+ * `deno task bench`: runs the default suite (every scene, every applicable handler, scale small,
+ * the default adapter) or the cases the options select, and writes `results.jsonl` under
+ * `reports/out/<timestamp>/` (printed at the end). `--help` lists the options.
  *
  * @module
  */
-import { parseArgs } from "node:util";
-import { type Scale, SCALES } from "../core/scene.ts";
-import { sceneIds } from "../scenes/catalog.ts";
+import { getScene, sceneIds } from "../scenes/catalog.ts";
 import { HANDLERS } from "../gpu/handlers.ts";
-import { runCase } from "./run_case.ts";
+import { listAdapters, resolveAdapter } from "./adapters.ts";
+import { type BenchOptions, parseBenchArgs, USAGE } from "./cli.ts";
+import { Progress } from "./progress.ts";
+import { caseSteps, runSuite } from "./runner.ts";
+import { resolveCases, SceneFileError, UsageError } from "./suite.ts";
+import { verifyResults } from "./verify.ts";
 
-const USAGE = `usage: deno task bench --scene <id> --handler <id> [--scale tiny|small|medium|paper]
-                       [--adapter default|software] [--steps N]
-scenes:   ${sceneIds().join(", ")}
-handlers: ${[...HANDLERS.keys()].join(", ")}`;
-
-function fail(message: string): never {
-  console.error(`${message}\n\n${USAGE}`);
-  Deno.exit(2);
+/** Default output folder: reports/out/<UTC timestamp>. */
+export function defaultOutDir(now = new Date()): string {
+  return `reports/out/${now.toISOString().replace(/[:]/g, "-").replace(/\..*$/, "")}`;
 }
 
-if (import.meta.main) {
-  let values;
+/** Runs the bench with `args`; returns the exit status (0 ok, 1 failed/timeout, 2 usage, 130 interrupted). */
+export async function main(args: readonly string[]): Promise<number> {
+  let opts: BenchOptions;
   try {
-    ({ values } = parseArgs({
-      args: Deno.args,
-      options: {
-        scene: { type: "string" },
-        handler: { type: "string" },
-        scale: { type: "string", default: "small" },
-        adapter: { type: "string", default: "default" },
-        steps: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    }));
-  } catch (e) {
-    fail((e as Error).message);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    Deno.exit(0);
-  }
-  if (!values.scene && !values.handler) {
+    opts = parseBenchArgs(args);
+    if (opts.help) {
+      console.log(USAGE);
+      return 0;
+    }
+    if (opts.list) {
+      console.log("scenes (scale-independent ids):");
+      for (const id of sceneIds()) {
+        const s = getScene(id, { scale: "tiny" });
+        console.log(`  ${id.padEnd(22)} ${s.figure}: ${s.description}`);
+      }
+      console.log("handlers:");
+      for (const h of HANDLERS.values()) console.log(`  ${h.id.padEnd(22)} ${h.description}`);
+      return 0;
+    }
+    if (opts.listAdapters) {
+      for (const a of await listAdapters()) {
+        console.log(
+          `  ${a.index}  ${a.choice.padEnd(16)} ${a.description}${
+            a.isFallbackAdapter ? " (software)" : ""
+          }`,
+        );
+      }
+      return 0;
+    }
+    const adapter = await resolveAdapter(opts.adapter);
+    if (opts.verify) {
+      const outcomes = await verifyResults(opts.verify, {
+        adapter,
+        onCase: (o) =>
+          console.log(
+            `${o.match ? "match   " : "MISMATCH"} ${o.scene} × ${o.handler}${
+              o.warning ? `  (warning: ${o.warning})` : ""
+            }`,
+          ),
+      });
+      const bad = outcomes.filter((o) => !o.match).length;
+      console.log(
+        `${outcomes.length - bad} of ${outcomes.length} cases reproduced their state hash`,
+      );
+      return bad ? 1 : 0;
+    }
+    const cases = resolveCases({
+      scenes: opts.scenes,
+      handlers: opts.handlers,
+      scale: opts.scale,
+      seed: opts.seed,
+    });
+    const out = opts.out ?? defaultOutDir();
+    Deno.mkdirSync(out, { recursive: true });
+    const resultsFile = `${out}/results.jsonl`;
+    let interrupted = false;
+    const onSigint = () => {
+      if (interrupted) Deno.exit(130);
+      interrupted = true;
+      console.error(
+        "\ninterrupt: stopping after writing the finished cases (Ctrl-C again to quit now)",
+      );
+    };
+    Deno.addSignalListener("SIGINT", onSigint);
+    const totalSteps = cases.reduce((a, c) => a + caseSteps(c, opts) * opts.repeat, 0);
     console.error(
-      "mergesplit: the default suite (every scene × handler, result files, report) is not " +
-        "implemented yet; run one case with --scene and --handler.\n\n" + USAGE,
+      `running ${cases.length} cases (${totalSteps} steps) at scale ${opts.scale} on adapter "${adapter}"; results: ${resultsFile}`,
     );
-    Deno.exit(1);
+    const progress = new Progress(cases.length);
+    const { records, interrupted: stopped } = await runSuite(cases, {
+      adapter,
+      steps: opts.steps,
+      duration: opts.duration,
+      warmup: opts.warmup,
+      repeat: opts.repeat,
+      timeout: opts.timeout,
+    }, { resultsFile, progress, interrupted: () => interrupted });
+    Deno.removeSignalListener("SIGINT", onSigint);
+    console.log(
+      `\n${"scene".padEnd(22)} ${"handler".padEnd(17)} ${
+        "status".padEnd(9)
+      } pass-thru  rebound  E/E0   ms/step`,
+    );
+    for (const r of records) {
+      const m = r.metrics?.summary;
+      const f = (v: unknown, d = 2) => (typeof v === "number" ? v.toFixed(d) : "-");
+      console.log(
+        `${r.scene.padEnd(22)} ${r.handler.padEnd(17)} ${r.status.padEnd(9)} ${
+          String(m?.passThroughMax ?? "-").padStart(9)
+        }  ${f(m?.maxRebound).padStart(7)}  ${f(m?.energyRatio).padStart(5)}  ${
+          f(r.timings?.phases.total.median, 1).padStart(7)
+        }`,
+      );
+    }
+    console.log(`\nwrote ${records.length} cases to ${resultsFile}`);
+    if (stopped) return 130;
+    return records.some((r) => r.status === "failed" || r.status === "timeout") ? 1 : 0;
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof SceneFileError) {
+      console.error(`mergesplit bench: ${e.message}`);
+      return 2;
+    }
+    throw e;
   }
-  if (!values.scene || !sceneIds().includes(values.scene)) {
-    fail(`unknown or missing --scene "${values.scene ?? ""}"`);
-  }
-  if (!values.handler || !HANDLERS.has(values.handler)) {
-    fail(`unknown or missing --handler "${values.handler ?? ""}"`);
-  }
-  if (!SCALES.includes(values.scale as Scale)) fail(`unknown --scale "${values.scale}"`);
-  if (values.adapter !== "default" && values.adapter !== "software") {
-    fail(`unknown --adapter "${values.adapter}"`);
-  }
-  const steps = values.steps === undefined ? undefined : Number(values.steps);
-  if (steps !== undefined && !(Number.isInteger(steps) && steps > 0)) {
-    fail(`--steps must be a positive integer`);
-  }
-  const r = await runCase(
-    { scene: values.scene, handler: values.handler, scale: values.scale as Scale },
-    {
-      adapter: values.adapter,
-      steps,
-      onProgress: (d, n) => console.error(`  step ${d}/${n}`),
-    },
-  );
-  console.log(
-    `${r.scene} × ${r.handler} × ${r.scale}: ${r.particles.solid} solid + ${r.particles.fluid} fluid particles, ${r.steps} steps of ${
-      r.dt.toExponential(3)
-    } s`,
-  );
-  console.log("metrics:");
-  for (const [k, v] of Object.entries(r.metrics)) {
-    console.log(`  ${k.padEnd(20)} ${typeof v === "number" ? +v.toPrecision(4) : v}`);
-  }
-  console.log(`per-phase time (ms/step, mean; ${r.timings.source}):`);
-  for (const [k, v] of Object.entries(r.meanMs)) console.log(`  ${k.padEnd(20)} ${v.toFixed(3)}`);
-  console.log(
-    `host syncs per step: ${r.hostSyncsPerStep} (one timing readback per batch of steps)`,
-  );
-  console.log(`state hash: ${r.stateHash}`);
-  console.log(`wall time: ${r.wallSeconds.toFixed(1)} s`);
 }
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -96,7 +96,7 @@ export type Phase = typeof PHASES[number];
 export interface StepTimings {
   /** `timestamp` when the adapter has `timestamp-query`, else `wall-clock`. */
   source: "timestamp" | "wall-clock";
-  /** ms per step for each phase (timestamp source), one entry per measured step. */
+  /** ms per step for each phase (timestamp source), one entry per measured step (0 when the phase did not run in that step). */
   phases: Partial<Record<Phase, number[]>>;
   /** ms per step in total: the sum of the phases, or the wall clock of a batch / its steps. */
   total: number[];
@@ -128,6 +128,21 @@ export interface RunResult {
   solver: { iterations: number; relativeResidual: number; converged: boolean };
   /** Pair-list overflows (partners dropped because a slot was full), cumulative. */
   overflow: number;
+}
+
+/** Thrown by {@link Engine.run} when `shouldStop` gives a reason (timeout, interrupt). */
+export class RunStopped extends Error {
+  /** Why the run stopped, e.g. `timeout`. */
+  readonly reason: string;
+  /** Steps completed in this call. */
+  readonly completed: number;
+  /** @param reason why the run stopped; @param completed steps completed in this call */
+  constructor(reason: string, completed: number) {
+    super(`run stopped after ${completed} steps: ${reason}`);
+    this.name = "RunStopped";
+    this.reason = reason;
+    this.completed = completed;
+  }
 }
 
 /** One scene under one handler on the GPU. */
@@ -626,7 +641,14 @@ export class Engine {
    * Runs `steps` steps. Each step is one submit; timings are resolved and read back once per batch
    * (`batchSteps`), which is the only host sync.
    */
-  async run(steps: number, options: { onProgress?: (done: number) => void } = {}): Promise<void> {
+  async run(
+    steps: number,
+    options: {
+      onProgress?: (done: number) => void;
+      /** Asked after every batch; a non-null reason stops the run with a {@link RunStopped}. */
+      shouldStop?: () => string | null;
+    } = {},
+  ): Promise<void> {
     if (this.#destroyed) throw new Error("Engine.run: the engine was destroyed");
     const device = this.gpu.device;
     for (let s = 0; s < steps; s++) {
@@ -639,8 +661,15 @@ export class Engine {
       if (last) {
         await this.#endBatch();
         options.onProgress?.(s + 1);
+        const reason = options.shouldStop?.() ?? null;
+        if (reason !== null && s < steps - 1) throw new RunStopped(reason, s + 1);
       }
     }
+  }
+
+  /** Forgets the timings measured so far (e.g. after warm-up steps). */
+  resetTimings(): void {
+    this.#timings = { ...this.#timings, phases: {}, total: [], transfer: { bytes: 0, ms: 0 } };
   }
 
   async #endBatch(): Promise<void> {
@@ -652,8 +681,10 @@ export class Engine {
       for (let s = 0; s < steps; s++) {
         let total = 0;
         for (const ph of PHASES) {
-          const v = d.ms[ph]?.[s];
-          if (v === undefined || Number.isNaN(v)) continue;
+          // A phase that did not run in a step (stage 2 of a one-stage handler, metrics between
+          // samples) costs 0 ms in that step, so means are per step, amortised.
+          const raw = d.ms[ph]?.[s];
+          const v = raw === undefined || Number.isNaN(raw) ? 0 : raw;
           (this.#timings.phases[ph] ??= []).push(v);
           total += v;
         }

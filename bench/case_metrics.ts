@@ -1,0 +1,80 @@
+/**
+ * A case's summary metrics (DESIGN.md "Metrics") from its time series, and the mapping of the
+ * engine's timed phases onto the phases of the paper's Table I.
+ *
+ * @module
+ */
+import type { Phase } from "../gpu/engine.ts";
+import type { MetricsSample } from "../gpu/metrics.ts";
+
+/** Table I phases, each the sum of the engine phases it covers. */
+export const TABLE_I_PHASES: Readonly<Record<string, readonly Phase[]>> = {
+  neighborSearch: ["neighborSearch"],
+  collisionDetection: ["collisionDetection"],
+  merging: ["merging1", "merging2"],
+  integrationStage1: ["integration1"],
+  integrationStage2: ["integration2"],
+  splitting: ["splitting1", "splitting2", "endOfStep"],
+  metrics: ["metrics"],
+};
+
+/** Summary metrics of a case (definitions in gpu/metrics.ts). */
+export interface CaseMetrics {
+  /** Fluid particles on the other side of the cloth at the end. */
+  passThrough: number;
+  /** The most at any sample. */
+  passThroughMax: number;
+  deepOverlaps: number;
+  /** Max penetration depth over the run, in radii. */
+  maxPenetrationDepth: number;
+  /** Max speed over the run / the scene's reference speed. */
+  maxSpeedRatio: number;
+  /** Max upward fluid speed over the run (m/s): fluid thrown back. */
+  maxRebound: number;
+  /** (kinetic + potential + elastic) at the end / at the first sample. */
+  energyRatio: number;
+  nanCount: number;
+  /** NaN/Inf appeared, or the max speed exceeded 10× the reference speed. */
+  exploded: boolean;
+  /** Max cloth displacement from rest, in radii. */
+  sheetDeflection: number;
+  /** Worst relative momentum / energy error of any split. */
+  momentumError: number;
+  energyError: number;
+  /** Marked pairs merged in stage 2, meta-particles formed, largest meta-particle. */
+  stage2Pairs: number;
+  groups: number;
+  largestGroup: number;
+}
+
+/** Summarises a metrics time series. */
+export function summariseMetrics(
+  series: readonly MetricsSample[],
+  options: { referenceSpeed: number },
+): CaseMetrics {
+  const max = (f: keyof MetricsSample) =>
+    series.reduce((m, r) => (Number.isNaN(r[f]) ? m : Math.max(m, r[f])), 0);
+  const last = series.at(-1);
+  const first = series[0];
+  const energy = (r: MetricsSample) => r.kinetic + r.potential + r.elastic;
+  const maxSpeedRatio = max("maxSpeed") / options.referenceSpeed;
+  const nanCount = max("nanCount");
+  return {
+    passThrough: last?.passThrough ?? 0,
+    passThroughMax: max("passThrough"),
+    deepOverlaps: max("deepOverlaps"),
+    maxPenetrationDepth: max("maxPenetrationDepth"),
+    maxSpeedRatio,
+    maxRebound: max("maxRebound"),
+    energyRatio: first && last ? energy(last) / energy(first) : NaN,
+    nanCount,
+    exploded: nanCount > 0 || !(maxSpeedRatio <= 10) ||
+      series.some((r) => !Number.isFinite(energy(r))),
+    sheetDeflection: max("sheetDeflection"),
+    momentumError: last?.momentumError ?? 0,
+    energyError: last?.energyError ?? 0,
+    stage2Pairs: last?.stage2Pairs ?? 0,
+    groups: last?.groups ?? 0,
+    largestGroup: last?.largestGroup ?? 0,
+  };
+}

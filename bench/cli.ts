@@ -1,0 +1,144 @@
+/**
+ * Command-line options of `deno task bench` (node:util parseArgs). Unknown options and values
+ * throw a {@link UsageError} that lists the valid ones (exit status 2).
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { type Scale, SCALES } from "../core/scene.ts";
+import { UsageError } from "./suite.ts";
+
+/** Resolved options of a bench run. */
+export interface BenchOptions {
+  scenes: string[];
+  handlers: string[];
+  scale: Scale;
+  /** `default`, `software`, or an index/name from `--list-adapters`. */
+  adapter: string;
+  /** Output folder; default `reports/out/<timestamp>/`. */
+  out: string | null;
+  seed: number | undefined;
+  /** Steps per repetition (overrides the scene's duration). */
+  steps: number | undefined;
+  /** Simulated seconds per repetition (overrides the scene's duration). */
+  duration: number | undefined;
+  warmup: number;
+  repeat: number;
+  /** Per-case timeout (s). */
+  timeout: number;
+  list: boolean;
+  listAdapters: boolean;
+  help: boolean;
+  /** Re-run the cases of a results file and compare state hashes. */
+  verify: string | null;
+}
+
+/** The usage text. */
+export const USAGE = `usage: deno task bench [options]
+
+With no options, runs the default suite: every scene, every applicable handler, scale small,
+the default adapter; writes reports/out/<timestamp>/results.jsonl.
+
+  --scene <ids>       scene ids, globs ("fig11-*") or paths to scene files (comma list; repeatable)
+  --handler <ids>     handler ids or globs (comma list; repeatable)
+  --scale <s>         tiny | small | medium | paper (default small)
+  --adapter <a>       default | software | an index or name from --list-adapters (default default)
+  --out <dir>         output folder (default reports/out/<timestamp>)
+  --seed <n>          override every scene's seed
+  --steps <n>         steps per repetition (default: the scene's duration / dt)
+  --duration <s>      simulated seconds per repetition
+  --warmup <n>        untimed steps at the start of each repetition (default 20)
+  --repeat <n>        repetitions per case (default 1)
+  --timeout <s>       per-case time limit in seconds (default 600)
+  --list              list scenes and handlers
+  --list-adapters     list the adapters this machine offers
+  --verify <file>     re-run the cases of a results.jsonl and check their state hashes
+  -h, --help          this text
+
+Exit status: 0 when every case ran (even if unstable), 1 when any failed or timed out,
+2 for bad arguments or scene files, 130 when interrupted (Ctrl-C).`;
+
+function int(name: string, v: string | undefined, min: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) {
+    throw new UsageError(`--${name} must be an integer >= ${min}, got "${v}"`);
+  }
+  return n;
+}
+
+function list(values: string[] | undefined): string[] {
+  return (values ?? []).flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) =>
+    v.length > 0
+  );
+}
+
+/** Parses the bench's arguments; throws a {@link UsageError} for anything unknown or invalid. */
+export function parseBenchArgs(args: readonly string[]): BenchOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      options: {
+        scene: { type: "string", multiple: true },
+        handler: { type: "string", multiple: true },
+        scale: { type: "string", default: "small" },
+        adapter: { type: "string", default: "default" },
+        out: { type: "string" },
+        seed: { type: "string" },
+        steps: { type: "string" },
+        duration: { type: "string" },
+        warmup: { type: "string", default: "20" },
+        repeat: { type: "string", default: "1" },
+        timeout: { type: "string", default: "600" },
+        list: { type: "boolean", default: false },
+        "list-adapters": { type: "boolean", default: false },
+        verify: { type: "string" },
+        help: { type: "boolean", short: "h", default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message}\n\n${USAGE}`);
+  }
+  if (!SCALES.includes(values.scale as Scale)) {
+    throw new UsageError(`--scale must be one of ${SCALES.join(", ")}, got "${values.scale}"`);
+  }
+  const seed = int("seed", values.seed, 0);
+  if (seed !== undefined && seed > 0xffffffff) {
+    throw new UsageError(`--seed must be below 2^32, got ${seed}`);
+  }
+  let duration: number | undefined;
+  if (values.duration !== undefined) {
+    duration = Number(values.duration);
+    if (!(duration > 0)) {
+      throw new UsageError(`--duration must be a number of seconds > 0, got "${values.duration}"`);
+    }
+  }
+  const steps = int("steps", values.steps, 1);
+  if (steps !== undefined && duration !== undefined) {
+    throw new UsageError("give --steps or --duration, not both");
+  }
+  const timeout = Number(values.timeout);
+  if (!(timeout > 0)) {
+    throw new UsageError(`--timeout must be a number of seconds > 0, got "${values.timeout}"`);
+  }
+  return {
+    scenes: list(values.scene),
+    handlers: list(values.handler),
+    scale: values.scale as Scale,
+    adapter: values.adapter!,
+    out: values.out ?? null,
+    seed,
+    steps,
+    duration,
+    warmup: int("warmup", values.warmup, 0)!,
+    repeat: int("repeat", values.repeat, 1)!,
+    timeout,
+    list: values.list!,
+    listAdapters: values["list-adapters"]!,
+    help: values.help!,
+    verify: values.verify ?? null,
+  };
+}

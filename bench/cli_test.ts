@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { parseBenchArgs } from "./cli.ts";
+import { expand, globMatch, resolveCases, UsageError } from "./suite.ts";
+
+Deno.test("bench arguments", async (t) => {
+  await t.step("defaults: the whole suite at scale small", () => {
+    const o = parseBenchArgs([]);
+    assert.deepEqual(o.scenes, []);
+    assert.equal(o.scale, "small");
+    assert.equal(o.adapter, "default");
+    assert.equal(o.warmup, 20);
+    assert.equal(o.repeat, 1);
+    const cases = resolveCases({ scenes: o.scenes, handlers: o.handlers, scale: "tiny" });
+    assert.equal(cases.filter((c) => c.scene.id === "fig4-fluid-cloth").length, 8);
+    assert.equal(cases.length, 8 + 3 + 5);
+  });
+  await t.step("comma lists, repeats and globs", () => {
+    const o = parseBenchArgs([
+      "--scene",
+      "fig11-*",
+      "--scene",
+      "fig4-fluid-cloth",
+      "--handler",
+      "merge-split,penalty-*",
+    ]);
+    assert.deepEqual(o.scenes, ["fig11-*", "fig4-fluid-cloth"]);
+    const cases = resolveCases({ scenes: o.scenes, handlers: o.handlers, scale: "tiny" });
+    assert.equal(cases.length, 5 + 4);
+    assert.ok(globMatch("fig1?-*", "fig10-alpha-beta-00"));
+    assert.deepEqual(
+      expand(["sph-force-*"], ["sph-force-weak", "impulse", "sph-force-strong"], "handler"),
+      [
+        "sph-force-weak",
+        "sph-force-strong",
+      ],
+    );
+  });
+  await t.step("unknown options, ids and bad values fail with the valid choices", () => {
+    assert.throws(
+      () => parseBenchArgs(["--sceen", "x"]),
+      (e) => e instanceof UsageError && /sceen/.test(e.message),
+    );
+    assert.throws(
+      () => parseBenchArgs(["--scale", "huge"]),
+      /--scale must be one of tiny, small, medium, paper/,
+    );
+    assert.throws(() => parseBenchArgs(["--repeat", "0"]), /--repeat must be an integer >= 1/);
+    assert.throws(() => parseBenchArgs(["--steps", "10", "--duration", "1"]), /not both/);
+    assert.throws(() => parseBenchArgs(["--timeout", "-3"]), /--timeout/);
+    assert.throws(
+      () => resolveCases({ scenes: ["fig99"], handlers: [], scale: "tiny" }),
+      /no scene matches "fig99"; valid scenes: fig4-fluid-cloth/,
+    );
+    assert.throws(
+      () => resolveCases({ scenes: [], handlers: ["nope"], scale: "tiny" }),
+      /valid handlers: merge-split, penalty-weak/,
+    );
+    assert.throws(
+      () => resolveCases({ scenes: ["fig10-*"], handlers: ["impulse"], scale: "tiny" }),
+      /no case to run/,
+    );
+  });
+});

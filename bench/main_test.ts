@@ -1,0 +1,149 @@
+import assert from "node:assert/strict";
+import { getScene } from "../scenes/catalog.ts";
+import { sceneToJson } from "../core/scene.ts";
+import { parseResults } from "./result.ts";
+
+// End-to-end runs of the bench as a subprocess, on the software adapter, with tiny scenes.
+const MAIN = new URL("./main.ts", import.meta.url).pathname;
+
+async function bench(args: string[], options: { cwd?: string } = {}) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, ...args],
+    cwd: options.cwd,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+Deno.test({
+  name: "deno task bench end to end",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    const dir = Deno.makeTempDirSync({ prefix: "mergesplit-bench-" });
+    const common = ["--scale", "tiny", "--adapter", "software", "--warmup", "5"];
+
+    await t.step("bad arguments exit 2 with the valid choices", async () => {
+      const r = await bench(["--handler", "nope", "--out", `${dir}/bad`]);
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /valid handlers: merge-split/);
+      assert.throws(() => Deno.statSync(`${dir}/bad`), "nothing written");
+    });
+
+    await t.step("a malformed scene file: clear message, exit 2, nothing written", async () => {
+      const scene = JSON.parse(sceneToJson(getScene("fig4-fluid-cloth", { scale: "tiny" })));
+      scene.bodies[1].spacing = -0.01;
+      Deno.writeTextFileSync(`${dir}/broken.json`, JSON.stringify(scene));
+      const r = await bench([
+        "--scene",
+        `${dir}/broken.json`,
+        "--out",
+        `${dir}/broken-out`,
+        ...common,
+      ]);
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /scene file .*broken\.json: scene\.bodies\[1\]\.spacing: must be > 0/);
+      assert.throws(() => Deno.statSync(`${dir}/broken-out`), "nothing written");
+    });
+
+    await t.step("an unstable case is recorded and the run goes on", async () => {
+      const scene = JSON.parse(sceneToJson(getScene("fig4-fluid-cloth", { scale: "tiny" })));
+      scene.id = "fig4-explosive";
+      scene.handlers.penalty.strong = 1e9; // explicit penalty far past its stability limit
+      Deno.writeTextFileSync(`${dir}/explosive.json`, sceneToJson(scene));
+      const r = await bench([
+        "--scene",
+        `${dir}/explosive.json`,
+        "--handler",
+        "penalty-strong,merge-split",
+        "--steps",
+        "60",
+        "--out",
+        `${dir}/unstable`,
+        ...common,
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      const recs = parseResults(Deno.readTextFileSync(`${dir}/unstable/results.jsonl`));
+      // the cases run in the order given: the unstable one first, and the run went on
+      assert.deepEqual(recs.map((x) => [x.handler, x.status]), [["penalty-strong", "unstable"], [
+        "merge-split",
+        "ok",
+      ]]);
+      const bad = recs[0];
+      assert.equal(bad.metrics?.summary.exploded, true);
+      assert.ok(bad.timings?.phases.total.samples.length === 55);
+      assert.equal(bad.sceneSource, `${dir}/explosive.json`);
+    });
+
+    await t.step(
+      "two runs of a case on one adapter give the same state hash; --verify agrees",
+      async () => {
+        const args = [
+          "--scene",
+          "fig4-fluid-cloth",
+          "--handler",
+          "merge-split",
+          "--steps",
+          "40",
+          ...common,
+        ];
+        await bench([...args, "--out", `${dir}/a`]);
+        await bench([...args, "--out", `${dir}/b`]);
+        const a = parseResults(Deno.readTextFileSync(`${dir}/a/results.jsonl`))[0];
+        const b = parseResults(Deno.readTextFileSync(`${dir}/b/results.jsonl`))[0];
+        assert.equal(a.status, "ok");
+        assert.match(a.stateHash!, /^[0-9a-f]{64}$/);
+        assert.equal(a.stateHash, b.stateHash);
+        assert.equal(a.configHash, b.configHash);
+        assert.equal(a.schemaVersion, 1);
+        assert.ok(a.env?.adapter.isFallbackAdapter);
+        assert.ok(a.timings!.phases.total.ci95[0] <= a.timings!.phases.total.median);
+        const v = await bench(["--verify", `${dir}/a/results.jsonl`, "--adapter", "software"]);
+        assert.equal(v.code, 0, v.stdout + v.stderr);
+        assert.match(v.stdout, /1 of 1 cases reproduced their state hash/);
+      },
+    );
+
+    await t.step("Ctrl-C keeps every finished case intact", async () => {
+      const child = new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "-A",
+          MAIN,
+          "--scene",
+          "fig4-fluid-cloth",
+          "--handler",
+          "penalty-weak,impulse,merge-split",
+          "--steps",
+          "300",
+          "--out",
+          `${dir}/int`,
+          ...common,
+        ],
+        stdout: "null",
+        stderr: "null",
+        env: { NO_COLOR: "1" },
+      }).spawn();
+      const file = `${dir}/int/results.jsonl`;
+      const lines = () => {
+        try {
+          return Deno.readTextFileSync(file).split("\n").filter((l) => l.trim()).length;
+        } catch {
+          return 0;
+        }
+      };
+      const deadline = Date.now() + 300_000;
+      while (lines() < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      child.kill("SIGINT");
+      const status = await child.status;
+      assert.equal(status.code, 130);
+      const recs = parseResults(Deno.readTextFileSync(file));
+      assert.ok(recs.length >= 1 && recs.length < 3, `${recs.length} finished cases`);
+      for (const r of recs) assert.equal(r.status, "ok");
+    });
+    Deno.removeSync(dir, { recursive: true });
+  },
+});

@@ -1,0 +1,217 @@
+/**
+ * The bench protocol: for each case, build the scene on a fresh device, run the warm-up steps
+ * (untimed), run the measured steps, repeat; summarise per-phase times (median, MAD, bootstrap
+ * CI, min/max, raw samples) and metrics; append the record to `results.jsonl` as soon as the
+ * case finishes, so an interrupted run keeps every finished case.
+ *
+ * A case that produces NaN or explodes is `unstable` (recorded with its metrics; the run goes
+ * on); an exception or a lost device is `failed` (the next case gets a new device); a case past
+ * its time limit is `timeout`. An interrupt (Ctrl-C) stops the current case without recording it.
+ *
+ * @module
+ */
+import { acquireGpu, type AdapterChoice, type GpuContext } from "../gpu/device.ts";
+import { Engine, RunStopped } from "../gpu/engine.ts";
+import { SAMPLE_FIELDS } from "../gpu/metrics.ts";
+import { summariseMetrics, TABLE_I_PHASES } from "./case_metrics.ts";
+import { captureEnvironment, configHash, type Environment } from "./environment.ts";
+import type { Progress } from "./progress.ts";
+import { type CaseRecord, type PhaseTiming, recordLine, SCHEMA_VERSION } from "./result.ts";
+import { summarise } from "./statistics.ts";
+import type { CaseSpec } from "./suite.ts";
+
+/** How cases are run. */
+export interface ProtocolOptions {
+  adapter: AdapterChoice;
+  /** Steps per repetition; default the scene's duration / dt. */
+  steps?: number;
+  /** Simulated seconds per repetition (alternative to `steps`). */
+  duration?: number;
+  warmup: number;
+  repeat: number;
+  /** Per-case limit (s). */
+  timeout: number;
+}
+
+/** Where results go and how progress is shown. */
+export interface RunIo {
+  /** The results file; each finished case is appended as one line. */
+  resultsFile: string;
+  progress?: Progress;
+  /** Polled between batches of steps: true stops the run (Ctrl-C). */
+  interrupted?: () => boolean;
+}
+
+/** Steps of one repetition of a case. */
+export function caseSteps(
+  spec: CaseSpec,
+  options: Pick<ProtocolOptions, "steps" | "duration">,
+): number {
+  return options.steps ??
+    Math.max(1, Math.round((options.duration ?? spec.scene.duration) / spec.scene.dt));
+}
+
+function phaseTiming(samples: number[], seed: number): PhaseTiming {
+  return { ...summarise(samples, { seed }), unit: "ms/step", samples };
+}
+
+/** Runs one case; returns its record, or null when interrupted (nothing recorded). */
+export async function runOne(
+  spec: CaseSpec,
+  options: ProtocolOptions,
+  io: RunIo = { resultsFile: "" },
+): Promise<CaseRecord | null> {
+  const startedAt = new Date().toISOString();
+  const t0 = performance.now();
+  const { scene, handler } = spec;
+  const steps = caseSteps(spec, options);
+  const warmup = Math.min(options.warmup, steps - 1);
+  const hash = await configHash({ scene, handler, steps, warmup, repeat: options.repeat });
+  const record: CaseRecord = {
+    schemaVersion: SCHEMA_VERSION,
+    scene: scene.id,
+    sceneSource: spec.sceneSource,
+    handler,
+    handlerParams: {},
+    scale: scene.scale,
+    seed: scene.seed,
+    steps,
+    dt: scene.dt,
+    particles: { solid: 0, fluid: 0 },
+    status: "failed",
+    error: null,
+    protocol: { warmupSteps: warmup, repeats: options.repeat, timeoutSeconds: options.timeout },
+    timings: null,
+    metrics: null,
+    stateHash: null,
+    repeatable: null,
+    hostSyncsPerStep: null,
+    env: null,
+    configHash: hash,
+    startedAt,
+    wallSeconds: 0,
+  };
+  let gpu: GpuContext | undefined;
+  let lost: string | null = null;
+  let interrupted = false;
+  const shouldStop = () => {
+    if (io.interrupted?.()) return "interrupted";
+    if (lost) return `device lost: ${lost}`;
+    return (performance.now() - t0) / 1000 > options.timeout ? "timeout" : null;
+  };
+  try {
+    gpu = await acquireGpu({ adapter: options.adapter, label: `${scene.id} × ${handler}` });
+    gpu.device.lost.then((info) => (lost = info.message || info.reason || "lost"));
+    const env: Environment = captureEnvironment(gpu.info);
+    record.env = env;
+    const perPhase: Record<string, number[]> = {};
+    const total: number[] = [];
+    const transfer = { bytes: 0, ms: 0 };
+    const hashes: string[] = [];
+    let source: "timestamp" | "wall-clock" = "wall-clock";
+    for (let r = 0; r < options.repeat; r++) {
+      const engine = await Engine.create(scene, { handler, gpu });
+      try {
+        record.handlerParams = { ...engine.handler.params };
+        const solid = engine.particles.bodies.filter((b) => b.kind !== "fluid").reduce(
+          (a, b) => a + b.count,
+          0,
+        );
+        record.particles = { solid, fluid: engine.count - solid };
+        const onProgress = (offset: number) => (d: number) =>
+          io.progress?.step(r * steps + offset + d, options.repeat * steps);
+        if (warmup > 0) await engine.run(warmup, { shouldStop, onProgress: onProgress(0) });
+        engine.resetTimings();
+        const syncs0 = engine.hostSyncs;
+        await engine.run(steps - warmup, { shouldStop, onProgress: onProgress(warmup) });
+        const t = engine.timings;
+        source = t.source;
+        for (const [name, parts] of Object.entries(TABLE_I_PHASES)) {
+          const cols = parts.map((p) => t.phases[p] ?? []);
+          const n = Math.max(0, ...cols.map((c) => c.length));
+          if (n === 0) continue;
+          const sum = Array.from(
+            { length: n },
+            (_, s) => cols.reduce((a, c) => a + (c[s] ?? 0), 0),
+          );
+          (perPhase[name] ??= []).push(...sum);
+        }
+        total.push(...t.total);
+        transfer.bytes += t.transfer.bytes;
+        transfer.ms += t.transfer.ms;
+        if (r === 0) {
+          record.hostSyncsPerStep = (engine.hostSyncs - syncs0) / (steps - warmup);
+          const series = await engine.readMetrics();
+          record.metrics = {
+            summary: { ...summariseMetrics(series, { referenceSpeed: scene.cfl.referenceSpeed }) },
+            series: {
+              every: scene.metricsEvery,
+              fields: [...SAMPLE_FIELDS],
+              rows: series.map((row) => SAMPLE_FIELDS.map((f) => row[f])),
+            },
+          };
+        }
+        hashes.push(await engine.stateHash());
+      } finally {
+        engine.destroy();
+      }
+    }
+    const phases: Record<string, PhaseTiming> = {};
+    for (const [name, samples] of Object.entries(perPhase)) {
+      phases[name] = phaseTiming(samples, scene.seed);
+    }
+    phases.total = phaseTiming(total, scene.seed);
+    record.timings = { source, phases, transfer };
+    record.stateHash = hashes[0];
+    record.repeatable = hashes.every((h) => h === hashes[0]);
+    record.status = record.metrics?.summary.exploded ? "unstable" : "ok";
+  } catch (e) {
+    if (e instanceof RunStopped && e.reason === "interrupted") interrupted = true;
+    else if (e instanceof RunStopped && e.reason === "timeout") {
+      record.status = "timeout";
+      record.error = `exceeded --timeout of ${options.timeout} s`;
+    } else {
+      record.status = "failed";
+      record.error = (e instanceof Error ? `${e.name}: ${e.message}` : String(e)) +
+        (lost ? ` (device lost: ${lost})` : "");
+    }
+  } finally {
+    gpu?.device.destroy();
+  }
+  if (interrupted) return null;
+  record.wallSeconds = (performance.now() - t0) / 1000;
+  if (io.resultsFile) {
+    Deno.writeTextFileSync(io.resultsFile, recordLine(record), { append: true, create: true });
+  }
+  return record;
+}
+
+/** Runs every case in order; stops early (without recording the current case) on interrupt. */
+export async function runSuite(
+  cases: readonly CaseSpec[],
+  options: ProtocolOptions,
+  io: RunIo,
+): Promise<{ records: CaseRecord[]; interrupted: boolean }> {
+  const records: CaseRecord[] = [];
+  for (let k = 0; k < cases.length; k++) {
+    const c = cases[k];
+    io.progress?.caseStart(k, `${c.scene.id} × ${c.handler}`);
+    const rec = await runOne(c, options, io);
+    if (!rec) {
+      io.progress?.caseEnd("interrupted", "not recorded");
+      return { records, interrupted: true };
+    }
+    records.push(rec);
+    const m = rec.metrics?.summary;
+    io.progress?.caseEnd(
+      rec.status,
+      rec.error ??
+        (m
+          ? `pass-through ${m.passThroughMax}, rebound ${(+m.maxRebound).toFixed(2)} m/s, ${
+            rec.timings?.phases.total.median.toFixed(1)
+          } ms/step`
+          : ""),
+    );
+  }
+  return { records, interrupted: false };
+}

@@ -1,0 +1,130 @@
+/**
+ * The case matrix: scenes (catalogue ids, globs, or paths to scene files) × handlers (ids or
+ * globs), at one scale. A handler that does not apply to a scene is skipped for that scene.
+ *
+ * @module
+ */
+import { type Scale, type Scene, SceneError, sceneFromJson } from "../core/scene.ts";
+import { getScene, sceneIds } from "../scenes/catalog.ts";
+import { HANDLERS } from "../gpu/handlers.ts";
+
+/** One case to run. */
+export interface CaseSpec {
+  scene: Scene;
+  /** `catalog`, or the path of the scene file. */
+  sceneSource: string;
+  handler: string;
+}
+
+/** A bad command-line value: exit status 2, with the valid choices in the message. */
+export class UsageError extends Error {
+  /** @param message what was wrong and what is valid */
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** An unreadable or invalid scene file: exit status 2. */
+export class SceneFileError extends Error {
+  /** @param path the file; @param message what is wrong */
+  constructor(path: string, message: string) {
+    super(`scene file ${path}: ${message}`);
+    this.name = "SceneFileError";
+  }
+}
+
+/** True when `pattern` uses glob characters (`*`, `?`). */
+export function isGlob(pattern: string): boolean {
+  return /[*?]/.test(pattern);
+}
+
+/** Matches `name` against a glob with `*` (any run) and `?` (one character). */
+export function globMatch(pattern: string, name: string): boolean {
+  const re = new RegExp(
+    "^" + pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".") +
+      "$",
+  );
+  return re.test(name);
+}
+
+function looksLikePath(s: string): boolean {
+  return s.endsWith(".json") || s.includes("/") || s.includes("\\");
+}
+
+/** Expands id/glob patterns against `valid`; throws a {@link UsageError} listing the valid ones. */
+export function expand(
+  patterns: readonly string[],
+  valid: readonly string[],
+  what: string,
+): string[] {
+  const out: string[] = [];
+  for (const p of patterns) {
+    const hits = isGlob(p) ? valid.filter((v) => globMatch(p, v)) : valid.filter((v) => v === p);
+    if (hits.length === 0) {
+      throw new UsageError(`no ${what} matches "${p}"; valid ${what}s: ${valid.join(", ")}`);
+    }
+    for (const h of hits) if (!out.includes(h)) out.push(h);
+  }
+  return out;
+}
+
+/** Reads and validates a scene file; throws a {@link SceneFileError} naming the bad field. */
+export function loadSceneFile(path: string): Scene {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (e) {
+    throw new SceneFileError(path, `cannot be read (${(e as Error).message})`);
+  }
+  try {
+    return sceneFromJson(text, { knownHandlers: [...HANDLERS.keys()] });
+  } catch (e) {
+    if (e instanceof SceneError) throw new SceneFileError(path, e.message);
+    throw e;
+  }
+}
+
+/**
+ * Resolves the case matrix. `scenes` empty means every catalogue scene; `handlers` empty means
+ * every handler that applies to each scene.
+ */
+export function resolveCases(options: {
+  scenes: readonly string[];
+  handlers: readonly string[];
+  scale: Scale;
+  seed?: number;
+}): CaseSpec[] {
+  const catalog = sceneIds();
+  const picked: { scene: Scene; source: string }[] = [];
+  const patterns = options.scenes.length ? options.scenes : ["*"];
+  const ids: string[] = [];
+  for (const p of patterns) {
+    if (looksLikePath(p)) picked.push({ scene: loadSceneFile(p), source: p });
+    else ids.push(...expand([p], catalog, "scene").filter((id) => !ids.includes(id)));
+  }
+  for (const id of ids) {
+    picked.push({ scene: getScene(id, { scale: options.scale }), source: "catalog" });
+  }
+  const allHandlers = [...HANDLERS.keys()];
+  const wanted = options.handlers.length
+    ? expand(options.handlers, allHandlers, "handler")
+    : allHandlers;
+  const cases: CaseSpec[] = [];
+  for (const { scene, source } of picked) {
+    const s = options.seed === undefined ? scene : { ...scene, seed: options.seed };
+    for (const h of wanted) {
+      if (scene.applicableHandlers.includes(h)) {
+        cases.push({ scene: s, sceneSource: source, handler: h });
+      }
+    }
+  }
+  if (cases.length === 0) {
+    throw new UsageError(
+      `no case to run: the handlers ${wanted.join(", ")} apply to none of the scenes ${
+        picked.map((p) => p.scene.id).join(", ")
+      }`,
+    );
+  }
+  return cases;
+}
