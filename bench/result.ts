@@ -65,7 +65,7 @@ export interface CaseRecord {
 
 /** Validates the fields every version has; throws naming the line and field. */
 function check(o: Record<string, unknown>, line: number): void {
-  const need: Array<[string, string]> = [
+  const need: Array<[string, "number" | "string"]> = [
     ["schemaVersion", "number"],
     ["scene", "string"],
     ["handler", "string"],
@@ -74,7 +74,8 @@ function check(o: Record<string, unknown>, line: number): void {
     ["configHash", "string"],
   ];
   for (const [k, t] of need) {
-    if (typeof o[k] !== t) {
+    const actual: string = typeof o[k];
+    if (actual !== t) {
       throw new SyntaxError(`results line ${line}: field "${k}" must be a ${t}`);
     }
   }
