@@ -20,18 +20,25 @@
  * 5. metrics every k steps (`metrics.ts`).
  *
  * Coupling reading. The paper (§4) includes a meta-particle spanning two systems "in both
- * simulation systems" and synchronises the two velocities with Eq. 17, but does not say which
- * forces each integrator sees. Here every integrator integrates the shared meta-particle as a
- * regular particle of mass M under the whole force on it: its own system's forces its own way
- * (springs implicitly in the cloth solve, SPH pressure and viscosity explicitly) and every other
- * force explicitly, evaluated at the start of the step (the cloth solve receives the SPH and
- * handler forces as external forces; the explicit update adds the spring forces at the start of
- * the step). The two velocities then differ only by how the integrators treat the same physics,
- * so Eq. 17 averages two estimates of one motion and ΔĒk (Eq. 19) measures their disagreement.
- * Had each integrator seen only its own system's forces, Eq. 17 would scale every force on a
- * shared DOF by its system's mass fraction, and a fluid resting on cloth would be carried by a
- * fraction of the spring force. The rest-in-contact test (`engine_test.ts`) checks that the cloth
- * carries the fluid's full weight.
+ * simulation systems", lets each integrator produce a velocity, and synchronises them with Eq. 17,
+ * "formulated similar to the merging operations"; it does not say which forces and which mass each
+ * integrator sees. Here the meta is read as two parts, its cloth members (mass m1) and its fluid
+ * members (m2), and each system integrates its own part as a particle of that system: the cloth
+ * solve moves the cloth part (mass m1) under the springs, implicitly, plus gravity and the
+ * handler's forces on the cloth members; the SPH integrator moves the fluid part (mass m2) under
+ * the SPH pressure and viscosity on the fluid members, explicitly, plus gravity and the handler's
+ * forces on them. Eq. 17 then is exactly Eq. 3 for merging the two parts, so the meta's momentum
+ * changes by dt times the total force on all its members, and ΔĒk (Eq. 19) is Eq. 4: the kinetic
+ * energy of the parts' relative motion, kept in the bond and restored with weight β (Eq. 20).
+ * A fluid resting on the cloth is therefore carried by the cloth's full spring force (the
+ * rest-in-contact test in `engine_test.ts` checks that it settles).
+ *
+ * Two other readings were tried and rejected. Each integrator moving the whole mass M under only
+ * its own system's forces scales every force on a shared DOF by its system's mass fraction (a
+ * fluid resting on cloth is carried by a fraction of the spring force). Each integrator moving
+ * the whole mass under the whole force, the other system's forces explicit, makes the SPH side
+ * integrate the stiff springs explicitly: at the `small` scale of fig11 (a fluid block on the
+ * cloth) that blew up within 0.1 s.
  *
  * @module
  */
@@ -174,6 +181,10 @@ export class Engine {
   #inBatch = 0;
   #batchStart = 0;
   #hostSyncs = 0;
+  #gpuErrors: string[] = [];
+  #onGpuError = (e: Event) => {
+    this.#gpuErrors.push((e as GPUUncapturedErrorEvent).error.message);
+  };
   #destroyed = false;
 
   private constructor(
@@ -255,7 +266,7 @@ export class Engine {
       Uint32Array.from(bondList.length ? bondList : [0]),
     );
     B("springs", springs.byteLength, springs);
-    for (const name of ["dof", "memberList", "dofM", "density"]) B(name, 4 * n);
+    for (const name of ["dof", "memberList", "dofM", "clothMass", "density"]) B(name, 4 * n);
     B("memberStart", 4 * (n + 1));
     for (
       const name of [
@@ -337,7 +348,7 @@ export class Engine {
       offset: b.offset,
       dofX: b.dofX,
       dofV: b.dofV,
-      dofM: b.dofM,
+      dofM: b.clothMass, // the cloth part of each DOF (see the coupling reading above)
       extForce: b.fExt,
       memberStart: b.memberStart,
       memberList: b.memberList,
@@ -428,20 +439,23 @@ export class Engine {
       return { kernel, bind: bindKernel(device, kernel, [this.#params, ...buffers]) };
     };
     this.#k = {
-      gather: mk("gather_forces", ["uniform", R, R, R, R, W], [
+      gather: mk("gather_forces", ["uniform", R, R, R, R, R, R, W, W], [
         b.memberStart,
         b.memberList,
         b.fSph,
         b.fHandler,
+        b.flags,
+        b.level,
         b.fExt,
+        b.clothMass,
       ]),
       sync: mk("integrate_sync", ["uniform", R, R, R, R, R, R, W, W, W], [
         b.memberStart,
         b.memberList,
-        b.dofM,
         b.vCloth,
-        b.fExt,
-        this.#cloth.springForce,
+        b.fSph,
+        b.fHandler,
+        b.flags,
         b.level,
         b.dofX,
         b.dofV,
@@ -496,6 +510,7 @@ export class Engine {
       total: [],
       transfer: { bytes: 0, ms: 0 },
     };
+    device.addEventListener("uncapturederror", this.#onGpuError);
     const enc = device.createCommandEncoder({ label: "engine init" });
     this.#metrics.encodeInit(enc);
     device.queue.submit([enc.finish()]);
@@ -698,6 +713,9 @@ export class Engine {
     }
     this.#timings.transfer.ms += performance.now() - t0;
     this.#inBatch = 0;
+    if (this.#gpuErrors.length) {
+      throw new Error(`GPU error during steps up to ${this.step}: ${this.#gpuErrors[0]}`);
+    }
   }
 
   /** Reads every metrics sample taken so far (one readback). */
@@ -778,6 +796,7 @@ export class Engine {
   destroy(): void {
     if (this.#destroyed) return;
     this.#destroyed = true;
+    this.gpu.device.removeEventListener("uncapturederror", this.#onGpuError);
     this.handler.destroy();
     this.#ms.destroy();
     this.#metrics.destroy();

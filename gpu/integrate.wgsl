@@ -2,11 +2,12 @@
 // (paper §4, Eqs. 17–19), position update and the domain boundary, and the end-of-step
 // write-back of particle state (Eqs. 6–7). Host code: gpu/engine.ts.
 //
-// Coupling reading (the paper leaves it open, see gpu/engine.ts): every integrator integrates a
-// shared meta-particle as a regular particle of mass M with the whole force on it — its own
-// system's forces its own way (springs implicitly in the cloth solve, SPH forces explicitly) and
-// every other force as an explicit external force evaluated at the start of the step. The two
-// results differ only by the integrators' treatment, and Eq. 17 synchronises them.
+// Coupling reading (the paper leaves it open; argued in gpu/engine.ts): a meta-particle shared by
+// two systems is two parts, its cloth members (mass m_cloth) and its fluid members (m_fluid). Each
+// system integrates its part as a particle of its own system, under that system's forces on those
+// members (springs implicitly in the cloth solve, SPH pressure and viscosity explicitly) plus the
+// handler's forces on them and gravity; Eq. 17 then merges the two parts like two particles
+// (it is Eq. 3 with the parts' velocities) and Eq. 19 keeps the energy that merge loses (Eq. 4).
 
 struct IntegrateParams {
   count: u32,
@@ -25,37 +26,45 @@ override WG: u32 = 64u;
 
 @group(0) @binding(0) var<uniform> P: IntegrateParams;
 
-// Per DOF: the external force seen by the cloth solve, the SPH and handler forces on its
-// members (gravity is added by each integrator).
+// Per DOF: the cloth part's mass and the external force on it (the handler's forces on the cloth
+// members; SPH acts on fluid members only), for the implicit cloth solve.
 @group(0) @binding(1) var<storage, read> f_memberStart: array<u32>;
 @group(0) @binding(2) var<storage, read> f_memberList: array<u32>;
 @group(0) @binding(3) var<storage, read> f_sph: array<vec4f>;
 @group(0) @binding(4) var<storage, read> f_handler: array<vec4f>;
-@group(0) @binding(5) var<storage, read_write> f_ext: array<vec4f>;
+@group(0) @binding(5) var<storage, read> f_flags: array<u32>;
+@group(0) @binding(6) var<storage, read> f_level: array<vec4f>;
+@group(0) @binding(7) var<storage, read_write> f_ext: array<vec4f>;
+@group(0) @binding(8) var<storage, read_write> f_clothMass: array<f32>;
+
+const FLAG_CLOTH: u32 = 1u;
+const FLAG_FLUID: u32 = 2u;
 
 @compute @workgroup_size(WG)
 fn gather_forces(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let d = gid.x + gid.y * nwg.x * WG;
   if (d >= P.count) { return; }
+  let begin = f_memberStart[d];
   let end = f_memberStart[d + 1u];
   var ext = vec3f(0.0);
-  for (var k = f_memberStart[d]; k < end; k++) {
+  for (var k = begin; k < end; k++) {
     let i = f_memberList[k];
-    ext += f_sph[i].xyz + f_handler[i].xyz;
+    if ((f_flags[i] & FLAG_CLOTH) != 0u) { ext += f_sph[i].xyz + f_handler[i].xyz; }
   }
   f_ext[d] = vec4f(ext, 0.0);
+  f_clothMass[d] = select(0.0, f_level[d].x, end > begin);
 }
 
-// Explicit SPH update (symplectic Euler) with the whole force (external + springs, explicit),
-// synchronisation with the implicit cloth result (Eqs. 17, 19), position update and domain
-// boundary, for every live DOF. level[d] = (m_cloth, m_fluid, pinned, count) from the merge;
-// level[N + d].x receives ΔĒk for the split (Eq. 20).
+// The fluid part's explicit update (symplectic Euler) under the SPH and handler forces on the
+// fluid members, synchronisation with the cloth part's implicit result (Eqs. 17, 19), position
+// update and domain boundary, for every live DOF. level[d] = (m_cloth, m_fluid, pinned, count)
+// from the merge; level[N + d].x receives ΔĒk for the split (Eq. 20).
 @group(0) @binding(1) var<storage, read> s_memberStart: array<u32>;
 @group(0) @binding(2) var<storage, read> s_memberList: array<u32>;
-@group(0) @binding(3) var<storage, read> s_dofM: array<f32>;
-@group(0) @binding(4) var<storage, read> s_vCloth: array<vec4f>;
-@group(0) @binding(5) var<storage, read> s_fExt: array<vec4f>;
-@group(0) @binding(6) var<storage, read> s_fSpring: array<vec4f>;
+@group(0) @binding(3) var<storage, read> s_vCloth: array<vec4f>;
+@group(0) @binding(4) var<storage, read> s_sph: array<vec4f>;
+@group(0) @binding(5) var<storage, read> s_handler: array<vec4f>;
+@group(0) @binding(6) var<storage, read> s_flags: array<u32>;
 @group(0) @binding(7) var<storage, read_write> s_level: array<vec4f>;
 @group(0) @binding(8) var<storage, read_write> s_dofX: array<vec4f>;
 @group(0) @binding(9) var<storage, read_write> s_dofV: array<vec4f>;
@@ -71,21 +80,22 @@ fn integrate_sync(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgr
   let info = s_level[d];
   let mCloth = info.x;
   let mFluid = info.y;
-  let M = s_dofM[d];
   let V = s_dofV[d].xyz;
   var vNew = vec3f(0.0);
   var dEk = 0.0;
   if (info.z == 0.0) {
     var vFluid = V;
     if (mFluid > 0.0) {
-      var f = s_fExt[d].xyz;
-      if (mCloth > 0.0) {
-        for (var k = begin; k < end; k++) { f += s_fSpring[s_memberList[k]].xyz; }
+      var f = vec3f(0.0);
+      for (var k = begin; k < end; k++) {
+        let i = s_memberList[k];
+        if ((s_flags[i] & FLAG_FLUID) != 0u) { f += s_sph[i].xyz + s_handler[i].xyz; }
       }
-      vFluid = V + P.dt * (f / M + P.gravity); // explicit SPH integrator
+      vFluid = V + P.dt * (f / mFluid + P.gravity); // explicit SPH integrator, fluid part
     }
-    let vCloth = s_vCloth[d].xyz; // implicit cloth integrator (valid when mCloth > 0)
+    let vCloth = s_vCloth[d].xyz; // implicit cloth integrator, cloth part (valid when mCloth > 0)
     if (mCloth > 0.0 && mFluid > 0.0) {
+      let M = mCloth + mFluid;
       vNew = (mCloth * vCloth + mFluid * vFluid) / M; // Eq. 17
       let dv = vCloth - vFluid;
       dEk = (mCloth * mFluid / (2.0 * M)) * dot(dv, dv); // Eq. 19

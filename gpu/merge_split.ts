@@ -89,7 +89,23 @@ export interface MergeSplitStepParams {
   nMax: number;
 }
 
-type KernelName = "identity" | "group" | "merge" | "offsets" | "mark" | "split";
+type KernelName =
+  | "identity"
+  | "groupInit"
+  | "groupUnion"
+  | "groupClear"
+  | "groupRoots"
+  | "groupScan"
+  | "groupFill"
+  | "merge"
+  | "offsets"
+  | "mark"
+  | "split";
+
+/** Particles per invocation of the union loop and of the scan/fill (`merge_split.wgsl`). */
+export const UNION_CHUNK = 128;
+/** Entries per invocation of the member-list scan and fill. */
+export const SCAN_CHUNK = 4096;
 
 /** Pipelines and bind groups of merging-and-splitting for one set of engine buffers. */
 export class MergeSplitKernels {
@@ -99,6 +115,8 @@ export class MergeSplitKernels {
   readonly workgroupSize: number;
   #params: [GPUBuffer, GPUBuffer];
   #uf: GPUBuffer;
+  #ctrl: GPUBuffer;
+  #count: GPUBuffer;
   #k: Record<KernelName, Kernel>;
   #bg: Record<string, GPUBindGroup> = {};
 
@@ -131,6 +149,16 @@ export class MergeSplitKernels {
       size: Math.max(16, 12 * options.capacity),
       usage: GPUBufferUsage.STORAGE,
     });
+    this.#ctrl = device.createBuffer({
+      label: "merge-split chunk cursors",
+      size: 16,
+      usage: GPUBufferUsage.STORAGE,
+    });
+    this.#count = device.createBuffer({
+      label: "merge-split member counts",
+      size: Math.max(16, 4 * (options.capacity + 1)),
+      usage: GPUBufferUsage.STORAGE,
+    });
     const code = MERGE_SPLIT_WGSL;
     const constants = { WG: this.workgroupSize };
     const R = "read-only-storage" as const;
@@ -144,11 +172,44 @@ export class MergeSplitKernels {
         bindings: [U, W, W, W],
         constants,
       }),
-      group: createKernel(device, {
-        label: "merge-split group_pairs",
+      groupInit: createKernel(device, {
+        label: "merge-split group_init",
         code,
-        entryPoint: "group_pairs",
-        bindings: [U, R, R, R, R, W, W, W, W, W],
+        entryPoint: "group_init",
+        bindings: [U, R, R, R, R, W, W, W],
+        constants,
+      }),
+      groupUnion: createKernel(device, {
+        label: "merge-split group_union",
+        code,
+        entryPoint: "group_union",
+        bindings: [U, R, R, R, R, W, W, W],
+      }),
+      groupClear: createKernel(device, {
+        label: "merge-split group_clear",
+        code,
+        entryPoint: "group_clear",
+        bindings: [U, R, W, W],
+        constants,
+      }),
+      groupRoots: createKernel(device, {
+        label: "merge-split group_roots",
+        code,
+        entryPoint: "group_roots",
+        bindings: [U, R, W, W],
+        constants,
+      }),
+      groupScan: createKernel(device, {
+        label: "merge-split group_scan",
+        code,
+        entryPoint: "group_scan",
+        bindings: [U, R, W, W, W, W, W],
+      }),
+      groupFill: createKernel(device, {
+        label: "merge-split group_fill",
+        code,
+        entryPoint: "group_fill",
+        bindings: [U, R, W, W, W, W, W],
       }),
       merge: createKernel(device, {
         label: "merge-split merge_groups",
@@ -188,18 +249,33 @@ export class MergeSplitKernels {
         b.memberStart,
         b.memberList,
       ]);
-      this.#bg[`group${s}`] = bindKernel(device, this.#k.group, [
+      const union = [
         P,
         b.pairCount,
         b.pairs,
         b.markedCount,
         b.marked,
         this.#uf,
-        b.dof,
-        b.memberStart,
-        b.memberList,
         b.stats,
+        this.#ctrl,
+      ];
+      this.#bg[`groupInit${s}`] = bindKernel(device, this.#k.groupInit, union);
+      this.#bg[`groupUnion${s}`] = bindKernel(device, this.#k.groupUnion, union);
+      this.#bg[`groupClear${s}`] = bindKernel(device, this.#k.groupClear, [
+        P,
+        this.#uf,
+        b.dof,
+        this.#count,
       ]);
+      this.#bg[`groupRoots${s}`] = bindKernel(device, this.#k.groupRoots, [
+        P,
+        this.#uf,
+        b.dof,
+        this.#count,
+      ]);
+      const csr = [P, b.dof, this.#count, b.memberStart, b.memberList, this.#ctrl, b.stats];
+      this.#bg[`groupScan${s}`] = bindKernel(device, this.#k.groupScan, csr);
+      this.#bg[`groupFill${s}`] = bindKernel(device, this.#k.groupFill, csr);
       this.#bg[`merge${s}`] = bindKernel(device, this.#k.merge, [
         P,
         b.pos,
@@ -270,13 +346,28 @@ export class MergeSplitKernels {
     });
   }
 
-  /** Grouping: identity (`grouping: "none"`) or the §5.2 union–find for `stage`. */
+  /**
+   * Grouping: identity (`grouping: "none"`) or the §5.2 union–find for `stage`: the sequential
+   * union loop in chunks of {@link UNION_CHUNK} particles (one invocation per dispatch, the
+   * dispatches in order), the roots and counts in parallel, the CSR scan and fill in chunks.
+   */
   encodeGroup(
     pass: GPUComputePassEncoder,
     options: { stage: 1 | 2; count: number; grouping: "none" | "pairs" },
   ): void {
-    if (options.grouping === "none") this.#run(pass, "identity", options.stage, options.count);
-    else this.#run(pass, "group", options.stage, options.count, true);
+    const { stage, count } = options;
+    if (options.grouping === "none") {
+      this.#run(pass, "identity", stage, count);
+      return;
+    }
+    this.#run(pass, "groupInit", stage, count);
+    for (let c = 0; c * UNION_CHUNK < count; c++) this.#run(pass, "groupUnion", stage, count, true);
+    this.#run(pass, "groupClear", stage, count + 1);
+    this.#run(pass, "groupRoots", stage, count);
+    for (let c = 0; c * SCAN_CHUNK < Math.max(1, count); c++) {
+      this.#run(pass, "groupScan", stage, count, true);
+    }
+    for (let c = 0; c * SCAN_CHUNK < count; c++) this.#run(pass, "groupFill", stage, count, true);
   }
 
   /** Merging (Eqs. 1–5) and member offsets (Eqs. 6–7) into the DOF buffers. */
@@ -299,5 +390,7 @@ export class MergeSplitKernels {
   destroy(): void {
     this.#params.forEach((b) => b.destroy());
     this.#uf.destroy();
+    this.#ctrl.destroy();
+    this.#count.destroy();
   }
 }

@@ -64,19 +64,44 @@ fn identity_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workg
 }
 
 // ---------------------------------------------------------------------------------------------
-// Grouping (§5.2), one invocation: union–find over the colliding pairs in lexicographic (i, j)
-// order, exactly as core/grouping.ts groupCollisions. In stage 2 the marked pairs flagged as
-// approaching (APPROACH_BIT) join the pairs, merged into the same ascending order.
-// Writes dof (the lowest index of each particle's group) and the CSR member lists.
+// Grouping (§5.2): a union–find over the colliding pairs in lexicographic (i, j) order, exactly
+// as core/grouping.ts groupCollisions. In stage 2 the marked pairs flagged as approaching
+// (APPROACH_BIT) join the pairs, merged into the same ascending order. Writes dof (the lowest
+// index of each particle's group) and the CSR member lists, members ascending.
+//
+// The union loop is inherently sequential (the paper merges "in the order of particle indices").
+// It runs in one invocation per dispatch over a chunk of UNION_CHUNK particles, the dispatches
+// following each other (a cursor in `ctrl` says which chunk is next), so that no invocation loops
+// long: llvmpipe stops any loop after 65535 iterations accumulated in one invocation, and real
+// GPUs have watchdogs. The scan and fill that build the CSR lists are chunked the same way; the
+// root lookup and member counting run one invocation per particle.
+const UNION_CHUNK: u32 = 128u;
+const SCAN_CHUNK: u32 = 4096u;
+
 @group(0) @binding(1) var<storage, read> g_pairCount: array<u32>;
 @group(0) @binding(2) var<storage, read> g_pairs: array<u32>;
 @group(0) @binding(3) var<storage, read> g_markedCount: array<u32>;
 @group(0) @binding(4) var<storage, read> g_marked: array<u32>;
 @group(0) @binding(5) var<storage, read_write> g_uf: array<u32>; // parent | size | limit (3N)
-@group(0) @binding(6) var<storage, read_write> g_dof: array<u32>;
-@group(0) @binding(7) var<storage, read_write> g_memberStart: array<u32>;
-@group(0) @binding(8) var<storage, read_write> g_memberList: array<u32>;
-@group(0) @binding(9) var<storage, read_write> g_stats: array<atomic<u32>>;
+@group(0) @binding(6) var<storage, read_write> g_stats: array<atomic<u32>>;
+@group(0) @binding(7) var<storage, read_write> g_ctrl: array<u32>; // union chunk, scan chunk, running total, fill chunk
+
+// Per particle: every particle alone; the chunk cursors reset.
+@compute @workgroup_size(WG)
+fn group_init(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * WG;
+  let n = P.count;
+  if (i == 0u) {
+    g_ctrl[0] = 0u;
+    g_ctrl[1] = 0u;
+    g_ctrl[2] = 0u;
+    g_ctrl[3] = 0u;
+  }
+  if (i >= n) { return; }
+  g_uf[i] = i;
+  g_uf[n + i] = 1u;
+  g_uf[2u * n + i] = 0u;
+}
 
 fn uf_find(i0: u32) -> u32 {
   var r = i0;
@@ -120,17 +145,17 @@ fn uf_join(i: u32, j: u32) {
   g_uf[2u * n + root] = cap;
 }
 
+// One invocation: the next chunk of the union loop, in particle order.
 @compute @workgroup_size(1)
-fn group_pairs() {
+fn group_union() {
   let n = P.count;
   let K = P.maxPerParticle;
-  for (var i = 0u; i < n; i++) {
-    g_uf[i] = i;
-    g_uf[n + i] = 1u;
-    g_uf[2u * n + i] = 0u;
-  }
+  let chunk = g_ctrl[0];
+  g_ctrl[0] = chunk + 1u;
+  let begin = chunk * UNION_CHUNK;
+  let end = min(n, begin + UNION_CHUNK);
   var added = 0u;
-  for (var i = 0u; i < n; i++) {
+  for (var i = begin; i < end; i++) {
     let pc = g_pairCount[i];
     var mc = 0u;
     if (P.stage == 2u) { mc = g_markedCount[i]; }
@@ -158,36 +183,82 @@ fn group_pairs() {
       uf_join(i, j);
     }
   }
-  // dof and CSR member lists (members ascending; empty ranges for non-root slots)
-  for (var i = 0u; i < n; i++) {
-    let r = uf_find(i);
-    g_dof[i] = r;
-    g_uf[2u * n + i] = 0u; // reuse as per-root member count
+  atomicAdd(&g_stats[2], added);
+}
+
+// Per particle: its root (read-only walk; the union is done) and the member count of each root.
+@group(0) @binding(1) var<storage, read> r_uf: array<u32>;
+@group(0) @binding(2) var<storage, read_write> r_dof: array<u32>;
+@group(0) @binding(3) var<storage, read_write> r_count: array<atomic<u32>>;
+
+@compute @workgroup_size(WG)
+fn group_clear(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * WG;
+  if (i <= P.count) { atomicStore(&r_count[i], 0u); }
+}
+
+@compute @workgroup_size(WG)
+fn group_roots(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * WG;
+  if (i >= P.count) { return; }
+  var r = i;
+  loop {
+    let p = r_uf[r];
+    if (p == r) { break; }
+    r = p;
   }
-  for (var i = 0u; i < n; i++) {
-    let r = g_dof[i];
-    g_uf[2u * n + r] = g_uf[2u * n + r] + 1u;
-  }
-  var acc = 0u;
+  r_dof[i] = r;
+  atomicAdd(&r_count[r], 1u);
+}
+
+// One invocation per chunk: exclusive scan of the counts into memberStart (and the fill cursors),
+// then the fill of memberList in ascending particle order.
+@group(0) @binding(1) var<storage, read> c_dof: array<u32>;
+@group(0) @binding(2) var<storage, read_write> c_count: array<u32>; // counts, then fill cursors
+@group(0) @binding(3) var<storage, read_write> c_memberStart: array<u32>;
+@group(0) @binding(4) var<storage, read_write> c_memberList: array<u32>;
+@group(0) @binding(5) var<storage, read_write> c_ctrl: array<u32>;
+@group(0) @binding(6) var<storage, read_write> c_stats: array<atomic<u32>>;
+
+@compute @workgroup_size(1)
+fn group_scan() {
+  let n = P.count;
+  let chunk = c_ctrl[1];
+  c_ctrl[1] = chunk + 1u;
+  let begin = chunk * SCAN_CHUNK;
+  let end = min(n, begin + SCAN_CHUNK);
+  var acc = c_ctrl[2];
   var groups = 0u;
   var largest = 1u;
-  for (var i = 0u; i < n; i++) {
-    let c = g_uf[2u * n + i];
-    g_memberStart[i] = acc;
-    g_uf[n + i] = acc; // write cursor
+  for (var i = begin; i < end; i++) {
+    let c = c_count[i];
+    c_memberStart[i] = acc;
+    c_count[i] = acc; // fill cursor
     acc += c;
-    if (c > 1u) { groups++; largest = max(largest, c); }
+    if (c > 1u) {
+      groups++;
+      largest = max(largest, c);
+    }
   }
-  g_memberStart[n] = acc;
-  for (var i = 0u; i < n; i++) {
-    let r = g_dof[i];
-    let at = g_uf[n + r];
-    g_memberList[at] = i;
-    g_uf[n + r] = at + 1u;
+  c_ctrl[2] = acc;
+  if (end == n) { c_memberStart[n] = acc; }
+  atomicAdd(&c_stats[3], groups);
+  atomicMax(&c_stats[4], largest);
+}
+
+@compute @workgroup_size(1)
+fn group_fill() {
+  let n = P.count;
+  let chunk = c_ctrl[3];
+  c_ctrl[3] = chunk + 1u;
+  let begin = chunk * SCAN_CHUNK;
+  let end = min(n, begin + SCAN_CHUNK);
+  for (var i = begin; i < end; i++) {
+    let r = c_dof[i];
+    let at = c_count[r];
+    c_memberList[at] = i;
+    c_count[r] = at + 1u;
   }
-  atomicAdd(&g_stats[2], added);
-  atomicAdd(&g_stats[3], groups);
-  atomicMax(&g_stats[4], largest);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -131,7 +131,7 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
   });
 
   for (
-    const [seed, n, nMin, nMax] of [[1, 300, 4, 8], [2, 500, 8, 64], [
+    const [seed, n, nMin, nMax] of [[1, 300, 4, 8], [2, 500, 8, 64], [4, 6000, 8, 64], [
       3,
       200,
       Infinity,

@@ -20,7 +20,7 @@
  * @module
  */
 import { defineStruct, type StructLayout } from "./struct_layout.ts";
-import { bindKernel, createKernel, type Kernel, readBuffer } from "./kernel.ts";
+import { bindKernel, createKernel, dispatch, type Kernel, readBuffer } from "./kernel.ts";
 
 /** WGSL source of the metrics kernel. */
 export const METRICS_WGSL: string = Deno.readTextFileSync(
@@ -106,10 +106,13 @@ export class Metrics {
   readonly capacity: number;
   #opts: MetricsOptions;
   #kernel: Kernel;
+  #particleKernel: Kernel;
   #params: GPUBuffer;
   #side0: GPUBuffer;
+  #perParticle: GPUBuffer;
   #samples: GPUBuffer;
   #bind: GPUBindGroup;
+  #particleBind: GPUBindGroup;
   #taken = 0;
 
   /** @param device the GPU device; @param options what to measure and where */
@@ -121,7 +124,13 @@ export class Metrics {
       label: "metrics sample_metrics",
       code: METRICS_WGSL,
       entryPoint: "sample_metrics",
-      bindings: ["uniform", ...Array(7).fill("read-only-storage"), "storage", "storage"],
+      bindings: ["uniform", ...Array(8).fill("read-only-storage"), "storage"],
+    });
+    this.#particleKernel = createKernel(device, {
+      label: "metrics metrics_particle",
+      code: METRICS_WGSL,
+      entryPoint: "metrics_particle",
+      bindings: ["uniform", "read-only-storage", "read-only-storage", "storage", "storage"],
     });
     this.#params = device.createBuffer({
       label: "metrics params",
@@ -131,6 +140,11 @@ export class Metrics {
     this.#side0 = device.createBuffer({
       label: "metrics initial side",
       size: Math.max(16, 4 * options.count),
+      usage: GPUBufferUsage.STORAGE,
+    });
+    this.#perParticle = device.createBuffer({
+      label: "metrics per-particle results",
+      size: Math.max(16, 16 * options.count),
       usage: GPUBufferUsage.STORAGE,
     });
     this.#samples = device.createBuffer({
@@ -148,8 +162,15 @@ export class Metrics {
       b.rest,
       b.springs,
       b.stats,
-      this.#side0,
+      this.#perParticle,
       this.#samples,
+    ]);
+    this.#particleBind = bindKernel(device, this.#particleKernel, [
+      this.#params,
+      b.pos,
+      b.flags,
+      this.#side0,
+      this.#perParticle,
     ]);
   }
 
@@ -183,9 +204,16 @@ export class Metrics {
       }),
     );
     const pass = encoder.beginComputePass({ label: "metrics pass", timestampWrites });
-    pass.setPipeline(this.#kernel.pipeline);
-    pass.setBindGroup(0, this.#bind);
-    pass.dispatchWorkgroups(1);
+    dispatch(pass, this.#particleKernel, {
+      bindGroup: this.#particleBind,
+      invocations: o.count,
+      workgroupSize: 64,
+    });
+    if (mode === 1) {
+      pass.setPipeline(this.#kernel.pipeline);
+      pass.setBindGroup(0, this.#bind);
+      pass.dispatchWorkgroups(1);
+    }
     pass.end();
   }
 
@@ -236,6 +264,7 @@ export class Metrics {
   destroy(): void {
     this.#params.destroy();
     this.#side0.destroy();
+    this.#perParticle.destroy();
     this.#samples.destroy();
   }
 }

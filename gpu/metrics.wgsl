@@ -26,22 +26,18 @@ const FLAG_CLOTH: u32 = 1u;
 const FLAG_FLUID: u32 = 2u;
 
 @group(0) @binding(0) var<uniform> P: MetricsParams;
-@group(0) @binding(1) var<storage, read> pos: array<vec4f>;
-@group(0) @binding(2) var<storage, read> vel: array<vec4f>;
-@group(0) @binding(3) var<storage, read> mass: array<f32>;
-@group(0) @binding(4) var<storage, read> flags: array<u32>;
-@group(0) @binding(5) var<storage, read> rest: array<vec4f>;
-@group(0) @binding(6) var<storage, read> springs: array<vec4u>; // i, j, bits(L), bits(k)
-@group(0) @binding(7) var<storage, read> stats: array<u32>;
-@group(0) @binding(8) var<storage, read_write> side0: array<i32>;
-@group(0) @binding(9) var<storage, read_write> samples: array<f32>;
 
-var<workgroup> redSum: array<vec4f, WG>;  // kinetic, potential, elastic, (unused)
-var<workgroup> redMax: array<vec4f, WG>;  // speed, penetration depth, deflection, rebound
-var<workgroup> redCnt: array<vec4u, WG>;  // pass-through, deep overlaps, NaN, (unused)
+// Per-particle pass (one invocation per particle, so no invocation loops over more than the
+// cloth: llvmpipe stops a loop after 65535 iterations accumulated in one invocation): for each
+// fluid particle, its nearest cloth particle and the sheet side (pass-through), its overlaps with
+// cloth particles; written to `perParticle` as (passed, deep overlaps, penetration depth, 0).
+@group(0) @binding(1) var<storage, read> q_pos: array<vec4f>;
+@group(0) @binding(2) var<storage, read> q_flags: array<u32>;
+@group(0) @binding(3) var<storage, read_write> q_side0: array<i32>;
+@group(0) @binding(4) var<storage, read_write> q_out: array<vec4f>;
 
 fn cloth_pos(r: u32, c: u32) -> vec3f {
-  return pos[P.clothStart + r * P.clothCols + c].xyz;
+  return q_pos[P.clothStart + r * P.clothCols + c].xyz;
 }
 
 // Sheet normal at cloth particle (r, c) from its grid neighbours (central differences).
@@ -56,6 +52,55 @@ fn cloth_normal(r: u32, c: u32) -> vec3f {
   return vec3f(0.0, 1.0, 0.0);
 }
 
+@compute @workgroup_size(64)
+fn metrics_particle(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * 64u;
+  if (i >= P.count) { return; }
+  let clothCount = P.clothRows * P.clothCols;
+  var out = vec4f(0.0);
+  let x = q_pos[i].xyz;
+  if ((q_flags[i] & FLAG_FLUID) != 0u && clothCount > 0u && finite3(x)) {
+    var best = 3.4e38;
+    var bestK = 0u;
+    for (var k = 0u; k < clothCount; k++) {
+      let d = length(x - q_pos[P.clothStart + k].xyz);
+      if (d < best) { best = d; bestK = k; }
+      if (d < 2.0 * P.radius) {
+        out.z = max(out.z, (2.0 * P.radius - d) / P.radius);
+        if (d < P.radius) { out.y += 1.0; }
+      }
+    }
+    let r = bestK / P.clothCols;
+    let c = bestK % P.clothCols;
+    let nrm = cloth_normal(r, c);
+    let rel = x - cloth_pos(r, c);
+    let h = dot(rel, nrm);
+    var side = 1;
+    if (h < 0.0) { side = -1; }
+    if (P.mode == 0u) {
+      q_side0[i] = side;
+    } else if (side != q_side0[i] && length(rel - h * nrm) < P.spacing) {
+      out.x = 1.0;
+    }
+  }
+  q_out[i] = out;
+}
+
+// Reduction pass: one workgroup, fixed-order tree reductions (bit-reproducible).
+@group(0) @binding(1) var<storage, read> pos: array<vec4f>;
+@group(0) @binding(2) var<storage, read> vel: array<vec4f>;
+@group(0) @binding(3) var<storage, read> mass: array<f32>;
+@group(0) @binding(4) var<storage, read> flags: array<u32>;
+@group(0) @binding(5) var<storage, read> rest: array<vec4f>;
+@group(0) @binding(6) var<storage, read> springs: array<vec4u>; // i, j, bits(L), bits(k)
+@group(0) @binding(7) var<storage, read> stats: array<u32>;
+@group(0) @binding(8) var<storage, read> perParticle: array<vec4f>;
+@group(0) @binding(9) var<storage, read_write> samples: array<f32>;
+
+var<workgroup> redSum: array<vec4f, WG>;  // kinetic, potential, elastic, (unused)
+var<workgroup> redMax: array<vec4f, WG>;  // speed, penetration depth, deflection, rebound
+var<workgroup> redCnt: array<vec4u, WG>;  // pass-through, deep overlaps, NaN, (unused)
+
 fn finite3(v: vec3f) -> bool {
   // NaN fails every comparison; Inf exceeds the largest f32.
   return all(abs(v) <= vec3f(3.4e38));
@@ -64,7 +109,6 @@ fn finite3(v: vec3f) -> bool {
 @compute @workgroup_size(WG)
 fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
   let t = lid.x;
-  let clothCount = P.clothRows * P.clothCols;
   var sum = vec4f(0.0);
   var mx = vec4f(0.0);
   var cnt = vec4u(0u);
@@ -83,32 +127,12 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
     if ((f & FLAG_CLOTH) != 0u) {
       mx.z = max(mx.z, length(x - rest[i].xyz) / P.radius);
     }
-    if ((f & FLAG_FLUID) != 0u && clothCount > 0u) {
+    if ((f & FLAG_FLUID) != 0u) {
       mx.w = max(mx.w, v.y);
-      // nearest cloth particle, and overlaps with every cloth particle
-      var best = 3.4e38;
-      var bestK = 0u;
-      for (var k = 0u; k < clothCount; k++) {
-        let d = length(x - pos[P.clothStart + k].xyz);
-        if (d < best) { best = d; bestK = k; }
-        if (d < 2.0 * P.radius) {
-          mx.y = max(mx.y, (2.0 * P.radius - d) / P.radius);
-          if (d < P.radius) { cnt.y += 1u; }
-        }
-      }
-      let r = bestK / P.clothCols;
-      let c = bestK % P.clothCols;
-      let nrm = cloth_normal(r, c);
-      let rel = x - cloth_pos(r, c);
-      let h = dot(rel, nrm);
-      var side = 1;
-      if (h < 0.0) { side = -1; }
-      if (P.mode == 0u) {
-        side0[i] = side;
-      } else {
-        let lateral = length(rel - h * nrm);
-        if (side != side0[i] && lateral < P.spacing) { cnt.x += 1u; }
-      }
+      let q = perParticle[i];
+      cnt.x += u32(q.x);
+      cnt.y += u32(q.y);
+      mx.y = max(mx.y, q.z);
     }
   }
   // elastic energy of the springs
