@@ -13,6 +13,7 @@ import { Progress } from "./progress.ts";
 import { caseSteps, runSuite } from "./runner.ts";
 import { resolveCases, SceneFileError, UsageError } from "./suite.ts";
 import { verifyResults } from "./verify.ts";
+import { writeReport } from "../reports/write_report.ts";
 
 /** Default output folder: reports/out/<UTC timestamp>. */
 export function defaultOutDir(now = new Date()): string {
@@ -114,6 +115,16 @@ export async function main(args: readonly string[]): Promise<number> {
       );
     }
     console.log(`\nwrote ${records.length} cases to ${resultsFile}`);
+    if (records.length) {
+      try {
+        const report = writeReport([resultsFile], { out: `${out}/report.html` });
+        console.log(`report: ${report.path} (${(report.bytes / 2 ** 20).toFixed(1)} MiB)`);
+      } catch (e) {
+        console.error(
+          `report not written (${(e as Error).message}); results are in ${resultsFile}`,
+        );
+      }
+    }
     if (stopped) return 130;
     return records.some((r) => r.status === "failed" || r.status === "timeout") ? 1 : 0;
   } catch (e) {

@@ -9,6 +9,7 @@
 import type { Scale } from "../core/scene.ts";
 import type { Environment } from "./environment.ts";
 import type { SampleSummary } from "./statistics.ts";
+import type { Snapshots } from "./snapshot.ts";
 
 /** Current result schema version. */
 export const SCHEMA_VERSION = 1;
@@ -61,6 +62,8 @@ export interface CaseRecord {
   configHash: string;
   startedAt: string;
   wallSeconds: number;
+  /** Particle snapshots at a few times (first repetition), for the report's 3D view (optional). */
+  snapshots?: Snapshots;
 }
 
 /** Validates the fields every version has; throws naming the line and field. */

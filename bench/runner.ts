@@ -19,6 +19,12 @@ import type { Progress } from "./progress.ts";
 import { type CaseRecord, type PhaseTiming, recordLine, SCHEMA_VERSION } from "./result.ts";
 import { summarise } from "./statistics.ts";
 import type { CaseSpec } from "./suite.ts";
+import { encodeBodies, encodeFrame, type Snapshots } from "./snapshot.ts";
+
+/** Snapshots recorded per case (the first and last steps included). */
+export const SNAPSHOT_FRAMES = 6;
+/** Scenes with more particles record every k-th particle, k = ceil(N / SNAPSHOT_MAX_PARTICLES). */
+export const SNAPSHOT_MAX_PARTICLES = 20000;
 
 /** How cases are run. */
 export interface ProtocolOptions {
@@ -120,10 +126,53 @@ export async function runOne(
         record.particles = { solid, fluid: engine.count - solid };
         const onProgress = (offset: number) => (d: number) =>
           io.progress?.step(r * steps + offset + d, options.repeat * steps);
-        if (warmup > 0) await engine.run(warmup, { shouldStop, onProgress: onProgress(0) });
-        engine.resetTimings();
-        const syncs0 = engine.hostSyncs;
-        await engine.run(steps - warmup, { shouldStop, onProgress: onProgress(warmup) });
+        // Segments between the warm-up boundary and the snapshot steps (first repetition only).
+        const frameSteps = r === 0
+          ? [
+            ...new Set(Array.from({ length: SNAPSHOT_FRAMES }, (_, k) =>
+              Math.round((k * steps) / (SNAPSHOT_FRAMES - 1)))),
+          ]
+          : [];
+        const bounds = [...new Set([warmup, ...frameSteps, steps])].sort((a, b) => a - b);
+        const stride = Math.max(1, Math.ceil(engine.count / SNAPSHOT_MAX_PARTICLES));
+        const domain = {
+          min: [...scene.domain.min],
+          max: [...scene.domain.max],
+        } as Snapshots["domain"];
+        const frames: Snapshots["frames"] = [];
+        let done = 0;
+        let syncs0 = engine.hostSyncs;
+        let snapshotReads = 0;
+        for (const b of bounds) {
+          if (b > done) {
+            await engine.run(b - done, { shouldStop, onProgress: onProgress(done) });
+            done = b;
+          }
+          if (b === warmup) {
+            engine.resetTimings();
+            syncs0 = engine.hostSyncs;
+            snapshotReads = 0;
+          }
+          if (frameSteps.includes(b)) {
+            frames.push({
+              step: b,
+              time: b * scene.dt,
+              positions: encodeFrame(await engine.readPositions(), { domain, stride }),
+            });
+            snapshotReads++;
+          }
+        }
+        if (r === 0) {
+          record.snapshots = {
+            bodies: engine.particles.bodies.map((x) => ({ name: x.name, kind: x.kind })),
+            body: encodeBodies(engine.particles.body, stride),
+            count: Math.ceil(engine.count / stride),
+            stride,
+            radius: scene.radius,
+            domain,
+            frames,
+          };
+        }
         const t = engine.timings;
         source = t.source;
         for (const [name, parts] of Object.entries(TABLE_I_PHASES)) {
@@ -140,7 +189,7 @@ export async function runOne(
         transfer.bytes += t.transfer.bytes;
         transfer.ms += t.transfer.ms;
         if (r === 0) {
-          record.hostSyncsPerStep = (engine.hostSyncs - syncs0) / (steps - warmup);
+          record.hostSyncsPerStep = (engine.hostSyncs - syncs0 - snapshotReads) / (steps - warmup);
           const series = await engine.readMetrics();
           record.metrics = {
             summary: { ...summariseMetrics(series, { referenceSpeed: scene.cfl.referenceSpeed }) },

@@ -677,7 +677,7 @@ export class Engine {
         await this.#endBatch();
         options.onProgress?.(s + 1);
         const reason = options.shouldStop?.() ?? null;
-        if (reason !== null && s < steps - 1) throw new RunStopped(reason, s + 1);
+        if (reason !== null) throw new RunStopped(reason, s + 1);
       }
     }
   }
@@ -749,6 +749,14 @@ export class Engine {
       pos: new Float32Array(await readBuffer(device, this.#b.pos, { size: 16 * this.count })),
       vel: new Float32Array(await readBuffer(device, this.#b.vel, { size: 16 * this.count })),
     };
+  }
+
+  /** Particle positions now (vec4 per particle, w = radius), one readback. */
+  async readPositions(): Promise<Float32Array> {
+    this.#hostSyncs++;
+    return new Float32Array(
+      await readBuffer(this.gpu.device, this.#b.pos, { size: 16 * this.count }),
+    );
   }
 
   /** SHA-256 (hex) of the particle positions and velocities: equal on equal state, bit for bit. */

@@ -7,7 +7,8 @@
  * Definitions (r = particle radius):
  * - `passThrough`: fluid particles now on the other side of the cloth than at the start, by the
  *   local sheet normal at their nearest cloth particle, counted only within one spacing of the
- *   sheet laterally (a particle that went around the edge is not a pass-through).
+ *   sheet laterally and with an interior (not edge) cloth particle nearest (a particle that went
+ *   around the edge is not a pass-through).
  * - `deepOverlaps`: fluid–cloth particle pairs closer than r (more than half interpenetrated);
  *   `maxPenetrationDepth`: max over fluid–cloth pairs of (2r − d)/r, in radii.
  * - `kinetic`, `potential` (−Σ m g·(x − origin), origin the domain's lower corner, so it is

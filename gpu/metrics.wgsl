@@ -77,9 +77,12 @@ fn metrics_particle(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
     let h = dot(rel, nrm);
     var side = 1;
     if (h < 0.0) { side = -1; }
+    // Only particles whose nearest cloth particle is inside the sheet count: one that went
+    // around the edge and fell past it has an edge particle nearest.
+    let interior = r > 0u && c > 0u && r + 1u < P.clothRows && c + 1u < P.clothCols;
     if (P.mode == 0u) {
       q_side0[i] = side;
-    } else if (side != q_side0[i] && length(rel - h * nrm) < P.spacing) {
+    } else if (side != q_side0[i] && interior && length(rel - h * nrm) < P.spacing) {
       out.x = 1.0;
     }
   }

@@ -1,6 +1,37 @@
 /**
- * `reports/`: see DESIGN.md for what this layer holds. Nothing is public here yet.
+ * `reports/`: the HTML report of `results.jsonl` files (one run, or a comparison of several), the
+ * paper's claims evaluated on the records, and export of the snapshots to PLY/VTK. Reads result
+ * records only (through `bench/result.ts`'s `parseResults`), never live state.
  *
  * @module
  */
-export {};
+export { renderReport, type RenderReportOptions, type ReportInput } from "./report.ts";
+export {
+  readResults,
+  ResultsFileError,
+  writeReport,
+  type WriteReportOptions,
+} from "./write_report.ts";
+export {
+  type Claim,
+  type ClaimResult,
+  CLAIMS,
+  type ClaimStatus,
+  ENERGY_ERROR_MAX,
+  evaluateClaims,
+  FIG4_SCENE,
+  LEAK_PASS_THROUGH_MIN,
+  MERGE_SPLIT_PASS_THROUGH_MAX,
+  MOMENTUM_ERROR_MAX,
+  REBOUND_FACTOR,
+} from "./claims.ts";
+export {
+  ENERGY_RATIO_HIGH,
+  ENERGY_RATIO_LOW,
+  PENETRATION_WARN,
+  SPEED_RATIO_WARN,
+} from "./scene_matrix.ts";
+export { compareInputs, type Comparison } from "./comparison.ts";
+export { EXPORT_FORMATS, type ExportFormat, exportSnapshots, plyText, vtkText } from "./export.ts";
+export { escapeHtml, scriptJson } from "./escape_html.ts";
+export { main as reportMain } from "./main.ts";

@@ -1,0 +1,170 @@
+/**
+ * Opens a generated report in headless Chromium and checks it as a person would see it: the page
+ * runs its self-test (`#selftest`: no console errors, every chart canvas drawn, the 3D view
+ * non-empty) and writes a JSON verdict that `--dump-dom` returns; then screenshots are saved under
+ * `reports/out/test-screenshots/` (their paths are printed).
+ *
+ * Chromium is looked up at $CHROMIUM when set, else /usr/bin/chromium, /usr/bin/chromium-browser;
+ * without it the test is skipped with a message (Debian: `apt-get install -y chromium`). WebGL runs on
+ * SwiftShader (software), so no GPU is needed.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import type { CaseRecord } from "../bench/result.ts";
+import { fakeRecord, fakeSnapshots } from "./fake_record.ts";
+import { renderReport } from "./report.ts";
+
+/** $CHROMIUM when set (only that path), else Debian's and Ubuntu's locations. */
+const CANDIDATES = Deno.env.get("CHROMIUM")
+  ? [Deno.env.get("CHROMIUM")!]
+  : ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
+
+function findChromium(): string | null {
+  for (const p of CANDIDATES) {
+    try {
+      if (Deno.statSync(p).isFile) return p;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+const chromium = findChromium();
+const SCREENSHOT_DIR = new URL("./out/test-screenshots/", import.meta.url);
+
+/** Inputs exercising every part of the page: snapshots, a failed case, a comparison. */
+function inputs(): { label: string; records: CaseRecord[] }[] {
+  const handlers = ["merge-split", "penalty-weak", "penalty-strong", "impulse"];
+  const first = handlers.map((handler, k) =>
+    fakeRecord({
+      handler,
+      summary: { passThroughMax: k === 1 ? 12 : 0, maxRebound: 2 + k },
+      snapshots: k < 2 ? fakeSnapshots({ n: 20, fluid: 400, frames: 4 }) : undefined,
+    })
+  );
+  first.push(
+    fakeRecord({
+      scene: "fig10-alpha-beta-00",
+      handler: "merge-split",
+      status: "failed",
+      error: "device lost <script>alert(1)</script>",
+      metrics: null,
+      timings: null,
+    }),
+  );
+  const second = handlers.map((handler, k) =>
+    fakeRecord({ handler, timeScale: 1 + 0.3 * k, summary: { passThroughMax: k === 1 ? 9 : 0 } })
+  );
+  return [{ label: "machine A", records: first }, { label: "machine B", records: second }];
+}
+
+async function runChromium(args: string[], options: { profile: string }): Promise<string> {
+  const out = await new Deno.Command(chromium!, {
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--use-angle=swiftshader",
+      "--enable-unsafe-swiftshader",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+      "--hide-scrollbars",
+      `--user-data-dir=${options.profile}`,
+      "--virtual-time-budget=10000",
+      ...args,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(45_000),
+  }).output();
+  const stdout = new TextDecoder().decode(out.stdout);
+  if (!out.success) {
+    const stderr = new TextDecoder().decode(out.stderr);
+    throw new Error(`chromium exited with ${out.code}: ${stderr.slice(-2000)}`);
+  }
+  return stdout;
+}
+
+function unescapeHtml(text: string): string {
+  return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+}
+
+Deno.test({
+  name: chromium
+    ? "report in headless Chromium"
+    : "report in headless Chromium (SKIPPED: no chromium at " + CANDIDATES.join(", ") +
+      "; install it with `apt-get install -y chromium`)",
+  ignore: !chromium,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    const dir = await Deno.makeTempDir({ prefix: "mergesplit-browser-" });
+    try {
+      const file = join(dir, "report.html");
+      Deno.writeTextFileSync(file, renderReport(inputs(), { title: "browser test" }));
+      const url = `file://${file}`;
+
+      await t.step("self-test: no console errors, charts drawn, 3D view rendered", async () => {
+        const dom = await runChromium(["--dump-dom", `${url}#selftest`], {
+          profile: join(dir, "profile-1"),
+        });
+        const m = /<pre id="selftest"[^>]*>([^<]*)<\/pre>/.exec(dom);
+        assert.ok(
+          m && m[1].trim(),
+          `no self-test verdict in the page (title: ${/<title>([^<]*)/.exec(dom)?.[1]})`,
+        );
+        const verdict = JSON.parse(unescapeHtml(m![1]));
+        assert.deepEqual(verdict.errors, [], "console errors");
+        assert.equal(verdict.chartJs, true);
+        // Phases ×2 inputs, 4 series charts × 2 scenes of input A, 4 of input B, comparison.
+        assert.equal(verdict.charts.total, 2 + 4 + 4 + 1);
+        assert.deepEqual(verdict.charts.undrawn, []);
+        assert.deepEqual(verdict.charts.blank, []);
+        assert.equal(verdict.viewer.rendered, true, `viewer: ${verdict.viewer.error}`);
+        assert.ok(
+          verdict.viewer.inkPixels > 100,
+          `3D view almost empty: ${verdict.viewer.inkPixels}`,
+        );
+        assert.equal(verdict.ok, true);
+        // The malicious error message stayed text.
+        assert.ok(!dom.includes("<script>alert(1)"));
+      });
+
+      await t.step("screenshots", async () => {
+        Deno.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+        const shots: Array<[string, string]> = [
+          ["report-top.png", ""],
+          ["report-views.png", "#only=viewer-section,series,comparison"],
+        ];
+        for (const [name, hash] of shots) {
+          const path = new URL(name, SCREENSHOT_DIR).pathname;
+          await runChromium(
+            ["--window-size=1400,2000", `--screenshot=${path}`, `${url}${hash}`],
+            { profile: join(dir, `profile-${name}`) },
+          );
+          const png = Deno.readFileSync(path);
+          assert.deepEqual([...png.slice(0, 4)], [0x89, 0x50, 0x4e, 0x47], `${path} is not a PNG`);
+          assert.ok(png.length > 20_000, `${path} is suspiciously small (${png.length} bytes)`);
+          console.log(`screenshot: ${path}`);
+        }
+      });
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+if (!chromium) {
+  console.warn(
+    `browser_test: skipped, no chromium at ${
+      CANDIDATES.join(", ")
+    } (Debian: apt-get update && apt-get install -y chromium)`,
+  );
+}

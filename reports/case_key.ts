@@ -1,0 +1,43 @@
+/**
+ * The identity of a case across result files: scene, handler and scale (and, to match timings,
+ * the configuration hash), with the label the report shows for it.
+ *
+ * @module
+ */
+import type { CaseRecord } from "../bench/result.ts";
+
+/** What identifies a case in a suite. */
+export interface CaseIdentity {
+  scene: string;
+  handler: string;
+  scale: string;
+}
+
+/** `scene|handler|scale`: one case of a suite, whatever its configuration. */
+export function caseKey(record: CaseIdentity): string {
+  return `${record.scene}|${record.handler}|${record.scale}`;
+}
+
+/** `scene × handler`, with ` (scale)` when `withScale` is set. Plain text: escape it for HTML. */
+export function caseLabel(
+  record: CaseIdentity,
+  options: { withScale?: boolean } = {},
+): string {
+  return `${record.scene} × ${record.handler}${options.withScale ? ` (${record.scale})` : ""}`;
+}
+
+/** The records with one record per case key, the last one of each (a re-run replaces a case). */
+export function latestCases(records: readonly CaseRecord[]): CaseRecord[] {
+  const byKey = new Map<string, CaseRecord>();
+  for (const r of records) {
+    byKey.delete(caseKey(r));
+    byKey.set(caseKey(r), r);
+  }
+  const last = new Set(byKey.values());
+  return records.filter((r) => last.has(r));
+}
+
+/** Distinct values in first-seen order. */
+export function distinct<T>(values: Iterable<T>): T[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,234 @@
+/**
+ * The paper's findings that the suite can test, as data: each claim names its figure, reads the
+ * records it needs and says whether the measured values reproduce it. Thresholds are the named
+ * constants below, so they can be tuned in one place. A claim whose cases are absent (or ended
+ * without metrics) is "not run".
+ *
+ * @module
+ */
+import type { CaseRecord } from "../bench/result.ts";
+import { formatNumber } from "./format_number.ts";
+
+/** Outcome of a claim on a set of records. */
+export type ClaimStatus = "reproduced" | "not reproduced" | "not run";
+
+/** What a claim's evaluation found: its status and the measured values, in words. */
+export interface ClaimResult {
+  status: ClaimStatus;
+  measured: string;
+}
+
+/** One testable finding of the paper. */
+export interface Claim {
+  /** Short id: `a`, `b`, … */
+  id: string;
+  /** The finding, in words. */
+  text: string;
+  /** Where the paper shows it (figure or section). */
+  paper: string;
+  /** Evaluates the claim on the records of one scale (the last record of a case wins). */
+  evaluate(records: readonly CaseRecord[]): ClaimResult;
+}
+
+/** The Fig. 4 scene: a fast fluid column hitting a pinned cloth. */
+export const FIG4_SCENE = "fig4-fluid-cloth";
+/** Merge-split lets no fluid through: its `passThroughMax` must be at most this (particles). */
+export const MERGE_SPLIT_PASS_THROUGH_MAX = 0;
+/** A baseline "lets fluid through" when its `passThroughMax` exceeds this (particles). */
+export const LEAK_PASS_THROUGH_MIN = 0;
+/** Penalty-strong "flings fluid back" when its max rebound exceeds this factor × merge-split's. */
+export const REBOUND_FACTOR = 1.5;
+/** Largest relative momentum error across merge/split that counts as conserved. */
+export const MOMENTUM_ERROR_MAX = 1e-5;
+/** Largest relative energy error across merge/split that counts as conserved. */
+export const ENERGY_ERROR_MAX = 1e-4;
+
+const MERGE_SPLIT = "merge-split";
+
+/** The last record of `scene` × `handler`, or undefined. */
+function findCase(
+  records: readonly CaseRecord[],
+  scene: string,
+  handler: string,
+): CaseRecord | undefined {
+  return records.findLast((r) => r.scene === scene && r.handler === handler);
+}
+
+/** A summary metric as a number (booleans and missing values give NaN). */
+function metric(record: CaseRecord, name: string): number {
+  const v = record.metrics?.summary[name];
+  return typeof v === "number" ? v : NaN;
+}
+
+/** "not run" for a missing case or one without metrics, naming which and why. */
+function missing(
+  needed: ReadonlyArray<[string, string]>,
+  found: ReadonlyArray<CaseRecord | undefined>,
+): ClaimResult | null {
+  const why: string[] = [];
+  needed.forEach(([scene, handler], k) => {
+    const r = found[k];
+    if (!r) why.push(`${scene} × ${handler} absent`);
+    else if (!r.metrics) why.push(`${scene} × ${handler} ${r.status}, no metrics`);
+  });
+  return why.length ? { status: "not run", measured: why.join("; ") } : null;
+}
+
+/** Compares one metric of one Fig. 4 case with a threshold. */
+function fig4Case(
+  handler: string,
+  options: { metric: string; test: (v: number) => boolean; unit: string },
+): (records: readonly CaseRecord[]) => ClaimResult {
+  return (records) => {
+    const r = findCase(records, FIG4_SCENE, handler);
+    const gap = missing([[FIG4_SCENE, handler]], [r]);
+    if (gap) return gap;
+    const v = metric(r!, options.metric);
+    return {
+      status: options.test(v) ? "reproduced" : "not reproduced",
+      measured: `${handler}: ${options.metric} = ${formatNumber(v)}${options.unit}`,
+    };
+  };
+}
+
+/** Compares one metric of two merge-split scenes: `test(first, second)`. */
+function twoScenes(
+  scenes: [string, string],
+  options: { metric: string; test: (a: number, b: number) => boolean },
+): (records: readonly CaseRecord[]) => ClaimResult {
+  return (records) => {
+    const found = scenes.map((s) => findCase(records, s, MERGE_SPLIT));
+    const gap = missing(scenes.map((s) => [s, MERGE_SPLIT]), found);
+    if (gap) return gap;
+    const [a, b] = found.map((r) => metric(r!, options.metric));
+    return {
+      status: options.test(a, b) ? "reproduced" : "not reproduced",
+      measured: `${options.metric}: ${scenes[0]} ${formatNumber(a)} vs ${scenes[1]} ${
+        formatNumber(b)
+      }`,
+    };
+  };
+}
+
+/** The claims, in the order of the brief: (a)–(j). */
+export const CLAIMS: readonly Claim[] = [
+  {
+    id: "a",
+    text: "Merge-split lets no fluid through the cloth",
+    paper: "Fig. 4",
+    evaluate: fig4Case(MERGE_SPLIT, {
+      metric: "passThroughMax",
+      test: (v) => v <= MERGE_SPLIT_PASS_THROUGH_MAX,
+      unit: " particles",
+    }),
+  },
+  ...(["penalty-weak", "impulse", "sph-force-weak"] as const).map((handler, k): Claim => ({
+    id: ["b", "c", "d"][k],
+    text: `${handler} lets fluid through the cloth`,
+    paper: "Fig. 4",
+    evaluate: fig4Case(handler, {
+      metric: "passThroughMax",
+      test: (v) => v > LEAK_PASS_THROUGH_MIN,
+      unit: " particles",
+    }),
+  })),
+  {
+    id: "e",
+    text: `penalty-strong flings fluid back: max rebound > ${REBOUND_FACTOR} × merge-split's`,
+    paper: "Fig. 4",
+    evaluate(records) {
+      const handlers = ["penalty-strong", MERGE_SPLIT];
+      const found = handlers.map((h) => findCase(records, FIG4_SCENE, h));
+      const gap = missing(handlers.map((h) => [FIG4_SCENE, h]), found);
+      if (gap) return gap;
+      const [strong, ms] = found.map((r) => metric(r!, "maxRebound"));
+      return {
+        status: strong > REBOUND_FACTOR * ms ? "reproduced" : "not reproduced",
+        measured: `max rebound ${formatNumber(strong)} m/s vs ${formatNumber(ms)} m/s (${
+          formatNumber(strong / ms)
+        }×)`,
+      };
+    },
+  },
+  {
+    id: "f",
+    text:
+      `Merge-split conserves momentum and energy across merge/split (relative errors < ${MOMENTUM_ERROR_MAX} and < ${ENERGY_ERROR_MAX})`,
+    paper: "§4 (Eqs. 8–16)",
+    evaluate(records) {
+      const ms = records.filter((r) => r.handler === MERGE_SPLIT && r.metrics);
+      if (!ms.length) return { status: "not run", measured: "no merge-split case with metrics" };
+      const worst = (name: string) =>
+        ms.reduce<{ v: number; scene: string }>(
+          (w, r) => {
+            const v = metric(r, name);
+            return !(v <= w.v) ? { v, scene: r.scene } : w;
+          },
+          { v: -Infinity, scene: "" },
+        );
+      const p = worst("momentumError");
+      const e = worst("energyError");
+      return {
+        status: p.v < MOMENTUM_ERROR_MAX && e.v < ENERGY_ERROR_MAX
+          ? "reproduced"
+          : "not reproduced",
+        measured: `worst momentum error ${formatNumber(p.v)} (${p.scene}), energy error ${
+          formatNumber(e.v)
+        } (${e.scene}) over ${ms.length} case${ms.length > 1 ? "s" : ""}`,
+      };
+    },
+  },
+  {
+    id: "g",
+    text: "Merge-split stays stable on every scene",
+    paper: "§6",
+    evaluate(records) {
+      const ms = records.filter((r) => r.handler === MERGE_SPLIT);
+      if (!ms.length) return { status: "not run", measured: "no merge-split case" };
+      const bad = ms.filter((r) => r.status !== "ok" || r.metrics?.summary.exploded === true);
+      return {
+        status: bad.length ? "not reproduced" : "reproduced",
+        measured: bad.length
+          ? `${bad.length} of ${ms.length} not stable: ${
+            bad.map((r) => `${r.scene} (${r.status === "ok" ? "exploded" : r.status})`).join(", ")
+          }`
+          : `${ms.length} of ${ms.length} stable`,
+      };
+    },
+  },
+  {
+    id: "h",
+    text: "α = β = 0 dissipates more energy than α = 1 (lower energy ratio)",
+    paper: "Fig. 10",
+    evaluate: twoScenes(
+      ["fig10-alpha-beta-00", "fig10-alpha-beta-10"],
+      { metric: "energyRatio", test: (a, b) => a < b },
+    ),
+  },
+  {
+    id: "i",
+    text: "A small meta-particle limit (4–8) lets more fluid through than a large one (32–64)",
+    paper: "Fig. 11",
+    evaluate: twoScenes(
+      ["fig11-nlimit-4-8", "fig11-nlimit-32-64"],
+      { metric: "passThroughMax", test: (a, b) => a > b },
+    ),
+  },
+  {
+    id: "j",
+    text: "An unlimited meta-particle rigidifies the sheet (less deflection than 8–16)",
+    paper: "Fig. 11",
+    evaluate: twoScenes(
+      ["fig11-nlimit-inf", "fig11-nlimit-8-16"],
+      { metric: "sheetDeflection", test: (a, b) => a < b },
+    ),
+  },
+];
+
+/** Evaluates every claim on the records of one scale. */
+export function evaluateClaims(
+  records: readonly CaseRecord[],
+  options: { claims?: readonly Claim[] } = {},
+): { claim: Claim; result: ClaimResult }[] {
+  return (options.claims ?? CLAIMS).map((claim) => ({ claim, result: claim.evaluate(records) }));
+}

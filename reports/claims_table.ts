@@ -1,0 +1,63 @@
+/**
+ * The claims table: each finding of the paper (reports/claims.ts) with the measured values and
+ * its status, one column per input and scale.
+ *
+ * @module
+ */
+import type { CaseRecord } from "../bench/result.ts";
+import { type Claim, CLAIMS, type ClaimStatus, evaluateClaims } from "./claims.ts";
+import { distinct } from "./case_key.ts";
+import { escapeHtml } from "./escape_html.ts";
+
+const BADGE: Readonly<Record<ClaimStatus, string>> = {
+  "reproduced": "ok",
+  "not reproduced": "bad",
+  "not run": "none",
+};
+
+/**
+ * Renders the claims evaluated on every input, separately per scale present in it (claims compare
+ * cases of one scale). Inputs without records get one "not run" column.
+ */
+export function renderClaimsTable(
+  inputs: readonly { label: string; records: readonly CaseRecord[] }[],
+  options: { claims?: readonly Claim[] } = {},
+): string {
+  const claims = options.claims ?? CLAIMS;
+  const columns = inputs.flatMap((input) => {
+    const scales = distinct(input.records.map((r) => r.scale));
+    const groups = scales.length ? scales : [null];
+    return groups.map((scale) => ({
+      title: `${input.label}${
+        scale && (scales.length > 1 || inputs.length > 1) ? ` (${scale})` : ""
+      }`,
+      results: evaluateClaims(
+        scale ? input.records.filter((r) => r.scale === scale) : [],
+        { claims },
+      ),
+    }));
+  });
+  const head = `<tr><th>claim</th><th>paper</th>${
+    columns.map((c) => `<th>${escapeHtml(columns.length > 1 ? c.title : "measured")}</th>`).join("")
+  }</tr>`;
+  const body = claims.map((claim, k) =>
+    `<tr><td><strong>(${escapeHtml(claim.id)})</strong> ${escapeHtml(claim.text)}</td><td>${
+      escapeHtml(claim.paper)
+    }</td>${
+      columns.map((c) => {
+        const r = c.results[k].result;
+        return `<td class="claim"><span class="badge ${BADGE[r.status]}">${
+          escapeHtml(r.status)
+        }</span> ${escapeHtml(r.measured)}</td>`;
+      }).join("")
+    }</tr>`
+  ).join("\n");
+  const counts = columns.map((c) => {
+    const n = (s: ClaimStatus) => c.results.filter((r) => r.result.status === s).length;
+    return `${escapeHtml(c.title)}: ${n("reproduced")} reproduced, ${
+      n("not reproduced")
+    } not reproduced, ${n("not run")} not run`;
+  });
+  return `<p>${counts.join("; ")}.</p>
+<div class="scroll"><table class="claims"><thead>${head}</thead><tbody>${body}</tbody></table></div>`;
+}

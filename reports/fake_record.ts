@@ -1,0 +1,190 @@
+/**
+ * Synthetic case records for the report's tests: a complete, schema-shaped record with plausible
+ * timings, metrics and (optionally) snapshots of a fluid column falling onto a sagging cloth.
+ *
+ * @module
+ */
+import type { CaseRecord, PhaseTiming } from "../bench/result.ts";
+import { encodeBodies, encodeFrame, type Snapshots } from "../bench/snapshot.ts";
+import { TABLE_I_PHASE_ORDER } from "./table_one.ts";
+
+/** Overrides of {@link fakeRecord}: any record field, plus summary metrics merged into defaults. */
+export type FakeRecordOptions = Partial<CaseRecord> & {
+  summary?: Record<string, number | boolean>;
+  /** Multiplies every phase time (default 1). */
+  timeScale?: number;
+};
+
+function phase(median: number): PhaseTiming {
+  const samples = [0.9, 1, 1.1, 0.95, 1.05].map((f) => f * median);
+  return {
+    unit: "ms/step",
+    median,
+    mad: 0.05 * median,
+    ci95: [0.95 * median, 1.05 * median],
+    min: 0.9 * median,
+    max: 1.1 * median,
+    n: samples.length,
+    samples,
+  };
+}
+
+const SERIES_FIELDS = [
+  "time",
+  "passThrough",
+  "deepOverlaps",
+  "maxPenetrationDepth",
+  "maxSpeed",
+  "kinetic",
+  "potential",
+  "elastic",
+  "nanCount",
+  "sheetDeflection",
+  "maxRebound",
+  "momentumError",
+  "energyError",
+  "stage2Pairs",
+  "groups",
+  "largestGroup",
+];
+
+/** A complete record of a finished case; `options` override fields and summary metrics. */
+export function fakeRecord(options: FakeRecordOptions = {}): CaseRecord {
+  const { summary, timeScale = 1, ...fields } = options;
+  const medians = [3.4, 0.8, 1.2, 2.5, 0.6, 0.9, 0.3];
+  const phases: Record<string, PhaseTiming> = {};
+  TABLE_I_PHASE_ORDER.forEach((p, k) => {
+    phases[p] = phase(
+      timeScale * (p === "total" ? medians.reduce((a, b) => a + b, 0) : medians[k]),
+    );
+  });
+  const pass = Number(summary?.passThroughMax ?? 0);
+  const rows = Array.from({ length: 20 }, (_, k) => {
+    const t = 0.01 * (k + 1);
+    return [
+      t,
+      Math.round(pass * Math.min(1, k / 10)),
+      0,
+      0.1 * Math.sin(k / 3) ** 2,
+      2 + Math.sin(k / 4),
+      20 * Math.exp(-k / 10),
+      90 - k,
+      0.1 * k,
+      0,
+      0.4 * k,
+      1 + 0.1 * k,
+      1e-7,
+      2e-7,
+      10 * k,
+      20 * k,
+      8,
+    ];
+  });
+  return {
+    schemaVersion: 1,
+    scene: "fig4-fluid-cloth",
+    sceneSource: "catalog",
+    handler: "merge-split",
+    handlerParams: { alpha: 1, beta: 0, nMin: 8, nMax: 64 },
+    scale: "tiny",
+    seed: 2021,
+    steps: 200,
+    dt: 0.001,
+    particles: { solid: 256, fluid: 400 },
+    status: "ok",
+    error: null,
+    protocol: { warmupSteps: 20, repeats: 1, timeoutSeconds: 600 },
+    timings: { source: "timestamp", phases, transfer: { bytes: 1000, ms: 1 } },
+    metrics: {
+      summary: {
+        passThrough: pass,
+        passThroughMax: pass,
+        deepOverlaps: 0,
+        maxPenetrationDepth: 0.1,
+        maxSpeedRatio: 1.05,
+        maxRebound: 2.5,
+        energyRatio: 0.75,
+        nanCount: 0,
+        exploded: false,
+        sheetDeflection: 8,
+        momentumError: 2e-7,
+        energyError: 5e-7,
+        stage2Pairs: 100,
+        groups: 200,
+        largestGroup: 30,
+        ...summary,
+      },
+      series: { every: 10, fields: SERIES_FIELDS, rows },
+    },
+    stateHash: "a".repeat(64),
+    repeatable: true,
+    hostSyncsPerStep: 0.01,
+    env: {
+      deno: "2.9.6",
+      v8: "15.0",
+      typescript: "6.0",
+      os: { platform: "linux", release: "6.1", arch: "x64" },
+      cpu: { model: "Test CPU", cores: 2 },
+      memoryBytes: 8 * 2 ** 30,
+      adapter: {
+        vendor: "test",
+        architecture: "",
+        device: "0",
+        description: "llvmpipe (test)",
+        isFallbackAdapter: true,
+        features: ["timestamp-query"],
+        limits: {},
+      },
+      git: { commit: "0123456789abcdef0123456789abcdef01234567", dirty: false },
+      webgpuBackend: null,
+    },
+    configHash: "c".repeat(64),
+    startedAt: "2026-01-02T03:04:05.000Z",
+    wallSeconds: 12.5,
+    ...fields,
+  };
+}
+
+/**
+ * Snapshots of a synthetic scene: an `n`×`n` cloth at y = 0 sagging over time and a fluid block of
+ * `fluid` particles falling onto it, `frames` frames over 0.2 s.
+ */
+export function fakeSnapshots(
+  options: { n?: number; fluid?: number; frames?: number } = {},
+): Snapshots {
+  const n = options.n ?? 24;
+  const fluid = options.fluid ?? 600;
+  const frameCount = options.frames ?? 6;
+  const domain: Snapshots["domain"] = { min: [-0.45, -0.45, -0.45], max: [0.45, 0.75, 0.45] };
+  const count = n * n + fluid;
+  const body = new Uint32Array(count);
+  body.fill(1, n * n);
+  const side = Math.ceil(Math.cbrt(fluid));
+  const frames: Snapshots["frames"] = [];
+  for (let f = 0; f < frameCount; f++) {
+    const t = (0.2 * f) / Math.max(1, frameCount - 1);
+    const pos = new Float32Array(4 * count);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        const x = -0.3 + (0.6 * i) / (n - 1), z = -0.3 + (0.6 * j) / (n - 1);
+        const sag = -0.5 * t * Math.cos((Math.PI * x) / 0.6) * Math.cos((Math.PI * z) / 0.6);
+        pos.set([x, sag, z, 0], 4 * (i * n + j));
+      }
+    }
+    for (let k = 0; k < fluid; k++) {
+      const a = k % side, b = Math.floor(k / side) % side, c = Math.floor(k / (side * side));
+      const y = Math.max(0.02, 0.3 + 0.02 * c - 4.9 * t * t * 4);
+      pos.set([-0.1 + 0.02 * a, y, -0.1 + 0.02 * b, 0], 4 * (n * n + k));
+    }
+    frames.push({ step: 40 * f, time: t, positions: encodeFrame(pos, { domain, stride: 1 }) });
+  }
+  return {
+    bodies: [{ name: "cloth", kind: "cloth" }, { name: "fluid", kind: "fluid" }],
+    body: encodeBodies(body, 1),
+    count,
+    stride: 1,
+    radius: 0.01,
+    domain,
+    frames,
+  };
+}

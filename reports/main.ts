@@ -1,0 +1,117 @@
+/**
+ * `deno run -A reports/main.ts <results.jsonl…> [options]`: writes the HTML report of one result
+ * file, or the comparison of several, and optionally exports the snapshots as PLY or VTK frames.
+ * `--help` lists the options. Exit status: 0 done, 1 a failure while writing, 2 bad arguments or
+ * unreadable result files.
+ *
+ * @module
+ */
+import { dirname, join } from "node:path";
+import { parseArgs } from "node:util";
+import { EXPORT_FORMATS, type ExportFormat, exportSnapshots } from "./export.ts";
+import { readResults, ResultsFileError, writeReport } from "./write_report.ts";
+
+export { writeReport } from "./write_report.ts";
+
+/** The usage text. */
+export const USAGE = `usage: deno run -A reports/main.ts <results.jsonl>... [options]
+
+Writes one self-contained HTML report of the given result files (several files: a comparison of
+their timings, relative to the first).
+
+  --out <file>          output file (default: report.html beside the first results file,
+                        comparison.html for several)
+  --cdn                 load chart.js and three.js from a CDN instead of inlining them
+  --title <text>        page title
+  --label <text>        label of a results file in the report (repeat once per file, in order;
+                        default: the file's folder name)
+  --export <ply|vtk>    also write every snapshot frame as ASCII PLY or legacy VTK files
+  --export-dir <dir>    where the frames go (default: export-<format>/ beside the first file)
+  -h, --help            this text
+
+Exit status: 0 done, 1 a failure while writing, 2 bad arguments or unreadable result files.`;
+
+const OPTIONS = {
+  out: { type: "string" },
+  cdn: { type: "boolean" },
+  title: { type: "string" },
+  label: { type: "string", multiple: true },
+  export: { type: "string" },
+  "export-dir": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** The valid options, as `--name` (for error messages). */
+export const VALID_OPTIONS: readonly string[] = Object.keys(OPTIONS).map((k) => `--${k}`);
+
+class UsageError extends Error {}
+
+/** Runs the command line `args`; returns the exit status. */
+export function main(args: readonly string[]): number {
+  try {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: [...args],
+        options: OPTIONS,
+        allowPositionals: true,
+        strict: true,
+      });
+    } catch (e) {
+      throw new UsageError(`${(e as Error).message}; valid options: ${VALID_OPTIONS.join(", ")}`);
+    }
+    const { values, positionals: files } = parsed;
+    if (values.help) {
+      console.log(USAGE);
+      return 0;
+    }
+    if (!files.length) {
+      throw new UsageError("no results file given; pass one or more results.jsonl paths");
+    }
+    const format = values.export;
+    if (format !== undefined && !EXPORT_FORMATS.includes(format as ExportFormat)) {
+      throw new UsageError(`--export ${format}: must be one of ${EXPORT_FORMATS.join(", ")}`);
+    }
+    if (values["export-dir"] !== undefined && format === undefined) {
+      throw new UsageError("--export-dir needs --export ply|vtk");
+    }
+    if (values.label && values.label.length !== files.length) {
+      throw new UsageError(
+        `${values.label.length} --label for ${files.length} file(s); give one --label per file`,
+      );
+    }
+    const { path, bytes } = writeReport(files, {
+      out: values.out,
+      cdn: values.cdn,
+      title: values.title,
+      labels: values.label,
+    });
+    console.log(`wrote ${path} (${(bytes / 1024).toFixed(0)} KiB)`);
+    if (format !== undefined) {
+      const dir = values["export-dir"] ?? join(dirname(files[0]), `export-${format}`);
+      const records = files.flatMap((f) => readResults(f));
+      const { files: written, cases } = exportSnapshots(records, {
+        format: format as ExportFormat,
+        dir,
+      });
+      if (!cases) {
+        console.error(
+          "mergesplit report: no case has snapshots, nothing exported; run the bench with a version that records snapshots",
+        );
+        return 1;
+      }
+      console.log(`exported ${written.length} ${format} frames of ${cases} case(s) to ${dir}`);
+    }
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof ResultsFileError) {
+      console.error(`mergesplit report: ${e.message}`);
+      if (e instanceof UsageError) console.error("run with --help for the options");
+      return 2;
+    }
+    console.error(`mergesplit report: ${(e as Error).message}`);
+    return 1;
+  }
+}
+
+if (import.meta.main) Deno.exit(main(Deno.args));

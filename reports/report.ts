@@ -1,0 +1,218 @@
+/**
+ * The HTML report: one self-contained file with the run's header and problem warnings, the
+ * paper's claims, the scene × handler matrix, Table I with stacked phase bars, the metric time
+ * series, a three.js viewer of the snapshots and, for several inputs, the comparison of timings.
+ * chart.js and three.js are inlined (the file opens offline, with no server) or, with `cdn`,
+ * loaded from a CDN at the installed versions. Text from result files is HTML-escaped; the data
+ * for the page's script is embedded as script-safe JSON.
+ *
+ * Opening the file with `#selftest` appended to its URL makes the page check itself and write a
+ * JSON verdict into `#selftest` (see reports/browser_test.ts).
+ *
+ * @module
+ */
+import type { CaseRecord } from "../bench/result.ts";
+import { distinct, latestCases } from "./case_key.ts";
+import { renderClaimsTable } from "./claims_table.ts";
+import { compareInputs, renderComparison } from "./comparison.ts";
+import { escapeHtml, scriptJson } from "./escape_html.ts";
+import { clientCase, type ReportData } from "./report_data.ts";
+import { REPORT_CSS } from "./report_style.ts";
+import { renderRunSummary } from "./run_summary.ts";
+import { renderSceneMatrix } from "./scene_matrix.ts";
+import { phaseNames, renderTableOne } from "./table_one.ts";
+import { vendorLibraries } from "./vendor_libraries.ts";
+
+/** One result file (or any set of records) to report on, with the label the report shows. */
+export interface ReportInput {
+  label: string;
+  records: CaseRecord[];
+}
+
+/** Options of {@link renderReport}. */
+export interface RenderReportOptions {
+  /** Reference chart.js and three.js on a CDN instead of inlining them (a much smaller file). */
+  cdn?: boolean;
+  /** Page title; default "mergesplit report" with the input labels. */
+  title?: string;
+}
+
+/** Installs console.error / error hooks before anything else runs (read by the self-test). */
+const ERROR_HOOK = `window.__reportErrors = [];
+(function () {
+  var list = window.__reportErrors, original = console.error;
+  console.error = function () {
+    list.push(Array.prototype.map.call(arguments, String).join(" "));
+    return original.apply(console, arguments);
+  };
+  window.addEventListener("error", function (e) {
+    var t = e.target;
+    if (t && t !== window && (t.src || t.href)) list.push("failed to load " + (t.src || t.href));
+    else list.push("error: " + (e.message || String(e.error)));
+  }, true);
+  window.addEventListener("unhandledrejection", function (e) {
+    list.push("unhandled rejection: " + String(e.reason && e.reason.message || e.reason));
+  });
+})();`;
+
+/** Makes JavaScript source safe inside a `<script>` element (no `</script`, no `<!--`). */
+function inlineScript(code: string): string {
+  return code.replace(/<\/(script)/gi, "<\\/$1").replace(/<!--/g, "<\\!--");
+}
+
+let clientCode: string | undefined;
+function readClient(): string {
+  clientCode ??= Deno.readTextFileSync(new URL("./report_client.js", import.meta.url));
+  return clientCode;
+}
+
+function viewerSection(hasSnapshots: boolean): string {
+  if (!hasSnapshots) {
+    return `<p class="muted">No case has snapshots (the optional <code>snapshots</code> field), so there is nothing to show in 3D.</p>`;
+  }
+  return `<div id="viewer">
+<div class="controls">
+  <label>case <select id="viewer-case"></select></label>
+  <button id="viewer-play" type="button">Play</button>
+  <input id="viewer-frame" type="range" min="0" max="0" value="0" aria-label="frame">
+  <span id="viewer-time" class="muted"></span>
+</div>
+<div class="controls">
+  <label><input id="viewer-clip" type="checkbox" checked> cross-section</label>
+  <label>axis <select id="viewer-axis"><option value="z">z</option><option value="x">x</option></select></label>
+  <input id="viewer-clip-pos" type="range" min="0" max="1000" value="500" aria-label="clip position">
+  <span id="viewer-clip-label" class="muted"></span>
+  <span id="viewer-legend"></span>
+</div>
+<canvas id="viewer-canvas"></canvas>
+<p class="muted">Drag to orbit, scroll to zoom. The clip plane keeps the particles behind it, like the paper's cross-sections.</p>
+</div>`;
+}
+
+/**
+ * Renders the report of `inputs` (each a result file's records, parsed with `parseResults`) as
+ * one HTML document. With several inputs, a comparison of their timings (relative to the first)
+ * is added. Throws when chart.js or three.js cannot be read from node_modules (not with `cdn`).
+ */
+export function renderReport(
+  inputs: readonly ReportInput[],
+  options: RenderReportOptions = {},
+): string {
+  const sets = inputs.map((i) => ({ label: i.label, records: latestCases(i.records) }));
+  const all = sets.flatMap((s) => s.records);
+  const title = options.title ??
+    `mergesplit report: ${sets.map((s) => s.label).join(" vs ") || "no input"}`;
+  const phases = phaseNames(all).filter((p) => p !== "total");
+  const comparison = sets.length > 1 ? compareInputs(sets) : null;
+  const data: ReportData = {
+    title,
+    phases,
+    handlers: distinct(all.map((r) => r.handler)),
+    inputs: sets.map((s, i) => ({
+      label: s.label,
+      phasesChartId: `phases-chart-${i}`,
+      cases: s.records.map((r, k) => clientCase(r, { id: `${i}-${k}` })),
+    })),
+    comparison: comparison ? { ...comparison, chartId: "comparison-chart" } : null,
+  };
+  const hasSnapshots = all.some((r) => r.snapshots?.frames?.length);
+  const duplicates = inputs.map((input, k) => input.records.length - sets[k].records.length);
+  const dupNote = duplicates.some((d) => d > 0)
+    ? `<div class="note">Some cases appear more than once in an input; the last record of each is shown (${
+      inputs.map((i, k) => `${escapeHtml(i.label)}: ${duplicates[k]} replaced`).join(", ")
+    }).</div>`
+    : "";
+
+  const multi = sets.length > 1;
+  const perInput = (render: (s: (typeof sets)[number], i: number) => string) =>
+    sets.map((s, i) => (multi ? `<h3>${escapeHtml(s.label)}</h3>` : "") + render(s, i)).join("\n");
+
+  const lib = options.cdn ? null : vendorLibraries();
+  const versions = options.cdn ? null : lib;
+  const scripts = options.cdn
+    ? (() => {
+      const v = cdnVersions();
+      return `<script type="application/json" id="three-src">${
+        scriptJson({ url: v.threeUrl })
+      }</script>
+<script src="${escapeHtml(v.chartUrl)}"></script>`;
+    })()
+    : `<script type="application/json" id="three-src">${
+      scriptJson({
+        core: lib!.three.core,
+        module: lib!.three.module,
+        coreSpecifier: lib!.three.coreSpecifier,
+      })
+    }</script>
+<script>${inlineScript(lib!.chartJs.umd)}</script>`;
+
+  const nav = [
+    ["summary", "Run"],
+    ["claims", "Claims"],
+    ["matrix", "Scene × handler"],
+    ["viewer-section", "3D view"],
+    ["table-1", "Table I"],
+    ["series", "Time series"],
+    ...(multi ? [["comparison", "Comparison"]] : []),
+  ].map(([id, text]) => `<a href="#${id}">${text}</a>`).join("");
+
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="mergesplit reports/report.ts">
+<title>${escapeHtml(title)}</title>
+<style>${REPORT_CSS}</style>
+<script>${ERROR_HOOK}</script>
+</head>
+<body>
+<header class="top"><h1>${
+    escapeHtml(title)
+  }</h1><p>Particle Merging-and-Splitting (Truong et al., IEEE TVCG 2021): reproduction harness results. ${
+    versions
+      ? `chart.js ${escapeHtml(versions.chartJs.version)} and three.js ${
+        escapeHtml(versions.three.version)
+      } inlined.`
+      : "chart.js and three.js load from a CDN."
+  }</p></header>
+<nav>${nav}</nav>
+<main>
+<section id="summary"><h2>Run</h2>${dupNote}<div class="runs">${
+    sets.map((s) => renderRunSummary(s)).join("\n")
+  }</div></section>
+<section id="claims"><h2>Claims of the paper</h2>${renderClaimsTable(sets)}</section>
+<section id="matrix"><h2>Scene × handler</h2><p class="muted">Red: status not ok, fluid passed through, exploded or energy gained; amber: deep penetration, high speed or strong dissipation. Hover a failed cell for its error.</p>${
+    perInput((s) => renderSceneMatrix(s.records))
+  }</section>
+<section id="viewer-section"><h2>3D view of the snapshots</h2>${
+    viewerSection(hasSnapshots)
+  }</section>
+<section id="table-1"><h2>Table I: particles and time per phase</h2>${
+    perInput((s, i) => renderTableOne(s.records, { chartId: `phases-chart-${i}` }))
+  }</section>
+<section id="series"><h2>Metric time series</h2><p class="muted">One chart per metric and scene, one line per handler.</p><div id="series-root"></div></section>
+${
+    comparison
+      ? `<section id="comparison"><h2>Comparison of timings</h2><p class="muted">Cases matched by scene, handler, scale and configuration hash; ratios relative to ${
+        escapeHtml(sets[0].label)
+      } (red: more than 10% slower, green: more than 10% faster).</p>${
+        renderComparison(comparison, { chartId: "comparison-chart" })
+      }</section>`
+      : ""
+  }
+<pre id="selftest" hidden></pre>
+</main>
+<script type="application/json" id="report-data">${scriptJson(data)}</script>
+${scripts}
+<script>${inlineScript(readClient())}</script>
+</body>
+</html>
+`;
+}
+
+/** CDN addresses of the installed library versions (no file contents needed). */
+function cdnVersions(): { chartUrl: string; threeUrl: string } {
+  const lib = vendorLibraries();
+  return { chartUrl: lib.chartJs.cdnUrl, threeUrl: lib.three.cdnUrl };
+}

@@ -1,0 +1,66 @@
+/**
+ * The data the report's page script draws from: per input, each case's identity, status, phase
+ * medians, metric time series and snapshots — the records without their raw timing samples and
+ * environment, which the page does not need (the HTML tables carry the rest).
+ *
+ * @module
+ */
+import type { CaseRecord } from "../bench/result.ts";
+import type { Snapshots } from "../bench/snapshot.ts";
+import type { Comparison } from "./comparison.ts";
+
+/** One case as the page script sees it. */
+export interface ClientCase {
+  /** Unique in the page: `<input>-<case index>`. */
+  id: string;
+  scene: string;
+  handler: string;
+  scale: string;
+  status: string;
+  /** Phase → median ms/step (null when missing). */
+  phases: Record<string, number | null> | null;
+  series: { every: number; fields: string[]; rows: (number | null)[][] } | null;
+  snapshots: Snapshots | null;
+}
+
+/** Everything the page script needs (embedded as JSON). */
+export interface ReportData {
+  title: string;
+  /** Phases to stack in the bar charts (Table I's, without `total`). */
+  phases: string[];
+  /** Handlers in first-seen order over all inputs: the colour of a handler is its index here. */
+  handlers: string[];
+  inputs: { label: string; cases: ClientCase[]; phasesChartId: string }[];
+  comparison: (Comparison & { chartId: string }) | null;
+}
+
+/** A number, or null when it is not finite (JSON has no NaN or Infinity). */
+function finite(v: unknown): number | null {
+  return typeof v === "number" && Number.isFinite(v) ? v : null;
+}
+
+/** Reduces one record for the page. */
+export function clientCase(record: CaseRecord, options: { id: string }): ClientCase {
+  const phases = record.timings
+    ? Object.fromEntries(
+      Object.entries(record.timings.phases).map(([k, t]) => [k, finite(t?.median)]),
+    )
+    : null;
+  const s = record.metrics?.series;
+  return {
+    id: options.id,
+    scene: record.scene,
+    handler: record.handler,
+    scale: record.scale,
+    status: record.status,
+    phases,
+    series: s && Array.isArray(s.fields) && Array.isArray(s.rows)
+      ? {
+        every: s.every,
+        fields: s.fields,
+        rows: s.rows.map((row) => row.map(finite)),
+      }
+      : null,
+    snapshots: record.snapshots && Array.isArray(record.snapshots.frames) ? record.snapshots : null,
+  };
+}

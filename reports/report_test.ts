@@ -1,0 +1,237 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { parseResults, recordLine } from "../bench/result.ts";
+import type { CaseRecord } from "../bench/result.ts";
+import { CLAIMS, evaluateClaims } from "./claims.ts";
+import { compareInputs } from "./comparison.ts";
+import { escapeHtml, scriptJson } from "./escape_html.ts";
+import { exportSnapshots } from "./export.ts";
+import { fakeRecord, fakeSnapshots } from "./fake_record.ts";
+import { main } from "./main.ts";
+import { renderReport } from "./report.ts";
+import { vendorLibraries } from "./vendor_libraries.ts";
+import { writeReport } from "./write_report.ts";
+
+const EVIL = "<script>alert(1)</script>";
+
+/** Records from which every claim is reproduced. */
+function goodSuite(): CaseRecord[] {
+  const fig4 = (handler: string, summary: Record<string, number | boolean>) =>
+    fakeRecord({ scene: "fig4-fluid-cloth", handler, summary });
+  const ms = (scene: string, summary: Record<string, number | boolean>) =>
+    fakeRecord({ scene, handler: "merge-split", summary });
+  return [
+    fig4("merge-split", { passThroughMax: 0, maxRebound: 2 }),
+    fig4("penalty-weak", { passThroughMax: 5 }),
+    fig4("penalty-strong", { passThroughMax: 0, maxRebound: 4 }),
+    fig4("sph-force-weak", { passThroughMax: 12 }),
+    fig4("impulse", { passThroughMax: 3 }),
+    ms("fig10-alpha-beta-00", { energyRatio: 0.6 }),
+    ms("fig10-alpha-beta-10", { energyRatio: 0.7 }),
+    ms("fig11-nlimit-4-8", { passThroughMax: 3 }),
+    ms("fig11-nlimit-32-64", { passThroughMax: 0 }),
+    ms("fig11-nlimit-inf", { sheetDeflection: 2 }),
+    ms("fig11-nlimit-8-16", { sheetDeflection: 5 }),
+  ];
+}
+
+function statuses(records: CaseRecord[]): Record<string, string> {
+  return Object.fromEntries(evaluateClaims(records).map((c) => [c.claim.id, c.result.status]));
+}
+
+Deno.test("HTML report", async (t) => {
+  await t.step("text from result files is escaped, embedded JSON is script-safe", () => {
+    const records = [
+      fakeRecord({ scene: EVIL, handler: "merge-split" }),
+      fakeRecord({
+        handler: "impulse",
+        status: "failed",
+        error: `device lost <img src=x onerror=alert(2)> ${EVIL}`,
+        metrics: null,
+        timings: null,
+      }),
+    ];
+    records[1].env!.adapter.description = `<script>alert(3)</script>`;
+    const html = renderReport([{ label: `run ${EVIL}`, records }], { cdn: true });
+    assert.ok(!/<script>alert/i.test(html), "a raw <script>alert survived");
+    assert.ok(!html.includes("<img src=x"), "a raw <img> from an error message survived");
+    assert.ok(html.includes("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert.ok(html.includes("&lt;script&gt;alert(3)&lt;/script&gt;"));
+    assert.ok(html.includes("&lt;img src=x onerror=alert(2)&gt;"));
+    assert.ok(html.includes("\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"));
+    // Every <script> element is closed by its own </script>: nothing in the data closed one early.
+    const opens = html.match(/<script\b/gi)?.length ?? 0;
+    const closes = html.match(/<\/script>/gi)?.length ?? 0;
+    assert.equal(opens, closes);
+    // The failed case is listed in the warning.
+    assert.match(html, /class="warning"><strong>1 case\(s\) did not finish normally/);
+  });
+
+  await t.step("escapeHtml and scriptJson", () => {
+    assert.equal(escapeHtml(`a<b>&"c'`), "a&lt;b&gt;&amp;&quot;c&#39;");
+    assert.equal(escapeHtml(null), "");
+    const value = { s: "</script><!-- \u2028\u2029 & >", n: [1, NaN, Infinity] };
+    const text = scriptJson(value);
+    assert.ok(!/[<>&\u2028\u2029]/.test(text));
+    assert.deepEqual(JSON.parse(text), { s: value.s, n: [1, null, null] });
+  });
+
+  await t.step("claims: reproduced, not reproduced, not run", () => {
+    const good = goodSuite();
+    assert.deepEqual(
+      Object.values(statuses(good)),
+      CLAIMS.map(() => "reproduced"),
+    );
+    const bad = goodSuite();
+    bad[0].metrics!.summary.passThroughMax = 2; // (a)
+    bad[2].metrics!.summary.maxRebound = 2.5; // (e): 2.5 < 1.5 × 2
+    bad[5].metrics!.summary.momentumError = 1e-3; // (f)
+    bad[6].status = "unstable"; // (g)
+    bad[5].metrics!.summary.energyRatio = 0.8; // (h): 0.8 > 0.7
+    const s = statuses(bad);
+    for (const id of ["a", "e", "f", "g", "h"]) assert.equal(s[id], "not reproduced", id);
+    for (const id of ["b", "c", "d", "i", "j"]) assert.equal(s[id], "reproduced", id);
+    assert.deepEqual(Object.values(statuses([])), CLAIMS.map(() => "not run"));
+    const onlyFig4 = good.filter((r) => r.scene === "fig4-fluid-cloth");
+    const s4 = statuses(onlyFig4);
+    for (const id of ["h", "i", "j"]) assert.equal(s4[id], "not run", id);
+    const failed = goodSuite();
+    failed[1] = fakeRecord({ handler: "penalty-weak", status: "failed", metrics: null });
+    const b = evaluateClaims(failed).find((c) => c.claim.id === "b")!.result;
+    assert.equal(b.status, "not run");
+    assert.match(b.measured, /penalty-weak failed, no metrics/);
+    const html = renderReport([{ label: "x", records: good }], { cdn: true });
+    assert.match(html, /10 reproduced, 0 not reproduced, 0 not run/);
+  });
+
+  await t.step("scene matrix colours problems", () => {
+    const html = renderReport([{ label: "x", records: goodSuite() }], { cdn: true });
+    const matrix = html.slice(html.indexOf('<table class="matrix">'));
+    assert.match(
+      matrix,
+      /<td class="cell bad"><div class="status ok">ok<\/div><div><span class="k">pass-through<\/span> <span class="v bad">5<\/span>/,
+    );
+    assert.match(matrix, /<td class="cell ok">/);
+  });
+
+  await t.step("comparison of two inputs shows ratios and config mismatches", () => {
+    const a = [
+      fakeRecord({ handler: "merge-split" }),
+      fakeRecord({ handler: "impulse" }),
+      fakeRecord({ handler: "penalty-weak" }),
+    ];
+    const b = [
+      fakeRecord({ handler: "merge-split", timeScale: 2 }),
+      fakeRecord({ handler: "impulse", timeScale: 0.5 }),
+      fakeRecord({ handler: "penalty-weak", configHash: "d".repeat(64) }),
+    ];
+    const c = compareInputs([{ label: "A", records: a }, { label: "B", records: b }]);
+    assert.equal(c.rows.length, 2);
+    assert.equal(c.rows[0].medians[1]!.total, 2 * c.rows[0].medians[0]!.total!);
+    assert.equal(c.mismatches.length, 1);
+    assert.match(c.mismatches[0].case, /penalty-weak/);
+    const html = renderReport([{ label: "A", records: a }, { label: "B", records: b }], {
+      cdn: true,
+    });
+    assert.match(html, /\(2×\)/);
+    assert.match(html, /\(0\.5×\)/);
+    assert.match(html, /Configuration hashes differ/);
+    assert.match(html, /id="comparison-chart"/);
+  });
+
+  await t.step("--cdn output is much smaller and references the CDN", () => {
+    const records = goodSuite();
+    const inline = renderReport([{ label: "x", records }]);
+    const cdn = renderReport([{ label: "x", records }], { cdn: true });
+    const lib = vendorLibraries();
+    assert.ok(cdn.length * 5 < inline.length, `${cdn.length} vs ${inline.length}`);
+    assert.ok(cdn.includes(`https://esm.sh/three@${lib.three.version}`));
+    assert.ok(
+      cdn.includes(
+        `https://cdn.jsdelivr.net/npm/chart.js@${lib.chartJs.version}/dist/chart.umd.min.js`,
+      ),
+    );
+    assert.ok(!inline.includes("https://esm.sh/"));
+    assert.ok(inline.includes(lib.chartJs.umd.slice(0, 200)));
+  });
+
+  await t.step("export writes parseable PLY and VTK with the right point counts", async () => {
+    const dir = await Deno.makeTempDir({ prefix: "mergesplit-export-" });
+    try {
+      const snapshots = fakeSnapshots({ n: 10, fluid: 50, frames: 3 });
+      const records = [fakeRecord({ scene: "a/b", snapshots }), fakeRecord({ handler: "x" })];
+      const ply = exportSnapshots(records, { format: "ply", dir: join(dir, "ply") });
+      assert.equal(ply.cases, 1);
+      assert.equal(ply.files.length, 3);
+      for (const file of ply.files) {
+        const lines = Deno.readTextFileSync(file).trimEnd().split("\n");
+        assert.equal(lines[0], "ply");
+        assert.ok(lines.includes("element vertex 150"));
+        assert.ok(lines.includes("property uchar body"));
+        const data = lines.slice(lines.indexOf("end_header") + 1);
+        assert.equal(data.length, 150);
+        const rows = data.map((l) => l.split(" ").map(Number));
+        assert.ok(rows.every((r) => r.length === 7 && r.every(Number.isFinite)));
+        assert.equal(rows.filter((r) => r[6] === 1).length, 50);
+      }
+      // The first cloth particle of the first frame sits at (-0.3, 0, -0.3).
+      const first = Deno.readTextFileSync(ply.files[0]).split("end_header\n")[1].split(" ");
+      assert.ok(Math.abs(Number(first[0]) + 0.3) < 1e-4 && Math.abs(Number(first[2]) + 0.3) < 1e-4);
+      const vtk = exportSnapshots(records, { format: "vtk", dir: join(dir, "vtk") });
+      assert.equal(vtk.files.length, 3);
+      const lines = Deno.readTextFileSync(vtk.files[2]).trimEnd().split("\n");
+      assert.equal(lines[0], "# vtk DataFile Version 3.0");
+      assert.equal(lines[2], "ASCII");
+      assert.equal(lines[3], "DATASET POLYDATA");
+      assert.equal(lines[4], "POINTS 150 float");
+      assert.equal(lines[5 + 150], "VERTICES 150 300");
+      assert.equal(lines[6 + 2 * 150], "POINT_DATA 150");
+      assert.equal(lines[7 + 2 * 150], "SCALARS body int 1");
+      const scalars = lines.slice(9 + 2 * 150);
+      assert.equal(scalars.length, 150);
+      assert.equal(scalars.filter((s) => s === "1").length, 50);
+      assert.match(vtk.files[0], /a_b__merge-split__tiny[\\/]frame_0000\.vtk$/);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+
+  await t.step("writeReport and the command line", async () => {
+    const dir = await Deno.makeTempDir({ prefix: "mergesplit-report-" });
+    const errors: string[] = [];
+    const logs: string[] = [];
+    const { error, log } = console;
+    console.error = (...a: unknown[]) => errors.push(a.join(" "));
+    console.log = (...a: unknown[]) => logs.push(a.join(" "));
+    try {
+      const file = join(dir, "run1", "results.jsonl");
+      Deno.mkdirSync(join(dir, "run1"));
+      Deno.writeTextFileSync(file, goodSuite().map(recordLine).join(""));
+      const { path, bytes } = writeReport([file], { cdn: true });
+      assert.equal(path, join(dir, "run1", "report.html"));
+      assert.equal(Deno.statSync(path).size, bytes);
+      assert.match(Deno.readTextFileSync(path), /<h3>run1<\/h3>/);
+      assert.equal(parseResults(Deno.readTextFileSync(file)).length, 11);
+
+      assert.equal(main([file, "--bogus"]), 2);
+      assert.match(
+        errors.join("\n"),
+        /--bogus.*valid options: --out, --cdn, --title, --label, --export, --export-dir, --help/s,
+      );
+      assert.equal(main([]), 2);
+      assert.equal(main([file, "--export", "obj"]), 2);
+      assert.equal(main([join(dir, "missing.jsonl")]), 2);
+      assert.match(errors.join("\n"), /cannot read results file .*missing\.jsonl/);
+      const out = join(dir, "r.html");
+      assert.equal(main([file, "--out", out, "--cdn"]), 0);
+      assert.ok(Deno.statSync(out).size > 1000);
+      // No snapshots: the report is written, the export says why nothing was exported.
+      assert.equal(main([file, "--out", out, "--cdn", "--export", "ply"]), 1);
+      assert.match(errors.at(-1)!, /no case has snapshots/);
+    } finally {
+      console.error = error;
+      console.log = log;
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+});

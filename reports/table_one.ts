@@ -1,0 +1,85 @@
+/**
+ * The paper's Table I reproduced: per scene and handler, the particle counts and the per-phase
+ * times (median ms/step with its 95% confidence interval), and a place for the stacked bar chart
+ * of the phases that the page's script draws.
+ *
+ * @module
+ */
+import type { CaseRecord } from "../bench/result.ts";
+import { distinct } from "./case_key.ts";
+import { escapeHtml } from "./escape_html.ts";
+import { formatNumber } from "./format_number.ts";
+
+/** Table I's phases in the paper's order (`total` last), as `timings.phases` names them. */
+export const TABLE_I_PHASE_ORDER: readonly string[] = [
+  "neighborSearch",
+  "collisionDetection",
+  "merging",
+  "integrationStage1",
+  "integrationStage2",
+  "splitting",
+  "metrics",
+  "total",
+];
+
+/** The phases present in `records`, Table I's first, then any others in first-seen order. */
+export function phaseNames(records: readonly CaseRecord[]): string[] {
+  const seen = distinct(records.flatMap((r) => Object.keys(r.timings?.phases ?? {})));
+  return [
+    ...TABLE_I_PHASE_ORDER.filter((p) => seen.includes(p)),
+    ...seen.filter((p) => !TABLE_I_PHASE_ORDER.includes(p)),
+  ];
+}
+
+function timeCell(record: CaseRecord, phase: string): string {
+  const t = record.timings?.phases[phase];
+  if (!t) return `<td class="num muted">–</td>`;
+  const ci = Array.isArray(t.ci95)
+    ? `<span class="ci">[${escapeHtml(formatNumber(t.ci95[0]))}, ${
+      escapeHtml(formatNumber(t.ci95[1]))
+    }]</span>`
+    : "";
+  return `<td class="num">${escapeHtml(formatNumber(t.median))}${ci}</td>`;
+}
+
+/**
+ * Renders Table I for one input: rows grouped by scene, a column per phase, and a canvas with id
+ * `chartId` for the stacked bars of the phase medians per case.
+ */
+export function renderTableOne(
+  records: readonly CaseRecord[],
+  options: { chartId: string },
+): string {
+  if (!records.length) return `<p class="muted">No cases.</p>`;
+  const phases = phaseNames(records);
+  const sources = distinct(records.map((r) => r.timings?.source).filter((s) => s));
+  const multiScale = distinct(records.map((r) => r.scale)).length > 1;
+  const head =
+    `<tr><th>scene</th><th>handler</th><th class="num">solid</th><th class="num">fluid</th>${
+      phases.map((p) => `<th class="num">${escapeHtml(p)}</th>`).join("")
+    }</tr>`;
+  const scenes = distinct(records.map((r) => `${r.scene}|${r.scale}`));
+  const body = scenes.map((key) => {
+    const rs = records.filter((r) => `${r.scene}|${r.scale}` === key);
+    return rs.map((r, k) =>
+      `<tr${k === 0 ? ' class="group"' : ""}>${
+        k === 0
+          ? `<th class="row" rowspan="${rs.length}">${escapeHtml(r.scene)}${
+            multiScale ? ` (${escapeHtml(r.scale)})` : ""
+          }</th>`
+          : ""
+      }<td>${escapeHtml(r.handler)}${
+        r.status === "ok" ? "" : ` <span class="badge bad">${escapeHtml(r.status)}</span>`
+      }</td><td class="num">${escapeHtml(formatNumber(r.particles?.solid))}</td><td class="num">${
+        escapeHtml(formatNumber(r.particles?.fluid))
+      }</td>${phases.map((p) => timeCell(r, p)).join("")}</tr>`
+    ).join("\n");
+  }).join("\n");
+  return `<p class="muted">ms per step: median [95% bootstrap CI of the median]; timing source: ${
+    escapeHtml(sources.join(", ") || "none")
+  }.</p>
+<div class="scroll"><table class="table-one"><thead>${head}</thead><tbody>${body}</tbody></table></div>
+<div class="chart-box tall"><canvas id="${
+    escapeHtml(options.chartId)
+  }" class="chart"></canvas></div>`;
+}
