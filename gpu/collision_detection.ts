@@ -36,10 +36,11 @@
  * @module
  */
 
+import { withGridCell } from "./grid_cell.ts";
 import { defineStruct, type StructLayout } from "./struct_layout.ts";
 
-/** WGSL source of the detector (`gpu/collision_detection.wgsl`). */
-export const COLLISION_DETECTION_WGSL: string = Deno.readTextFileSync(
+/** WGSL source of the detector (`gpu/collision_detection.wgsl` after the grid prelude). */
+export const COLLISION_DETECTION_WGSL: string = withGridCell(
   new URL("./collision_detection.wgsl", import.meta.url),
 );
 

@@ -42,15 +42,9 @@ override MAX_PER_PARTICLE: u32 = 16;
 @group(0) @binding(14) var<storage, read_write> marked: array<u32>;
 @group(0) @binding(15) var<storage, read_write> markedCount: array<u32>;
 
-// Cell of a point, clamped into the grid (gpu/README.md).
+// Cell of a point, clamped into the grid (gpu/grid_cell.wgsl, prepended by the owner).
 fn cellOf(x: vec3f) -> vec3i {
-  let dims = vec3f(params.dims.xyz);
-  let c = clamp(floor((x - params.gridMin) / params.cellSize), vec3f(0.0), dims - vec3f(1.0));
-  return vec3i(c);
-}
-
-fn cellId(c: vec3i) -> u32 {
-  return u32(c.x) + params.dims.x * (u32(c.y) + params.dims.y * u32(c.z));
+  return gridCell(x, params.gridMin, params.cellSize, params.dims.xyz);
 }
 
 // Whether b is in a's ascending bond list (binary search).
@@ -92,58 +86,44 @@ fn collide_contacts(@builtin(global_invocation_id) gid: vec3u) {
   let base = i * K;
   let pi = pos[i];
   let c = cellOf(pi.xyz);
-  let dims = vec3i(params.dims.xyz);
   var n = 0u;
   var dropped = 0u;
-  for (var dz = -1; dz <= 1; dz++) {
-    let z = c.z + dz;
-    if (z < 0 || z >= dims.z) {
+  for (var nb = 0u; nb < 27u; nb++) { // the 27 cells around c, z, y, x order
+    let cell = gridNeighbor(c, nb, params.dims.xyz);
+    if (cell == NO_CELL) {
       continue;
     }
-    for (var dy = -1; dy <= 1; dy++) {
-      let y = c.y + dy;
-      if (y < 0 || y >= dims.y) {
+    let end = cellStart[cell + 1u];
+    for (var k = cellStart[cell]; k < end; k++) {
+      let j = sorted[k];
+      if (j == i) {
         continue;
       }
-      for (var dx = -1; dx <= 1; dx++) {
-        let x = c.x + dx;
-        if (x < 0 || x >= dims.x) {
+      let pj = pos[j];
+      let d = pj.xyz - pi.xyz;
+      let reach = pi.w + pj.w;
+      if (!(dot(d, d) < reach * reach)) { // Rule 1 (Eq. 21)
+        continue;
+      }
+      if (excluded(i, j)) {
+        continue;
+      }
+      // Insert j into the ascending slot, keeping the K smallest indices.
+      var p = n;
+      if (n == K) {
+        dropped++;
+        if (j > contacts[base + K - 1u]) {
           continue;
         }
-        let cell = cellId(vec3i(x, y, z));
-        let end = cellStart[cell + 1u];
-        for (var k = cellStart[cell]; k < end; k++) {
-          let j = sorted[k];
-          if (j == i) {
-            continue;
-          }
-          let pj = pos[j];
-          let d = pj.xyz - pi.xyz;
-          let reach = pi.w + pj.w;
-          if (!(dot(d, d) < reach * reach)) { // Rule 1 (Eq. 21)
-            continue;
-          }
-          if (excluded(i, j)) {
-            continue;
-          }
-          // Insert j into the ascending slot, keeping the K smallest indices.
-          var p = n;
-          if (n == K) {
-            dropped++;
-            if (j > contacts[base + K - 1u]) {
-              continue;
-            }
-            p = K - 1u;
-          } else {
-            n++;
-          }
-          while (p > 0u && contacts[base + p - 1u] > j) {
-            contacts[base + p] = contacts[base + p - 1u];
-            p--;
-          }
-          contacts[base + p] = j;
-        }
+        p = K - 1u;
+      } else {
+        n++;
       }
+      while (p > 0u && contacts[base + p - 1u] > j) {
+        contacts[base + p] = contacts[base + p - 1u];
+        p--;
+      }
+      contacts[base + p] = j;
     }
   }
   contactCount[i] = n;

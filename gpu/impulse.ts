@@ -35,6 +35,7 @@
  * @module
  */
 
+import { type BufferTable, checkCount, checkPassOptions, ParticlePass } from "./particle_pass.ts";
 import { defineStruct, type StructLayout } from "./struct_layout.ts";
 
 /** WGSL source of the kernel (`gpu/impulse.wgsl`). */
@@ -90,8 +91,8 @@ export interface ImpulseBindings {
   readonly group: GPUBindGroup;
 }
 
-/** Binding number, element size and element count ("N" or "NK") of each buffer. */
-const BINDINGS: Record<keyof ImpulseBuffers, [number, number, "N" | "NK"]> = {
+/** Binding number, element size and element count of each buffer. */
+const BINDINGS: BufferTable<ImpulseBuffers> = {
   pos: [1, 16, "N"],
   vel: [2, 16, "N"],
   mass: [3, 4, "N"],
@@ -99,6 +100,8 @@ const BINDINGS: Record<keyof ImpulseBuffers, [number, number, "N" | "NK"]> = {
   contactCount: [5, 4, "N"],
   velOut: [6, 16, "N"],
 };
+
+const OWNER = "Impulse";
 
 function restitution(value: unknown, name: string): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > 1) {
@@ -125,72 +128,29 @@ export class Impulse {
   readonly workgroupSize: number;
   #params: Readonly<ImpulseKernelParams>;
   #count: number;
-  readonly #uniform: GPUBuffer;
-  readonly #layout: GPUBindGroupLayout;
-  readonly #pipeline: GPUComputePipeline;
+  readonly #pass: ParticlePass<ImpulseBuffers>;
 
   /** Creates the pipeline and the uniform (see {@link ImpulseOptions}). */
   constructor(device: GPUDevice, options: ImpulseOptions) {
-    if (!device) throw new TypeError("Impulse: device is required");
-    if (!options) throw new TypeError("Impulse: options are required");
+    const sizes = checkPassOptions(OWNER, device, options, true);
     this.device = device;
     this.label = options.label ?? "impulse";
-    const capacity = options.capacity;
-    if (!Number.isInteger(capacity) || capacity < 1) {
-      throw new RangeError(
-        `Impulse: options.capacity must be an integer >= 1, got ${capacity}`,
-      );
-    }
-    this.capacity = capacity;
-    const k = options.maxPerParticle ?? 16;
-    if (!Number.isInteger(k) || k < 1 || k > 1024) {
-      throw new RangeError(
-        `Impulse: options.maxPerParticle must be an integer in 1..1024, got ${k}`,
-      );
-    }
-    this.maxPerParticle = k;
-    const wg = options.workgroupSize ?? 64;
-    if (!Number.isInteger(wg) || wg < 1 || wg > 256) {
-      throw new RangeError(
-        `Impulse: options.workgroupSize must be an integer in 1..256, got ${wg}`,
-      );
-    }
-    this.workgroupSize = wg;
+    this.capacity = sizes.capacity;
+    this.maxPerParticle = sizes.maxPerParticle;
+    this.workgroupSize = sizes.workgroupSize;
     this.#params = this.#checkParams(options, "options");
-    this.#count = this.#checkCount(options.count ?? capacity, "options.count");
-    const label = this.label;
-    this.#uniform = device.createBuffer({
-      label: `${label} params`,
-      size: IMPULSE_PARAMS_STRUCT.size,
-      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-    });
-    this.#layout = device.createBindGroupLayout({
-      label: `${label} bind group layout`,
-      entries: [
-        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: "uniform" } },
-        ...Object.entries(BINDINGS).map(([name, [binding]]) => ({
-          binding,
-          visibility: GPUShaderStage.COMPUTE,
-          buffer: {
-            type: (name === "velOut" ? "storage" : "read-only-storage") as GPUBufferBindingType,
-          },
-        })),
-      ],
-    });
-    this.#pipeline = device.createComputePipeline({
-      label: `${label} pipeline`,
-      layout: device.createPipelineLayout({
-        label: `${label} pipeline layout`,
-        bindGroupLayouts: [this.#layout],
-      }),
-      compute: {
-        module: device.createShaderModule({
-          label: `${label} impulse.wgsl`,
-          code: IMPULSE_WGSL,
-        }),
-        entryPoint: "impulse",
-        constants: { WORKGROUP_SIZE: wg, MAX_PER_PARTICLE: k },
-      },
+    this.#count = checkCount(OWNER, "options.count", options.count ?? this.capacity, this.capacity);
+    this.#pass = new ParticlePass(device, {
+      ...sizes,
+      owner: OWNER,
+      label: this.label,
+      file: "impulse.wgsl",
+      code: IMPULSE_WGSL,
+      entryPoint: "impulse",
+      constants: { WORKGROUP_SIZE: sizes.workgroupSize, MAX_PER_PARTICLE: sizes.maxPerParticle },
+      paramsSize: IMPULSE_PARAMS_STRUCT.size,
+      buffers: BINDINGS,
+      output: "velOut",
     });
     this.#write();
   }
@@ -207,7 +167,7 @@ export class Impulse {
 
   /** Sets the particle count (≤ capacity); written with `queue.writeBuffer` (next submissions). */
   setCount(count: number): void {
-    this.#count = this.#checkCount(count, "count");
+    this.#count = checkCount(OWNER, "count", count, this.capacity);
     this.#write();
   }
 
@@ -219,37 +179,14 @@ export class Impulse {
 
   /**
    * Creates the bind group of a set of buffers; reuse it across steps. Throws a `TypeError`
-   * naming a missing buffer or one without `STORAGE` usage and a `RangeError` naming one too
-   * small.
+   * naming a missing buffer, one without `STORAGE` usage or `velOut` equal to `vel`, and a
+   * `RangeError` naming one too small.
    */
   bind(buffers: ImpulseBuffers): ImpulseBindings {
-    if (!buffers) throw new TypeError("Impulse.bind: buffers are required");
-    if (buffers.vel && buffers.vel === buffers.velOut) {
+    if (buffers?.vel && buffers.vel === buffers.velOut) {
       throw new TypeError("Impulse.bind: buffers.velOut must not be buffers.vel");
     }
-    const entries: GPUBindGroupEntry[] = [{ binding: 0, resource: { buffer: this.#uniform } }];
-    for (const [name, [binding, stride, count]] of Object.entries(BINDINGS)) {
-      const buffer = buffers[name as keyof ImpulseBuffers];
-      if (!buffer) throw new TypeError(`Impulse.bind: buffers.${name} is missing`);
-      if (!(buffer.usage & GPUBufferUsage.STORAGE)) {
-        throw new TypeError(`Impulse.bind: buffers.${name} needs GPUBufferUsage.STORAGE`);
-      }
-      const need = stride * this.capacity * (count === "NK" ? this.maxPerParticle : 1);
-      if (buffer.size < need) {
-        throw new RangeError(
-          `Impulse.bind: buffers.${name} has ${buffer.size} bytes, needs at least ${need}`,
-        );
-      }
-      entries.push({ binding, resource: { buffer } });
-    }
-    return Object.freeze({
-      buffers: Object.freeze({ ...buffers }),
-      group: this.device.createBindGroup({
-        label: `${this.label} bind group`,
-        layout: this.#layout,
-        entries,
-      }),
-    });
+    return this.#pass.bind(buffers);
   }
 
   /** Encodes one compute pass writing the post-collision velocities into `velOut`. */
@@ -258,41 +195,19 @@ export class Impulse {
     bindings: ImpulseBindings,
     options: { timestampWrites?: GPUComputePassTimestampWrites } = {},
   ): void {
-    if (!bindings?.group) throw new TypeError("Impulse: bindings must come from bind()");
-    const pass = encoder.beginComputePass({
-      label: `${this.label} pass`,
-      timestampWrites: options.timestampWrites,
-    });
-    pass.setPipeline(this.#pipeline);
-    pass.setBindGroup(0, bindings.group);
-    const groups = Math.ceil(this.#count / this.workgroupSize);
-    if (groups > 0) pass.dispatchWorkgroups(groups);
-    pass.end();
+    this.#pass.encode(encoder, bindings, this.#count, options);
   }
 
   /** Destroys the uniform buffer (bound buffers belong to the caller). */
   destroy(): void {
-    this.#uniform.destroy();
+    this.#pass.destroy();
   }
 
   #checkParams(p: ImpulseKernelParams, name: string): Readonly<ImpulseKernelParams> {
     return Object.freeze({ restitution: restitution(p.restitution, `${name}.restitution`) });
   }
 
-  #checkCount(count: number, name: string): number {
-    if (!Number.isInteger(count) || count < 0 || count > this.capacity) {
-      throw new RangeError(
-        `Impulse: ${name} must be an integer in 0..${this.capacity} (capacity), got ${count}`,
-      );
-    }
-    return count;
-  }
-
   #write(): void {
-    this.device.queue.writeBuffer(
-      this.#uniform,
-      0,
-      IMPULSE_PARAMS_STRUCT.pack({ count: this.#count, ...this.#params }),
-    );
+    this.#pass.writeParams(IMPULSE_PARAMS_STRUCT.pack({ count: this.#count, ...this.#params }));
   }
 }

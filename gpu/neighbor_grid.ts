@@ -15,10 +15,11 @@
  * @module
  */
 
+import { withGridCell } from "./grid_cell.ts";
 import { defineStruct, type StructLayout } from "./struct_layout.ts";
 
-/** WGSL source of the grid kernels. */
-export const NEIGHBOR_GRID_WGSL: string = Deno.readTextFileSync(
+/** WGSL source of the grid kernels (`gpu/neighbor_grid.wgsl` after the grid prelude). */
+export const NEIGHBOR_GRID_WGSL: string = withGridCell(
   new URL("./neighbor_grid.wgsl", import.meta.url),
 );
 

@@ -46,12 +46,9 @@ fn linearWorkgroup(wid: vec3u, nwg: vec3u) -> u32 {
   return wid.y * nwg.x + wid.x;
 }
 
-/// Linear cell id of a point: clamp(floor((x - gridMin) / cellSize), 0, dims - 1).
+/// Linear cell id of a point (gpu/grid_cell.wgsl, prepended by the owner).
 fn cellOf(x: vec3f) -> u32 {
-  let hi = vec3f(grid.dims.xyz - vec3u(1u));
-  let f = clamp(floor((x - grid.gridMin) / grid.cellSize), vec3f(0.0), hi);
-  let c = vec3u(f);
-  return c.x + grid.dims.x * (c.y + grid.dims.y * c.z);
+  return gridCellId(gridCell(x, grid.gridMin, grid.cellSize, grid.dims.xyz), grid.dims.xyz);
 }
 
 @compute @workgroup_size(WG)

@@ -31,6 +31,13 @@
  * @module
  */
 
+import {
+  type BufferTable,
+  checkCount,
+  checkNonNegative,
+  checkPassOptions,
+  ParticlePass,
+} from "./particle_pass.ts";
 import { defineStruct, type StructLayout } from "./struct_layout.ts";
 
 /** WGSL source of the kernel (`gpu/penalty_force.wgsl`). */
@@ -87,8 +94,8 @@ export interface PenaltyForceBindings {
   readonly group: GPUBindGroup;
 }
 
-/** Binding number, element size and element count ("N" or "NK") of each buffer. */
-const BINDINGS: Record<keyof PenaltyForceBuffers, [number, number, "N" | "NK"]> = {
+/** Binding number, element size and element count of each buffer. */
+const BINDINGS: BufferTable<PenaltyForceBuffers> = {
   pos: [1, 16, "N"],
   vel: [2, 16, "N"],
   contacts: [3, 4, "NK"],
@@ -96,12 +103,7 @@ const BINDINGS: Record<keyof PenaltyForceBuffers, [number, number, "N" | "NK"]> 
   force: [5, 16, "N"],
 };
 
-function nonNegative(value: unknown, name: string): number {
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    throw new RangeError(`PenaltyForce: ${name} must be a finite number >= 0, got ${value}`);
-  }
-  return value;
-}
+const OWNER = "PenaltyForce";
 
 /**
  * Penalty force pass (see the module comment). Bindings (group 0 of `penalty_force.wgsl`):
@@ -121,72 +123,29 @@ export class PenaltyForce {
   readonly workgroupSize: number;
   #params: Readonly<Required<PenaltyForceParams>>;
   #count: number;
-  readonly #uniform: GPUBuffer;
-  readonly #layout: GPUBindGroupLayout;
-  readonly #pipeline: GPUComputePipeline;
+  readonly #pass: ParticlePass<PenaltyForceBuffers>;
 
   /** Creates the pipeline and the uniform (see {@link PenaltyForceOptions}). */
   constructor(device: GPUDevice, options: PenaltyForceOptions) {
-    if (!device) throw new TypeError("PenaltyForce: device is required");
-    if (!options) throw new TypeError("PenaltyForce: options are required");
+    const sizes = checkPassOptions(OWNER, device, options, true);
     this.device = device;
     this.label = options.label ?? "penalty force";
-    const capacity = options.capacity;
-    if (!Number.isInteger(capacity) || capacity < 1) {
-      throw new RangeError(
-        `PenaltyForce: options.capacity must be an integer >= 1, got ${capacity}`,
-      );
-    }
-    this.capacity = capacity;
-    const k = options.maxPerParticle ?? 16;
-    if (!Number.isInteger(k) || k < 1 || k > 1024) {
-      throw new RangeError(
-        `PenaltyForce: options.maxPerParticle must be an integer in 1..1024, got ${k}`,
-      );
-    }
-    this.maxPerParticle = k;
-    const wg = options.workgroupSize ?? 64;
-    if (!Number.isInteger(wg) || wg < 1 || wg > 256) {
-      throw new RangeError(
-        `PenaltyForce: options.workgroupSize must be an integer in 1..256, got ${wg}`,
-      );
-    }
-    this.workgroupSize = wg;
+    this.capacity = sizes.capacity;
+    this.maxPerParticle = sizes.maxPerParticle;
+    this.workgroupSize = sizes.workgroupSize;
     this.#params = this.#checkParams(options, "options");
-    this.#count = this.#checkCount(options.count ?? capacity, "options.count");
-    const label = this.label;
-    this.#uniform = device.createBuffer({
-      label: `${label} params`,
-      size: PENALTY_PARAMS_STRUCT.size,
-      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-    });
-    this.#layout = device.createBindGroupLayout({
-      label: `${label} bind group layout`,
-      entries: [
-        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: "uniform" } },
-        ...Object.entries(BINDINGS).map(([name, [binding]]) => ({
-          binding,
-          visibility: GPUShaderStage.COMPUTE,
-          buffer: {
-            type: (name === "force" ? "storage" : "read-only-storage") as GPUBufferBindingType,
-          },
-        })),
-      ],
-    });
-    this.#pipeline = device.createComputePipeline({
-      label: `${label} pipeline`,
-      layout: device.createPipelineLayout({
-        label: `${label} pipeline layout`,
-        bindGroupLayouts: [this.#layout],
-      }),
-      compute: {
-        module: device.createShaderModule({
-          label: `${label} penalty_force.wgsl`,
-          code: PENALTY_FORCE_WGSL,
-        }),
-        entryPoint: "penalty_force",
-        constants: { WORKGROUP_SIZE: wg, MAX_PER_PARTICLE: k },
-      },
+    this.#count = checkCount(OWNER, "options.count", options.count ?? this.capacity, this.capacity);
+    this.#pass = new ParticlePass(device, {
+      ...sizes,
+      owner: OWNER,
+      label: this.label,
+      file: "penalty_force.wgsl",
+      code: PENALTY_FORCE_WGSL,
+      entryPoint: "penalty_force",
+      constants: { WORKGROUP_SIZE: sizes.workgroupSize, MAX_PER_PARTICLE: sizes.maxPerParticle },
+      paramsSize: PENALTY_PARAMS_STRUCT.size,
+      buffers: BINDINGS,
+      output: "force",
     });
     this.#write();
   }
@@ -203,7 +162,7 @@ export class PenaltyForce {
 
   /** Sets the particle count (≤ capacity); written with `queue.writeBuffer` (next submissions). */
   setCount(count: number): void {
-    this.#count = this.#checkCount(count, "count");
+    this.#count = checkCount(OWNER, "count", count, this.capacity);
     this.#write();
   }
 
@@ -219,30 +178,7 @@ export class PenaltyForce {
    * small.
    */
   bind(buffers: PenaltyForceBuffers): PenaltyForceBindings {
-    if (!buffers) throw new TypeError("PenaltyForce.bind: buffers are required");
-    const entries: GPUBindGroupEntry[] = [{ binding: 0, resource: { buffer: this.#uniform } }];
-    for (const [name, [binding, stride, count]] of Object.entries(BINDINGS)) {
-      const buffer = buffers[name as keyof PenaltyForceBuffers];
-      if (!buffer) throw new TypeError(`PenaltyForce.bind: buffers.${name} is missing`);
-      if (!(buffer.usage & GPUBufferUsage.STORAGE)) {
-        throw new TypeError(`PenaltyForce.bind: buffers.${name} needs GPUBufferUsage.STORAGE`);
-      }
-      const need = stride * this.capacity * (count === "NK" ? this.maxPerParticle : 1);
-      if (buffer.size < need) {
-        throw new RangeError(
-          `PenaltyForce.bind: buffers.${name} has ${buffer.size} bytes, needs at least ${need}`,
-        );
-      }
-      entries.push({ binding, resource: { buffer } });
-    }
-    return Object.freeze({
-      buffers: Object.freeze({ ...buffers }),
-      group: this.device.createBindGroup({
-        label: `${this.label} bind group`,
-        layout: this.#layout,
-        entries,
-      }),
-    });
+    return this.#pass.bind(buffers);
   }
 
   /** Encodes one compute pass adding the penalty forces into `force`. */
@@ -251,44 +187,22 @@ export class PenaltyForce {
     bindings: PenaltyForceBindings,
     options: { timestampWrites?: GPUComputePassTimestampWrites } = {},
   ): void {
-    if (!bindings?.group) throw new TypeError("PenaltyForce: bindings must come from bind()");
-    const pass = encoder.beginComputePass({
-      label: `${this.label} pass`,
-      timestampWrites: options.timestampWrites,
-    });
-    pass.setPipeline(this.#pipeline);
-    pass.setBindGroup(0, bindings.group);
-    const groups = Math.ceil(this.#count / this.workgroupSize);
-    if (groups > 0) pass.dispatchWorkgroups(groups);
-    pass.end();
+    this.#pass.encode(encoder, bindings, this.#count, options);
   }
 
   /** Destroys the uniform buffer (bound buffers belong to the caller). */
   destroy(): void {
-    this.#uniform.destroy();
+    this.#pass.destroy();
   }
 
   #checkParams(p: PenaltyForceParams, name: string): Readonly<Required<PenaltyForceParams>> {
     return Object.freeze({
-      stiffness: nonNegative(p.stiffness, `${name}.stiffness`),
-      damping: nonNegative(p.damping ?? 0, `${name}.damping`),
+      stiffness: checkNonNegative(OWNER, `${name}.stiffness`, p.stiffness),
+      damping: checkNonNegative(OWNER, `${name}.damping`, p.damping ?? 0),
     });
   }
 
-  #checkCount(count: number, name: string): number {
-    if (!Number.isInteger(count) || count < 0 || count > this.capacity) {
-      throw new RangeError(
-        `PenaltyForce: ${name} must be an integer in 0..${this.capacity} (capacity), got ${count}`,
-      );
-    }
-    return count;
-  }
-
   #write(): void {
-    this.device.queue.writeBuffer(
-      this.#uniform,
-      0,
-      PENALTY_PARAMS_STRUCT.pack({ count: this.#count, ...this.#params }),
-    );
+    this.#pass.writeParams(PENALTY_PARAMS_STRUCT.pack({ count: this.#count, ...this.#params }));
   }
 }

@@ -51,15 +51,9 @@ override WORKGROUP_SIZE: u32 = 64;
 @group(0) @binding(15) var<storage, read> vel: array<vec4f>;
 @group(0) @binding(16) var<storage, read> aux: array<vec2f>;
 
-// Cell of a point, clamped into the grid (gpu/README.md).
+// Cell of a point, clamped into the grid (gpu/grid_cell.wgsl, prepended by the owner).
 fn cellOf(x: vec3f) -> vec3i {
-  let dims = vec3f(params.dims.xyz);
-  let c = clamp(floor((x - params.gridMin) / params.cellSize), vec3f(0.0), dims - vec3f(1.0));
-  return vec3i(c);
-}
-
-fn cellId(c: vec3i) -> u32 {
-  return u32(c.x) + params.dims.x * (u32(c.y) + params.dims.y * u32(c.z));
+  return gridCell(x, params.gridMin, params.cellSize, params.dims.xyz);
 }
 
 // Clipped state equation p = k max((rho/rho0)^gamma - 1, 0) (notes Eq. 47; gamma = 7: Tait).
@@ -100,37 +94,23 @@ fn sph_density(@builtin(global_invocation_id) gid: vec3u) {
     return;
   }
   let c = cellOf(xi.xyz);
-  let dims = vec3i(params.dims.xyz);
   var rho = 0.0;
-  for (var dz = -1; dz <= 1; dz++) {
-    let z = c.z + dz;
-    if (z < 0 || z >= dims.z) {
+  for (var nb = 0u; nb < 27u; nb++) { // the 27 cells around c, z, y, x order
+    let cell = gridNeighbor(c, nb, params.dims.xyz);
+    if (cell == NO_CELL) {
       continue;
     }
-    for (var dy = -1; dy <= 1; dy++) {
-      let y = c.y + dy;
-      if (y < 0 || y >= dims.y) {
+    let end = cellStart[cell + 1u];
+    for (var k = cellStart[cell]; k < end; k++) {
+      let xj = xm[sorted[k]];
+      if (xj.w == 0.0) {
         continue;
       }
-      for (var dx = -1; dx <= 1; dx++) {
-        let x = c.x + dx;
-        if (x < 0 || x >= dims.x) {
-          continue;
-        }
-        let cell = cellId(vec3i(x, y, z));
-        let end = cellStart[cell + 1u];
-        for (var k = cellStart[cell]; k < end; k++) {
-          let xj = xm[sorted[k]];
-          if (xj.w == 0.0) {
-            continue;
-          }
-          let d = xi.xyz - xj.xyz;
-          let r2 = dot(d, d);
-          if (r2 < params.h2) {
-            let s = 1.0 - r2 * params.invH * params.invH;
-            rho += xj.w * (s * s * s);
-          }
-        }
+      let d = xi.xyz - xj.xyz;
+      let r2 = dot(d, d);
+      if (r2 < params.h2) {
+        let s = 1.0 - r2 * params.invH * params.invH;
+        rho += xj.w * (s * s * s);
       }
     }
   }
@@ -158,47 +138,33 @@ fn sph_forces(@builtin(global_invocation_id) gid: vec3u) {
   let vi = vel[i].xyz;
   let ai = aux[i];
   let c = cellOf(xi.xyz);
-  let dims = vec3i(params.dims.xyz);
   var fp = vec3f(0.0); // sum_j m_j (P_i + P_j) g(r) d / r, times -gradW sign folded in
   var fv = vec3f(0.0); // sum_j m_j (v_j - v_i) / rho_j lapW(r) / viscLap
-  for (var dz = -1; dz <= 1; dz++) {
-    let z = c.z + dz;
-    if (z < 0 || z >= dims.z) {
+  for (var nb = 0u; nb < 27u; nb++) { // the 27 cells around c, z, y, x order
+    let cell = gridNeighbor(c, nb, params.dims.xyz);
+    if (cell == NO_CELL) {
       continue;
     }
-    for (var dy = -1; dy <= 1; dy++) {
-      let y = c.y + dy;
-      if (y < 0 || y >= dims.y) {
+    let end = cellStart[cell + 1u];
+    for (var k = cellStart[cell]; k < end; k++) {
+      let j = sorted[k];
+      let xj = xm[j];
+      if (j == i || xj.w == 0.0) {
         continue;
       }
-      for (var dx = -1; dx <= 1; dx++) {
-        let x = c.x + dx;
-        if (x < 0 || x >= dims.x) {
-          continue;
-        }
-        let cell = cellId(vec3i(x, y, z));
-        let end = cellStart[cell + 1u];
-        for (var k = cellStart[cell]; k < end; k++) {
-          let j = sorted[k];
-          let xj = xm[j];
-          if (j == i || xj.w == 0.0) {
-            continue;
-          }
-          let d = xi.xyz - xj.xyz;
-          let r2 = dot(d, d);
-          if (r2 >= params.h2) {
-            continue;
-          }
-          let r = sqrt(r2);
-          let s = 1.0 - r * params.invH;
-          let aj = aux[j];
-          if (r > 0.0) {
-            // -(P_i + P_j) gradW, gradW = -spikyGrad s^2 d / r
-            fp += (xj.w * (ai.x + aj.x) * s * s / r) * d;
-          }
-          fv += (xj.w * aj.y * s) * (vel[j].xyz - vi);
-        }
+      let d = xi.xyz - xj.xyz;
+      let r2 = dot(d, d);
+      if (r2 >= params.h2) {
+        continue;
       }
+      let r = sqrt(r2);
+      let s = 1.0 - r * params.invH;
+      let aj = aux[j];
+      if (r > 0.0) {
+        // -(P_i + P_j) gradW, gradW = -spikyGrad s^2 d / r
+        fp += (xj.w * (ai.x + aj.x) * s * s / r) * d;
+      }
+      fv += (xj.w * aj.y * s) * (vel[j].xyz - vi);
     }
   }
   let f = xi.w * (params.spikyGrad * fp + (params.viscosity * params.viscLap * ai.y) * fv);

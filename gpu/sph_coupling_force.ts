@@ -30,10 +30,18 @@
  * @module
  */
 
+import { withGridCell } from "./grid_cell.ts";
+import {
+  type BufferTable,
+  checkCount,
+  checkNonNegative,
+  checkPassOptions,
+  ParticlePass,
+} from "./particle_pass.ts";
 import { defineStruct, type StructLayout } from "./struct_layout.ts";
 
-/** WGSL source of the kernel (`gpu/sph_coupling_force.wgsl`). */
-export const SPH_COUPLING_FORCE_WGSL: string = Deno.readTextFileSync(
+/** WGSL source of the kernel (`gpu/sph_coupling_force.wgsl` after the grid prelude). */
+export const SPH_COUPLING_FORCE_WGSL: string = withGridCell(
   new URL("./sph_coupling_force.wgsl", import.meta.url),
 );
 
@@ -107,15 +115,20 @@ export interface SphCouplingForceBindings {
   readonly group: GPUBindGroup;
 }
 
-/** Binding number and element size of each buffer (cellStart is checked against the grid). */
-const BINDINGS: Record<keyof SphCouplingForceBuffers, [number, number]> = {
-  pos: [1, 16],
-  mass: [2, 4],
-  body: [3, 4],
-  cellStart: [4, 4],
-  sorted: [5, 4],
-  force: [6, 16],
+/**
+ * Binding number, element size and element count of each buffer (cellStart: at least 2 entries
+ * here, checked against the grid by encode).
+ */
+const BINDINGS: BufferTable<SphCouplingForceBuffers> = {
+  pos: [1, 16, "N"],
+  mass: [2, 4, "N"],
+  body: [3, 4, "N"],
+  cellStart: [4, 4, 2],
+  sorted: [5, 4, "N"],
+  force: [6, 16, "N"],
 };
+
+const OWNER = "SphCouplingForce";
 
 /**
  * SPH coupling force pass (see the module comment). Bindings (group 0 of
@@ -134,66 +147,29 @@ export class SphCouplingForce {
   #params: Readonly<SphCouplingForceParams>;
   #grid: SphCouplingGrid | undefined;
   #count: number;
-  readonly #uniform: GPUBuffer;
-  readonly #layout: GPUBindGroupLayout;
-  readonly #pipeline: GPUComputePipeline;
+  readonly #pass: ParticlePass<SphCouplingForceBuffers>;
 
   /** Creates the pipeline and the uniform (see {@link SphCouplingForceOptions}). */
   constructor(device: GPUDevice, options: SphCouplingForceOptions) {
-    if (!device) throw new TypeError("SphCouplingForce: device is required");
-    if (!options) throw new TypeError("SphCouplingForce: options are required");
+    const sizes = checkPassOptions(OWNER, device, options, false);
     this.device = device;
     this.label = options.label ?? "sph coupling force";
-    const capacity = options.capacity;
-    if (!Number.isInteger(capacity) || capacity < 1) {
-      throw new RangeError(
-        `SphCouplingForce: options.capacity must be an integer >= 1, got ${capacity}`,
-      );
-    }
-    this.capacity = capacity;
-    const wg = options.workgroupSize ?? 64;
-    if (!Number.isInteger(wg) || wg < 1 || wg > 256) {
-      throw new RangeError(
-        `SphCouplingForce: options.workgroupSize must be an integer in 1..256, got ${wg}`,
-      );
-    }
-    this.workgroupSize = wg;
+    this.capacity = sizes.capacity;
+    this.workgroupSize = sizes.workgroupSize;
     this.#params = checkParams(options, "options");
-    this.#count = this.#checkCount(options.count ?? capacity, "options.count");
+    this.#count = checkCount(OWNER, "options.count", options.count ?? this.capacity, this.capacity);
     if (options.grid) this.#grid = this.#checkGrid(options.grid, "options.grid", this.#params.h);
-    const label = this.label;
-    this.#uniform = device.createBuffer({
-      label: `${label} params`,
-      size: SPH_COUPLING_PARAMS_STRUCT.size,
-      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-    });
-    this.#layout = device.createBindGroupLayout({
-      label: `${label} bind group layout`,
-      entries: [
-        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: "uniform" } },
-        ...Object.entries(BINDINGS).map(([name, [binding]]) => ({
-          binding,
-          visibility: GPUShaderStage.COMPUTE,
-          buffer: {
-            type: (name === "force" ? "storage" : "read-only-storage") as GPUBufferBindingType,
-          },
-        })),
-      ],
-    });
-    this.#pipeline = device.createComputePipeline({
-      label: `${label} pipeline`,
-      layout: device.createPipelineLayout({
-        label: `${label} pipeline layout`,
-        bindGroupLayouts: [this.#layout],
-      }),
-      compute: {
-        module: device.createShaderModule({
-          label: `${label} sph_coupling_force.wgsl`,
-          code: SPH_COUPLING_FORCE_WGSL,
-        }),
-        entryPoint: "sph_coupling_force",
-        constants: { WORKGROUP_SIZE: wg },
-      },
+    this.#pass = new ParticlePass(device, {
+      ...sizes,
+      owner: OWNER,
+      label: this.label,
+      file: "sph_coupling_force.wgsl",
+      code: SPH_COUPLING_FORCE_WGSL,
+      entryPoint: "sph_coupling_force",
+      constants: { WORKGROUP_SIZE: sizes.workgroupSize },
+      paramsSize: SPH_COUPLING_PARAMS_STRUCT.size,
+      buffers: BINDINGS,
+      output: "force",
     });
     this.#write();
   }
@@ -215,7 +191,7 @@ export class SphCouplingForce {
 
   /** Sets the particle count (≤ capacity); written with `queue.writeBuffer` (next submissions). */
   setCount(count: number): void {
-    this.#count = this.#checkCount(count, "count");
+    this.#count = checkCount(OWNER, "count", count, this.capacity);
     this.#write();
   }
 
@@ -239,30 +215,7 @@ export class SphCouplingForce {
    * small.
    */
   bind(buffers: SphCouplingForceBuffers): SphCouplingForceBindings {
-    if (!buffers) throw new TypeError("SphCouplingForce.bind: buffers are required");
-    const entries: GPUBindGroupEntry[] = [{ binding: 0, resource: { buffer: this.#uniform } }];
-    for (const [name, [binding, stride]] of Object.entries(BINDINGS)) {
-      const buffer = buffers[name as keyof SphCouplingForceBuffers];
-      if (!buffer) throw new TypeError(`SphCouplingForce.bind: buffers.${name} is missing`);
-      if (!(buffer.usage & GPUBufferUsage.STORAGE)) {
-        throw new TypeError(`SphCouplingForce.bind: buffers.${name} needs GPUBufferUsage.STORAGE`);
-      }
-      const need = name === "cellStart" ? 8 : stride * this.capacity;
-      if (buffer.size < need) {
-        throw new RangeError(
-          `SphCouplingForce.bind: buffers.${name} has ${buffer.size} bytes, needs at least ${need}`,
-        );
-      }
-      entries.push({ binding, resource: { buffer } });
-    }
-    return Object.freeze({
-      buffers: Object.freeze({ ...buffers }),
-      group: this.device.createBindGroup({
-        label: `${this.label} bind group`,
-        layout: this.#layout,
-        entries,
-      }),
-    });
+    return this.#pass.bind(buffers);
   }
 
   /** Encodes one compute pass adding the coupling forces into `force`. */
@@ -282,29 +235,12 @@ export class SphCouplingForce {
         `SphCouplingForce: buffers.cellStart has ${bindings.buffers.cellStart.size} bytes, the grid needs ${need}`,
       );
     }
-    const pass = encoder.beginComputePass({
-      label: `${this.label} pass`,
-      timestampWrites: options.timestampWrites,
-    });
-    pass.setPipeline(this.#pipeline);
-    pass.setBindGroup(0, bindings.group);
-    const groups = Math.ceil(this.#count / this.workgroupSize);
-    if (groups > 0) pass.dispatchWorkgroups(groups);
-    pass.end();
+    this.#pass.encode(encoder, bindings, this.#count, options);
   }
 
   /** Destroys the uniform buffer (bound buffers belong to the caller). */
   destroy(): void {
-    this.#uniform.destroy();
-  }
-
-  #checkCount(count: number, name: string): number {
-    if (!Number.isInteger(count) || count < 0 || count > this.capacity) {
-      throw new RangeError(
-        `SphCouplingForce: ${name} must be an integer in 0..${this.capacity} (capacity), got ${count}`,
-      );
-    }
-    return count;
+    this.#pass.destroy();
   }
 
   #checkGrid(grid: SphCouplingGrid, name: string, h: number): SphCouplingGrid {
@@ -333,9 +269,7 @@ export class SphCouplingForce {
     const { h, rho0, stiffness } = this.#params;
     const grid = this.#grid ?? { gridMin: [0, 0, 0], cellSize: h, dims: [1, 1, 1] };
     const [x, y, z] = grid.dims;
-    this.device.queue.writeBuffer(
-      this.#uniform,
-      0,
+    this.#pass.writeParams(
       SPH_COUPLING_PARAMS_STRUCT.pack({
         gridMin: grid.gridMin,
         cellSize: grid.cellSize,
@@ -358,11 +292,6 @@ function checkParams(p: SphCouplingForceParams, name: string): Readonly<SphCoupl
     }
     return v;
   };
-  const k = p.stiffness;
-  if (typeof k !== "number" || !Number.isFinite(k) || k < 0) {
-    throw new RangeError(
-      `SphCouplingForce: ${name}.stiffness must be a finite number >= 0, got ${k}`,
-    );
-  }
+  const k = checkNonNegative(OWNER, `${name}.stiffness`, p.stiffness);
   return Object.freeze({ h: positive(p.h, "h"), rho0: positive(p.rho0, "rho0"), stiffness: k });
 }

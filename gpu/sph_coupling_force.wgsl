@@ -31,15 +31,9 @@ override WORKGROUP_SIZE: u32 = 64;
 @group(0) @binding(5) var<storage, read> sorted: array<u32>;
 @group(0) @binding(6) var<storage, read_write> force: array<vec4f>;
 
-// Cell of a point, clamped into the grid (gpu/README.md).
+// Cell of a point, clamped into the grid (gpu/grid_cell.wgsl, prepended by the owner).
 fn cellOf(x: vec3f) -> vec3i {
-  let dims = vec3f(params.dims.xyz);
-  let c = clamp(floor((x - params.gridMin) / params.cellSize), vec3f(0.0), dims - vec3f(1.0));
-  return vec3i(c);
-}
-
-fn cellId(c: vec3i) -> u32 {
-  return u32(c.x) + params.dims.x * (u32(c.y) + params.dims.y * u32(c.z));
+  return gridCell(x, params.gridMin, params.cellSize, params.dims.xyz);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -52,40 +46,26 @@ fn sph_coupling_force(@builtin(global_invocation_id) gid: vec3u) {
   let mi = mass[i];
   let bi = body[i];
   let c = cellOf(xi);
-  let dims = vec3i(params.dims.xyz);
   var f = vec3f(0.0);
-  for (var dz = -1; dz <= 1; dz++) {
-    let z = c.z + dz;
-    if (z < 0 || z >= dims.z) {
+  for (var nb = 0u; nb < 27u; nb++) { // the 27 cells around c, z, y, x order
+    let cell = gridNeighbor(c, nb, params.dims.xyz);
+    if (cell == NO_CELL) {
       continue;
     }
-    for (var dy = -1; dy <= 1; dy++) {
-      let y = c.y + dy;
-      if (y < 0 || y >= dims.y) {
+    let end = cellStart[cell + 1u];
+    for (var k = cellStart[cell]; k < end; k++) {
+      let j = sorted[k];
+      if (body[j] == bi) {
         continue;
       }
-      for (var dx = -1; dx <= 1; dx++) {
-        let x = c.x + dx;
-        if (x < 0 || x >= dims.x) {
-          continue;
-        }
-        let cell = cellId(vec3i(x, y, z));
-        let end = cellStart[cell + 1u];
-        for (var k = cellStart[cell]; k < end; k++) {
-          let j = sorted[k];
-          if (body[j] == bi) {
-            continue;
-          }
-          let d = xi - pos[j].xyz;
-          let r2 = dot(d, d);
-          if (r2 >= params.h2 || r2 == 0.0) {
-            continue;
-          }
-          let r = sqrt(r2);
-          let s = 1.0 - r * params.invH;
-          f += (params.coef * (mi * mass[j]) * s * s / r) * d;
-        }
+      let d = xi - pos[j].xyz;
+      let r2 = dot(d, d);
+      if (r2 >= params.h2 || r2 == 0.0) {
+        continue;
       }
+      let r = sqrt(r2);
+      let s = 1.0 - r * params.invH;
+      f += (params.coef * (mi * mass[j]) * s * s / r) * d;
     }
   }
   force[i] = vec4f(force[i].xyz + f, force[i].w);

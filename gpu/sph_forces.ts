@@ -19,10 +19,11 @@
  * @module
  */
 
+import { withGridCell } from "./grid_cell.ts";
 import { defineStruct, type StructLayout } from "./struct_layout.ts";
 
-/** WGSL source of the SPH kernels (`gpu/sph.wgsl`). */
-export const SPH_WGSL: string = Deno.readTextFileSync(new URL("./sph.wgsl", import.meta.url));
+/** WGSL source of the SPH kernels (`gpu/sph.wgsl` after the grid prelude). */
+export const SPH_WGSL: string = withGridCell(new URL("./sph.wgsl", import.meta.url));
 
 /**
  * Uniform `SphParams` of `sph.wgsl`: grid (gpu/README.md), particle count, material parameters
