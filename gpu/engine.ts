@@ -33,12 +33,12 @@
  * A fluid resting on the cloth is therefore carried by the cloth's full spring force (the
  * rest-in-contact test in `engine_test.ts` checks that it settles).
  *
- * Two other readings were tried and rejected. Each integrator moving the whole mass M under only
- * its own system's forces scales every force on a shared DOF by its system's mass fraction (a
- * fluid resting on cloth is carried by a fraction of the spring force). Each integrator moving
- * the whole mass under the whole force, the other system's forces explicit, makes the SPH side
- * integrate the stiff springs explicitly: at the `small` scale of fig11 (a fluid block on the
- * cloth) that blew up within 0.1 s.
+ * Two other readings were rejected. Each integrator moving the whole mass M under only its own
+ * system's forces would scale every force on a shared DOF by its system's mass fraction (a fluid
+ * resting on cloth carried by a fraction of the spring force); this was rejected on that analysis,
+ * not run. Each integrator moving the whole mass under the whole force, the other system's forces
+ * explicit, was implemented first: the SPH side then integrates the stiff springs explicitly, and
+ * at the `small` scale of fig11 (a fluid block on the cloth) that blew up within 0.1 s.
  *
  * @module
  */
