@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { referenceGrid } from "./grid_reference.ts";
 import { findCollisions, type Pair } from "../core/collision_rules.ts";
 import type { Particle } from "../core/particle.ts";
 import { Rng } from "../core/rng.ts";
@@ -71,29 +72,6 @@ function bondCsr(c: Cloud, twoSided: boolean) {
   const bondList = new Uint32Array(Math.max(1, bondStart[c.n]));
   lists.forEach((l, i) => bondList.set(l.sort((a, b) => a - b), bondStart[i]));
   return { bondStart, bondList };
-}
-
-/** CPU neighbor grid per gpu/README.md: counting sort by clamped cell, ascending within a cell. */
-function buildGrid(pos: Float32Array, n: number, grid: CollisionGrid) {
-  const [dx, dy, dz] = grid.dims;
-  const cells = dx * dy * dz;
-  const cellOf = new Uint32Array(n);
-  const cellStart = new Uint32Array(cells + 1);
-  for (let i = 0; i < n; i++) {
-    const c = [0, 1, 2].map((k) =>
-      Math.min(
-        Math.max(Math.floor((pos[4 * i + k] - grid.gridMin[k]) / grid.cellSize), 0),
-        grid.dims[k] - 1,
-      )
-    );
-    cellOf[i] = c[0] + dx * (c[1] + dy * c[2]);
-    cellStart[cellOf[i] + 1]++;
-  }
-  for (let k = 0; k < cells; k++) cellStart[k + 1] += cellStart[k];
-  const fill = cellStart.slice(0, cells);
-  const sorted = new Uint32Array(Math.max(1, n));
-  for (let i = 0; i < n; i++) sorted[fill[cellOf[i]]++] = i;
-  return { cellStart, sorted };
 }
 
 /** A grid of edge `cellSize` whose box leaves the top x and z layers outside (clamped). */
@@ -179,7 +157,11 @@ class Fixture {
       pos.set([...c.particles[i].x, c.radius[i]], 4 * i);
       vel.set([...c.particles[i].v, 0], 4 * i);
     }
-    const { cellStart, sorted } = buildGrid(pos, options.n, options.grid);
+    const { cellStart, sorted } = referenceGrid(pos, {
+      grid: options.grid,
+      stride: 4,
+      count: options.n,
+    });
     const { bondStart, bondList } = bondCsr(c, options.twoSided ?? true);
     const out = det.createOutputs();
     this.created.push(...Object.values(out));

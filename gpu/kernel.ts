@@ -102,7 +102,7 @@ export function storageBuffer(
   device: GPUDevice,
   options: { label: string; size: number; data?: ArrayBufferView; usage?: number },
 ): GPUBuffer {
-  const size = Math.max(16, Math.ceil(options.size / 16) * 16);
+  const size = Math.max(16, Math.ceil(options.size / 4) * 4);
   const buffer = device.createBuffer({
     label: options.label,
     size,

@@ -1,35 +1,19 @@
 import assert from "node:assert/strict";
+import { readBuffer, storageBuffer } from "./kernel.ts";
+
+const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
 import fc from "fast-check";
 import { acquireGpu } from "./device.ts";
 import { MaskedReduction, REDUCE_PARAMS_STRUCT, REDUCE_WGSL } from "./reduce.ts";
 import { checkWgslStruct } from "./struct_layout.ts";
 
-const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
+/** A storage buffer holding `data` (gpu/kernel.ts). */
+const upload = (device: GPUDevice, label: string, data: Float32Array | Uint32Array): GPUBuffer =>
+  storageBuffer(device, { label, size: data.byteLength, data });
 
-function upload(device: GPUDevice, label: string, data: Float32Array | Uint32Array): GPUBuffer {
-  const buffer = device.createBuffer({
-    label,
-    size: Math.max(16, data.byteLength),
-    usage: STORAGE,
-  });
-  device.queue.writeBuffer(buffer, 0, data.buffer as ArrayBuffer, data.byteOffset, data.byteLength);
-  return buffer;
-}
-
-async function read(device: GPUDevice, buffer: GPUBuffer): Promise<Float32Array> {
-  const staging = device.createBuffer({
-    label: "reduce test readback",
-    size: buffer.size,
-    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-  });
-  const encoder = device.createCommandEncoder({ label: "reduce test readback" });
-  encoder.copyBufferToBuffer(buffer, 0, staging, 0, buffer.size);
-  device.queue.submit([encoder.finish()]);
-  await staging.mapAsync(GPUMapMode.READ);
-  const out = new Float32Array(staging.getMappedRange().slice(0));
-  staging.destroy();
-  return out;
-}
+/** The whole buffer read back as f32. */
+const read = async (device: GPUDevice, buffer: GPUBuffer): Promise<Float32Array> =>
+  new Float32Array(await readBuffer(device, buffer));
 
 function lcg(seed: number): () => number {
   let s = seed >>> 0;

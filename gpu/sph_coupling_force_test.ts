@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { referenceGrid } from "./grid_reference.ts";
 import { sphCouplingForces } from "../core/baselines.ts";
 import type { Particle } from "../core/particle.ts";
 import { Rng } from "../core/rng.ts";
@@ -32,29 +33,6 @@ function makeCloud(rng: Rng, n: number, options: { side: number; bodies: number 
   return { n, particles, body };
 }
 
-/** CPU neighbor grid per gpu/README.md: counting sort by clamped cell, ascending within a cell. */
-function buildGrid(pos: Float32Array, n: number, grid: SphCouplingGrid) {
-  const [dx, dy, dz] = grid.dims;
-  const cells = dx * dy * dz;
-  const cellOf = new Uint32Array(n);
-  const cellStart = new Uint32Array(cells + 1);
-  for (let i = 0; i < n; i++) {
-    const c = [0, 1, 2].map((k) =>
-      Math.min(
-        Math.max(Math.floor((pos[4 * i + k] - grid.gridMin[k]) / grid.cellSize), 0),
-        grid.dims[k] - 1,
-      )
-    );
-    cellOf[i] = c[0] + dx * (c[1] + dy * c[2]);
-    cellStart[cellOf[i] + 1]++;
-  }
-  for (let k = 0; k < cells; k++) cellStart[k + 1] += cellStart[k];
-  const fill = cellStart.slice(0, cells);
-  const sorted = new Uint32Array(Math.max(1, n));
-  for (let i = 0; i < n; i++) sorted[fill[cellOf[i]]++] = i;
-  return { cellStart, sorted };
-}
-
 /** Runs the coupling pass on the first `n` particles of a cloud; returns the force buffer. */
 async function runGpu(
   device: GPUDevice,
@@ -70,7 +48,7 @@ async function runGpu(
     pos.set([...p.x, 0.01], 4 * i);
     mass[i] = p.mass;
   });
-  const { cellStart, sorted } = buildGrid(pos, n, options.grid);
+  const { cellStart, sorted } = referenceGrid(pos, { grid: options.grid, stride: 4, count: n });
   const created: GPUBuffer[] = [];
   const upload = (label: string, data: ArrayBufferView<ArrayBuffer>, size = data.byteLength) => {
     const b = device.createBuffer({

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { referenceGrid } from "./grid_reference.ts";
 import { sphForces, suggestSphParams } from "../core/sph_reference.ts";
 import { acquireGpu } from "./device.ts";
 import {
@@ -135,34 +136,6 @@ function mergeGroups(s: Scene, groups: number[][]): void {
   }
 }
 
-/** CPU neighbor grid per gpu/README.md: counting sort by cell, ascending within a cell. */
-function buildGrid(
-  x: ArrayLike<number>,
-  grid: SphGrid,
-): { cellStart: Uint32Array<ArrayBuffer>; sorted: Uint32Array<ArrayBuffer> } {
-  const n = x.length / 3;
-  const [dx, dy, dz] = grid.dims;
-  const cells = dx * dy * dz;
-  const cellOf = new Uint32Array(n);
-  const counts = new Uint32Array(cells + 1);
-  for (let i = 0; i < n; i++) {
-    const c = [0, 1, 2].map((k) =>
-      Math.min(
-        Math.max(Math.floor((x[3 * i + k] - grid.gridMin[k]) / grid.cellSize), 0),
-        grid.dims[k] - 1,
-      )
-    );
-    cellOf[i] = c[0] + dx * (c[1] + dy * c[2]);
-    counts[cellOf[i] + 1]++;
-  }
-  const cellStart = new Uint32Array(cells + 1);
-  for (let c = 0; c < cells; c++) cellStart[c + 1] = cellStart[c] + counts[c + 1];
-  const fill = cellStart.slice(0, cells);
-  const sorted = new Uint32Array(n);
-  for (let i = 0; i < n; i++) sorted[fill[cellOf[i]]++] = i;
-  return { cellStart, sorted };
-}
-
 /**
  * A grid of cell edge `cellSize` whose box covers the particles except the top z layers, which
  * are outside and clamped into the border cells (gpu/README.md).
@@ -188,7 +161,7 @@ async function runGpu(
   sph: SphForces,
   grid: SphGrid,
 ): Promise<GpuResult> {
-  const { cellStart, sorted } = buildGrid(s.x, grid);
+  const { cellStart, sorted } = referenceGrid(s.x, { grid, stride: 3 });
   const created: GPUBuffer[] = [];
   const upload = (label: string, data: ArrayBufferView<ArrayBuffer>, size = data.byteLength) => {
     const b = device.createBuffer({
