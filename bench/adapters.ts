@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { AdapterChoice } from "../gpu/device.ts";
+import type { AdapterChoice } from "../gpu/runtime/device.ts";
 import { UsageError } from "./suite.ts";
 
 /** An adapter as `--list-adapters` shows it. */

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Phase } from "../gpu/engine.ts";
-import type { MetricsSample } from "../gpu/metrics.ts";
+import type { MetricsSample } from "../gpu/metrics/metrics.ts";
 
 /** Table I phases, each the sum of the engine phases it covers. */
 export const TABLE_I_PHASES: Readonly<Record<string, readonly Phase[]>> = {
@@ -18,7 +18,7 @@ export const TABLE_I_PHASES: Readonly<Record<string, readonly Phase[]>> = {
   metrics: ["metrics"],
 };
 
-/** Summary metrics of a case (definitions in gpu/metrics.ts). */
+/** Summary metrics of a case (definitions in gpu/metrics/metrics.ts). */
 export interface CaseMetrics {
   /** Fluid particles on the other side of the cloth at the end. */
   passThrough: number;

@@ -5,7 +5,7 @@
  * @module
  */
 import os from "node:os";
-import type { AdapterRecord } from "../gpu/device.ts";
+import type { AdapterRecord } from "../gpu/runtime/device.ts";
 
 /** The environment of a run (recorded with every case). */
 export interface Environment {

@@ -6,7 +6,7 @@
  * @module
  */
 import { getScene, sceneIds } from "../scenes/catalog.ts";
-import { HANDLERS } from "../gpu/handlers.ts";
+import { HANDLERS } from "../gpu/handlers/registry.ts";
 import { listAdapters, resolveAdapter } from "./adapters.ts";
 import { type BenchOptions, parseBenchArgs, USAGE } from "./cli.ts";
 import { Progress } from "./progress.ts";

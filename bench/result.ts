@@ -9,7 +9,7 @@
 import type { Scale } from "../core/scene.ts";
 import type { Environment } from "./environment.ts";
 import type { SampleSummary } from "./statistics.ts";
-import type { Snapshots } from "./snapshot.ts";
+import type { Snapshots } from "../core/snapshot_codec.ts";
 
 /** Current result schema version. */
 export const SCHEMA_VERSION = 1;

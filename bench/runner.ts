@@ -10,16 +10,16 @@
  *
  * @module
  */
-import { acquireGpu, type AdapterChoice, type GpuContext } from "../gpu/device.ts";
+import { acquireGpu, type AdapterChoice, type GpuContext } from "../gpu/runtime/device.ts";
 import { Engine, RunStopped } from "../gpu/engine.ts";
-import { SAMPLE_FIELDS } from "../gpu/metrics.ts";
+import { SAMPLE_FIELDS } from "../gpu/metrics/metrics.ts";
 import { summariseMetrics, TABLE_I_PHASES } from "./case_metrics.ts";
 import { captureEnvironment, configHash, type Environment } from "./environment.ts";
 import type { Progress } from "./progress.ts";
 import { type CaseRecord, type PhaseTiming, recordLine, SCHEMA_VERSION } from "./result.ts";
 import { summarise } from "./statistics.ts";
 import type { CaseSpec } from "./suite.ts";
-import { encodeBodies, encodeFrame, type Snapshots } from "./snapshot.ts";
+import { encodeBodies, encodeFrame, type Snapshots } from "../core/snapshot_codec.ts";
 
 /** Snapshots recorded per case (the first and last steps included). */
 export const SNAPSHOT_FRAMES = 6;

@@ -6,7 +6,7 @@
  */
 import { type Scale, type Scene, SceneError, sceneFromJson } from "../core/scene.ts";
 import { getScene, sceneIds } from "../scenes/catalog.ts";
-import { HANDLERS } from "../gpu/handlers.ts";
+import { HANDLERS } from "../gpu/handlers/registry.ts";
 
 /** One case to run. */
 export interface CaseSpec {

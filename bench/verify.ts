@@ -7,7 +7,7 @@
  */
 import type { Scale } from "../core/scene.ts";
 import { getScene } from "../scenes/catalog.ts";
-import type { AdapterChoice } from "../gpu/device.ts";
+import type { AdapterChoice } from "../gpu/runtime/device.ts";
 import { parseResults } from "./result.ts";
 import { runOne } from "./runner.ts";
 import { loadSceneFile } from "./suite.ts";

@@ -1,7 +1,7 @@
 /**
  * The collision-handling baselines that paper §6.1 compares merging-and-splitting with, as f64
- * references for the GPU kernels `gpu/penalty_force.ts`, `gpu/sph_coupling_force.ts` and
- * `gpu/impulse.ts`. Brute force O(N²); the contact set is that of {@link findCollisions}
+ * references for the GPU kernels `gpu/handlers/penalty/penalty_force.ts`, `gpu/handlers/sph-force/sph_coupling_force.ts` and
+ * `gpu/handlers/impulse/impulse.ts`. Brute force O(N²); the contact set is that of {@link findCollisions}
  * (Collision Rule 1, Eq. 21, minus bonded pairs and same-body pairs without self-collision).
  *
  * Formulas (x⃗_ij = x_i − x_j, d = |x⃗_ij|, n̂_ij = x⃗_ij / d points from j to i):

@@ -222,7 +222,7 @@ export interface BackwardEulerResult {
   relativeResidual: number;
 }
 
-/** Flag bits of a DOF slot (shared with gpu/cloth.wgsl). */
+/** Flag bits of a DOF slot (shared with gpu/systems/mass-spring/cloth.wgsl). */
 export const DOF_ACTIVE = 1;
 /** A DOF with a pinned member. */
 export const DOF_FIXED = 2;

@@ -1,7 +1,7 @@
 /**
  * Weakly compressible SPH (Müller, Charypar & Gross 2003, "Particle-based fluid simulation for
  * interactive applications", paper ref. [3]) in plain f64 TypeScript: the reference that
- * `gpu/sph_forces.ts` is tested against. Brute force O(N²), structure-of-arrays inputs.
+ * `gpu/systems/sph/sph_forces.ts` is tested against. Brute force O(N²), structure-of-arrays inputs.
  *
  * Formulas (support radius h, r = |x_i − x_j|, q = r / h; all kernels are 0 for r > h):
  *

@@ -44,10 +44,10 @@
  */
 import type { Scene } from "../core/scene.ts";
 import { buildParticles, type ParticleSet } from "../core/scene_builder.ts";
-import { acquireGpu, type GpuContext } from "./device.ts";
-import { type ClothBindings, ClothSystem } from "./cloth_system.ts";
-import { type CollisionBindings, CollisionDetection } from "./collision_detection.ts";
-import { type CollisionHandler, getHandler } from "./handlers.ts";
+import { acquireGpu, type GpuContext } from "./runtime/device.ts";
+import { type ClothBindings, ClothSystem } from "./systems/mass-spring/cloth_system.ts";
+import { type CollisionBindings, CollisionDetection } from "./state/collision_detection.ts";
+import { type CollisionHandler, getHandler } from "./handlers/registry.ts";
 import {
   bindKernel,
   createKernel,
@@ -55,17 +55,23 @@ import {
   type Kernel,
   readBuffer,
   storageBuffer,
-} from "./kernel.ts";
-import { FLAG_CLOTH, FLAG_FLUID, FLAG_PINNED, MergeSplitKernels, STATS } from "./merge_split.ts";
-import { Metrics, type MetricsSample } from "./metrics.ts";
-import { gridForDomain, type GridGeometry, NeighborGrid } from "./neighbor_grid.ts";
-import { PhaseTimer } from "./phase_timer.ts";
-import { type SphBindings, SphForces } from "./sph_forces.ts";
-import { defineStruct, type StructLayout } from "./struct_layout.ts";
+} from "./runtime/kernel.ts";
+import {
+  FLAG_CLOTH,
+  FLAG_FLUID,
+  FLAG_PINNED,
+  MergeSplitKernels,
+  STATS,
+} from "./handlers/merge-split/merge_split.ts";
+import { Metrics, type MetricsSample } from "./metrics/metrics.ts";
+import { gridForDomain, type GridGeometry, NeighborGrid } from "./state/neighbor_grid.ts";
+import { PhaseTimer } from "./runtime/phase_timer.ts";
+import { type SphBindings, SphForces } from "./systems/sph/sph_forces.ts";
+import { defineStruct, type StructLayout } from "./runtime/struct_layout.ts";
 
 /** WGSL of the integration, coupling and write-back kernels. */
 export const INTEGRATE_WGSL: string = Deno.readTextFileSync(
-  new URL("./integrate.wgsl", import.meta.url),
+  new URL("./coupling/integrate.wgsl", import.meta.url),
 );
 
 /** Layout of `IntegrateParams` in `integrate.wgsl`. */
@@ -113,7 +119,7 @@ export interface StepTimings {
 
 /** Options of {@link Engine.create}. */
 export interface EngineOptions {
-  /** Handler id (see `gpu/handlers.ts`). */
+  /** Handler id (see `gpu/handlers/registry.ts`). */
   handler: string;
   /** A GPU to use; otherwise one is acquired with `adapter`. */
   gpu?: GpuContext;

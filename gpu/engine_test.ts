@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { getScene } from "../scenes/catalog.ts";
 import type { Scene } from "../core/scene.ts";
-import { acquireGpu, type GpuContext } from "./device.ts";
+import { acquireGpu, type GpuContext } from "./runtime/device.ts";
 import { Engine, INTEGRATE_PARAMS, INTEGRATE_WGSL } from "./engine.ts";
-import { METRICS_PARAMS, METRICS_WGSL, type MetricsSample } from "./metrics.ts";
-import { checkWgslStruct } from "./struct_layout.ts";
+import { METRICS_PARAMS, METRICS_WGSL, type MetricsSample } from "./metrics/metrics.ts";
+import { checkWgslStruct } from "./runtime/struct_layout.ts";
 
 // Engine tests run the tiny scenes end to end on the software adapter (llvmpipe).
 let gpu: GpuContext | undefined;

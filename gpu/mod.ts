@@ -5,8 +5,8 @@
  *
  * @module
  */
-export * from "./device.ts";
+export * from "./runtime/device.ts";
 export * from "./engine.ts";
-export * from "./handlers.ts";
-export * from "./metrics.ts";
-export * from "./struct_layout.ts";
+export * from "./handlers/registry.ts";
+export * from "./metrics/metrics.ts";
+export * from "./runtime/struct_layout.ts";

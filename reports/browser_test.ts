@@ -33,7 +33,7 @@ function findChromium(): string | null {
 }
 
 const chromium = findChromium();
-const SCREENSHOT_DIR = new URL("./out/test-screenshots/", import.meta.url);
+const SCREENSHOT_DIR = new URL("./out/test-screenshots", import.meta.url);
 
 /** Inputs exercising every part of the page: snapshots, a failed case, a comparison. */
 function inputs(): { label: string; records: CaseRecord[] }[] {

@@ -8,7 +8,7 @@
  */
 import { join } from "node:path";
 import type { CaseRecord } from "../bench/result.ts";
-import { decodeBodies, decodeFrame, type Snapshots } from "../bench/snapshot.ts";
+import { decodeBodies, decodeFrame, type Snapshots } from "../core/snapshot_codec.ts";
 
 /** The export formats. */
 export type ExportFormat = "ply" | "vtk";

@@ -5,7 +5,7 @@
  * @module
  */
 import type { CaseRecord, PhaseTiming } from "../bench/result.ts";
-import { encodeBodies, encodeFrame, type Snapshots } from "../bench/snapshot.ts";
+import { encodeBodies, encodeFrame, type Snapshots } from "../core/snapshot_codec.ts";
 import { TABLE_I_PHASE_ORDER } from "./table_one.ts";
 
 /** Overrides of {@link fakeRecord}: any record field, plus summary metrics merged into defaults. */

@@ -6,7 +6,7 @@
  * @module
  */
 import type { CaseRecord } from "../bench/result.ts";
-import type { Snapshots } from "../bench/snapshot.ts";
+import type { Snapshots } from "../core/snapshot_codec.ts";
 import type { Comparison } from "./comparison.ts";
 
 /** One case as the page script sees it. */

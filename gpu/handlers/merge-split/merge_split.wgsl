@@ -1,0 +1,441 @@
+// Particle merging-and-splitting on the GPU (Truong et al. 2021, §3–§5).
+// The f64 reference is core/merge_split.ts and core/grouping.ts; see gpu/handlers/merge-split/merge_split.ts.
+//
+// Per-particle `level` data (array of 2N vec4f): for the k-th member i_k (k ≥ 1) of a group,
+//   level[i_k]     = (n_k.xyz, ΔE_k)        n_k = x_k − X_{k−1} (Eq. 5), ΔE_k (Eq. 4)
+//   level[N + i_k] = (V_{k−1}.xyz, M_{k−1}) the meta merged with member k (its v1 and m1)
+// and for the group's root d = i_0 (its lowest index):
+//   level[d]       = (m_cloth, m_fluid, pinned, member count)   used by the integrator coupling
+//   level[N + d]   = (ΔĒk, 0, 0, 0)                              written by the sync (Eq. 19)
+
+struct MergeSplitParams {
+  count: u32,
+  maxPerParticle: u32,
+  stage: u32,
+  seed: u32,
+  step: u32,
+  nMin: u32,
+  nMax: u32,
+  alpha: f32,
+  beta: f32,
+}
+
+override WG: u32 = 64u;
+
+const FLAG_CLOTH: u32 = 1u;
+const FLAG_FLUID: u32 = 2u;
+const FLAG_PINNED: u32 = 4u;
+const APPROACH_BIT: u32 = 0x80000000u;
+const UNLIMITED: u32 = 0xffffffffu;
+
+@group(0) @binding(0) var<uniform> P: MergeSplitParams;
+
+// ---------------------------------------------------------------------------------------------
+// PCG hash (Jarzynski & Olano 2020), identical to core/rng.ts.
+fn pcg_hash(input: u32) -> u32 {
+  let state = input * 747796405u + 2891336453u;
+  let word = ((state >> ((state >> 28u) + 4u)) ^ state) * 277803737u;
+  return (word >> 22u) ^ word;
+}
+fn hash3(a: u32, b: u32, c: u32) -> u32 {
+  return pcg_hash(a + pcg_hash(b + pcg_hash(c)));
+}
+// core/grouping.ts drawGroupLimit
+fn group_limit(root: u32) -> u32 {
+  if (P.nMax == 0u) { return UNLIMITED; }
+  let span = P.nMax - P.nMin + 1u;
+  return P.nMin + hash3(P.seed, P.step, root) % span;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Identity grouping: every particle is its own DOF (baselines, and the reset before grouping).
+@group(0) @binding(1) var<storage, read_write> id_dof: array<u32>;
+@group(0) @binding(2) var<storage, read_write> id_memberStart: array<u32>;
+@group(0) @binding(3) var<storage, read_write> id_memberList: array<u32>;
+
+@compute @workgroup_size(WG)
+fn identity_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * WG;
+  if (i >= P.count) { return; }
+  id_dof[i] = i;
+  id_memberStart[i] = i;
+  id_memberList[i] = i;
+  if (i == 0u) { id_memberStart[P.count] = P.count; }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Grouping (§5.2): a union–find over the colliding pairs in lexicographic (i, j) order, exactly
+// as core/grouping.ts groupCollisions. In stage 2 the marked pairs flagged as approaching
+// (APPROACH_BIT) join the pairs, merged into the same ascending order. Writes dof (the lowest
+// index of each particle's group) and the CSR member lists, members ascending.
+//
+// The union loop is inherently sequential (the paper merges "in the order of particle indices").
+// It runs in one invocation per dispatch over a chunk of UNION_CHUNK particles, the dispatches
+// following each other (a cursor in `ctrl` says which chunk is next), so that no invocation loops
+// long: llvmpipe stops any loop after 65535 iterations accumulated in one invocation, and real
+// GPUs have watchdogs. The scan and fill that build the CSR lists are chunked the same way; the
+// root lookup and member counting run one invocation per particle.
+const UNION_CHUNK: u32 = 128u;
+const SCAN_CHUNK: u32 = 4096u;
+
+@group(0) @binding(1) var<storage, read> g_pairCount: array<u32>;
+@group(0) @binding(2) var<storage, read> g_pairs: array<u32>;
+@group(0) @binding(3) var<storage, read> g_markedCount: array<u32>;
+@group(0) @binding(4) var<storage, read> g_marked: array<u32>;
+@group(0) @binding(5) var<storage, read_write> g_uf: array<u32>; // parent | size | limit (3N)
+@group(0) @binding(6) var<storage, read_write> g_stats: array<atomic<u32>>;
+@group(0) @binding(7) var<storage, read_write> g_ctrl: array<u32>; // union chunk, scan chunk, running total, fill chunk
+
+// Per particle: every particle alone; the chunk cursors reset.
+@compute @workgroup_size(WG)
+fn group_init(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * WG;
+  let n = P.count;
+  if (i == 0u) {
+    g_ctrl[0] = 0u;
+    g_ctrl[1] = 0u;
+    g_ctrl[2] = 0u;
+    g_ctrl[3] = 0u;
+  }
+  if (i >= n) { return; }
+  g_uf[i] = i;
+  g_uf[n + i] = 1u;
+  g_uf[2u * n + i] = 0u;
+}
+
+fn uf_find(i0: u32) -> u32 {
+  var r = i0;
+  loop {
+    let p = g_uf[r];
+    if (p == r) { break; }
+    r = p;
+  }
+  var i = i0;
+  loop {
+    let p = g_uf[i];
+    if (p == r) { break; }
+    g_uf[i] = r;
+    i = p;
+  }
+  return r;
+}
+
+fn uf_join(i: u32, j: u32) {
+  let n = P.count;
+  let ri = uf_find(i);
+  let rj = uf_find(j);
+  if (ri == rj) { return; }
+  let si = g_uf[n + ri];
+  let sj = g_uf[n + rj];
+  var cap: u32;
+  if (si == 1u && sj == 1u) {
+    cap = group_limit(min(ri, rj));
+  } else if (si == 1u) {
+    cap = g_uf[2u * n + rj];
+  } else if (sj == 1u) {
+    cap = g_uf[2u * n + ri];
+  } else {
+    cap = min(g_uf[2u * n + ri], g_uf[2u * n + rj]);
+  }
+  if (cap != UNLIMITED && si + sj > cap) { return; }
+  let root = min(ri, rj);
+  let other = max(ri, rj);
+  g_uf[other] = root;
+  g_uf[n + root] = si + sj;
+  g_uf[2u * n + root] = cap;
+}
+
+// One invocation: the next chunk of the union loop, in particle order.
+@compute @workgroup_size(1)
+fn group_union() {
+  let n = P.count;
+  let K = P.maxPerParticle;
+  let chunk = g_ctrl[0];
+  g_ctrl[0] = chunk + 1u;
+  let begin = chunk * UNION_CHUNK;
+  let end = min(n, begin + UNION_CHUNK);
+  var added = 0u;
+  for (var i = begin; i < end; i++) {
+    let pc = g_pairCount[i];
+    var mc = 0u;
+    if (P.stage == 2u) { mc = g_markedCount[i]; }
+    var a = 0u;
+    var b = 0u;
+    loop {
+      // next approaching marked partner (stage 2 only)
+      loop {
+        if (b >= mc) { break; }
+        if ((g_marked[i * K + b] & APPROACH_BIT) != 0u) { break; }
+        b++;
+      }
+      let hasA = a < pc;
+      let hasB = b < mc;
+      if (!hasA && !hasB) { break; }
+      var j: u32;
+      if (hasA && (!hasB || g_pairs[i * K + a] < (g_marked[i * K + b] & ~APPROACH_BIT))) {
+        j = g_pairs[i * K + a];
+        a++;
+      } else {
+        j = g_marked[i * K + b] & ~APPROACH_BIT;
+        b++;
+        added++;
+      }
+      uf_join(i, j);
+    }
+  }
+  atomicAdd(&g_stats[2], added);
+}
+
+// Per particle: its root (read-only walk; the union is done) and the member count of each root.
+@group(0) @binding(1) var<storage, read> r_uf: array<u32>;
+@group(0) @binding(2) var<storage, read_write> r_dof: array<u32>;
+@group(0) @binding(3) var<storage, read_write> r_count: array<atomic<u32>>;
+
+@compute @workgroup_size(WG)
+fn group_clear(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * WG;
+  if (i <= P.count) { atomicStore(&r_count[i], 0u); }
+}
+
+@compute @workgroup_size(WG)
+fn group_roots(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * WG;
+  if (i >= P.count) { return; }
+  var r = i;
+  loop {
+    let p = r_uf[r];
+    if (p == r) { break; }
+    r = p;
+  }
+  r_dof[i] = r;
+  atomicAdd(&r_count[r], 1u);
+}
+
+// One invocation per chunk: exclusive scan of the counts into memberStart (and the fill cursors),
+// then the fill of memberList in ascending particle order.
+@group(0) @binding(1) var<storage, read> c_dof: array<u32>;
+@group(0) @binding(2) var<storage, read_write> c_count: array<u32>; // counts, then fill cursors
+@group(0) @binding(3) var<storage, read_write> c_memberStart: array<u32>;
+@group(0) @binding(4) var<storage, read_write> c_memberList: array<u32>;
+@group(0) @binding(5) var<storage, read_write> c_ctrl: array<u32>;
+@group(0) @binding(6) var<storage, read_write> c_stats: array<atomic<u32>>;
+
+@compute @workgroup_size(1)
+fn group_scan() {
+  let n = P.count;
+  let chunk = c_ctrl[1];
+  c_ctrl[1] = chunk + 1u;
+  let begin = chunk * SCAN_CHUNK;
+  let end = min(n, begin + SCAN_CHUNK);
+  var acc = c_ctrl[2];
+  var groups = 0u;
+  var largest = 1u;
+  for (var i = begin; i < end; i++) {
+    let c = c_count[i];
+    c_memberStart[i] = acc;
+    c_count[i] = acc; // fill cursor
+    acc += c;
+    if (c > 1u) {
+      groups++;
+      largest = max(largest, c);
+    }
+  }
+  c_ctrl[2] = acc;
+  if (end == n) { c_memberStart[n] = acc; }
+  atomicAdd(&c_stats[3], groups);
+  atomicMax(&c_stats[4], largest);
+}
+
+@compute @workgroup_size(1)
+fn group_fill() {
+  let n = P.count;
+  let chunk = c_ctrl[3];
+  c_ctrl[3] = chunk + 1u;
+  let begin = chunk * SCAN_CHUNK;
+  let end = min(n, begin + SCAN_CHUNK);
+  for (var i = begin; i < end; i++) {
+    let r = c_dof[i];
+    let at = c_count[r];
+    c_memberList[at] = i;
+    c_count[r] = at + 1u;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Merging (Eqs. 1–5), one invocation per DOF slot: a left fold over the members in ascending
+// index order, keeping what the split needs per level.
+@group(0) @binding(1) var<storage, read> m_pos: array<vec4f>;
+@group(0) @binding(2) var<storage, read> m_vel: array<vec4f>;
+@group(0) @binding(3) var<storage, read> m_mass: array<f32>;
+@group(0) @binding(4) var<storage, read> m_flags: array<u32>;
+@group(0) @binding(5) var<storage, read> m_memberStart: array<u32>;
+@group(0) @binding(6) var<storage, read> m_memberList: array<u32>;
+@group(0) @binding(7) var<storage, read_write> m_dofX: array<vec4f>;
+@group(0) @binding(8) var<storage, read_write> m_dofV: array<vec4f>;
+@group(0) @binding(9) var<storage, read_write> m_dofM: array<f32>;
+@group(0) @binding(10) var<storage, read_write> m_level: array<vec4f>;
+
+@compute @workgroup_size(WG)
+fn merge_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let d = gid.x + gid.y * nwg.x * WG;
+  let n = P.count;
+  if (d >= n) { return; }
+  let begin = m_memberStart[d];
+  let end = m_memberStart[d + 1u];
+  if (end <= begin) { return; }
+  let i0 = m_memberList[begin];
+  var M = m_mass[i0];
+  var X = m_pos[i0].xyz;
+  var V = m_vel[i0].xyz;
+  var mCloth = 0.0;
+  var mFluid = 0.0;
+  var pinned = 0.0;
+  let f0 = m_flags[i0];
+  if ((f0 & FLAG_CLOTH) != 0u) { mCloth += M; }
+  if ((f0 & FLAG_FLUID) != 0u) { mFluid += M; }
+  if ((f0 & FLAG_PINNED) != 0u) { pinned = 1.0; }
+  for (var k = begin + 1u; k < end; k++) {
+    let i = m_memberList[k];
+    let m2 = m_mass[i];
+    let x2 = m_pos[i].xyz;
+    let v2 = m_vel[i].xyz;
+    let m12 = M + m2; // Eq. 1
+    let dv = V - v2;
+    m_level[i] = vec4f(x2 - X, (M * m2 / (2.0 * m12)) * dot(dv, dv)); // Eqs. 5, 4
+    m_level[n + i] = vec4f(V, M);
+    X = (M * X + m2 * x2) / m12; // Eq. 2
+    V = (M * V + m2 * v2) / m12; // Eq. 3
+    M = m12;
+    let f = m_flags[i];
+    if ((f & FLAG_CLOTH) != 0u) { mCloth += m2; }
+    if ((f & FLAG_FLUID) != 0u) { mFluid += m2; }
+    if ((f & FLAG_PINNED) != 0u) { pinned = 1.0; }
+  }
+  m_dofX[d] = vec4f(X, 0.0);
+  m_dofV[d] = vec4f(V, 0.0);
+  m_dofM[d] = M;
+  m_level[d] = vec4f(mCloth, mFluid, pinned, f32(end - begin));
+  m_level[n + d] = vec4f(0.0);
+}
+
+// Member offsets (Eqs. 6–7): x_i = X_dof + offset_i throughout the step.
+@group(0) @binding(1) var<storage, read> o_pos: array<vec4f>;
+@group(0) @binding(2) var<storage, read> o_dof: array<u32>;
+@group(0) @binding(3) var<storage, read> o_dofX: array<vec4f>;
+@group(0) @binding(4) var<storage, read_write> o_offset: array<vec4f>;
+
+@compute @workgroup_size(WG)
+fn member_offsets(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * WG;
+  if (i >= P.count) { return; }
+  o_offset[i] = vec4f(o_pos[i].xyz - o_dofX[o_dof[i]].xyz, 0.0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Two-stage integration (§5.1): flag marked pairs that approach at the end of stage 1.
+@group(0) @binding(1) var<storage, read> a_pos: array<vec4f>;
+@group(0) @binding(2) var<storage, read> a_velAfter: array<vec4f>;
+@group(0) @binding(3) var<storage, read> a_markedCount: array<u32>;
+@group(0) @binding(4) var<storage, read_write> a_marked: array<u32>;
+
+@compute @workgroup_size(WG)
+fn mark_approaching(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * WG;
+  if (i >= P.count) { return; }
+  let K = P.maxPerParticle;
+  let c = a_markedCount[i];
+  for (var k = 0u; k < c; k++) {
+    let j = a_marked[i * K + k] & ~APPROACH_BIT;
+    let nvec = a_pos[j].xyz - a_pos[i].xyz; // n at the start of the step (Eq. 5)
+    var flag = 0u;
+    if (dot(nvec, a_velAfter[j].xyz - a_velAfter[i].xyz) < 0.0) { flag = APPROACH_BIT; } // Eq. 22
+    a_marked[i * K + k] = j | flag;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Splitting (Eqs. 8–16, 20), one invocation per DOF slot: reverse order of merging. The
+// velocities are computed as v1′ = v12′ + u, v2′ = v12′ − (m1/m2) u with u = v1′ − v12′ on the
+// sphere of Eq. 10 (see core/merge_split.ts splitDetailed). Records the worst relative momentum
+// and energy errors of the step's splits (f32 bit patterns of non-negative floats order as u32).
+@group(0) @binding(1) var<storage, read> s_dofV: array<vec4f>;
+@group(0) @binding(2) var<storage, read> s_mass: array<f32>;
+@group(0) @binding(3) var<storage, read> s_vel: array<vec4f>;
+@group(0) @binding(4) var<storage, read> s_level: array<vec4f>;
+@group(0) @binding(5) var<storage, read> s_memberStart: array<u32>;
+@group(0) @binding(6) var<storage, read> s_memberList: array<u32>;
+@group(0) @binding(7) var<storage, read_write> s_velOut: array<vec4f>;
+@group(0) @binding(8) var<storage, read_write> s_stats: array<atomic<u32>>;
+
+fn unit_or(a: vec3f, fallback: vec3f) -> vec3f {
+  let big = max(abs(a.x), max(abs(a.y), abs(a.z)));
+  if (big > 0.0) {
+    let b = a / big;
+    return b / length(b);
+  }
+  return fallback;
+}
+
+@compute @workgroup_size(WG)
+fn split_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let d = gid.x + gid.y * nwg.x * WG;
+  let n = P.count;
+  if (d >= n) { return; }
+  let begin = s_memberStart[d];
+  let end = s_memberStart[d + 1u];
+  if (end <= begin) { return; }
+  let vAfter = s_dofV[d].xyz;
+  if (end - begin == 1u) {
+    s_velOut[d] = vec4f(vAfter, 0.0);
+    return;
+  }
+  let dEk = s_level[n + d].x;
+  var v = vAfter;
+  var bondEnergy = 0.0;
+  var M = 0.0;
+  for (var k = end - 1u; k > begin; k--) {
+    let i = s_memberList[k];
+    let A = s_level[i];
+    let B = s_level[n + i];
+    let m1 = B.w; // the meta of the first k members
+    let m2 = s_mass[i];
+    let m12 = m1 + m2;
+    if (k == end - 1u) { M = m12; }
+    let v1 = B.xyz;
+    let v2 = s_vel[i].xyz;
+    let nHat = unit_or(A.xyz, unit_or(v1 - v2, vec3f(1.0, 0.0, 0.0)));
+    var stored = P.alpha * A.w;
+    if (k == end - 1u) { stored += P.beta * dEk; } // ΔĒk lives in the outermost bond
+    bondEnergy += stored;
+    let s2 = max(0.0, 2.0 * stored / (m12 * (m1 / m2))); // Eqs. 11, 20
+    let dvec = v - v1; // v12′ − v1
+    let b = dot(nHat, dvec);
+    let w = dvec - b * nHat;
+    let disc = s2 - dot(w, w);
+    var u: vec3f;
+    if (disc >= 0.0) {
+      u = -w - sqrt(disc) * nHat; // smaller root of Eq. 13, ε = 0
+    } else {
+      u = -(sqrt(s2) / length(w)) * w; // closest point, Eqs. 15–16
+    }
+    s_velOut[i] = vec4f(v - (m1 / m2) * u, 0.0); // v2′ (Eq. 8)
+    v = v + u; // v1′: the velocity of the meta of the first k members
+  }
+  s_velOut[s_memberList[begin]] = vec4f(v, 0.0);
+  // conservation check over the group
+  var p = vec3f(0.0);
+  var pScale = 0.0;
+  var ke = 0.0;
+  for (var k = begin; k < end; k++) {
+    let i = s_memberList[k];
+    let vi = s_velOut[i].xyz;
+    p += s_mass[i] * vi;
+    pScale += s_mass[i] * length(vi);
+    ke += 0.5 * s_mass[i] * dot(vi, vi);
+  }
+  let eWant = 0.5 * M * dot(vAfter, vAfter) + bondEnergy;
+  let pErr = length(p - M * vAfter) / max(pScale + M * length(vAfter), 1e-30);
+  let eErr = abs(ke - eWant) / max(max(ke, eWant), 1e-30);
+  atomicMax(&s_stats[0], bitcast<u32>(pErr));
+  atomicMax(&s_stats[1], bitcast<u32>(eErr));
+}

@@ -1,0 +1,284 @@
+import assert from "node:assert/strict";
+import { acquireGpu } from "../../runtime/device.ts";
+import { checkWgslStruct } from "../../runtime/struct_layout.ts";
+import { readBuffer, storageBuffer } from "../../runtime/kernel.ts";
+import {
+  FLAG_CLOTH,
+  FLAG_FLUID,
+  MERGE_SPLIT_PARAMS,
+  MERGE_SPLIT_WGSL,
+  MergeSplitKernels,
+  STATS,
+} from "./merge_split.ts";
+import { groupCollisions } from "../../../core/grouping.ts";
+import { mergeAll, splitAll } from "../../../core/merge_split.ts";
+import type { Pair } from "../../../core/collision_rules.ts";
+import type { Particle } from "../../../core/particle.ts";
+import { Rng } from "../../../core/rng.ts";
+import type { Vec3 } from "../../../core/vec3.ts";
+
+const K = 8;
+
+interface Case {
+  n: number;
+  x: Float32Array; // vec4 per particle
+  v: Float32Array;
+  m: Float32Array;
+  pairs: Pair[];
+  marked: Pair[];
+}
+
+function randomCase(seed: number, n: number): Case {
+  const rng = new Rng(seed);
+  const x = new Float32Array(4 * n);
+  const v = new Float32Array(4 * n);
+  const m = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < 3; k++) {
+      x[4 * i + k] = rng.uniform(-1, 1);
+      v[4 * i + k] = rng.uniform(-1, 1);
+    }
+    x[4 * i + 3] = 0.05;
+    m[i] = rng.uniform(0.5, 2);
+  }
+  // random sparse pair lists, j > i, at most K per particle per list, no duplicates
+  const pairs: Pair[] = [];
+  const marked: Pair[] = [];
+  for (let i = 0; i < n; i++) {
+    const used = new Set<number>();
+    for (const list of [pairs, marked]) {
+      const c = rng.int(0, 3);
+      for (let t = 0; t < c; t++) {
+        const j = Math.min(n - 1, i + 1 + rng.int(0, 12));
+        if (j <= i || used.has(j)) continue;
+        used.add(j);
+        list.push([i, j]);
+      }
+    }
+  }
+  return { n, x, v, m, pairs, marked };
+}
+
+function packLists(n: number, list: readonly Pair[]): { count: Uint32Array; items: Uint32Array } {
+  const count = new Uint32Array(n);
+  const items = new Uint32Array(n * K);
+  const sorted = [...list].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  for (const [i, j] of sorted) items[i * K + count[i]++] = j;
+  return { count, items };
+}
+
+async function setup(c: Case) {
+  const { device } = await acquireGpu({ adapter: "software" });
+  device.pushErrorScope("validation");
+  const n = c.n;
+  const pl = packLists(n, c.pairs);
+  const ml = packLists(n, c.marked);
+  const flags = new Uint32Array(n).map((_, i) => (i % 3 === 0 ? FLAG_CLOTH : FLAG_FLUID));
+  const buf = (label: string, size: number, data?: ArrayBufferView) =>
+    storageBuffer(device, { label, size, data });
+  const buffers = {
+    pos: buf("pos", 16 * n, c.x),
+    vel: buf("vel", 16 * n, c.v),
+    mass: buf("mass", 4 * n, c.m),
+    flags: buf("flags", 4 * n, flags),
+    pairCount: buf("pairCount", 4 * n, pl.count),
+    pairs: buf("pairs", 4 * n * K, pl.items),
+    markedCount: buf("markedCount", 4 * n, ml.count),
+    marked: buf("marked", 4 * n * K, ml.items),
+    dof: buf("dof", 4 * n),
+    memberStart: buf("memberStart", 4 * (n + 1)),
+    memberList: buf("memberList", 4 * n),
+    offset: buf("offset", 16 * n),
+    dofX: buf("dofX", 16 * n),
+    dofV: buf("dofV", 16 * n),
+    dofM: buf("dofM", 4 * n),
+    level: buf("level", 32 * n),
+    velOut: buf("velOut", 16 * n),
+    stats: buf("stats", 4 * STATS.length),
+  };
+  const ms = new MergeSplitKernels(device, { capacity: n, maxPerParticle: K, buffers });
+  return { device, buffers, ms, flags };
+}
+
+function run(device: GPUDevice, f: (pass: GPUComputePassEncoder) => void): void {
+  const enc = device.createCommandEncoder({ label: "test encoder" });
+  const pass = enc.beginComputePass({ label: "test pass" });
+  f(pass);
+  pass.end();
+  device.queue.submit([enc.finish()]);
+}
+
+const u32 = async (d: GPUDevice, b: GPUBuffer) => new Uint32Array(await readBuffer(d, b));
+const f32 = async (d: GPUDevice, b: GPUBuffer) => new Float32Array(await readBuffer(d, b));
+
+function particleOf(c: Case, i: number): Particle {
+  return {
+    mass: c.m[i],
+    x: [c.x[4 * i], c.x[4 * i + 1], c.x[4 * i + 2]],
+    v: [c.v[4 * i], c.v[4 * i + 1], c.v[4 * i + 2]],
+  };
+}
+
+function closeVec(a: ArrayLike<number>, at: number, want: Vec3, tol: number, msg: string): void {
+  for (let k = 0; k < 3; k++) {
+    assert.ok(Math.abs(a[at + k] - want[k]) <= tol, `${msg}[${k}]: ${a[at + k]} vs ${want[k]}`);
+  }
+}
+
+Deno.test("merge-split kernels match the core f64 reference", async (t) => {
+  await t.step("WGSL struct matches the TypeScript layout", () => {
+    checkWgslStruct(MERGE_SPLIT_WGSL, MERGE_SPLIT_PARAMS);
+  });
+
+  for (
+    const [seed, n, nMin, nMax] of [[1, 300, 4, 8], [2, 500, 8, 64], [4, 6000, 8, 64], [
+      3,
+      200,
+      Infinity,
+      Infinity,
+    ]] as const
+  ) {
+    await t.step(`random groups: seed ${seed}, N = ${n}, n in [${nMin}, ${nMax}]`, async () => {
+      const c = randomCase(seed, n);
+      const { device, buffers, ms } = await setup(c);
+      const params = { count: n, seed: 77, step: 5, alpha: 0.7, beta: 0.4, nMin, nMax };
+      ms.setParams(params);
+      run(device, (pass) => {
+        ms.encodeGroup(pass, { stage: 1, count: n, grouping: "pairs" });
+        ms.encodeMerge(pass, { stage: 1, count: n });
+      });
+      // grouping equals core/grouping.ts exactly
+      const want = groupCollisions(c.pairs, { particleCount: n, nMin, nMax, seed: 77, step: 5 });
+      assert.deepEqual([...await u32(device, buffers.dof)].slice(0, n), [...want.dof]);
+      const start = await u32(device, buffers.memberStart);
+      const list = await u32(device, buffers.memberList);
+      for (const g of want.groups) {
+        assert.deepEqual([...list.slice(start[g[0]], start[g[0] + 1])], g);
+      }
+      assert.ok(want.groups.length > (nMax === Infinity ? 0 : 5), "the case forms groups");
+      // merged state equals mergeAll per group (f32)
+      const dofX = await f32(device, buffers.dofX);
+      const dofV = await f32(device, buffers.dofV);
+      const dofM = await f32(device, buffers.dofM);
+      const offset = await f32(device, buffers.offset);
+      const trees = want.groups.map((g) => mergeAll(g.map((i) => particleOf(c, i))));
+      want.groups.forEach((g, k) => {
+        const tr = trees[k];
+        const d = g[0];
+        assert.ok(Math.abs(dofM[d] - tr.mass) <= 1e-5 * tr.mass);
+        closeVec(dofX, 4 * d, tr.x, 1e-5, "dofX");
+        closeVec(dofV, 4 * d, tr.v, 1e-5, "dofV");
+        for (const i of g) {
+          const xi = particleOf(c, i).x;
+          closeVec(
+            offset,
+            4 * i,
+            [xi[0] - tr.x[0], xi[1] - tr.x[1], xi[2] - tr.x[2]],
+            1e-5,
+            "offset",
+          );
+        }
+      });
+      // split with random v′ and ΔĒk equals splitAll (f32)
+      const rng = new Rng(seed + 100);
+      const vAfter = new Float32Array(4 * n);
+      const level = new Float32Array(await readBuffer(device, buffers.level));
+      const dEk: number[] = [];
+      want.groups.forEach((g) => {
+        for (let k = 0; k < 3; k++) vAfter[4 * g[0] + k] = rng.uniform(-1, 1);
+        const e = rng.uniform(0, 0.2);
+        dEk.push(e);
+        level[4 * (n + g[0])] = e;
+      });
+      for (let i = 0; i < n; i++) {
+        if (want.dof[i] === i && !want.groups.some((g) => g[0] === i)) {
+          for (let k = 0; k < 3; k++) vAfter[4 * i + k] = rng.uniform(-1, 1);
+        }
+      }
+      device.queue.writeBuffer(buffers.dofV, 0, vAfter);
+      device.queue.writeBuffer(buffers.level, 0, level);
+      run(device, (pass) => ms.encodeSplit(pass, { stage: 1, count: n }));
+      const velOut = await f32(device, buffers.velOut);
+      want.groups.forEach((g, k) => {
+        const d = g[0];
+        const va: Vec3 = [vAfter[4 * d], vAfter[4 * d + 1], vAfter[4 * d + 2]];
+        const vs = splitAll(trees[k], va, { alpha: 0.7, beta: 0.4, deltaEk: dEk[k] });
+        g.forEach((i, q) => closeVec(velOut, 4 * i, vs[q], 2e-4, `v′ of particle ${i}`));
+      });
+      // singletons keep their DOF's velocity
+      for (let i = 0; i < n; i++) {
+        if (want.dof[i] === i && !want.groups.some((g) => g[0] === i)) {
+          closeVec(
+            velOut,
+            4 * i,
+            [vAfter[4 * i], vAfter[4 * i + 1], vAfter[4 * i + 2]],
+            0,
+            "singleton",
+          );
+        }
+      }
+      // conservation measured on the GPU (relative, f32)
+      const stats = await readBuffer(device, buffers.stats);
+      const errs = new Float32Array(stats);
+      assert.ok(errs[STATS.momentumError] < 2e-6, `momentum error ${errs[STATS.momentumError]}`);
+      assert.ok(errs[STATS.energyError] < 2e-5, `energy error ${errs[STATS.energyError]}`);
+      assert.equal(await device.popErrorScope(), null);
+      ms.destroy();
+      device.destroy();
+    });
+  }
+
+  await t.step("stage 2 merges the marked pairs that approach after stage 1", async () => {
+    const n = 300;
+    const c = randomCase(9, n);
+    const { device, buffers, ms } = await setup(c);
+    ms.setParams({ count: n, seed: 3, step: 1, alpha: 1, beta: 0, nMin: 8, nMax: 64 });
+    // velocities "after stage 1": random, so about half the marked pairs approach
+    const rng = new Rng(11);
+    const after = new Float32Array(4 * n).map((_, k) => (k % 4 === 3 ? 0 : rng.uniform(-1, 1)));
+    device.queue.writeBuffer(buffers.velOut, 0, after);
+    run(device, (pass) => {
+      ms.encodeMarkApproaching(pass, { count: n });
+      ms.encodeGroup(pass, { stage: 2, count: n, grouping: "pairs" });
+    });
+    const approaching = c.marked.filter(([i, j]) => {
+      let s = 0;
+      for (let k = 0; k < 3; k++) {
+        s += (c.x[4 * j + k] - c.x[4 * i + k]) * (after[4 * j + k] - after[4 * i + k]);
+      }
+      return s < 0;
+    });
+    assert.ok(approaching.length > 10 && approaching.length < c.marked.length);
+    const want = groupCollisions([...c.pairs, ...approaching], {
+      particleCount: n,
+      nMin: 8,
+      nMax: 64,
+      seed: 3,
+      step: 1,
+    });
+    assert.deepEqual([...await u32(device, buffers.dof)].slice(0, n), [...want.dof]);
+    const stats = new Uint32Array(await readBuffer(device, buffers.stats));
+    assert.equal(stats[STATS.stage2Pairs], approaching.length);
+    assert.equal(await device.popErrorScope(), null);
+    ms.destroy();
+    device.destroy();
+  });
+
+  await t.step("identity grouping: every particle its own DOF, state copied", async () => {
+    const c = randomCase(4, 100);
+    const { device, buffers, ms } = await setup(c);
+    ms.setParams({ count: 100, seed: 0, step: 0, alpha: 1, beta: 0, nMin: 8, nMax: 64 });
+    run(device, (pass) => {
+      ms.encodeGroup(pass, { stage: 1, count: 100, grouping: "none" });
+      ms.encodeMerge(pass, { stage: 1, count: 100 });
+    });
+    assert.deepEqual([...await u32(device, buffers.dof)].slice(0, 100), [...Array(100).keys()]);
+    const dofX = await f32(device, buffers.dofX);
+    for (let i = 0; i < 100; i++) closeVec(dofX, 4 * i, particleOf(c, i).x, 0, "dofX");
+    const offset = await f32(device, buffers.offset);
+    assert.ok(offset.every((o) => o === 0));
+    assert.equal(await device.popErrorScope(), null);
+    ms.destroy();
+    device.destroy();
+  });
+});

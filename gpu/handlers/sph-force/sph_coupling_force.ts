@@ -1,0 +1,297 @@
+/**
+ * SPH-based coupling force between bodies on WebGPU: the SPH-force baseline of paper §6.1 (refs
+ * [22] Becker et al. 2009, [23] Shao et al. 2014; a constant boundary pressure in the style of
+ * Müller et al. 2004 / Akinci et al. 2012). Formula and f64 reference: `sphCouplingForces` in
+ * `core/baselines.ts`.
+ *
+ * For every particle j of another body within the SPH support h (0 < r = |x_i − x_j| < h):
+ *
+ *   f_i += −k m_i m_j / ρ0² · ∇W_spiky(x_i − x_j, h) = k m_i m_j / ρ0² · 45/(π h⁶) (h − r)² · n̂,
+ *   n̂ = (x_i − x_j)/r,
+ *
+ * the symmetric SPH pressure term m_i m_j (p_i/ρ_i² + p_j/ρ_j²)(−∇W) evaluated at the rest
+ * density ρ_i = ρ_j = ρ0 with p_i = p_j = k/2: the **stiffness k (Pa) is the contact pressure**
+ * pushing bodies apart (weak/strong in paper Figs. 3–4 differ by a factor of 10). Since h exceeds
+ * r_i + r_j, the neighbors come from the grid (cell size ≥ h), not from the contact list;
+ * particles of the same body never interact (their own solver handles them). The pair scalar is
+ * computed from symmetric terms, so f_ji = −f_ij bit for bit and Σ f_i = 0 up to summation
+ * rounding (momentum is conserved).
+ *
+ * The force is **accumulated**: `force[i].xyz += f_i` (w kept); clear the buffer first to get it
+ * alone.
+ *
+ * ```ts
+ * const coupling = new SphCouplingForce(device, { capacity, h, rho0: 1000, stiffness: 1e3, grid });
+ * const bindings = coupling.bind({ pos, mass, body, cellStart, sorted, force });
+ * coupling.setCount(n);
+ * coupling.encode(encoder, bindings);
+ * ```
+ *
+ * @module
+ */
+
+import { withGridCell } from "../../state/grid_cell.ts";
+import {
+  type BufferTable,
+  checkCount,
+  checkNonNegative,
+  checkPassOptions,
+  ParticlePass,
+} from "../../runtime/particle_pass.ts";
+import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
+
+/** WGSL source of the kernel (`gpu/handlers/sph-force/sph_coupling_force.wgsl` after the grid prelude). */
+export const SPH_COUPLING_FORCE_WGSL: string = withGridCell(
+  new URL("./sph_coupling_force.wgsl", import.meta.url),
+);
+
+/**
+ * Uniform `SphCouplingParams` of `sph_coupling_force.wgsl`: grid (gpu/README.md), count, h², 1/h
+ * and coef = k/ρ0² · 45/(π h⁴) (precomputed in f64).
+ */
+export const SPH_COUPLING_PARAMS_STRUCT: StructLayout = defineStruct("SphCouplingParams", [
+  ["gridMin", "vec3f"],
+  ["cellSize", "f32"],
+  ["dims", "vec4u"],
+  ["count", "u32"],
+  ["h2", "f32"],
+  ["invH", "f32"],
+  ["coef", "f32"],
+]);
+
+/** Uniform neighbor grid (gpu/README.md), the shape of `GridGeometry` in `gpu/state/neighbor_grid.ts`. */
+export interface SphCouplingGrid {
+  /** Lower corner (xyz). */
+  gridMin: readonly number[];
+  /** Cell edge; must be ≥ h. */
+  cellSize: number;
+  /** Cells per axis (xyz, positive integers). */
+  dims: readonly number[];
+}
+
+/** Material parameters of {@link SphCouplingForce}. */
+export interface SphCouplingForceParams {
+  /** SPH support radius h (m, > 0). */
+  h: number;
+  /** Rest density ρ0 (kg/m³, > 0). */
+  rho0: number;
+  /** Contact pressure k (Pa, ≥ 0). */
+  stiffness: number;
+}
+
+/** Options of {@link SphCouplingForce}. */
+export interface SphCouplingForceOptions extends SphCouplingForceParams {
+  /** Largest particle count; sizes the checks on bound buffers. */
+  capacity: number;
+  /** Neighbor grid; may be given later with {@link SphCouplingForce.setGrid}. */
+  grid?: SphCouplingGrid;
+  /** Particles processed by the next encode; default `capacity`. */
+  count?: number;
+  /** `override WORKGROUP_SIZE` (1..256, default 64). */
+  workgroupSize?: number;
+  /** Label prefix of every GPU object; default "sph coupling force". */
+  label?: string;
+}
+
+/** Buffers of {@link SphCouplingForce.bind} (all `STORAGE`; N = capacity). */
+export interface SphCouplingForceBuffers {
+  /** `array<vec4f>`, N: xyz member position (w unused). */
+  pos: GPUBuffer;
+  /** `array<f32>`, N: particle mass. */
+  mass: GPUBuffer;
+  /** `array<u32>`, N: body id. */
+  body: GPUBuffer;
+  /** `array<u32>`, cellCount + 1: exclusive prefix sum of the cell counts. */
+  cellStart: GPUBuffer;
+  /** `array<u32>`, N: particle indices grouped by cell, ascending within a cell. */
+  sorted: GPUBuffer;
+  /** `array<vec4f>`, N: forces, read and accumulated into (xyz). */
+  force: GPUBuffer;
+}
+
+/** Bind group of one set of {@link SphCouplingForceBuffers}, from {@link SphCouplingForce.bind}. */
+export interface SphCouplingForceBindings {
+  readonly buffers: Readonly<SphCouplingForceBuffers>;
+  readonly group: GPUBindGroup;
+}
+
+/**
+ * Binding number, element size and element count of each buffer (cellStart: at least 2 entries
+ * here, checked against the grid by encode).
+ */
+const BINDINGS: BufferTable<SphCouplingForceBuffers> = {
+  pos: [1, 16, "N"],
+  mass: [2, 4, "N"],
+  body: [3, 4, "N"],
+  cellStart: [4, 4, 2],
+  sorted: [5, 4, "N"],
+  force: [6, 16, "N"],
+};
+
+const OWNER = "SphCouplingForce";
+
+/**
+ * SPH coupling force pass (see the module comment). Bindings (group 0 of
+ * `sph_coupling_force.wgsl`): 0 `params` uniform; 1 `pos`, 2 `mass`, 3 `body`, 4 `cellStart`,
+ * 5 `sorted` (read-only storage); 6 `force` (storage, accumulated).
+ */
+export class SphCouplingForce {
+  /** Device the pipeline lives on. */
+  readonly device: GPUDevice;
+  /** Label prefix of every GPU object. */
+  readonly label: string;
+  /** Largest particle count. */
+  readonly capacity: number;
+  /** Workgroup size of the kernel. */
+  readonly workgroupSize: number;
+  #params: Readonly<SphCouplingForceParams>;
+  #grid: SphCouplingGrid | undefined;
+  #count: number;
+  readonly #pass: ParticlePass<SphCouplingForceBuffers>;
+
+  /** Creates the pipeline and the uniform (see {@link SphCouplingForceOptions}). */
+  constructor(device: GPUDevice, options: SphCouplingForceOptions) {
+    const sizes = checkPassOptions(OWNER, device, options, false);
+    this.device = device;
+    this.label = options.label ?? "sph coupling force";
+    this.capacity = sizes.capacity;
+    this.workgroupSize = sizes.workgroupSize;
+    this.#params = checkParams(options, "options");
+    this.#count = checkCount(OWNER, "options.count", options.count ?? this.capacity, this.capacity);
+    if (options.grid) this.#grid = this.#checkGrid(options.grid, "options.grid", this.#params.h);
+    this.#pass = new ParticlePass(device, {
+      ...sizes,
+      owner: OWNER,
+      label: this.label,
+      file: "sph_coupling_force.wgsl",
+      code: SPH_COUPLING_FORCE_WGSL,
+      entryPoint: "sph_coupling_force",
+      constants: { WORKGROUP_SIZE: sizes.workgroupSize },
+      paramsSize: SPH_COUPLING_PARAMS_STRUCT.size,
+      buffers: BINDINGS,
+      output: "force",
+    });
+    this.#write();
+  }
+
+  /** Particles processed by the next encodes. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** The current h, ρ0 and k. */
+  get params(): Readonly<SphCouplingForceParams> {
+    return this.#params;
+  }
+
+  /** The grid set last, if any. */
+  get grid(): SphCouplingGrid | undefined {
+    return this.#grid;
+  }
+
+  /** Sets the particle count (≤ capacity); written with `queue.writeBuffer` (next submissions). */
+  setCount(count: number): void {
+    this.#count = checkCount(OWNER, "count", count, this.capacity);
+    this.#write();
+  }
+
+  /** Sets the neighbor grid (cellSize ≥ h); same timing as {@link setCount}. */
+  setGrid(grid: SphCouplingGrid): void {
+    this.#grid = this.#checkGrid(grid, "grid", this.#params.h);
+    this.#write();
+  }
+
+  /** Changes h, ρ0 and/or k (a new h must still fit the grid); same timing as {@link setCount}. */
+  setParams(params: Partial<SphCouplingForceParams>): void {
+    const next = checkParams({ ...this.#params, ...params }, "params");
+    if (this.#grid) this.#checkGrid(this.#grid, "grid", next.h);
+    this.#params = next;
+    this.#write();
+  }
+
+  /**
+   * Creates the bind group of a set of buffers; reuse it across steps. Throws a `TypeError`
+   * naming a missing buffer or one without `STORAGE` usage and a `RangeError` naming one too
+   * small.
+   */
+  bind(buffers: SphCouplingForceBuffers): SphCouplingForceBindings {
+    return this.#pass.bind(buffers);
+  }
+
+  /** Encodes one compute pass adding the coupling forces into `force`. */
+  encode(
+    encoder: GPUCommandEncoder,
+    bindings: SphCouplingForceBindings,
+    options: { timestampWrites?: GPUComputePassTimestampWrites } = {},
+  ): void {
+    if (!this.#grid) {
+      throw new Error("SphCouplingForce: no grid; pass options.grid or call setGrid first");
+    }
+    if (!bindings?.group) throw new TypeError("SphCouplingForce: bindings must come from bind()");
+    const [x, y, z] = this.#grid.dims;
+    const need = 4 * (x * y * z + 1);
+    if (bindings.buffers.cellStart.size < need) {
+      throw new RangeError(
+        `SphCouplingForce: buffers.cellStart has ${bindings.buffers.cellStart.size} bytes, the grid needs ${need}`,
+      );
+    }
+    this.#pass.encode(encoder, bindings, this.#count, options);
+  }
+
+  /** Destroys the uniform buffer (bound buffers belong to the caller). */
+  destroy(): void {
+    this.#pass.destroy();
+  }
+
+  #checkGrid(grid: SphCouplingGrid, name: string, h: number): SphCouplingGrid {
+    if (
+      !grid || !grid.gridMin || grid.gridMin.length !== 3 || !grid.gridMin.every(Number.isFinite)
+    ) {
+      throw new RangeError(`SphCouplingForce: ${name}.gridMin must be 3 finite numbers`);
+    }
+    if (
+      !grid.dims || grid.dims.length !== 3 || !grid.dims.every((d) => Number.isInteger(d) && d >= 1)
+    ) {
+      throw new RangeError(`SphCouplingForce: ${name}.dims must be 3 integers >= 1`);
+    }
+    if (!(grid.cellSize >= h) || !Number.isFinite(grid.cellSize)) {
+      throw new RangeError(
+        `SphCouplingForce: ${name}.cellSize (${grid.cellSize}) must be finite and >= h (${h})`,
+      );
+    }
+    if (grid.dims[0] * grid.dims[1] * grid.dims[2] >= 2 ** 32 - 1) {
+      throw new RangeError(`SphCouplingForce: ${name}.dims has too many cells`);
+    }
+    return { gridMin: [...grid.gridMin], cellSize: grid.cellSize, dims: [...grid.dims] };
+  }
+
+  #write(): void {
+    const { h, rho0, stiffness } = this.#params;
+    const grid = this.#grid ?? { gridMin: [0, 0, 0], cellSize: h, dims: [1, 1, 1] };
+    const [x, y, z] = grid.dims;
+    this.#pass.writeParams(
+      SPH_COUPLING_PARAMS_STRUCT.pack({
+        gridMin: grid.gridMin,
+        cellSize: grid.cellSize,
+        dims: [x, y, z, x * y * z],
+        count: this.#count,
+        h2: h * h,
+        invH: 1 / h,
+        coef: (stiffness / (rho0 * rho0)) * 45 / (Math.PI * h * h * h * h),
+      }),
+    );
+  }
+}
+
+function checkParams(p: SphCouplingForceParams, name: string): Readonly<SphCouplingForceParams> {
+  const positive = (v: unknown, what: string) => {
+    if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) {
+      throw new RangeError(
+        `SphCouplingForce: ${name}.${what} must be a finite number > 0, got ${v}`,
+      );
+    }
+    return v;
+  };
+  const k = checkNonNegative(OWNER, `${name}.stiffness`, p.stiffness);
+  return Object.freeze({ h: positive(p.h, "h"), rho0: positive(p.rho0, "rho0"), stiffness: k });
+}

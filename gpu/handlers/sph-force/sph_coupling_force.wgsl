@@ -1,0 +1,72 @@
+// SPH-based coupling force between bodies (paper §6.1 baseline; refs [22] Becker et al. 2009,
+// [23] Shao et al. 2014; boundary pressure in the style of Müller et al. 2004 / Akinci et al.
+// 2012), f32, one invocation per particle. Owner: gpu/handlers/sph-force/sph_coupling_force.ts. Reference:
+// core/baselines.ts (sphCouplingForces, f64).
+//
+// For every j of another body (body[j] != body[i]) with 0 < r = |x_i - x_j| < h, found in the 27
+// cells around x_i (gpu/README.md order):
+//   f_i += -k m_i m_j / rho0^2 gradW_spiky(x_i - x_j, h)
+//        =  k m_i m_j / rho0^2 * 45 / (pi h^4) * (1 - r/h)^2 * (x_i - x_j) / r
+// params.coef = k / rho0^2 * 45 / (pi h^4), precomputed in f64. The pair scalar is computed
+// from symmetric terms (m_i m_j, r), so f_ji = -f_ij bit for bit. The result is ADDED to
+// force[i].xyz (force[i].w is kept).
+
+struct SphCouplingParams {
+  gridMin: vec3f,
+  cellSize: f32,
+  dims: vec4u, // xyz: cells per axis, w: cell count
+  count: u32,
+  h2: f32,
+  invH: f32,
+  coef: f32, // k / rho0^2 * 45 / (pi h^4)
+}
+
+override WORKGROUP_SIZE: u32 = 64;
+
+@group(0) @binding(0) var<uniform> params: SphCouplingParams;
+@group(0) @binding(1) var<storage, read> pos: array<vec4f>;
+@group(0) @binding(2) var<storage, read> mass: array<f32>;
+@group(0) @binding(3) var<storage, read> body: array<u32>;
+@group(0) @binding(4) var<storage, read> cellStart: array<u32>;
+@group(0) @binding(5) var<storage, read> sorted: array<u32>;
+@group(0) @binding(6) var<storage, read_write> force: array<vec4f>;
+
+// Cell of a point, clamped into the grid (gpu/state/grid_cell.wgsl, prepended by the owner).
+fn cellOf(x: vec3f) -> vec3i {
+  return gridCell(x, params.gridMin, params.cellSize, params.dims.xyz);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn sph_coupling_force(@builtin(global_invocation_id) gid: vec3u) {
+  let i = gid.x;
+  if (i >= params.count) {
+    return;
+  }
+  let xi = pos[i].xyz;
+  let mi = mass[i];
+  let bi = body[i];
+  let c = cellOf(xi);
+  var f = vec3f(0.0);
+  for (var nb = 0u; nb < 27u; nb++) { // the 27 cells around c, z, y, x order
+    let cell = gridNeighbor(c, nb, params.dims.xyz);
+    if (cell == NO_CELL) {
+      continue;
+    }
+    let end = cellStart[cell + 1u];
+    for (var k = cellStart[cell]; k < end; k++) {
+      let j = sorted[k];
+      if (body[j] == bi) {
+        continue;
+      }
+      let d = xi - pos[j].xyz;
+      let r2 = dot(d, d);
+      if (r2 >= params.h2 || r2 == 0.0) {
+        continue;
+      }
+      let r = sqrt(r2);
+      let s = 1.0 - r * params.invH;
+      f += (params.coef * (mi * mass[j]) * s * s / r) * d;
+    }
+  }
+  force[i] = vec4f(force[i].xyz + f, force[i].w);
+}

@@ -1,0 +1,271 @@
+/**
+ * Metrics of DESIGN.md computed on the GPU and written every k steps into a samples buffer that
+ * is read back once per batch: pass-through, deep overlaps, max penetration depth, speeds,
+ * energies, NaN count, sheet deflection, fluid rebound speed, and the merge/split conservation
+ * errors. Kernel: `metrics.wgsl`.
+ *
+ * Definitions (r = particle radius):
+ * - `passThrough`: fluid particles now on the other side of the cloth than at the start, by the
+ *   local sheet normal at their nearest cloth particle, counted only within one spacing of the
+ *   sheet laterally and with an interior (not edge) cloth particle nearest (a particle that went
+ *   around the edge is not a pass-through).
+ * - `deepOverlaps`: fluid–cloth particle pairs closer than r (more than half interpenetrated);
+ *   `maxPenetrationDepth`: max over fluid–cloth pairs of (2r − d)/r, in radii.
+ * - `kinetic`, `potential` (−Σ m g·(x − origin), origin the domain's lower corner, so it is
+ *   never negative), `elastic` (Σ ½k(|xi − xj| − L)² over springs); the
+ *   energy ratio is (kinetic + potential + elastic) / its initial value.
+ * - `sheetDeflection`: max cloth displacement from rest, in radii (rigidification shows as
+ *   a small deflection).
+ * - `maxRebound`: max upward fluid velocity (m/s): the fling-back of stiff forces.
+ *
+ * @module
+ */
+import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
+import { bindKernel, createKernel, dispatch, type Kernel, readBuffer } from "../runtime/kernel.ts";
+
+/** WGSL source of the metrics kernel. */
+export const METRICS_WGSL: string = Deno.readTextFileSync(
+  new URL("./metrics.wgsl", import.meta.url),
+);
+
+/** Layout of `MetricsParams` in `metrics.wgsl`. */
+export const METRICS_PARAMS: StructLayout = defineStruct("MetricsParams", [
+  ["count", "u32"],
+  ["clothStart", "u32"],
+  ["clothRows", "u32"],
+  ["clothCols", "u32"],
+  ["springCount", "u32"],
+  ["sample", "u32"],
+  ["mode", "u32"],
+  ["fields", "u32"],
+  ["radius", "f32"],
+  ["spacing", "f32"],
+  ["time", "f32"],
+  ["pad0", "u32"],
+  ["gravity", "vec3f"],
+  ["pad1", "u32"],
+  ["origin", "vec3f"],
+  ["pad2", "u32"],
+]);
+
+/** The fields of one sample row, in buffer order. */
+export const SAMPLE_FIELDS = [
+  "time",
+  "passThrough",
+  "deepOverlaps",
+  "maxPenetrationDepth",
+  "maxSpeed",
+  "kinetic",
+  "potential",
+  "elastic",
+  "nanCount",
+  "sheetDeflection",
+  "maxRebound",
+  "momentumError",
+  "energyError",
+  "stage2Pairs",
+  "groups",
+  "largestGroup",
+] as const;
+
+/** One sample of every metric. */
+export type MetricsSample = Record<typeof SAMPLE_FIELDS[number], number>;
+
+/** Buffers the metrics read (owned by the engine). */
+export interface MetricsBuffers {
+  pos: GPUBuffer;
+  vel: GPUBuffer;
+  mass: GPUBuffer;
+  flags: GPUBuffer;
+  /** Initial positions (`array<vec4f>`). */
+  rest: GPUBuffer;
+  /** Springs as `array<vec4u>`: i, j, f32 bits of rest length, f32 bits of stiffness. */
+  springs: GPUBuffer;
+  /** Merge/split statistics (`gpu/handlers/merge-split/merge_split.ts` STATS). */
+  stats: GPUBuffer;
+}
+
+/** Options of {@link Metrics}. */
+export interface MetricsOptions {
+  count: number;
+  /** The cloth whose sheet defines pass-through: first particle, rows, cols (0 rows: none). */
+  cloth: { start: number; rows: number; cols: number };
+  springCount: number;
+  radius: number;
+  spacing: number;
+  gravity: readonly [number, number, number];
+  /** Reference point of the potential energy (the domain's lower corner). */
+  origin: readonly [number, number, number];
+  /** Most samples the buffer holds. */
+  capacity: number;
+  buffers: MetricsBuffers;
+}
+
+/** Samples metrics on the GPU; {@link Metrics.read} maps the samples once. */
+export class Metrics {
+  readonly device: GPUDevice;
+  readonly capacity: number;
+  #opts: MetricsOptions;
+  #kernel: Kernel;
+  #particleKernel: Kernel;
+  #params: GPUBuffer;
+  #side0: GPUBuffer;
+  #perParticle: GPUBuffer;
+  #samples: GPUBuffer;
+  #bind: GPUBindGroup;
+  #particleBind: GPUBindGroup;
+  #taken = 0;
+
+  /** @param device the GPU device; @param options what to measure and where */
+  constructor(device: GPUDevice, options: MetricsOptions) {
+    this.device = device;
+    this.capacity = options.capacity;
+    this.#opts = options;
+    this.#kernel = createKernel(device, {
+      label: "metrics sample_metrics",
+      code: METRICS_WGSL,
+      entryPoint: "sample_metrics",
+      bindings: ["uniform", ...Array(8).fill("read-only-storage"), "storage"],
+    });
+    this.#particleKernel = createKernel(device, {
+      label: "metrics metrics_particle",
+      code: METRICS_WGSL,
+      entryPoint: "metrics_particle",
+      bindings: ["uniform", "read-only-storage", "read-only-storage", "storage", "storage"],
+    });
+    this.#params = device.createBuffer({
+      label: "metrics params",
+      size: METRICS_PARAMS.size,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
+    this.#side0 = device.createBuffer({
+      label: "metrics initial side",
+      size: Math.max(16, 4 * options.count),
+      usage: GPUBufferUsage.STORAGE,
+    });
+    this.#perParticle = device.createBuffer({
+      label: "metrics per-particle results",
+      size: Math.max(16, 16 * options.count),
+      usage: GPUBufferUsage.STORAGE,
+    });
+    this.#samples = device.createBuffer({
+      label: "metrics samples",
+      size: Math.max(16, 4 * SAMPLE_FIELDS.length * options.capacity),
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
+    });
+    const b = options.buffers;
+    this.#bind = bindKernel(device, this.#kernel, [
+      this.#params,
+      b.pos,
+      b.vel,
+      b.mass,
+      b.flags,
+      b.rest,
+      b.springs,
+      b.stats,
+      this.#perParticle,
+      this.#samples,
+    ]);
+    this.#particleBind = bindKernel(device, this.#particleKernel, [
+      this.#params,
+      b.pos,
+      b.flags,
+      this.#side0,
+      this.#perParticle,
+    ]);
+  }
+
+  #encode(
+    encoder: GPUCommandEncoder,
+    mode: 0 | 1,
+    time: number,
+    timestampWrites?: GPUComputePassTimestampWrites,
+  ) {
+    const o = this.#opts;
+    this.device.queue.writeBuffer(
+      this.#params,
+      0,
+      METRICS_PARAMS.pack({
+        count: o.count,
+        clothStart: o.cloth.start,
+        clothRows: o.cloth.rows,
+        clothCols: o.cloth.cols,
+        springCount: o.springCount,
+        sample: this.#taken,
+        mode,
+        fields: SAMPLE_FIELDS.length,
+        radius: o.radius,
+        spacing: o.spacing,
+        time,
+        pad0: 0,
+        gravity: [...o.gravity],
+        pad1: 0,
+        origin: [...o.origin],
+        pad2: 0,
+      }),
+    );
+    const pass = encoder.beginComputePass({ label: "metrics pass", timestampWrites });
+    dispatch(pass, this.#particleKernel, {
+      bindGroup: this.#particleBind,
+      invocations: o.count,
+      workgroupSize: 64,
+    });
+    if (mode === 1) {
+      pass.setPipeline(this.#kernel.pipeline);
+      pass.setBindGroup(0, this.#bind);
+      pass.dispatchWorkgroups(1);
+    }
+    pass.end();
+  }
+
+  /** Records the initial side of every fluid particle (before the first step). */
+  encodeInit(encoder: GPUCommandEncoder): void {
+    this.#encode(encoder, 0, 0);
+  }
+
+  /**
+   * Takes a sample at simulated `time`. At most one sample per submit (its parameters are
+   * written with queue.writeBuffer). Throws when the buffer is full.
+   */
+  encodeSample(
+    encoder: GPUCommandEncoder,
+    options: { time: number; timestampWrites?: GPUComputePassTimestampWrites },
+  ): void {
+    if (this.#taken >= this.capacity) {
+      throw new RangeError(
+        `metrics buffer full (${this.capacity} samples): raise capacity or sample less often`,
+      );
+    }
+    this.#encode(encoder, 1, options.time, options.timestampWrites);
+    this.#taken++;
+  }
+
+  /** Samples taken so far. */
+  get taken(): number {
+    return this.#taken;
+  }
+
+  /** Reads every sample taken so far (one mapAsync). */
+  async read(): Promise<MetricsSample[]> {
+    if (this.#taken === 0) return [];
+    const n = SAMPLE_FIELDS.length;
+    const raw = new Float32Array(
+      await readBuffer(this.device, this.#samples, { size: 4 * n * this.#taken }),
+    );
+    const rows: MetricsSample[] = [];
+    for (let s = 0; s < this.#taken; s++) {
+      const row = {} as MetricsSample;
+      SAMPLE_FIELDS.forEach((f, k) => (row[f] = raw[s * n + k]));
+      rows.push(row);
+    }
+    return rows;
+  }
+
+  /** Frees the metrics buffers. */
+  destroy(): void {
+    this.#params.destroy();
+    this.#side0.destroy();
+    this.#perParticle.destroy();
+    this.#samples.destroy();
+  }
+}

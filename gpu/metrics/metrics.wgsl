@@ -1,0 +1,178 @@
+// Penetration, stability and conservation metrics (DESIGN.md "Metrics"), sampled every k steps
+// into one row of `samples`; never read back per step. One workgroup, fixed-order reductions,
+// so a sample is bit-reproducible. Host code: gpu/metrics/metrics.ts.
+
+struct MetricsParams {
+  count: u32,
+  clothStart: u32,
+  clothRows: u32,
+  clothCols: u32,
+  springCount: u32,
+  sample: u32,
+  mode: u32, // 0: record the initial side of every fluid particle; 1: take a sample
+  fields: u32,
+  radius: f32,
+  spacing: f32,
+  time: f32,
+  pad0: u32,
+  gravity: vec3f,
+  pad1: u32,
+  origin: vec3f, // reference point of the potential energy (the domain's lower corner)
+  pad2: u32,
+}
+
+const WG: u32 = 256u;
+const FLAG_CLOTH: u32 = 1u;
+const FLAG_FLUID: u32 = 2u;
+
+@group(0) @binding(0) var<uniform> P: MetricsParams;
+
+// Per-particle pass (one invocation per particle, so no invocation loops over more than the
+// cloth: llvmpipe stops a loop after 65535 iterations accumulated in one invocation): for each
+// fluid particle, its nearest cloth particle and the sheet side (pass-through), its overlaps with
+// cloth particles; written to `perParticle` as (passed, deep overlaps, penetration depth, 0).
+@group(0) @binding(1) var<storage, read> q_pos: array<vec4f>;
+@group(0) @binding(2) var<storage, read> q_flags: array<u32>;
+@group(0) @binding(3) var<storage, read_write> q_side0: array<i32>;
+@group(0) @binding(4) var<storage, read_write> q_out: array<vec4f>;
+
+fn cloth_pos(r: u32, c: u32) -> vec3f {
+  return q_pos[P.clothStart + r * P.clothCols + c].xyz;
+}
+
+// Sheet normal at cloth particle (r, c) from its grid neighbours (central differences).
+fn cloth_normal(r: u32, c: u32) -> vec3f {
+  let c0 = select(c - 1u, c, c == 0u);
+  let c1 = min(c + 1u, P.clothCols - 1u);
+  let r0 = select(r - 1u, r, r == 0u);
+  let r1 = min(r + 1u, P.clothRows - 1u);
+  let n = cross(cloth_pos(r, c1) - cloth_pos(r, c0), cloth_pos(r1, c) - cloth_pos(r0, c));
+  let len = length(n);
+  if (len > 0.0) { return n / len; }
+  return vec3f(0.0, 1.0, 0.0);
+}
+
+@compute @workgroup_size(64)
+fn metrics_particle(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * 64u;
+  if (i >= P.count) { return; }
+  let clothCount = P.clothRows * P.clothCols;
+  var out = vec4f(0.0);
+  let x = q_pos[i].xyz;
+  if ((q_flags[i] & FLAG_FLUID) != 0u && clothCount > 0u && finite3(x)) {
+    var best = 3.4e38;
+    var bestK = 0u;
+    for (var k = 0u; k < clothCount; k++) {
+      let d = length(x - q_pos[P.clothStart + k].xyz);
+      if (d < best) { best = d; bestK = k; }
+      if (d < 2.0 * P.radius) {
+        out.z = max(out.z, (2.0 * P.radius - d) / P.radius);
+        if (d < P.radius) { out.y += 1.0; }
+      }
+    }
+    let r = bestK / P.clothCols;
+    let c = bestK % P.clothCols;
+    let nrm = cloth_normal(r, c);
+    let rel = x - cloth_pos(r, c);
+    let h = dot(rel, nrm);
+    var side = 1;
+    if (h < 0.0) { side = -1; }
+    // Only particles whose nearest cloth particle is inside the sheet count: one that went
+    // around the edge and fell past it has an edge particle nearest.
+    let interior = r > 0u && c > 0u && r + 1u < P.clothRows && c + 1u < P.clothCols;
+    if (P.mode == 0u) {
+      q_side0[i] = side;
+    } else if (side != q_side0[i] && interior && length(rel - h * nrm) < P.spacing) {
+      out.x = 1.0;
+    }
+  }
+  q_out[i] = out;
+}
+
+// Reduction pass: one workgroup, fixed-order tree reductions (bit-reproducible).
+@group(0) @binding(1) var<storage, read> pos: array<vec4f>;
+@group(0) @binding(2) var<storage, read> vel: array<vec4f>;
+@group(0) @binding(3) var<storage, read> mass: array<f32>;
+@group(0) @binding(4) var<storage, read> flags: array<u32>;
+@group(0) @binding(5) var<storage, read> rest: array<vec4f>;
+@group(0) @binding(6) var<storage, read> springs: array<vec4u>; // i, j, bits(L), bits(k)
+@group(0) @binding(7) var<storage, read> stats: array<u32>;
+@group(0) @binding(8) var<storage, read> perParticle: array<vec4f>;
+@group(0) @binding(9) var<storage, read_write> samples: array<f32>;
+
+var<workgroup> redSum: array<vec4f, WG>;  // kinetic, potential, elastic, (unused)
+var<workgroup> redMax: array<vec4f, WG>;  // speed, penetration depth, deflection, rebound
+var<workgroup> redCnt: array<vec4u, WG>;  // pass-through, deep overlaps, NaN, (unused)
+
+fn finite3(v: vec3f) -> bool {
+  // NaN fails every comparison; Inf exceeds the largest f32.
+  return all(abs(v) <= vec3f(3.4e38));
+}
+
+@compute @workgroup_size(WG)
+fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
+  let t = lid.x;
+  var sum = vec4f(0.0);
+  var mx = vec4f(0.0);
+  var cnt = vec4u(0u);
+  for (var i = t; i < P.count; i += WG) {
+    let x = pos[i].xyz;
+    let v = vel[i].xyz;
+    let f = flags[i];
+    if (!finite3(x) || !finite3(v)) {
+      cnt.z += 1u;
+      continue;
+    }
+    let m = mass[i];
+    sum.x += 0.5 * m * dot(v, v);
+    sum.y -= m * dot(P.gravity, x - P.origin);
+    mx.x = max(mx.x, length(v));
+    if ((f & FLAG_CLOTH) != 0u) {
+      mx.z = max(mx.z, length(x - rest[i].xyz) / P.radius);
+    }
+    if ((f & FLAG_FLUID) != 0u) {
+      mx.w = max(mx.w, v.y);
+      let q = perParticle[i];
+      cnt.x += u32(q.x);
+      cnt.y += u32(q.y);
+      mx.y = max(mx.y, q.z);
+    }
+  }
+  // elastic energy of the springs
+  for (var s = t; s < P.springCount; s += WG) {
+    let sp = springs[s];
+    let d = length(pos[sp.x].xyz - pos[sp.y].xyz) - bitcast<f32>(sp.z);
+    sum.z += 0.5 * bitcast<f32>(sp.w) * d * d;
+  }
+  redSum[t] = sum;
+  redMax[t] = mx;
+  redCnt[t] = cnt;
+  workgroupBarrier();
+  for (var stride = WG / 2u; stride > 0u; stride = stride / 2u) {
+    if (t < stride) {
+      redSum[t] = redSum[t] + redSum[t + stride];
+      redMax[t] = max(redMax[t], redMax[t + stride]);
+      redCnt[t] = redCnt[t] + redCnt[t + stride];
+    }
+    workgroupBarrier();
+  }
+  if (t == 0u && P.mode == 1u) {
+    let o = P.sample * P.fields;
+    samples[o + 0u] = P.time;
+    samples[o + 1u] = f32(redCnt[0].x);
+    samples[o + 2u] = f32(redCnt[0].y);
+    samples[o + 3u] = redMax[0].y;
+    samples[o + 4u] = redMax[0].x;
+    samples[o + 5u] = redSum[0].x;
+    samples[o + 6u] = redSum[0].y;
+    samples[o + 7u] = redSum[0].z;
+    samples[o + 8u] = f32(redCnt[0].z);
+    samples[o + 9u] = redMax[0].z;
+    samples[o + 10u] = redMax[0].w;
+    samples[o + 11u] = bitcast<f32>(stats[0]);
+    samples[o + 12u] = bitcast<f32>(stats[1]);
+    samples[o + 13u] = f32(stats[2]);
+    samples[o + 14u] = f32(stats[3]);
+    samples[o + 15u] = f32(stats[4]);
+  }
+}

@@ -1,0 +1,510 @@
+/**
+ * Grid-accelerated collision detection on WebGPU: Collision Rules 1 and 2 of paper §5.1
+ * (Eqs. 21–22), with the exclusions of `findCollisions` in `core/collision_rules.ts` (its f64,
+ * brute-force reference): bonded pairs (springs, bonds) and same-body pairs of bodies without
+ * self-collision (e.g. SPH fluid) are never collisions.
+ *
+ * Per step, after the neighbor grid has been built from the member positions (gpu/README.md):
+ *
+ * ```ts
+ * const detect = new CollisionDetection(device, { capacity, maxPerParticle: 16, grid });
+ * const out = detect.createOutputs();
+ * const bindings = detect.bind({ pos, vel, body, selfCollision, bondStart, bondList,
+ *   cellStart, sorted, ...out });
+ * detect.setCount(n);                  // queue.writeBuffer of the uniform; no host sync
+ * detect.encode(encoder, bindings);    // contacts, then pairs / marked
+ * ```
+ *
+ * Outputs, per particle i, in the fixed-capacity slot `[i·K, i·K + count)` (K =
+ * `maxPerParticle`), sorted ascending by partner index (entries past `count` are unspecified):
+ *
+ * - `contacts` / `contactCount`: every partner j ≠ i (j < i and j > i) with Rule 1 that is not
+ *   excluded;
+ * - `pairs` / `pairCount`: the contacts j > i that also satisfy Rule 2, n · (v_j − v_i) < 0 with
+ *   n = x_j − x_i (merged in stage 1);
+ * - `marked` / `markedCount`: the contacts j > i that do not (merged in stage 2 if they approach
+ *   at the end of stage 1);
+ * - `overflow`: the number of partners dropped because a contact slot was full, added to the
+ *   counter (it accumulates across encodes; see {@link CollisionEncodeOptions.resetOverflow}).
+ *
+ * When a particle has more than K contacts the slot keeps the K smallest partner indices (not the
+ * nearest K), so the output stays deterministic; `pairs` and `marked` are split from the kept
+ * contacts, so they may then miss partners j > i that were dropped (the overflow counts them).
+ * A full slot also breaks the symmetry j ∈ contacts(i) ⇔ i ∈ contacts(j). Choose K so that
+ * `overflow` stays 0, and check it in batches.
+ *
+ * @module
+ */
+
+import { withGridCell } from "./grid_cell.ts";
+import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
+
+/** WGSL source of the detector (`gpu/state/collision_detection.wgsl` after the grid prelude). */
+export const COLLISION_DETECTION_WGSL: string = withGridCell(
+  new URL("./collision_detection.wgsl", import.meta.url),
+);
+
+/** Uniform `CollisionParams` of `collision_detection.wgsl`: the grid (gpu/README.md) and count. */
+export const COLLISION_PARAMS_STRUCT: StructLayout = defineStruct("CollisionParams", [
+  ["gridMin", "vec3f"],
+  ["cellSize", "f32"],
+  ["dims", "vec4u"],
+  ["count", "u32"],
+]);
+
+/**
+ * Uniform neighbor grid (gpu/README.md): the box `[gridMin, gridMin + cellSize · dims)`; the same
+ * shape as `GridGeometry` of `gpu/state/neighbor_grid.ts`. The cell edge must be ≥ 2 · (largest
+ * collision radius), so that every intersecting pair lies in adjacent cells.
+ */
+export interface CollisionGrid {
+  /** Lower corner (xyz). */
+  gridMin: readonly number[];
+  /** Cell edge (> 0, ≥ 2 · max radius). */
+  cellSize: number;
+  /** Cells per axis (xyz, positive integers). */
+  dims: readonly number[];
+}
+
+/** Options of {@link CollisionDetection}. */
+export interface CollisionDetectionOptions {
+  /** Largest particle count; sizes the checks on bound buffers. */
+  capacity: number;
+  /** K: slot size of `contacts`, `pairs` and `marked` per particle (1..1024, default 16). */
+  maxPerParticle?: number;
+  /** Neighbor grid; may be given later with {@link CollisionDetection.setGrid}. */
+  grid?: CollisionGrid;
+  /** Particles processed by the next encode; default `capacity`. */
+  count?: number;
+  /** `override WORKGROUP_SIZE` of the kernels (1..256, default 64). */
+  workgroupSize?: number;
+  /** Label prefix of every GPU object; default "collision detection". */
+  label?: string;
+}
+
+/** The output buffers (all `storage`); {@link CollisionDetection.createOutputs} makes a set. */
+export interface CollisionOutputs {
+  /** `array<u32>`, capacity · K: contact partners of i in `[i·K, i·K + contactCount[i])`. */
+  contacts: GPUBuffer;
+  /** `array<u32>`, capacity. */
+  contactCount: GPUBuffer;
+  /** `array<u32>`, capacity · K: partners j > i satisfying Rules 1 and 2. */
+  pairs: GPUBuffer;
+  /** `array<u32>`, capacity. */
+  pairCount: GPUBuffer;
+  /** `array<u32>`, capacity · K: partners j > i satisfying Rule 1 but not Rule 2. */
+  marked: GPUBuffer;
+  /** `array<u32>`, capacity. */
+  markedCount: GPUBuffer;
+  /** `atomic<u32>` (4 bytes): partners dropped because a slot was full (accumulates). */
+  overflow: GPUBuffer;
+}
+
+/**
+ * Buffers the kernels read (gpu/README.md layouts; all need `GPUBufferUsage.STORAGE`) and write.
+ * N = capacity.
+ */
+export interface CollisionDetectionBuffers extends CollisionOutputs {
+  /** `array<vec4f>`, N: xyz member position, w collision radius. */
+  pos: GPUBuffer;
+  /** `array<vec4f>`, N: xyz member velocity (Rule 2). */
+  vel: GPUBuffer;
+  /** `array<u32>`, N: body id. */
+  body: GPUBuffer;
+  /** `array<u32>`, one per body: 0 = pairs inside the body are never collisions. */
+  selfCollision: GPUBuffer;
+  /** `array<u32>`, N + 1: CSR offsets of the bonded partners of each particle. */
+  bondStart: GPUBuffer;
+  /**
+   * `array<u32>` (≥ 1 entry): bonded partners of i, ascending, in
+   * `bondList[bondStart[i] .. bondStart[i + 1])`; a bond may be listed under either particle or
+   * both.
+   */
+  bondList: GPUBuffer;
+  /** `array<u32>`, cellCount + 1: exclusive prefix sum of the cell counts. */
+  cellStart: GPUBuffer;
+  /** `array<u32>`, N: particle indices grouped by cell, ascending within a cell. */
+  sorted: GPUBuffer;
+}
+
+/** Bind groups of one set of {@link CollisionDetectionBuffers}, from {@link CollisionDetection.bind}. */
+export interface CollisionBindings {
+  readonly buffers: Readonly<CollisionDetectionBuffers>;
+  readonly contacts: GPUBindGroup;
+  readonly classify: GPUBindGroup;
+}
+
+/** Options of the encode methods. */
+export interface CollisionEncodeOptions {
+  /** Timestamp writes of the compute pass (device feature `timestamp-query`). */
+  timestampWrites?: GPUComputePassTimestampWrites;
+  /** Clear `overflow` (encoder.clearBuffer) before detecting; default false (it accumulates). */
+  resetOverflow?: boolean;
+}
+
+type Entry = "contacts" | "classify";
+
+const ENTRY_POINTS: Record<Entry, string> = {
+  contacts: "collide_contacts",
+  classify: "collide_classify",
+};
+
+/** Binding number, element size in bytes, and element count ("N", "N+1", "NK" or a minimum). */
+const USER_BINDINGS: Record<keyof CollisionDetectionBuffers, [number, number, string]> = {
+  pos: [1, 16, "N"],
+  body: [2, 4, "N"],
+  selfCollision: [3, 4, "1"],
+  bondStart: [4, 4, "N+1"],
+  bondList: [5, 4, "1"],
+  cellStart: [6, 4, "2"],
+  sorted: [7, 4, "N"],
+  contacts: [8, 4, "NK"],
+  contactCount: [9, 4, "N"],
+  overflow: [10, 4, "1"],
+  vel: [11, 16, "N"],
+  pairs: [12, 4, "NK"],
+  pairCount: [13, 4, "N"],
+  marked: [14, 4, "NK"],
+  markedCount: [15, 4, "N"],
+};
+
+/** Bindings of each entry point with their buffer binding type (binding 0 is the uniform). */
+const ENTRY_BINDINGS: Record<Entry, [number, GPUBufferBindingType][]> = {
+  contacts: [
+    [0, "uniform"],
+    [1, "read-only-storage"],
+    [2, "read-only-storage"],
+    [3, "read-only-storage"],
+    [4, "read-only-storage"],
+    [5, "read-only-storage"],
+    [6, "read-only-storage"],
+    [7, "read-only-storage"],
+    [8, "storage"],
+    [9, "storage"],
+    [10, "storage"],
+  ],
+  classify: [
+    [0, "uniform"],
+    [1, "read-only-storage"],
+    [8, "storage"],
+    [9, "storage"],
+    [11, "read-only-storage"],
+    [12, "storage"],
+    [13, "storage"],
+    [14, "storage"],
+    [15, "storage"],
+  ],
+};
+
+/**
+ * Collision detection (paper §5.1, Eqs. 21–22) over a uniform neighbor grid, encoded into a
+ * caller's command encoder; see the module comment for the outputs and the overflow policy.
+ *
+ * Bindings (group 0 of `collision_detection.wgsl`): 0 `params` uniform; 1 `pos`, 2 `body`,
+ * 3 `selfCollision`, 4 `bondStart`, 5 `bondList`, 6 `cellStart`, 7 `sorted`, 11 `vel`
+ * (read-only storage); 8 `contacts`, 9 `contactCount`, 10 `overflow`, 12 `pairs`,
+ * 13 `pairCount`, 14 `marked`, 15 `markedCount` (storage). Entry point `collide_contacts` uses
+ * 0–10, `collide_classify` uses 0, 1, 8, 9, 11–15 (each within 10 storage buffers).
+ */
+export class CollisionDetection {
+  /** Device the pipelines live on. */
+  readonly device: GPUDevice;
+  /** Label prefix of every GPU object. */
+  readonly label: string;
+  /** Largest particle count. */
+  readonly capacity: number;
+  /** K, the slot size per particle of `contacts`, `pairs` and `marked`. */
+  readonly maxPerParticle: number;
+  /** Workgroup size of the kernels. */
+  readonly workgroupSize: number;
+  #grid: CollisionGrid | undefined;
+  #count: number;
+  readonly #params: GPUBuffer;
+  readonly #layouts: Record<Entry, GPUBindGroupLayout>;
+  readonly #pipelines: Record<Entry, GPUComputePipeline>;
+
+  /** Creates the pipelines and the uniform (see {@link CollisionDetectionOptions}). */
+  constructor(device: GPUDevice, options: CollisionDetectionOptions) {
+    if (!device) throw new TypeError("CollisionDetection: device is required");
+    if (!options) throw new TypeError("CollisionDetection: options are required");
+    this.device = device;
+    this.label = options.label ?? "collision detection";
+    const capacity = options.capacity;
+    if (!Number.isInteger(capacity) || capacity < 1) {
+      throw new RangeError(
+        `CollisionDetection: options.capacity must be an integer >= 1, got ${capacity}`,
+      );
+    }
+    this.capacity = capacity;
+    const k = options.maxPerParticle ?? 16;
+    if (!Number.isInteger(k) || k < 1 || k > 1024) {
+      throw new RangeError(
+        `CollisionDetection: options.maxPerParticle must be an integer in 1..1024, got ${k}`,
+      );
+    }
+    if (capacity * k >= 2 ** 32) {
+      throw new RangeError(
+        "CollisionDetection: options.capacity · options.maxPerParticle must be < 2^32",
+      );
+    }
+    this.maxPerParticle = k;
+    const wg = options.workgroupSize ?? 64;
+    if (!Number.isInteger(wg) || wg < 1 || wg > 256) {
+      throw new RangeError(
+        `CollisionDetection: options.workgroupSize must be an integer in 1..256, got ${wg}`,
+      );
+    }
+    this.workgroupSize = wg;
+    this.#count = this.#checkCount(options.count ?? capacity, "options.count");
+    if (options.grid) this.#grid = this.#checkGrid(options.grid, "options.grid");
+
+    const label = this.label;
+    this.#params = device.createBuffer({
+      label: `${label} params`,
+      size: COLLISION_PARAMS_STRUCT.size,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
+    const module = device.createShaderModule({
+      label: `${label} collision_detection.wgsl`,
+      code: COLLISION_DETECTION_WGSL,
+    });
+    const layouts = {} as Record<Entry, GPUBindGroupLayout>;
+    const pipelines = {} as Record<Entry, GPUComputePipeline>;
+    for (const key of Object.keys(ENTRY_POINTS) as Entry[]) {
+      layouts[key] = device.createBindGroupLayout({
+        label: `${label} ${key} bind group layout`,
+        entries: ENTRY_BINDINGS[key].map(([binding, type]) => ({
+          binding,
+          visibility: GPUShaderStage.COMPUTE,
+          buffer: { type },
+        })),
+      });
+      pipelines[key] = device.createComputePipeline({
+        label: `${label} ${key} pipeline`,
+        layout: device.createPipelineLayout({
+          label: `${label} ${key} pipeline layout`,
+          bindGroupLayouts: [layouts[key]],
+        }),
+        compute: {
+          module,
+          entryPoint: ENTRY_POINTS[key],
+          constants: { WORKGROUP_SIZE: wg, MAX_PER_PARTICLE: k },
+        },
+      });
+    }
+    this.#layouts = layouts;
+    this.#pipelines = pipelines;
+    this.#writeParams();
+  }
+
+  /** Particles processed by the next encodes. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** The grid set last, if any. */
+  get grid(): CollisionGrid | undefined {
+    return this.#grid;
+  }
+
+  /**
+   * Sets the neighbor grid (gpu/README.md); cellSize must be ≥ 2 · the largest radius (not
+   * checkable here). Writes the uniform with `queue.writeBuffer`: the value applies to every
+   * command buffer submitted afterwards.
+   */
+  setGrid(grid: CollisionGrid): void {
+    this.#grid = this.#checkGrid(grid, "grid");
+    this.#writeParams();
+  }
+
+  /** Sets the particle count (≤ capacity) of the next submissions; same timing as {@link setGrid}. */
+  setCount(count: number): void {
+    this.#count = this.#checkCount(count, "count");
+    this.#writeParams();
+  }
+
+  /**
+   * Creates a set of output buffers sized for `capacity` and K, with usage
+   * `STORAGE | COPY_SRC | COPY_DST`; `overflow` starts at 0. The caller destroys them.
+   */
+  createOutputs(): CollisionOutputs {
+    const make = (name: string, size: number) =>
+      this.device.createBuffer({
+        label: `${this.label} ${name}`,
+        size,
+        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+      });
+    const nk = 4 * this.capacity * this.maxPerParticle;
+    const n = 4 * this.capacity;
+    return {
+      contacts: make("contacts", nk),
+      contactCount: make("contactCount", n),
+      pairs: make("pairs", nk),
+      pairCount: make("pairCount", n),
+      marked: make("marked", nk),
+      markedCount: make("markedCount", n),
+      overflow: make("overflow", 4),
+    };
+  }
+
+  /**
+   * Creates the bind groups of a set of buffers; reuse them across steps. Throws a `TypeError`
+   * naming a missing buffer or one without `STORAGE` usage and a `RangeError` naming one too
+   * small for capacity (and K).
+   */
+  bind(buffers: CollisionDetectionBuffers): CollisionBindings {
+    if (!buffers) throw new TypeError("CollisionDetection.bind: buffers are required");
+    const n = this.capacity;
+    const byBinding = new Map<number, GPUBuffer>([[0, this.#params]]);
+    for (const [name, [binding, stride, count]] of Object.entries(USER_BINDINGS)) {
+      const buffer = buffers[name as keyof CollisionDetectionBuffers];
+      if (!buffer) throw new TypeError(`CollisionDetection.bind: buffers.${name} is missing`);
+      if (!(buffer.usage & GPUBufferUsage.STORAGE)) {
+        throw new TypeError(
+          `CollisionDetection.bind: buffers.${name} needs GPUBufferUsage.STORAGE`,
+        );
+      }
+      const elements = count === "N"
+        ? n
+        : count === "N+1"
+        ? n + 1
+        : count === "NK"
+        ? n * this.maxPerParticle
+        : Number(count);
+      const need = stride * elements;
+      if (buffer.size < need) {
+        throw new RangeError(
+          `CollisionDetection.bind: buffers.${name} has ${buffer.size} bytes, needs at least ${need}`,
+        );
+      }
+      byBinding.set(binding, buffer);
+    }
+    const group = (key: Entry) =>
+      this.device.createBindGroup({
+        label: `${this.label} ${key} bind group`,
+        layout: this.#layouts[key],
+        entries: ENTRY_BINDINGS[key].map(([binding]) => ({
+          binding,
+          resource: { buffer: byBinding.get(binding)! },
+        })),
+      });
+    return Object.freeze({
+      buffers: Object.freeze({ ...buffers }),
+      contacts: group("contacts"),
+      classify: group("classify"),
+    });
+  }
+
+  /** Encodes one compute pass: contacts (Rule 1 and exclusions), then pairs / marked (Rule 2). */
+  encode(
+    encoder: GPUCommandEncoder,
+    bindings: CollisionBindings,
+    options: CollisionEncodeOptions = {},
+  ): void {
+    this.#encode(encoder, bindings, ["contacts", "classify"], options);
+  }
+
+  /** Encodes the contact pass alone (`contacts`, `contactCount`, `overflow`). */
+  encodeContacts(
+    encoder: GPUCommandEncoder,
+    bindings: CollisionBindings,
+    options: CollisionEncodeOptions = {},
+  ): void {
+    this.#encode(encoder, bindings, ["contacts"], options);
+  }
+
+  /**
+   * Encodes the Rule 2 split alone: re-classifies the current `contacts` with the bound `vel`
+   * (e.g. the velocities at the end of stage 1, through a second {@link bind} sharing the contact
+   * buffers). `resetOverflow` is ignored.
+   */
+  encodeClassify(
+    encoder: GPUCommandEncoder,
+    bindings: CollisionBindings,
+    options: CollisionEncodeOptions = {},
+  ): void {
+    this.#encode(encoder, bindings, ["classify"], { ...options, resetOverflow: false });
+  }
+
+  /** Destroys the uniform buffer (bound buffers belong to the caller). */
+  destroy(): void {
+    this.#params.destroy();
+  }
+
+  #encode(
+    encoder: GPUCommandEncoder,
+    bindings: CollisionBindings,
+    entries: Entry[],
+    options: CollisionEncodeOptions,
+  ): void {
+    if (!this.#grid) {
+      throw new Error("CollisionDetection: no grid; pass options.grid or call setGrid first");
+    }
+    if (!bindings?.contacts) {
+      throw new TypeError("CollisionDetection: bindings must come from CollisionDetection.bind");
+    }
+    const [x, y, z] = this.#grid.dims;
+    const need = 4 * (x * y * z + 1);
+    if (bindings.buffers.cellStart.size < need) {
+      throw new RangeError(
+        `CollisionDetection: buffers.cellStart has ${bindings.buffers.cellStart.size} bytes, the grid needs ${need}`,
+      );
+    }
+    if (options.resetOverflow) encoder.clearBuffer(bindings.buffers.overflow, 0, 4);
+    const pass = encoder.beginComputePass({
+      label: `${this.label} pass`,
+      timestampWrites: options.timestampWrites,
+    });
+    const groups = Math.ceil(this.#count / this.workgroupSize);
+    for (const key of entries) {
+      pass.setPipeline(this.#pipelines[key]);
+      pass.setBindGroup(0, bindings[key]);
+      if (groups > 0) pass.dispatchWorkgroups(groups);
+    }
+    pass.end();
+  }
+
+  #checkCount(count: number, name: string): number {
+    if (!Number.isInteger(count) || count < 0 || count > this.capacity) {
+      throw new RangeError(
+        `CollisionDetection: ${name} must be an integer in 0..${this.capacity} (capacity), got ${count}`,
+      );
+    }
+    return count;
+  }
+
+  #checkGrid(grid: CollisionGrid, name: string): CollisionGrid {
+    if (
+      !grid || !grid.gridMin || grid.gridMin.length !== 3 || !grid.gridMin.every(Number.isFinite)
+    ) {
+      throw new RangeError(`CollisionDetection: ${name}.gridMin must be 3 finite numbers`);
+    }
+    if (
+      !grid.dims || grid.dims.length !== 3 || !grid.dims.every((d) => Number.isInteger(d) && d >= 1)
+    ) {
+      throw new RangeError(`CollisionDetection: ${name}.dims must be 3 integers >= 1`);
+    }
+    if (!(grid.cellSize > 0) || !Number.isFinite(grid.cellSize)) {
+      throw new RangeError(
+        `CollisionDetection: ${name}.cellSize must be a finite number > 0, got ${grid.cellSize}`,
+      );
+    }
+    const cells = grid.dims[0] * grid.dims[1] * grid.dims[2];
+    if (cells >= 2 ** 32 - 1) {
+      throw new RangeError(`CollisionDetection: ${name}.dims has too many cells`);
+    }
+    return { gridMin: [...grid.gridMin], cellSize: grid.cellSize, dims: [...grid.dims] };
+  }
+
+  #writeParams(): void {
+    const grid = this.#grid ?? { gridMin: [0, 0, 0], cellSize: 1, dims: [1, 1, 1] };
+    const [x, y, z] = grid.dims;
+    const data = COLLISION_PARAMS_STRUCT.pack({
+      gridMin: grid.gridMin,
+      cellSize: grid.cellSize,
+      dims: [x, y, z, x * y * z],
+      count: this.#count,
+    });
+    this.device.queue.writeBuffer(this.#params, 0, data);
+  }
+}

@@ -1,0 +1,162 @@
+// Collision detection of paper §5.1 (Rules 1 and 2, Eqs. 21-22), f32, one invocation per particle.
+// Owner: gpu/state/collision_detection.ts. Reference: core/collision_rules.ts (findCollisions, f64).
+//
+// Two entry points, dispatched in this order over the particles 0 .. params.count:
+//   collide_contacts  for every j != i in the 27 cells around x_i (gpu/README.md order) with
+//                     |x_j - x_i| < r_i + r_j (Rule 1, Eq. 21) that is not excluded (same body
+//                     without self-collision, or a bonded pair), insert j into the slot
+//                     contacts[i*K .. i*K + K) kept sorted ascending; when the slot is full the
+//                     largest index is dropped, so the slot ends up holding the K smallest
+//                     partner indices, whatever the scan order. Every dropped partner adds 1 to
+//                     `overflow`.
+//   collide_classify  split the kept contacts j > i by Rule 2, n . (v_j - v_i) < 0 with
+//                     n = x_j - x_i (Eq. 22): approaching -> pairs (merged in stage 1),
+//                     otherwise -> marked (candidates of stage 2). Both stay ascending.
+// Positions are pos[i].xyz (member positions), radii pos[i].w, velocities vel[i].xyz.
+
+struct CollisionParams {
+  gridMin: vec3f,
+  cellSize: f32,
+  dims: vec4u, // xyz: cells per axis, w: cell count
+  count: u32,
+}
+
+override WORKGROUP_SIZE: u32 = 64;
+// K: capacity of each particle's slot in contacts, pairs and marked.
+override MAX_PER_PARTICLE: u32 = 16;
+
+@group(0) @binding(0) var<uniform> params: CollisionParams;
+@group(0) @binding(1) var<storage, read> pos: array<vec4f>;
+@group(0) @binding(2) var<storage, read> body: array<u32>;
+@group(0) @binding(3) var<storage, read> selfCollision: array<u32>;
+@group(0) @binding(4) var<storage, read> bondStart: array<u32>;
+@group(0) @binding(5) var<storage, read> bondList: array<u32>;
+@group(0) @binding(6) var<storage, read> cellStart: array<u32>;
+@group(0) @binding(7) var<storage, read> sorted: array<u32>;
+@group(0) @binding(8) var<storage, read_write> contacts: array<u32>;
+@group(0) @binding(9) var<storage, read_write> contactCount: array<u32>;
+@group(0) @binding(10) var<storage, read_write> overflow: atomic<u32>;
+@group(0) @binding(11) var<storage, read> vel: array<vec4f>;
+@group(0) @binding(12) var<storage, read_write> pairs: array<u32>;
+@group(0) @binding(13) var<storage, read_write> pairCount: array<u32>;
+@group(0) @binding(14) var<storage, read_write> marked: array<u32>;
+@group(0) @binding(15) var<storage, read_write> markedCount: array<u32>;
+
+// Cell of a point, clamped into the grid (gpu/state/grid_cell.wgsl, prepended by the owner).
+fn cellOf(x: vec3f) -> vec3i {
+  return gridCell(x, params.gridMin, params.cellSize, params.dims.xyz);
+}
+
+// Whether b is in a's ascending bond list (binary search).
+fn hasBond(a: u32, b: u32) -> bool {
+  var lo = bondStart[a];
+  var hi = bondStart[a + 1u];
+  while (lo < hi) {
+    let mid = lo + (hi - lo) / 2u;
+    let v = bondList[mid];
+    if (v == b) {
+      return true;
+    }
+    if (v < b) {
+      lo = mid + 1u;
+    } else {
+      hi = mid;
+    }
+  }
+  return false;
+}
+
+// Pairs that are never collisions: same body without self-collision; bonded (paper §5.1). A bond
+// may be listed under either particle or both.
+fn excluded(i: u32, j: u32) -> bool {
+  let bi = body[i];
+  if (bi == body[j] && selfCollision[bi] == 0u) {
+    return true;
+  }
+  return hasBond(i, j) || hasBond(j, i);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn collide_contacts(@builtin(global_invocation_id) gid: vec3u) {
+  let i = gid.x;
+  if (i >= params.count) {
+    return;
+  }
+  let K = MAX_PER_PARTICLE;
+  let base = i * K;
+  let pi = pos[i];
+  let c = cellOf(pi.xyz);
+  var n = 0u;
+  var dropped = 0u;
+  for (var nb = 0u; nb < 27u; nb++) { // the 27 cells around c, z, y, x order
+    let cell = gridNeighbor(c, nb, params.dims.xyz);
+    if (cell == NO_CELL) {
+      continue;
+    }
+    let end = cellStart[cell + 1u];
+    for (var k = cellStart[cell]; k < end; k++) {
+      let j = sorted[k];
+      if (j == i) {
+        continue;
+      }
+      let pj = pos[j];
+      let d = pj.xyz - pi.xyz;
+      let reach = pi.w + pj.w;
+      if (!(dot(d, d) < reach * reach)) { // Rule 1 (Eq. 21)
+        continue;
+      }
+      if (excluded(i, j)) {
+        continue;
+      }
+      // Insert j into the ascending slot, keeping the K smallest indices.
+      var p = n;
+      if (n == K) {
+        dropped++;
+        if (j > contacts[base + K - 1u]) {
+          continue;
+        }
+        p = K - 1u;
+      } else {
+        n++;
+      }
+      while (p > 0u && contacts[base + p - 1u] > j) {
+        contacts[base + p] = contacts[base + p - 1u];
+        p--;
+      }
+      contacts[base + p] = j;
+    }
+  }
+  contactCount[i] = n;
+  if (dropped > 0u) {
+    atomicAdd(&overflow, dropped);
+  }
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn collide_classify(@builtin(global_invocation_id) gid: vec3u) {
+  let i = gid.x;
+  if (i >= params.count) {
+    return;
+  }
+  let base = i * MAX_PER_PARTICLE;
+  let xi = pos[i].xyz;
+  let vi = vel[i].xyz;
+  let n = contactCount[i];
+  var np = 0u;
+  var nm = 0u;
+  for (var k = 0u; k < n; k++) {
+    let j = contacts[base + k];
+    if (j < i) {
+      continue;
+    }
+    if (dot(pos[j].xyz - xi, vel[j].xyz - vi) < 0.0) { // Rule 2 (Eq. 22)
+      pairs[base + np] = j;
+      np++;
+    } else {
+      marked[base + nm] = j;
+      nm++;
+    }
+  }
+  pairCount[i] = np;
+  markedCount[i] = nm;
+}

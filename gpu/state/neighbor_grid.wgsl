@@ -1,0 +1,166 @@
+// Uniform-grid neighbor structure built by counting sort (see gpu/README.md, "Neighbor grid").
+//
+// Build order, all dispatches in one compute pass (each dispatch sees the previous one's writes):
+//   clear_counts   cellStart[0 ..= cellCount] = 0
+//   count          particleCell[i] = cell of pos[i]; rank[i] = atomicAdd(cellStart[cell], 1)
+//   scan_blocks    per level: in-place exclusive scan of WG-element blocks, block totals to sums
+//   add_offsets    per level, top down: data[i] += scanned block total of i's block
+//   scatter        sorted[cellStart[cell] + rank[i]] = i
+//   sort_cells     one invocation per cell: insertion sort of its slice of `sorted` (ascending)
+// cellStart has cellCount + 1 entries; the last is never counted into, so after the exclusive
+// scan it holds the particle count.
+//
+// Large dispatches are 2D (x at most 65535 workgroups); the linear workgroup id is
+// `wid.y * nwg.x + wid.x`, and invocations past the end do nothing (but still reach barriers).
+
+/// Workgroup size of every kernel; also the block length of the prefix scan.
+override WG: u32 = 256u;
+
+struct GridParams {
+  gridMin: vec3f,
+  cellSize: f32,
+  dims: vec4u, // xyz: cells per axis, w: cellCount = x * y * z
+  count: u32, // particles to insert: pos[0 .. count)
+}
+
+struct ScanParams {
+  n: u32, // elements of this scan level
+}
+
+// ---- grid kernels (bind group 0, layout "neighbor grid") ----
+@group(0) @binding(0) var<uniform> grid: GridParams;
+@group(0) @binding(1) var<storage, read> pos: array<vec4f>;
+@group(0) @binding(2) var<storage, read_write> cellStart: array<atomic<u32>>;
+@group(0) @binding(3) var<storage, read_write> sorted: array<u32>;
+@group(0) @binding(4) var<storage, read_write> particleCell: array<u32>;
+@group(0) @binding(5) var<storage, read_write> rank: array<u32>;
+
+// ---- scan kernels (bind group 0, layout "neighbor grid scan") ----
+@group(0) @binding(8) var<uniform> scan: ScanParams;
+@group(0) @binding(9) var<storage, read_write> scanData: array<u32>;
+@group(0) @binding(10) var<storage, read_write> scanSums: array<u32>;
+
+var<workgroup> scratch: array<u32, WG>;
+
+fn linearWorkgroup(wid: vec3u, nwg: vec3u) -> u32 {
+  return wid.y * nwg.x + wid.x;
+}
+
+/// Linear cell id of a point (gpu/state/grid_cell.wgsl, prepended by the owner).
+fn cellOf(x: vec3f) -> u32 {
+  return gridCellId(gridCell(x, grid.gridMin, grid.cellSize, grid.dims.xyz), grid.dims.xyz);
+}
+
+@compute @workgroup_size(WG)
+fn clear_counts(
+  @builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+) {
+  let k = linearWorkgroup(wid, nwg) * WG + lid;
+  if (k <= grid.dims.w) {
+    atomicStore(&cellStart[k], 0u);
+  }
+}
+
+@compute @workgroup_size(WG)
+fn count(
+  @builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+) {
+  let i = linearWorkgroup(wid, nwg) * WG + lid;
+  if (i < grid.count) {
+    let cell = cellOf(pos[i].xyz);
+    particleCell[i] = cell;
+    rank[i] = atomicAdd(&cellStart[cell], 1u);
+  }
+}
+
+@compute @workgroup_size(WG)
+fn scan_blocks(
+  @builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+) {
+  let block = linearWorkgroup(wid, nwg);
+  let i = block * WG + lid;
+  let inRange = i < scan.n;
+  var own = 0u;
+  if (inRange) {
+    own = scanData[i];
+  }
+  scratch[lid] = own;
+  workgroupBarrier();
+  // Hillis-Steele inclusive scan of the block.
+  for (var off = 1u; off < WG; off = off * 2u) {
+    var v = scratch[lid];
+    if (lid >= off) {
+      v = v + scratch[lid - off];
+    }
+    workgroupBarrier();
+    scratch[lid] = v;
+    workgroupBarrier();
+  }
+  if (inRange) {
+    scanData[i] = scratch[lid] - own;
+  }
+  if (lid == WG - 1u && block * WG < scan.n) {
+    scanSums[block] = scratch[lid];
+  }
+}
+
+@compute @workgroup_size(WG)
+fn add_offsets(
+  @builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+) {
+  let block = linearWorkgroup(wid, nwg);
+  let i = block * WG + lid;
+  if (i < scan.n) {
+    scanData[i] = scanData[i] + scanSums[block];
+  }
+}
+
+@compute @workgroup_size(WG)
+fn scatter(
+  @builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+) {
+  let i = linearWorkgroup(wid, nwg) * WG + lid;
+  if (i < grid.count) {
+    sorted[atomicLoad(&cellStart[particleCell[i]]) + rank[i]] = i;
+  }
+}
+
+@compute @workgroup_size(WG)
+fn sort_cells(
+  @builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+) {
+  let cell = linearWorkgroup(wid, nwg) * WG + lid;
+  if (cell >= grid.dims.w) {
+    return;
+  }
+  let begin = atomicLoad(&cellStart[cell]);
+  let end = atomicLoad(&cellStart[cell + 1u]);
+  for (var a = begin + 1u; a < end; a = a + 1u) {
+    let v = sorted[a];
+    var b = a;
+    loop {
+      if (b == begin) {
+        break;
+      }
+      let u = sorted[b - 1u];
+      if (u <= v) {
+        break;
+      }
+      sorted[b] = u;
+      b = b - 1u;
+    }
+    sorted[b] = v;
+  }
+}

@@ -1,0 +1,632 @@
+/**
+ * Implicit mass-spring cloth on DOFs (meta-particles) on WebGPU: one linearised backward-Euler step
+ * (Baraff & Witkin 1998, "Large steps in cloth simulation", Eq. 16) per {@link ClothSystem.encodeStep},
+ * solved by matrix-free, Jacobi-preconditioned, filtered conjugate gradients (§5.3) with every
+ * scalar reduced on the GPU and a GPU-side convergence exit. Formulas, compression clamping and
+ * the f64 reference: `core/cloth_reference.ts`; buffer conventions: `gpu/README.md`; merged
+ * particles move with their DOF (Truong et al. 2021, Eqs. 6–7), so the step needs no knowledge
+ * of merging beyond `dof`, `offset` and the CSR member list.
+ *
+ * ```ts
+ * const cloth = new ClothSystem(device, { particleCount: n, springs });
+ * const bindings = cloth.bind({ dof, offset, dofX, dofV, dofM, extForce, memberStart, memberList, pinned, dofVOut });
+ * cloth.encodeStep(encoder, { bindings, dt: 2e-3, gravity: [0, -9.81, 0] }); // encodes only
+ * // then the caller integrates positions: dofX += dt · dofVOut on the system's DOFs
+ * ```
+ *
+ * @module
+ */
+
+import type { Spring } from "../../../core/cloth_reference.ts";
+import { MaskedReduction, type ReductionTask } from "../../runtime/reduce.ts";
+import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
+
+/** WGSL source of the cloth kernels (`gpu/systems/mass-spring/cloth.wgsl`). */
+export const CLOTH_WGSL: string = Deno.readTextFileSync(new URL("./cloth.wgsl", import.meta.url));
+
+/**
+ * Uniform `ClothParams` of `cloth.wgsl`: slot count N, region stride of the CG scratch, dt,
+ * squared relative tolerance, gravity, and the number of u32 indirect arguments the gate writes.
+ */
+export const CLOTH_PARAMS_STRUCT: StructLayout = defineStruct("ClothParams", [
+  ["count", "u32"],
+  ["stride", "u32"],
+  ["dt", "f32"],
+  ["tolerance2", "f32"],
+  ["gravity", "vec3f"],
+  ["argCount", "u32"],
+  ["drag", "f32"],
+]);
+
+/** Storage struct `ClothSpring`: one per-particle CSR entry (partner, rest length, ks, kd). */
+export const CLOTH_SPRING_STRUCT: StructLayout = defineStruct("ClothSpring", [
+  ["partner", "u32"],
+  ["restLength", "f32"],
+  ["ks", "f32"],
+  ["kd", "f32"],
+]);
+
+/** Storage struct `SpringBlock`: B = α u uᵀ + β I of one CSR entry, recomputed every step. */
+export const SPRING_BLOCK_STRUCT: StructLayout = defineStruct("SpringBlock", [
+  ["u", "vec3f"],
+  ["alpha", "f32"],
+  ["beta", "f32"],
+  ["partner", "u32"],
+]);
+
+/** Flag bits of `flags` per DOF slot (as in core/cloth_reference.ts). */
+export const CLOTH_DOF_ACTIVE = 1;
+/** The DOF has a pinned member: v' = 0. */
+export const CLOTH_DOF_FIXED = 2;
+
+/** Scalars of the solver state buffer (`array<f32>`), see {@link ClothSystem.readSolverStats}. */
+const S_RZ0 = 0, S_RZNEW = 2, S_PAP = 3, S_DONE = 4, S_ITER = 5, STATE_FLOATS = 8;
+/** Regions of the CG scratch buffer (cloth.wgsl R_*). */
+const R_R = 1, R_Z = 2, R_P = 3, R_AP = 4, R_F = 9, REGIONS = 11;
+
+/** Options of {@link ClothSystem}. */
+export interface ClothSystemOptions {
+  /** Particles = DOF slots N of the scene (all systems). */
+  particleCount: number;
+  /** Springs between cloth particles (e.g. from `buildClothSprings`); indices < N. */
+  springs: readonly Spring[];
+  /**
+   * Per particle, nonzero for cloth particles: DOFs with a cloth member are integrated by this
+   * system. Default: every particle that is an end of a spring. A `cloth` buffer given to
+   * {@link ClothSystem.bind} replaces it.
+   */
+  cloth?: ArrayLike<number | boolean>;
+  /**
+   * Linear drag coefficient c (1/s, default 0): a force −c·M·v on every DOF with a cloth member,
+   * integrated implicitly (air resistance; lets a sheet come to rest).
+   */
+  drag?: number;
+  /** CG iterations encoded per step (default 100); the GPU skips those after convergence. */
+  maxIterations?: number;
+  /** CG stop: sqrt(rᵀz / r₀ᵀz₀) ≤ tolerance (Jacobi-preconditioned residual; default 1e-5). */
+  tolerance?: number;
+  /** `override WORKGROUP_SIZE` of the per-slot kernels (1..256, default 64). */
+  workgroupSize?: number;
+  /** Label prefix of every GPU object (default "cloth"). */
+  label?: string;
+}
+
+/**
+ * Buffers of a step (gpu/README.md layouts, `GPUBufferUsage.STORAGE`, N = particleCount).
+ * All are read only, except `dofVOut`, written on the system's DOF slots only.
+ */
+export interface ClothBuffers {
+  /** `array<u32>` N: DOF of each particle. */
+  dof: GPUBuffer;
+  /** `array<vec4f>` N: x_i − X_dof(i) (xyz). */
+  offset: GPUBuffer;
+  /** `array<vec4f>` N slots: DOF positions X. */
+  dofX: GPUBuffer;
+  /** `array<vec4f>` N slots: DOF velocities V at the start of the step. */
+  dofV: GPUBuffer;
+  /** `array<f32>` N slots: DOF masses (sum of member masses). */
+  dofM: GPUBuffer;
+  /** `array<vec4f>` N slots: external force on each DOF (xyz; other systems' forces). */
+  extForce: GPUBuffer;
+  /** `array<u32>` N + 1: CSR offsets of the DOF member lists. */
+  memberStart: GPUBuffer;
+  /** `array<u32>` N: members, ascending within a DOF. */
+  memberList: GPUBuffer;
+  /** Output `array<vec4f>` N slots: new velocities (w = 0) of the system's DOFs; may be `dofV`. */
+  dofVOut: GPUBuffer;
+  /** `array<u32>` N: nonzero for pinned particles (default: none pinned). */
+  pinned?: GPUBuffer;
+  /** `array<u32>` N: nonzero for cloth particles (default: from {@link ClothSystemOptions.cloth}). */
+  cloth?: GPUBuffer;
+}
+
+/** Bind groups of one set of {@link ClothBuffers}, from {@link ClothSystem.bind}. */
+export interface ClothBindings {
+  /** The buffers bound. */
+  readonly buffers: Readonly<ClothBuffers>;
+  /** Group 0 of each entry point. */
+  readonly groups: Readonly<Record<ClothKernel, GPUBindGroup>>;
+}
+
+/** Options of {@link ClothSystem.encodeStep}. */
+export interface ClothStepOptions {
+  /** Bind groups from {@link ClothSystem.bind}. */
+  bindings: ClothBindings;
+  /** Time step (s, > 0). */
+  dt: number;
+  /** Gravity acceleration (default 0). */
+  gravity?: readonly number[];
+  /** Overrides {@link ClothSystemOptions.tolerance} for this step. */
+  tolerance?: number;
+  /** Overrides {@link ClothSystemOptions.maxIterations} for this step. */
+  maxIterations?: number;
+  /** Timestamp writes of the step's compute pass. */
+  timestampWrites?: GPUComputePassTimestampWrites;
+}
+
+/** CG statistics of the last step run, from {@link ClothSystem.readSolverStats}. */
+export interface ClothSolverStats {
+  /** CG iterations run (each gate that found the solve unconverged). */
+  iterations: number;
+  /** sqrt(rᵀz / r₀ᵀz₀) at the end (0 when the right-hand side was 0). */
+  relativeResidual: number;
+  /** Whether the tolerance was met (or the system had nothing to solve) before the cap. */
+  converged: boolean;
+}
+
+/** Entry points of `cloth.wgsl`, in encode order. */
+export type ClothKernel =
+  | "classify"
+  | "spring_forces"
+  | "init_cg"
+  | "gate"
+  | "apply_a"
+  | "update_x"
+  | "update_p"
+  | "finish";
+
+const READ: GPUBufferBindingType = "read-only-storage";
+const WRITE: GPUBufferBindingType = "storage";
+
+/** Bindings (group 0 of cloth.wgsl) of each entry point. */
+const KERNEL_BINDINGS: Record<ClothKernel, ReadonlyArray<number>> = {
+  classify: [1, 4, 5, 7, 8, 9, 10, 11, 15],
+  spring_forces: [1, 2, 3, 12, 13, 14, 15],
+  init_cg: [5, 6, 7, 8, 11, 15, 16],
+  gate: [16, 17, 18],
+  apply_a: [1, 5, 7, 8, 11, 12, 14, 15, 16],
+  update_x: [11, 15, 16],
+  update_p: [11, 15, 16],
+  finish: [11, 15, 19],
+};
+const WRITABLE = new Set([11, 14, 15, 16, 18, 19]);
+
+/** Binding and bytes per element (N elements; memberStart N + 1) of the step's buffers. */
+const USER_BINDINGS: Record<keyof ClothBuffers, [number, number]> = {
+  dof: [1, 4],
+  offset: [2, 16],
+  dofX: [3, 16],
+  dofV: [4, 16],
+  dofM: [5, 4],
+  extForce: [6, 16],
+  memberStart: [7, 4],
+  memberList: [8, 4],
+  cloth: [9, 4],
+  pinned: [10, 4],
+  dofVOut: [19, 16],
+};
+
+/**
+ * The implicit mass-spring system of the cloth particles, stepping every live DOF with at least
+ * one cloth member. Per particle the springs are stored in CSR form (partner, rest length, ks, kd),
+ * so forces and A p are per-slot gathers, summed in a fixed order (bit-reproducible runs).
+ *
+ * Step (one compute pass, only encoded; no readback): classify DOF slots (active/fixed, v̂) →
+ * per-particle spring forces and blocks → right-hand side, Jacobi preconditioner and CG start →
+ * rᵀz reduced on the GPU → `maxIterations` × [gate, A p, pᵀAp, x/r/z update, rᵀz, p update] →
+ * v' into `dofVOut`. The one-thread gate turns converged iterations into 0-workgroup indirect
+ * dispatches; each loop kernel also early-outs on the converged flag.
+ */
+export class ClothSystem {
+  /** Device of the pipelines. */
+  readonly device: GPUDevice;
+  /** Particles = DOF slots N. */
+  readonly particleCount: number;
+  /** Springs given at construction. */
+  readonly springCount: number;
+  /** Default CG iterations encoded per step. */
+  readonly maxIterations: number;
+  /** Default CG relative tolerance. */
+  readonly tolerance: number;
+  /** Linear drag coefficient c (1/s). */
+  readonly drag: number;
+  /** Workgroup size of the per-slot kernels. */
+  readonly workgroupSize: number;
+  /** Label prefix. */
+  readonly label: string;
+  readonly #stride: number;
+  readonly #layouts: Record<ClothKernel, GPUBindGroupLayout>;
+  readonly #paramsLayout: GPUBindGroupLayout;
+  readonly #pipelines: Record<ClothKernel, GPUComputePipeline>;
+  readonly #internal: Map<number, GPUBuffer>;
+  readonly #owned: GPUBuffer[] = [];
+  readonly #reduce: MaskedReduction;
+  readonly #rz: ReductionTask;
+  readonly #pAp: ReductionTask;
+  readonly #args: GPUBuffer;
+  readonly #argCount: number;
+  readonly #params = new Map<string, { buffer: GPUBuffer; group: GPUBindGroup }>();
+
+  /** Builds the spring CSR, the scratch buffers and the pipelines (see {@link ClothSystemOptions}). */
+  constructor(device: GPUDevice, options: ClothSystemOptions) {
+    if (!device) throw new TypeError("ClothSystem: device is required");
+    if (!options) throw new TypeError("ClothSystem: options are required");
+    const n = options.particleCount;
+    if (!Number.isInteger(n) || n < 1) {
+      throw new RangeError(`ClothSystem: options.particleCount must be an integer >= 1, got ${n}`);
+    }
+    const wg = options.workgroupSize ?? 64;
+    if (!Number.isInteger(wg) || wg < 1 || wg > 256) {
+      throw new RangeError(
+        `ClothSystem: options.workgroupSize must be an integer in 1..256, got ${wg}`,
+      );
+    }
+    if (Math.ceil(n / wg) > 65535) {
+      throw new RangeError(
+        `ClothSystem: options.particleCount ${n} needs more than 65535 workgroups`,
+      );
+    }
+    this.maxIterations = checkIterations(options.maxIterations ?? 100, "options.maxIterations");
+    this.tolerance = checkTolerance(options.tolerance ?? 1e-5, "options.tolerance");
+    this.drag = options.drag ?? 0;
+    if (!(this.drag >= 0) || !Number.isFinite(this.drag)) {
+      throw new RangeError(
+        `ClothSystem: options.drag must be a finite number >= 0, got ${options.drag}`,
+      );
+    }
+    if (!Array.isArray(options.springs)) {
+      throw new TypeError("ClothSystem: options.springs must be an array");
+    }
+    this.device = device;
+    this.particleCount = n;
+    this.springCount = options.springs.length;
+    this.workgroupSize = wg;
+    const label = this.label = options.label ?? "cloth";
+    const stride = this.#stride = Math.ceil(n / 16) * 16;
+
+    // Per-particle spring CSR.
+    const { start, entries } = springCsr(options.springs, n);
+    const clothFlags = new Uint32Array(n);
+    if (options.cloth) {
+      if (options.cloth.length !== n) {
+        throw new RangeError(
+          `ClothSystem: options.cloth has length ${options.cloth.length}, expected ${n}`,
+        );
+      }
+      for (let i = 0; i < n; i++) clothFlags[i] = options.cloth[i] ? 1 : 0;
+    } else {
+      for (const s of options.springs) clothFlags[s.i] = clothFlags[s.j] = 1;
+    }
+
+    const buffer = (name: string, size: number, usage: number, data?: ArrayBufferView) => {
+      const b = device.createBuffer({
+        label: `${label} ${name}`,
+        size: Math.max(16, Math.ceil(size / 4) * 4),
+        usage,
+        mappedAtCreation: data !== undefined,
+      });
+      if (data) {
+        new Uint8Array(b.getMappedRange()).set(
+          new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+        );
+        b.unmap();
+      }
+      this.#owned.push(b);
+      return b;
+    };
+    const S = GPUBufferUsage.STORAGE;
+    const state = buffer("solver state", 4 * STATE_FLOATS, S | GPUBufferUsage.COPY_SRC);
+    const cg = buffer("cg vectors", 16 * REGIONS * stride, S);
+    const flags = buffer("dof flags", 4 * n, S);
+    this.#reduce = new MaskedReduction(device, { length: n, label: `${label} reduce` });
+    const counts = [Math.ceil(n / wg), ...this.#reduce.workgroupCounts];
+    const full = new Uint32Array(counts.flatMap((c) => [c, 1, 1]));
+    this.#argCount = full.length;
+    const argsFull = buffer("indirect args (full)", full.byteLength, S, full);
+    this.#args = buffer("indirect args", full.byteLength, S | GPUBufferUsage.INDIRECT);
+    this.#internal = new Map<number, GPUBuffer>([
+      [9, buffer("cloth flags", 4 * n, S, clothFlags)],
+      [10, buffer("no pins", 4 * n, S)],
+      [11, flags],
+      [12, buffer("spring start", 4 * (n + 1), S, start)],
+      [13, buffer("springs", entries.byteLength, S, entries)],
+      [
+        14,
+        buffer("spring blocks", SPRING_BLOCK_STRUCT.size * Math.max(1, entries.byteLength / 16), S),
+      ],
+      [15, cg],
+      [16, state],
+      [17, argsFull],
+      [18, this.#args],
+    ]);
+    const region = (r: number) => ({ buffer: cg, offset: 16 * r * stride, size: 16 * n });
+    this.#rz = this.#reduce.createDot({
+      a: region(R_R),
+      b: region(R_Z),
+      mask: flags,
+      maskBits: CLOTH_DOF_ACTIVE,
+      dst: state,
+      dstIndex: S_RZNEW,
+    });
+    this.#pAp = this.#reduce.createDot({
+      a: region(R_P),
+      b: region(R_AP),
+      mask: flags,
+      maskBits: CLOTH_DOF_ACTIVE,
+      dst: state,
+      dstIndex: S_PAP,
+    });
+
+    const module = device.createShaderModule({ label: `${label} cloth.wgsl`, code: CLOTH_WGSL });
+    this.#paramsLayout = device.createBindGroupLayout({
+      label: `${label} params bind group layout`,
+      entries: [{ binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: "uniform" } }],
+    });
+    const layouts = {} as Record<ClothKernel, GPUBindGroupLayout>;
+    const pipelines = {} as Record<ClothKernel, GPUComputePipeline>;
+    for (const kernel of Object.keys(KERNEL_BINDINGS) as ClothKernel[]) {
+      layouts[kernel] = device.createBindGroupLayout({
+        label: `${label} ${kernel} bind group layout`,
+        entries: KERNEL_BINDINGS[kernel].map((binding) => ({
+          binding,
+          visibility: GPUShaderStage.COMPUTE,
+          buffer: { type: WRITABLE.has(binding) ? WRITE : READ },
+        })),
+      });
+      pipelines[kernel] = device.createComputePipeline({
+        label: `${label} ${kernel} pipeline`,
+        layout: device.createPipelineLayout({
+          label: `${label} ${kernel} pipeline layout`,
+          bindGroupLayouts: [layouts[kernel], this.#paramsLayout],
+        }),
+        compute: {
+          module,
+          entryPoint: kernel,
+          constants: kernel === "gate" ? {} : { WORKGROUP_SIZE: wg },
+        },
+      });
+    }
+    this.#layouts = layouts;
+    this.#pipelines = pipelines;
+  }
+
+  /**
+   * `array<u32>` per DOF slot, written by every step: {@link CLOTH_DOF_ACTIVE} when the slot is a
+   * live DOF with a cloth member (integrated by this system), plus {@link CLOTH_DOF_FIXED} when a
+   * member is pinned. Lets other integrators skip the DOFs this system owns.
+   */
+  get dofFlags(): GPUBuffer {
+    return this.#internal.get(11)!;
+  }
+
+  /**
+   * Binding of the per-particle spring forces `array<vec4f>` (N entries, xyz: Σ over the
+   * particle's springs of f_i at the start of the step), written by {@link ClothSystem.encodeStep}
+   * before its solve. Lets an explicit integrator of a shared DOF see the springs explicitly.
+   */
+  get springForce(): GPUBufferBinding {
+    return {
+      buffer: this.#internal.get(15)!,
+      offset: 16 * R_F * this.#stride,
+      size: 16 * this.particleCount,
+    };
+  }
+
+  /**
+   * Bind groups of a set of step buffers; reuse them across steps (create one per buffer set, e.g.
+   * two for ping-ponged velocities). Throws a `TypeError` naming a missing buffer or one without
+   * `STORAGE` usage, a `RangeError` naming one too small.
+   */
+  bind(buffers: ClothBuffers): ClothBindings {
+    if (!buffers) throw new TypeError("ClothSystem.bind: buffers are required");
+    const n = this.particleCount;
+    const byBinding = new Map(this.#internal);
+    for (const [name, [binding, bytes]] of Object.entries(USER_BINDINGS)) {
+      const b = buffers[name as keyof ClothBuffers];
+      if (!b) {
+        if (name === "pinned" || name === "cloth") continue;
+        throw new TypeError(`ClothSystem.bind: buffers.${name} is missing`);
+      }
+      if (!(b.usage & GPUBufferUsage.STORAGE)) {
+        throw new TypeError(`ClothSystem.bind: buffers.${name} needs GPUBufferUsage.STORAGE`);
+      }
+      const need = bytes * (name === "memberStart" ? n + 1 : n);
+      if (b.size < need) {
+        throw new RangeError(
+          `ClothSystem.bind: buffers.${name} has ${b.size} bytes, needs at least ${need}`,
+        );
+      }
+      byBinding.set(binding, b);
+    }
+    const groups = {} as Record<ClothKernel, GPUBindGroup>;
+    for (const kernel of Object.keys(KERNEL_BINDINGS) as ClothKernel[]) {
+      groups[kernel] = this.device.createBindGroup({
+        label: `${this.label} ${kernel} bind group`,
+        layout: this.#layouts[kernel],
+        entries: KERNEL_BINDINGS[kernel].map((binding) => ({
+          binding,
+          resource: { buffer: byBinding.get(binding)! },
+        })),
+      });
+    }
+    return Object.freeze({ buffers: Object.freeze({ ...buffers }), groups: Object.freeze(groups) });
+  }
+
+  /** Uniform bind group of (dt, gravity, tolerance); immutable buffers, cached per value. */
+  #paramsGroup(dt: number, gravity: readonly number[], tolerance: number): GPUBindGroup {
+    const key = `${dt}|${gravity.join(",")}|${tolerance}`;
+    const cached = this.#params.get(key);
+    if (cached) return cached.group;
+    const buffer = this.device.createBuffer({
+      label: `${this.label} params dt=${dt}`,
+      size: CLOTH_PARAMS_STRUCT.size,
+      usage: GPUBufferUsage.UNIFORM,
+      mappedAtCreation: true,
+    });
+    new Uint8Array(buffer.getMappedRange()).set(
+      new Uint8Array(CLOTH_PARAMS_STRUCT.pack({
+        count: this.particleCount,
+        stride: this.#stride,
+        dt,
+        tolerance2: tolerance * tolerance,
+        gravity: [...gravity],
+        argCount: this.#argCount,
+        drag: this.drag,
+      })),
+    );
+    buffer.unmap();
+    const group = this.device.createBindGroup({
+      label: `${this.label} params bind group dt=${dt}`,
+      layout: this.#paramsLayout,
+      entries: [{ binding: 0, resource: { buffer } }],
+    });
+    // Bounded cache (adaptive dt): forget the oldest; commands already encoded keep it alive.
+    if (this.#params.size >= 64) this.#params.delete(this.#params.keys().next().value!);
+    this.#params.set(key, { buffer, group });
+    return group;
+  }
+
+  /**
+   * Encodes one backward-Euler step (one compute pass) into `encoder`: reads the DOF state of
+   * `options.bindings`, writes v' to `dofVOut` on the DOF slots that are live with a cloth member
+   * (0 on fixed ones; other slots untouched). No readback, no queue writes: several steps may be
+   * encoded into one submission, also with different dt.
+   */
+  encodeStep(encoder: GPUCommandEncoder, options: ClothStepOptions): void {
+    if (!encoder) throw new TypeError("ClothSystem.encodeStep: encoder is required");
+    const bindings = options?.bindings;
+    if (!bindings?.groups) {
+      throw new TypeError("ClothSystem.encodeStep: options.bindings must come from bind()");
+    }
+    const dt = options.dt;
+    if (!(dt > 0) || !Number.isFinite(dt)) {
+      throw new RangeError(`ClothSystem.encodeStep: options.dt must be finite and > 0, got ${dt}`);
+    }
+    const gravity = options.gravity ?? [0, 0, 0];
+    if (gravity.length !== 3 || !gravity.every(Number.isFinite)) {
+      throw new RangeError(
+        `ClothSystem.encodeStep: options.gravity must be 3 finite numbers, got ${gravity}`,
+      );
+    }
+    const tolerance = checkTolerance(options.tolerance ?? this.tolerance, "options.tolerance");
+    const iterations = checkIterations(
+      options.maxIterations ?? this.maxIterations,
+      "options.maxIterations",
+    );
+    const params = this.#paramsGroup(dt, gravity, tolerance);
+    const pass = encoder.beginComputePass({
+      label: `${this.label} backward Euler step`,
+      timestampWrites: options.timestampWrites,
+    });
+    const groups = Math.ceil(this.particleCount / this.workgroupSize);
+    const run = (kernel: ClothKernel, indirect: boolean) => {
+      pass.setPipeline(this.#pipelines[kernel]);
+      pass.setBindGroup(0, bindings.groups[kernel]);
+      pass.setBindGroup(1, params);
+      if (kernel === "gate") pass.dispatchWorkgroups(1);
+      else if (indirect) pass.dispatchWorkgroupsIndirect(this.#args, 0);
+      else pass.dispatchWorkgroups(groups);
+    };
+    run("classify", false);
+    run("spring_forces", false);
+    run("init_cg", false);
+    this.#reduce.encode(pass, this.#rz);
+    const reduceArgs = { buffer: this.#args, offset: 12 };
+    for (let k = 0; k < iterations; k++) {
+      run("gate", false);
+      run("apply_a", true);
+      this.#reduce.encode(pass, this.#pAp, reduceArgs);
+      run("update_x", true);
+      this.#reduce.encode(pass, this.#rz, reduceArgs);
+      run("update_p", true);
+    }
+    run("finish", false);
+    pass.end();
+  }
+
+  /**
+   * Reads the CG statistics of the last step executed (a readback: call it outside the step loop,
+   * after the submission).
+   */
+  async readSolverStats(): Promise<ClothSolverStats> {
+    const state = this.#internal.get(16)!;
+    const staging = this.device.createBuffer({
+      label: `${this.label} solver stats readback`,
+      size: state.size,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
+    const encoder = this.device.createCommandEncoder({ label: `${this.label} solver stats` });
+    encoder.copyBufferToBuffer(state, 0, staging, 0, state.size);
+    this.device.queue.submit([encoder.finish()]);
+    await staging.mapAsync(GPUMapMode.READ);
+    const s = new Float32Array(staging.getMappedRange().slice(0));
+    staging.destroy();
+    const rz0 = s[S_RZ0];
+    return {
+      iterations: s[S_ITER],
+      relativeResidual: rz0 > 0 ? Math.sqrt(Math.max(0, s[S_RZNEW]) / rz0) : 0,
+      converged: s[S_DONE] !== 0 || !(s[S_RZNEW] > 0),
+    };
+  }
+
+  /** Destroys the buffers this object created (not the bound ones). */
+  destroy(): void {
+    for (const b of this.#owned) b.destroy();
+    for (const { buffer } of this.#params.values()) buffer.destroy();
+    this.#params.clear();
+    this.#reduce.destroy();
+  }
+}
+
+function checkIterations(v: number, name: string): number {
+  if (!Number.isInteger(v) || v < 0) {
+    throw new RangeError(`ClothSystem: ${name} must be an integer >= 0, got ${v}`);
+  }
+  return v;
+}
+
+function checkTolerance(v: number, name: string): number {
+  if (!(v >= 0) || !Number.isFinite(v)) {
+    throw new RangeError(`ClothSystem: ${name} must be finite and >= 0, got ${v}`);
+  }
+  return v;
+}
+
+/** Per-particle spring CSR: entries packed as CLOTH_SPRING_STRUCT, in spring-list order. */
+function springCsr(
+  springs: readonly Spring[],
+  n: number,
+): { start: Uint32Array; entries: Uint8Array } {
+  const start = new Uint32Array(n + 1);
+  springs.forEach((s, k) => {
+    for (const [key, v] of [["i", s?.i], ["j", s?.j]] as const) {
+      if (!Number.isInteger(v) || v < 0 || v >= n) {
+        throw new RangeError(
+          `ClothSystem: options.springs[${k}].${key} = ${v} is not a particle index < ${n}`,
+        );
+      }
+    }
+    if (s.i === s.j) {
+      throw new RangeError(`ClothSystem: options.springs[${k}] joins particle ${s.i} to itself`);
+    }
+    if (!(s.restLength > 0) || !Number.isFinite(s.restLength)) {
+      throw new RangeError(
+        `ClothSystem: options.springs[${k}].restLength must be finite and > 0, got ${s.restLength}`,
+      );
+    }
+    for (const key of ["ks", "kd"] as const) {
+      if (!(s[key] >= 0) || !Number.isFinite(s[key])) {
+        throw new RangeError(
+          `ClothSystem: options.springs[${k}].${key} must be finite and >= 0, got ${s[key]}`,
+        );
+      }
+    }
+    start[s.i + 1]++;
+    start[s.j + 1]++;
+  });
+  for (let i = 0; i < n; i++) start[i + 1] += start[i];
+  const fill = start.slice(0, n);
+  const entries = new Uint8Array(CLOTH_SPRING_STRUCT.size * 2 * springs.length);
+  const put = (at: number, partner: number, s: Spring) =>
+    entries.set(
+      new Uint8Array(
+        CLOTH_SPRING_STRUCT.pack({ partner, restLength: s.restLength, ks: s.ks, kd: s.kd }),
+      ),
+      at * CLOTH_SPRING_STRUCT.size,
+    );
+  for (const s of springs) {
+    put(fill[s.i]++, s.j, s);
+    put(fill[s.j]++, s.i, s);
+  }
+  return { start, entries };
+}

@@ -1,0 +1,413 @@
+import assert from "node:assert/strict";
+import { readBuffer, storageBuffer } from "../../runtime/kernel.ts";
+
+const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
+import {
+  backwardEulerStep,
+  buildClothSprings,
+  DOF_ACTIVE,
+  DOF_FIXED,
+  type DofState,
+  dofStateFromGroups,
+  type Spring,
+} from "../../../core/cloth_reference.ts";
+import { acquireGpu } from "../../runtime/device.ts";
+import {
+  CLOTH_PARAMS_STRUCT,
+  CLOTH_SPRING_STRUCT,
+  CLOTH_WGSL,
+  type ClothBuffers,
+  ClothSystem,
+  SPRING_BLOCK_STRUCT,
+} from "./cloth_system.ts";
+import { checkWgslStruct } from "../../runtime/struct_layout.ts";
+
+/** A storage buffer holding `data` (gpu/runtime/kernel.ts). */
+const upload = (device: GPUDevice, label: string, data: Float32Array | Uint32Array): GPUBuffer =>
+  storageBuffer(device, { label, size: data.byteLength, data });
+
+/** The whole buffer read back as f32. */
+const read = async (device: GPUDevice, buffer: GPUBuffer): Promise<Float32Array> =>
+  new Float32Array(await readBuffer(device, buffer));
+
+/** xyz (3 per element) → vec4 (w = 0). */
+function vec4(xyz: ArrayLike<number>): Float32Array {
+  const n = xyz.length / 3;
+  const out = new Float32Array(4 * n);
+  for (let i = 0; i < n; i++) for (let a = 0; a < 3; a++) out[4 * i + a] = xyz[3 * i + a];
+  return out;
+}
+
+/** f32-rounded copy of a DOF state, so that GPU and reference see the same inputs. */
+function roundState<T extends DofState>(state: T): T {
+  const r = (a: ArrayLike<number>) => Float64Array.from(Float32Array.from(a));
+  return {
+    ...state,
+    offset: r(state.offset),
+    dofX: r(state.dofX),
+    dofV: r(state.dofV),
+    dofM: r(state.dofM),
+  };
+}
+
+/** The GPU buffers of a DOF state (gpu/README.md layouts). */
+function uploadState(device: GPUDevice, state: DofState, extForce?: ArrayLike<number>) {
+  const n = state.dof.length;
+  const dof = Uint32Array.from(state.dof);
+  const memberStart = new Uint32Array(n + 1);
+  for (let i = 0; i < n; i++) memberStart[dof[i] + 1]++;
+  for (let d = 0; d < n; d++) memberStart[d + 1] += memberStart[d];
+  const fill = memberStart.slice(0, n);
+  const memberList = new Uint32Array(n);
+  for (let i = 0; i < n; i++) memberList[fill[dof[i]]++] = i;
+  const flag = (f?: ArrayLike<number | boolean>) =>
+    Uint32Array.from({ length: n }, (_, i) => (f?.[i] ? 1 : 0));
+  const buffers: ClothBuffers = {
+    dof: upload(device, "dof", dof),
+    offset: upload(device, "offset", vec4(state.offset)),
+    dofX: upload(device, "dofX", vec4(state.dofX)),
+    dofV: upload(device, "dofV", vec4(state.dofV)),
+    dofM: upload(device, "dofM", Float32Array.from(state.dofM)),
+    extForce: upload(device, "extForce", vec4(extForce ?? new Float64Array(3 * n))),
+    memberStart: upload(device, "memberStart", memberStart),
+    memberList: upload(device, "memberList", memberList),
+    pinned: upload(device, "pinned", flag(state.pinned)),
+    dofVOut: upload(device, "dofVOut", new Float32Array(4 * n).fill(12345)),
+  };
+  if (state.cloth) buffers.cloth = upload(device, "cloth", flag(state.cloth));
+  return buffers;
+}
+
+function destroyAll(buffers: ClothBuffers) {
+  for (const b of Object.values(buffers)) b?.destroy();
+}
+
+/** Test-only kernel: the lead's position update X += dt V' on live DOFs, with V ← V'. */
+const ADVANCE_WGSL = `
+struct AdvanceParams { count: u32, dt: f32 }
+@group(0) @binding(0) var<uniform> params: AdvanceParams;
+@group(0) @binding(1) var<storage, read> dof: array<u32>;
+@group(0) @binding(2) var<storage, read_write> dofX: array<vec4f>;
+@group(0) @binding(3) var<storage, read> dofV: array<vec4f>;
+@compute @workgroup_size(64)
+fn advance(@builtin(global_invocation_id) gid: vec3u) {
+  let d = gid.x;
+  if (d < params.count && dof[d] == d) {
+    dofX[d] = vec4f(dofX[d].xyz + params.dt * dofV[d].xyz, dofX[d].w);
+  }
+}`;
+
+function advancer(device: GPUDevice, buffers: ClothBuffers, n: number, dt: number) {
+  const layout = device.createBindGroupLayout({
+    label: "advance layout",
+    entries: [
+      { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: "uniform" } },
+      { binding: 1, visibility: GPUShaderStage.COMPUTE, buffer: { type: "read-only-storage" } },
+      { binding: 2, visibility: GPUShaderStage.COMPUTE, buffer: { type: "storage" } },
+      { binding: 3, visibility: GPUShaderStage.COMPUTE, buffer: { type: "read-only-storage" } },
+    ],
+  });
+  const pipeline = device.createComputePipeline({
+    label: "advance pipeline",
+    layout: device.createPipelineLayout({
+      label: "advance pipeline layout",
+      bindGroupLayouts: [layout],
+    }),
+    compute: {
+      module: device.createShaderModule({ label: "advance", code: ADVANCE_WGSL }),
+      entryPoint: "advance",
+    },
+  });
+  const params = device.createBuffer({
+    label: "advance params",
+    size: 16,
+    usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+  });
+  const p = new ArrayBuffer(16);
+  new Uint32Array(p, 0, 1)[0] = n;
+  new Float32Array(p, 4, 1)[0] = dt;
+  device.queue.writeBuffer(params, 0, p);
+  const group = device.createBindGroup({
+    label: "advance bind group",
+    layout,
+    entries: [
+      { binding: 0, resource: { buffer: params } },
+      { binding: 1, resource: { buffer: buffers.dof } },
+      { binding: 2, resource: { buffer: buffers.dofX } },
+      { binding: 3, resource: { buffer: buffers.dofVOut } },
+    ],
+  });
+  return (encoder: GPUCommandEncoder) => {
+    const pass = encoder.beginComputePass({ label: "advance pass" });
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, group);
+    pass.dispatchWorkgroups(Math.ceil(n / 64));
+    pass.end();
+  };
+}
+
+/** Flat rows × cols grid in the x–z plane, optionally jittered (seeded). */
+function gridParticles(rows: number, cols: number, spacing: number, jitter: number, seed: number) {
+  let s = seed >>> 0 || 1;
+  const rnd = () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return (s / 2 ** 32) * 2 - 1;
+  };
+  const n = rows * cols;
+  const x = new Float64Array(3 * n), v = new Float64Array(3 * n);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const i = r * cols + c;
+      x.set([c * spacing + jitter * rnd(), jitter * rnd(), r * spacing + jitter * rnd()], 3 * i);
+      v.set([0.2 * rnd(), 0.2 * rnd(), 0.2 * rnd()], 3 * i);
+    }
+  }
+  return { x, v, m: new Float64Array(n).fill(1e-3), rnd };
+}
+
+Deno.test("ClothSystem on the software adapter", async (t) => {
+  const { device } = await acquireGpu({ adapter: "software" });
+  const gpuErrors: string[] = [];
+  device.addEventListener("uncapturederror", (e) => {
+    gpuErrors.push((e as GPUUncapturedErrorEvent).error.message);
+  });
+
+  await t.step("WGSL structs match the TypeScript layouts", () => {
+    checkWgslStruct(CLOTH_WGSL, CLOTH_PARAMS_STRUCT);
+    checkWgslStruct(CLOTH_WGSL, CLOTH_SPRING_STRUCT);
+    checkWgslStruct(CLOTH_WGSL, SPRING_BLOCK_STRUCT);
+  });
+
+  await t.step(
+    "one step matches the f64 reference (merged DOFs, pinned particles, non-cloth DOF)",
+    async () => {
+      const [rows, cols] = [8, 8];
+      const nc = rows * cols;
+      const n = nc + 2; // two extra non-cloth particles; one is merged into a cloth DOF
+      const springs = buildClothSprings({
+        rows,
+        cols,
+        spacing: 0.02,
+        structural: 2000,
+        shear: 500,
+        bend: 100,
+        damping: 0.1,
+      });
+      const g = gridParticles(rows, cols, 0.02, 0.004, 7);
+      const x = new Float64Array(3 * n),
+        v = new Float64Array(3 * n),
+        m = new Float64Array(n).fill(1e-3);
+      x.set(g.x);
+      v.set(g.v);
+      x.set([0.07, 0.005, 0.07, 0.5, 0.5, 0.5], 3 * nc);
+      v.set([0, -1, 0, 0.3, 0.2, 0.1], 3 * nc);
+      m[nc] = 3e-3;
+      const pinned = new Uint8Array(n);
+      pinned[0] = pinned[cols - 1] = pinned[20] = 1;
+      const cloth = Uint8Array.from({ length: n }, (_, i) => (i < nc ? 1 : 0));
+      // Groups: pairs and triples of cloth particles, one with a pinned member, one with the
+      // non-cloth particle nc (a "fluid" particle touching the cloth).
+      const groups = [[9, 10], [27, 28, 35], [20, 21], [36, nc], [50, 58]];
+      const state = roundState(dofStateFromGroups({ x, v, m, groups, pinned, cloth }));
+      const extForce = Float64Array.from(
+        Float32Array.from({ length: 3 * n }, (_, k) => 1e-3 * Math.sin(1.7 * k)),
+      );
+      const dt = 2e-3;
+      const gravity: [number, number, number] = [0, -9.81, 0];
+      const drag = 3; // implicit linear drag −c M v on the cloth DOFs
+      const ref = backwardEulerStep(springs, state, {
+        dt,
+        gravity,
+        extForce,
+        tolerance: 1e-12,
+        drag,
+      });
+
+      const system = new ClothSystem(device, {
+        particleCount: n,
+        springs,
+        maxIterations: 200,
+        tolerance: 1e-6,
+        drag,
+      });
+      const buffers = uploadState(device, state, extForce);
+      const bindings = system.bind(buffers);
+      const encoder = device.createCommandEncoder({ label: "cloth step" });
+      system.encodeStep(encoder, { bindings, dt, gravity });
+      device.queue.submit([encoder.finish()]);
+      const out = await read(device, buffers.dofVOut);
+      const stats = await system.readSolverStats();
+      assert.ok(
+        stats.converged && stats.iterations > 0 && stats.iterations < 200,
+        JSON.stringify(stats),
+      );
+
+      let scale = 0, worst = 0;
+      for (let d = 0; d < n; d++) {
+        if (!(ref.flags[d] & DOF_ACTIVE)) continue;
+        for (let a = 0; a < 3; a++) {
+          const dv = ref.dofV[3 * d + a] - state.dofV[3 * d + a];
+          scale = Math.max(scale, Math.abs(dv), Math.abs(ref.dofV[3 * d + a]));
+        }
+      }
+      for (let d = 0; d < n; d++) {
+        if (ref.flags[d] & DOF_ACTIVE) {
+          for (let a = 0; a < 3; a++) {
+            worst = Math.max(
+              worst,
+              Math.abs(out[4 * d + a] - ref.dofV[3 * d + a]),
+            );
+          }
+          assert.equal(out[4 * d + 3], 0);
+        } else {
+          // Non-live slots and the non-cloth DOF nc + 1 are left untouched.
+          assert.deepEqual(
+            [...out.slice(4 * d, 4 * d + 4)],
+            [12345, 12345, 12345, 12345],
+            `slot ${d}`,
+          );
+        }
+        if (ref.flags[d] & DOF_FIXED) {
+          assert.deepEqual([...out.slice(4 * d, 4 * d + 3)], [0, 0, 0], `fixed DOF ${d}`);
+        }
+      }
+      assert.ok(worst <= 2e-5 * scale, `max |v_gpu − v_ref| = ${worst}, velocity scale ${scale}`);
+      assert.equal(ref.flags[36], DOF_ACTIVE);
+      assert.equal(ref.flags[20], DOF_ACTIVE | DOF_FIXED);
+      assert.equal(ref.flags[nc + 1], 0);
+      destroyAll(buffers);
+      system.destroy();
+    },
+  );
+
+  await t.step(
+    "a 16×16 cloth pinned at its edges settles under gravity at dt = 2e-3; reruns are bit-identical",
+    async () => {
+      const [rows, cols] = [16, 16];
+      const n = rows * cols;
+      const dt = 2e-3;
+      const springs: Spring[] = buildClothSprings({
+        rows,
+        cols,
+        spacing: 0.02,
+        structural: 5000,
+        shear: 1250,
+        bend: 250,
+        damping: 0.5,
+      });
+      const g = gridParticles(rows, cols, 0.02, 0, 1);
+      g.v.fill(0);
+      const pinned = Uint8Array.from(
+        { length: n },
+        (_, i) => (i < cols || i >= n - cols || i % cols === 0 || i % cols === cols - 1 ? 1 : 0),
+      );
+      const simulate = async (steps: number, sample: number) => {
+        const state = dofStateFromGroups({ ...g, pinned });
+        const system = new ClothSystem(device, { particleCount: n, springs, maxIterations: 40 });
+        const buffers = uploadState(device, state);
+        buffers.dofVOut.destroy();
+        buffers.dofVOut = buffers.dofV; // in place
+        const bindings = system.bind(buffers);
+        const advance = advancer(device, buffers, n, dt);
+        const history: Array<{ step: number; ke: number; vmax: number; iterations: number }> = [];
+        for (let done = 0; done < steps; done += sample) {
+          const encoder = device.createCommandEncoder({ label: "settle steps" });
+          for (let k = 0; k < sample; k++) {
+            system.encodeStep(encoder, { bindings, dt, gravity: [0, -9.81, 0] });
+            advance(encoder);
+          }
+          device.queue.submit([encoder.finish()]);
+          const vel = await read(device, buffers.dofV);
+          let ke = 0, vmax = 0;
+          for (let i = 0; i < n; i++) {
+            const s2 = vel[4 * i] ** 2 + vel[4 * i + 1] ** 2 + vel[4 * i + 2] ** 2;
+            assert.ok(Number.isFinite(s2), `NaN/Inf velocity at step ${done + sample}`);
+            ke += 0.5 * 1e-3 * s2;
+            vmax = Math.max(vmax, Math.sqrt(s2));
+          }
+          history.push({
+            step: done + sample,
+            ke,
+            vmax,
+            iterations: (await system.readSolverStats()).iterations,
+          });
+        }
+        const final = { x: await read(device, buffers.dofX), v: await read(device, buffers.dofV) };
+        destroyAll(buffers);
+        system.destroy();
+        return { history, final };
+      };
+      const { history, final } = await simulate(400, 50);
+      const peak = Math.max(...history.map((h) => h.ke));
+      const last = history[history.length - 1];
+      assert.ok(last.ke < 1e-4 * peak, `kinetic energy ${peak} -> ${last.ke}`);
+      assert.ok(last.vmax < 5e-3, `max speed ${last.vmax} after 400 steps`);
+      for (let k = 3; k < history.length; k++) {
+        assert.ok(
+          history[k].ke < history[k - 1].ke,
+          `kinetic energy decays: ${JSON.stringify(history)}`,
+        );
+      }
+      assert.ok(
+        history.every((h) => h.iterations > 0 && h.iterations < 40),
+        JSON.stringify(history),
+      );
+      for (let i = 0; i < n; i++) {
+        assert.ok(final.x.slice(4 * i, 4 * i + 3).every(Number.isFinite));
+        if (pinned[i]) assert.equal(final.x[4 * i + 1], 0, `pinned particle ${i} stays`);
+      }
+      const sag = Math.min(...Array.from({ length: n }, (_, i) => final.x[4 * i + 1]));
+      assert.ok(sag < -1e-3 && sag > -0.05, `the cloth sags a little: min y = ${sag}`);
+      // Bit-identical reruns (first 30 steps, fresh objects).
+      const a = await simulate(30, 30), b = await simulate(30, 30);
+      assert.deepEqual(new Uint32Array(a.final.x.buffer), new Uint32Array(b.final.x.buffer));
+      assert.deepEqual(new Uint32Array(a.final.v.buffer), new Uint32Array(b.final.v.buffer));
+    },
+  );
+
+  await t.step("errors name the bad argument", () => {
+    const springs = [{ i: 0, j: 1, restLength: 1, ks: 1, kd: 0 }];
+    assert.throws(
+      () => new ClothSystem(device, { particleCount: 0, springs }),
+      /options\.particleCount/,
+    );
+    assert.throws(
+      () => new ClothSystem(device, { particleCount: 2, springs: [{ ...springs[0], j: 2 }] }),
+      /options\.springs\[0\]\.j/,
+    );
+    assert.throws(
+      () =>
+        new ClothSystem(device, { particleCount: 2, springs: [{ ...springs[0], restLength: 0 }] }),
+      /options\.springs\[0\]\.restLength/,
+    );
+    assert.throws(
+      () => new ClothSystem(device, { particleCount: 2, springs, tolerance: -1 }),
+      /options\.tolerance/,
+    );
+    const system = new ClothSystem(device, { particleCount: 2, springs });
+    const state = dofStateFromGroups({ x: [0, 0, 0, 1, 0, 0], v: new Float64Array(6), m: [1, 1] });
+    const buffers = uploadState(device, state);
+    const small = device.createBuffer({ label: "small", size: 16, usage: STORAGE });
+    assert.throws(() => system.bind({ ...buffers, dofX: small }), /buffers\.dofX has 16 bytes/);
+    assert.throws(
+      () => system.bind({ ...buffers, dofM: undefined as unknown as GPUBuffer }),
+      /buffers\.dofM is missing/,
+    );
+    const bindings = system.bind(buffers);
+    const encoder = device.createCommandEncoder({ label: "unused" });
+    assert.throws(() => system.encodeStep(encoder, { bindings, dt: 0 }), /options\.dt/);
+    assert.throws(
+      () => system.encodeStep(encoder, { bindings, dt: 1, gravity: [0, 1] }),
+      /options\.gravity/,
+    );
+    small.destroy();
+    destroyAll(buffers);
+    system.destroy();
+  });
+
+  await t.step("no uncaptured GPU errors", () => {
+    assert.deepEqual(gpuErrors, []);
+  });
+
+  device.destroy();
+});

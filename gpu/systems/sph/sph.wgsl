@@ -1,0 +1,172 @@
+// Weakly compressible SPH forces (Müller, Charypar & Gross 2003), f32, one invocation per particle.
+// Owner: gpu/systems/sph/sph_forces.ts. Reference: core/sph_reference.ts (same formulas, f64).
+//
+// Three entry points, dispatched in this order over the particles 0 .. params.count:
+//   sph_gather   x_i = dofX[dof[i]].xyz + offset[i].xyz (paper Eqs. 6-7), v_i = dofV[dof[i]].xyz,
+//                into scratch xm (xyz, w = m_i for fluid, 0 for non-fluid) and vel.
+//   sph_density  rho_i = sum_j m_j W_poly6(|x_i - x_j|) over fluid j (self included); also
+//                aux_i = (p_i / rho_i^2, 1 / rho_i) with p_i = k max((rho_i/rho0)^gamma - 1, 0).
+//   sph_forces   f_i = m_i sum_{j != i} m_j [ -(p_i/rho_i^2 + p_j/rho_j^2) gradW_spiky(x_i - x_j)
+//                      + mu (v_j - v_i) lapW_visc(r_ij) / (rho_i rho_j) ].
+// Neighbors: the 27 cells around the cell of x_i in z, y, x order, then `sorted` order
+// (gpu/README.md), so the summation order is fixed and runs repeat bit for bit.
+// Every variable has its own binding number; each entry point's pipeline layout holds exactly the
+// bindings that entry point uses (so each stays within 10 storage buffers).
+
+struct SphParams {
+  gridMin: vec3f,
+  cellSize: f32,
+  dims: vec4u, // xyz: cells per axis, w: cell count
+  count: u32,
+  h: f32,
+  h2: f32,
+  invH: f32,
+  rho0: f32,
+  stiffness: f32,
+  gamma: f32,
+  viscosity: f32,
+  poly6: f32, // 315 / (64 pi h^3)
+  spikyGrad: f32, // 45 / (pi h^4)
+  viscLap: f32, // 45 / (pi h^5)
+}
+
+override WORKGROUP_SIZE: u32 = 64;
+
+@group(0) @binding(0) var<uniform> params: SphParams;
+@group(0) @binding(1) var<storage, read> cellStart: array<u32>;
+@group(0) @binding(2) var<storage, read> sorted: array<u32>;
+@group(0) @binding(3) var<storage, read> mass: array<f32>;
+@group(0) @binding(4) var<storage, read> dof: array<u32>;
+@group(0) @binding(5) var<storage, read> offset: array<vec4f>;
+@group(0) @binding(6) var<storage, read> dofX: array<vec4f>;
+@group(0) @binding(7) var<storage, read> dofV: array<vec4f>;
+@group(0) @binding(8) var<storage, read> fluid: array<u32>;
+@group(0) @binding(9) var<storage, read_write> density: array<f32>;
+@group(0) @binding(10) var<storage, read_write> force: array<vec4f>;
+// Scratch owned by SphForces: written by one pass, read by the next.
+@group(0) @binding(11) var<storage, read_write> xmOut: array<vec4f>;
+@group(0) @binding(12) var<storage, read_write> velOut: array<vec4f>;
+@group(0) @binding(13) var<storage, read_write> auxOut: array<vec2f>;
+@group(0) @binding(14) var<storage, read> xm: array<vec4f>;
+@group(0) @binding(15) var<storage, read> vel: array<vec4f>;
+@group(0) @binding(16) var<storage, read> aux: array<vec2f>;
+
+// Cell of a point, clamped into the grid (gpu/state/grid_cell.wgsl, prepended by the owner).
+fn cellOf(x: vec3f) -> vec3i {
+  return gridCell(x, params.gridMin, params.cellSize, params.dims.xyz);
+}
+
+// Clipped state equation p = k max((rho/rho0)^gamma - 1, 0) (notes Eq. 47; gamma = 7: Tait).
+fn pressureOf(rho: f32) -> f32 {
+  let ratio = rho / params.rho0;
+  var s = ratio;
+  if (params.gamma != 1.0) {
+    s = pow(ratio, params.gamma);
+  }
+  return max(params.stiffness * (s - 1.0), 0.0);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn sph_gather(@builtin(global_invocation_id) gid: vec3u) {
+  let i = gid.x;
+  if (i >= params.count) {
+    return;
+  }
+  let d = dof[i];
+  var m = 0.0;
+  if (fluid[i] != 0u) {
+    m = mass[i];
+  }
+  xmOut[i] = vec4f(dofX[d].xyz + offset[i].xyz, m);
+  velOut[i] = vec4f(dofV[d].xyz, 0.0);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn sph_density(@builtin(global_invocation_id) gid: vec3u) {
+  let i = gid.x;
+  if (i >= params.count) {
+    return;
+  }
+  let xi = xm[i];
+  if (xi.w == 0.0) {
+    density[i] = 0.0;
+    auxOut[i] = vec2f(0.0);
+    return;
+  }
+  let c = cellOf(xi.xyz);
+  var rho = 0.0;
+  for (var nb = 0u; nb < 27u; nb++) { // the 27 cells around c, z, y, x order
+    let cell = gridNeighbor(c, nb, params.dims.xyz);
+    if (cell == NO_CELL) {
+      continue;
+    }
+    let end = cellStart[cell + 1u];
+    for (var k = cellStart[cell]; k < end; k++) {
+      let xj = xm[sorted[k]];
+      if (xj.w == 0.0) {
+        continue;
+      }
+      let d = xi.xyz - xj.xyz;
+      let r2 = dot(d, d);
+      if (r2 < params.h2) {
+        let s = 1.0 - r2 * params.invH * params.invH;
+        rho += xj.w * (s * s * s);
+      }
+    }
+  }
+  rho *= params.poly6;
+  density[i] = rho;
+  var a = vec2f(0.0);
+  if (rho > 0.0) {
+    let inv = 1.0 / rho;
+    a = vec2f(pressureOf(rho) * inv * inv, inv);
+  }
+  auxOut[i] = a;
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn sph_forces(@builtin(global_invocation_id) gid: vec3u) {
+  let i = gid.x;
+  if (i >= params.count) {
+    return;
+  }
+  let xi = xm[i];
+  if (xi.w == 0.0) {
+    force[i] = vec4f(0.0);
+    return;
+  }
+  let vi = vel[i].xyz;
+  let ai = aux[i];
+  let c = cellOf(xi.xyz);
+  var fp = vec3f(0.0); // sum_j m_j (P_i + P_j) g(r) d / r, times -gradW sign folded in
+  var fv = vec3f(0.0); // sum_j m_j (v_j - v_i) / rho_j lapW(r) / viscLap
+  for (var nb = 0u; nb < 27u; nb++) { // the 27 cells around c, z, y, x order
+    let cell = gridNeighbor(c, nb, params.dims.xyz);
+    if (cell == NO_CELL) {
+      continue;
+    }
+    let end = cellStart[cell + 1u];
+    for (var k = cellStart[cell]; k < end; k++) {
+      let j = sorted[k];
+      let xj = xm[j];
+      if (j == i || xj.w == 0.0) {
+        continue;
+      }
+      let d = xi.xyz - xj.xyz;
+      let r2 = dot(d, d);
+      if (r2 >= params.h2) {
+        continue;
+      }
+      let r = sqrt(r2);
+      let s = 1.0 - r * params.invH;
+      let aj = aux[j];
+      if (r > 0.0) {
+        // -(P_i + P_j) gradW, gradW = -spikyGrad s^2 d / r
+        fp += (xj.w * (ai.x + aj.x) * s * s / r) * d;
+      }
+      fv += (xj.w * aj.y * s) * (vel[j].xyz - vi);
+    }
+  }
+  let f = xi.w * (params.spikyGrad * fp + (params.viscosity * params.viscLap * ai.y) * fv);
+  force[i] = vec4f(f, 0.0);
+}

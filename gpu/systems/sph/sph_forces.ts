@@ -1,0 +1,494 @@
+/**
+ * Weakly compressible SPH density and force kernels on WebGPU (Müller, Charypar & Gross 2003,
+ * paper ref. [3]; formulas and f64 reference in `core/sph_reference.ts`).
+ *
+ * Per step, after the neighbor grid has been built from the member positions
+ * `dofX[dof[i]].xyz + offset[i].xyz` (paper Eqs. 6–7):
+ *
+ * ```ts
+ * const sph = new SphForces(device, { capacity, h, rho0, stiffness, viscosity, grid });
+ * const bindings = sph.bind({ cellStart, sorted, mass, dof, offset, dofX, dofV, fluid, density, force });
+ * sph.setCount(n);                // queue.writeBuffer of the uniform; no host sync
+ * sph.encode(encoder, bindings);  // density pass, then force pass
+ * ```
+ *
+ * Outputs per particle: `density[i]` (ρ_i, 0 for non-fluid) and `force[i].xyz` (pressure +
+ * viscosity force, w = 0; 0 for non-fluid). Forces, not accelerations: the caller gathers them
+ * per DOF over the CSR member list and divides by the DOF mass (paper Eq. 1).
+ *
+ * @module
+ */
+
+import { withGridCell } from "../../state/grid_cell.ts";
+import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
+
+/** WGSL source of the SPH kernels (`gpu/systems/sph/sph.wgsl` after the grid prelude). */
+export const SPH_WGSL: string = withGridCell(new URL("./sph.wgsl", import.meta.url));
+
+/**
+ * Uniform `SphParams` of `sph.wgsl`: grid (gpu/README.md), particle count, material parameters
+ * and kernel coefficients precomputed in f64: poly6 = 315/(64π h³), spikyGrad = 45/(π h⁴),
+ * viscLap = 45/(π h⁵) (Müller et al. 2003, Eqs. 20–22 with h⁻⁶ folded into q = r/h).
+ */
+export const SPH_PARAMS_STRUCT: StructLayout = defineStruct("SphParams", [
+  ["gridMin", "vec3f"],
+  ["cellSize", "f32"],
+  ["dims", "vec4u"],
+  ["count", "u32"],
+  ["h", "f32"],
+  ["h2", "f32"],
+  ["invH", "f32"],
+  ["rho0", "f32"],
+  ["stiffness", "f32"],
+  ["gamma", "f32"],
+  ["viscosity", "f32"],
+  ["poly6", "f32"],
+  ["spikyGrad", "f32"],
+  ["viscLap", "f32"],
+]);
+
+/**
+ * Uniform neighbor grid (gpu/README.md): the box `[gridMin, gridMin + cellSize · dims)`; the same
+ * shape as `GridGeometry` of `gpu/state/neighbor_grid.ts`, so one can be passed as is.
+ */
+export interface SphGrid {
+  /** Lower corner (xyz). */
+  gridMin: readonly number[];
+  /** Cell edge; must be ≥ h so that the 27 cells around a particle cover its support. */
+  cellSize: number;
+  /** Cells per axis (xyz, positive integers). */
+  dims: readonly number[];
+}
+
+/** Options of {@link SphForces}. */
+export interface SphForcesOptions {
+  /** Largest particle count; sizes the scratch buffers and the checks on bound buffers. */
+  capacity: number;
+  /** Kernel support radius h (m). */
+  h: number;
+  /** Rest density ρ0 (kg/m³). */
+  rho0: number;
+  /** Stiffness k of p = k · max((ρ/ρ0)^γ − 1, 0) (Pa). */
+  stiffness: number;
+  /** Dynamic viscosity μ (Pa·s). */
+  viscosity: number;
+  /** State-equation exponent γ: 1 (linear, default) or e.g. 7 (Tait). */
+  gamma?: number;
+  /** Neighbor grid; may be given later with {@link SphForces.setGrid}. */
+  grid?: SphGrid;
+  /** Particles processed by the next encode; default `capacity`. See {@link SphForces.setCount}. */
+  count?: number;
+  /** `override WORKGROUP_SIZE` of the kernels (1..256, default 64). */
+  workgroupSize?: number;
+  /** Label prefix of every GPU object; default "sph". */
+  label?: string;
+}
+
+/**
+ * Buffers the kernels read and write (gpu/README.md layouts; all need `GPUBufferUsage.STORAGE`).
+ * N = capacity: per-particle and per-DOF buffers must hold at least N elements.
+ */
+export interface SphForcesBuffers {
+  /** `array<u32>`, cellCount + 1 entries, exclusive prefix sum of the cell counts. */
+  cellStart: GPUBuffer;
+  /** `array<u32>`, N particle indices grouped by cell, ascending within a cell. */
+  sorted: GPUBuffer;
+  /** `array<f32>` particle masses. */
+  mass: GPUBuffer;
+  /** `array<u32>` DOF of each particle. */
+  dof: GPUBuffer;
+  /** `array<vec4f>` x_i − X_dof (xyz). */
+  offset: GPUBuffer;
+  /** `array<vec4f>` DOF positions X (Eq. 2), indexed by DOF id. */
+  dofX: GPUBuffer;
+  /** `array<vec4f>` DOF velocities V (Eq. 3), indexed by DOF id. */
+  dofV: GPUBuffer;
+  /** `array<u32>` 1 = fluid particle, 0 = another system's particle. */
+  fluid: GPUBuffer;
+  /** Output `array<f32>` ρ_i. */
+  density: GPUBuffer;
+  /** Output `array<vec4f>` SPH force (xyz, w = 0). */
+  force: GPUBuffer;
+}
+
+/** Bind groups of one set of {@link SphForcesBuffers}, from {@link SphForces.bind}. */
+export interface SphBindings {
+  readonly buffers: Readonly<SphForcesBuffers>;
+  readonly gather: GPUBindGroup;
+  readonly density: GPUBindGroup;
+  readonly forces: GPUBindGroup;
+}
+
+/** Options of the encode methods. */
+export interface SphEncodeOptions {
+  /** Timestamp writes of the compute pass (device feature `timestamp-query`). */
+  timestampWrites?: GPUComputePassTimestampWrites;
+}
+
+/**
+ * Storage bindings of `sph.wgsl` each entry point uses (binding 0, the uniform, is used by all);
+ * `read` ones are `read-only-storage`, `write` ones `storage`.
+ */
+const ENTRY_BINDINGS = {
+  gather: { read: [3, 4, 5, 6, 7, 8], write: [11, 12] },
+  density: { read: [1, 2, 14], write: [9, 13] },
+  forces: { read: [1, 2, 14, 15, 16], write: [10] },
+} as const;
+
+/** Bindings of one entry point, in binding order, with their buffer binding type. */
+function entryBindings(key: keyof typeof ENTRY_BINDINGS): [number, GPUBufferBindingType][] {
+  const { read, write } = ENTRY_BINDINGS[key];
+  return [
+    [0, "uniform"] as [number, GPUBufferBindingType],
+    ...read.map((b): [number, GPUBufferBindingType] => [b, "read-only-storage"]),
+    ...write.map((b): [number, GPUBufferBindingType] => [b, "storage"]),
+  ].sort((x, y) => x[0] - y[0]);
+}
+
+const ENTRY_POINTS = {
+  gather: "sph_gather",
+  density: "sph_density",
+  forces: "sph_forces",
+} as const;
+
+/** Binding number of each user buffer, and its element size in bytes (per particle or DOF). */
+const USER_BINDINGS: Record<keyof SphForcesBuffers, [number, number]> = {
+  cellStart: [1, 4],
+  sorted: [2, 4],
+  mass: [3, 4],
+  dof: [4, 4],
+  offset: [5, 16],
+  dofX: [6, 16],
+  dofV: [7, 16],
+  fluid: [8, 4],
+  density: [9, 4],
+  force: [10, 16],
+};
+
+function positive(value: number, name: string): number {
+  if (!(value > 0) || !Number.isFinite(value)) {
+    throw new RangeError(`SphForces: ${name} must be a finite number > 0, got ${value}`);
+  }
+  return value;
+}
+
+function nonNegative(value: number, name: string): number {
+  if (!(value >= 0) || !Number.isFinite(value)) {
+    throw new RangeError(`SphForces: ${name} must be a finite number >= 0, got ${value}`);
+  }
+  return value;
+}
+
+/**
+ * Density pass and force pass of weakly compressible SPH (Müller et al. 2003; see
+ * `core/sph_reference.ts` for the formulas), encoded into a caller's command encoder.
+ *
+ * Bindings (group 0 of `sph.wgsl`): 0 `params` uniform; 1 `cellStart`, 2 `sorted`, 3 `mass`,
+ * 4 `dof`, 5 `offset`, 6 `dofX`, 7 `dofV`, 8 `fluid` (read-only storage); 9 `density`,
+ * 10 `force` (storage, written); 11–16 scratch owned by this object (member positions with fluid
+ * mass, velocities, (p/ρ², 1/ρ)). Three pipelines with explicit layouts: `sph_gather` and
+ * `sph_density` (one pass, {@link encodeDensity}), `sph_forces` ({@link encodeForces}).
+ */
+export class SphForces {
+  /** Device the pipelines live on. */
+  readonly device: GPUDevice;
+  /** Label prefix of every GPU object. */
+  readonly label: string;
+  /** Largest particle count. */
+  readonly capacity: number;
+  /** Workgroup size of the kernels. */
+  readonly workgroupSize: number;
+  /** Material parameters as given. */
+  readonly material: Readonly<{
+    h: number;
+    rho0: number;
+    stiffness: number;
+    viscosity: number;
+    gamma: number;
+  }>;
+  #grid: SphGrid | undefined;
+  #count: number;
+  readonly #params: GPUBuffer;
+  readonly #xm: GPUBuffer;
+  readonly #vel: GPUBuffer;
+  readonly #aux: GPUBuffer;
+  readonly #layouts: Record<keyof typeof ENTRY_POINTS, GPUBindGroupLayout>;
+  readonly #pipelines: Record<keyof typeof ENTRY_POINTS, GPUComputePipeline>;
+
+  /** Creates the pipelines, the uniform and the scratch buffers (see {@link SphForcesOptions}). */
+  constructor(device: GPUDevice, options: SphForcesOptions) {
+    if (!device) throw new TypeError("SphForces: device is required");
+    if (!options) throw new TypeError("SphForces: options are required");
+    this.device = device;
+    this.label = options.label ?? "sph";
+    const capacity = options.capacity;
+    if (!Number.isInteger(capacity) || capacity < 1) {
+      throw new RangeError(`SphForces: options.capacity must be an integer >= 1, got ${capacity}`);
+    }
+    this.capacity = capacity;
+    const wg = options.workgroupSize ?? 64;
+    if (!Number.isInteger(wg) || wg < 1 || wg > 256) {
+      throw new RangeError(
+        `SphForces: options.workgroupSize must be an integer in 1..256, got ${wg}`,
+      );
+    }
+    this.workgroupSize = wg;
+    const gamma = options.gamma ?? 1;
+    if (!(gamma >= 1) || !Number.isFinite(gamma)) {
+      throw new RangeError(`SphForces: options.gamma must be a finite number >= 1, got ${gamma}`);
+    }
+    this.material = Object.freeze({
+      h: positive(options.h, "options.h"),
+      rho0: positive(options.rho0, "options.rho0"),
+      stiffness: nonNegative(options.stiffness, "options.stiffness"),
+      viscosity: nonNegative(options.viscosity, "options.viscosity"),
+      gamma,
+    });
+    this.#count = this.#checkCount(options.count ?? capacity, "options.count");
+    if (options.grid) this.#grid = this.#checkGrid(options.grid, "options.grid");
+
+    const label = this.label;
+    this.#params = device.createBuffer({
+      label: `${label} params`,
+      size: SPH_PARAMS_STRUCT.size,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
+    const scratch = (name: string, stride: number) =>
+      device.createBuffer({
+        label: `${label} ${name}`,
+        size: stride * capacity,
+        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
+      });
+    this.#xm = scratch("member position and fluid mass", 16);
+    this.#vel = scratch("member velocity", 16);
+    this.#aux = scratch("pressure over density squared and inverse density", 8);
+
+    const module = device.createShaderModule({ label: `${label} sph.wgsl`, code: SPH_WGSL });
+    const layouts = {} as Record<keyof typeof ENTRY_POINTS, GPUBindGroupLayout>;
+    const pipelines = {} as Record<keyof typeof ENTRY_POINTS, GPUComputePipeline>;
+    for (const key of Object.keys(ENTRY_POINTS) as (keyof typeof ENTRY_POINTS)[]) {
+      layouts[key] = device.createBindGroupLayout({
+        label: `${label} ${key} bind group layout`,
+        entries: entryBindings(key).map(([binding, type]) => ({
+          binding,
+          visibility: GPUShaderStage.COMPUTE,
+          buffer: { type },
+        })),
+      });
+      pipelines[key] = device.createComputePipeline({
+        label: `${label} ${key} pipeline`,
+        layout: device.createPipelineLayout({
+          label: `${label} ${key} pipeline layout`,
+          bindGroupLayouts: [layouts[key]],
+        }),
+        compute: { module, entryPoint: ENTRY_POINTS[key], constants: { WORKGROUP_SIZE: wg } },
+      });
+    }
+    this.#layouts = layouts;
+    this.#pipelines = pipelines;
+    this.#writeParams();
+  }
+
+  /** Particles processed by the next encodes. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** The grid set last, if any. */
+  get grid(): SphGrid | undefined {
+    return this.#grid;
+  }
+
+  /**
+   * Sets the neighbor grid (gpu/README.md). It must be built from the member positions
+   * `dofX[dof[i]] + offset[i]` the kernels see, or with cellSize ≥ h + 2 · (largest displacement
+   * since the build). Writes the uniform with `queue.writeBuffer`: the value applies to every
+   * command buffer submitted afterwards, so all encodes of one submission share it.
+   */
+  setGrid(grid: SphGrid): void {
+    this.#grid = this.#checkGrid(grid, "grid");
+    this.#writeParams();
+  }
+
+  /** Sets the particle count (≤ capacity) of the next submissions; same timing as {@link setGrid}. */
+  setCount(count: number): void {
+    this.#count = this.#checkCount(count, "count");
+    this.#writeParams();
+  }
+
+  /**
+   * Creates the bind groups of a set of buffers; reuse them across steps. Throws a `TypeError`
+   * naming a buffer without `STORAGE` usage and a `RangeError` naming one smaller than capacity.
+   */
+  bind(buffers: SphForcesBuffers): SphBindings {
+    if (!buffers) throw new TypeError("SphForces.bind: buffers are required");
+    for (const [name, [, stride]] of Object.entries(USER_BINDINGS)) {
+      const buffer = buffers[name as keyof SphForcesBuffers];
+      if (!buffer) throw new TypeError(`SphForces.bind: buffers.${name} is missing`);
+      if (!(buffer.usage & GPUBufferUsage.STORAGE)) {
+        throw new TypeError(`SphForces.bind: buffers.${name} needs GPUBufferUsage.STORAGE`);
+      }
+      const need = name === "cellStart" ? 8 : stride * this.capacity;
+      if (buffer.size < need) {
+        throw new RangeError(
+          `SphForces.bind: buffers.${name} has ${buffer.size} bytes, needs at least ${need}`,
+        );
+      }
+    }
+    const byBinding = new Map<number, GPUBuffer>([
+      [0, this.#params],
+      [11, this.#xm],
+      [12, this.#vel],
+      [13, this.#aux],
+      [14, this.#xm],
+      [15, this.#vel],
+      [16, this.#aux],
+    ]);
+    for (const [name, [binding]] of Object.entries(USER_BINDINGS)) {
+      byBinding.set(binding, buffers[name as keyof SphForcesBuffers]);
+    }
+    const group = (key: keyof typeof ENTRY_POINTS) =>
+      this.device.createBindGroup({
+        label: `${this.label} ${key} bind group`,
+        layout: this.#layouts[key],
+        entries: entryBindings(key).map(([binding]) => ({
+          binding,
+          resource: { buffer: byBinding.get(binding)! },
+        })),
+      });
+    return Object.freeze({
+      buffers: Object.freeze({ ...buffers }),
+      gather: group("gather"),
+      density: group("density"),
+      forces: group("forces"),
+    });
+  }
+
+  /**
+   * Encodes one compute pass: gather member positions and velocities (Eqs. 6–7), then densities
+   * ρ_i (notes Eq. 45) and pressures into `density` and the scratch buffers.
+   */
+  encodeDensity(
+    encoder: GPUCommandEncoder,
+    bindings: SphBindings,
+    options: SphEncodeOptions = {},
+  ): void {
+    this.#checkEncode(bindings);
+    const pass = encoder.beginComputePass({
+      label: `${this.label} density pass`,
+      timestampWrites: options.timestampWrites,
+    });
+    const groups = this.#groups();
+    pass.setPipeline(this.#pipelines.gather);
+    pass.setBindGroup(0, bindings.gather);
+    if (groups > 0) pass.dispatchWorkgroups(groups);
+    pass.setPipeline(this.#pipelines.density);
+    pass.setBindGroup(0, bindings.density);
+    if (groups > 0) pass.dispatchWorkgroups(groups);
+    pass.end();
+  }
+
+  /**
+   * Encodes the force pass (pressure, notes Eq. 47, and viscosity, Müller Eq. 14 × V_i) into
+   * `force`. Must follow {@link encodeDensity} with the same bindings in submission order.
+   */
+  encodeForces(
+    encoder: GPUCommandEncoder,
+    bindings: SphBindings,
+    options: SphEncodeOptions = {},
+  ): void {
+    this.#checkEncode(bindings);
+    const pass = encoder.beginComputePass({
+      label: `${this.label} force pass`,
+      timestampWrites: options.timestampWrites,
+    });
+    const groups = this.#groups();
+    pass.setPipeline(this.#pipelines.forces);
+    pass.setBindGroup(0, bindings.forces);
+    if (groups > 0) pass.dispatchWorkgroups(groups);
+    pass.end();
+  }
+
+  /** {@link encodeDensity} then {@link encodeForces}. */
+  encode(encoder: GPUCommandEncoder, bindings: SphBindings): void {
+    this.encodeDensity(encoder, bindings);
+    this.encodeForces(encoder, bindings);
+  }
+
+  /** Destroys the uniform and scratch buffers (not the bound buffers). */
+  destroy(): void {
+    this.#params.destroy();
+    this.#xm.destroy();
+    this.#vel.destroy();
+    this.#aux.destroy();
+  }
+
+  #groups(): number {
+    return Math.ceil(this.#count / this.workgroupSize);
+  }
+
+  #checkCount(count: number, name: string): number {
+    if (!Number.isInteger(count) || count < 0 || count > this.capacity) {
+      throw new RangeError(
+        `SphForces: ${name} must be an integer in 0..${this.capacity} (capacity), got ${count}`,
+      );
+    }
+    return count;
+  }
+
+  #checkGrid(grid: SphGrid, name: string): SphGrid {
+    if (
+      !grid || !grid.gridMin || grid.gridMin.length !== 3 || !grid.gridMin.every(Number.isFinite)
+    ) {
+      throw new RangeError(`SphForces: ${name}.gridMin must be 3 finite numbers`);
+    }
+    if (
+      !grid.dims || grid.dims.length !== 3 || !grid.dims.every((d) => Number.isInteger(d) && d >= 1)
+    ) {
+      throw new RangeError(`SphForces: ${name}.dims must be 3 integers >= 1`);
+    }
+    if (!(grid.cellSize >= this.material.h) || !Number.isFinite(grid.cellSize)) {
+      throw new RangeError(
+        `SphForces: ${name}.cellSize (${grid.cellSize}) must be finite and >= h (${this.material.h})`,
+      );
+    }
+    const cells = grid.dims[0] * grid.dims[1] * grid.dims[2];
+    if (cells >= 2 ** 32 - 1) throw new RangeError(`SphForces: ${name}.dims has too many cells`);
+    return { gridMin: [...grid.gridMin], cellSize: grid.cellSize, dims: [...grid.dims] };
+  }
+
+  #checkEncode(bindings: SphBindings): void {
+    if (!this.#grid) throw new Error("SphForces: no grid; pass options.grid or call setGrid first");
+    if (!bindings?.gather) throw new TypeError("SphForces: bindings must come from SphForces.bind");
+    const [x, y, z] = this.#grid.dims;
+    const need = 4 * (x * y * z + 1);
+    if (bindings.buffers.cellStart.size < need) {
+      throw new RangeError(
+        `SphForces: buffers.cellStart has ${bindings.buffers.cellStart.size} bytes, the grid needs ${need}`,
+      );
+    }
+  }
+
+  #writeParams(): void {
+    const { h, rho0, stiffness, viscosity, gamma } = this.material;
+    const grid = this.#grid ?? { gridMin: [0, 0, 0], cellSize: h, dims: [1, 1, 1] };
+    const [x, y, z] = grid.dims;
+    const data = SPH_PARAMS_STRUCT.pack({
+      gridMin: grid.gridMin,
+      cellSize: grid.cellSize,
+      dims: [x, y, z, x * y * z],
+      count: this.#count,
+      h,
+      h2: h * h,
+      invH: 1 / h,
+      rho0,
+      stiffness,
+      gamma,
+      viscosity,
+      poly6: 315 / (64 * Math.PI * h * h * h),
+      spikyGrad: 45 / (Math.PI * h * h * h * h),
+      viscLap: 45 / (Math.PI * h * h * h * h * h),
+    });
+    this.device.queue.writeBuffer(this.#params, 0, data);
+  }
+}
