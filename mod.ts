@@ -7,3 +7,4 @@
 export * from "./core/mod.ts";
 export * from "./scenes/mod.ts";
 export * from "./gpu/mod.ts";
+export * from "./bench/mod.ts";

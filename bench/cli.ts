@@ -5,6 +5,8 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import { parseParamAssignments } from "../core/params.ts";
+import { COUPLING_READINGS, type CouplingReading } from "../gpu/coupling/coupling.ts";
 import { type Scale, SCALES } from "../core/scene.ts";
 import { UsageError } from "./suite.ts";
 
@@ -31,13 +33,18 @@ export interface BenchOptions {
   help: boolean;
   /** Re-run the cases of a results file and compare state hashes. */
   verify: string | null;
+  /** `--param id.name=value` overrides, per handler id. */
+  params: Record<string, Record<string, number>>;
+  /** `--coupling`: how systems see a shared meta-particle. */
+  coupling: CouplingReading;
 }
 
 /** The usage text. */
 export const USAGE = `usage: deno task bench [options]
 
 With no options, runs the default suite: every scene, every applicable handler, scale small,
-the default adapter; writes reports/out/<timestamp>/results.jsonl.
+the default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html beside it
+(deno run -A bench/main.ts runs the bench alone, without the report).
 
   --scene <ids>       scene ids, globs ("fig11-*") or paths to scene files (comma list; repeatable)
   --handler <ids>     handler ids or globs (comma list; repeatable)
@@ -45,6 +52,9 @@ the default adapter; writes reports/out/<timestamp>/results.jsonl.
   --adapter <a>       default | software | an index or name from --list-adapters (default default)
   --out <dir>         output folder (default reports/out/<timestamp>)
   --seed <n>          override every scene's seed
+  --param <id.name=v> override a handler parameter, e.g. merge-split.alpha=0.5 (repeatable;
+                      recorded in handlerParams and the config hash; "inf" for Infinity)
+  --coupling <r>      how systems see a meta-particle they share: own-part (default) or whole
   --steps <n>         steps per repetition (default: the scene's duration / dt)
   --duration <s>      simulated seconds per repetition
   --warmup <n>        untimed steps at the start of each repetition (default 20)
@@ -86,6 +96,8 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
         adapter: { type: "string", default: "default" },
         out: { type: "string" },
         seed: { type: "string" },
+        param: { type: "string", multiple: true },
+        coupling: { type: "string", default: "own-part" },
         steps: { type: "string" },
         duration: { type: "string" },
         warmup: { type: "string", default: "20" },
@@ -120,6 +132,18 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
   if (steps !== undefined && duration !== undefined) {
     throw new UsageError("give --steps or --duration, not both");
   }
+  let params: Record<string, Record<string, number>>;
+  try {
+    params = parseParamAssignments(values.param ?? []);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const coupling = values.coupling as CouplingReading;
+  if (!COUPLING_READINGS.includes(coupling)) {
+    throw new UsageError(
+      `--coupling must be one of ${COUPLING_READINGS.join(", ")}, got "${values.coupling}"`,
+    );
+  }
   const timeout = Number(values.timeout);
   if (!(timeout > 0)) {
     throw new UsageError(`--timeout must be a number of seconds > 0, got "${values.timeout}"`);
@@ -140,5 +164,7 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
     listAdapters: values["list-adapters"]!,
     help: values.help!,
     verify: values.verify ?? null,
+    params,
+    coupling,
   };
 }

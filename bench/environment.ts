@@ -5,21 +5,9 @@
  * @module
  */
 import os from "node:os";
-import type { AdapterRecord } from "../gpu/runtime/device.ts";
+import type { AdapterRecord, Environment } from "../core/result.ts";
 
-/** The environment of a run (recorded with every case). */
-export interface Environment {
-  deno: string;
-  v8: string;
-  typescript: string;
-  os: { platform: string; release: string; arch: string };
-  cpu: { model: string; cores: number };
-  memoryBytes: number;
-  adapter: AdapterRecord;
-  git: { commit: string | null; dirty: boolean | null };
-  /** Environment variables that change WebGPU's choice of backend, when set. */
-  webgpuBackend: string | null;
-}
+export type { Environment } from "../core/result.ts";
 
 /** Runs `git` in the repository of this file; null when git or the repository is absent. */
 function git(args: string[]): string | null {

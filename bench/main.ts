@@ -1,7 +1,9 @@
 /**
- * `deno task bench`: runs the default suite (every scene, every applicable handler, scale small,
- * the default adapter) or the cases the options select, and writes `results.jsonl` under
- * `reports/out/<timestamp>/` (printed at the end). `--help` lists the options.
+ * The bench run behind `deno task bench` (`cli.ts`): runs the default suite (every scene, every
+ * applicable handler, scale small, the default adapter) or the cases the options select, and
+ * writes `results.jsonl` under `reports/out/<timestamp>/` (printed at the end). `--help` lists the
+ * options. It writes no report: `cli.ts` does that after {@link runBench} returns.
+ * `deno run -A bench/main.ts [options]` runs the bench alone.
  *
  * @module
  */
@@ -13,21 +15,34 @@ import { Progress } from "./progress.ts";
 import { caseSteps, runSuite } from "./runner.ts";
 import { resolveCases, SceneFileError, UsageError } from "./suite.ts";
 import { verifyResults } from "./verify.ts";
-import { writeReport } from "../reports/write_report.ts";
 
 /** Default output folder: reports/out/<UTC timestamp>. */
 export function defaultOutDir(now = new Date()): string {
   return `reports/out/${now.toISOString().replace(/[:]/g, "-").replace(/\..*$/, "")}`;
 }
 
-/** Runs the bench with `args`; returns the exit status (0 ok, 1 failed/timeout, 2 usage, 130 interrupted). */
-export async function main(args: readonly string[]): Promise<number> {
+/** What {@link runBench} did. */
+export interface BenchOutcome {
+  /** Exit status: 0 ok, 1 a case failed or timed out, 2 usage or scene-file error, 130 interrupted. */
+  exitCode: number;
+  /** The output folder, when a suite ran (not for `--help`, `--list`, `--verify`, usage errors). */
+  outDir?: string;
+  /** `results.jsonl` in {@link outDir}, when a suite ran and wrote at least one case to it. */
+  resultsPath?: string;
+}
+
+/**
+ * Runs the bench with `args` (the options of `deno task bench`, see `USAGE` in `bench/cli.ts`) and
+ * prints its progress and summary; writes no report. Usage and scene-file errors are printed and
+ * give exit status 2; other exceptions propagate.
+ */
+export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
   let opts: BenchOptions;
   try {
     opts = parseBenchArgs(args);
     if (opts.help) {
       console.log(USAGE);
-      return 0;
+      return { exitCode: 0 };
     }
     if (opts.list) {
       console.log("scenes (scale-independent ids):");
@@ -37,7 +52,7 @@ export async function main(args: readonly string[]): Promise<number> {
       }
       console.log("handlers:");
       for (const h of HANDLERS.values()) console.log(`  ${h.id.padEnd(22)} ${h.description}`);
-      return 0;
+      return { exitCode: 0 };
     }
     if (opts.listAdapters) {
       for (const a of await listAdapters()) {
@@ -47,7 +62,7 @@ export async function main(args: readonly string[]): Promise<number> {
           }`,
         );
       }
-      return 0;
+      return { exitCode: 0 };
     }
     const adapter = await resolveAdapter(opts.adapter);
     if (opts.verify) {
@@ -64,13 +79,15 @@ export async function main(args: readonly string[]): Promise<number> {
       console.log(
         `${outcomes.length - bad} of ${outcomes.length} cases reproduced their state hash`,
       );
-      return bad ? 1 : 0;
+      return { exitCode: bad ? 1 : 0 };
     }
     const cases = resolveCases({
       scenes: opts.scenes,
       handlers: opts.handlers,
       scale: opts.scale,
       seed: opts.seed,
+      params: opts.params,
+      coupling: opts.coupling,
     });
     const out = opts.out ?? defaultOutDir();
     Deno.mkdirSync(out, { recursive: true });
@@ -115,25 +132,21 @@ export async function main(args: readonly string[]): Promise<number> {
       );
     }
     console.log(`\nwrote ${records.length} cases to ${resultsFile}`);
-    if (records.length) {
-      try {
-        const report = writeReport([resultsFile], { out: `${out}/report.html` });
-        console.log(`report: ${report.path} (${(report.bytes / 2 ** 20).toFixed(1)} MiB)`);
-      } catch (e) {
-        console.error(
-          `report not written (${(e as Error).message}); results are in ${resultsFile}`,
-        );
-      }
-    }
-    if (stopped) return 130;
-    return records.some((r) => r.status === "failed" || r.status === "timeout") ? 1 : 0;
+    const exitCode = stopped
+      ? 130
+      : records.some((r) => r.status === "failed" || r.status === "timeout")
+      ? 1
+      : 0;
+    return records.length
+      ? { exitCode, outDir: out, resultsPath: resultsFile }
+      : { exitCode, outDir: out };
   } catch (e) {
     if (e instanceof UsageError || e instanceof SceneFileError) {
       console.error(`mergesplit bench: ${e.message}`);
-      return 2;
+      return { exitCode: 2 };
     }
     throw e;
   }
 }
 
-if (import.meta.main) Deno.exit(await main(Deno.args));
+if (import.meta.main) Deno.exit((await runBench(Deno.args)).exitCode);

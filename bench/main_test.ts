@@ -1,14 +1,16 @@
 import assert from "node:assert/strict";
 import { getScene } from "../scenes/catalog.ts";
 import { sceneToJson } from "../core/scene.ts";
-import { parseResults } from "./result.ts";
+import { parseResults } from "../core/result.ts";
 
-// End-to-end runs of the bench as a subprocess, on the software adapter, with tiny scenes.
-const MAIN = new URL("./main.ts", import.meta.url).pathname;
+// End-to-end runs of the bench as a subprocess, on the software adapter, with tiny scenes:
+// `deno task bench` (cli.ts: the bench, then the report) and, once, bench/main.ts alone.
+const CLI = new URL("../cli.ts", import.meta.url).pathname;
+const BENCH_ONLY = new URL("./main.ts", import.meta.url).pathname;
 
-async function bench(args: string[], options: { cwd?: string } = {}) {
+async function bench(args: string[], options: { cwd?: string; entry?: string } = {}) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
+    args: ["run", "-A", options.entry ?? CLI, ...args],
     cwd: options.cwd,
     stdout: "piped",
     stderr: "piped",
@@ -52,7 +54,7 @@ Deno.test({
     await t.step("an unstable case is recorded and the run goes on", async () => {
       const scene = JSON.parse(sceneToJson(getScene("fig4-fluid-cloth", { scale: "tiny" })));
       scene.id = "fig4-explosive";
-      scene.handlers.penalty.strong = 1e9; // explicit penalty far past its stability limit
+      scene.handlers["penalty-strong"].stiffness = 1e9; // explicit penalty far past its stability limit
       Deno.writeTextFileSync(`${dir}/explosive.json`, sceneToJson(scene));
       const r = await bench([
         "--scene",
@@ -76,6 +78,8 @@ Deno.test({
       assert.equal(bad.metrics?.summary.exploded, true);
       assert.ok(bad.timings?.phases.total.samples.length === 55);
       assert.equal(bad.sceneSource, `${dir}/explosive.json`);
+      assert.match(r.stdout, /report: .*unstable\/report\.html/);
+      assert.ok(Deno.statSync(`${dir}/unstable/report.html`).size > 0);
     });
 
     await t.step(
@@ -91,13 +95,15 @@ Deno.test({
           ...common,
         ];
         await bench([...args, "--out", `${dir}/a`]);
-        await bench([...args, "--out", `${dir}/b`]);
+        await bench([...args, "--out", `${dir}/b`], { entry: BENCH_ONLY });
         const a = parseResults(Deno.readTextFileSync(`${dir}/a/results.jsonl`))[0];
         const b = parseResults(Deno.readTextFileSync(`${dir}/b/results.jsonl`))[0];
         assert.equal(a.status, "ok");
         assert.match(a.stateHash!, /^[0-9a-f]{64}$/);
         assert.equal(a.stateHash, b.stateHash);
         assert.equal(a.configHash, b.configHash);
+        assert.ok(Deno.statSync(`${dir}/a/report.html`).isFile, "cli.ts writes the report");
+        assert.throws(() => Deno.statSync(`${dir}/b/report.html`), "bench/main.ts alone does not");
         assert.equal(a.schemaVersion, 1);
         assert.ok(a.env?.adapter.isFallbackAdapter);
         assert.ok(a.timings!.phases.total.ci95[0] <= a.timings!.phases.total.median);
@@ -112,7 +118,7 @@ Deno.test({
         args: [
           "run",
           "-A",
-          MAIN,
+          CLI,
           "--scene",
           "fig4-fluid-cloth",
           "--handler",
@@ -143,6 +149,7 @@ Deno.test({
       const recs = parseResults(Deno.readTextFileSync(file));
       assert.ok(recs.length >= 1 && recs.length < 3, `${recs.length} finished cases`);
       for (const r of recs) assert.equal(r.status, "ok");
+      assert.ok(Deno.statSync(`${dir}/int/report.html`).isFile, "the report of the finished cases");
     });
     Deno.removeSync(dir, { recursive: true });
   },

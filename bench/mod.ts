@@ -1,6 +1,7 @@
 /**
- * `bench/`: see DESIGN.md for what this layer holds. Nothing is public here yet.
+ * `bench/`: the runner behind `deno task bench` (see DESIGN.md for what this layer holds).
+ * {@link runBench} runs a suite and writes `results.jsonl`; `cli.ts` writes the report after it.
  *
  * @module
  */
-export {};
+export { type BenchOutcome, defaultOutDir, runBench } from "./main.ts";

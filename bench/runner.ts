@@ -12,11 +12,12 @@
  */
 import { acquireGpu, type AdapterChoice, type GpuContext } from "../gpu/runtime/device.ts";
 import { Engine, RunStopped } from "../gpu/engine.ts";
+import { handlerParams } from "../gpu/handlers/registry.ts";
 import { SAMPLE_FIELDS } from "../gpu/metrics/metrics.ts";
 import { summariseMetrics, TABLE_I_PHASES } from "./case_metrics.ts";
 import { captureEnvironment, configHash, type Environment } from "./environment.ts";
 import type { Progress } from "./progress.ts";
-import { type CaseRecord, type PhaseTiming, recordLine, SCHEMA_VERSION } from "./result.ts";
+import { type CaseRecord, type PhaseTiming, recordLine, SCHEMA_VERSION } from "../core/result.ts";
 import { summarise } from "./statistics.ts";
 import type { CaseSpec } from "./suite.ts";
 import { encodeBodies, encodeFrame, type Snapshots } from "../core/snapshot_codec.ts";
@@ -72,13 +73,24 @@ export async function runOne(
   const { scene, handler } = spec;
   const steps = caseSteps(spec, options);
   const warmup = Math.min(options.warmup, steps - 1);
-  const hash = await configHash({ scene, handler, steps, warmup, repeat: options.repeat });
+  const coupling = spec.coupling ?? "own-part";
+  const params = handlerParams(scene, handler, spec.params);
+  const hash = await configHash({
+    scene,
+    handler,
+    handlerParams: params,
+    coupling,
+    steps,
+    warmup,
+    repeat: options.repeat,
+  });
   const record: CaseRecord = {
     schemaVersion: SCHEMA_VERSION,
     scene: scene.id,
     sceneSource: spec.sceneSource,
     handler,
-    handlerParams: {},
+    handlerParams: { ...params },
+    coupling,
     scale: scene.scale,
     seed: scene.seed,
     steps,
@@ -116,9 +128,9 @@ export async function runOne(
     const hashes: string[] = [];
     let source: "timestamp" | "wall-clock" = "wall-clock";
     for (let r = 0; r < options.repeat; r++) {
-      const engine = await Engine.create(scene, { handler, gpu });
+      const engine = await Engine.create(scene, { handler, gpu, params: spec.params, coupling });
       try {
-        record.handlerParams = { ...engine.handler.params };
+        record.handlerParams = { ...engine.handlerParams };
         const solid = engine.particles.bodies.filter((b) => b.kind !== "fluid").reduce(
           (a, b) => a + b.count,
           0,

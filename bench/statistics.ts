@@ -5,19 +5,9 @@
  * @module
  */
 import { Rng } from "../core/rng.ts";
+import type { SampleSummary } from "../core/result.ts";
 
-/** Summary of a sample, in the samples' unit. */
-export interface SampleSummary {
-  median: number;
-  /** Median absolute deviation from the median (unscaled). */
-  mad: number;
-  /** 95% percentile-bootstrap confidence interval of the median: [low, high]. */
-  ci95: [number, number];
-  min: number;
-  max: number;
-  /** Number of samples. */
-  n: number;
-}
+export type { SampleSummary } from "../core/result.ts";
 
 /** The median of `xs` (NaN for an empty sample). */
 export function median(xs: readonly number[]): number {

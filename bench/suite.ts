@@ -4,9 +4,17 @@
  *
  * @module
  */
-import { type Scale, type Scene, SceneError, sceneFromJson } from "../core/scene.ts";
+import {
+  handlerApplies,
+  type Scale,
+  type Scene,
+  SceneError,
+  sceneFromJson,
+} from "../core/scene.ts";
 import { getScene, sceneIds } from "../scenes/catalog.ts";
-import { HANDLERS } from "../gpu/handlers/registry.ts";
+import { handlerParams, HANDLERS } from "../gpu/handlers/registry.ts";
+import type { CouplingReading } from "../gpu/coupling/coupling.ts";
+import { ParamError } from "../core/params.ts";
 
 /** One case to run. */
 export interface CaseSpec {
@@ -14,6 +22,10 @@ export interface CaseSpec {
   /** `catalog`, or the path of the scene file. */
   sceneSource: string;
   handler: string;
+  /** Overrides of the handler's parameters (`--param`), by name. */
+  params?: Record<string, number>;
+  /** How systems see a shared meta-particle (`--coupling`; default `own-part`). */
+  coupling?: CouplingReading;
 }
 
 /** A bad command-line value: exit status 2, with the valid choices in the message. */
@@ -94,7 +106,16 @@ export function resolveCases(options: {
   handlers: readonly string[];
   scale: Scale;
   seed?: number;
+  /** `--param` overrides per handler id. */
+  params?: Record<string, Record<string, number>>;
+  coupling?: CouplingReading;
 }): CaseSpec[] {
+  const allIds = [...HANDLERS.keys()];
+  for (const id of Object.keys(options.params ?? {})) {
+    if (!HANDLERS.has(id)) {
+      throw new UsageError(`--param ${id}.…: unknown handler "${id}"; known: ${allIds.join(", ")}`);
+    }
+  }
   const catalog = sceneIds();
   const picked: { scene: Scene; source: string }[] = [];
   const patterns = options.scenes.length ? options.scenes : ["*"];
@@ -114,8 +135,26 @@ export function resolveCases(options: {
   for (const { scene, source } of picked) {
     const s = options.seed === undefined ? scene : { ...scene, seed: options.seed };
     for (const h of wanted) {
-      if (scene.applicableHandlers.includes(h)) {
-        cases.push({ scene: s, sceneSource: source, handler: h });
+      if (handlerApplies(scene, h)) {
+        const params = options.params?.[h];
+        try {
+          handlerParams(s, h, params);
+        } catch (e) {
+          if (!(e instanceof ParamError)) throw e;
+          const valid = Object.keys(HANDLERS.get(h)!.params).join(", ");
+          throw new UsageError(
+            `${
+              params ? "--param or " : ""
+            }scene ${scene.id}: ${e.message} (parameters of ${h}: ${valid})`,
+          );
+        }
+        cases.push({
+          scene: s,
+          sceneSource: source,
+          handler: h,
+          ...(params ? { params } : {}),
+          ...(options.coupling ? { coupling: options.coupling } : {}),
+        });
       }
     }
   }

@@ -8,7 +8,7 @@
 import type { Scale } from "../core/scene.ts";
 import { getScene } from "../scenes/catalog.ts";
 import type { AdapterChoice } from "../gpu/runtime/device.ts";
-import { parseResults } from "./result.ts";
+import { parseResults } from "../core/result.ts";
 import { runOne } from "./runner.ts";
 import { loadSceneFile } from "./suite.ts";
 
@@ -37,7 +37,15 @@ export async function verifyResults(
       : loadSceneFile(rec.sceneSource);
     const scene = { ...base, seed: rec.seed };
     const now = await runOne(
-      { scene, sceneSource: rec.sceneSource, handler: rec.handler },
+      {
+        scene,
+        sceneSource: rec.sceneSource,
+        handler: rec.handler,
+        params: Object.fromEntries(
+          Object.entries(rec.handlerParams).map(([k, v]) => [k, Number(v)]),
+        ),
+        coupling: rec.coupling === "whole" ? "whole" : "own-part",
+      },
       { adapter: options.adapter, steps: rec.steps, warmup: 0, repeat: 1, timeout: Infinity },
     );
     const warnings: string[] = [];

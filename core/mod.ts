@@ -12,3 +12,4 @@ export * from "./collision_rules.ts";
 export * from "./grouping.ts";
 export * from "./rng.ts";
 export * from "./baselines.ts";
+export * from "./result.ts";

@@ -4,12 +4,12 @@
  *
  * A scene holds everything a run needs except the collision handler: bodies (cloth sheets and
  * fluid volumes with their materials), the domain box, gravity, the particle radius, the time
- * step chosen by a CFL condition, the duration, the handler parameters of every handler, which
- * handlers apply, the metrics sampling period and the seed.
+ * step chosen by a CFL condition, the duration, the parameters of every system and handler (by
+ * plug-in id: core knows none of them), which handlers apply, the metrics sampling period and the
+ * seed.
  *
  * @module
  */
-import { assertGroupLimits } from "./grouping.ts";
 import type { Vec3 } from "./vec3.ts";
 
 /** Scene sizes: `tiny` for tests, `small` for the default bench, `paper` for Table I counts. */
@@ -25,6 +25,8 @@ export type PinMode = "none" | "corners" | "edges";
 export interface ClothBody {
   kind: "cloth";
   name: string;
+  /** System that integrates it (default by kind: `mass-spring`); see `gpu/systems/registry.ts`. */
+  system?: string;
   /** Position of particle (row 0, col 0); rows run along +z, columns along +x. */
   origin: Vec3;
   rows: number;
@@ -45,6 +47,8 @@ export interface ClothBody {
 export interface FluidBody {
   kind: "fluid";
   name: string;
+  /** System that integrates it (default by kind: `sph`); see `gpu/systems/registry.ts`. */
+  system?: string;
   shape:
     | {
       type: "cylinder"; /** centre of the bottom disc */
@@ -66,39 +70,8 @@ export interface FluidBody {
 /** A body of the scene. */
 export type Body = ClothBody | FluidBody;
 
-/** SPH solver parameters (Müller et al. 2003; see core/sph_reference.ts). */
-export interface SphSettings {
-  /** Kernel support radius h (m). */
-  h: number;
-  /** Rest density (kg/m³). */
-  rho0: number;
-  /** Equation-of-state stiffness k (Pa). */
-  stiffness: number;
-  /** Dynamic viscosity μ (Pa·s). */
-  viscosity: number;
-}
-
-/** Implicit cloth solver parameters. */
-export interface ClothSettings {
-  /** Maximum conjugate-gradient iterations per solve. */
-  cgIterations: number;
-  /** Relative residual at which CG stops. */
-  cgTolerance: number;
-  /** Linear drag c (1/s) on the cloth, −c·m·v, integrated implicitly (air resistance). */
-  drag: number;
-}
-
-/** Parameters of every handler, recorded with the scene (the physical choices behind them). */
-export interface HandlerSettings {
-  /** merge-split: α, β (Eq. 20) and the meta-particle size limits (§5.2). */
-  mergeSplit: { alpha: number; beta: number; nMin: number; nMax: number };
-  /** penalty: stiffness (N/m) per level, an order of magnitude apart. */
-  penalty: { weak: number; medium: number; strong: number };
-  /** sph-force: contact pressure (Pa) of the SPH-based coupling force per level. */
-  sphForce: { weak: number; medium: number; strong: number };
-  /** impulse: restitution coefficient e ∈ [0, 1]. */
-  impulse: { restitution: number };
-}
+/** Parameter values of plug-ins (systems or handlers) by plug-in id, then by name. */
+export type PluginParams = Record<string, Record<string, number>>;
 
 /** A resolved scene: one scale of one paper scene, complete and serialisable. */
 export interface Scene {
@@ -123,10 +96,22 @@ export interface Scene {
   /** Metrics are sampled every this many steps (never per-step readback). */
   metricsEvery: number;
   bodies: Body[];
-  sph: SphSettings;
-  cloth: ClothSettings;
-  handlers: HandlerSettings;
-  /** Handler ids that apply to this scene (fig10/fig11 fix merge-split with their parameters). */
+  /**
+   * Parameters of the simulation systems by system id (e.g. `sph`: h, rho0, stiffness, viscosity;
+   * `mass-spring`: cgIterations, cgTolerance, drag), checked against each system's schema
+   * (`gpu/systems/registry.ts`).
+   */
+  systems: PluginParams;
+  /**
+   * Parameters of every handler by handler id (e.g. `merge-split`: alpha, beta, nMin, nMax),
+   * checked against each handler's schema (`gpu/handlers/registry.ts`): the physical choices
+   * behind them are recorded in `notes`.
+   */
+  handlers: PluginParams;
+  /**
+   * Handler ids that apply to this scene, or `*` for every registered handler (fig10/fig11 fix
+   * merge-split with their parameters). See {@link handlerApplies}.
+   */
   applicableHandlers: string[];
   /** Why these parameters: free text recorded with results. */
   notes: string;
@@ -282,6 +267,7 @@ export function validateScene(
       );
     }
     names.add(name);
+    if (b.system !== undefined) str(b, "system", f);
     num(b, "particleMass", f, { gt: 0 });
     const spacing = num(b, "spacing", f, { gt: 0 });
     if (kind === "cloth") {
@@ -335,42 +321,15 @@ export function validateScene(
       vec(b, "velocity", f);
     }
   });
-  const sph = obj(s.sph, "sph");
-  const h = num(sph, "h", "sph", { gt: 0 });
-  if (h < 2 * radius) {
-    throw new SceneError("sph.h", `${h} must be at least 2·radius = ${2 * radius}`);
-  }
-  num(sph, "rho0", "sph", { gt: 0 });
-  num(sph, "stiffness", "sph", { gt: 0 });
-  num(sph, "viscosity", "sph", { min: 0 });
-  const cloth = obj(s.cloth, "cloth");
-  num(cloth, "cgIterations", "cloth", { min: 1, int: true });
-  num(cloth, "cgTolerance", "cloth", { gt: 0, max: 1 });
-  num(cloth, "drag", "cloth", { min: 0 });
-  const hs = obj(s.handlers, "handlers");
-  const ms = obj(hs.mergeSplit, "handlers.mergeSplit");
-  num(ms, "alpha", "handlers.mergeSplit", { min: 0, max: 1 });
-  num(ms, "beta", "handlers.mergeSplit", { min: 0, max: 1 });
-  const nMin = num(ms, "nMin", "handlers.mergeSplit", { min: 2, max: Infinity });
-  const nMax = num(ms, "nMax", "handlers.mergeSplit", { min: 2, max: Infinity });
-  try {
-    assertGroupLimits(nMin, nMax, "handlers.mergeSplit");
-  } catch (e) {
-    throw new SceneError("handlers.mergeSplit", (e as Error).message);
-  }
-  for (const key of ["penalty", "sphForce"] as const) {
-    const o = obj(hs[key], `handlers.${key}`);
-    const w = num(o, "weak", `handlers.${key}`, { gt: 0 });
-    const m = num(o, "medium", `handlers.${key}`, { gt: 0 });
-    const st = num(o, "strong", `handlers.${key}`, { gt: 0 });
-    if (!(w < m && m < st)) {
-      throw new SceneError(
-        `handlers.${key}`,
-        `needs weak < medium < strong, got ${w}, ${m}, ${st}`,
-      );
+  for (const key of ["systems", "handlers"] as const) {
+    const group = obj(s[key], key);
+    for (const [id, raw] of Object.entries(group)) {
+      const values = obj(raw, `${key}[${JSON.stringify(id)}]`);
+      for (const name of Object.keys(values)) {
+        num(values, name, `${key}[${JSON.stringify(id)}]`, { max: Infinity });
+      }
     }
   }
-  num(obj(hs.impulse, "handlers.impulse"), "restitution", "handlers.impulse", { min: 0, max: 1 });
   if (!Array.isArray(s.applicableHandlers) || s.applicableHandlers.length === 0) {
     throw new SceneError("applicableHandlers", "must be a non-empty array of handler ids");
   }
@@ -378,7 +337,7 @@ export function validateScene(
     if (typeof id !== "string") {
       throw new SceneError(`applicableHandlers[${i}]`, "must be a string");
     }
-    if (options.knownHandlers && !options.knownHandlers.includes(id)) {
+    if (id !== "*" && options.knownHandlers && !options.knownHandlers.includes(id)) {
       throw new SceneError(
         `applicableHandlers[${i}]`,
         `unknown handler ${JSON.stringify(id)}; known: ${options.knownHandlers.join(", ")}`,
@@ -386,6 +345,11 @@ export function validateScene(
     }
   });
   return s as unknown as Scene;
+}
+
+/** Whether handler `id` applies to `scene` (listed in `applicableHandlers`, or `*` is). */
+export function handlerApplies(scene: Scene, id: string): boolean {
+  return scene.applicableHandlers.includes("*") || scene.applicableHandlers.includes(id);
 }
 
 /** Serialises a scene to JSON (Infinity, used for unlimited n_max, is written as "Infinity"). */

@@ -1,92 +1,40 @@
 /**
- * The simulation engine: one scene, one collision handler, every kernel on WebGPU.
+ * The simulation engine: one scene, its systems, one collision handler, every kernel on WebGPU.
+ * It names no system and no handler: both come from their registries by string id
+ * (`gpu/systems/registry.ts`, `gpu/handlers/registry.ts`).
  *
  * One time step (DESIGN.md, paper §3–§5), encoded into one command buffer and submitted with no
- * host sync (`mapAsync`/`onSubmittedWorkDone` happen once per batch of steps, for timings and
- * metrics only):
- *
- * 1. neighbor grid by counting sort (`neighbor_grid.ts`);
- * 2. collision detection, Rules 1–2 with springs excluded, marked pairs (`collision_detection.ts`);
- * 3. per stage (merge-split: two, §5.1; baselines: one):
- *    a. grouping and merging into DOFs (`merge_split.ts`; identity for baselines), in stage 2
- *       with the marked pairs that approach after stage 1;
- *    b. forces: SPH (`sph_forces.ts`) and the handler's (`penalty`, `sph-force`), per particle,
- *       gathered per DOF;
- *    c. integration: implicit cloth by CG (`cloth_system.ts`), explicit SPH, synchronisation of
- *       shared DOFs (Eqs. 17–19) and position update (`integrate.wgsl`);
- *    d. splitting (Eqs. 8–16, 20) into particle velocities;
- * 4. the handler's end-of-step velocity update (impulses), and write-back of particle state
- *    (Eqs. 6–7);
- * 5. metrics every k steps (`metrics.ts`).
- *
- * Coupling reading. The paper (§4) includes a meta-particle spanning two systems "in both
- * simulation systems", lets each integrator produce a velocity, and synchronises them with Eq. 17,
- * "formulated similar to the merging operations"; it does not say which forces and which mass each
- * integrator sees. Here the meta is read as two parts, its cloth members (mass m1) and its fluid
- * members (m2), and each system integrates its own part as a particle of that system: the cloth
- * solve moves the cloth part (mass m1) under the springs, implicitly, plus gravity and the
- * handler's forces on the cloth members; the SPH integrator moves the fluid part (mass m2) under
- * the SPH pressure and viscosity on the fluid members, explicitly, plus gravity and the handler's
- * forces on them. Eq. 17 then is exactly Eq. 3 for merging the two parts, so the meta's momentum
- * changes by dt times the total force on all its members, and ΔĒk (Eq. 19) is Eq. 4: the kinetic
- * energy of the parts' relative motion, kept in the bond and restored with weight β (Eq. 20).
- * A fluid resting on the cloth is therefore carried by the cloth's full spring force (the
- * rest-in-contact test in `engine_test.ts` checks that it settles).
- *
- * Two other readings were rejected. Each integrator moving the whole mass M under only its own
- * system's forces would scale every force on a shared DOF by its system's mass fraction (a fluid
- * resting on cloth carried by a fraction of the spring force); this was rejected on that analysis,
- * not run. Each integrator moving the whole mass under the whole force, the other system's forces
- * explicit, was implemented first: the SPH side then integrates the stiff springs explicitly, and
- * at the `small` scale of fig11 (a fluid block on the cloth) that blew up within 0.1 s.
+ * host sync (readbacks happen once per batch of steps, for timings and metrics only):
+ * 1. neighbour grid by counting sort; 2. collision detection (Rules 1–2, bonded pairs excluded,
+ * marked pairs); 3. per stage (merge-split: two, §5.1; baselines: one): the handler's begin hook
+ * builds the DOF map (merging, Eqs. 1–7; identity without it), every system computes its
+ * per-particle forces, the handler adds its forces, the coupling gathers each system's part of
+ * every DOF, every system integrates its part with its own integrator, the coupling merges the
+ * K results (Eqs. 17–19) and moves the DOFs, the handler's end hook splits them (Eqs. 8–16, 20;
+ * the DOF velocity without it); 4. the handler's end-of-step hook (impulses) and the write-back
+ * of particle state (Eqs. 6–7); 5. metrics every k steps. The coupling's two readings of a
+ * meta-particle shared by several systems are described in `gpu/coupling/coupling.wgsl`.
  *
  * @module
  */
-import type { Scene } from "../core/scene.ts";
+import { handlerApplies, type Scene } from "../core/scene.ts";
 import { buildParticles, type ParticleSet } from "../core/scene_builder.ts";
-import { acquireGpu, type GpuContext } from "./runtime/device.ts";
-import { type ClothBindings, ClothSystem } from "./systems/mass-spring/cloth_system.ts";
-import { type CollisionBindings, CollisionDetection } from "./state/collision_detection.ts";
-import { type CollisionHandler, getHandler } from "./handlers/registry.ts";
-import {
-  bindKernel,
-  createKernel,
-  dispatch,
-  type Kernel,
-  readBuffer,
-  storageBuffer,
-} from "./runtime/kernel.ts";
-import {
-  FLAG_CLOTH,
-  FLAG_FLUID,
-  FLAG_PINNED,
-  MergeSplitKernels,
-  STATS,
-} from "./handlers/merge-split/merge_split.ts";
+import { Coupling, type CouplingReading } from "./coupling/coupling.ts";
+import type { GpuHandler } from "./handlers/handler.ts";
+import { getHandler, handlerParams } from "./handlers/registry.ts";
 import { Metrics, type MetricsSample } from "./metrics/metrics.ts";
+import { acquireGpu, type GpuContext } from "./runtime/device.ts";
+import { readBuffer } from "./runtime/kernel.ts";
+import { StepClock, type StepTimings } from "./runtime/step_clock.ts";
+import {
+  type CollisionBindings,
+  CollisionDetection,
+  type CollisionOutputs,
+} from "./state/collision_detection.ts";
 import { gridForDomain, type GridGeometry, NeighborGrid } from "./state/neighbor_grid.ts";
-import { PhaseTimer } from "./runtime/phase_timer.ts";
-import { type SphBindings, SphForces } from "./systems/sph/sph_forces.ts";
-import { defineStruct, type StructLayout } from "./runtime/struct_layout.ts";
-
-/** WGSL of the integration, coupling and write-back kernels. */
-export const INTEGRATE_WGSL: string = Deno.readTextFileSync(
-  new URL("./coupling/integrate.wgsl", import.meta.url),
-);
-
-/** Layout of `IntegrateParams` in `integrate.wgsl`. */
-export const INTEGRATE_PARAMS: StructLayout = defineStruct("IntegrateParams", [
-  ["count", "u32"],
-  ["dt", "f32"],
-  ["radius", "f32"],
-  ["pad0", "u32"],
-  ["gravity", "vec3f"],
-  ["pad1", "u32"],
-  ["domainMin", "vec3f"],
-  ["pad2", "u32"],
-  ["domainMax", "vec3f"],
-  ["pad3", "u32"],
-]);
+import { HANDLER_STATS, ParticleState } from "./state/particle_state.ts";
+import { sceneSystems, systemOfBody } from "./systems/registry.ts";
+import type { GpuSystem, SolverStats } from "./systems/system.ts";
 
 /** The timed phases of a step (GPU timestamps around their compute passes). */
 export const PHASES = [
@@ -105,22 +53,16 @@ export const PHASES = [
 /** A timed phase. */
 export type Phase = typeof PHASES[number];
 
-/** Per-step durations (ms) of each phase, from timestamps or (total only) the wall clock. */
-export interface StepTimings {
-  /** `timestamp` when the adapter has `timestamp-query`, else `wall-clock`. */
-  source: "timestamp" | "wall-clock";
-  /** ms per step for each phase (timestamp source), one entry per measured step (0 when the phase did not run in that step). */
-  phases: Partial<Record<Phase, number[]>>;
-  /** ms per step in total: the sum of the phases, or the wall clock of a batch / its steps. */
-  total: number[];
-  /** Host↔GPU transfers: bytes read back and ms spent waiting on readbacks. */
-  transfer: { bytes: number; ms: number };
-}
+export type { StepTimings };
 
 /** Options of {@link Engine.create}. */
 export interface EngineOptions {
   /** Handler id (see `gpu/handlers/registry.ts`). */
   handler: string;
+  /** Overrides of the handler's parameters (`--param id.name=value`). */
+  params?: Readonly<Record<string, number>>;
+  /** How systems see a shared meta-particle (default `own-part`; `gpu/coupling/coupling.ts`). */
+  coupling?: CouplingReading;
   /** A GPU to use; otherwise one is acquired with `adapter`. */
   gpu?: GpuContext;
   adapter?: "default" | "software";
@@ -130,17 +72,6 @@ export interface EngineOptions {
   batchSteps?: number;
   /** Pair list slots per particle (default 16). */
   maxPerParticle?: number;
-}
-
-/** What a run measured and how. */
-export interface RunResult {
-  steps: number;
-  metrics: MetricsSample[];
-  timings: StepTimings;
-  /** CG statistics of the last cloth solve. */
-  solver: { iterations: number; relativeResidual: number; converged: boolean };
-  /** Pair-list overflows (partners dropped because a slot was full), cumulative. */
-  overflow: number;
 }
 
 /** Thrown by {@link Engine.run} when `shouldStop` gives a reason (timeout, interrupt). */
@@ -162,31 +93,24 @@ export class RunStopped extends Error {
 export class Engine {
   readonly scene: Scene;
   readonly gpu: GpuContext;
-  readonly handler: CollisionHandler;
+  readonly handler: GpuHandler;
+  /** The handler's parameters as run (scene values with the overrides). */
+  readonly handlerParams: Readonly<Record<string, number>>;
+  readonly systems: readonly GpuSystem[];
   readonly particles: ParticleSet;
   readonly count: number;
   readonly grid: GridGeometry;
+  readonly state: ParticleState;
   /** Steps taken so far. */
   step = 0;
   #ownsGpu: boolean;
-  #b: Record<string, GPUBuffer> = {};
   #neighbor: NeighborGrid;
   #collision: CollisionDetection;
   #collisionBind: CollisionBindings;
-  #sph: SphForces;
-  #sphBind: SphBindings;
-  #cloth: ClothSystem;
-  #clothBind: ClothBindings;
-  #ms: MergeSplitKernels;
+  #collisionOutputs: CollisionOutputs;
+  #coupling: Coupling;
   #metrics: Metrics;
-  #timer: PhaseTimer | null;
-  #batchSteps: number;
-  #k: Record<"gather" | "sync" | "writeBack", { kernel: Kernel; bind: GPUBindGroup }>;
-  #params: GPUBuffer;
-  #timings: StepTimings;
-  #inBatch = 0;
-  #batchStart = 0;
-  #hostSyncs = 0;
+  #clock: StepClock<Phase>;
   #gpuErrors: string[] = [];
   #onGpuError = (e: Event) => {
     this.#gpuErrors.push((e as GPUUncapturedErrorEvent).error.message);
@@ -202,320 +126,100 @@ export class Engine {
     this.gpu = gpu;
     this.#ownsGpu = options.ownsGpu;
     const device = gpu.device;
+    const K = options.maxPerParticle ?? 16;
     const p = this.particles = buildParticles(scene);
     const n = this.count = p.count;
-    const K = options.maxPerParticle ?? 16;
-    this.#batchSteps = options.batchSteps ?? 100;
-
-    // ---- particle state and DOF buffers (gpu/README.md)
-    const pos = new Float32Array(4 * n);
-    const vel = new Float32Array(4 * n);
-    const flags = new Uint32Array(n);
-    const cloth = new Uint32Array(n);
-    const fluid = new Uint32Array(n);
-    const pinned = new Uint32Array(n);
-    for (let i = 0; i < n; i++) {
-      for (let a = 0; a < 3; a++) {
-        pos[4 * i + a] = p.x[3 * i + a];
-        vel[4 * i + a] = p.v[3 * i + a];
-      }
-      pos[4 * i + 3] = p.radius[i];
-      const kind = p.bodies[p.body[i]].kind;
-      cloth[i] = kind === "cloth" ? 1 : 0;
-      fluid[i] = kind === "fluid" ? 1 : 0;
-      pinned[i] = p.pinned[i];
-      flags[i] = (cloth[i] ? FLAG_CLOTH : 0) | (fluid[i] ? FLAG_FLUID : 0) |
-        (pinned[i] ? FLAG_PINNED : 0);
-    }
-    // bonded partners (springs are never collisions, §5.1), ascending per particle
-    const partners: number[][] = Array.from({ length: n }, () => []);
-    for (const s of p.springs) {
-      partners[s.i].push(s.j);
-      partners[s.j].push(s.i);
-    }
-    const bondStart = new Uint32Array(n + 1);
-    const bondList: number[] = [];
-    for (let i = 0; i < n; i++) {
-      bondStart[i] = bondList.length;
-      bondList.push(...partners[i].sort((a, b) => a - b));
-    }
-    bondStart[n] = bondList.length;
-    const springs = new Uint32Array(4 * Math.max(1, p.springs.length));
-    const springF = new Float32Array(springs.buffer);
-    p.springs.forEach((s, k) => {
-      springs[4 * k] = s.i;
-      springs[4 * k + 1] = s.j;
-      springF[4 * k + 2] = s.restLength;
-      springF[4 * k + 3] = s.ks;
+    const systems = sceneSystems(scene);
+    const ids = systems.map((s) => s.entry.id);
+    const bodySystem = scene.bodies.map((b, i) => ids.indexOf(systemOfBody(b, `bodies[${i}]`).id));
+    const hEntry = getHandler(options.handler);
+    this.handlerParams = handlerParams(scene, options.handler, options.params);
+    const state = this.state = new ParticleState(device, {
+      particles: p,
+      systemOf: bodySystem,
+      selfCollision: bodySystem.map((s) => systems[s].entry.selfCollision),
     });
-    const selfCollision = Uint32Array.from(scene.bodies.map((b) => (b.kind === "fluid" ? 0 : 1)));
-
-    const B = (
-      label: string,
-      bytes: number,
-      data?: ArrayBufferView,
-    ) => (this.#b[label] = storageBuffer(device, { label, size: bytes, data }));
-    B("pos", 16 * n, pos);
-    B("vel", 16 * n, vel);
-    B("rest", 16 * n, pos);
-    B("mass", 4 * n, Float32Array.from(p.mass));
-    B("body", 4 * n, p.body);
-    B("flags", 4 * n, flags);
-    B("cloth", 4 * n, cloth);
-    B("fluid", 4 * n, fluid);
-    B("pinned", 4 * n, pinned);
-    B("selfCollision", 4 * selfCollision.length, selfCollision);
-    B("bondStart", 4 * (n + 1), bondStart);
-    B(
-      "bondList",
-      4 * Math.max(1, bondList.length),
-      Uint32Array.from(bondList.length ? bondList : [0]),
-    );
-    B("springs", springs.byteLength, springs);
-    for (const name of ["dof", "memberList", "dofM", "clothMass", "density"]) B(name, 4 * n);
-    B("memberStart", 4 * (n + 1));
-    for (
-      const name of [
-        "offset",
-        "dofX",
-        "dofV",
-        "velOut",
-        "velTmp",
-        "fSph",
-        "fHandler",
-        "fExt",
-        "vCloth",
-      ]
-    ) {
-      B(name, 16 * n);
-    }
-    B("level", 32 * n);
-    B("stats", 4 * STATS.length);
-
-    // ---- grid, detection, systems
-    const h = scene.sph.h;
-    this.grid = gridForDomain(scene.domain.min, scene.domain.max, Math.max(h, 2 * scene.radius));
+    const reach = [
+      2 * scene.radius,
+      ...systems.map((s) => s.entry.neighborRadius?.(s.params, scene) ?? 0),
+      hEntry.neighborRadius?.(this.handlerParams, scene) ?? 0,
+    ];
+    this.grid = gridForDomain(scene.domain.min, scene.domain.max, Math.max(...reach));
     this.#neighbor = new NeighborGrid(device, {
       capacity: n,
       ...this.grid,
       label: "neighbor grid",
     });
-    const b = this.#b;
+    const grid = {
+      geometry: this.grid,
+      cellStart: this.#neighbor.cellStart,
+      sorted: this.#neighbor.sorted,
+    };
     this.#collision = new CollisionDetection(device, {
       capacity: n,
       maxPerParticle: K,
       grid: this.grid,
     });
-    const out = this.#collision.createOutputs();
-    Object.assign(this.#b, out);
+    const collisions = this.#collision.createOutputs();
+    this.#collisionOutputs = collisions;
     this.#collision.setCount(n);
+    const b = state.buffers;
     this.#collisionBind = this.#collision.bind({
+      ...collisions,
       pos: b.pos,
       vel: b.vel,
       body: b.body,
       selfCollision: b.selfCollision,
       bondStart: b.bondStart,
       bondList: b.bondList,
-      cellStart: this.#neighbor.cellStart,
-      sorted: this.#neighbor.sorted,
-      ...out,
+      cellStart: grid.cellStart,
+      sorted: grid.sorted,
     });
-    this.#sph = new SphForces(device, {
-      capacity: n,
-      h,
-      rho0: scene.sph.rho0,
-      stiffness: scene.sph.stiffness,
-      viscosity: scene.sph.viscosity,
-      grid: this.grid,
-      count: n,
+    this.#coupling = new Coupling(device, {
+      state,
+      systems: systems.length,
+      reading: options.coupling ?? "own-part",
+      scene,
     });
-    this.#sphBind = this.#sph.bind({
-      cellStart: this.#neighbor.cellStart,
-      sorted: this.#neighbor.sorted,
-      mass: b.mass,
-      dof: b.dof,
-      offset: b.offset,
-      dofX: b.dofX,
-      dofV: b.dofV,
-      fluid: b.fluid,
-      density: b.density,
-      force: b.fSph,
-    });
-    this.#cloth = new ClothSystem(device, {
-      particleCount: n,
-      springs: p.springs,
-      cloth,
-      maxIterations: scene.cloth.cgIterations,
-      tolerance: scene.cloth.cgTolerance,
-      drag: scene.cloth.drag,
-    });
-    this.#clothBind = this.#cloth.bind({
-      dof: b.dof,
-      offset: b.offset,
-      dofX: b.dofX,
-      dofV: b.dofV,
-      dofM: b.clothMass, // the cloth part of each DOF (see the coupling reading above)
-      extForce: b.fExt,
-      memberStart: b.memberStart,
-      memberList: b.memberList,
-      dofVOut: b.vCloth,
-      pinned: b.pinned,
-      cloth: b.cloth,
-    });
-    this.#ms = new MergeSplitKernels(device, {
-      capacity: n,
-      maxPerParticle: K,
-      buffers: {
-        pos: b.pos,
-        vel: b.vel,
-        mass: b.mass,
-        flags: b.flags,
-        pairCount: b.pairCount,
-        pairs: b.pairs,
-        markedCount: b.markedCount,
-        marked: b.marked,
-        dof: b.dof,
-        memberStart: b.memberStart,
-        memberList: b.memberList,
-        offset: b.offset,
-        dofX: b.dofX,
-        dofV: b.dofV,
-        dofM: b.dofM,
-        level: b.level,
-        velOut: b.velOut,
-        stats: b.stats,
-      },
-    });
-    this.handler = getHandler(options.handler).create({
+    this.systems = systems.map(({ entry, params }, index) =>
+      entry.create({
+        device,
+        scene,
+        params,
+        particles: p,
+        index,
+        owned: Uint32Array.from(p.body, (body) => (bodySystem[body] === index ? 1 : 0)),
+        state,
+        grid,
+        part: this.#coupling.slice(index),
+      })
+    );
+    this.handler = hEntry.create({
       device,
       scene,
-      count: n,
+      params: this.handlerParams,
+      state,
+      collisions,
       maxPerParticle: K,
-      grid: this.grid,
-      buffers: {
-        pos: b.pos,
-        vel: b.vel,
-        mass: b.mass,
-        body: b.body,
-        contacts: b.contacts,
-        contactCount: b.contactCount,
-        cellStart: this.#neighbor.cellStart,
-        sorted: this.#neighbor.sorted,
-        force: b.fHandler,
-        velOut: b.velOut,
-        velTmp: b.velTmp,
-      },
+      grid,
     });
-
-    // ---- integration kernels
-    this.#params = device.createBuffer({
-      label: "integrate params",
-      size: INTEGRATE_PARAMS.size,
-      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-    });
-    device.queue.writeBuffer(
-      this.#params,
-      0,
-      INTEGRATE_PARAMS.pack({
-        count: n,
-        dt: scene.dt,
-        radius: scene.radius,
-        pad0: 0,
-        gravity: [...scene.gravity],
-        pad1: 0,
-        domainMin: [...scene.domain.min],
-        pad2: 0,
-        domainMax: [...scene.domain.max],
-        pad3: 0,
-      }),
-    );
-    const R = "read-only-storage" as const;
-    const W = "storage" as const;
-    const mk = (
-      entryPoint: string,
-      bindings: ("uniform" | typeof R | typeof W)[],
-      buffers: (GPUBuffer | GPUBufferBinding)[],
-    ) => {
-      const kernel = createKernel(device, {
-        label: `integrate ${entryPoint}`,
-        code: INTEGRATE_WGSL,
-        entryPoint,
-        bindings,
-      });
-      return { kernel, bind: bindKernel(device, kernel, [this.#params, ...buffers]) };
-    };
-    this.#k = {
-      gather: mk("gather_forces", ["uniform", R, R, R, R, R, R, W, W], [
-        b.memberStart,
-        b.memberList,
-        b.fSph,
-        b.fHandler,
-        b.flags,
-        b.level,
-        b.fExt,
-        b.clothMass,
-      ]),
-      sync: mk("integrate_sync", ["uniform", R, R, R, R, R, R, W, W, W], [
-        b.memberStart,
-        b.memberList,
-        b.vCloth,
-        b.fSph,
-        b.fHandler,
-        b.flags,
-        b.level,
-        b.dofX,
-        b.dofV,
-      ]),
-      writeBack: mk("write_back", ["uniform", R, R, R, R, W, W], [
-        b.dof,
-        b.offset,
-        b.dofX,
-        b.velOut,
-        b.pos,
-        b.vel,
-      ]),
-    };
-
-    // ---- metrics and timing
-    const clothBody = p.bodies.find((x) => x.kind === "cloth");
-    const steps = Math.round(scene.duration / scene.dt);
+    const sheet = p.bodies.find((x) => x.kind === "cloth");
     this.#metrics = new Metrics(device, {
       count: n,
-      cloth: {
-        start: clothBody?.start ?? 0,
-        rows: clothBody?.rows ?? 0,
-        cols: clothBody?.cols ?? 0,
-      },
+      cloth: { start: sheet?.start ?? 0, rows: sheet?.rows ?? 0, cols: sheet?.cols ?? 0 },
       springCount: p.springs.length,
       radius: scene.radius,
       spacing: scene.bodies.find((x) => x.kind === "cloth")?.spacing ?? 2 * scene.radius,
       gravity: [...scene.gravity] as [number, number, number],
       origin: [...scene.domain.min] as [number, number, number],
-      capacity: Math.ceil(steps / scene.metricsEvery) + 64,
-      buffers: {
-        pos: b.pos,
-        vel: b.vel,
-        mass: b.mass,
-        flags: b.flags,
-        rest: b.rest,
-        springs: b.springs,
-        stats: b.stats,
-      },
+      capacity: Math.ceil(Math.round(scene.duration / scene.dt) / scene.metricsEvery) + 64,
+      buffers: b,
     });
-    const timing = (options.timing ?? true) && gpu.timestamps;
-    this.#timer = timing
-      ? new PhaseTimer(device, {
-        phases: [...PHASES],
-        capacitySteps: this.#batchSteps,
-        label: "phase timer",
-      })
-      : null;
-    this.#timings = {
-      source: this.#timer ? "timestamp" : "wall-clock",
-      phases: {},
-      total: [],
-      transfer: { bytes: 0, ms: 0 },
-    };
+    this.#clock = new StepClock(device, {
+      phases: PHASES,
+      timestamps: (options.timing ?? true) && gpu.timestamps,
+      batchSteps: options.batchSteps ?? 100,
+    });
     device.addEventListener("uncapturederror", this.#onGpuError);
     const enc = device.createCommandEncoder({ label: "engine init" });
     this.#metrics.encodeInit(enc);
@@ -523,18 +227,21 @@ export class Engine {
   }
 
   /**
-   * Builds the engine for `scene` under `options.handler`, validating every GPU object
-   * (a WGSL or binding error throws here, naming the problem).
+   * Builds the engine for `scene` under `options.handler`, validating every GPU object (a WGSL
+   * or binding error throws here, naming the problem) and the parameters (a `ParamError` names
+   * the field).
    */
   static async create(scene: Scene, options: EngineOptions): Promise<Engine> {
     getHandler(options.handler);
-    if (!scene.applicableHandlers.includes(options.handler)) {
+    if (!handlerApplies(scene, options.handler)) {
       throw new RangeError(
         `handler "${options.handler}" does not apply to scene "${scene.id}"; it takes: ${
           scene.applicableHandlers.join(", ")
         }`,
       );
     }
+    handlerParams(scene, options.handler, options.params);
+    sceneSystems(scene);
     const gpu = options.gpu ?? await acquireGpu({ adapter: options.adapter ?? "default" });
     gpu.device.pushErrorScope("validation");
     gpu.device.pushErrorScope("out-of-memory");
@@ -560,99 +267,67 @@ export class Engine {
     return engine;
   }
 
-  #writes(phase: Phase, part?: "begin" | "end"): GPUComputePassTimestampWrites | undefined {
-    return this.#timer?.writes(phase, this.#inBatch, part ? { part } : undefined);
-  }
-
-  #pass(
-    encoder: GPUCommandEncoder,
-    label: string,
-    timestampWrites?: GPUComputePassTimestampWrites,
-  ) {
-    return encoder.beginComputePass({ label, timestampWrites });
-  }
-
   #stage(encoder: GPUCommandEncoder, stage: 1 | 2): void {
-    const n = this.count;
     const h = this.handler;
-    const b = this.#b;
-    let pass = this.#pass(encoder, `merging stage ${stage}`, this.#writes(`merging${stage}`));
-    if (stage === 2) this.#ms.encodeMarkApproaching(pass, { count: n });
-    this.#ms.encodeGroup(pass, { stage, count: n, grouping: h.grouping });
-    this.#ms.encodeMerge(pass, { stage, count: n });
+    const state = this.state;
+    let pass = encoder.beginComputePass({
+      label: `merging stage ${stage}`,
+      timestampWrites: this.#clock.writes(`merging${stage}`),
+    });
+    if (h.encodeBegin) h.encodeBegin(pass, stage);
+    else state.encodeIdentityDofs(pass);
     pass.end();
-    // forces and integration
-    this.#sph.encodeDensity(encoder, this.#sphBind, {
-      timestampWrites: this.#writes(`integration${stage}`, "begin"),
-    });
-    this.#sph.encodeForces(encoder, this.#sphBind);
-    encoder.clearBuffer(b.fHandler);
-    h.encodeForces(encoder);
-    pass = this.#pass(encoder, `gather forces stage ${stage}`);
-    dispatch(pass, this.#k.gather.kernel, {
-      bindGroup: this.#k.gather.bind,
-      invocations: n,
-      workgroupSize: 64,
-    });
+    encoder.beginComputePass({
+      label: `integration stage ${stage} begins`,
+      timestampWrites: this.#clock.writes(`integration${stage}`, "begin"),
+    }).end();
+    for (const s of this.systems) s.encodeForces(encoder);
+    encoder.clearBuffer(state.buffers.handlerForce);
+    h.encodeForces?.(encoder);
+    pass = encoder.beginComputePass({ label: `coupling gather stage ${stage}` });
+    this.#coupling.encodeGather(pass);
     pass.end();
-    this.#cloth.encodeStep(encoder, {
-      bindings: this.#clothBind,
-      dt: this.scene.dt,
-      gravity: this.scene.gravity,
+    for (const s of this.systems) s.encodeIntegrate(encoder);
+    pass = encoder.beginComputePass({
+      label: `coupling sync stage ${stage}`,
+      timestampWrites: this.#clock.writes(`integration${stage}`, "end"),
     });
-    pass = this.#pass(
-      encoder,
-      `integrate stage ${stage}`,
-      this.#writes(`integration${stage}`, "end"),
-    );
-    dispatch(pass, this.#k.sync.kernel, {
-      bindGroup: this.#k.sync.bind,
-      invocations: n,
-      workgroupSize: 64,
-    });
+    this.#coupling.encodeSync(pass);
     pass.end();
-    pass = this.#pass(encoder, `splitting stage ${stage}`, this.#writes(`splitting${stage}`));
-    this.#ms.encodeSplit(pass, { stage, count: n });
+    pass = encoder.beginComputePass({
+      label: `splitting stage ${stage}`,
+      timestampWrites: this.#clock.writes(`splitting${stage}`),
+    });
+    if (h.encodeEnd) h.encodeEnd(pass, stage);
+    else state.encodeDofVelocities(pass);
     pass.end();
   }
 
-  /** Encodes and submits one step (no host sync). */
+  /** Encodes one step (no host sync). */
   #encodeStep(): GPUCommandEncoder {
-    const device = this.gpu.device;
-    const n = this.count;
-    const ms = this.handler.mergeSplit;
-    this.#ms.setParams({
-      count: n,
-      seed: this.scene.seed,
-      step: this.step,
-      alpha: ms.alpha,
-      beta: ms.beta,
-      nMin: ms.nMin,
-      nMax: ms.nMax,
-    });
-    const encoder = device.createCommandEncoder({ label: `step ${this.step}` });
+    this.handler.prepareStep?.(this.step);
+    const encoder = this.gpu.device.createCommandEncoder({ label: `step ${this.step}` });
     this.#neighbor.encode(encoder, {
-      pos: this.#b.pos,
-      count: n,
-      timestampWrites: this.#writes("neighborSearch"),
+      pos: this.state.buffers.pos,
+      count: this.count,
+      timestampWrites: this.#clock.writes("neighborSearch"),
     });
     this.#collision.encode(encoder, this.#collisionBind, {
-      timestampWrites: this.#writes("collisionDetection"),
+      timestampWrites: this.#clock.writes("collisionDetection"),
     });
     for (let s = 1; s <= this.handler.stages; s++) this.#stage(encoder, s as 1 | 2);
-    this.handler.encodeEnd(encoder);
-    const pass = this.#pass(encoder, "write back", this.#writes("endOfStep"));
-    dispatch(pass, this.#k.writeBack.kernel, {
-      bindGroup: this.#k.writeBack.bind,
-      invocations: n,
-      workgroupSize: 64,
+    this.handler.encodeEndOfStep?.(encoder);
+    const pass = encoder.beginComputePass({
+      label: "write back",
+      timestampWrites: this.#clock.writes("endOfStep"),
     });
+    this.state.encodeWriteBack(pass);
     pass.end();
     this.step++;
     if (this.step % this.scene.metricsEvery === 0) {
       this.#metrics.encodeSample(encoder, {
         time: this.step * this.scene.dt,
-        timestampWrites: this.#writes("metrics"),
+        timestampWrites: this.#clock.writes("metrics"),
       });
     }
     return encoder;
@@ -671,98 +346,62 @@ export class Engine {
     } = {},
   ): Promise<void> {
     if (this.#destroyed) throw new Error("Engine.run: the engine was destroyed");
-    const device = this.gpu.device;
     for (let s = 0; s < steps; s++) {
-      if (this.#inBatch === 0) this.#batchStart = performance.now();
+      this.#clock.beginStep();
       const encoder = this.#encodeStep();
-      this.#inBatch++;
-      const last = s === steps - 1 || this.#inBatch === this.#batchSteps;
-      if (last && this.#timer) this.#timer.resolve(encoder);
-      device.queue.submit([encoder.finish()]);
-      if (last) {
-        await this.#endBatch();
-        options.onProgress?.(s + 1);
-        const reason = options.shouldStop?.() ?? null;
-        if (reason !== null) throw new RunStopped(reason, s + 1);
+      const ends = this.#clock.endStep(encoder, s === steps - 1);
+      this.gpu.device.queue.submit([encoder.finish()]);
+      if (!ends) continue;
+      await this.#clock.endBatch();
+      if (this.#gpuErrors.length) {
+        throw new Error(`GPU error during steps up to ${this.step}: ${this.#gpuErrors[0]}`);
       }
+      options.onProgress?.(s + 1);
+      const reason = options.shouldStop?.() ?? null;
+      if (reason !== null) throw new RunStopped(reason, s + 1);
     }
   }
 
   /** Forgets the timings measured so far (e.g. after warm-up steps). */
   resetTimings(): void {
-    this.#timings = { ...this.#timings, phases: {}, total: [], transfer: { bytes: 0, ms: 0 } };
-  }
-
-  async #endBatch(): Promise<void> {
-    const steps = this.#inBatch;
-    const t0 = performance.now();
-    this.#hostSyncs++;
-    if (this.#timer) {
-      const d = await this.#timer.read();
-      for (let s = 0; s < steps; s++) {
-        let total = 0;
-        for (const ph of PHASES) {
-          // A phase that did not run in a step (stage 2 of a one-stage handler, metrics between
-          // samples) costs 0 ms in that step, so means are per step, amortised.
-          const raw = d.ms[ph]?.[s];
-          const v = raw === undefined || Number.isNaN(raw) ? 0 : raw;
-          (this.#timings.phases[ph] ??= []).push(v);
-          total += v;
-        }
-        this.#timings.total.push(total);
-      }
-      this.#timings.transfer.bytes += 16 * PHASES.length * steps;
-    } else {
-      await this.gpu.device.queue.onSubmittedWorkDone();
-      const per = (performance.now() - this.#batchStart) / steps;
-      for (let s = 0; s < steps; s++) this.#timings.total.push(per);
-    }
-    this.#timings.transfer.ms += performance.now() - t0;
-    this.#inBatch = 0;
-    if (this.#gpuErrors.length) {
-      throw new Error(`GPU error during steps up to ${this.step}: ${this.#gpuErrors[0]}`);
-    }
+    this.#clock.reset();
   }
 
   /** Reads every metrics sample taken so far (one readback). */
   async readMetrics(): Promise<MetricsSample[]> {
     const t0 = performance.now();
-    this.#hostSyncs++;
     const rows = await this.#metrics.read();
-    this.#timings.transfer.ms += performance.now() - t0;
-    this.#timings.transfer.bytes += rows.length * 64;
+    this.#clock.countTransfer(rows.length * 64, performance.now() - t0);
     return rows;
   }
 
-  /**
-   * Host syncs (mapAsync or onSubmittedWorkDone) so far: one per batch of steps inside
-   * {@link Engine.run}, plus one per explicit read.
-   */
+  /** Host syncs so far: one per batch of steps inside {@link Engine.run}, plus one per read. */
   get hostSyncs(): number {
-    return this.#hostSyncs;
+    return this.#clock.hostSyncs;
   }
 
   /** Timings measured so far. */
-  get timings(): StepTimings {
-    return this.#timings;
+  get timings(): StepTimings<Phase> {
+    return this.#clock.timings;
   }
 
   /** Particle positions and velocities now (vec4 per particle), one readback each. */
   async readState(): Promise<{ pos: Float32Array; vel: Float32Array }> {
-    const device = this.gpu.device;
-    this.#hostSyncs += 2;
+    this.#clock.countTransfer(0, 0, 2);
+    const { device } = this.gpu;
+    const { pos, vel } = this.state.buffers;
+    const size = 16 * this.count;
     return {
-      pos: new Float32Array(await readBuffer(device, this.#b.pos, { size: 16 * this.count })),
-      vel: new Float32Array(await readBuffer(device, this.#b.vel, { size: 16 * this.count })),
+      pos: new Float32Array(await readBuffer(device, pos, { size })),
+      vel: new Float32Array(await readBuffer(device, vel, { size })),
     };
   }
 
   /** Particle positions now (vec4 per particle, w = radius), one readback. */
   async readPositions(): Promise<Float32Array> {
-    this.#hostSyncs++;
-    return new Float32Array(
-      await readBuffer(this.gpu.device, this.#b.pos, { size: 16 * this.count }),
-    );
+    this.#clock.countTransfer(0, 0);
+    const { pos } = this.state.buffers;
+    return new Float32Array(await readBuffer(this.gpu.device, pos, { size: 16 * this.count }));
   }
 
   /** SHA-256 (hex) of the particle positions and velocities: equal on equal state, bit for bit. */
@@ -775,35 +414,29 @@ export class Engine {
     return [...new Uint8Array(digest)].map((x) => x.toString(16).padStart(2, "0")).join("");
   }
 
-  /** Merge/split statistics (see `merge_split.ts` STATS) and pair-list overflows. */
+  /** Handler statistics (`HANDLER_STATS`) and pair-list overflows. */
   async readStats(): Promise<
-    {
-      momentumError: number;
-      energyError: number;
-      stage2Pairs: number;
-      groups: number;
-      largestGroup: number;
-      overflow: number;
-    }
+    Record<Exclude<keyof typeof HANDLER_STATS, "length">, number> & { overflow: number }
   > {
-    const device = this.gpu.device;
-    const raw = await readBuffer(device, this.#b.stats);
+    const raw = await readBuffer(this.gpu.device, this.state.buffers.stats);
     const u = new Uint32Array(raw);
     const f = new Float32Array(raw);
-    const overflow = new Uint32Array(await readBuffer(device, this.#b.overflow))[0];
     return {
-      momentumError: f[STATS.momentumError],
-      energyError: f[STATS.energyError],
-      stage2Pairs: u[STATS.stage2Pairs],
-      groups: u[STATS.groups],
-      largestGroup: u[STATS.largestGroup],
-      overflow,
+      momentumError: f[HANDLER_STATS.momentumError],
+      energyError: f[HANDLER_STATS.energyError],
+      stage2Pairs: u[HANDLER_STATS.stage2Pairs],
+      groups: u[HANDLER_STATS.groups],
+      largestGroup: u[HANDLER_STATS.largestGroup],
+      overflow:
+        new Uint32Array(await readBuffer(this.gpu.device, this.#collisionOutputs.overflow))[0],
     };
   }
 
-  /** CG statistics of the last cloth solve (one readback). */
-  readSolverStats(): Promise<{ iterations: number; relativeResidual: number; converged: boolean }> {
-    return this.#cloth.readSolverStats();
+  /** Statistics of the last implicit solve of the first implicit system (one readback). */
+  async readSolverStats(): Promise<SolverStats> {
+    const s = this.systems.find((x) => x.readSolverStats);
+    return (await s?.readSolverStats?.()) ??
+      { iterations: 0, relativeResidual: 0, converged: true };
   }
 
   /** Frees every GPU object of the engine (and the device when the engine acquired it). */
@@ -811,16 +444,15 @@ export class Engine {
     if (this.#destroyed) return;
     this.#destroyed = true;
     this.gpu.device.removeEventListener("uncapturederror", this.#onGpuError);
-    this.handler.destroy();
-    this.#ms.destroy();
-    this.#metrics.destroy();
-    this.#timer?.destroy();
-    this.#cloth.destroy();
-    this.#sph.destroy();
-    this.#collision.destroy();
-    this.#neighbor.destroy();
-    for (const buf of Object.values(this.#b)) buf.destroy();
-    this.#params.destroy();
+    this.handler?.destroy();
+    for (const s of this.systems ?? []) s.destroy();
+    this.#coupling?.destroy();
+    this.#metrics?.destroy();
+    this.#clock?.destroy();
+    this.#collision?.destroy();
+    for (const buf of Object.values(this.#collisionOutputs ?? {})) buf.destroy();
+    this.#neighbor?.destroy();
+    this.state?.destroy();
     if (this.#ownsGpu) this.gpu.device.destroy();
   }
 }

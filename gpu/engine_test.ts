@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import { getScene } from "../scenes/catalog.ts";
 import type { Scene } from "../core/scene.ts";
 import { acquireGpu, type GpuContext } from "./runtime/device.ts";
-import { Engine, INTEGRATE_PARAMS, INTEGRATE_WGSL } from "./engine.ts";
+import { Engine } from "./engine.ts";
+import { COUPLING_PARAMS, COUPLING_WGSL } from "./coupling/coupling.ts";
+import { PARTICLE_STATE_WGSL, STATE_PARAMS } from "./state/particle_state.ts";
+import { SPH_INTEGRATE_PARAMS, SPH_INTEGRATE_WGSL } from "./systems/sph/sph_system.ts";
 import { METRICS_PARAMS, METRICS_WGSL, type MetricsSample } from "./metrics/metrics.ts";
 import { checkWgslStruct } from "./runtime/struct_layout.ts";
 
@@ -35,7 +38,9 @@ Deno.test({
   sanitizeOps: false,
   async fn(t) {
     await t.step("WGSL structs match their TypeScript layouts", () => {
-      checkWgslStruct(INTEGRATE_WGSL, INTEGRATE_PARAMS);
+      checkWgslStruct(COUPLING_WGSL, COUPLING_PARAMS);
+      checkWgslStruct(PARTICLE_STATE_WGSL, STATE_PARAMS);
+      checkWgslStruct(SPH_INTEGRATE_WGSL, SPH_INTEGRATE_PARAMS);
       checkWgslStruct(METRICS_WGSL, METRICS_PARAMS);
     });
 
@@ -79,7 +84,7 @@ Deno.test({
         const scene: Scene = {
           ...base,
           duration: 2.0,
-          handlers: { ...base.handlers, mergeSplit: { alpha: 1, beta: 0, nMin: 8, nMax: 64 } },
+          handlers: { ...base.handlers, "merge-split": { alpha: 1, beta: 0, nMin: 8, nMax: 64 } },
         };
         const { series, stats } = await simulate(scene, "merge-split");
         const ke = series.map((r) => r.kinetic);

@@ -12,7 +12,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { CaseRecord } from "../bench/result.ts";
+import type { CaseRecord } from "../core/result.ts";
 import { fakeRecord, fakeSnapshots } from "./fake_record.ts";
 import { renderReport } from "./report.ts";
 

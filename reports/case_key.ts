@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { CaseRecord } from "../bench/result.ts";
+import type { CaseRecord } from "../core/result.ts";
 
 /** What identifies a case in a suite. */
 export interface CaseIdentity {

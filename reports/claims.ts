@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { CaseRecord } from "../bench/result.ts";
+import type { CaseRecord } from "../core/result.ts";
 import { formatNumber } from "./format_number.ts";
 
 /** Outcome of a claim on a set of records. */

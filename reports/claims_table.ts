@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { CaseRecord } from "../bench/result.ts";
+import type { CaseRecord } from "../core/result.ts";
 import { type Claim, CLAIMS, type ClaimStatus, evaluateClaims } from "./claims.ts";
 import { distinct } from "./case_key.ts";
 import { escapeHtml } from "./escape_html.ts";

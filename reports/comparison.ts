@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { CaseRecord } from "../bench/result.ts";
+import type { CaseRecord } from "../core/result.ts";
 import { caseKey, caseLabel, latestCases } from "./case_key.ts";
 import { escapeHtml } from "./escape_html.ts";
 import { formatNumber } from "./format_number.ts";

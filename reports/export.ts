@@ -7,7 +7,7 @@
  * @module
  */
 import { join } from "node:path";
-import type { CaseRecord } from "../bench/result.ts";
+import type { CaseRecord } from "../core/result.ts";
 import { decodeBodies, decodeFrame, type Snapshots } from "../core/snapshot_codec.ts";
 
 /** The export formats. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { CaseRecord, PhaseTiming } from "../bench/result.ts";
+import type { CaseRecord, PhaseTiming } from "../core/result.ts";
 import { encodeBodies, encodeFrame, type Snapshots } from "../core/snapshot_codec.ts";
 import { TABLE_I_PHASE_ORDER } from "./table_one.ts";
 

@@ -1,7 +1,7 @@
 /**
  * `reports/`: the HTML report of `results.jsonl` files (one run, or a comparison of several), the
  * paper's claims evaluated on the records, and export of the snapshots to PLY/VTK. Reads result
- * records only (through `bench/result.ts`'s `parseResults`), never live state.
+ * records only (through `core/result.ts`'s `parseResults`), never live state.
  *
  * @module
  */

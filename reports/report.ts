@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { CaseRecord } from "../bench/result.ts";
+import type { CaseRecord } from "../core/result.ts";
 import { distinct, latestCases } from "./case_key.ts";
 import { renderClaimsTable } from "./claims_table.ts";
 import { compareInputs, renderComparison } from "./comparison.ts";

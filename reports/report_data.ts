@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { CaseRecord } from "../bench/result.ts";
+import type { CaseRecord } from "../core/result.ts";
 import type { Snapshots } from "../core/snapshot_codec.ts";
 import type { Comparison } from "./comparison.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { parseResults, recordLine } from "../bench/result.ts";
-import type { CaseRecord } from "../bench/result.ts";
+import { parseResults, recordLine } from "../core/result.ts";
+import type { CaseRecord } from "../core/result.ts";
 import { CLAIMS, evaluateClaims } from "./claims.ts";
 import { compareInputs } from "./comparison.ts";
 import { escapeHtml, scriptJson } from "./escape_html.ts";

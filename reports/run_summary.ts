@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { CaseRecord } from "../bench/result.ts";
+import type { CaseRecord } from "../core/result.ts";
 import { caseLabel, distinct } from "./case_key.ts";
 import { escapeHtml } from "./escape_html.ts";
 import { formatNumber } from "./format_number.ts";

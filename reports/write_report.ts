@@ -6,7 +6,7 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
-import { type CaseRecord, parseResults } from "../bench/result.ts";
+import { type CaseRecord, parseResults } from "../core/result.ts";
 import { renderReport } from "./report.ts";
 
 /** A results file that cannot be read or parsed (the message names the file and the fix). */

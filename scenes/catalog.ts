@@ -5,7 +5,7 @@
  */
 import type { Scale, Scene } from "../core/scene.ts";
 import { validateScene } from "../core/scene.ts";
-import { ALL_HANDLERS, fluidOnCloth } from "./fluid_on_cloth.ts";
+import { fluidOnCloth } from "./fluid_on_cloth.ts";
 
 type Builder = (scale: Scale) => Scene;
 
@@ -28,7 +28,7 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
           "every handler is compared.",
         scale,
         fluid: "column",
-        applicableHandlers: ALL_HANDLERS,
+        applicableHandlers: ["*"],
       }),
   ],
   ...([[0, 0, "00"], [1, 0, "10"], [1, 1, "11"]] as const).map((
@@ -74,5 +74,5 @@ export function sceneIds(): string[] {
 export function getScene(id: string, options: { scale: Scale }): Scene {
   const build = BUILDERS.get(id);
   if (!build) throw new RangeError(`unknown scene "${id}"; known scenes: ${sceneIds().join(", ")}`);
-  return validateScene(build(options.scale), { knownHandlers: ALL_HANDLERS });
+  return validateScene(build(options.scale));
 }

@@ -3,6 +3,9 @@ import { SceneError, sceneFromJson, sceneToJson, validateScene } from "../core/s
 import { buildParticles } from "../core/scene_builder.ts";
 import { getScene, sceneIds } from "./catalog.ts";
 import { SCALES } from "../core/scene.ts";
+import { handlerParams, HANDLERS } from "../gpu/handlers/registry.ts";
+import { sceneSystems } from "../gpu/systems/registry.ts";
+import { handlerApplies } from "../core/scene.ts";
 
 Deno.test("scenes", async (t) => {
   await t.step(
@@ -16,7 +19,7 @@ Deno.test("scenes", async (t) => {
         }
       }
       assert.equal(
-        getScene("fig11-nlimit-inf", { scale: "tiny" }).handlers.mergeSplit.nMax,
+        getScene("fig11-nlimit-inf", { scale: "tiny" }).handlers["merge-split"].nMax,
         Infinity,
       );
     },
@@ -41,12 +44,14 @@ Deno.test("scenes", async (t) => {
     bad((s) => (s.dt = 1), /scene\.dt: .*CFL/);
     bad((s) => (s.bodies[1].shape.radius = "x"), /scene\.bodies\[1\]\.shape\.radius/);
     bad((s) => (s.bodies[0].pinned = "top"), /scene\.bodies\[0\]\.pinned: must be one of/);
-    bad((s) => (s.handlers.mergeSplit.alpha = 2), /handlers\.mergeSplit\.alpha/);
-    bad((s) => (s.handlers.mergeSplit.nMax = 4), /nMax/);
-    bad((s) => (s.handlers.penalty.weak = 1e9), /handlers\.penalty: needs weak < medium < strong/);
+    bad(
+      (s) => (s.handlers["merge-split"].alpha = "x"),
+      /handlers\["merge-split"\]\.alpha: must be a number/,
+    );
+    bad((s) => (s.systems.sph = 3), /systems\["sph"\]: must be an object/);
     bad((s) => (s.bodies[0].origin = [9, 0, 0]), /bodies\[0\]\.origin.*outside the domain/);
     bad((s) => (s.scale = "huge"), /scene\.scale: must be one of/);
-    bad((s) => delete s.sph, /scene\.sph: must be an object/);
+    bad((s) => delete s.systems, /scene\.systems: must be an object/);
     assert.throws(() => sceneFromJson("{"), /not valid JSON/);
   });
 
@@ -65,5 +70,45 @@ Deno.test("scenes", async (t) => {
     assert.notDeepEqual(other.x, p.x);
     // fluid starts above the cloth, separated by more than two radii
     for (let i = cloth.count; i < p.count; i++) assert.ok(p.x[3 * i + 1] > 2 * s.radius);
+  });
+});
+
+Deno.test("plug-in parameters of the catalogue scenes are checked against the schemas", async (t) => {
+  const scene = getScene("fig4-fluid-cloth", { scale: "tiny" });
+  const withHandler = (id: string, values: Record<string, number>) => ({
+    ...scene,
+    handlers: { ...scene.handlers, [id]: values },
+  });
+  await t.step("every scene resolves every applicable handler and its systems", () => {
+    for (const id of sceneIds()) {
+      const s = getScene(id, { scale: "tiny" });
+      for (const h of HANDLERS.keys()) if (handlerApplies(s, h)) handlerParams(s, h);
+      assert.deepEqual(sceneSystems(s).map((x) => x.entry.id), ["mass-spring", "sph"]);
+    }
+  });
+  await t.step("bad values and names are named with the valid ones", () => {
+    const ms = scene.handlers["merge-split"];
+    assert.throws(
+      () => handlerParams(withHandler("merge-split", { ...ms, alpha: 2 }), "merge-split"),
+      /scene\.handlers\["merge-split"\]\.alpha: must be <= 1, got 2/,
+    );
+    assert.throws(
+      () => handlerParams(withHandler("merge-split", { ...ms, nMax: 4 }), "merge-split"),
+      /nMax must be an integer >= nMin/,
+    );
+    assert.throws(
+      () => handlerParams(withHandler("merge-split", { ...ms, gamma: 1 }), "merge-split"),
+      /merge-split"\]\.gamma: unknown scene parameter; valid names: alpha, beta, nMin, nMax/,
+    );
+    assert.throws(
+      () => handlerParams(scene, "merge-split", { nMin: 1 }),
+      /nMin: must be >= 2, got 1/,
+    );
+    assert.deepEqual(handlerParams(scene, "merge-split", { alpha: 0.5 }).alpha, 0.5);
+    const sph = { ...scene.systems.sph, h: scene.radius };
+    assert.throws(
+      () => sceneSystems({ ...scene, systems: { ...scene.systems, sph } }),
+      /systems\.sph\.h: .* must be at least 2·radius/,
+    );
   });
 });

@@ -35,16 +35,6 @@ export const RADIUS_BY_SCALE: Readonly<Record<Scale, number>> = {
 };
 
 /** Every handler id of the engine, in report order. */
-export const ALL_HANDLERS: readonly string[] = [
-  "merge-split",
-  "penalty-weak",
-  "penalty-medium",
-  "penalty-strong",
-  "sph-force-weak",
-  "sph-force-medium",
-  "sph-force-strong",
-  "impulse",
-];
 
 /** What varies between the scenes of the family. */
 export interface FluidOnClothOptions {
@@ -152,19 +142,27 @@ export function fluidOnCloth(options: FluidOnClothOptions): Scene {
     duration: 0.3,
     metricsEvery: Math.max(1, Math.round(0.01 / dt)),
     bodies,
-    sph: { h: sph.h, rho0: 1000, stiffness: sph.stiffness, viscosity: sph.viscosity },
-    // CG: a loose tolerance (the implicit step damps what it leaves); the block loads the whole
-    // sheet at once and needs more iterations than the column.
-    cloth: { cgIterations: column ? 12 : 16, cgTolerance: 1e-3, drag: 3 },
+    systems: {
+      // CG: a loose tolerance (the implicit step damps what it leaves); the block loads the whole
+      // sheet at once and needs more iterations than the column.
+      "mass-spring": { cgIterations: column ? 12 : 16, cgTolerance: 1e-3, drag: 3 },
+      sph: { h: sph.h, rho0: 1000, stiffness: sph.stiffness, viscosity: sph.viscosity },
+    },
+    // Baseline levels an order of magnitude apart around the physical reference stiffness k_ref
+    // (penalty) and the dynamic pressure of the impact (SPH-based force), fixed before any run.
     handlers: {
-      mergeSplit: {
+      "merge-split": {
         alpha: ms.alpha ?? 1,
         beta: ms.beta ?? 0,
         nMin: ms.nMin ?? 8,
         nMax: ms.nMax ?? 64,
       },
-      penalty: { weak: 3 * kRef, medium: 30 * kRef, strong: 300 * kRef },
-      sphForce: { weak: 0.1 * pDyn, medium: pDyn, strong: 10 * pDyn },
+      "penalty-weak": { stiffness: 3 * kRef },
+      "penalty-medium": { stiffness: 30 * kRef },
+      "penalty-strong": { stiffness: 300 * kRef },
+      "sph-force-weak": { stiffness: 0.1 * pDyn, h: sph.h, rho0: 1000 },
+      "sph-force-medium": { stiffness: pDyn, h: sph.h, rho0: 1000 },
+      "sph-force-strong": { stiffness: 10 * pDyn, h: sph.h, rho0: 1000 },
       impulse: { restitution: 0.5 },
     },
     applicableHandlers: [...options.applicableHandlers],

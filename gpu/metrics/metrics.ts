@@ -22,11 +22,14 @@
  */
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
 import { bindKernel, createKernel, dispatch, type Kernel, readBuffer } from "../runtime/kernel.ts";
+import { KIND_BITS } from "../state/particle_state.ts";
 
 /** WGSL source of the metrics kernel. */
 export const METRICS_WGSL: string = Deno.readTextFileSync(
   new URL("./metrics.wgsl", import.meta.url),
 );
+
+const KIND_CONSTANTS = { FLAG_CLOTH: KIND_BITS.sheet, FLAG_FLUID: KIND_BITS.fluid };
 
 /** Layout of `MetricsParams` in `metrics.wgsl`. */
 export const METRICS_PARAMS: StructLayout = defineStruct("MetricsParams", [
@@ -76,7 +79,8 @@ export interface MetricsBuffers {
   pos: GPUBuffer;
   vel: GPUBuffer;
   mass: GPUBuffer;
-  flags: GPUBuffer;
+  /** Body-kind bits per particle (`KIND_BITS` of gpu/state/particle_state.ts). */
+  kind: GPUBuffer;
   /** Initial positions (`array<vec4f>`). */
   rest: GPUBuffer;
   /** Springs as `array<vec4u>`: i, j, f32 bits of rest length, f32 bits of stiffness. */
@@ -126,12 +130,14 @@ export class Metrics {
       code: METRICS_WGSL,
       entryPoint: "sample_metrics",
       bindings: ["uniform", ...Array(8).fill("read-only-storage"), "storage"],
+      constants: KIND_CONSTANTS,
     });
     this.#particleKernel = createKernel(device, {
       label: "metrics metrics_particle",
       code: METRICS_WGSL,
       entryPoint: "metrics_particle",
       bindings: ["uniform", "read-only-storage", "read-only-storage", "storage", "storage"],
+      constants: KIND_CONSTANTS,
     });
     this.#params = device.createBuffer({
       label: "metrics params",
@@ -159,7 +165,7 @@ export class Metrics {
       b.pos,
       b.vel,
       b.mass,
-      b.flags,
+      b.kind,
       b.rest,
       b.springs,
       b.stats,
@@ -169,7 +175,7 @@ export class Metrics {
     this.#particleBind = bindKernel(device, this.#particleKernel, [
       this.#params,
       b.pos,
-      b.flags,
+      b.kind,
       this.#side0,
       this.#perParticle,
     ]);

@@ -22,8 +22,9 @@ struct MetricsParams {
 }
 
 const WG: u32 = 256u;
-const FLAG_CLOTH: u32 = 1u;
-const FLAG_FLUID: u32 = 2u;
+// Body-kind bits of the `kind` buffer (gpu/state/particle_state.ts KIND_BITS, passed in).
+override FLAG_CLOTH: u32;
+override FLAG_FLUID: u32;
 
 @group(0) @binding(0) var<uniform> P: MetricsParams;
 

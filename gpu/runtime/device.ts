@@ -6,22 +6,12 @@
  *
  * @module
  */
+import type { AdapterRecord } from "../../core/result.ts";
+
+export type { AdapterRecord } from "../../core/result.ts";
 
 /** Which adapter to ask for. */
 export type AdapterChoice = "default" | "software" | "high-performance" | "low-power";
-
-/** What the harness records about the adapter a case ran on. */
-export interface AdapterRecord {
-  vendor: string;
-  architecture: string;
-  device: string;
-  description: string;
-  isFallbackAdapter: boolean;
-  /** Features requested and granted on the device. */
-  features: string[];
-  /** Limits requested explicitly (name → value granted). */
-  limits: Record<string, number>;
-}
 
 /** A device with its adapter and what was captured about both. */
 export interface GpuContext {

@@ -6,13 +6,14 @@
  *
  * Grouping runs in one GPU invocation (a union–find over the pairs in lexicographic order, as
  * the paper's "merging in the order of particle indices" prescribes); merging and splitting run
- * one invocation per group. The identity grouping (every particle its own DOF) serves the
- * baselines, so every handler feeds the systems through the same DOF map.
+ * one invocation per group. Handlers that merge nothing use the identity DOF map of
+ * `gpu/state/particle_state.ts`, so every handler feeds the systems through the same DOF map.
  *
  * @module
  */
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 import { bindKernel, createKernel, dispatch, type Kernel } from "../../runtime/kernel.ts";
+import { HANDLER_STATS } from "../../state/particle_state.ts";
 
 /** WGSL source of the merge/split kernels. */
 export const MERGE_SPLIT_WGSL: string = Deno.readTextFileSync(
@@ -32,35 +33,14 @@ export const MERGE_SPLIT_PARAMS: StructLayout = defineStruct("MergeSplitParams",
   ["beta", "f32"],
 ]);
 
-/** Particle flag bits in the `flags` buffer. */
-export const FLAG_CLOTH = 1;
-/** Particle flag: integrated by the SPH fluid system. */
-export const FLAG_FLUID = 2;
-/** Particle flag: pinned (its DOF is fixed). */
-export const FLAG_PINNED = 4;
-
-/** Indices into the `stats` buffer (u32 each). */
-export const STATS = {
-  /** Worst relative momentum error of any split so far (f32 bits). */
-  momentumError: 0,
-  /** Worst relative energy error of any split so far (f32 bits). */
-  energyError: 1,
-  /** Marked pairs merged in stage 2 (cumulative). */
-  stage2Pairs: 2,
-  /** Meta-particles formed (cumulative over stages and steps). */
-  groups: 3,
-  /** Largest meta-particle so far (particles). */
-  largestGroup: 4,
-  /** Number of u32 slots. */
-  length: 8,
-} as const;
+/** Indices into the `stats` buffer (u32 each): the shared handler statistics. */
+export const STATS: typeof HANDLER_STATS = HANDLER_STATS;
 
 /** The buffers the kernels read and write (owned by the engine). */
 export interface MergeSplitBuffers {
   pos: GPUBuffer;
   vel: GPUBuffer;
   mass: GPUBuffer;
-  flags: GPUBuffer;
   pairCount: GPUBuffer;
   pairs: GPUBuffer;
   markedCount: GPUBuffer;
@@ -74,6 +54,8 @@ export interface MergeSplitBuffers {
   dofM: GPUBuffer;
   /** 2N vec4f of per-level merge data (see the WGSL header). */
   level: GPUBuffer;
+  /** `array<f32>` per DOF: ΔĒk of the synchronisation (Eq. 19), read by the split (Eq. 20). */
+  syncEnergy: GPUBuffer;
   velOut: GPUBuffer;
   stats: GPUBuffer;
 }
@@ -90,7 +72,6 @@ export interface MergeSplitStepParams {
 }
 
 type KernelName =
-  | "identity"
   | "groupInit"
   | "groupUnion"
   | "groupClear"
@@ -165,13 +146,6 @@ export class MergeSplitKernels {
     const W = "storage" as const;
     const U = "uniform" as const;
     this.#k = {
-      identity: createKernel(device, {
-        label: "merge-split identity_groups",
-        code,
-        entryPoint: "identity_groups",
-        bindings: [U, W, W, W],
-        constants,
-      }),
       groupInit: createKernel(device, {
         label: "merge-split group_init",
         code,
@@ -215,7 +189,7 @@ export class MergeSplitKernels {
         label: "merge-split merge_groups",
         code,
         entryPoint: "merge_groups",
-        bindings: [U, R, R, R, R, R, R, W, W, W, W],
+        bindings: [U, R, R, R, R, R, W, W, W, W],
         constants,
       }),
       offsets: createKernel(device, {
@@ -236,19 +210,13 @@ export class MergeSplitKernels {
         label: "merge-split split_groups",
         code,
         entryPoint: "split_groups",
-        bindings: [U, R, R, R, R, R, R, W, W],
+        bindings: [U, R, R, R, R, R, R, R, W, W],
         constants,
       }),
     };
     const b = options.buffers;
     for (const s of [0, 1] as const) {
       const P = this.#params[s];
-      this.#bg[`identity${s}`] = bindKernel(device, this.#k.identity, [
-        P,
-        b.dof,
-        b.memberStart,
-        b.memberList,
-      ]);
       const union = [
         P,
         b.pairCount,
@@ -281,7 +249,6 @@ export class MergeSplitKernels {
         b.pos,
         b.vel,
         b.mass,
-        b.flags,
         b.memberStart,
         b.memberList,
         b.dofX,
@@ -311,6 +278,7 @@ export class MergeSplitKernels {
         b.level,
         b.memberStart,
         b.memberList,
+        b.syncEnergy,
         b.velOut,
         b.stats,
       ]);
@@ -347,19 +315,15 @@ export class MergeSplitKernels {
   }
 
   /**
-   * Grouping: identity (`grouping: "none"`) or the §5.2 union–find for `stage`: the sequential
+   * Grouping: the §5.2 union–find for `stage`: the sequential
    * union loop in chunks of {@link UNION_CHUNK} particles (one invocation per dispatch, the
    * dispatches in order), the roots and counts in parallel, the CSR scan and fill in chunks.
    */
   encodeGroup(
     pass: GPUComputePassEncoder,
-    options: { stage: 1 | 2; count: number; grouping: "none" | "pairs" },
+    options: { stage: 1 | 2; count: number },
   ): void {
     const { stage, count } = options;
-    if (options.grouping === "none") {
-      this.#run(pass, "identity", stage, count);
-      return;
-    }
     this.#run(pass, "groupInit", stage, count);
     for (let c = 0; c * UNION_CHUNK < count; c++) this.#run(pass, "groupUnion", stage, count, true);
     this.#run(pass, "groupClear", stage, count + 1);

@@ -4,9 +4,8 @@
 // Per-particle `level` data (array of 2N vec4f): for the k-th member i_k (k ≥ 1) of a group,
 //   level[i_k]     = (n_k.xyz, ΔE_k)        n_k = x_k − X_{k−1} (Eq. 5), ΔE_k (Eq. 4)
 //   level[N + i_k] = (V_{k−1}.xyz, M_{k−1}) the meta merged with member k (its v1 and m1)
-// and for the group's root d = i_0 (its lowest index):
-//   level[d]       = (m_cloth, m_fluid, pinned, member count)   used by the integrator coupling
-//   level[N + d]   = (ΔĒk, 0, 0, 0)                              written by the sync (Eq. 19)
+// and for the group's root d = i_0 (its lowest index): level[d] = (0, 0, 0, member count).
+// ΔĒk of the synchronisation (Eq. 19) comes per DOF from the coupling (`syncEnergy`).
 
 struct MergeSplitParams {
   count: u32,
@@ -22,9 +21,6 @@ struct MergeSplitParams {
 
 override WG: u32 = 64u;
 
-const FLAG_CLOTH: u32 = 1u;
-const FLAG_FLUID: u32 = 2u;
-const FLAG_PINNED: u32 = 4u;
 const APPROACH_BIT: u32 = 0x80000000u;
 const UNLIMITED: u32 = 0xffffffffu;
 
@@ -45,22 +41,6 @@ fn group_limit(root: u32) -> u32 {
   if (P.nMax == 0u) { return UNLIMITED; }
   let span = P.nMax - P.nMin + 1u;
   return P.nMin + hash3(P.seed, P.step, root) % span;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Identity grouping: every particle is its own DOF (baselines, and the reset before grouping).
-@group(0) @binding(1) var<storage, read_write> id_dof: array<u32>;
-@group(0) @binding(2) var<storage, read_write> id_memberStart: array<u32>;
-@group(0) @binding(3) var<storage, read_write> id_memberList: array<u32>;
-
-@compute @workgroup_size(WG)
-fn identity_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = gid.x + gid.y * nwg.x * WG;
-  if (i >= P.count) { return; }
-  id_dof[i] = i;
-  id_memberStart[i] = i;
-  id_memberList[i] = i;
-  if (i == 0u) { id_memberStart[P.count] = P.count; }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -267,13 +247,12 @@ fn group_fill() {
 @group(0) @binding(1) var<storage, read> m_pos: array<vec4f>;
 @group(0) @binding(2) var<storage, read> m_vel: array<vec4f>;
 @group(0) @binding(3) var<storage, read> m_mass: array<f32>;
-@group(0) @binding(4) var<storage, read> m_flags: array<u32>;
-@group(0) @binding(5) var<storage, read> m_memberStart: array<u32>;
-@group(0) @binding(6) var<storage, read> m_memberList: array<u32>;
-@group(0) @binding(7) var<storage, read_write> m_dofX: array<vec4f>;
-@group(0) @binding(8) var<storage, read_write> m_dofV: array<vec4f>;
-@group(0) @binding(9) var<storage, read_write> m_dofM: array<f32>;
-@group(0) @binding(10) var<storage, read_write> m_level: array<vec4f>;
+@group(0) @binding(4) var<storage, read> m_memberStart: array<u32>;
+@group(0) @binding(5) var<storage, read> m_memberList: array<u32>;
+@group(0) @binding(6) var<storage, read_write> m_dofX: array<vec4f>;
+@group(0) @binding(7) var<storage, read_write> m_dofV: array<vec4f>;
+@group(0) @binding(8) var<storage, read_write> m_dofM: array<f32>;
+@group(0) @binding(9) var<storage, read_write> m_level: array<vec4f>;
 
 @compute @workgroup_size(WG)
 fn merge_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
@@ -287,13 +266,6 @@ fn merge_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
   var M = m_mass[i0];
   var X = m_pos[i0].xyz;
   var V = m_vel[i0].xyz;
-  var mCloth = 0.0;
-  var mFluid = 0.0;
-  var pinned = 0.0;
-  let f0 = m_flags[i0];
-  if ((f0 & FLAG_CLOTH) != 0u) { mCloth += M; }
-  if ((f0 & FLAG_FLUID) != 0u) { mFluid += M; }
-  if ((f0 & FLAG_PINNED) != 0u) { pinned = 1.0; }
   for (var k = begin + 1u; k < end; k++) {
     let i = m_memberList[k];
     let m2 = m_mass[i];
@@ -306,16 +278,11 @@ fn merge_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
     X = (M * X + m2 * x2) / m12; // Eq. 2
     V = (M * V + m2 * v2) / m12; // Eq. 3
     M = m12;
-    let f = m_flags[i];
-    if ((f & FLAG_CLOTH) != 0u) { mCloth += m2; }
-    if ((f & FLAG_FLUID) != 0u) { mFluid += m2; }
-    if ((f & FLAG_PINNED) != 0u) { pinned = 1.0; }
   }
   m_dofX[d] = vec4f(X, 0.0);
   m_dofV[d] = vec4f(V, 0.0);
   m_dofM[d] = M;
-  m_level[d] = vec4f(mCloth, mFluid, pinned, f32(end - begin));
-  m_level[n + d] = vec4f(0.0);
+  m_level[d] = vec4f(0.0, 0.0, 0.0, f32(end - begin));
 }
 
 // Member offsets (Eqs. 6–7): x_i = X_dof + offset_i throughout the step.
@@ -364,8 +331,9 @@ fn mark_approaching(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
 @group(0) @binding(4) var<storage, read> s_level: array<vec4f>;
 @group(0) @binding(5) var<storage, read> s_memberStart: array<u32>;
 @group(0) @binding(6) var<storage, read> s_memberList: array<u32>;
-@group(0) @binding(7) var<storage, read_write> s_velOut: array<vec4f>;
-@group(0) @binding(8) var<storage, read_write> s_stats: array<atomic<u32>>;
+@group(0) @binding(7) var<storage, read> s_syncEnergy: array<f32>; // ΔĒk per DOF (Eq. 19)
+@group(0) @binding(8) var<storage, read_write> s_velOut: array<vec4f>;
+@group(0) @binding(9) var<storage, read_write> s_stats: array<atomic<u32>>;
 
 fn unit_or(a: vec3f, fallback: vec3f) -> vec3f {
   let big = max(abs(a.x), max(abs(a.y), abs(a.z)));
@@ -389,7 +357,7 @@ fn split_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
     s_velOut[d] = vec4f(vAfter, 0.0);
     return;
   }
-  let dEk = s_level[n + d].x;
+  let dEk = s_syncEnergy[d];
   var v = vAfter;
   var bondEnergy = 0.0;
   var M = 0.0;

@@ -2,14 +2,7 @@ import assert from "node:assert/strict";
 import { acquireGpu } from "../../runtime/device.ts";
 import { checkWgslStruct } from "../../runtime/struct_layout.ts";
 import { readBuffer, storageBuffer } from "../../runtime/kernel.ts";
-import {
-  FLAG_CLOTH,
-  FLAG_FLUID,
-  MERGE_SPLIT_PARAMS,
-  MERGE_SPLIT_WGSL,
-  MergeSplitKernels,
-  STATS,
-} from "./merge_split.ts";
+import { MERGE_SPLIT_PARAMS, MERGE_SPLIT_WGSL, MergeSplitKernels, STATS } from "./merge_split.ts";
 import { groupCollisions } from "../../../core/grouping.ts";
 import { mergeAll, splitAll } from "../../../core/merge_split.ts";
 import type { Pair } from "../../../core/collision_rules.ts";
@@ -73,14 +66,12 @@ async function setup(c: Case) {
   const n = c.n;
   const pl = packLists(n, c.pairs);
   const ml = packLists(n, c.marked);
-  const flags = new Uint32Array(n).map((_, i) => (i % 3 === 0 ? FLAG_CLOTH : FLAG_FLUID));
   const buf = (label: string, size: number, data?: ArrayBufferView) =>
     storageBuffer(device, { label, size, data });
   const buffers = {
     pos: buf("pos", 16 * n, c.x),
     vel: buf("vel", 16 * n, c.v),
     mass: buf("mass", 4 * n, c.m),
-    flags: buf("flags", 4 * n, flags),
     pairCount: buf("pairCount", 4 * n, pl.count),
     pairs: buf("pairs", 4 * n * K, pl.items),
     markedCount: buf("markedCount", 4 * n, ml.count),
@@ -93,11 +84,12 @@ async function setup(c: Case) {
     dofV: buf("dofV", 16 * n),
     dofM: buf("dofM", 4 * n),
     level: buf("level", 32 * n),
+    syncEnergy: buf("syncEnergy", 4 * n),
     velOut: buf("velOut", 16 * n),
     stats: buf("stats", 4 * STATS.length),
   };
   const ms = new MergeSplitKernels(device, { capacity: n, maxPerParticle: K, buffers });
-  return { device, buffers, ms, flags };
+  return { device, buffers, ms };
 }
 
 function run(device: GPUDevice, f: (pass: GPUComputePassEncoder) => void): void {
@@ -144,7 +136,7 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
       const params = { count: n, seed: 77, step: 5, alpha: 0.7, beta: 0.4, nMin, nMax };
       ms.setParams(params);
       run(device, (pass) => {
-        ms.encodeGroup(pass, { stage: 1, count: n, grouping: "pairs" });
+        ms.encodeGroup(pass, { stage: 1, count: n });
         ms.encodeMerge(pass, { stage: 1, count: n });
       });
       // grouping equals core/grouping.ts exactly
@@ -182,13 +174,13 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
       // split with random v′ and ΔĒk equals splitAll (f32)
       const rng = new Rng(seed + 100);
       const vAfter = new Float32Array(4 * n);
-      const level = new Float32Array(await readBuffer(device, buffers.level));
+      const syncEnergy = new Float32Array(n);
       const dEk: number[] = [];
       want.groups.forEach((g) => {
         for (let k = 0; k < 3; k++) vAfter[4 * g[0] + k] = rng.uniform(-1, 1);
         const e = rng.uniform(0, 0.2);
         dEk.push(e);
-        level[4 * (n + g[0])] = e;
+        syncEnergy[g[0]] = e;
       });
       for (let i = 0; i < n; i++) {
         if (want.dof[i] === i && !want.groups.some((g) => g[0] === i)) {
@@ -196,7 +188,7 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
         }
       }
       device.queue.writeBuffer(buffers.dofV, 0, vAfter);
-      device.queue.writeBuffer(buffers.level, 0, level);
+      device.queue.writeBuffer(buffers.syncEnergy, 0, syncEnergy);
       run(device, (pass) => ms.encodeSplit(pass, { stage: 1, count: n }));
       const velOut = await f32(device, buffers.velOut);
       want.groups.forEach((g, k) => {
@@ -239,7 +231,7 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
     device.queue.writeBuffer(buffers.velOut, 0, after);
     run(device, (pass) => {
       ms.encodeMarkApproaching(pass, { count: n });
-      ms.encodeGroup(pass, { stage: 2, count: n, grouping: "pairs" });
+      ms.encodeGroup(pass, { stage: 2, count: n });
     });
     const approaching = c.marked.filter(([i, j]) => {
       let s = 0;
@@ -259,24 +251,6 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
     assert.deepEqual([...await u32(device, buffers.dof)].slice(0, n), [...want.dof]);
     const stats = new Uint32Array(await readBuffer(device, buffers.stats));
     assert.equal(stats[STATS.stage2Pairs], approaching.length);
-    assert.equal(await device.popErrorScope(), null);
-    ms.destroy();
-    device.destroy();
-  });
-
-  await t.step("identity grouping: every particle its own DOF, state copied", async () => {
-    const c = randomCase(4, 100);
-    const { device, buffers, ms } = await setup(c);
-    ms.setParams({ count: 100, seed: 0, step: 0, alpha: 1, beta: 0, nMin: 8, nMax: 64 });
-    run(device, (pass) => {
-      ms.encodeGroup(pass, { stage: 1, count: 100, grouping: "none" });
-      ms.encodeMerge(pass, { stage: 1, count: 100 });
-    });
-    assert.deepEqual([...await u32(device, buffers.dof)].slice(0, 100), [...Array(100).keys()]);
-    const dofX = await f32(device, buffers.dofX);
-    for (let i = 0; i < 100; i++) closeVec(dofX, 4 * i, particleOf(c, i).x, 0, "dofX");
-    const offset = await f32(device, buffers.offset);
-    assert.ok(offset.every((o) => o === 0));
     assert.equal(await device.popErrorScope(), null);
     ms.destroy();
     device.destroy();

@@ -105,15 +105,15 @@ export interface ClothBuffers {
   /** `array<vec4f>` N slots: DOF velocities V at the start of the step. */
   dofV: GPUBuffer;
   /** `array<f32>` N slots: DOF masses (sum of member masses). */
-  dofM: GPUBuffer;
+  dofM: GPUBuffer | GPUBufferBinding;
   /** `array<vec4f>` N slots: external force on each DOF (xyz; other systems' forces). */
-  extForce: GPUBuffer;
+  extForce: GPUBuffer | GPUBufferBinding;
   /** `array<u32>` N + 1: CSR offsets of the DOF member lists. */
   memberStart: GPUBuffer;
   /** `array<u32>` N: members, ascending within a DOF. */
   memberList: GPUBuffer;
   /** Output `array<vec4f>` N slots: new velocities (w = 0) of the system's DOFs; may be `dofV`. */
-  dofVOut: GPUBuffer;
+  dofVOut: GPUBuffer | GPUBufferBinding;
   /** `array<u32>` N: nonzero for pinned particles (default: none pinned). */
   pinned?: GPUBuffer;
   /** `array<u32>` N: nonzero for cloth particles (default: from {@link ClothSystemOptions.cloth}). */
@@ -410,20 +410,24 @@ export class ClothSystem {
   bind(buffers: ClothBuffers): ClothBindings {
     if (!buffers) throw new TypeError("ClothSystem.bind: buffers are required");
     const n = this.particleCount;
-    const byBinding = new Map(this.#internal);
+    const byBinding = new Map<number, GPUBufferBinding>(
+      [...this.#internal].map(([k, buffer]) => [k, { buffer }]),
+    );
     for (const [name, [binding, bytes]] of Object.entries(USER_BINDINGS)) {
-      const b = buffers[name as keyof ClothBuffers];
-      if (!b) {
+      const given = buffers[name as keyof ClothBuffers];
+      if (!given) {
         if (name === "pinned" || name === "cloth") continue;
         throw new TypeError(`ClothSystem.bind: buffers.${name} is missing`);
       }
-      if (!(b.usage & GPUBufferUsage.STORAGE)) {
+      const b: GPUBufferBinding = given instanceof GPUBuffer ? { buffer: given } : given;
+      if (!(b.buffer.usage & GPUBufferUsage.STORAGE)) {
         throw new TypeError(`ClothSystem.bind: buffers.${name} needs GPUBufferUsage.STORAGE`);
       }
       const need = bytes * (name === "memberStart" ? n + 1 : n);
-      if (b.size < need) {
+      const size = b.size ?? b.buffer.size - (b.offset ?? 0);
+      if (size < need) {
         throw new RangeError(
-          `ClothSystem.bind: buffers.${name} has ${b.size} bytes, needs at least ${need}`,
+          `ClothSystem.bind: buffers.${name} has ${size} bytes, needs at least ${need}`,
         );
       }
       byBinding.set(binding, b);
@@ -435,7 +439,7 @@ export class ClothSystem {
         layout: this.#layouts[kernel],
         entries: KERNEL_BINDINGS[kernel].map((binding) => ({
           binding,
-          resource: { buffer: byBinding.get(binding)! },
+          resource: byBinding.get(binding)!,
         })),
       });
     }

@@ -134,7 +134,7 @@ function advancer(device: GPUDevice, buffers: ClothBuffers, n: number, dt: numbe
       { binding: 0, resource: { buffer: params } },
       { binding: 1, resource: { buffer: buffers.dof } },
       { binding: 2, resource: { buffer: buffers.dofX } },
-      { binding: 3, resource: { buffer: buffers.dofVOut } },
+      { binding: 3, resource: { buffer: buffers.dofVOut as GPUBuffer } },
     ],
   });
   return (encoder: GPUCommandEncoder) => {
@@ -235,7 +235,7 @@ Deno.test("ClothSystem on the software adapter", async (t) => {
       const encoder = device.createCommandEncoder({ label: "cloth step" });
       system.encodeStep(encoder, { bindings, dt, gravity });
       device.queue.submit([encoder.finish()]);
-      const out = await read(device, buffers.dofVOut);
+      const out = await read(device, buffers.dofVOut as GPUBuffer);
       const stats = await system.readSolverStats();
       assert.ok(
         stats.converged && stats.iterations > 0 && stats.iterations < 200,
@@ -305,7 +305,7 @@ Deno.test("ClothSystem on the software adapter", async (t) => {
         const state = dofStateFromGroups({ ...g, pinned });
         const system = new ClothSystem(device, { particleCount: n, springs, maxIterations: 40 });
         const buffers = uploadState(device, state);
-        buffers.dofVOut.destroy();
+        (buffers.dofVOut as GPUBuffer).destroy();
         buffers.dofVOut = buffers.dofV; // in place
         const bindings = system.bind(buffers);
         const advance = advancer(device, buffers, n, dt);

@@ -2,20 +2,62 @@
  * The result schema: one JSON object per case, appended as a line to `results.jsonl` when the case
  * finishes. `schemaVersion` is bumped on any incompatible change; {@link parseResults} reads every
  * version it knows and upgrades it to the current shape. The JSON Schema is
- * `bench/result.schema.json`; the README's "Result files" section describes the fields.
+ * `core/result.schema.json`; the README's "Result files" section describes the fields.
+ *
+ * The types a record embeds (the {@link Environment} with its {@link AdapterRecord}, the
+ * {@link SampleSummary} of a timing) are defined here, so that readers of result files (`reports/`)
+ * depend on `core/` only; `bench/` and `gpu/runtime/` re-export them.
  *
  * @module
  */
-import type { Scale } from "../core/scene.ts";
-import type { Environment } from "./environment.ts";
-import type { SampleSummary } from "./statistics.ts";
-import type { Snapshots } from "../core/snapshot_codec.ts";
+import type { Scale } from "./scene.ts";
+import type { Snapshots } from "./snapshot_codec.ts";
 
 /** Current result schema version. */
 export const SCHEMA_VERSION = 1;
 
 /** Outcome of a case. */
 export type CaseStatus = "ok" | "unstable" | "failed" | "timeout";
+
+/** What the harness records about the adapter a case ran on. */
+export interface AdapterRecord {
+  vendor: string;
+  architecture: string;
+  device: string;
+  description: string;
+  isFallbackAdapter: boolean;
+  /** Features requested and granted on the device. */
+  features: string[];
+  /** Limits requested explicitly (name → value granted). */
+  limits: Record<string, number>;
+}
+
+/** The environment of a run (recorded with every case). */
+export interface Environment {
+  deno: string;
+  v8: string;
+  typescript: string;
+  os: { platform: string; release: string; arch: string };
+  cpu: { model: string; cores: number };
+  memoryBytes: number;
+  adapter: AdapterRecord;
+  git: { commit: string | null; dirty: boolean | null };
+  /** Environment variables that change WebGPU's choice of backend, when set. */
+  webgpuBackend: string | null;
+}
+
+/** Summary of a sample, in the samples' unit. */
+export interface SampleSummary {
+  median: number;
+  /** Median absolute deviation from the median (unscaled). */
+  mad: number;
+  /** 95% percentile-bootstrap confidence interval of the median: [low, high]. */
+  ci95: [number, number];
+  min: number;
+  max: number;
+  /** Number of samples. */
+  n: number;
+}
 
 /** Timing statistics of one phase, in ms per step. */
 export interface PhaseTiming extends SampleSummary {
@@ -32,6 +74,11 @@ export interface CaseRecord {
   sceneSource: string;
   handler: string;
   handlerParams: Record<string, number>;
+  /**
+   * How systems saw a meta-particle they share (`own-part` or `whole`, gpu/coupling/coupling.ts);
+   * absent in records written before it existed (then `own-part`).
+   */
+  coupling?: string;
   scale: Scale;
   seed: number;
   /** Steps per repetition (warm-up included), and their time step (s). */
@@ -58,7 +105,7 @@ export interface CaseRecord {
   repeatable: boolean | null;
   hostSyncsPerStep: number | null;
   env: Environment | null;
-  /** SHA-256 of the resolved case configuration (scene, handler, steps, protocol). */
+  /** SHA-256 of the resolved case configuration (scene, handler and its parameters, coupling, steps, protocol). */
   configHash: string;
   startedAt: string;
   wallSeconds: number;

@@ -1,0 +1,196 @@
+/**
+ * Coupling of different integrators over K systems (paper §4, Eqs. 17–19): per-DOF part masses,
+ * the mass and the handler forces each system integrates a DOF with, the K velocities the systems
+ * produce merged into one (Eq. 17 as a left fold of Eq. 3 over the parts, ΔĒk by Eq. 19 for the
+ * split's β term, Eq. 20), then the position update and the domain boundary. Kernels:
+ * `coupling.wgsl`, which also states the two readings of "include the meta-particle in both
+ * systems" that {@link COUPLING_READINGS} selects.
+ *
+ * @module
+ */
+import type { Scene } from "../../core/scene.ts";
+import {
+  bindKernel,
+  createKernel,
+  dispatch,
+  type Kernel,
+  storageBuffer,
+} from "../runtime/kernel.ts";
+import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
+import type { ParticleState } from "../state/particle_state.ts";
+import type { PartSlice } from "../state/part_slice.ts";
+
+/** WGSL of the coupling kernels. */
+export const COUPLING_WGSL: string = Deno.readTextFileSync(
+  new URL("./coupling.wgsl", import.meta.url),
+);
+
+/** Layout of `CouplingParams` in `coupling.wgsl`. */
+export const COUPLING_PARAMS: StructLayout = defineStruct("CouplingParams", [
+  ["count", "u32"],
+  ["systems", "u32"],
+  ["stride", "u32"],
+  ["reading", "u32"],
+  ["dt", "f32"],
+  ["radius", "f32"],
+  ["pad0", "u32"],
+  ["pad1", "u32"],
+  ["gravity", "vec3f"],
+  ["pad2", "u32"],
+  ["domainMin", "vec3f"],
+  ["pad3", "u32"],
+  ["domainMax", "vec3f"],
+  ["pad4", "u32"],
+]);
+
+/**
+ * How each system sees a meta-particle it shares with other systems (the paper, §4, leaves it
+ * open): `own-part` — it integrates its own members alone (mass m_s, the handler's forces on
+ * them); `whole` — it integrates the whole meta-particle as a regular particle (mass M, the
+ * handler's forces on every member), the paper's literal wording. The index is the WGSL value.
+ */
+export const COUPLING_READINGS = ["own-part", "whole"] as const;
+
+/** A coupling reading. */
+export type CouplingReading = typeof COUPLING_READINGS[number];
+
+/** Elements per system slice of the part buffers: a multiple of 64 (256-byte aligned slices). */
+export function partStride(count: number): number {
+  return Math.ceil(Math.max(1, count) / 64) * 64;
+}
+
+/** The part buffers of K systems and the two coupling kernels. */
+export class Coupling {
+  /** Systems K. */
+  readonly systems: number;
+  /** Elements per slice. */
+  readonly stride: number;
+  readonly #count: number;
+  readonly #buffers: GPUBuffer[];
+  readonly #masses: GPUBuffer;
+  readonly #partForce: GPUBuffer;
+  readonly #partVel: GPUBuffer;
+  readonly #params: GPUBuffer;
+  readonly #k: Record<"gather" | "sync", { kernel: Kernel; bind: GPUBindGroup }>;
+
+  /**
+   * @param device the GPU device
+   * @param options.state the shared particle state; options.systems K; options.reading see
+   *   {@link COUPLING_READINGS}; options.scene dt, gravity, radius and domain
+   */
+  constructor(
+    device: GPUDevice,
+    options: { state: ParticleState; systems: number; reading: CouplingReading; scene: Scene },
+  ) {
+    const n = this.#count = options.state.count;
+    const K = this.systems = options.systems;
+    const S = this.stride = partStride(n);
+    const reading = COUPLING_READINGS.indexOf(options.reading);
+    if (reading < 0) {
+      throw new RangeError(
+        `unknown coupling reading "${options.reading}"; valid: ${COUPLING_READINGS.join(", ")}`,
+      );
+    }
+    const buf = (label: string, bytes: number) => storageBuffer(device, { label, size: bytes });
+    this.#masses = buf("coupling part and system masses", 8 * K * S);
+    this.#partForce = buf("coupling part force", 16 * K * S);
+    this.#partVel = buf("coupling part velocity", 16 * K * S);
+    this.#buffers = [this.#masses, this.#partForce, this.#partVel];
+    const scene = options.scene;
+    this.#params = device.createBuffer({
+      label: "coupling params",
+      size: COUPLING_PARAMS.size,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
+    device.queue.writeBuffer(
+      this.#params,
+      0,
+      COUPLING_PARAMS.pack({
+        count: n,
+        systems: K,
+        stride: S,
+        reading,
+        dt: scene.dt,
+        radius: scene.radius,
+        pad0: 0,
+        pad1: 0,
+        gravity: [...scene.gravity],
+        pad2: 0,
+        domainMin: [...scene.domain.min],
+        pad3: 0,
+        domainMax: [...scene.domain.max],
+        pad4: 0,
+      }),
+    );
+    const b = options.state.buffers;
+    const R = "read-only-storage" as const;
+    const W = "storage" as const;
+    const mk = (entryPoint: string, bindings: (typeof R | typeof W)[], buffers: GPUBuffer[]) => {
+      const kernel = createKernel(device, {
+        label: `coupling ${entryPoint}`,
+        code: COUPLING_WGSL,
+        entryPoint,
+        bindings: ["uniform", ...bindings],
+        constants: { READING_WHOLE: COUPLING_READINGS.indexOf("whole") },
+      });
+      return { kernel, bind: bindKernel(device, kernel, [this.#params, ...buffers]) };
+    };
+    this.#k = {
+      gather: mk("gather_parts", [R, R, R, R, R, R, W, W], [
+        b.memberStart,
+        b.memberList,
+        b.system,
+        b.mass,
+        b.handlerForce,
+        b.dofM,
+        this.#masses,
+        this.#partForce,
+      ]),
+      sync: mk("sync", [R, R, R, R, R, W, W, W], [
+        b.memberStart,
+        b.memberList,
+        b.pinned,
+        this.#masses,
+        this.#partVel,
+        b.dofX,
+        b.dofV,
+        b.syncEnergy,
+      ]),
+    };
+  }
+
+  /** The slice of system `s` (0 ≤ s < K) of the part buffers. */
+  slice(s: number): PartSlice {
+    if (!(Number.isInteger(s) && s >= 0 && s < this.systems)) {
+      throw new RangeError(`Coupling.slice: system index ${s} is not in 0..${this.systems - 1}`);
+    }
+    const S = this.stride;
+    const n = this.#count;
+    return {
+      mass: { buffer: this.#masses, offset: 4 * (this.systems + s) * S, size: 4 * n },
+      force: { buffer: this.#partForce, offset: 16 * s * S, size: 16 * n },
+      vel: { buffer: this.#partVel, offset: 16 * s * S, size: 16 * n },
+    };
+  }
+
+  #run(pass: GPUComputePassEncoder, k: "gather" | "sync"): void {
+    const { kernel, bind } = this.#k[k];
+    dispatch(pass, kernel, { bindGroup: bind, invocations: this.#count, workgroupSize: 64 });
+  }
+
+  /** Part masses, system masses and part forces of every DOF (before the systems integrate). */
+  encodeGather(pass: GPUComputePassEncoder): void {
+    this.#run(pass, "gather");
+  }
+
+  /** One velocity per DOF (Eqs. 17, 19), position update, boundary (after the systems). */
+  encodeSync(pass: GPUComputePassEncoder): void {
+    this.#run(pass, "sync");
+  }
+
+  /** Frees the part buffers. */
+  destroy(): void {
+    for (const b of this.#buffers) b.destroy();
+    this.#params.destroy();
+  }
+}

@@ -1,0 +1,139 @@
+// Coupling of different integrators over K systems (paper §4, Eqs. 17–19), position update and
+// the domain boundary. Host code: gpu/coupling/coupling.ts.
+//
+// A meta-particle (DOF d) may have members in any of the K systems of a scene. Its part in system
+// s is the set of its members that system s integrates; m_s is their mass. Per-system slices of
+// the part buffers are laid out at s * stride + d (stride a multiple of 64, so each slice can be
+// bound at a 256-byte aligned offset):
+//   partMass  m_s (Eq. 17's weights)         systemMass  the mass system s integrates DOF d with
+//   partForce handler forces on the part      partVel     v_s, the velocity system s produced
+// (partMass and systemMass share one buffer: systemMass of s at (K + s) * stride + d.)
+// gather_parts fills the first three; every system writes its partVel slice on the DOFs with
+// systemMass > 0; sync merges the K velocities into one.
+//
+// The coupling reading (P.reading): 0 = "own part": system s integrates its part alone (mass m_s,
+// its forces on its members, the handler's forces on them, gravity); 1 = "whole": system s
+// integrates the whole meta-particle as a regular particle of its own (mass M, its forces on its
+// members, the handler's forces on every member, gravity), the paper's literal "we include these
+// meta-particles in both simulation systems". Either way Eq. 17 weighs v_s by m_s.
+
+struct CouplingParams {
+  count: u32,
+  systems: u32,
+  stride: u32,
+  reading: u32,
+  dt: f32,
+  radius: f32,
+  pad0: u32,
+  pad1: u32,
+  gravity: vec3f,
+  pad2: u32,
+  domainMin: vec3f,
+  pad3: u32,
+  domainMax: vec3f,
+  pad4: u32,
+}
+
+override WG: u32 = 64u;
+override READING_WHOLE: u32 = 1u;
+
+@group(0) @binding(0) var<uniform> P: CouplingParams;
+
+@group(0) @binding(1) var<storage, read> g_memberStart: array<u32>;
+@group(0) @binding(2) var<storage, read> g_memberList: array<u32>;
+@group(0) @binding(3) var<storage, read> g_system: array<u32>;
+@group(0) @binding(4) var<storage, read> g_mass: array<f32>;
+@group(0) @binding(5) var<storage, read> g_handlerForce: array<vec4f>;
+@group(0) @binding(6) var<storage, read> g_dofM: array<f32>;
+// partMass at s * stride + d, systemMass at (systems + s) * stride + d
+@group(0) @binding(7) var<storage, read_write> g_masses: array<f32>;
+@group(0) @binding(8) var<storage, read_write> g_partForce: array<vec4f>;
+
+// Per DOF slot: part masses and handler forces per system, in ascending member order (fixed
+// summation order, bit-reproducible); slots that are not live get zeros.
+@compute @workgroup_size(WG)
+fn gather_parts(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let d = gid.x + gid.y * nwg.x * WG;
+  if (d >= P.count) { return; }
+  let S = P.stride;
+  let K = P.systems;
+  for (var s = 0u; s < K; s++) {
+    g_masses[s * S + d] = 0.0;
+    g_partForce[s * S + d] = vec4f(0.0);
+  }
+  let begin = g_memberStart[d];
+  let end = g_memberStart[d + 1u];
+  var fAll = vec3f(0.0);
+  for (var k = begin; k < end; k++) {
+    let i = g_memberList[k];
+    let s = g_system[i];
+    g_masses[s * S + d] += g_mass[i];
+    g_partForce[s * S + d] += vec4f(g_handlerForce[i].xyz, 0.0);
+    fAll += g_handlerForce[i].xyz;
+  }
+  for (var s = 0u; s < K; s++) {
+    let m = g_masses[s * S + d];
+    if (P.reading == READING_WHOLE && m > 0.0) {
+      g_masses[(K + s) * S + d] = g_dofM[d];
+      g_partForce[s * S + d] = vec4f(fAll, 0.0);
+    } else {
+      g_masses[(K + s) * S + d] = m;
+    }
+  }
+}
+
+@group(0) @binding(1) var<storage, read> s_memberStart: array<u32>;
+@group(0) @binding(2) var<storage, read> s_memberList: array<u32>;
+@group(0) @binding(3) var<storage, read> s_pinned: array<u32>;
+@group(0) @binding(4) var<storage, read> s_partMass: array<f32>; // partMass (first K slices)
+@group(0) @binding(5) var<storage, read> s_partVel: array<vec4f>;
+@group(0) @binding(6) var<storage, read_write> s_dofX: array<vec4f>;
+@group(0) @binding(7) var<storage, read_write> s_dofV: array<vec4f>;
+@group(0) @binding(8) var<storage, read_write> s_syncEnergy: array<f32>;
+
+// Per live DOF: one velocity from the K systems' results. Eq. 17 is the merge of Eq. 3 applied to
+// the parts, so K parts merge as a left fold in system order, and the energy each fold step
+// loses is Eq. 19 (Eq. 4 for two parts); the sum is ΔĒk = Σ_s ½ m_s |v_s − V′|². A pinned member
+// fixes the DOF. Then the position update and the domain boundary.
+@compute @workgroup_size(WG)
+fn sync(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let d = gid.x + gid.y * nwg.x * WG;
+  if (d >= P.count) { return; }
+  let begin = s_memberStart[d];
+  let end = s_memberStart[d + 1u];
+  if (end <= begin) { return; }
+  var pinned = 0u;
+  for (var k = begin; k < end; k++) { pinned = max(pinned, s_pinned[s_memberList[k]]); }
+  let S = P.stride;
+  var vNew = vec3f(0.0);
+  var dEk = 0.0;
+  if (pinned == 0u) {
+    var M = 0.0;
+    for (var s = 0u; s < P.systems; s++) {
+      let m = s_partMass[s * S + d];
+      if (m <= 0.0) { continue; }
+      let v = s_partVel[s * S + d].xyz;
+      if (M == 0.0) {
+        vNew = v;
+        M = m;
+      } else {
+        let M12 = M + m;
+        let dv = vNew - v;
+        dEk += (M * m / (2.0 * M12)) * dot(dv, dv); // Eq. 19
+        vNew = (M * vNew + m * v) / M12; // Eq. 17
+        M = M12;
+      }
+    }
+  }
+  var x = s_dofX[d].xyz + P.dt * vNew;
+  // Domain boundary: a wall stops the normal velocity (inelastic), no friction.
+  let lo = P.domainMin + vec3f(P.radius);
+  let hi = P.domainMax - vec3f(P.radius);
+  for (var a = 0u; a < 3u; a++) {
+    if (x[a] < lo[a]) { x[a] = lo[a]; vNew[a] = max(vNew[a], 0.0); }
+    if (x[a] > hi[a]) { x[a] = hi[a]; vNew[a] = min(vNew[a], 0.0); }
+  }
+  s_dofX[d] = vec4f(x, 0.0);
+  s_dofV[d] = vec4f(vNew, 0.0);
+  s_syncEnergy[d] = dEk;
+}

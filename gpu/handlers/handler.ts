@@ -1,0 +1,62 @@
+/**
+ * The `Handler` plug-in interface: a collision handler (merge-split, or a baseline) hooks into a
+ * step at fixed points and never sees a system. The engine calls, per stage: `encodeBegin`
+ * (merge-split groups colliding pairs and merges them into DOFs; without it every particle is its
+ * own DOF), the systems' forces, `encodeForces` (penalty and SPH-based forces into
+ * `state.handlerForce`), the systems' integration and the coupling, `encodeEnd` (merge-split
+ * splits the DOFs into particle velocities; without it each particle takes its DOF's velocity);
+ * after the last stage `encodeEndOfStep` (impulses).
+ *
+ * @module
+ */
+import type { ParamSchema, ParamValues } from "../../core/params.ts";
+import type { Scene } from "../../core/scene.ts";
+import type { ParticleState } from "../state/particle_state.ts";
+import type { CollisionOutputs } from "../state/collision_detection.ts";
+import type { GridGeometry } from "../state/neighbor_grid.ts";
+
+/** What a handler is built from. */
+export interface HandlerContext {
+  device: GPUDevice;
+  scene: Scene;
+  /** Its parameters, resolved against its schema (scene values and command-line overrides). */
+  params: ParamValues;
+  state: ParticleState;
+  /** Collision detection's outputs of the step (pairs, marked pairs, contacts). */
+  collisions: CollisionOutputs;
+  /** Slots per particle of the pair and contact lists. */
+  maxPerParticle: number;
+  grid: { geometry: GridGeometry; cellStart: GPUBuffer; sorted: GPUBuffer };
+}
+
+/** A handler built for one scene. */
+export interface GpuHandler {
+  readonly id: string;
+  /** Integration stages per step: 2 for merge-split's two-stage integration (§5.1). */
+  readonly stages: 1 | 2;
+  /** Before each step (queue writes of per-step parameters, e.g. the step index). */
+  prepareStep?(step: number): void;
+  /** Builds the DOF map of `stage` into `pass`; absent: every particle its own DOF. */
+  encodeBegin?(pass: GPUComputePassEncoder, stage: 1 | 2): void;
+  /** Adds its per-particle forces into `state.buffers.handlerForce` (already cleared). */
+  encodeForces?(encoder: GPUCommandEncoder): void;
+  /** Particle velocities of `stage` into `state.buffers.velOut`; absent: the DOF's velocity. */
+  encodeEnd?(pass: GPUComputePassEncoder, stage: 1 | 2): void;
+  /** Rewrites `velOut` after the last stage (e.g. impulses). */
+  encodeEndOfStep?(encoder: GPUCommandEncoder): void;
+  destroy(): void;
+}
+
+/** A registered handler: what it is, its parameters and how to build it. */
+export interface HandlerEntry {
+  /** String id, e.g. `merge-split`, `penalty-weak`. */
+  id: string;
+  description: string;
+  /** Its parameters (values in `scene.handlers[id]`, overridable by `--param id.name=value`). */
+  params: ParamSchema;
+  /** The neighbour radius its kernels need from the grid (m), if any. */
+  neighborRadius?(params: ParamValues, scene: Scene): number;
+  /** Checks across its parameters; throw a `ParamError` naming `field` and the parameter. */
+  checkParams?(params: ParamValues, field: string): void;
+  create(ctx: HandlerContext): GpuHandler;
+}

@@ -1,0 +1,93 @@
+/**
+ * The `merge-split` handler: particle merging-and-splitting (Truong et al. 2021). Per stage it
+ * groups colliding pairs into meta-particles of at most n particles (§5.2) and merges them into
+ * DOFs (Eqs. 1–7); the systems integrate the DOFs; it splits them back (Eqs. 8–16, 20). Stage 2
+ * of the two-stage integration (§5.1) redoes the step from the saved start-of-step state with
+ * the marked pairs that approach after stage 1 merged too.
+ *
+ * @module
+ */
+import { ParamError } from "../../../core/params.ts";
+import { assertGroupLimits } from "../../../core/grouping.ts";
+import { storageBuffer } from "../../runtime/kernel.ts";
+import type { HandlerContext, HandlerEntry } from "../handler.ts";
+import { MergeSplitKernels } from "./merge_split.ts";
+
+/** The `merge-split` handler entry. */
+export const MERGE_SPLIT_HANDLER: HandlerEntry = {
+  id: "merge-split",
+  description: "Particle merging-and-splitting (Truong et al. 2021), two-stage integration",
+  params: {
+    alpha: { description: "α of Eq. 20: share of the merge energy ΔE restored", min: 0, max: 1 },
+    beta: { description: "β of Eq. 20: share of the coupling energy ΔĒk restored", min: 0, max: 1 },
+    nMin: {
+      description: "smallest meta-particle size limit n_min (§5.2)",
+      min: 2,
+      integer: true,
+      allowInfinity: true,
+    },
+    nMax: {
+      description: "largest meta-particle size limit n_max (§5.2)",
+      min: 2,
+      integer: true,
+      allowInfinity: true,
+    },
+  },
+  checkParams(params, field) {
+    try {
+      assertGroupLimits(params.nMin, params.nMax, field);
+    } catch (e) {
+      throw new ParamError(field, (e as Error).message);
+    }
+  },
+  create(ctx: HandlerContext) {
+    const n = ctx.state.count;
+    const b = ctx.state.buffers;
+    const c = ctx.collisions;
+    const level = storageBuffer(ctx.device, { label: "merge-split levels", size: 32 * n });
+    const ms = new MergeSplitKernels(ctx.device, {
+      capacity: n,
+      maxPerParticle: ctx.maxPerParticle,
+      buffers: {
+        pos: b.pos,
+        vel: b.vel,
+        mass: b.mass,
+        pairCount: c.pairCount,
+        pairs: c.pairs,
+        markedCount: c.markedCount,
+        marked: c.marked,
+        dof: b.dof,
+        memberStart: b.memberStart,
+        memberList: b.memberList,
+        offset: b.offset,
+        dofX: b.dofX,
+        dofV: b.dofV,
+        dofM: b.dofM,
+        level,
+        syncEnergy: b.syncEnergy,
+        velOut: b.velOut,
+        stats: b.stats,
+      },
+    });
+    const { alpha, beta, nMin, nMax } = ctx.params;
+    return {
+      id: "merge-split",
+      stages: 2,
+      prepareStep(step) {
+        ms.setParams({ count: n, seed: ctx.scene.seed, step, alpha, beta, nMin, nMax });
+      },
+      encodeBegin(pass, stage) {
+        if (stage === 2) ms.encodeMarkApproaching(pass, { count: n });
+        ms.encodeGroup(pass, { stage, count: n });
+        ms.encodeMerge(pass, { stage, count: n });
+      },
+      encodeEnd(pass, stage) {
+        ms.encodeSplit(pass, { stage, count: n });
+      },
+      destroy() {
+        ms.destroy();
+        level.destroy();
+      },
+    };
+  },
+};

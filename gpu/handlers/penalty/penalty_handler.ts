@@ -1,0 +1,41 @@
+/**
+ * The `penalty-*` handlers: a penalty force k·(r1 + r2 − d)·n̂ between overlapping particles of
+ * different bodies (or non-bonded particles of one self-colliding body), at three stiffness
+ * levels an order of magnitude apart that the scene derives from one physical rule.
+ *
+ * @module
+ */
+import type { HandlerContext, HandlerEntry } from "../handler.ts";
+import { PenaltyForce } from "./penalty_force.ts";
+
+/** The penalty handler at one level (`weak`, `medium`, `strong`). */
+export function penaltyHandler(level: "weak" | "medium" | "strong"): HandlerEntry {
+  const id = `penalty-${level}`;
+  return {
+    id,
+    description: `Penalty force k·(r1 + r2 − d)·n̂ between overlapping particles, ${level}`,
+    params: { stiffness: { description: "penalty stiffness k (N/m)", gt: 0 } },
+    create(ctx: HandlerContext) {
+      const k = new PenaltyForce(ctx.device, {
+        capacity: ctx.state.count,
+        maxPerParticle: ctx.maxPerParticle,
+        stiffness: ctx.params.stiffness,
+        label: id,
+      });
+      const b = ctx.state.buffers;
+      const bind = k.bind({
+        pos: b.pos,
+        vel: b.vel,
+        contacts: ctx.collisions.contacts,
+        contactCount: ctx.collisions.contactCount,
+        force: b.handlerForce,
+      });
+      return {
+        id,
+        stages: 1,
+        encodeForces: (encoder) => k.encode(encoder, bind),
+        destroy: () => k.destroy(),
+      };
+    },
+  };
+}

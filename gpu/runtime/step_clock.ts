@@ -1,0 +1,132 @@
+/**
+ * Per-phase step timings in batches: GPU timestamps around the phases' compute passes when the
+ * adapter has `timestamp-query` (one readback per batch), the wall clock per batch otherwise
+ * (one `onSubmittedWorkDone` per batch). Never a host sync per step.
+ *
+ * @module
+ */
+import { PhaseTimer } from "./phase_timer.ts";
+
+/** Per-step durations (ms) of each phase, from timestamps or (total only) the wall clock. */
+export interface StepTimings<P extends string = string> {
+  /** `timestamp` when the adapter has `timestamp-query`, else `wall-clock`. */
+  source: "timestamp" | "wall-clock";
+  /** ms per step for each phase (timestamp source), one entry per measured step (0 when the phase did not run in that step). */
+  phases: Partial<Record<P, number[]>>;
+  /** ms per step in total: the sum of the phases, or the wall clock of a batch / its steps. */
+  total: number[];
+  /** Host↔GPU transfers: bytes read back and ms spent waiting on readbacks. */
+  transfer: { bytes: number; ms: number };
+}
+
+/** Times the phases of steps submitted in batches. */
+export class StepClock<P extends string> {
+  readonly #device: GPUDevice;
+  readonly #phases: readonly P[];
+  readonly #timer: PhaseTimer | null;
+  readonly batchSteps: number;
+  #timings: StepTimings<P>;
+  #inBatch = 0;
+  #batchStart = 0;
+  /** Host syncs so far (one per batch, plus those {@link StepClock.countTransfer} records). */
+  hostSyncs = 0;
+
+  /**
+   * @param device the GPU device
+   * @param options.phases the phases, in step order; options.timestamps whether to use GPU
+   *   timestamps; options.batchSteps steps per batch
+   */
+  constructor(
+    device: GPUDevice,
+    options: { phases: readonly P[]; timestamps: boolean; batchSteps: number },
+  ) {
+    this.#device = device;
+    this.#phases = options.phases;
+    this.batchSteps = options.batchSteps;
+    this.#timer = options.timestamps
+      ? new PhaseTimer(device, {
+        phases: [...options.phases],
+        capacitySteps: options.batchSteps,
+        label: "phase timer",
+      })
+      : null;
+    this.#timings = {
+      source: this.#timer ? "timestamp" : "wall-clock",
+      phases: {},
+      total: [],
+      transfer: { bytes: 0, ms: 0 },
+    };
+  }
+
+  /** Timestamp writes of `phase` in the current step (or of its begin/end part). */
+  writes(phase: P, part?: "begin" | "end"): GPUComputePassTimestampWrites | undefined {
+    return this.#timer?.writes(phase, this.#inBatch, part ? { part } : undefined);
+  }
+
+  /** Call before encoding a step. */
+  beginStep(): void {
+    if (this.#inBatch === 0) this.#batchStart = performance.now();
+  }
+
+  /**
+   * Call after encoding a step, before submitting it; returns whether the batch ends with it
+   * (then resolve is encoded, and {@link StepClock.endBatch} must follow the submit).
+   */
+  endStep(encoder: GPUCommandEncoder, last: boolean): boolean {
+    this.#inBatch++;
+    const ends = last || this.#inBatch === this.batchSteps;
+    if (ends && this.#timer) this.#timer.resolve(encoder);
+    return ends;
+  }
+
+  /** Reads the batch's timings (the one host sync of a batch). */
+  async endBatch(): Promise<void> {
+    const steps = this.#inBatch;
+    const t0 = performance.now();
+    this.hostSyncs++;
+    if (this.#timer) {
+      const d = await this.#timer.read();
+      for (let s = 0; s < steps; s++) {
+        let total = 0;
+        for (const ph of this.#phases) {
+          // A phase that did not run in a step (stage 2 of a one-stage handler, metrics between
+          // samples) costs 0 ms in that step, so means are per step, amortised.
+          const raw = d.ms[ph]?.[s];
+          const v = raw === undefined || Number.isNaN(raw) ? 0 : raw;
+          (this.#timings.phases[ph] ??= []).push(v);
+          total += v;
+        }
+        this.#timings.total.push(total);
+      }
+      this.#timings.transfer.bytes += 16 * this.#phases.length * steps;
+    } else {
+      await this.#device.queue.onSubmittedWorkDone();
+      const per = (performance.now() - this.#batchStart) / steps;
+      for (let s = 0; s < steps; s++) this.#timings.total.push(per);
+    }
+    this.#timings.transfer.ms += performance.now() - t0;
+    this.#inBatch = 0;
+  }
+
+  /** Records a readback outside the batches: its bytes and the ms waited. */
+  countTransfer(bytes: number, ms: number, syncs = 1): void {
+    this.hostSyncs += syncs;
+    this.#timings.transfer.bytes += bytes;
+    this.#timings.transfer.ms += ms;
+  }
+
+  /** Timings measured so far. */
+  get timings(): StepTimings<P> {
+    return this.#timings;
+  }
+
+  /** Forgets the timings measured so far (e.g. after warm-up steps). */
+  reset(): void {
+    this.#timings = { ...this.#timings, phases: {}, total: [], transfer: { bytes: 0, ms: 0 } };
+  }
+
+  /** Frees the timer. */
+  destroy(): void {
+    this.#timer?.destroy();
+  }
+}

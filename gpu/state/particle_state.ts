@@ -1,0 +1,261 @@
+/**
+ * The particle state every system and handler of a scene shares (gpu/README.md): one structure
+ * of arrays over all bodies, the DOF (meta-particle) map, the per-particle handler forces and
+ * the velocities a step ends with, plus the kernels that no plug-in owns: the identity DOF map
+ * (no meta-particles), per-particle velocities from the DOFs, and the end-of-step write-back
+ * (Eqs. 6–7).
+ *
+ * @module
+ */
+import type { ParticleSet } from "../../core/scene_builder.ts";
+import {
+  bindKernel,
+  createKernel,
+  dispatch,
+  type Kernel,
+  storageBuffer,
+} from "../runtime/kernel.ts";
+import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
+
+/** WGSL of the shared state kernels. */
+export const PARTICLE_STATE_WGSL: string = Deno.readTextFileSync(
+  new URL("./particle_state.wgsl", import.meta.url),
+);
+
+/** Layout of `StateParams` in `particle_state.wgsl`. */
+export const STATE_PARAMS: StructLayout = defineStruct("StateParams", [["count", "u32"]]);
+
+/**
+ * Body-kind bits of the `kind` buffer (`array<u32>`), read by the metrics: which particles belong
+ * to a sheet, a fluid, and which are pinned. Passed to WGSL as `override` constants.
+ */
+export const KIND_BITS = { sheet: 1, fluid: 2, pinned: 4 } as const;
+
+/**
+ * Indices (u32 each) of the handler statistics buffer `stats`: written by a handler (merge-split:
+ * its conservation errors and meta-particle counts), sampled by the metrics.
+ */
+export const HANDLER_STATS = {
+  /** Worst relative momentum error of any split so far (f32 bits). */
+  momentumError: 0,
+  /** Worst relative energy error of any split so far (f32 bits). */
+  energyError: 1,
+  /** Marked pairs merged in stage 2 (cumulative). */
+  stage2Pairs: 2,
+  /** Meta-particles formed (cumulative over stages and steps). */
+  groups: 3,
+  /** Largest meta-particle so far (particles). */
+  largestGroup: 4,
+  /** Number of u32 slots. */
+  length: 8,
+} as const;
+
+/** Names of the shared buffers (see the field docs of {@link ParticleState}). */
+export type StateBufferName =
+  | "pos"
+  | "vel"
+  | "rest"
+  | "mass"
+  | "body"
+  | "system"
+  | "kind"
+  | "pinned"
+  | "selfCollision"
+  | "bondStart"
+  | "bondList"
+  | "springs"
+  | "dof"
+  | "memberStart"
+  | "memberList"
+  | "offset"
+  | "dofX"
+  | "dofV"
+  | "dofM"
+  | "velOut"
+  | "velTmp"
+  | "handlerForce"
+  | "syncEnergy"
+  | "stats";
+
+/**
+ * The shared GPU buffers of one scene, built from its {@link ParticleSet}. Buffers (N particles,
+ * all `storage`, labelled by name):
+ * - `pos`/`vel` `array<vec4f>` (w: radius / 0), `rest` the initial positions, `mass` `array<f32>`,
+ *   `body` body index, `system` index of the system that integrates the particle (the engine's
+ *   order of systems), `kind` {@link KIND_BITS}, `pinned` 1 when fixed;
+ * - `selfCollision` per body (1: its particles collide with each other), `bondStart`/`bondList`
+ *   the bonded partners (springs) of each particle in CSR form (bonded pairs never collide),
+ *   `springs` `array<vec4u>` (i, j, f32 bits of rest length and stiffness) for the metrics;
+ * - the DOF map: `dof`, `memberStart` (N + 1), `memberList`, `offset`, `dofX`, `dofV`, `dofM`;
+ * - `handlerForce` per-particle force of the handler (cleared each stage), `velOut` the particle
+ *   velocities a stage ends with, `velTmp` scratch of its size, `syncEnergy` ΔĒk per DOF (Eq. 19,
+ *   written by the coupling), `stats` {@link HANDLER_STATS}.
+ */
+export class ParticleState {
+  /** Particles N. */
+  readonly count: number;
+  /** The buffers, by name. */
+  readonly buffers: Readonly<Record<StateBufferName, GPUBuffer>>;
+  readonly #device: GPUDevice;
+  readonly #params: GPUBuffer;
+  readonly #k: Record<
+    "identity" | "velocities" | "writeBack",
+    { kernel: Kernel; bind: GPUBindGroup }
+  >;
+
+  /**
+   * @param device the GPU device
+   * @param options.particles the scene's particles; options.systemOf the system index of each body
+   *   (by body index); options.selfCollision per body
+   */
+  constructor(
+    device: GPUDevice,
+    options: {
+      particles: ParticleSet;
+      systemOf: readonly number[];
+      selfCollision: readonly boolean[];
+    },
+  ) {
+    this.#device = device;
+    const p = options.particles;
+    const n = this.count = p.count;
+    const pos = new Float32Array(4 * n);
+    const vel = new Float32Array(4 * n);
+    const kind = new Uint32Array(n);
+    const system = new Uint32Array(n);
+    const pinned = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+      for (let a = 0; a < 3; a++) {
+        pos[4 * i + a] = p.x[3 * i + a];
+        vel[4 * i + a] = p.v[3 * i + a];
+      }
+      pos[4 * i + 3] = p.radius[i];
+      const b = p.body[i];
+      system[i] = options.systemOf[b];
+      pinned[i] = p.pinned[i];
+      kind[i] = (p.bodies[b].kind === "cloth" ? KIND_BITS.sheet : 0) |
+        (p.bodies[b].kind === "fluid" ? KIND_BITS.fluid : 0) | (pinned[i] ? KIND_BITS.pinned : 0);
+    }
+    // bonded partners (springs are never collisions, §5.1), ascending per particle
+    const partners: number[][] = Array.from({ length: n }, () => []);
+    for (const s of p.springs) {
+      partners[s.i].push(s.j);
+      partners[s.j].push(s.i);
+    }
+    const bondStart = new Uint32Array(n + 1);
+    const bondList: number[] = [];
+    for (let i = 0; i < n; i++) {
+      bondStart[i] = bondList.length;
+      bondList.push(...partners[i].sort((a, b) => a - b));
+    }
+    bondStart[n] = bondList.length;
+    const springs = new Uint32Array(4 * Math.max(1, p.springs.length));
+    const springF = new Float32Array(springs.buffer);
+    p.springs.forEach((s, k) => {
+      springs[4 * k] = s.i;
+      springs[4 * k + 1] = s.j;
+      springF[4 * k + 2] = s.restLength;
+      springF[4 * k + 3] = s.ks;
+    });
+    const b = {} as Record<StateBufferName, GPUBuffer>;
+    const B = (
+      label: StateBufferName,
+      bytes: number,
+      data?: ArrayBufferView,
+    ) => (b[label] = storageBuffer(device, { label, size: bytes, data }));
+    B("pos", 16 * n, pos);
+    B("vel", 16 * n, vel);
+    B("rest", 16 * n, pos);
+    B("mass", 4 * n, Float32Array.from(p.mass));
+    B("body", 4 * n, p.body);
+    B("system", 4 * n, system);
+    B("kind", 4 * n, kind);
+    B("pinned", 4 * n, pinned);
+    B(
+      "selfCollision",
+      4 * options.selfCollision.length,
+      Uint32Array.from(options.selfCollision, Number),
+    );
+    B("bondStart", 4 * (n + 1), bondStart);
+    B(
+      "bondList",
+      4 * Math.max(1, bondList.length),
+      Uint32Array.from(bondList.length ? bondList : [0]),
+    );
+    B("springs", springs.byteLength, springs);
+    for (const name of ["dof", "memberList", "dofM", "syncEnergy"] as const) B(name, 4 * n);
+    B("memberStart", 4 * (n + 1));
+    for (const name of ["offset", "dofX", "dofV", "velOut", "velTmp", "handlerForce"] as const) {
+      B(name, 16 * n);
+    }
+    B("stats", 4 * HANDLER_STATS.length);
+    this.buffers = b;
+
+    this.#params = device.createBuffer({
+      label: "particle state params",
+      size: 16,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
+    device.queue.writeBuffer(this.#params, 0, STATE_PARAMS.pack({ count: n }));
+    const R = "read-only-storage" as const;
+    const W = "storage" as const;
+    const mk = (entryPoint: string, bindings: (typeof R | typeof W)[], buffers: GPUBuffer[]) => {
+      const kernel = createKernel(device, {
+        label: `particle state ${entryPoint}`,
+        code: PARTICLE_STATE_WGSL,
+        entryPoint,
+        bindings: ["uniform", ...bindings],
+      });
+      return { kernel, bind: bindKernel(device, kernel, [this.#params, ...buffers]) };
+    };
+    this.#k = {
+      identity: mk("identity_dofs", [R, R, R, W, W, W, W, W, W, W], [
+        b.pos,
+        b.vel,
+        b.mass,
+        b.dof,
+        b.memberStart,
+        b.memberList,
+        b.offset,
+        b.dofX,
+        b.dofV,
+        b.dofM,
+      ]),
+      velocities: mk("dof_velocities", [R, R, W], [b.dof, b.dofV, b.velOut]),
+      writeBack: mk("write_back", [R, R, R, R, W, W], [
+        b.dof,
+        b.offset,
+        b.dofX,
+        b.velOut,
+        b.pos,
+        b.vel,
+      ]),
+    };
+  }
+
+  #run(pass: GPUComputePassEncoder, k: "identity" | "velocities" | "writeBack"): void {
+    const { kernel, bind } = this.#k[k];
+    dispatch(pass, kernel, { bindGroup: bind, invocations: this.count, workgroupSize: 64 });
+  }
+
+  /** Every particle its own DOF (no meta-particles), into `pass`. */
+  encodeIdentityDofs(pass: GPUComputePassEncoder): void {
+    this.#run(pass, "identity");
+  }
+
+  /** `velOut[i] = dofV[dof[i]]`: the end of a stage without a split, into `pass`. */
+  encodeDofVelocities(pass: GPUComputePassEncoder): void {
+    this.#run(pass, "velocities");
+  }
+
+  /** Particles take their DOF's position plus offset (Eqs. 6–7) and `velOut`, into `pass`. */
+  encodeWriteBack(pass: GPUComputePassEncoder): void {
+    this.#run(pass, "writeBack");
+  }
+
+  /** Frees every buffer. */
+  destroy(): void {
+    for (const buf of Object.values(this.buffers)) buf.destroy();
+    this.#params.destroy();
+  }
+}

@@ -1,0 +1,253 @@
+/**
+ * The layering of the tree (README "Layout", DESIGN.md "Layers"), checked on every relative import
+ * of every `.ts` file: a folder never reaches up or sideways. Each rule is a step; a failure lists
+ * every violation as `file → imported file (rule)`. Test files (`*_test.ts`) may reach up (a test
+ * may use a higher layer to drive the code under test) but never sideways: bench ↔ reports,
+ * system ↔ system, handler ↔ handler. The top of the gpu layer (`gpu/engine.ts`, `gpu/mod.ts`, every
+ * file directly in `gpu/`) and the root files (`cli.ts`, `mod.ts`) may import anything.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+
+const ROOT = new URL("./", import.meta.url);
+/** Folders (relative to the root) not searched. */
+const SKIP = new Set(["node_modules", "reports/out", ".git"]);
+
+/** Every `.ts` file of the tree, as a path relative to the root with `/` separators. */
+function tsFiles(dir = ""): string[] {
+  const out: string[] = [];
+  for (const e of Deno.readDirSync(new URL(dir || ".", ROOT))) {
+    const rel = dir ? `${dir}/${e.name}` : e.name;
+    if (e.isDirectory) {
+      if (!SKIP.has(rel) && !e.name.startsWith(".")) out.push(...tsFiles(rel));
+    } else if (e.isFile && e.name.endsWith(".ts")) out.push(rel);
+  }
+  return out.sort();
+}
+
+/**
+ * The module specifiers `source` imports: static `import … from "…"`, `export … from "…"`,
+ * `import "…"` and dynamic `import("…")`. Lines that are comments (`//`, `/*`, ` *`) are skipped.
+ */
+function importSpecifiers(source: string): string[] {
+  const code = source.split("\n").map((l) => (/^\s*(\/\/|\/\*|\*)/.test(l) ? "" : l)).join("\n");
+  const patterns = [
+    /(?:^|;)\s*(?:import|export)\s[^;()="'`]*?\bfrom\s*["']([^"'\n]+)["']/gm,
+    /(?:^|;)\s*import\s*["']([^"'\n]+)["']/gm,
+    /\bimport\s*\(\s*["']([^"'\n]+)["']\s*\)/g,
+  ];
+  return patterns.flatMap((p) => [...code.matchAll(p)].map((m) => m[1]));
+}
+
+/** One import: the importing file and the imported file, both relative to the root. */
+interface Edge {
+  from: string;
+  to: string;
+}
+
+/** Every relative import of the tree, resolved to a path relative to the root. */
+function edges(files: readonly string[]): Edge[] {
+  const root = fileURLToPath(ROOT);
+  return files.flatMap((from) => {
+    const url = new URL(from, ROOT);
+    return importSpecifiers(Deno.readTextFileSync(url))
+      .filter((s) => s.startsWith("./") || s.startsWith("../"))
+      .map((s) => ({ from, to: fileURLToPath(new URL(s, url)).slice(root.length) }));
+  });
+}
+
+/** True when `path` lies in one of the folders `prefixes` (each ending in `/`). */
+const within = (path: string, ...prefixes: string[]) => prefixes.some((p) => path.startsWith(p));
+const isTest = (path: string) => path.endsWith("_test.ts");
+/** `gpu/systems/<id>/` or `gpu/handlers/<id>/` of a path, or null (also for files directly in it). */
+function pluginFolder(path: string, kind: "systems" | "handlers"): string | null {
+  const m = path.match(new RegExp(`^gpu/${kind}/([^/]+)/`));
+  return m ? m[0] : null;
+}
+
+/** A layering rule: which files it governs, which imports it allows, whether tests are held to it. */
+interface Rule {
+  name: string;
+  appliesTo(from: string): boolean;
+  allows(from: string, to: string): boolean;
+  /** Sideways rules hold for test files too; "no higher layer" rules do not. */
+  tests: boolean;
+}
+
+const CORE = "core/";
+const RUNTIME = "gpu/runtime/";
+const STATE = "gpu/state/";
+
+/** Rules for the folders of one plug-in kind (`gpu/systems/<id>/`, `gpu/handlers/<id>/`). */
+function pluginRules(kind: "systems" | "handlers"): Rule[] {
+  const one = kind === "systems" ? "system" : "handler";
+  return [
+    {
+      name:
+        `gpu/${kind}/<id>/ imports only core/, gpu/runtime/, gpu/state/, its own folder and the interface beside it`,
+      appliesTo: (f) => pluginFolder(f, kind) !== null,
+      // another folder of the same kind is the sideways rule's
+      // and the plug-in interfaces directly in gpu/<kind>/ (system.ts, handler.ts), not the registry
+      allows: (_f, t) =>
+        within(t, CORE, RUNTIME, STATE) || pluginFolder(t, kind) !== null ||
+        (within(t, `gpu/${kind}/`) && !t.slice(`gpu/${kind}/`.length).includes("/") &&
+          !t.endsWith("/registry.ts")),
+      tests: false,
+    },
+    {
+      name: `a ${one} never imports another ${one}`,
+      appliesTo: (f) => pluginFolder(f, kind) !== null,
+      allows: (f, t) => [null, pluginFolder(f, kind)].includes(pluginFolder(t, kind)),
+      tests: true,
+    },
+    {
+      name:
+        `files directly in gpu/${kind}/ import only core/, gpu/runtime/, gpu/state/, gpu/${kind}/`,
+      appliesTo: (f) => within(f, `gpu/${kind}/`) && pluginFolder(f, kind) === null,
+      allows: (_f, t) => within(t, CORE, RUNTIME, STATE, `gpu/${kind}/`),
+      tests: false,
+    },
+  ];
+}
+
+/** The rules (README "Layout"). */
+const RULES: Rule[] = [
+  {
+    name: "core/ imports only core/",
+    appliesTo: (f) => within(f, CORE),
+    allows: (_f, t) => within(t, CORE),
+    tests: false,
+  },
+  {
+    name: "gpu/runtime/ imports only core/, gpu/runtime/",
+    appliesTo: (f) => within(f, RUNTIME),
+    allows: (_f, t) => within(t, CORE, RUNTIME),
+    tests: false,
+  },
+  {
+    name: "gpu/state/ imports only core/, gpu/runtime/, gpu/state/",
+    appliesTo: (f) => within(f, STATE),
+    allows: (_f, t) => within(t, CORE, RUNTIME, STATE),
+    tests: false,
+  },
+  ...pluginRules("systems"),
+  ...pluginRules("handlers"),
+  ...["gpu/coupling/", "gpu/metrics/"].map((dir): Rule => ({
+    name: `${dir} imports only core/, gpu/runtime/, gpu/state/, ${dir}`,
+    appliesTo: (f) => within(f, dir),
+    allows: (_f, t) => within(t, CORE, RUNTIME, STATE, dir),
+    tests: false,
+  })),
+  {
+    name: "scenes/ imports only core/, scenes/",
+    appliesTo: (f) => within(f, "scenes/"),
+    allows: (_f, t) => within(t, CORE, "scenes/"),
+    tests: false,
+  },
+  {
+    name: "bench/ imports only core/, gpu/, scenes/, bench/",
+    appliesTo: (f) => within(f, "bench/"),
+    // reports/ is the sideways rule's
+    allows: (_f, t) => within(t, CORE, "gpu/", "scenes/", "bench/", "reports/"),
+    tests: false,
+  },
+  {
+    name: "bench/ never imports reports/",
+    appliesTo: (f) => within(f, "bench/"),
+    allows: (_f, t) => !within(t, "reports/"),
+    tests: true,
+  },
+  {
+    name: "reports/ imports only core/, reports/",
+    appliesTo: (f) => within(f, "reports/"),
+    // bench/ is the sideways rule's
+    allows: (_f, t) => within(t, CORE, "reports/", "bench/"),
+    tests: false,
+  },
+  {
+    name: "reports/ never imports bench/",
+    appliesTo: (f) => within(f, "reports/"),
+    allows: (_f, t) => !within(t, "bench/"),
+    tests: true,
+  },
+];
+
+/** Drops comments, then splits a module into its statements. */
+function statements(source: string): string[] {
+  return source
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/^\s*\/\/.*$/gm, "")
+    .split(";")
+    .map((s) => s.trim().replace(/\s+/g, " "))
+    .filter((s) => s.length > 0);
+}
+
+const RE_EXPORT = /^export (?:type )?(?:\* (?:as \w+ )?|\{[^}]*\} )from ["'][^"']+["']$/;
+
+Deno.test("layering", async (t) => {
+  const files = tsFiles();
+  const all = edges(files);
+
+  await t.step("the import scanner sees every kind of import, and not comments", () => {
+    const src = [
+      `import { a } from "./a.ts";`,
+      `import type {`,
+      `  B,`,
+      `  c,`,
+      `} from '../b.ts';`,
+      `export * from "./c.ts";`,
+      `export { type D } from "./d.ts";`,
+      `import "./e.ts"; import "./e2.ts";`,
+      `const f = await import("./f.ts");`,
+      `// import { g } from "./g.ts";`,
+      ` * import("./h.ts")`,
+      `export function i(x = "j") { return x; } // from "./k.ts"`,
+      `import schema from "./l.json" with { type: "json" };`,
+    ].join("\n");
+    assert.deepEqual(importSpecifiers(src).sort(), [
+      "../b.ts",
+      "./a.ts",
+      "./c.ts",
+      "./d.ts",
+      "./e.ts",
+      "./e2.ts",
+      "./f.ts",
+      "./l.json",
+    ]);
+    assert.ok(files.includes("core/result.ts") && files.includes("cli.ts"), "the tree was read");
+    assert.ok(!files.some((f) => f.startsWith("node_modules/")), "node_modules/ is skipped");
+    assert.ok(all.some((e) => e.from === "cli.ts" && e.to === "bench/main.ts"), "imports resolved");
+  });
+
+  for (const rule of RULES) {
+    await t.step(rule.name, () => {
+      const bad = all.filter((e) =>
+        rule.appliesTo(e.from) && (rule.tests || !isTest(e.from)) && !rule.allows(e.from, e.to)
+      );
+      assert.equal(
+        bad.length,
+        0,
+        `${bad.length} violation(s):\n${
+          bad.map((e) => `  ${e.from} → ${e.to} (${rule.name})`).join("\n")
+        }`,
+      );
+    });
+  }
+
+  await t.step("every mod.ts only re-exports", () => {
+    const mods = files.filter((f) => f === "mod.ts" || f.endsWith("/mod.ts"));
+    assert.ok(mods.includes("mod.ts") && mods.includes("core/mod.ts"));
+    const bad = mods.flatMap((f) =>
+      statements(Deno.readTextFileSync(new URL(f, ROOT)))
+        .filter((s) => !RE_EXPORT.test(s))
+        .map((s) => `  ${f}: ${s.slice(0, 120)} (mod.ts only re-exports)`)
+    );
+    assert.equal(
+      bad.length,
+      0,
+      `${bad.length} statement(s) that are not re-exports:\n${bad.join("\n")}`,
+    );
+  });
+});
