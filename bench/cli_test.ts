@@ -61,3 +61,61 @@ Deno.test("bench arguments", async (t) => {
     );
   });
 });
+
+Deno.test("handler parameters and the coupling reading from the command line", async (t) => {
+  const resolve = (args: string[]) => {
+    const o = parseBenchArgs(args);
+    return resolveCases({
+      scenes: o.scenes,
+      handlers: o.handlers,
+      scale: "tiny",
+      params: o.params,
+      coupling: o.coupling,
+    });
+  };
+  await t.step("--param overrides reach the case; --coupling too", () => {
+    const o = parseBenchArgs([
+      "--param",
+      "merge-split.alpha=0.5",
+      "--param",
+      "merge-split.nMax=inf",
+      "--coupling",
+      "whole",
+    ]);
+    assert.deepEqual(o.params, { "merge-split": { alpha: 0.5, nMax: Infinity } });
+    assert.equal(o.coupling, "whole");
+    const cases = resolve([
+      "--scene",
+      "fig4-fluid-cloth",
+      "--handler",
+      "merge-split,impulse",
+      "--param",
+      "merge-split.alpha=0.5",
+      "--coupling",
+      "whole",
+    ]);
+    assert.deepEqual(cases.map((c) => [c.handler, c.params, c.coupling]), [
+      ["merge-split", { alpha: 0.5 }, "whole"],
+      ["impulse", undefined, "whole"],
+    ]);
+    assert.equal(parseBenchArgs([]).coupling, "own-part");
+  });
+  await t.step("bad names and values name the valid ones (exit 2)", () => {
+    assert.throws(() => parseBenchArgs(["--param", "alpha=1"]), UsageError);
+    assert.throws(() => parseBenchArgs(["--param", "merge-split.alpha=x"]), /not a number/);
+    assert.throws(() => parseBenchArgs(["--coupling", "both"]), /own-part, whole/);
+    assert.throws(
+      () => resolve(["--param", "nope.alpha=1"]),
+      (e: unknown) => e instanceof UsageError && /known: merge-split, penalty-weak/.test(e.message),
+    );
+    assert.throws(
+      () => resolve(["--scene", "fig4-fluid-cloth", "--param", "merge-split.gamma=1"]),
+      (e: unknown) =>
+        e instanceof UsageError && /valid names: alpha, beta, nMin, nMax/.test(e.message),
+    );
+    assert.throws(
+      () => resolve(["--scene", "fig4-fluid-cloth", "--param", "merge-split.alpha=2"]),
+      (e: unknown) => e instanceof UsageError && /alpha: must be <= 1, got 2/.test(e.message),
+    );
+  });
+});

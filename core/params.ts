@@ -36,11 +36,14 @@ export type ParamValues = Readonly<Record<string, number>>;
 export class ParamError extends RangeError {
   /** Path of the bad field. */
   readonly field: string;
+  /** What is wrong and what is valid (the message without the field). */
+  readonly detail: string;
   /** @param field path of the bad parameter; @param message what is wrong and what is valid */
   constructor(field: string, message: string) {
     super(`${field}: ${message}`);
     this.name = "ParamError";
     this.field = field;
+    this.detail = message;
   }
 }
 

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { checkParam, ParamError, type ParamSpec } from "./params.ts";
 import type { Vec3 } from "./vec3.ts";
 
 /** Scene sizes: `tiny` for tests, `small` for the default bench, `paper` for Table I counts. */
@@ -143,27 +144,18 @@ function num(
   field: string,
   range: { min?: number; max?: number; gt?: number; int?: boolean } = {},
 ): number {
-  const v = o[key];
   const f = `${field}${field ? "." : ""}${key}`;
-  if (typeof v !== "number" || Number.isNaN(v)) {
-    throw new SceneError(f, `must be a number, got ${JSON.stringify(v)}`);
+  const spec: ParamSpec = {
+    description: key,
+    ...range,
+    integer: range.int,
+    allowInfinity: range.max === Infinity,
+  };
+  try {
+    return checkParam(spec, o[key], f);
+  } catch (e) {
+    throw e instanceof ParamError ? new SceneError(f, e.detail) : e;
   }
-  if (!Number.isFinite(v) && !(v === Infinity && range.max === Infinity)) {
-    throw new SceneError(f, `must be finite, got ${v}`);
-  }
-  if (range.int && Number.isFinite(v) && !Number.isInteger(v)) {
-    throw new SceneError(f, `must be an integer, got ${v}`);
-  }
-  if (range.gt !== undefined && !(v > range.gt)) {
-    throw new SceneError(f, `must be > ${range.gt}, got ${v}`);
-  }
-  if (range.min !== undefined && v < range.min) {
-    throw new SceneError(f, `must be >= ${range.min}, got ${v}`);
-  }
-  if (range.max !== undefined && v > range.max) {
-    throw new SceneError(f, `must be <= ${range.max}, got ${v}`);
-  }
-  return v;
 }
 function str(o: Obj, key: string, field: string, allowed?: readonly string[]): string {
   const v = o[key];

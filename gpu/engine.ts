@@ -19,75 +19,27 @@
  */
 import { handlerApplies, type Scene } from "../core/scene.ts";
 import { buildParticles, type ParticleSet } from "../core/scene_builder.ts";
-import { Coupling, type CouplingReading } from "./coupling/coupling.ts";
+import { Coupling } from "./coupling/coupling.ts";
+import type { EngineOptions } from "./engine_options.ts";
 import type { GpuHandler } from "./handlers/handler.ts";
 import { getHandler, handlerParams } from "./handlers/registry.ts";
 import { Metrics, type MetricsSample } from "./metrics/metrics.ts";
 import { acquireGpu, type GpuContext } from "./runtime/device.ts";
 import { readBuffer } from "./runtime/kernel.ts";
+import { buildValidated } from "./runtime/validated.ts";
+import { type Phase, PHASES } from "./phases.ts";
+import { RunStopped } from "./run_stopped.ts";
 import { StepClock, type StepTimings } from "./runtime/step_clock.ts";
-import {
-  type CollisionBindings,
-  CollisionDetection,
-  type CollisionOutputs,
-} from "./state/collision_detection.ts";
-import { gridForDomain, type GridGeometry, NeighborGrid } from "./state/neighbor_grid.ts";
-import { HANDLER_STATS, ParticleState } from "./state/particle_state.ts";
-import { sceneSystems, systemOfBody } from "./systems/registry.ts";
+import { Contacts } from "./state/contacts.ts";
+import type { GridGeometry } from "./state/neighbor_grid.ts";
+import { type HandlerStats, ParticleState } from "./state/particle_state.ts";
+import { createSystems, planSystems } from "./systems/registry.ts";
 import type { GpuSystem, SolverStats } from "./systems/system.ts";
 
-/** The timed phases of a step (GPU timestamps around their compute passes). */
-export const PHASES = [
-  "neighborSearch",
-  "collisionDetection",
-  "merging1",
-  "integration1",
-  "splitting1",
-  "merging2",
-  "integration2",
-  "splitting2",
-  "endOfStep",
-  "metrics",
-] as const;
-
-/** A timed phase. */
-export type Phase = typeof PHASES[number];
-
+export { type Phase, PHASES };
 export type { StepTimings };
-
-/** Options of {@link Engine.create}. */
-export interface EngineOptions {
-  /** Handler id (see `gpu/handlers/registry.ts`). */
-  handler: string;
-  /** Overrides of the handler's parameters (`--param id.name=value`). */
-  params?: Readonly<Record<string, number>>;
-  /** How systems see a shared meta-particle (default `own-part`; `gpu/coupling/coupling.ts`). */
-  coupling?: CouplingReading;
-  /** A GPU to use; otherwise one is acquired with `adapter`. */
-  gpu?: GpuContext;
-  adapter?: "default" | "software";
-  /** Time phases with GPU timestamps when available (default true). */
-  timing?: boolean;
-  /** Steps per batch between readbacks of timings (default 100). */
-  batchSteps?: number;
-  /** Pair list slots per particle (default 16). */
-  maxPerParticle?: number;
-}
-
-/** Thrown by {@link Engine.run} when `shouldStop` gives a reason (timeout, interrupt). */
-export class RunStopped extends Error {
-  /** Why the run stopped, e.g. `timeout`. */
-  readonly reason: string;
-  /** Steps completed in this call. */
-  readonly completed: number;
-  /** @param reason why the run stopped; @param completed steps completed in this call */
-  constructor(reason: string, completed: number) {
-    super(`run stopped after ${completed} steps: ${reason}`);
-    this.name = "RunStopped";
-    this.reason = reason;
-    this.completed = completed;
-  }
-}
+export { RunStopped };
+export type { EngineOptions };
 
 /** One scene under one handler on the GPU. */
 export class Engine {
@@ -104,10 +56,7 @@ export class Engine {
   /** Steps taken so far. */
   step = 0;
   #ownsGpu: boolean;
-  #neighbor: NeighborGrid;
-  #collision: CollisionDetection;
-  #collisionBind: CollisionBindings;
-  #collisionOutputs: CollisionOutputs;
+  #contacts: Contacts;
   #coupling: Coupling;
   #metrics: Metrics;
   #clock: StepClock<Phase>;
@@ -128,93 +77,52 @@ export class Engine {
     const device = gpu.device;
     const K = options.maxPerParticle ?? 16;
     const p = this.particles = buildParticles(scene);
-    const n = this.count = p.count;
-    const systems = sceneSystems(scene);
-    const ids = systems.map((s) => s.entry.id);
-    const bodySystem = scene.bodies.map((b, i) => ids.indexOf(systemOfBody(b, `bodies[${i}]`).id));
+    this.count = p.count;
+    const plan = planSystems(scene);
     const hEntry = getHandler(options.handler);
     this.handlerParams = handlerParams(scene, options.handler, options.params);
     const state = this.state = new ParticleState(device, {
       particles: p,
-      systemOf: bodySystem,
-      selfCollision: bodySystem.map((s) => systems[s].entry.selfCollision),
+      ...plan,
+      systemOf: plan.bodySystem,
     });
     const reach = [
       2 * scene.radius,
-      ...systems.map((s) => s.entry.neighborRadius?.(s.params, scene) ?? 0),
+      plan.reach,
       hEntry.neighborRadius?.(this.handlerParams, scene) ?? 0,
     ];
-    this.grid = gridForDomain(scene.domain.min, scene.domain.max, Math.max(...reach));
-    this.#neighbor = new NeighborGrid(device, {
-      capacity: n,
-      ...this.grid,
-      label: "neighbor grid",
-    });
-    const grid = {
-      geometry: this.grid,
-      cellStart: this.#neighbor.cellStart,
-      sorted: this.#neighbor.sorted,
-    };
-    this.#collision = new CollisionDetection(device, {
-      capacity: n,
+    this.#contacts = new Contacts(device, {
+      state,
+      scene,
+      reach: Math.max(...reach),
       maxPerParticle: K,
-      grid: this.grid,
     });
-    const collisions = this.#collision.createOutputs();
-    this.#collisionOutputs = collisions;
-    this.#collision.setCount(n);
-    const b = state.buffers;
-    this.#collisionBind = this.#collision.bind({
-      ...collisions,
-      pos: b.pos,
-      vel: b.vel,
-      body: b.body,
-      selfCollision: b.selfCollision,
-      bondStart: b.bondStart,
-      bondList: b.bondList,
-      cellStart: grid.cellStart,
-      sorted: grid.sorted,
-    });
+    const grid = this.#contacts.grid;
+    this.grid = grid.geometry;
     this.#coupling = new Coupling(device, {
       state,
-      systems: systems.length,
+      systems: plan.systems.length,
       reading: options.coupling ?? "own-part",
       scene,
     });
-    this.systems = systems.map(({ entry, params }, index) =>
-      entry.create({
-        device,
-        scene,
-        params,
-        particles: p,
-        index,
-        owned: Uint32Array.from(p.body, (body) => (bodySystem[body] === index ? 1 : 0)),
-        state,
-        grid,
-        part: this.#coupling.slice(index),
-      })
-    );
+    this.systems = createSystems(plan, {
+      device,
+      scene,
+      particles: p,
+      state,
+      grid,
+      part: (index) => this.#coupling.slice(index),
+    });
     this.handler = hEntry.create({
       device,
       scene,
       params: this.handlerParams,
       state,
-      collisions,
+      collisions: this.#contacts.outputs,
       maxPerParticle: K,
       grid,
     });
-    const sheet = p.bodies.find((x) => x.kind === "cloth");
-    this.#metrics = new Metrics(device, {
-      count: n,
-      cloth: { start: sheet?.start ?? 0, rows: sheet?.rows ?? 0, cols: sheet?.cols ?? 0 },
-      springCount: p.springs.length,
-      radius: scene.radius,
-      spacing: scene.bodies.find((x) => x.kind === "cloth")?.spacing ?? 2 * scene.radius,
-      gravity: [...scene.gravity] as [number, number, number],
-      origin: [...scene.domain.min] as [number, number, number],
-      capacity: Math.ceil(Math.round(scene.duration / scene.dt) / scene.metricsEvery) + 64,
-      buffers: b,
-    });
+    this.#metrics = Metrics.forScene(device, { scene, particles: p, buffers: state.buffers });
     this.#clock = new StepClock(device, {
       phases: PHASES,
       timestamps: (options.timing ?? true) && gpu.timestamps,
@@ -241,30 +149,13 @@ export class Engine {
       );
     }
     handlerParams(scene, options.handler, options.params);
-    sceneSystems(scene);
+    planSystems(scene);
     const gpu = options.gpu ?? await acquireGpu({ adapter: options.adapter ?? "default" });
-    gpu.device.pushErrorScope("validation");
-    gpu.device.pushErrorScope("out-of-memory");
-    let engine: Engine | undefined;
-    let failure: unknown;
-    try {
-      engine = new Engine(scene, gpu, { ...options, ownsGpu: !options.gpu });
-    } catch (e) {
-      failure = e;
-    }
-    const oom = await gpu.device.popErrorScope();
-    const invalid = await gpu.device.popErrorScope();
-    const gpuError = oom ?? invalid;
-    if (failure !== undefined || gpuError || !engine) {
-      engine?.destroy();
-      if (failure !== undefined && !gpuError) throw failure;
-      throw new Error(
-        `GPU setup failed for ${scene.id} under ${options.handler}: ${
-          gpuError?.message ?? String(failure)
-        }`,
-      );
-    }
-    return engine;
+    return await buildValidated(gpu.device, {
+      what: `${scene.id} under ${options.handler}`,
+      build: () => new Engine(scene, gpu, { ...options, ownsGpu: !options.gpu }),
+      cleanup: (engine) => engine.destroy(),
+    });
   }
 
   #stage(encoder: GPUCommandEncoder, stage: 1 | 2): void {
@@ -307,13 +198,9 @@ export class Engine {
   #encodeStep(): GPUCommandEncoder {
     this.handler.prepareStep?.(this.step);
     const encoder = this.gpu.device.createCommandEncoder({ label: `step ${this.step}` });
-    this.#neighbor.encode(encoder, {
-      pos: this.state.buffers.pos,
-      count: this.count,
-      timestampWrites: this.#clock.writes("neighborSearch"),
-    });
-    this.#collision.encode(encoder, this.#collisionBind, {
-      timestampWrites: this.#clock.writes("collisionDetection"),
+    this.#contacts.encode(encoder, {
+      grid: this.#clock.writes("neighborSearch"),
+      detection: this.#clock.writes("collisionDetection"),
     });
     for (let s = 1; s <= this.handler.stages; s++) this.#stage(encoder, s as 1 | 2);
     this.handler.encodeEndOfStep?.(encoder);
@@ -386,50 +273,29 @@ export class Engine {
   }
 
   /** Particle positions and velocities now (vec4 per particle), one readback each. */
-  async readState(): Promise<{ pos: Float32Array; vel: Float32Array }> {
+  readState(): Promise<{ pos: Float32Array; vel: Float32Array }> {
     this.#clock.countTransfer(0, 0, 2);
-    const { device } = this.gpu;
-    const { pos, vel } = this.state.buffers;
-    const size = 16 * this.count;
-    return {
-      pos: new Float32Array(await readBuffer(device, pos, { size })),
-      vel: new Float32Array(await readBuffer(device, vel, { size })),
-    };
+    return this.state.read();
   }
 
   /** Particle positions now (vec4 per particle, w = radius), one readback. */
   async readPositions(): Promise<Float32Array> {
     this.#clock.countTransfer(0, 0);
-    const { pos } = this.state.buffers;
-    return new Float32Array(await readBuffer(this.gpu.device, pos, { size: 16 * this.count }));
+    return (await this.state.read({ velocities: false })).pos;
   }
 
   /** SHA-256 (hex) of the particle positions and velocities: equal on equal state, bit for bit. */
   async stateHash(): Promise<string> {
-    const { pos, vel } = await this.readState();
-    const bytes = new Uint8Array(pos.byteLength + vel.byteLength);
-    bytes.set(new Uint8Array(pos.buffer), 0);
-    bytes.set(new Uint8Array(vel.buffer), pos.byteLength);
-    const digest = await crypto.subtle.digest("SHA-256", bytes);
-    return [...new Uint8Array(digest)].map((x) => x.toString(16).padStart(2, "0")).join("");
+    this.#clock.countTransfer(0, 0, 2);
+    return await this.state.hash();
   }
 
   /** Handler statistics (`HANDLER_STATS`) and pair-list overflows. */
-  async readStats(): Promise<
-    Record<Exclude<keyof typeof HANDLER_STATS, "length">, number> & { overflow: number }
-  > {
-    const raw = await readBuffer(this.gpu.device, this.state.buffers.stats);
-    const u = new Uint32Array(raw);
-    const f = new Float32Array(raw);
-    return {
-      momentumError: f[HANDLER_STATS.momentumError],
-      energyError: f[HANDLER_STATS.energyError],
-      stage2Pairs: u[HANDLER_STATS.stage2Pairs],
-      groups: u[HANDLER_STATS.groups],
-      largestGroup: u[HANDLER_STATS.largestGroup],
-      overflow:
-        new Uint32Array(await readBuffer(this.gpu.device, this.#collisionOutputs.overflow))[0],
-    };
+  async readStats(): Promise<HandlerStats & { overflow: number }> {
+    const overflow = new Uint32Array(
+      await readBuffer(this.gpu.device, this.#contacts.outputs.overflow),
+    )[0];
+    return { ...await this.state.readStats(), overflow };
   }
 
   /** Statistics of the last implicit solve of the first implicit system (one readback). */
@@ -449,9 +315,7 @@ export class Engine {
     this.#coupling?.destroy();
     this.#metrics?.destroy();
     this.#clock?.destroy();
-    this.#collision?.destroy();
-    for (const buf of Object.values(this.#collisionOutputs ?? {})) buf.destroy();
-    this.#neighbor?.destroy();
+    this.#contacts?.destroy();
     this.state?.destroy();
     if (this.#ownsGpu) this.gpu.device.destroy();
   }

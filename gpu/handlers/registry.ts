@@ -8,6 +8,7 @@
  * @module
  */
 import { type ParamValues, resolveParams } from "../../core/params.ts";
+import { Registry } from "../../core/registry.ts";
 import type { Scene } from "../../core/scene.ts";
 import type { HandlerEntry } from "./handler.ts";
 import { IMPULSE_HANDLER } from "./impulse/impulse_handler.ts";
@@ -17,34 +18,24 @@ import { sphForceHandler } from "./sph-force/sph_force_handler.ts";
 
 const LEVELS = ["weak", "medium", "strong"] as const;
 
-const REGISTRY = new Map<string, HandlerEntry>(
-  [
-    MERGE_SPLIT_HANDLER,
-    ...LEVELS.map(penaltyHandler),
-    ...LEVELS.map(sphForceHandler),
-    IMPULSE_HANDLER,
-  ].map((e) => [e.id, e]),
-);
+const REGISTRY = new Registry<HandlerEntry>("handler", [
+  MERGE_SPLIT_HANDLER,
+  ...LEVELS.map(penaltyHandler),
+  ...LEVELS.map(sphForceHandler),
+  IMPULSE_HANDLER,
+]);
 
 /** Every handler, by id, in report order (a live view: {@link registerHandler} adds to it). */
-export const HANDLERS: ReadonlyMap<string, HandlerEntry> = REGISTRY;
+export const HANDLERS: ReadonlyMap<string, HandlerEntry> = REGISTRY.map;
 
 /** Registers a handler (e.g. one defined in a test); returns a function that unregisters it. */
 export function registerHandler(entry: HandlerEntry): () => void {
-  if (REGISTRY.has(entry.id)) throw new RangeError(`a handler "${entry.id}" is already registered`);
-  REGISTRY.set(entry.id, entry);
-  return () => REGISTRY.delete(entry.id);
+  return REGISTRY.register(entry);
 }
 
 /** Looks up a handler; throws a `RangeError` listing the valid ids. */
 export function getHandler(id: string): HandlerEntry {
-  const e = REGISTRY.get(id);
-  if (!e) {
-    throw new RangeError(
-      `unknown handler "${id}"; known handlers: ${[...REGISTRY.keys()].join(", ")}`,
-    );
-  }
-  return e;
+  return REGISTRY.get(id);
 }
 
 /**

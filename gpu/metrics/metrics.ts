@@ -5,12 +5,13 @@
  * errors. Kernel: `metrics.wgsl`.
  *
  * Definitions (r = particle radius):
- * - `passThrough`: fluid particles now on the other side of the cloth than at the start, by the
- *   local sheet normal at their nearest cloth particle, counted only within one spacing of the
- *   sheet laterally and with an interior (not edge) cloth particle nearest (a particle that went
+ * - `passThrough`: particles now on the other side of a sheet (any cloth body they do not belong
+ *   to) than at the start, by the local sheet normal at their nearest particle of that sheet,
+ *   counted only within one spacing of the sheet laterally and with an interior (not edge) sheet
+ *   particle nearest (a particle that went
  *   around the edge is not a pass-through).
- * - `deepOverlaps`: fluid–cloth particle pairs closer than r (more than half interpenetrated);
- *   `maxPenetrationDepth`: max over fluid–cloth pairs of (2r − d)/r, in radii.
+ * - `deepOverlaps`: pairs of a sheet particle and a particle of another body closer than r (more
+ *   than half interpenetrated); `maxPenetrationDepth`: max over such pairs of (2r − d)/r, in radii.
  * - `kinetic`, `potential` (−Σ m g·(x − origin), origin the domain's lower corner, so it is
  *   never negative), `elastic` (Σ ½k(|xi − xj| − L)² over springs); the
  *   energy ratio is (kinetic + potential + elastic) / its initial value.
@@ -21,28 +22,41 @@
  * @module
  */
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
-import { bindKernel, createKernel, dispatch, type Kernel, readBuffer } from "../runtime/kernel.ts";
-import { KIND_BITS } from "../state/particle_state.ts";
+import {
+  bindKernel,
+  createKernel,
+  dispatch,
+  type Kernel,
+  readBuffer,
+  storageBuffer,
+} from "../runtime/kernel.ts";
+import { HANDLER_STATS_CONSTANTS, KIND_BITS } from "../state/particle_state.ts";
+import type { Scene } from "../../core/scene.ts";
+import type { ParticleSet } from "../../core/scene_builder.ts";
 
 /** WGSL source of the metrics kernel. */
 export const METRICS_WGSL: string = Deno.readTextFileSync(
   new URL("./metrics.wgsl", import.meta.url),
 );
 
-const KIND_CONSTANTS = { FLAG_CLOTH: KIND_BITS.sheet, FLAG_FLUID: KIND_BITS.fluid };
+const KIND_CONSTANTS = {
+  FLAG_CLOTH: KIND_BITS.sheet,
+  FLAG_FLUID: KIND_BITS.fluid,
+  ...HANDLER_STATS_CONSTANTS,
+};
 
 /** Layout of `MetricsParams` in `metrics.wgsl`. */
 export const METRICS_PARAMS: StructLayout = defineStruct("MetricsParams", [
   ["count", "u32"],
-  ["clothStart", "u32"],
-  ["clothRows", "u32"],
-  ["clothCols", "u32"],
+  ["sheetCount", "u32"],
+  ["pad3", "u32"],
+  ["pad4", "u32"],
   ["springCount", "u32"],
   ["sample", "u32"],
   ["mode", "u32"],
   ["fields", "u32"],
   ["radius", "f32"],
-  ["spacing", "f32"],
+  ["pad5", "f32"],
   ["time", "f32"],
   ["pad0", "u32"],
   ["gravity", "vec3f"],
@@ -89,14 +103,25 @@ export interface MetricsBuffers {
   stats: GPUBuffer;
 }
 
+/** A sheet measured for pass-through: a rows × cols grid of particles from `start`. */
+export interface Sheet {
+  start: number;
+  rows: number;
+  cols: number;
+  /** Rest distance between neighbouring particles (m): a pass-through lies within it laterally. */
+  spacing: number;
+}
+
 /** Options of {@link Metrics}. */
 export interface MetricsOptions {
   count: number;
-  /** The cloth whose sheet defines pass-through: first particle, rows, cols (0 rows: none). */
-  cloth: { start: number; rows: number; cols: number };
+  /**
+   * The sheets (cloth bodies) that define pass-through, each a rows × cols particle grid from
+   * `start`, with its rest spacing (m); none, one or several.
+   */
+  sheets: readonly Sheet[];
   springCount: number;
   radius: number;
-  spacing: number;
   gravity: readonly [number, number, number];
   /** Reference point of the potential energy (the domain's lower corner). */
   origin: readonly [number, number, number];
@@ -114,11 +139,40 @@ export class Metrics {
   #particleKernel: Kernel;
   #params: GPUBuffer;
   #side0: GPUBuffer;
+  #sheets: GPUBuffer;
   #perParticle: GPUBuffer;
   #samples: GPUBuffer;
   #bind: GPUBindGroup;
   #particleBind: GPUBindGroup;
   #taken = 0;
+
+  /**
+   * The metrics of a scene: pass-through against every sheet (cloth body); enough sample slots
+   * for its duration.
+   */
+  static forScene(
+    device: GPUDevice,
+    options: { scene: Scene; particles: ParticleSet; buffers: MetricsBuffers },
+  ): Metrics {
+    const { scene, particles: p } = options;
+    const sheets: Sheet[] = [];
+    p.bodies.forEach((b, k) => {
+      const body = scene.bodies[k];
+      if (b.rows && b.cols && body.kind === "cloth") {
+        sheets.push({ start: b.start, rows: b.rows, cols: b.cols, spacing: body.spacing });
+      }
+    });
+    return new Metrics(device, {
+      count: p.count,
+      sheets,
+      springCount: p.springs.length,
+      radius: scene.radius,
+      gravity: [...scene.gravity] as [number, number, number],
+      origin: [...scene.domain.min] as [number, number, number],
+      capacity: Math.ceil(Math.round(scene.duration / scene.dt) / scene.metricsEvery) + 64,
+      buffers: options.buffers,
+    });
+  }
 
   /** @param device the GPU device; @param options what to measure and where */
   constructor(device: GPUDevice, options: MetricsOptions) {
@@ -146,7 +200,7 @@ export class Metrics {
     });
     this.#side0 = device.createBuffer({
       label: "metrics initial side",
-      size: Math.max(16, 4 * options.count),
+      size: Math.max(16, 4 * options.count * options.sheets.length),
       usage: GPUBufferUsage.STORAGE,
     });
     this.#perParticle = device.createBuffer({
@@ -172,10 +226,20 @@ export class Metrics {
       this.#perParticle,
       this.#samples,
     ]);
+    const sheets = new Uint32Array(4 * Math.max(1, options.sheets.length));
+    options.sheets.forEach((sh, k) => {
+      sheets.set([sh.start, sh.rows, sh.cols], 4 * k);
+      new Float32Array(sheets.buffer, 16 * k + 12, 1)[0] = sh.spacing;
+    });
+    this.#sheets = storageBuffer(device, {
+      label: "metrics sheets",
+      size: sheets.byteLength,
+      data: sheets,
+    });
     this.#particleBind = bindKernel(device, this.#particleKernel, [
       this.#params,
       b.pos,
-      b.kind,
+      this.#sheets,
       this.#side0,
       this.#perParticle,
     ]);
@@ -193,15 +257,15 @@ export class Metrics {
       0,
       METRICS_PARAMS.pack({
         count: o.count,
-        clothStart: o.cloth.start,
-        clothRows: o.cloth.rows,
-        clothCols: o.cloth.cols,
+        sheetCount: o.sheets.length,
+        pad3: 0,
+        pad4: 0,
         springCount: o.springCount,
         sample: this.#taken,
         mode,
         fields: SAMPLE_FIELDS.length,
         radius: o.radius,
-        spacing: o.spacing,
+        pad5: 0,
         time,
         pad0: 0,
         gravity: [...o.gravity],
@@ -271,6 +335,7 @@ export class Metrics {
   destroy(): void {
     this.#params.destroy();
     this.#side0.destroy();
+    this.#sheets.destroy();
     this.#perParticle.destroy();
     this.#samples.destroy();
   }

@@ -4,15 +4,15 @@
 
 struct MetricsParams {
   count: u32,
-  clothStart: u32,
-  clothRows: u32,
-  clothCols: u32,
+  sheetCount: u32,
+  pad3: u32,
+  pad4: u32,
   springCount: u32,
   sample: u32,
-  mode: u32, // 0: record the initial side of every fluid particle; 1: take a sample
+  mode: u32, // 0: record the initial side of every particle to every sheet; 1: take a sample
   fields: u32,
   radius: f32,
-  spacing: f32,
+  pad5: f32,
   time: f32,
   pad0: u32,
   gravity: vec3f,
@@ -25,29 +25,38 @@ const WG: u32 = 256u;
 // Body-kind bits of the `kind` buffer (gpu/state/particle_state.ts KIND_BITS, passed in).
 override FLAG_CLOTH: u32;
 override FLAG_FLUID: u32;
+// Indices of the handler statistics (gpu/state/particle_state.ts HANDLER_STATS, passed in).
+override STAT_MOMENTUM_ERROR: u32;
+override STAT_ENERGY_ERROR: u32;
+override STAT_STAGE2_PAIRS: u32;
+override STAT_GROUPS: u32;
+override STAT_LARGEST_GROUP: u32;
 
 @group(0) @binding(0) var<uniform> P: MetricsParams;
 
 // Per-particle pass (one invocation per particle, so no invocation loops over more than the
-// cloth: llvmpipe stops a loop after 65535 iterations accumulated in one invocation): for each
-// fluid particle, its nearest cloth particle and the sheet side (pass-through), its overlaps with
-// cloth particles; written to `perParticle` as (passed, deep overlaps, penetration depth, 0).
+// sheets' particles: llvmpipe stops a loop after 65535 iterations accumulated in one invocation).
+// Every sheet (a cloth body: a rows × cols grid of particles) is measured the same way, so a scene
+// with no sheet or several needs no special case. For each particle and each sheet it does not
+// belong to: its nearest particle of the sheet and its side of the sheet there (pass-through:
+// the side changed since the start), and its overlaps with the sheet's particles; written to
+// `perParticle` as (passed any sheet, deep overlaps, penetration depth, 0).
 @group(0) @binding(1) var<storage, read> q_pos: array<vec4f>;
-@group(0) @binding(2) var<storage, read> q_flags: array<u32>;
-@group(0) @binding(3) var<storage, read_write> q_side0: array<i32>;
+@group(0) @binding(2) var<storage, read> q_sheets: array<vec4u>; // start, rows, cols, bits(spacing)
+@group(0) @binding(3) var<storage, read_write> q_side0: array<i32>; // sheet * count + particle
 @group(0) @binding(4) var<storage, read_write> q_out: array<vec4f>;
 
-fn cloth_pos(r: u32, c: u32) -> vec3f {
-  return q_pos[P.clothStart + r * P.clothCols + c].xyz;
+fn sheet_pos(sh: vec4u, r: u32, c: u32) -> vec3f {
+  return q_pos[sh.x + r * sh.z + c].xyz;
 }
 
-// Sheet normal at cloth particle (r, c) from its grid neighbours (central differences).
-fn cloth_normal(r: u32, c: u32) -> vec3f {
+// Sheet normal at sheet particle (r, c) from its grid neighbours (central differences).
+fn sheet_normal(sh: vec4u, r: u32, c: u32) -> vec3f {
   let c0 = select(c - 1u, c, c == 0u);
-  let c1 = min(c + 1u, P.clothCols - 1u);
+  let c1 = min(c + 1u, sh.z - 1u);
   let r0 = select(r - 1u, r, r == 0u);
-  let r1 = min(r + 1u, P.clothRows - 1u);
-  let n = cross(cloth_pos(r, c1) - cloth_pos(r, c0), cloth_pos(r1, c) - cloth_pos(r0, c));
+  let r1 = min(r + 1u, sh.y - 1u);
+  let n = cross(sheet_pos(sh, r, c1) - sheet_pos(sh, r, c0), sheet_pos(sh, r1, c) - sheet_pos(sh, r0, c));
   let len = length(n);
   if (len > 0.0) { return n / len; }
   return vec3f(0.0, 1.0, 0.0);
@@ -57,33 +66,36 @@ fn cloth_normal(r: u32, c: u32) -> vec3f {
 fn metrics_particle(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = gid.x + gid.y * nwg.x * 64u;
   if (i >= P.count) { return; }
-  let clothCount = P.clothRows * P.clothCols;
   var out = vec4f(0.0);
   let x = q_pos[i].xyz;
-  if ((q_flags[i] & FLAG_FLUID) != 0u && clothCount > 0u && finite3(x)) {
+  for (var s = 0u; s < P.sheetCount; s++) {
+    let sh = q_sheets[s];
+    let sheetCount = sh.y * sh.z;
+    if ((i >= sh.x && i < sh.x + sheetCount) || !finite3(x)) { continue; }
     var best = 3.4e38;
     var bestK = 0u;
-    for (var k = 0u; k < clothCount; k++) {
-      let d = length(x - q_pos[P.clothStart + k].xyz);
+    for (var k = 0u; k < sheetCount; k++) {
+      let d = length(x - q_pos[sh.x + k].xyz);
       if (d < best) { best = d; bestK = k; }
       if (d < 2.0 * P.radius) {
         out.z = max(out.z, (2.0 * P.radius - d) / P.radius);
         if (d < P.radius) { out.y += 1.0; }
       }
     }
-    let r = bestK / P.clothCols;
-    let c = bestK % P.clothCols;
-    let nrm = cloth_normal(r, c);
-    let rel = x - cloth_pos(r, c);
+    let r = bestK / sh.z;
+    let c = bestK % sh.z;
+    let nrm = sheet_normal(sh, r, c);
+    let rel = x - sheet_pos(sh, r, c);
     let h = dot(rel, nrm);
     var side = 1;
     if (h < 0.0) { side = -1; }
-    // Only particles whose nearest cloth particle is inside the sheet count: one that went
+    // Only particles whose nearest sheet particle is inside the sheet count: one that went
     // around the edge and fell past it has an edge particle nearest.
-    let interior = r > 0u && c > 0u && r + 1u < P.clothRows && c + 1u < P.clothCols;
+    let interior = r > 0u && c > 0u && r + 1u < sh.y && c + 1u < sh.z;
     if (P.mode == 0u) {
-      q_side0[i] = side;
-    } else if (side != q_side0[i] && interior && length(rel - h * nrm) < P.spacing) {
+      q_side0[s * P.count + i] = side;
+    } else if (side != q_side0[s * P.count + i] && interior &&
+        length(rel - h * nrm) < bitcast<f32>(sh.w)) {
       out.x = 1.0;
     }
   }
@@ -133,11 +145,11 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
     }
     if ((f & FLAG_FLUID) != 0u) {
       mx.w = max(mx.w, v.y);
-      let q = perParticle[i];
-      cnt.x += u32(q.x);
-      cnt.y += u32(q.y);
-      mx.y = max(mx.y, q.z);
     }
+    let q = perParticle[i];
+    cnt.x += u32(q.x);
+    cnt.y += u32(q.y);
+    mx.y = max(mx.y, q.z);
   }
   // elastic energy of the springs
   for (var s = t; s < P.springCount; s += WG) {
@@ -170,10 +182,10 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
     samples[o + 8u] = f32(redCnt[0].z);
     samples[o + 9u] = redMax[0].z;
     samples[o + 10u] = redMax[0].w;
-    samples[o + 11u] = bitcast<f32>(stats[0]);
-    samples[o + 12u] = bitcast<f32>(stats[1]);
-    samples[o + 13u] = f32(stats[2]);
-    samples[o + 14u] = f32(stats[3]);
-    samples[o + 15u] = f32(stats[4]);
+    samples[o + 11u] = bitcast<f32>(stats[STAT_MOMENTUM_ERROR]);
+    samples[o + 12u] = bitcast<f32>(stats[STAT_ENERGY_ERROR]);
+    samples[o + 13u] = f32(stats[STAT_STAGE2_PAIRS]);
+    samples[o + 14u] = f32(stats[STAT_GROUPS]);
+    samples[o + 15u] = f32(stats[STAT_LARGEST_GROUP]);
   }
 }

@@ -1,7 +1,25 @@
 /**
- * A compute kernel: one WGSL entry point with an explicit bind group layout (no
- * `layout: "auto"`), every object labelled, `override` constants passed at pipeline creation.
- * Keeps the host code of each pipeline owner short without hiding WebGPU.
+ * A compute kernel: one WGSL entry point with explicit bind group layouts (no `layout: "auto"`),
+ * every object labelled, `override` constants passed at pipeline creation, shader modules cached
+ * per device and source. The one way the pipelines of gpu/ are built and bound; keeps the host
+ * code of each pipeline owner short without hiding WebGPU.
+ *
+ * ```ts
+ * // Dense group 0 (bindings 0, 1, 2):
+ * const k = createKernel(device, {
+ *   label, code, entryPoint, bindings: ["uniform", "read-only-storage", "storage"],
+ * });
+ * const bind = bindKernel(device, k, [params, src, dst]);
+ * dispatch(pass, k, { bindGroup: bind, invocations: n, workgroupSize: 64 });
+ * // Sparse bindings, a second group shared by kernels, a map of buffers by binding number:
+ * const shared = createGroupLayout(device, "params", ["uniform"]);
+ * const k2 = createKernel(device, {
+ *   label, code, entryPoint, groups: [[[3, "read-only-storage"], [7, "storage"]], shared],
+ * });
+ * const g0 = bindKernel(device, k2, new Map([[3, src], [7, dst]]));
+ * const g1 = bindKernel(device, k2, [params], { group: 1 });
+ * dispatch(pass, k2, { bindGroup: [g0, g1], workgroups: Math.ceil(n / 64) });
+ * ```
  *
  * @module
  */
@@ -9,92 +27,219 @@
 /** How a binding is used by the kernel. */
 export type BindingKind = "uniform" | "storage" | "read-only-storage";
 
+/** Layout of a buffer binding: its kind, or its kind with a dynamic offset and/or a minimum size. */
+export type BindingLayout = BindingKind | {
+  readonly type: BindingKind;
+  readonly hasDynamicOffset?: boolean;
+  readonly minBindingSize?: number;
+};
+
+/**
+ * One binding of a bind group: `[binding, layout]` names its number; a layout alone takes the
+ * number after the previous entry's (0 for the first), so `["uniform", "storage"]` is bindings
+ * 0 and 1. Numbers must ascend.
+ */
+export type BindingEntry = BindingLayout | readonly [binding: number, layout: BindingLayout];
+
+/** The explicit layout of one bind group, from {@link createGroupLayout}; kernels may share it. */
+export interface GroupLayout {
+  readonly label: string;
+  readonly layout: GPUBindGroupLayout;
+  /** Binding numbers, ascending. */
+  readonly bindings: readonly number[];
+}
+
+/** One group of a kernel: its bindings, or a layout shared with other kernels. */
+export type GroupBindings = readonly BindingEntry[] | GroupLayout;
+
 /** Options of {@link createKernel}. */
 export interface KernelOptions {
-  /** Label of the pipeline; the layout and module get derived labels. */
+  /** Label of the pipeline; the layouts get derived labels. */
   label: string;
-  /** WGSL source (a whole `.wgsl` file). */
+  /** WGSL source (a whole `.wgsl` file, possibly after a prelude). */
   code: string;
   entryPoint: string;
-  /** Binding kinds of group 0, in binding order (0, 1, 2, ...). */
-  bindings: readonly BindingKind[];
+  /** Group 0 (of a kernel with one group). */
+  bindings?: GroupBindings;
+  /** Instead of `bindings`: groups 0, 1, ... */
+  groups?: readonly GroupBindings[];
   /** Values of `override` constants. */
   constants?: Record<string, number>;
 }
 
-/** A compute pipeline with its bind group layout. */
+/** A compute pipeline with its bind group layouts. */
 export interface Kernel {
   label: string;
   pipeline: GPUComputePipeline;
+  /** Layout of group 0 (`groups[0].layout`). */
   layout: GPUBindGroupLayout;
-  bindings: readonly BindingKind[];
+  /** Layouts of groups 0, 1, ... */
+  groups: readonly GroupLayout[];
+}
+
+/** Creates an explicit bind group layout of buffer bindings (see {@link BindingEntry}). */
+export function createGroupLayout(
+  device: GPUDevice,
+  label: string,
+  entries: readonly BindingEntry[],
+): GroupLayout {
+  const layoutEntries: GPUBindGroupLayoutEntry[] = [];
+  let next = 0;
+  for (const entry of entries) {
+    const [binding, layout] = Array.isArray(entry)
+      ? entry as readonly [number, BindingLayout]
+      : [next, entry as BindingLayout];
+    if (!Number.isInteger(binding) || binding < next) {
+      throw new RangeError(`${label}: binding ${binding} is not ascending (next is >= ${next})`);
+    }
+    next = binding + 1;
+    layoutEntries.push({
+      binding,
+      visibility: GPUShaderStage.COMPUTE,
+      buffer: typeof layout === "string" ? { type: layout } : { ...layout },
+    });
+  }
+  return Object.freeze({
+    label,
+    layout: device.createBindGroupLayout({ label, entries: layoutEntries }),
+    bindings: Object.freeze(layoutEntries.map((e) => e.binding)),
+  });
 }
 
 const modules = new WeakMap<GPUDevice, Map<string, GPUShaderModule>>();
 
-/** Creates (and caches the module of) a compute kernel with an explicit layout. */
+/** Creates (and caches the module of) a compute kernel with explicit layouts. */
 export function createKernel(device: GPUDevice, options: KernelOptions): Kernel {
+  const { label } = options;
+  if ((options.bindings === undefined) === (options.groups === undefined)) {
+    throw new TypeError(`${label}: give either bindings or groups`);
+  }
   let cache = modules.get(device);
   if (!cache) modules.set(device, cache = new Map());
   let module = cache.get(options.code);
   if (!module) {
-    module = device.createShaderModule({ label: `${options.label} module`, code: options.code });
+    module = device.createShaderModule({ label: `${label} module`, code: options.code });
     cache.set(options.code, module);
   }
-  const layout = device.createBindGroupLayout({
-    label: `${options.label} bind group layout`,
-    entries: options.bindings.map((type, binding) => ({
-      binding,
-      visibility: GPUShaderStage.COMPUTE,
-      buffer: { type },
-    })),
-  });
+  const groups = (options.groups ?? [options.bindings!]).map((g, k) =>
+    "layout" in g
+      ? g
+      : createGroupLayout(device, `${label} ${k ? `group ${k} ` : ""}bind group layout`, g)
+  );
   const pipeline = device.createComputePipeline({
-    label: options.label,
+    label,
     layout: device.createPipelineLayout({
-      label: `${options.label} layout`,
-      bindGroupLayouts: [layout],
+      label: `${label} layout`,
+      bindGroupLayouts: groups.map((g) => g.layout),
     }),
     compute: { module, entryPoint: options.entryPoint, constants: options.constants ?? {} },
   });
-  return { label: options.label, pipeline, layout, bindings: options.bindings };
+  return { label, pipeline, layout: groups[0].layout, groups: Object.freeze(groups) };
 }
 
 /** A binding: a whole buffer, or a range of it. */
 export type BindingResource = GPUBuffer | { buffer: GPUBuffer; offset?: number; size?: number };
 
-/** Creates the bind group of a kernel from buffers given in binding order. */
+/**
+ * The resources of one bind group: in binding order (one per binding of the group), or by binding
+ * number (entries the group does not bind are ignored, so one map may serve several kernels).
+ */
+export type BindingResources =
+  | readonly BindingResource[]
+  | ReadonlyMap<number, BindingResource>;
+
+/** Options of {@link bindKernel}. */
+export interface BindOptions {
+  /** The group bound (default 0). */
+  group?: number;
+  /** Label of the bind group (default `<kernel label> bind group`, `... group <g> bind group`). */
+  label?: string;
+}
+
+/** Creates a bind group of a kernel (group 0 unless `options.group`) from its buffers. */
 export function bindKernel(
   device: GPUDevice,
   kernel: Kernel,
-  buffers: readonly BindingResource[],
+  resources: BindingResources,
+  options: BindOptions = {},
 ): GPUBindGroup {
-  if (buffers.length !== kernel.bindings.length) {
-    throw new RangeError(
-      `${kernel.label}: ${kernel.bindings.length} bindings expected, ${buffers.length} given`,
-    );
+  const g = options.group ?? 0;
+  const layout = kernel.groups[g];
+  if (!layout) throw new RangeError(`${kernel.label}: no bind group ${g}`);
+  const { bindings } = layout;
+  const where = g ? ` in group ${g}` : "";
+  let pick: (binding: number, k: number) => BindingResource;
+  if (Array.isArray(resources)) {
+    const list = resources as readonly BindingResource[];
+    if (list.length !== bindings.length) {
+      throw new RangeError(
+        `${kernel.label}: ${bindings.length} bindings expected${where}, ${list.length} given`,
+      );
+    }
+    pick = (_, k) => list[k];
+  } else {
+    const map = resources as ReadonlyMap<number, BindingResource>;
+    pick = (binding) => {
+      const r = map.get(binding);
+      if (!r) throw new TypeError(`${kernel.label}: binding ${binding}${where} is missing`);
+      return r;
+    };
   }
   return device.createBindGroup({
-    label: `${kernel.label} bind group`,
-    layout: kernel.layout,
-    entries: buffers.map((b, binding) => ({
-      binding,
-      resource: b instanceof GPUBuffer ? { buffer: b } : b,
-    })),
+    label: options.label ?? `${kernel.label} ${g ? `group ${g} ` : ""}bind group`,
+    layout: layout.layout,
+    entries: bindings.map((binding, k) => {
+      const r = pick(binding, k);
+      return { binding, resource: r instanceof GPUBuffer ? { buffer: r } : r };
+    }),
   });
 }
 
-/** Records a dispatch of `invocations` threads in workgroups of `workgroupSize`. */
+/** How many workgroups {@link dispatch} runs. */
+export type DispatchSize =
+  /**
+   * `ceil(invocations / workgroupSize)` workgroups as an x·y grid with x ≤ 65535 (for kernels
+   * that index with `num_workgroups`).
+   */
+  | { invocations: number; workgroupSize: number }
+  /** Exactly this many along x (kernels indexing with `global_invocation_id.x` alone). */
+  | { workgroups: number }
+  /** `dispatchWorkgroupsIndirect(indirect, indirectOffset)`. */
+  | { indirect: GPUBuffer; indirectOffset: number };
+
+/** Options of {@link dispatch}. */
+export type DispatchOptions = DispatchSize & {
+  /** Bind group 0, or the bind groups 0, 1, ... */
+  bindGroup: GPUBindGroup | readonly GPUBindGroup[];
+  /** Dynamic offsets of the groups, by group index (for groups with dynamic-offset bindings). */
+  dynamicOffsets?: readonly (readonly number[] | undefined)[];
+};
+
+/** Records a dispatch of a kernel (nothing when it has 0 workgroups). */
 export function dispatch(
   pass: GPUComputePassEncoder,
   kernel: Kernel,
-  options: { bindGroup: GPUBindGroup; invocations: number; workgroupSize: number },
+  options: DispatchOptions,
 ): void {
-  const groups = Math.ceil(options.invocations / options.workgroupSize);
-  if (groups === 0) return;
+  let shape: [number, number] | undefined;
+  if ("invocations" in options) {
+    const groups = Math.ceil(options.invocations / options.workgroupSize);
+    shape = [Math.min(groups, 65535), Math.ceil(groups / 65535)];
+  } else if ("workgroups" in options) {
+    shape = [options.workgroups, 1];
+  }
+  if (shape?.[0] === 0) return;
   pass.setPipeline(kernel.pipeline);
-  pass.setBindGroup(0, options.bindGroup);
-  pass.dispatchWorkgroups(Math.min(groups, 65535), Math.ceil(groups / 65535));
+  const groups = Array.isArray(options.bindGroup) ? options.bindGroup : [options.bindGroup];
+  groups.forEach((group, g) => {
+    const offsets = options.dynamicOffsets?.[g];
+    if (offsets) pass.setBindGroup(g, group, [...offsets]);
+    else pass.setBindGroup(g, group);
+  });
+  if (shape) pass.dispatchWorkgroups(shape[0], shape[1]);
+  else if ("indirect" in options) {
+    pass.dispatchWorkgroupsIndirect(options.indirect, options.indirectOffset);
+  }
 }
 
 /** Creates a labelled storage buffer, optionally filled with data. */

@@ -3,13 +3,15 @@
  * `impulse.ts`, `sph_coupling_force.ts`): one WGSL entry point, a params uniform at binding 0,
  * storage buffers at bindings 1.., one invocation per particle in a single compute pass.
  *
- * {@link ParticlePass} owns the uniform, the explicit bind group layout and the pipeline,
- * validates bound buffers and encodes the pass; error messages name the owner class
+ * {@link ParticlePass} owns the uniform and the kernel (`kernel.ts`: explicit layout, labelled
+ * pipeline), validates bound buffers and encodes the pass; error messages name the owner class
  * (`"PenaltyForce.bind: buffers.pos is missing"`). Each owner keeps its parameters, their checks
  * and the packing of its uniform.
  *
  * @module
  */
+
+import { type BindingKind, bindKernel, createKernel, dispatch, type Kernel } from "./kernel.ts";
 
 /** Elements a buffer must hold: N = capacity, NK = capacity · maxPerParticle, or a fixed count. */
 export type BufferExtent = "N" | "NK" | number;
@@ -25,8 +27,6 @@ export interface ParticlePassOptions<B> extends PassSizes {
   owner: string;
   /** Label prefix of every GPU object. */
   label: string;
-  /** Name of the WGSL file (labels the shader module). */
-  file: string;
   /** WGSL source. */
   code: string;
   entryPoint: string;
@@ -113,12 +113,11 @@ export function checkPassOptions(
   return { capacity, maxPerParticle, workgroupSize };
 }
 
-/** The uniform, layout and pipeline of one per-particle pass (see the module comment). */
+/** The uniform and the kernel of one per-particle pass (see the module comment). */
 export class ParticlePass<B extends { [K in keyof B]: GPUBuffer }> {
   readonly device: GPUDevice;
   readonly uniform: GPUBuffer;
-  readonly layout: GPUBindGroupLayout;
-  readonly pipeline: GPUComputePipeline;
+  readonly kernel: Kernel;
   readonly #options: ParticlePassOptions<B>;
 
   constructor(device: GPUDevice, options: ParticlePassOptions<B>) {
@@ -130,33 +129,18 @@ export class ParticlePass<B extends { [K in keyof B]: GPUBuffer }> {
       size: options.paramsSize,
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
-    this.layout = device.createBindGroupLayout({
-      label: `${label} bind group layout`,
-      entries: [
-        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: "uniform" } },
-        ...Object.entries<BufferTable<B>[keyof B]>(buffers).map(([name, [binding]]) => ({
-          binding,
-          visibility: GPUShaderStage.COMPUTE,
-          buffer: {
-            type: (name === output ? "storage" : "read-only-storage") as GPUBufferBindingType,
-          },
-        })),
-      ],
-    });
-    this.pipeline = device.createComputePipeline({
-      label: `${label} pipeline`,
-      layout: device.createPipelineLayout({
-        label: `${label} pipeline layout`,
-        bindGroupLayouts: [this.layout],
-      }),
-      compute: {
-        module: device.createShaderModule({
-          label: `${label} ${options.file}`,
-          code: options.code,
-        }),
-        entryPoint: options.entryPoint,
-        constants: options.constants,
-      },
+    const storage = Object.entries<BufferTable<B>[keyof B]>(buffers)
+      .map(([name, [binding]]): [number, BindingKind] => [
+        binding,
+        name === output ? "storage" : "read-only-storage",
+      ])
+      .sort((a, b) => a[0] - b[0]);
+    this.kernel = createKernel(device, {
+      label,
+      code: options.code,
+      entryPoint: options.entryPoint,
+      bindings: [[0, "uniform"], ...storage],
+      constants: options.constants,
     });
   }
 
@@ -170,9 +154,9 @@ export class ParticlePass<B extends { [K in keyof B]: GPUBuffer }> {
    * one without `STORAGE` usage and a `RangeError` naming one too small.
    */
   bind(buffers: B): ParticlePassBindings<B> {
-    const { owner, label, capacity, maxPerParticle } = this.#options;
+    const { owner, capacity, maxPerParticle } = this.#options;
     if (!buffers) throw new TypeError(`${owner}.bind: buffers are required`);
-    const entries: GPUBindGroupEntry[] = [{ binding: 0, resource: { buffer: this.uniform } }];
+    const byBinding = new Map<number, GPUBuffer>([[0, this.uniform]]);
     const table = Object.entries<BufferTable<B>[keyof B]>(this.#options.buffers);
     for (const [name, [binding, stride, extent]] of table) {
       const buffer = buffers[name as keyof B];
@@ -191,15 +175,11 @@ export class ParticlePass<B extends { [K in keyof B]: GPUBuffer }> {
           `${owner}.bind: buffers.${name} has ${buffer.size} bytes, needs at least ${need}`,
         );
       }
-      entries.push({ binding, resource: { buffer } });
+      byBinding.set(binding, buffer);
     }
     return Object.freeze({
       buffers: Object.freeze({ ...buffers }),
-      group: this.device.createBindGroup({
-        label: `${label} bind group`,
-        layout: this.layout,
-        entries,
-      }),
+      group: bindKernel(this.device, this.kernel, byBinding),
     });
   }
 
@@ -217,10 +197,10 @@ export class ParticlePass<B extends { [K in keyof B]: GPUBuffer }> {
       label: `${this.#options.label} pass`,
       timestampWrites: options.timestampWrites,
     });
-    pass.setPipeline(this.pipeline);
-    pass.setBindGroup(0, bindings.group);
-    const groups = Math.ceil(count / this.#options.workgroupSize);
-    if (groups > 0) pass.dispatchWorkgroups(groups);
+    dispatch(pass, this.kernel, {
+      bindGroup: bindings.group,
+      workgroups: Math.ceil(count / this.#options.workgroupSize),
+    });
     pass.end();
   }
 

@@ -14,6 +14,7 @@
  * @module
  */
 
+import { bindKernel, createKernel, dispatch, type GroupBindings, type Kernel } from "./kernel.ts";
 import { defineStruct, type StructLayout } from "./struct_layout.ts";
 
 /** WGSL source of the reduction kernels (`gpu/runtime/reduce.wgsl`). */
@@ -102,13 +103,7 @@ export class MaskedReduction {
   /** Workgroups of each pass; the last is 1. */
   readonly workgroupCounts: readonly number[];
   readonly #partials: GPUBuffer[];
-  readonly #firstLayout: GPUBindGroupLayout;
-  readonly #partialLayout: GPUBindGroupLayout;
-  readonly #pipelines: {
-    dot: GPUComputePipeline;
-    sum: GPUComputePipeline;
-    partials: GPUComputePipeline;
-  };
+  readonly #kernels: Record<"dot" | "sum" | "partials", Kernel>;
   readonly #owned: GPUBuffer[] = [];
 
   /** Creates the pipelines and the partial-sum buffers (see {@link MaskedReductionOptions}). */
@@ -149,40 +144,29 @@ export class MaskedReduction {
         usage: GPUBufferUsage.STORAGE,
       })
     );
-    const module = device.createShaderModule({ label: `${label} reduce.wgsl`, code: REDUCE_WGSL });
-    const layout = (name: string, bindings: Array<[number, GPUBufferBindingType]>) =>
-      device.createBindGroupLayout({
-        label: `${label} ${name} bind group layout`,
-        entries: bindings.map(([binding, type]) => ({
-          binding,
-          visibility: GPUShaderStage.COMPUTE,
-          buffer: { type },
-        })),
+    const kernel = (name: string, entryPoint: string, mode: number, bindings: GroupBindings) =>
+      createKernel(device, {
+        label: `${label} ${name}`,
+        code: REDUCE_WGSL,
+        entryPoint,
+        bindings,
+        constants: { WORKGROUP_SIZE: wg, MODE: mode },
       });
-    this.#firstLayout = layout("first pass", [
-      [0, "uniform"],
-      [1, "read-only-storage"],
-      [2, "read-only-storage"],
-      [3, "read-only-storage"],
+    const dot = kernel("dot", "reduce_first", 0, [
+      "uniform",
+      "read-only-storage",
+      "read-only-storage",
+      "read-only-storage",
       [5, "storage"],
     ]);
-    this.#partialLayout = layout("partials pass", [[0, "uniform"], [4, "read-only-storage"], [
-      5,
-      "storage",
-    ]]);
-    const pipeline = (name: string, bgl: GPUBindGroupLayout, entryPoint: string, mode: number) =>
-      device.createComputePipeline({
-        label: `${label} ${name} pipeline`,
-        layout: device.createPipelineLayout({
-          label: `${label} ${name} pipeline layout`,
-          bindGroupLayouts: [bgl],
-        }),
-        compute: { module, entryPoint, constants: { WORKGROUP_SIZE: wg, MODE: mode } },
-      });
-    this.#pipelines = {
-      dot: pipeline("dot", this.#firstLayout, "reduce_first", 0),
-      sum: pipeline("sum", this.#firstLayout, "reduce_first", 1),
-      partials: pipeline("partials", this.#partialLayout, "reduce_partials", 0),
+    this.#kernels = {
+      dot,
+      sum: kernel("sum", "reduce_first", 1, dot.groups[0]),
+      partials: kernel("partials", "reduce_partials", 0, [
+        "uniform",
+        [4, "read-only-storage"],
+        "storage",
+      ]),
     };
   }
 
@@ -275,23 +259,12 @@ export class MaskedReduction {
       const last = k === passes - 1;
       const out = { buffer: last ? dst : this.#partials[k] };
       const uniform = { buffer: params, offset: k * stride, size: REDUCE_PARAMS_STRUCT.size };
-      groups.push(this.device.createBindGroup({
-        label: `${this.label} ${mode} pass ${k} bind group`,
-        layout: k === 0 ? this.#firstLayout : this.#partialLayout,
-        entries: k === 0
-          ? [
-            { binding: 0, resource: uniform },
-            { binding: 1, resource: a },
-            { binding: 2, resource: bb },
-            { binding: 3, resource: mask },
-            { binding: 5, resource: out },
-          ]
-          : [
-            { binding: 0, resource: uniform },
-            { binding: 4, resource: { buffer: this.#partials[k - 1] } },
-            { binding: 5, resource: out },
-          ],
-      }));
+      groups.push(bindKernel(
+        this.device,
+        k === 0 ? this.#kernels[mode] : this.#kernels.partials,
+        k === 0 ? [uniform, a, bb, mask, out] : [uniform, { buffer: this.#partials[k - 1] }, out],
+        { label: `${this.label} ${mode} pass ${k} bind group` },
+      ));
     }
     return Object.freeze({ mode, groups: Object.freeze(groups), params });
   }
@@ -303,11 +276,15 @@ export class MaskedReduction {
    * {@link workgroupCounts} otherwise).
    */
   encode(pass: GPUComputePassEncoder, task: ReductionTask, indirect?: IndirectArgs): void {
-    task.groups.forEach((group, k) => {
-      pass.setPipeline(k === 0 ? this.#pipelines[task.mode] : this.#pipelines.partials);
-      pass.setBindGroup(0, group);
-      if (indirect) pass.dispatchWorkgroupsIndirect(indirect.buffer, indirect.offset + 12 * k);
-      else pass.dispatchWorkgroups(this.workgroupCounts[k]);
+    task.groups.forEach((bindGroup, k) => {
+      const kernel = k === 0 ? this.#kernels[task.mode] : this.#kernels.partials;
+      dispatch(
+        pass,
+        kernel,
+        indirect
+          ? { bindGroup, indirect: indirect.buffer, indirectOffset: indirect.offset + 12 * k }
+          : { bindGroup, workgroups: this.workgroupCounts[k] },
+      );
     });
   }
 

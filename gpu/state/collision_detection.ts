@@ -36,11 +36,18 @@
  * @module
  */
 
-import { withGridCell } from "./grid_cell.ts";
+import { withGridNeighbors } from "./grid_cell.ts";
+import {
+  type BindingKind,
+  bindKernel,
+  createKernel,
+  dispatch,
+  type Kernel,
+} from "../runtime/kernel.ts";
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
 
-/** WGSL source of the detector (`gpu/state/collision_detection.wgsl` after the grid prelude). */
-export const COLLISION_DETECTION_WGSL: string = withGridCell(
+/** WGSL source of the detector (`gpu/state/collision_detection.wgsl` after the grid preludes). */
+export const COLLISION_DETECTION_WGSL: string = withGridNeighbors(
   new URL("./collision_detection.wgsl", import.meta.url),
 );
 
@@ -169,7 +176,7 @@ const USER_BINDINGS: Record<keyof CollisionDetectionBuffers, [number, number, st
 };
 
 /** Bindings of each entry point with their buffer binding type (binding 0 is the uniform). */
-const ENTRY_BINDINGS: Record<Entry, [number, GPUBufferBindingType][]> = {
+const ENTRY_BINDINGS: Record<Entry, [number, BindingKind][]> = {
   contacts: [
     [0, "uniform"],
     [1, "read-only-storage"],
@@ -220,8 +227,7 @@ export class CollisionDetection {
   #grid: CollisionGrid | undefined;
   #count: number;
   readonly #params: GPUBuffer;
-  readonly #layouts: Record<Entry, GPUBindGroupLayout>;
-  readonly #pipelines: Record<Entry, GPUComputePipeline>;
+  readonly #kernels: Record<Entry, Kernel>;
 
   /** Creates the pipelines and the uniform (see {@link CollisionDetectionOptions}). */
   constructor(device: GPUDevice, options: CollisionDetectionOptions) {
@@ -264,36 +270,15 @@ export class CollisionDetection {
       size: COLLISION_PARAMS_STRUCT.size,
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
-    const module = device.createShaderModule({
-      label: `${label} collision_detection.wgsl`,
-      code: COLLISION_DETECTION_WGSL,
-    });
-    const layouts = {} as Record<Entry, GPUBindGroupLayout>;
-    const pipelines = {} as Record<Entry, GPUComputePipeline>;
-    for (const key of Object.keys(ENTRY_POINTS) as Entry[]) {
-      layouts[key] = device.createBindGroupLayout({
-        label: `${label} ${key} bind group layout`,
-        entries: ENTRY_BINDINGS[key].map(([binding, type]) => ({
-          binding,
-          visibility: GPUShaderStage.COMPUTE,
-          buffer: { type },
-        })),
+    const kernel = (key: Entry) =>
+      createKernel(device, {
+        label: `${label} ${key}`,
+        code: COLLISION_DETECTION_WGSL,
+        entryPoint: ENTRY_POINTS[key],
+        bindings: ENTRY_BINDINGS[key],
+        constants: { WORKGROUP_SIZE: wg, MAX_PER_PARTICLE: k },
       });
-      pipelines[key] = device.createComputePipeline({
-        label: `${label} ${key} pipeline`,
-        layout: device.createPipelineLayout({
-          label: `${label} ${key} pipeline layout`,
-          bindGroupLayouts: [layouts[key]],
-        }),
-        compute: {
-          module,
-          entryPoint: ENTRY_POINTS[key],
-          constants: { WORKGROUP_SIZE: wg, MAX_PER_PARTICLE: k },
-        },
-      });
-    }
-    this.#layouts = layouts;
-    this.#pipelines = pipelines;
+    this.#kernels = { contacts: kernel("contacts"), classify: kernel("classify") };
     this.#writeParams();
   }
 
@@ -379,15 +364,7 @@ export class CollisionDetection {
       }
       byBinding.set(binding, buffer);
     }
-    const group = (key: Entry) =>
-      this.device.createBindGroup({
-        label: `${this.label} ${key} bind group`,
-        layout: this.#layouts[key],
-        entries: ENTRY_BINDINGS[key].map(([binding]) => ({
-          binding,
-          resource: { buffer: byBinding.get(binding)! },
-        })),
-      });
+    const group = (key: Entry) => bindKernel(this.device, this.#kernels[key], byBinding);
     return Object.freeze({
       buffers: Object.freeze({ ...buffers }),
       contacts: group("contacts"),
@@ -455,11 +432,9 @@ export class CollisionDetection {
       label: `${this.label} pass`,
       timestampWrites: options.timestampWrites,
     });
-    const groups = Math.ceil(this.#count / this.workgroupSize);
+    const workgroups = Math.ceil(this.#count / this.workgroupSize);
     for (const key of entries) {
-      pass.setPipeline(this.#pipelines[key]);
-      pass.setBindGroup(0, bindings[key]);
-      if (groups > 0) pass.dispatchWorkgroups(groups);
+      dispatch(pass, this.#kernels[key], { bindGroup: bindings[key], workgroups });
     }
     pass.end();
   }

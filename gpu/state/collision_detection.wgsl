@@ -89,12 +89,8 @@ fn collide_contacts(@builtin(global_invocation_id) gid: vec3u) {
   var n = 0u;
   var dropped = 0u;
   for (var nb = 0u; nb < 27u; nb++) { // the 27 cells around c, z, y, x order
-    let cell = gridNeighbor(c, nb, params.dims.xyz);
-    if (cell == NO_CELL) {
-      continue;
-    }
-    let end = cellStart[cell + 1u];
-    for (var k = cellStart[cell]; k < end; k++) {
+    let span = gridNeighborRange(c, nb, params.dims.xyz);
+    for (var k = span.x; k < span.y; k++) {
       let j = sorted[k];
       if (j == i) {
         continue;

@@ -16,6 +16,14 @@
  */
 
 import { withGridCell } from "./grid_cell.ts";
+import {
+  bindKernel,
+  createGroupLayout,
+  createKernel,
+  dispatch,
+  type GroupLayout,
+  type Kernel,
+} from "../runtime/kernel.ts";
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
 
 /** WGSL source of the grid kernels (`gpu/state/neighbor_grid.wgsl` after the grid prelude). */
@@ -34,8 +42,6 @@ export const GRID_PARAMS: StructLayout = defineStruct("GridParams", [
 /** Layout of the `ScanParams` uniform (one per scan level) in `neighbor_grid.wgsl`. */
 export const SCAN_PARAMS: StructLayout = defineStruct("ScanParams", [["n", "u32"]]);
 
-/** Largest number of workgroups along one dispatch dimension (WebGPU default limit). */
-const MAX_WORKGROUPS_PER_DIM = 65535;
 /** Byte stride of the slots of the GridParams ring (minUniformBufferOffsetAlignment ≤ 256). */
 const PARAM_SLOT_BYTES = 256;
 
@@ -101,19 +107,6 @@ export function gridForDomain(
   return { gridMin: [min[0], min[1], min[2]], cellSize, dims };
 }
 
-/** Workgroup counts `[x, y]` covering `groups` workgroups with x ≤ 65535. */
-function dispatchShape(groups: number): [number, number] {
-  if (groups <= MAX_WORKGROUPS_PER_DIM) return [groups, 1];
-  const y = Math.ceil(groups / MAX_WORKGROUPS_PER_DIM);
-  return [Math.ceil(groups / y), y];
-}
-
-function dispatch(pass: GPUComputePassEncoder, groups: number): void {
-  if (groups === 0) return;
-  const [x, y] = dispatchShape(groups);
-  pass.dispatchWorkgroups(x, y);
-}
-
 interface ScanLevel {
   n: number;
   data: GPUBuffer;
@@ -171,10 +164,9 @@ export class NeighborGrid {
   readonly #countSlots: number;
   #slot = -1;
   #slotCount = -1;
-  readonly #gridLayout: GPUBindGroupLayout;
-  readonly #pipelines: Record<
+  readonly #kernels: Record<
     "clear" | "count" | "scanBlocks" | "addOffsets" | "scatter" | "sortCells",
-    GPUComputePipeline
+    Kernel
   >;
   readonly #levels: ScanLevel[] = [];
   readonly #ownBuffers: GPUBuffer[] = [];
@@ -259,54 +251,34 @@ export class NeighborGrid {
       GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     );
 
-    const module = device.createShaderModule({
-      label: `${label} shader`,
-      code: NEIGHBOR_GRID_WGSL,
-    });
-    const C = GPUShaderStage.COMPUTE;
-    this.#gridLayout = device.createBindGroupLayout({
-      label: `${label} layout`,
-      entries: [
-        {
-          binding: 0,
-          visibility: C,
-          buffer: { type: "uniform", hasDynamicOffset: true, minBindingSize: GRID_PARAMS.size },
-        },
-        { binding: 1, visibility: C, buffer: { type: "read-only-storage" } },
-        { binding: 2, visibility: C, buffer: { type: "storage" } },
-        { binding: 3, visibility: C, buffer: { type: "storage" } },
-        { binding: 4, visibility: C, buffer: { type: "storage" } },
-        { binding: 5, visibility: C, buffer: { type: "storage" } },
-      ],
-    });
-    const scanLayout = device.createBindGroupLayout({
-      label: `${label} scan layout`,
-      entries: [
-        {
-          binding: 8,
-          visibility: C,
-          buffer: { type: "uniform", minBindingSize: SCAN_PARAMS.size },
-        },
-        { binding: 9, visibility: C, buffer: { type: "storage" } },
-        { binding: 10, visibility: C, buffer: { type: "storage" } },
-      ],
-    });
-    const pipeline = (entryPoint: string, layout: GPUBindGroupLayout) =>
-      device.createComputePipeline({
+    const gridLayout = createGroupLayout(device, `${label} layout`, [
+      { type: "uniform", hasDynamicOffset: true, minBindingSize: GRID_PARAMS.size },
+      "read-only-storage",
+      "storage",
+      "storage",
+      "storage",
+      "storage",
+    ]);
+    const scanLayout = createGroupLayout(device, `${label} scan layout`, [
+      [8, { type: "uniform", minBindingSize: SCAN_PARAMS.size }],
+      "storage",
+      "storage",
+    ]);
+    const kernel = (entryPoint: string, layout: GroupLayout) =>
+      createKernel(device, {
         label: `${label} ${entryPoint}`,
-        layout: device.createPipelineLayout({
-          label: `${label} ${entryPoint} pipeline layout`,
-          bindGroupLayouts: [layout],
-        }),
-        compute: { module, entryPoint, constants: { WG: wg } },
+        code: NEIGHBOR_GRID_WGSL,
+        entryPoint,
+        bindings: layout,
+        constants: { WG: wg },
       });
-    this.#pipelines = {
-      clear: pipeline("clear_counts", this.#gridLayout),
-      count: pipeline("count", this.#gridLayout),
-      scanBlocks: pipeline("scan_blocks", scanLayout),
-      addOffsets: pipeline("add_offsets", scanLayout),
-      scatter: pipeline("scatter", this.#gridLayout),
-      sortCells: pipeline("sort_cells", this.#gridLayout),
+    this.#kernels = {
+      clear: kernel("clear_counts", gridLayout),
+      count: kernel("count", gridLayout),
+      scanBlocks: kernel("scan_blocks", scanLayout),
+      addOffsets: kernel("add_offsets", scanLayout),
+      scatter: kernel("scatter", gridLayout),
+      sortCells: kernel("sort_cells", gridLayout),
     };
 
     // Scan levels: level 0 is cellStart itself; each further level holds the block totals of the
@@ -328,14 +300,8 @@ export class NeighborGrid {
       this.#levels.push({
         n,
         data,
-        bindGroup: device.createBindGroup({
+        bindGroup: bindKernel(device, this.#kernels.scanBlocks, [params, data, sums], {
           label: `${label} scan level ${k} bind group`,
-          layout: scanLayout,
-          entries: [
-            { binding: 8, resource: { buffer: params } },
-            { binding: 9, resource: { buffer: data } },
-            { binding: 10, resource: { buffer: sums } },
-          ],
         }),
       });
     });
@@ -387,34 +353,32 @@ export class NeighborGrid {
         timestampWrites: options.timestampWrites,
       })
       : target;
-    const wg = this.workgroupSize;
-    const p = this.#pipelines;
-    const gridGroup = this.#gridBindGroup(pos);
-    const offsets = [this.#slot * PARAM_SLOT_BYTES];
-
-    pass.setBindGroup(0, gridGroup, offsets);
-    pass.setPipeline(p.clear);
-    dispatch(pass, Math.ceil((this.cellCount + 1) / wg));
-    pass.setPipeline(p.count);
-    dispatch(pass, Math.ceil(count / wg));
-
-    pass.setPipeline(p.scanBlocks);
+    const workgroupSize = this.workgroupSize;
+    const k = this.#kernels;
+    const grid = {
+      bindGroup: this.#gridBindGroup(pos),
+      dynamicOffsets: [[this.#slot * PARAM_SLOT_BYTES]],
+      workgroupSize,
+    };
+    dispatch(pass, k.clear, { ...grid, invocations: this.cellCount + 1 });
+    dispatch(pass, k.count, { ...grid, invocations: count });
     for (const level of this.#levels) {
-      pass.setBindGroup(0, level.bindGroup);
-      dispatch(pass, Math.ceil(level.n / wg));
+      dispatch(pass, k.scanBlocks, {
+        bindGroup: level.bindGroup,
+        invocations: level.n,
+        workgroupSize,
+      });
     }
-    pass.setPipeline(p.addOffsets);
-    for (let k = this.#levels.length - 2; k >= 0; k--) {
-      const level = this.#levels[k];
-      pass.setBindGroup(0, level.bindGroup);
-      dispatch(pass, Math.ceil(level.n / wg));
+    for (let l = this.#levels.length - 2; l >= 0; l--) {
+      const level = this.#levels[l];
+      dispatch(pass, k.addOffsets, {
+        bindGroup: level.bindGroup,
+        invocations: level.n,
+        workgroupSize,
+      });
     }
-
-    pass.setBindGroup(0, gridGroup, offsets);
-    pass.setPipeline(p.scatter);
-    dispatch(pass, Math.ceil(count / wg));
-    pass.setPipeline(p.sortCells);
-    dispatch(pass, Math.ceil(this.cellCount / wg));
+    dispatch(pass, k.scatter, { ...grid, invocations: count });
+    dispatch(pass, k.sortCells, { ...grid, invocations: this.cellCount });
     if (ownPass) pass.end();
   }
 
@@ -426,18 +390,14 @@ export class NeighborGrid {
   #gridBindGroup(pos: GPUBuffer): GPUBindGroup {
     if (this.#bindGroup && this.#bindGroupPos === pos) return this.#bindGroup;
     this.#bindGroupPos = pos;
-    this.#bindGroup = this.device.createBindGroup({
-      label: `${this.label} bind group (pos "${pos.label}")`,
-      layout: this.#gridLayout,
-      entries: [
-        { binding: 0, resource: { buffer: this.#params, size: GRID_PARAMS.size } },
-        { binding: 1, resource: { buffer: pos } },
-        { binding: 2, resource: { buffer: this.cellStart } },
-        { binding: 3, resource: { buffer: this.sorted } },
-        { binding: 4, resource: { buffer: this.particleCell } },
-        { binding: 5, resource: { buffer: this.#rank } },
-      ],
-    });
+    this.#bindGroup = bindKernel(this.device, this.#kernels.count, [
+      { buffer: this.#params, size: GRID_PARAMS.size },
+      pos,
+      this.cellStart,
+      this.sorted,
+      this.particleCell,
+      this.#rank,
+    ], { label: `${this.label} bind group (pos "${pos.label}")` });
     return this.#bindGroup;
   }
 }

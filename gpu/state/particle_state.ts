@@ -13,6 +13,7 @@ import {
   createKernel,
   dispatch,
   type Kernel,
+  readBuffer,
   storageBuffer,
 } from "../runtime/kernel.ts";
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
@@ -49,6 +50,19 @@ export const HANDLER_STATS = {
   /** Number of u32 slots. */
   length: 8,
 } as const;
+
+/**
+ * {@link HANDLER_STATS} as WGSL `override` constants (`STAT_MOMENTUM_ERROR`, ...), so that the
+ * kernels that write or read `stats` take the indices from here, defined once.
+ */
+export const HANDLER_STATS_CONSTANTS: Readonly<Record<string, number>> = Object.fromEntries(
+  Object.entries(HANDLER_STATS).filter(([k]) => k !== "length").map((
+    [k, v],
+  ) => [`STAT_${k.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`, v]),
+);
+
+/** Values of the handler statistics ({@link HANDLER_STATS}). */
+export type HandlerStats = Record<Exclude<keyof typeof HANDLER_STATS, "length">, number>;
 
 /** Names of the shared buffers (see the field docs of {@link ParticleState}). */
 export type StateBufferName =
@@ -251,6 +265,42 @@ export class ParticleState {
   /** Particles take their DOF's position plus offset (Eqs. 6–7) and `velOut`, into `pass`. */
   encodeWriteBack(pass: GPUComputePassEncoder): void {
     this.#run(pass, "writeBack");
+  }
+
+  /** Positions (and velocities) now, `vec4f` per particle: one readback each. */
+  async read(
+    options: { velocities?: boolean } = {},
+  ): Promise<{ pos: Float32Array; vel: Float32Array }> {
+    const size = 16 * this.count;
+    const pos = new Float32Array(await readBuffer(this.#device, this.buffers.pos, { size }));
+    const vel = options.velocities === false
+      ? new Float32Array(0)
+      : new Float32Array(await readBuffer(this.#device, this.buffers.vel, { size }));
+    return { pos, vel };
+  }
+
+  /** SHA-256 (hex) of the positions and velocities: equal on equal state, bit for bit. */
+  async hash(): Promise<string> {
+    const { pos, vel } = await this.read();
+    const bytes = new Uint8Array(pos.byteLength + vel.byteLength);
+    bytes.set(new Uint8Array(pos.buffer), 0);
+    bytes.set(new Uint8Array(vel.buffer), pos.byteLength);
+    const digest = await crypto.subtle.digest("SHA-256", bytes);
+    return [...new Uint8Array(digest)].map((x) => x.toString(16).padStart(2, "0")).join("");
+  }
+
+  /** The handler statistics (one readback). */
+  async readStats(): Promise<HandlerStats> {
+    const raw = await readBuffer(this.#device, this.buffers.stats);
+    const u = new Uint32Array(raw);
+    const f = new Float32Array(raw);
+    return {
+      momentumError: f[HANDLER_STATS.momentumError],
+      energyError: f[HANDLER_STATS.energyError],
+      stage2Pairs: u[HANDLER_STATS.stage2Pairs],
+      groups: u[HANDLER_STATS.groups],
+      largestGroup: u[HANDLER_STATS.largestGroup],
+    };
   }
 
   /** Frees every buffer. */

@@ -6,54 +6,41 @@
  * @module
  */
 import { type ParamValues, resolveParams } from "../../core/params.ts";
+import { Registry } from "../../core/registry.ts";
 import type { Body, Scene } from "../../core/scene.ts";
 import { MASS_SPRING_SYSTEM } from "./mass-spring/mass_spring_system.ts";
 import { SPH_SYSTEM } from "./sph/sph_system.ts";
-import type { SystemEntry } from "./system.ts";
+import type { ParticleSet } from "../../core/scene_builder.ts";
+import type { PartSlice } from "../state/part_slice.ts";
+import type { GpuSystem, SystemContext, SystemEntry } from "./system.ts";
 
-const SYSTEMS = new Map<string, SystemEntry>(
-  [MASS_SPRING_SYSTEM, SPH_SYSTEM].map((e) => [e.id, e]),
-);
+const SYSTEMS = new Registry<SystemEntry>("system", [MASS_SPRING_SYSTEM, SPH_SYSTEM]);
 
 /** The registered systems, in coupling order. */
 export function systemEntries(): SystemEntry[] {
-  return [...SYSTEMS.values()];
+  return SYSTEMS.entries();
 }
 
-/**
- * Registers a system (e.g. one defined in a test); returns a function that unregisters it.
- * Throws a `RangeError` when the id is taken.
- */
+/** Registers a system (e.g. one defined in a test); returns a function that unregisters it. */
 export function registerSystem(entry: SystemEntry): () => void {
-  if (SYSTEMS.has(entry.id)) throw new RangeError(`a system "${entry.id}" is already registered`);
-  SYSTEMS.set(entry.id, entry);
-  return () => SYSTEMS.delete(entry.id);
+  return SYSTEMS.register(entry);
 }
 
 /** Looks up a system; throws a `RangeError` listing the valid ids. */
 export function getSystem(id: string): SystemEntry {
-  const e = SYSTEMS.get(id);
-  if (!e) {
-    throw new RangeError(
-      `unknown system "${id}"; known systems: ${[...SYSTEMS.keys()].join(", ")}`,
-    );
-  }
-  return e;
+  return SYSTEMS.get(id);
 }
 
 /** The system that integrates `body`: the one it names, or the one that claims its kind. */
 export function systemOfBody(body: Body, field = "bodies"): SystemEntry {
   if (body.system !== undefined) {
-    if (!SYSTEMS.has(body.system)) {
-      throw new RangeError(
-        `scene.${field}.system: unknown system "${body.system}"; known systems: ${
-          [...SYSTEMS.keys()].join(", ")
-        }`,
-      );
+    try {
+      return SYSTEMS.get(body.system);
+    } catch (e) {
+      throw new RangeError(`scene.${field}.system: ${(e as Error).message}`);
     }
-    return SYSTEMS.get(body.system)!;
   }
-  const e = [...SYSTEMS.values()].find((s) => s.bodyKinds.includes(body.kind));
+  const e = SYSTEMS.entries().find((s) => s.bodyKinds.includes(body.kind));
   if (!e) {
     throw new RangeError(`scene.${field}.kind: no system integrates bodies of kind "${body.kind}"`);
   }
@@ -71,4 +58,48 @@ export function sceneSystems(scene: Scene): { entry: SystemEntry; params: ParamV
     entry.checkScene?.(params, scene);
     return { entry, params };
   });
+}
+
+/** How a scene's bodies map onto its systems. */
+export interface SystemPlan {
+  /** The scene's systems in coupling order, with their parameters. */
+  systems: { entry: SystemEntry; params: ParamValues }[];
+  /** Per body: the index of its system in {@link SystemPlan.systems}. */
+  bodySystem: number[];
+  /** Per body: whether its particles collide with each other (its system's rule). */
+  selfCollision: boolean[];
+  /** The largest neighbour radius the systems need (m; 0 when none asks). */
+  reach: number;
+}
+
+/** The systems of `scene` and which body each integrates (parameters checked; see {@link sceneSystems}). */
+export function planSystems(scene: Scene): SystemPlan {
+  const systems = sceneSystems(scene);
+  const ids = systems.map((s) => s.entry.id);
+  const bodySystem = scene.bodies.map((b, i) => ids.indexOf(systemOfBody(b, `bodies[${i}]`).id));
+  return {
+    systems,
+    bodySystem,
+    selfCollision: bodySystem.map((s) => systems[s].entry.selfCollision),
+    reach: Math.max(0, ...systems.map((s) => s.entry.neighborRadius?.(s.params, scene) ?? 0)),
+  };
+}
+
+/** Builds every system of a plan; system s gets `part(s)` and the particles of its bodies. */
+export function createSystems(
+  plan: SystemPlan,
+  ctx: Omit<SystemContext, "params" | "index" | "owned" | "part"> & {
+    particles: ParticleSet;
+    part: (index: number) => PartSlice;
+  },
+): GpuSystem[] {
+  return plan.systems.map(({ entry, params }, index) =>
+    entry.create({
+      ...ctx,
+      params,
+      index,
+      owned: Uint32Array.from(ctx.particles.body, (b) => (plan.bodySystem[b] === index ? 1 : 0)),
+      part: ctx.part(index),
+    })
+  );
 }

@@ -149,7 +149,6 @@ export class Impulse {
       ...sizes,
       owner: OWNER,
       label: this.label,
-      file: "impulse.wgsl",
       code: IMPULSE_WGSL,
       entryPoint: "impulse",
       constants: { WORKGROUP_SIZE: sizes.workgroupSize, MAX_PER_PARTICLE: sizes.maxPerParticle },

@@ -13,7 +13,7 @@
  */
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 import { bindKernel, createKernel, dispatch, type Kernel } from "../../runtime/kernel.ts";
-import { HANDLER_STATS } from "../../state/particle_state.ts";
+import { HANDLER_STATS, HANDLER_STATS_CONSTANTS } from "../../state/particle_state.ts";
 
 /** WGSL source of the merge/split kernels. */
 export const MERGE_SPLIT_WGSL: string = Deno.readTextFileSync(
@@ -141,7 +141,7 @@ export class MergeSplitKernels {
       usage: GPUBufferUsage.STORAGE,
     });
     const code = MERGE_SPLIT_WGSL;
-    const constants = { WG: this.workgroupSize };
+    const constants = { WG: this.workgroupSize, ...HANDLER_STATS_CONSTANTS };
     const R = "read-only-storage" as const;
     const W = "storage" as const;
     const U = "uniform" as const;
@@ -158,6 +158,7 @@ export class MergeSplitKernels {
         code,
         entryPoint: "group_union",
         bindings: [U, R, R, R, R, W, W, W],
+        constants,
       }),
       groupClear: createKernel(device, {
         label: "merge-split group_clear",
@@ -178,12 +179,14 @@ export class MergeSplitKernels {
         code,
         entryPoint: "group_scan",
         bindings: [U, R, W, W, W, W, W],
+        constants,
       }),
       groupFill: createKernel(device, {
         label: "merge-split group_fill",
         code,
         entryPoint: "group_fill",
         bindings: [U, R, W, W, W, W, W],
+        constants,
       }),
       merge: createKernel(device, {
         label: "merge-split merge_groups",

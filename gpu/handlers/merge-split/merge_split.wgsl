@@ -20,6 +20,12 @@ struct MergeSplitParams {
 }
 
 override WG: u32 = 64u;
+// Indices of the handler statistics (gpu/state/particle_state.ts HANDLER_STATS, passed in).
+override STAT_MOMENTUM_ERROR: u32;
+override STAT_ENERGY_ERROR: u32;
+override STAT_STAGE2_PAIRS: u32;
+override STAT_GROUPS: u32;
+override STAT_LARGEST_GROUP: u32;
 
 const APPROACH_BIT: u32 = 0x80000000u;
 const UNLIMITED: u32 = 0xffffffffu;
@@ -163,7 +169,7 @@ fn group_union() {
       uf_join(i, j);
     }
   }
-  atomicAdd(&g_stats[2], added);
+  atomicAdd(&g_stats[STAT_STAGE2_PAIRS], added);
 }
 
 // Per particle: its root (read-only walk; the union is done) and the member count of each root.
@@ -222,8 +228,8 @@ fn group_scan() {
   }
   c_ctrl[2] = acc;
   if (end == n) { c_memberStart[n] = acc; }
-  atomicAdd(&c_stats[3], groups);
-  atomicMax(&c_stats[4], largest);
+  atomicAdd(&c_stats[STAT_GROUPS], groups);
+  atomicMax(&c_stats[STAT_LARGEST_GROUP], largest);
 }
 
 @compute @workgroup_size(1)
@@ -404,6 +410,6 @@ fn split_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
   let eWant = 0.5 * M * dot(vAfter, vAfter) + bondEnergy;
   let pErr = length(p - M * vAfter) / max(pScale + M * length(vAfter), 1e-30);
   let eErr = abs(ke - eWant) / max(max(ke, eWant), 1e-30);
-  atomicMax(&s_stats[0], bitcast<u32>(pErr));
-  atomicMax(&s_stats[1], bitcast<u32>(eErr));
+  atomicMax(&s_stats[STAT_MOMENTUM_ERROR], bitcast<u32>(pErr));
+  atomicMax(&s_stats[STAT_ENERGY_ERROR], bitcast<u32>(eErr));
 }

@@ -139,7 +139,6 @@ export class PenaltyForce {
       ...sizes,
       owner: OWNER,
       label: this.label,
-      file: "penalty_force.wgsl",
       code: PENALTY_FORCE_WGSL,
       entryPoint: "penalty_force",
       constants: { WORKGROUP_SIZE: sizes.workgroupSize, MAX_PER_PARTICLE: sizes.maxPerParticle },

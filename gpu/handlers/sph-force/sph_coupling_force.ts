@@ -30,7 +30,7 @@
  * @module
  */
 
-import { withGridCell } from "../../state/grid_cell.ts";
+import { withGridNeighbors } from "../../state/grid_cell.ts";
 import {
   type BufferTable,
   checkCount,
@@ -40,8 +40,8 @@ import {
 } from "../../runtime/particle_pass.ts";
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 
-/** WGSL source of the kernel (`gpu/handlers/sph-force/sph_coupling_force.wgsl` after the grid prelude). */
-export const SPH_COUPLING_FORCE_WGSL: string = withGridCell(
+/** WGSL source of the kernel (`gpu/handlers/sph-force/sph_coupling_force.wgsl` after the grid preludes). */
+export const SPH_COUPLING_FORCE_WGSL: string = withGridNeighbors(
   new URL("./sph_coupling_force.wgsl", import.meta.url),
 );
 
@@ -163,7 +163,6 @@ export class SphCouplingForce {
       ...sizes,
       owner: OWNER,
       label: this.label,
-      file: "sph_coupling_force.wgsl",
       code: SPH_COUPLING_FORCE_WGSL,
       entryPoint: "sph_coupling_force",
       constants: { WORKGROUP_SIZE: sizes.workgroupSize },

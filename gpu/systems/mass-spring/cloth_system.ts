@@ -18,6 +18,14 @@
  */
 
 import type { Spring } from "../../../core/cloth_reference.ts";
+import {
+  type BindingKind,
+  bindKernel,
+  createGroupLayout,
+  createKernel,
+  dispatch,
+  type Kernel,
+} from "../../runtime/kernel.ts";
 import { MaskedReduction, type ReductionTask } from "../../runtime/reduce.ts";
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 
@@ -165,8 +173,8 @@ export type ClothKernel =
   | "update_p"
   | "finish";
 
-const READ: GPUBufferBindingType = "read-only-storage";
-const WRITE: GPUBufferBindingType = "storage";
+const READ: BindingKind = "read-only-storage";
+const WRITE: BindingKind = "storage";
 
 /** Bindings (group 0 of cloth.wgsl) of each entry point. */
 const KERNEL_BINDINGS: Record<ClothKernel, ReadonlyArray<number>> = {
@@ -225,9 +233,8 @@ export class ClothSystem {
   /** Label prefix. */
   readonly label: string;
   readonly #stride: number;
-  readonly #layouts: Record<ClothKernel, GPUBindGroupLayout>;
-  readonly #paramsLayout: GPUBindGroupLayout;
-  readonly #pipelines: Record<ClothKernel, GPUComputePipeline>;
+  /** The kernels; group 1 (the params uniform) has one layout shared by all. */
+  readonly #kernels: Record<ClothKernel, Kernel>;
   readonly #internal: Map<number, GPUBuffer>;
   readonly #owned: GPUBuffer[] = [];
   readonly #reduce: MaskedReduction;
@@ -347,37 +354,21 @@ export class ClothSystem {
       dstIndex: S_PAP,
     });
 
-    const module = device.createShaderModule({ label: `${label} cloth.wgsl`, code: CLOTH_WGSL });
-    this.#paramsLayout = device.createBindGroupLayout({
-      label: `${label} params bind group layout`,
-      entries: [{ binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: "uniform" } }],
-    });
-    const layouts = {} as Record<ClothKernel, GPUBindGroupLayout>;
-    const pipelines = {} as Record<ClothKernel, GPUComputePipeline>;
+    const params = createGroupLayout(device, `${label} params bind group layout`, ["uniform"]);
+    const kernels = {} as Record<ClothKernel, Kernel>;
     for (const kernel of Object.keys(KERNEL_BINDINGS) as ClothKernel[]) {
-      layouts[kernel] = device.createBindGroupLayout({
-        label: `${label} ${kernel} bind group layout`,
-        entries: KERNEL_BINDINGS[kernel].map((binding) => ({
-          binding,
-          visibility: GPUShaderStage.COMPUTE,
-          buffer: { type: WRITABLE.has(binding) ? WRITE : READ },
-        })),
-      });
-      pipelines[kernel] = device.createComputePipeline({
-        label: `${label} ${kernel} pipeline`,
-        layout: device.createPipelineLayout({
-          label: `${label} ${kernel} pipeline layout`,
-          bindGroupLayouts: [layouts[kernel], this.#paramsLayout],
-        }),
-        compute: {
-          module,
-          entryPoint: kernel,
-          constants: kernel === "gate" ? {} : { WORKGROUP_SIZE: wg },
-        },
+      kernels[kernel] = createKernel(device, {
+        label: `${label} ${kernel}`,
+        code: CLOTH_WGSL,
+        entryPoint: kernel,
+        groups: [
+          KERNEL_BINDINGS[kernel].map((b) => [b, WRITABLE.has(b) ? WRITE : READ] as const),
+          params,
+        ],
+        constants: kernel === "gate" ? {} : { WORKGROUP_SIZE: wg },
       });
     }
-    this.#layouts = layouts;
-    this.#pipelines = pipelines;
+    this.#kernels = kernels;
   }
 
   /**
@@ -434,14 +425,7 @@ export class ClothSystem {
     }
     const groups = {} as Record<ClothKernel, GPUBindGroup>;
     for (const kernel of Object.keys(KERNEL_BINDINGS) as ClothKernel[]) {
-      groups[kernel] = this.device.createBindGroup({
-        label: `${this.label} ${kernel} bind group`,
-        layout: this.#layouts[kernel],
-        entries: KERNEL_BINDINGS[kernel].map((binding) => ({
-          binding,
-          resource: byBinding.get(binding)!,
-        })),
-      });
+      groups[kernel] = bindKernel(this.device, this.#kernels[kernel], byBinding);
     }
     return Object.freeze({ buffers: Object.freeze({ ...buffers }), groups: Object.freeze(groups) });
   }
@@ -469,10 +453,9 @@ export class ClothSystem {
       })),
     );
     buffer.unmap();
-    const group = this.device.createBindGroup({
+    const group = bindKernel(this.device, this.#kernels.classify, [buffer], {
+      group: 1,
       label: `${this.label} params bind group dt=${dt}`,
-      layout: this.#paramsLayout,
-      entries: [{ binding: 0, resource: { buffer } }],
     });
     // Bounded cache (adaptive dt): forget the oldest; commands already encoded keep it alive.
     if (this.#params.size >= 64) this.#params.delete(this.#params.keys().next().value!);
@@ -512,14 +495,16 @@ export class ClothSystem {
       label: `${this.label} backward Euler step`,
       timestampWrites: options.timestampWrites,
     });
-    const groups = Math.ceil(this.particleCount / this.workgroupSize);
+    const workgroups = Math.ceil(this.particleCount / this.workgroupSize);
     const run = (kernel: ClothKernel, indirect: boolean) => {
-      pass.setPipeline(this.#pipelines[kernel]);
-      pass.setBindGroup(0, bindings.groups[kernel]);
-      pass.setBindGroup(1, params);
-      if (kernel === "gate") pass.dispatchWorkgroups(1);
-      else if (indirect) pass.dispatchWorkgroupsIndirect(this.#args, 0);
-      else pass.dispatchWorkgroups(groups);
+      const bindGroup = [bindings.groups[kernel], params];
+      dispatch(
+        pass,
+        this.#kernels[kernel],
+        indirect
+          ? { bindGroup, indirect: this.#args, indirectOffset: 0 }
+          : { bindGroup, workgroups: kernel === "gate" ? 1 : workgroups },
+      );
     };
     run("classify", false);
     run("spring_forces", false);

@@ -96,12 +96,8 @@ fn sph_density(@builtin(global_invocation_id) gid: vec3u) {
   let c = cellOf(xi.xyz);
   var rho = 0.0;
   for (var nb = 0u; nb < 27u; nb++) { // the 27 cells around c, z, y, x order
-    let cell = gridNeighbor(c, nb, params.dims.xyz);
-    if (cell == NO_CELL) {
-      continue;
-    }
-    let end = cellStart[cell + 1u];
-    for (var k = cellStart[cell]; k < end; k++) {
+    let span = gridNeighborRange(c, nb, params.dims.xyz);
+    for (var k = span.x; k < span.y; k++) {
       let xj = xm[sorted[k]];
       if (xj.w == 0.0) {
         continue;
@@ -141,12 +137,8 @@ fn sph_forces(@builtin(global_invocation_id) gid: vec3u) {
   var fp = vec3f(0.0); // sum_j m_j (P_i + P_j) g(r) d / r, times -gradW sign folded in
   var fv = vec3f(0.0); // sum_j m_j (v_j - v_i) / rho_j lapW(r) / viscLap
   for (var nb = 0u; nb < 27u; nb++) { // the 27 cells around c, z, y, x order
-    let cell = gridNeighbor(c, nb, params.dims.xyz);
-    if (cell == NO_CELL) {
-      continue;
-    }
-    let end = cellStart[cell + 1u];
-    for (var k = cellStart[cell]; k < end; k++) {
+    let span = gridNeighborRange(c, nb, params.dims.xyz);
+    for (var k = span.x; k < span.y; k++) {
       let j = sorted[k];
       let xj = xm[j];
       if (j == i || xj.w == 0.0) {

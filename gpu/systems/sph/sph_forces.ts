@@ -19,11 +19,18 @@
  * @module
  */
 
-import { withGridCell } from "../../state/grid_cell.ts";
+import { withGridNeighbors } from "../../state/grid_cell.ts";
+import {
+  type BindingKind,
+  bindKernel,
+  createKernel,
+  dispatch,
+  type Kernel,
+} from "../../runtime/kernel.ts";
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 
-/** WGSL source of the SPH kernels (`gpu/systems/sph/sph.wgsl` after the grid prelude). */
-export const SPH_WGSL: string = withGridCell(new URL("./sph.wgsl", import.meta.url));
+/** WGSL source of the SPH kernels (`gpu/systems/sph/sph.wgsl` after the grid preludes). */
+export const SPH_WGSL: string = withGridNeighbors(new URL("./sph.wgsl", import.meta.url));
 
 /**
  * Uniform `SphParams` of `sph.wgsl`: grid (gpu/README.md), particle count, material parameters
@@ -135,13 +142,13 @@ const ENTRY_BINDINGS = {
   forces: { read: [1, 2, 14, 15, 16], write: [10] },
 } as const;
 
-/** Bindings of one entry point, in binding order, with their buffer binding type. */
-function entryBindings(key: keyof typeof ENTRY_BINDINGS): [number, GPUBufferBindingType][] {
+/** Bindings of one entry point, in binding order, with their kind. */
+function entryBindings(key: keyof typeof ENTRY_BINDINGS): [number, BindingKind][] {
   const { read, write } = ENTRY_BINDINGS[key];
   return [
-    [0, "uniform"] as [number, GPUBufferBindingType],
-    ...read.map((b): [number, GPUBufferBindingType] => [b, "read-only-storage"]),
-    ...write.map((b): [number, GPUBufferBindingType] => [b, "storage"]),
+    [0, "uniform"] as [number, BindingKind],
+    ...read.map((b): [number, BindingKind] => [b, "read-only-storage"]),
+    ...write.map((b): [number, BindingKind] => [b, "storage"]),
   ].sort((x, y) => x[0] - y[0]);
 }
 
@@ -186,7 +193,7 @@ function nonNegative(value: number, name: string): number {
  * Bindings (group 0 of `sph.wgsl`): 0 `params` uniform; 1 `cellStart`, 2 `sorted`, 3 `mass`,
  * 4 `dof`, 5 `offset`, 6 `dofX`, 7 `dofV`, 8 `fluid` (read-only storage); 9 `density`,
  * 10 `force` (storage, written); 11–16 scratch owned by this object (member positions with fluid
- * mass, velocities, (p/ρ², 1/ρ)). Three pipelines with explicit layouts: `sph_gather` and
+ * mass, velocities, (p/ρ², 1/ρ)). Three kernels (`runtime/kernel.ts`): `sph_gather` and
  * `sph_density` (one pass, {@link encodeDensity}), `sph_forces` ({@link encodeForces}).
  */
 export class SphForces {
@@ -212,8 +219,7 @@ export class SphForces {
   readonly #xm: GPUBuffer;
   readonly #vel: GPUBuffer;
   readonly #aux: GPUBuffer;
-  readonly #layouts: Record<keyof typeof ENTRY_POINTS, GPUBindGroupLayout>;
-  readonly #pipelines: Record<keyof typeof ENTRY_POINTS, GPUComputePipeline>;
+  readonly #kernels: Record<keyof typeof ENTRY_POINTS, Kernel>;
 
   /** Creates the pipelines, the uniform and the scratch buffers (see {@link SphForcesOptions}). */
   constructor(device: GPUDevice, options: SphForcesOptions) {
@@ -263,29 +269,19 @@ export class SphForces {
     this.#vel = scratch("member velocity", 16);
     this.#aux = scratch("pressure over density squared and inverse density", 8);
 
-    const module = device.createShaderModule({ label: `${label} sph.wgsl`, code: SPH_WGSL });
-    const layouts = {} as Record<keyof typeof ENTRY_POINTS, GPUBindGroupLayout>;
-    const pipelines = {} as Record<keyof typeof ENTRY_POINTS, GPUComputePipeline>;
-    for (const key of Object.keys(ENTRY_POINTS) as (keyof typeof ENTRY_POINTS)[]) {
-      layouts[key] = device.createBindGroupLayout({
-        label: `${label} ${key} bind group layout`,
-        entries: entryBindings(key).map(([binding, type]) => ({
-          binding,
-          visibility: GPUShaderStage.COMPUTE,
-          buffer: { type },
-        })),
+    const kernel = (key: keyof typeof ENTRY_POINTS) =>
+      createKernel(device, {
+        label: `${label} ${key}`,
+        code: SPH_WGSL,
+        entryPoint: ENTRY_POINTS[key],
+        bindings: entryBindings(key),
+        constants: { WORKGROUP_SIZE: wg },
       });
-      pipelines[key] = device.createComputePipeline({
-        label: `${label} ${key} pipeline`,
-        layout: device.createPipelineLayout({
-          label: `${label} ${key} pipeline layout`,
-          bindGroupLayouts: [layouts[key]],
-        }),
-        compute: { module, entryPoint: ENTRY_POINTS[key], constants: { WORKGROUP_SIZE: wg } },
-      });
-    }
-    this.#layouts = layouts;
-    this.#pipelines = pipelines;
+    this.#kernels = {
+      gather: kernel("gather"),
+      density: kernel("density"),
+      forces: kernel("forces"),
+    };
     this.#writeParams();
   }
 
@@ -348,14 +344,7 @@ export class SphForces {
       byBinding.set(binding, buffers[name as keyof SphForcesBuffers]);
     }
     const group = (key: keyof typeof ENTRY_POINTS) =>
-      this.device.createBindGroup({
-        label: `${this.label} ${key} bind group`,
-        layout: this.#layouts[key],
-        entries: entryBindings(key).map(([binding]) => ({
-          binding,
-          resource: { buffer: byBinding.get(binding)! },
-        })),
-      });
+      bindKernel(this.device, this.#kernels[key], byBinding);
     return Object.freeze({
       buffers: Object.freeze({ ...buffers }),
       gather: group("gather"),
@@ -378,13 +367,9 @@ export class SphForces {
       label: `${this.label} density pass`,
       timestampWrites: options.timestampWrites,
     });
-    const groups = this.#groups();
-    pass.setPipeline(this.#pipelines.gather);
-    pass.setBindGroup(0, bindings.gather);
-    if (groups > 0) pass.dispatchWorkgroups(groups);
-    pass.setPipeline(this.#pipelines.density);
-    pass.setBindGroup(0, bindings.density);
-    if (groups > 0) pass.dispatchWorkgroups(groups);
+    const workgroups = this.#groups();
+    dispatch(pass, this.#kernels.gather, { bindGroup: bindings.gather, workgroups });
+    dispatch(pass, this.#kernels.density, { bindGroup: bindings.density, workgroups });
     pass.end();
   }
 
@@ -402,10 +387,10 @@ export class SphForces {
       label: `${this.label} force pass`,
       timestampWrites: options.timestampWrites,
     });
-    const groups = this.#groups();
-    pass.setPipeline(this.#pipelines.forces);
-    pass.setBindGroup(0, bindings.forces);
-    if (groups > 0) pass.dispatchWorkgroups(groups);
+    dispatch(pass, this.#kernels.forces, {
+      bindGroup: bindings.forces,
+      workgroups: this.#groups(),
+    });
     pass.end();
   }
 

@@ -1,0 +1,26 @@
+/**
+ * The options of `Engine.create`.
+ *
+ * @module
+ */
+import type { CouplingReading } from "./coupling/coupling.ts";
+import type { GpuContext } from "./runtime/device.ts";
+
+/** Options of {@link Engine.create}. */
+export interface EngineOptions {
+  /** Handler id (see `gpu/handlers/registry.ts`). */
+  handler: string;
+  /** Overrides of the handler's parameters (`--param id.name=value`). */
+  params?: Readonly<Record<string, number>>;
+  /** How systems see a shared meta-particle (default `own-part`; `gpu/coupling/coupling.ts`). */
+  coupling?: CouplingReading;
+  /** A GPU to use; otherwise one is acquired with `adapter`. */
+  gpu?: GpuContext;
+  adapter?: "default" | "software";
+  /** Time phases with GPU timestamps when available (default true). */
+  timing?: boolean;
+  /** Steps per batch between readbacks of timings (default 100). */
+  batchSteps?: number;
+  /** Pair list slots per particle (default 16). */
+  maxPerParticle?: number;
+}

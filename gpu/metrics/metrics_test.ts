@@ -1,0 +1,112 @@
+import assert from "node:assert/strict";
+import { acquireGpu } from "../runtime/device.ts";
+import { storageBuffer } from "../runtime/kernel.ts";
+import { checkWgslStruct } from "../runtime/struct_layout.ts";
+import { HANDLER_STATS, KIND_BITS } from "../state/particle_state.ts";
+import { Metrics, METRICS_PARAMS, METRICS_WGSL, type Sheet } from "./metrics.ts";
+
+const R = 0.02;
+const SPACING = 0.1;
+
+/** Fixture: two 3 × 3 sheets at y = 0 and y = 1 (particles 0–8, 9–17) and free particles after. */
+function sheetsFixture(free: number[][]) {
+  const pos: number[][] = [];
+  for (const y of [0, 1]) {
+    for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) pos.push([c * SPACING, y, r * SPACING]);
+  }
+  pos.push(...free);
+  const sheets: Sheet[] = [
+    { start: 0, rows: 3, cols: 3, spacing: SPACING },
+    { start: 9, rows: 3, cols: 3, spacing: SPACING },
+  ];
+  return { pos, sheets };
+}
+
+async function measure(
+  sheets: Sheet[],
+  before: number[][],
+  after: number[][],
+  vel: number[][],
+) {
+  const { device } = await acquireGpu({ adapter: "software" });
+  device.pushErrorScope("validation");
+  const n = before.length;
+  const vec4 = (rows: number[][], w = 0) =>
+    Float32Array.from(rows.flatMap((p) => [p[0], p[1], p[2], w]));
+  const kind = Uint32Array.from(
+    { length: n },
+    (
+      _,
+      i,
+    ) => (sheets.some((s) => i >= s.start && i < s.start + s.rows * s.cols)
+      ? KIND_BITS.sheet
+      : KIND_BITS.fluid),
+  );
+  const buf = (label: string, data: ArrayBufferView) =>
+    storageBuffer(device, { label, size: data.byteLength, data });
+  const pos = buf("pos", vec4(before, R));
+  const buffers = {
+    pos,
+    vel: buf("vel", vec4(vel)),
+    mass: buf("mass", new Float32Array(n).fill(2)),
+    kind: buf("kind", kind),
+    rest: buf("rest", vec4(before, R)),
+    springs: buf("springs", new Uint32Array(4)),
+    stats: buf("stats", new Uint32Array(HANDLER_STATS.length)),
+  };
+  const metrics = new Metrics(device, {
+    count: n,
+    sheets,
+    springCount: 0,
+    radius: R,
+    gravity: [0, -10, 0],
+    origin: [0, -1, 0],
+    capacity: 4,
+    buffers,
+  });
+  let enc = device.createCommandEncoder({ label: "init" });
+  metrics.encodeInit(enc);
+  device.queue.submit([enc.finish()]);
+  device.queue.writeBuffer(pos, 0, vec4(after, R));
+  enc = device.createCommandEncoder({ label: "sample" });
+  metrics.encodeSample(enc, { time: 1 });
+  device.queue.submit([enc.finish()]);
+  const [row] = await metrics.read();
+  assert.equal(await device.popErrorScope(), null);
+  metrics.destroy();
+  device.destroy();
+  return row;
+}
+
+Deno.test("metrics per sheet: none, one or several sheets, same definitions", async (t) => {
+  await t.step(
+    "WGSL struct matches its layout",
+    () => checkWgslStruct(METRICS_WGSL, METRICS_PARAMS),
+  );
+
+  await t.step("two sheets: a crossing of either counts; overlaps with either sheet", async () => {
+    const centre = (y: number) => [SPACING, y, SPACING];
+    const free = [centre(0.05), centre(1.5), [0, 1.01, 0], centre(0.9)];
+    const { pos, sheets } = sheetsFixture(free);
+    // A crosses sheet 0 downwards, B stays above sheet 1, C sits on a sheet-1 particle (depth
+    // (2r − 0.01)/r = 1.5 radii), D crosses sheet 1 upwards.
+    const after = [...pos.slice(0, 18), centre(-0.05), centre(1.5), [0, 1.01, 0], centre(1.05)];
+    const vel = pos.map((_, i) => (i === 18 ? [0, -1, 0] : [0, 0, 0]));
+    const row = await measure(sheets, pos, after, vel);
+    assert.equal(row.passThrough, 2);
+    assert.equal(row.deepOverlaps, 1);
+    assert.ok(Math.abs(row.maxPenetrationDepth - 1.5) < 1e-3, `${row.maxPenetrationDepth}`);
+    assert.ok(Math.abs(row.kinetic - 0.5 * 2 * 1) < 1e-6, `${row.kinetic}`);
+    assert.equal(row.nanCount, 0);
+  });
+
+  await t.step("no sheet: no pass-through, energies still measured", async () => {
+    const free = [[0, 0, 0], [0.5, 0.5, 0.5]];
+    const row = await measure([], free, [[0, -0.5, 0], [0.5, 0.5, 0.5]], [[0, 3, 0], [0, 0, 4]]);
+    assert.equal(row.passThrough, 0);
+    assert.equal(row.deepOverlaps, 0);
+    assert.ok(Math.abs(row.kinetic - (9 + 16)) < 1e-5, `${row.kinetic}`);
+    // −Σ m g·(x − origin) with the positions sampled: 2·10·(0.5 + 1.5)
+    assert.ok(Math.abs(row.potential - 2 * 10 * (0.5 + 1.5)) < 1e-4, `${row.potential}`);
+  });
+});
