@@ -159,39 +159,25 @@ export class Engine {
   }
 
   #stage(encoder: GPUCommandEncoder, stage: 1 | 2): void {
-    const h = this.handler;
-    const state = this.state;
-    let pass = encoder.beginComputePass({
-      label: `merging stage ${stage}`,
-      timestampWrites: this.#clock.writes(`merging${stage}`),
+    const { handler: h, state } = this;
+    const at = (phase: Phase, part?: "begin" | "end") => this.#clock.writes(phase, part);
+    inPass(encoder, `merging stage ${stage}`, at(`merging${stage}`), (pass) => {
+      if (h.encodeBegin) h.encodeBegin(pass, stage);
+      else state.encodeIdentityDofs(pass);
     });
-    if (h.encodeBegin) h.encodeBegin(pass, stage);
-    else state.encodeIdentityDofs(pass);
-    pass.end();
-    encoder.beginComputePass({
-      label: `integration stage ${stage} begins`,
-      timestampWrites: this.#clock.writes(`integration${stage}`, "begin"),
-    }).end();
+    inPass(encoder, `integration stage ${stage}`, at(`integration${stage}`, "begin"), () => {});
     for (const s of this.systems) s.encodeForces(encoder);
     encoder.clearBuffer(state.buffers.handlerForce);
     h.encodeForces?.(encoder);
-    pass = encoder.beginComputePass({ label: `coupling gather stage ${stage}` });
-    this.#coupling.encodeGather(pass);
-    pass.end();
+    inPass(encoder, `coupling gather ${stage}`, undefined, (p) => this.#coupling.encodeGather(p));
     for (const s of this.systems) s.encodeIntegrate(encoder);
-    pass = encoder.beginComputePass({
-      label: `coupling sync stage ${stage}`,
-      timestampWrites: this.#clock.writes(`integration${stage}`, "end"),
+    inPass(encoder, `coupling sync ${stage}`, at(`integration${stage}`, "end"), (pass) => {
+      this.#coupling.encodeSync(pass);
     });
-    this.#coupling.encodeSync(pass);
-    pass.end();
-    pass = encoder.beginComputePass({
-      label: `splitting stage ${stage}`,
-      timestampWrites: this.#clock.writes(`splitting${stage}`),
+    inPass(encoder, `splitting stage ${stage}`, at(`splitting${stage}`), (pass) => {
+      if (h.encodeEnd) h.encodeEnd(pass, stage);
+      else state.encodeDofVelocities(pass);
     });
-    if (h.encodeEnd) h.encodeEnd(pass, stage);
-    else state.encodeDofVelocities(pass);
-    pass.end();
   }
 
   /** Encodes one step (no host sync). */
@@ -204,12 +190,9 @@ export class Engine {
     });
     for (let s = 1; s <= this.handler.stages; s++) this.#stage(encoder, s as 1 | 2);
     this.handler.encodeEndOfStep?.(encoder);
-    const pass = encoder.beginComputePass({
-      label: "write back",
-      timestampWrites: this.#clock.writes("endOfStep"),
+    inPass(encoder, "write back", this.#clock.writes("endOfStep"), (pass) => {
+      this.state.encodeWriteBack(pass);
     });
-    this.state.encodeWriteBack(pass);
-    pass.end();
     this.step++;
     if (this.step % this.scene.metricsEvery === 0) {
       this.#metrics.encodeSample(encoder, {
@@ -319,4 +302,16 @@ export class Engine {
     this.state?.destroy();
     if (this.#ownsGpu) this.gpu.device.destroy();
   }
+}
+
+/** Records `body` in a compute pass of its own, with the pass's timestamp writes. */
+function inPass(
+  encoder: GPUCommandEncoder,
+  label: string,
+  timestampWrites: GPUComputePassTimestampWrites | undefined,
+  body: (pass: GPUComputePassEncoder) => void,
+): void {
+  const pass = encoder.beginComputePass({ label, timestampWrites });
+  body(pass);
+  pass.end();
 }

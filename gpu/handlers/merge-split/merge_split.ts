@@ -141,7 +141,12 @@ export class MergeSplitKernels {
       usage: GPUBufferUsage.STORAGE,
     });
     const code = MERGE_SPLIT_WGSL;
-    const constants = { WG: this.workgroupSize, ...HANDLER_STATS_CONSTANTS };
+    const constants = {
+      WG: this.workgroupSize,
+      UNION_CHUNK,
+      SCAN_CHUNK,
+      ...HANDLER_STATS_CONSTANTS,
+    };
     const R = "read-only-storage" as const;
     const W = "storage" as const;
     const U = "uniform" as const;

@@ -61,8 +61,9 @@ fn group_limit(root: u32) -> u32 {
 // long: llvmpipe stops any loop after 65535 iterations accumulated in one invocation, and real
 // GPUs have watchdogs. The scan and fill that build the CSR lists are chunked the same way; the
 // root lookup and member counting run one invocation per particle.
-const UNION_CHUNK: u32 = 128u;
-const SCAN_CHUNK: u32 = 4096u;
+// Chunk sizes: pipeline constants from merge_split.ts (UNION_CHUNK, SCAN_CHUNK), defined once.
+override UNION_CHUNK: u32;
+override SCAN_CHUNK: u32;
 
 @group(0) @binding(1) var<storage, read> g_pairCount: array<u32>;
 @group(0) @binding(2) var<storage, read> g_pairs: array<u32>;

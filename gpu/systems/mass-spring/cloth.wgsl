@@ -17,30 +17,32 @@
 // arguments of the iteration (0 workgroups once converged); every loop kernel also early-outs on
 // state[S_DONE].
 
-const ACTIVE: u32 = 1u;
-const FIXED: u32 = 2u;
+// DOF flags, regions of `cg` and scalars of `state`: pipeline constants passed by
+// gpu/systems/mass-spring/cloth_system.ts (CLOTH_DOF_FLAGS, CG_REGIONS, CG_SCALARS), defined once.
+override ACTIVE: u32;
+override FIXED: u32;
 
 // Regions of `cg` (each `params.stride` vec4 long): per DOF slot ...
-const R_X: u32 = 0u;    // Δv (the CG iterate)
-const R_R: u32 = 1u;    // residual r
-const R_Z: u32 = 2u;    // preconditioned residual z = D⁻¹ r
-const R_P: u32 = 3u;    // search direction p
-const R_AP: u32 = 4u;   // A p
-const R_INVD: u32 = 5u; // Jacobi preconditioner D⁻¹ (diagonal of A, inverted)
-const R_VHAT: u32 = 6u; // v̂: DOF velocity, 0 for fixed or inactive slots
+override R_X: u32;    // Δv (the CG iterate)
+override R_R: u32;    // residual r
+override R_Z: u32;    // preconditioned residual z = D⁻¹ r
+override R_P: u32;    // search direction p
+override R_AP: u32;   // A p
+override R_INVD: u32; // Jacobi preconditioner D⁻¹ (diagonal of A, inverted)
+override R_VHAT: u32; // v̂: DOF velocity, 0 for fixed or inactive slots
 // ... and per particle
-const R_G: u32 = 7u;    // g_i = Σ_springs f_i + dt K (v̂_j − v̂_i)
-const R_DG: u32 = 8u;   // Σ_springs diag(B)
-const R_F: u32 = 9u;    // Σ_springs f_i: the spring force on particle i at the start of the step
-const R_DM: u32 = 10u;  // x: drag mass dt·c·M of a DOF with a cloth member (linear drag −c M v)
+override R_G: u32;    // g_i = Σ_springs f_i + dt K (v̂_j − v̂_i)
+override R_DG: u32;   // Σ_springs diag(B)
+override R_F: u32;    // Σ_springs f_i: the spring force on particle i at the start of the step
+override R_DM: u32;   // x: drag mass dt·c·M of a DOF with a cloth member (linear drag −c M v)
 
 // Scalars of `state`.
-const S_RZ0: u32 = 0u;   // r₀ᵀz₀ (−1 until the first gate copies it)
-const S_RZ: u32 = 1u;    // rᵀz of the current iteration
-const S_RZNEW: u32 = 2u; // rᵀz after the update (written by the reduction)
-const S_PAP: u32 = 3u;   // pᵀAp (written by the reduction)
-const S_DONE: u32 = 4u;  // 1 once converged
-const S_ITER: u32 = 5u;  // iterations run
+override S_RZ0: u32;   // r₀ᵀz₀ (−1 until the first gate copies it)
+override S_RZ: u32;    // rᵀz of the current iteration
+override S_RZNEW: u32; // rᵀz after the update (written by the reduction)
+override S_PAP: u32;   // pᵀAp (written by the reduction)
+override S_DONE: u32;  // 1 once converged
+override S_ITER: u32;  // iterations run
 
 struct ClothParams {
   count: u32,

@@ -17,7 +17,7 @@
  * @module
  */
 
-import type { Spring } from "../../../core/cloth_reference.ts";
+import { DOF_ACTIVE, DOF_FIXED, type Spring } from "../../../core/cloth_reference.ts";
 import {
   type BindingKind,
   bindKernel,
@@ -63,14 +63,39 @@ export const SPRING_BLOCK_STRUCT: StructLayout = defineStruct("SpringBlock", [
 ]);
 
 /** Flag bits of `flags` per DOF slot (as in core/cloth_reference.ts). */
-export const CLOTH_DOF_ACTIVE = 1;
+export const CLOTH_DOF_ACTIVE: number = DOF_ACTIVE;
 /** The DOF has a pinned member: v' = 0. */
-export const CLOTH_DOF_FIXED = 2;
+export const CLOTH_DOF_FIXED: number = DOF_FIXED;
 
 /** Scalars of the solver state buffer (`array<f32>`), see {@link ClothSystem.readSolverStats}. */
-const S_RZ0 = 0, S_RZNEW = 2, S_PAP = 3, S_DONE = 4, S_ITER = 5, STATE_FLOATS = 8;
+export const CG_SCALARS = { RZ0: 0, RZ: 1, RZNEW: 2, PAP: 3, DONE: 4, ITER: 5 } as const;
+const { RZ0: S_RZ0, RZNEW: S_RZNEW, PAP: S_PAP, DONE: S_DONE, ITER: S_ITER } = CG_SCALARS;
+const STATE_FLOATS = 8;
 /** Regions of the CG scratch buffer (cloth.wgsl R_*). */
-const R_R = 1, R_Z = 2, R_P = 3, R_AP = 4, R_F = 9, REGIONS = 11;
+/** Regions of the CG scratch buffer (each `stride` vec4 long), in buffer order. */
+export const CG_REGIONS = {
+  X: 0,
+  R: 1,
+  Z: 2,
+  P: 3,
+  AP: 4,
+  INVD: 5,
+  VHAT: 6,
+  G: 7,
+  DG: 8,
+  F: 9,
+  DM: 10,
+} as const;
+const { R: R_R, Z: R_Z, P: R_P, AP: R_AP, F: R_F } = CG_REGIONS;
+const REGIONS = Object.keys(CG_REGIONS).length;
+
+/** Every constant of cloth.wgsl that TypeScript defines, as `override` values. */
+const WGSL_CONSTANTS: Record<string, number> = {
+  ACTIVE: CLOTH_DOF_ACTIVE,
+  FIXED: CLOTH_DOF_FIXED,
+  ...Object.fromEntries(Object.entries(CG_REGIONS).map(([k, v]) => [`R_${k}`, v])),
+  ...Object.fromEntries(Object.entries(CG_SCALARS).map(([k, v]) => [`S_${k}`, v])),
+};
 
 /** Options of {@link ClothSystem}. */
 export interface ClothSystemOptions {
@@ -365,7 +390,7 @@ export class ClothSystem {
           KERNEL_BINDINGS[kernel].map((b) => [b, WRITABLE.has(b) ? WRITE : READ] as const),
           params,
         ],
-        constants: kernel === "gate" ? {} : { WORKGROUP_SIZE: wg },
+        constants: kernel === "gate" ? WGSL_CONSTANTS : { ...WGSL_CONSTANTS, WORKGROUP_SIZE: wg },
       });
     }
     this.#kernels = kernels;
