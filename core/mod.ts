@@ -13,3 +13,4 @@ export * from "./grouping.ts";
 export * from "./rng.ts";
 export * from "./baselines.ts";
 export * from "./result.ts";
+export * from "./peridynamics_reference.ts";
