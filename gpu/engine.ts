@@ -1,19 +1,12 @@
 /**
  * The simulation engine: one scene, its systems, one collision handler, every kernel on WebGPU.
- * It names no system and no handler: both come from their registries by string id
- * (`gpu/systems/registry.ts`, `gpu/handlers/registry.ts`).
- *
- * One time step (DESIGN.md, paper §3–§5), encoded into one command buffer and submitted with no
- * host sync (readbacks happen once per batch of steps, for timings and metrics only):
- * 1. neighbour grid by counting sort; 2. collision detection (Rules 1–2, bonded pairs excluded,
- * marked pairs); 3. per stage (merge-split: two, §5.1; baselines: one): the handler's begin hook
- * builds the DOF map (merging, Eqs. 1–7; identity without it), every system computes its
- * per-particle forces, the handler adds its forces, the coupling gathers each system's part of
- * every DOF, every system integrates its part with its own integrator, the coupling merges the
- * K results (Eqs. 17–19) and moves the DOFs, the handler's end hook splits them (Eqs. 8–16, 20;
- * the DOF velocity without it); 4. the handler's end-of-step hook (impulses) and the write-back
- * of particle state (Eqs. 6–7); 5. metrics every k steps. The coupling's two readings of a
- * meta-particle shared by several systems are described in `gpu/coupling/coupling.wgsl`.
+ * It names no system and no handler (both come from their registries by string id). One step
+ * (DESIGN.md; paper §3–§5) is encoded into one command buffer with no host sync: neighbour grid
+ * and collision detection (Rules 1–2); per stage (merge-split: two, §5.1) the handler's begin hook
+ * (merging, Eqs. 1–7; identity DOFs without it), the systems' forces, the handler's forces, the
+ * systems' integration of their parts of every DOF, the coupling (Eqs. 17–19; its readings in
+ * `gpu/coupling/coupling.wgsl`), the handler's end hook (splitting, Eqs. 8–16, 20); the
+ * end-of-step hook (impulses), the write-back (Eqs. 6–7) and the metrics every k steps.
  *
  * @module
  */

@@ -39,11 +39,17 @@ export const METRICS_WGSL: string = Deno.readTextFileSync(
   new URL("./metrics.wgsl", import.meta.url),
 );
 
-const KIND_CONSTANTS = {
-  FLAG_CLOTH: KIND_BITS.sheet,
-  FLAG_FLUID: KIND_BITS.fluid,
-  ...HANDLER_STATS_CONSTANTS,
-};
+/** Every constant metrics.wgsl takes from TypeScript, as `override` values (defined once). */
+function wgslConstants(): Record<string, number> {
+  return {
+    FLAG_CLOTH: KIND_BITS.sheet,
+    FLAG_FLUID: KIND_BITS.fluid,
+    ...HANDLER_STATS_CONSTANTS,
+    ...Object.fromEntries(
+      SAMPLE_FIELDS.map((f, k) => [`F_${f.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`, k]),
+    ),
+  };
+}
 
 /** Layout of `MetricsParams` in `metrics.wgsl`. */
 export const METRICS_PARAMS: StructLayout = defineStruct("MetricsParams", [
@@ -184,14 +190,14 @@ export class Metrics {
       code: METRICS_WGSL,
       entryPoint: "sample_metrics",
       bindings: ["uniform", ...Array(8).fill("read-only-storage"), "storage"],
-      constants: KIND_CONSTANTS,
+      constants: wgslConstants(),
     });
     this.#particleKernel = createKernel(device, {
       label: "metrics metrics_particle",
       code: METRICS_WGSL,
       entryPoint: "metrics_particle",
       bindings: ["uniform", "read-only-storage", "read-only-storage", "storage", "storage"],
-      constants: KIND_CONSTANTS,
+      constants: wgslConstants(),
     });
     this.#params = device.createBuffer({
       label: "metrics params",

@@ -32,6 +32,24 @@ override STAT_STAGE2_PAIRS: u32;
 override STAT_GROUPS: u32;
 override STAT_LARGEST_GROUP: u32;
 
+// Columns of a sample row (gpu/metrics/metrics.ts SAMPLE_FIELDS, passed in).
+override F_TIME: u32;
+override F_PASS_THROUGH: u32;
+override F_DEEP_OVERLAPS: u32;
+override F_MAX_PENETRATION_DEPTH: u32;
+override F_MAX_SPEED: u32;
+override F_KINETIC: u32;
+override F_POTENTIAL: u32;
+override F_ELASTIC: u32;
+override F_NAN_COUNT: u32;
+override F_SHEET_DEFLECTION: u32;
+override F_MAX_REBOUND: u32;
+override F_MOMENTUM_ERROR: u32;
+override F_ENERGY_ERROR: u32;
+override F_STAGE2_PAIRS: u32;
+override F_GROUPS: u32;
+override F_LARGEST_GROUP: u32;
+
 @group(0) @binding(0) var<uniform> P: MetricsParams;
 
 // Per-particle pass (one invocation per particle, so no invocation loops over more than the
@@ -171,21 +189,21 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
   }
   if (t == 0u && P.mode == 1u) {
     let o = P.sample * P.fields;
-    samples[o + 0u] = P.time;
-    samples[o + 1u] = f32(redCnt[0].x);
-    samples[o + 2u] = f32(redCnt[0].y);
-    samples[o + 3u] = redMax[0].y;
-    samples[o + 4u] = redMax[0].x;
-    samples[o + 5u] = redSum[0].x;
-    samples[o + 6u] = redSum[0].y;
-    samples[o + 7u] = redSum[0].z;
-    samples[o + 8u] = f32(redCnt[0].z);
-    samples[o + 9u] = redMax[0].z;
-    samples[o + 10u] = redMax[0].w;
-    samples[o + 11u] = bitcast<f32>(stats[STAT_MOMENTUM_ERROR]);
-    samples[o + 12u] = bitcast<f32>(stats[STAT_ENERGY_ERROR]);
-    samples[o + 13u] = f32(stats[STAT_STAGE2_PAIRS]);
-    samples[o + 14u] = f32(stats[STAT_GROUPS]);
-    samples[o + 15u] = f32(stats[STAT_LARGEST_GROUP]);
+    samples[o + F_TIME] = P.time;
+    samples[o + F_PASS_THROUGH] = f32(redCnt[0].x);
+    samples[o + F_DEEP_OVERLAPS] = f32(redCnt[0].y);
+    samples[o + F_MAX_PENETRATION_DEPTH] = redMax[0].y;
+    samples[o + F_MAX_SPEED] = redMax[0].x;
+    samples[o + F_KINETIC] = redSum[0].x;
+    samples[o + F_POTENTIAL] = redSum[0].y;
+    samples[o + F_ELASTIC] = redSum[0].z;
+    samples[o + F_NAN_COUNT] = f32(redCnt[0].z);
+    samples[o + F_SHEET_DEFLECTION] = redMax[0].z;
+    samples[o + F_MAX_REBOUND] = redMax[0].w;
+    samples[o + F_MOMENTUM_ERROR] = bitcast<f32>(stats[STAT_MOMENTUM_ERROR]);
+    samples[o + F_ENERGY_ERROR] = bitcast<f32>(stats[STAT_ENERGY_ERROR]);
+    samples[o + F_STAGE2_PAIRS] = f32(stats[STAT_STAGE2_PAIRS]);
+    samples[o + F_GROUPS] = f32(stats[STAT_GROUPS]);
+    samples[o + F_LARGEST_GROUP] = f32(stats[STAT_LARGEST_GROUP]);
   }
 }
