@@ -43,6 +43,12 @@ export interface Spring {
   ks: number;
   /** Damping coefficient kd along the spring (N·s/m, ≥ 0). */
   kd: number;
+  /**
+   * Critical stretch s0 (> 0) of a breakable peridynamic bond: once (l − L)/L > s0 the bond breaks,
+   * irreversibly (Silling & Askari 2005; `updateBroken` of `core/peridynamics_reference.ts`).
+   * Absent (cloth springs, bonds of unbreakable bodies): it never breaks.
+   */
+  breakStretch?: number;
 }
 
 /** Options of {@link buildClothSprings}. */
@@ -222,7 +228,7 @@ export interface BackwardEulerResult {
   relativeResidual: number;
 }
 
-/** Flag bits of a DOF slot (shared with gpu/systems/mass-spring/cloth.wgsl). */
+/** Flag bits of a DOF slot (shared with gpu/runtime/implicit_springs.wgsl). */
 export const DOF_ACTIVE = 1;
 /** A DOF with a pinned member. */
 export const DOF_FIXED = 2;

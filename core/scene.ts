@@ -2,8 +2,8 @@
  * Scenes as data: the schema of a resolved scene (one scale of one paper figure), its
  * validation with messages that name the bad field, and JSON (de)serialisation.
  *
- * A scene holds everything a run needs except the collision handler: bodies (cloth sheets and
- * fluid volumes with their materials), the domain box, gravity, the particle radius, the time
+ * A scene holds everything a run needs except the collision handler: bodies (cloth sheets, fluid
+ * volumes and peridynamic solids with their materials), the domain box, gravity, the particle radius, the time
  * step chosen by a CFL condition, the duration, the parameters of every system and handler (by
  * plug-in id: core knows none of them), which handlers apply, the metrics sampling period and the
  * seed.
@@ -68,8 +68,44 @@ export interface FluidBody {
   particleMass: number;
 }
 
+/**
+ * A brittle peridynamic solid (bond-based PMB material, `core/peridynamics_reference.ts`) sampled
+ * on a simple cubic lattice of spacing h: every particle has volume h³ and mass ρ h³, and every
+ * pair of its particles within the horizon δ (+ h/2, partial-volume correction) is a bond, i.e. a
+ * Hookean spring of stiffness c β V² / L (c = 18 K / (π δ⁴)) that breaks, irreversibly, past the
+ * critical stretch s0 = √(5 G0 / (9 K δ)) when the body is breakable (Silling & Askari 2005).
+ */
+export interface SolidBody {
+  kind: "solid";
+  name: string;
+  /** System that integrates it (default by kind: `peridynamics`); see `gpu/systems/registry.ts`. */
+  system?: string;
+  /** Region sampled by the lattice (centred in it, no jitter). */
+  shape:
+    | { type: "sphere"; center: Vec3; radius: number }
+    | { type: "box"; min: Vec3; max: Vec3 };
+  /** Lattice spacing h (m), ≥ 2·scene.radius. */
+  spacing: number;
+  /** Density ρ (kg/m³); particle mass ρ h³. */
+  density: number;
+  /** Bulk modulus K (Pa). */
+  bulkModulus: number;
+  /** Fracture energy G0 (J/m²), which sets the critical stretch s0 = √(5 G0 / (9 K δ)). */
+  fractureEnergy: number;
+  /** Horizon δ (m), ≥ spacing (typically about 3 spacings). */
+  horizon: number;
+  /** false: bonds never break (the paper's "high threshold that prevents fracturing", Fig. 3). */
+  breakable: boolean;
+  /** Damping ratio ζ (≥ 0) of every bond (`bondDamping` of `core/peridynamics_reference.ts`). */
+  dampingRatio: number;
+  /** Initial velocity (m/s). */
+  velocity: Vec3;
+  /** Particles inside this box (bounds included) are pinned (fixed). */
+  pinned?: { min: Vec3; max: Vec3 };
+}
+
 /** A body of the scene. */
-export type Body = ClothBody | FluidBody;
+export type Body = ClothBody | FluidBody | SolidBody;
 
 /** Parameter values of plug-ins (systems or handlers) by plug-in id, then by name. */
 export type PluginParams = Record<string, Record<string, number>>;
@@ -200,6 +236,78 @@ function inside(p: Vec3, domain: { min: Vec3; max: Vec3 }, field: string): void 
   }
 }
 
+function boxOf(o: Obj, field: string): { min: Vec3; max: Vec3 } {
+  const mn = vec(o, "min", field);
+  const mx = vec(o, "max", field);
+  for (let k = 0; k < 3; k++) {
+    if (!(mx[k] > mn[k])) {
+      throw new SceneError(
+        `${field}.max`,
+        `must exceed ${field.split(".").pop()}.min on every axis, got [${mx.join(", ")}] vs [${
+          mn.join(", ")
+        }]`,
+      );
+    }
+  }
+  return { min: mn, max: mx };
+}
+
+/** The fields of a {@link SolidBody} (after kind, name and system). */
+function validateSolid(
+  b: Obj,
+  f: string,
+  radius: number,
+  domain: { min: Vec3; max: Vec3 },
+): void {
+  const spacing = num(b, "spacing", f, { gt: 0 });
+  if (spacing < 2 * radius * (1 - 1e-9)) {
+    throw new SceneError(
+      `${f}.spacing`,
+      `${spacing} is below 2·radius = ${2 * radius}: neighbouring solid particles would overlap`,
+    );
+  }
+  const shape = obj(b.shape, `${f}.shape`);
+  const type = str(shape, "type", `${f}.shape`, ["sphere", "box"]);
+  if (type === "sphere") {
+    const c = vec(shape, "center", `${f}.shape`);
+    const r = num(shape, "radius", `${f}.shape`, { gt: 0 });
+    inside(c, domain, `${f}.shape.center`);
+    inside([c[0] - r, c[1] - r, c[2] - r], domain, `${f}.shape`);
+    inside([c[0] + r, c[1] + r, c[2] + r], domain, `${f}.shape`);
+    if (r < spacing / 2) {
+      throw new SceneError(
+        `${f}.shape.radius`,
+        `${r} holds no lattice sample at spacing ${spacing} (needs >= spacing/2)`,
+      );
+    }
+  } else {
+    const { min: mn, max: mx } = boxOf(shape, `${f}.shape`);
+    inside(mn, domain, `${f}.shape.min`);
+    inside(mx, domain, `${f}.shape.max`);
+    for (let k = 0; k < 3; k++) {
+      if (mx[k] - mn[k] < spacing * (1 - 1e-9)) {
+        throw new SceneError(
+          `${f}.shape.max`,
+          `the box is ${mx[k] - mn[k]} m wide along axis ${k}, less than one spacing ${spacing}`,
+        );
+      }
+    }
+  }
+  num(b, "density", f, { gt: 0 });
+  num(b, "bulkModulus", f, { gt: 0 });
+  num(b, "fractureEnergy", f, { gt: 0 });
+  const horizon = num(b, "horizon", f, { gt: 0 });
+  if (horizon < spacing) {
+    throw new SceneError(`${f}.horizon`, `must be >= spacing ${spacing}, got ${horizon}`);
+  }
+  if (typeof b.breakable !== "boolean") {
+    throw new SceneError(`${f}.breakable`, `must be a boolean, got ${JSON.stringify(b.breakable)}`);
+  }
+  num(b, "dampingRatio", f, { min: 0 });
+  vec(b, "velocity", f);
+  if (b.pinned !== undefined) boxOf(obj(b.pinned, `${f}.pinned`), `${f}.pinned`);
+}
+
 /**
  * Validates a scene (e.g. parsed from JSON) and returns it typed. Throws a {@link SceneError}
  * naming the first bad field.
@@ -250,7 +358,7 @@ export function validateScene(
   s.bodies.forEach((raw, i) => {
     const f = `bodies[${i}]`;
     const b = obj(raw, f);
-    const kind = str(b, "kind", f, ["cloth", "fluid"]);
+    const kind = str(b, "kind", f, ["cloth", "fluid", "solid"]);
     const name = str(b, "name", f);
     if (names.has(name)) {
       throw new SceneError(
@@ -260,6 +368,10 @@ export function validateScene(
     }
     names.add(name);
     if (b.system !== undefined) str(b, "system", f);
+    if (kind === "solid") {
+      validateSolid(b, f, radius, { min: dmin, max: dmax });
+      return;
+    }
     num(b, "particleMass", f, { gt: 0 });
     const spacing = num(b, "spacing", f, { gt: 0 });
     if (kind === "cloth") {

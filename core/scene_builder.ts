@@ -1,15 +1,22 @@
 /**
- * Turns a validated {@link Scene} into particle arrays (structure of arrays, f64) and the
- * springs of its cloths: the initial state every system and handler starts from.
+ * Turns a validated {@link Scene} into particle arrays (structure of arrays, f64), the springs of
+ * its cloths and the bonds of its peridynamic solids: the initial state every system and handler
+ * starts from.
  *
  * @module
  */
 import { buildClothSprings, type Spring } from "./cloth_reference.ts";
+import {
+  bondsAsSprings,
+  buildBonds,
+  type PeridynamicConstants,
+  peridynamicConstants,
+} from "./peridynamics_reference.ts";
 import { Rng } from "./rng.ts";
-import type { Body, ClothBody, FluidBody, Scene } from "./scene.ts";
+import type { Body, ClothBody, FluidBody, Scene, SolidBody } from "./scene.ts";
 
-/** Which system integrates a body's particles. */
-export type SystemKind = "cloth" | "fluid";
+/** Which kind of body a range of particles is (the body's `kind`). */
+export type SystemKind = "cloth" | "fluid" | "solid";
 
 /** A body's particles: `[start, start + count)` in the global arrays. */
 export interface BodyRange {
@@ -20,6 +27,8 @@ export interface BodyRange {
   /** For cloths: the grid, so particle (r, c) is `start + r * cols + c`. */
   rows?: number;
   cols?: number;
+  /** For solids: the lattice spacing h (m). */
+  spacing?: number;
 }
 
 /** The initial particle state of a scene. */
@@ -37,7 +46,10 @@ export interface ParticleSet {
   /** 1 where the particle is pinned (fixed). */
   pinned: Uint8Array;
   bodies: BodyRange[];
-  /** Springs of every cloth, in global particle indices. */
+  /**
+   * Springs of every cloth, then (in body order, as it comes) the bonds of every solid as springs
+   * (`breakStretch` set on breakable bodies' bonds), in global particle indices.
+   */
   springs: Spring[];
 }
 
@@ -75,6 +87,81 @@ export function sampleFluid(body: FluidBody, options: { seed: number; stream: nu
   return pts;
 }
 
+/**
+ * Lattice samples of a solid body (xyz interleaved): the simple cubic lattice of its spacing h
+ * centred in the shape's bounding box exactly as {@link sampleFluid} places it (⌊extent/h⌋ samples
+ * per axis, y slowest, then z, then x), no jitter; for a sphere, the samples within its radius.
+ */
+export function sampleSolid(body: SolidBody): number[] {
+  const s = body.spacing;
+  const sh = body.shape;
+  const min = sh.type === "box" ? [...sh.min] : sh.center.map((c) => c - sh.radius);
+  const max = sh.type === "box" ? [...sh.max] : sh.center.map((c) => c + sh.radius);
+  const n = [0, 1, 2].map((k) => Math.max(1, Math.floor((max[k] - min[k]) / s + 1e-9)));
+  const off = [0, 1, 2].map((k) => min[k] + (max[k] - min[k] - (n[k] - 1) * s) / 2);
+  const pts: number[] = [];
+  for (let iy = 0; iy < n[1]; iy++) {
+    for (let iz = 0; iz < n[2]; iz++) {
+      for (let ix = 0; ix < n[0]; ix++) {
+        const p = [off[0] + ix * s, off[1] + iy * s, off[2] + iz * s];
+        if (sh.type === "sphere") {
+          const dx = p[0] - sh.center[0], dy = p[1] - sh.center[1], dz = p[2] - sh.center[2];
+          if (dx * dx + dy * dy + dz * dz > sh.radius * sh.radius) continue;
+        }
+        pts.push(p[0], p[1], p[2]);
+      }
+    }
+  }
+  return pts;
+}
+
+/**
+ * Constants of a solid body (`peridynamicConstants` of `core/peridynamics_reference.ts` with the
+ * partial-volume correction the builder uses): micromodulus c = 18 K / (π δ⁴), critical stretch
+ * s0 = √(5 G0 / (9 K δ)) (defined even for an unbreakable body, which ignores it), particle volume
+ * h³ and mass ρ h³, moduli, wave speed, family size and explicit stable step.
+ */
+export function solidConstants(
+  body: SolidBody,
+): PeridynamicConstants & { criticalStretch: number } {
+  return peridynamicConstants({
+    bulkModulus: body.bulkModulus,
+    horizon: body.horizon,
+    spacing: body.spacing,
+    density: body.density,
+    fractureEnergy: body.fractureEnergy,
+    volumeCorrection: true,
+  }) as PeridynamicConstants & { criticalStretch: number };
+}
+
+/**
+ * Bonds of a solid body whose particles are `positions` (xyz, local indices from 0) as springs in
+ * global indices (`first` + local): every pair within the horizon (`buildBonds` with the
+ * partial-volume correction at the body's spacing, so within δ + h/2), stiffness c β V² / L,
+ * damping from the body's damping ratio (`bondsAsSprings`), and `breakStretch` = s0 when the body
+ * is breakable. Order: ascending i, then ascending j.
+ */
+export function solidBonds(body: SolidBody, positions: ArrayLike<number>, first = 0): Spring[] {
+  const k = solidConstants(body);
+  const bonds = buildBonds(positions, {
+    horizon: body.horizon,
+    volumeCorrection: { spacing: body.spacing },
+  });
+  const springs = bondsAsSprings(bonds, {
+    micromodulus: k.micromodulus,
+    volume: k.volume,
+    dampingRatio: body.dampingRatio,
+    masses: k.mass,
+    particleCount: positions.length / 3,
+  });
+  for (const sp of springs) {
+    sp.i += first;
+    sp.j += first;
+    if (body.breakable) sp.breakStretch = k.criticalStretch;
+  }
+  return springs;
+}
+
 function clothParticles(body: ClothBody): { x: number[]; pinned: number[] } {
   const x: number[] = [];
   const pinned: number[] = [];
@@ -89,7 +176,10 @@ function clothParticles(body: ClothBody): { x: number[]; pinned: number[] } {
   return { x, pinned };
 }
 
-/** Builds the particles and springs of a scene, bodies in scene order. */
+/**
+ * Builds the particles and springs (cloth springs and solid bonds) of a scene, bodies in scene
+ * order.
+ */
 export function buildParticles(scene: Scene): ParticleSet {
   const xs: number[] = [];
   const vs: number[] = [];
@@ -115,6 +205,19 @@ export function buildParticles(scene: Scene): ParticleSet {
         damping: b.damping,
         first: start,
       }));
+    } else if (b.kind === "solid") {
+      const pts = sampleSolid(b);
+      for (const c of pts) xs.push(c); // no spread: solids may hold many particles and bonds
+      const box = b.pinned;
+      for (let k = 0; k < pts.length; k += 3) {
+        vs.push(...b.velocity);
+        let pin = box !== undefined;
+        for (let a = 0; a < 3 && pin; a++) {
+          pin = pts[k + a] >= box!.min[a] && pts[k + a] <= box!.max[a];
+        }
+        pinned.push(+pin);
+      }
+      for (const sp of solidBonds(b, pts, start)) springs.push(sp);
     } else {
       const pts = sampleFluid(b, { seed: scene.seed, stream: bi });
       xs.push(...pts);
@@ -124,8 +227,9 @@ export function buildParticles(scene: Scene): ParticleSet {
       }
     }
     const count = xs.length / 3 - start;
+    const m = b.kind === "solid" ? solidConstants(b).mass : b.particleMass;
     for (let k = 0; k < count; k++) {
-      mass.push(b.particleMass);
+      mass.push(m);
       body.push(bi);
     }
     ranges.push({
@@ -134,6 +238,7 @@ export function buildParticles(scene: Scene): ParticleSet {
       start,
       count,
       ...(b.kind === "cloth" ? { rows: b.rows, cols: b.cols } : {}),
+      ...(b.kind === "solid" ? { spacing: b.spacing } : {}),
     });
   });
   const n = mass.length;

@@ -9,7 +9,7 @@
 /** Snapshots of one case (optional field `snapshots` of a result record). */
 export interface Snapshots {
   /** The bodies, in body-index order. */
-  bodies: { name: string; kind: "cloth" | "fluid" }[];
+  bodies: { name: string; kind: "cloth" | "fluid" | "solid" }[];
   /** Base64 of a Uint8Array: the body index of each recorded particle. */
   body: string;
   /** Particles recorded (every particle, or a strided subset of large scenes). */

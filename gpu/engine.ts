@@ -186,6 +186,7 @@ export class Engine {
     inPass(encoder, "write back", this.#clock.writes("endOfStep"), (pass) => {
       this.state.encodeWriteBack(pass);
     });
+    for (const s of this.systems) s.encodeEndOfStep?.(encoder);
     this.step++;
     if (this.step % this.scene.metricsEvery === 0) {
       this.#metrics.encodeSample(encoder, {

@@ -36,6 +36,7 @@
  * @module
  */
 
+import { BOND_BROKEN_BIT } from "./bond_flags.ts";
 import { withGridNeighbors } from "./grid_cell.ts";
 import {
   type BindingKind,
@@ -276,7 +277,7 @@ export class CollisionDetection {
         code: COLLISION_DETECTION_WGSL,
         entryPoint: ENTRY_POINTS[key],
         bindings: ENTRY_BINDINGS[key],
-        constants: { WORKGROUP_SIZE: wg, MAX_PER_PARTICLE: k },
+        constants: { WORKGROUP_SIZE: wg, MAX_PER_PARTICLE: k, BROKEN_BIT: BOND_BROKEN_BIT },
       });
     this.#kernels = { contacts: kernel("contacts"), classify: kernel("classify") };
     this.#writeParams();

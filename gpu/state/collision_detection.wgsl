@@ -24,6 +24,8 @@ struct CollisionParams {
 override WORKGROUP_SIZE: u32 = 64;
 // K: capacity of each particle's slot in contacts, pairs and marked.
 override MAX_PER_PARTICLE: u32 = 16;
+// The broken-bond flag of bondList entries (gpu/state/particle_state.ts BOND_BROKEN_BIT).
+override BROKEN_BIT: u32;
 
 @group(0) @binding(0) var<uniform> params: CollisionParams;
 @group(0) @binding(1) var<storage, read> pos: array<vec4f>;
@@ -47,15 +49,17 @@ fn cellOf(x: vec3f) -> vec3i {
   return gridCell(x, params.gridMin, params.cellSize, params.dims.xyz);
 }
 
-// Whether b is in a's ascending bond list (binary search).
+// Whether b is in a's ascending bond list (binary search on the partner bits), with the bond
+// intact: an entry flagged BROKEN_BIT (gpu/runtime/spring_breaking.wgsl) no longer excludes the
+// pair, so fragments of a fractured body collide.
 fn hasBond(a: u32, b: u32) -> bool {
   var lo = bondStart[a];
   var hi = bondStart[a + 1u];
   while (lo < hi) {
     let mid = lo + (hi - lo) / 2u;
-    let v = bondList[mid];
+    let v = bondList[mid] & ~BROKEN_BIT;
     if (v == b) {
-      return true;
+      return (bondList[mid] & BROKEN_BIT) == 0u;
     }
     if (v < b) {
       lo = mid + 1u;

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { BOND_BROKEN_BIT } from "./bond_flags.ts";
 import { referenceGrid } from "./grid_reference.ts";
 import { findCollisions, type Pair } from "../../core/collision_rules.ts";
 import type { Particle } from "../../core/particle.ts";
@@ -60,17 +61,22 @@ function makeCloud(rng: Rng, n: number, options: { side: number; bodies: number 
   return { n, particles, radius, body, selfFlags, bonded };
 }
 
-/** Bond CSR; `twoSided` lists each bond under both particles, else under the lower one only. */
-function bondCsr(c: Cloud, twoSided: boolean) {
+/**
+ * Bond CSR; `twoSided` lists each bond under both particles, else under the lower one only;
+ * `broken` bonds (by index into `c.bonded`) carry BOND_BROKEN_BIT.
+ */
+function bondCsr(c: Cloud, twoSided: boolean, broken: ReadonlySet<number> = new Set()) {
   const lists: number[][] = Array.from({ length: c.n }, () => []);
-  for (const [i, j] of c.bonded) {
-    lists[i].push(j);
-    if (twoSided) lists[j].push(i);
-  }
+  c.bonded.forEach(([i, j], b) => {
+    const flag = broken.has(b) ? BOND_BROKEN_BIT : 0;
+    lists[i].push((j | flag) >>> 0);
+    if (twoSided) lists[j].push((i | flag) >>> 0);
+  });
   const bondStart = new Uint32Array(c.n + 1);
   lists.forEach((l, i) => (bondStart[i + 1] = bondStart[i] + l.length));
   const bondList = new Uint32Array(Math.max(1, bondStart[c.n]));
-  lists.forEach((l, i) => bondList.set(l.sort((a, b) => a - b), bondStart[i]));
+  const partner = (v: number) => (v & ~BOND_BROKEN_BIT) >>> 0;
+  lists.forEach((l, i) => bondList.set(l.sort((a, b) => partner(a) - partner(b)), bondStart[i]));
   return { bondStart, bondList };
 }
 
@@ -148,7 +154,7 @@ class Fixture {
   buffers(
     det: CollisionDetection,
     c: Cloud,
-    options: { n: number; grid: CollisionGrid; twoSided?: boolean },
+    options: { n: number; grid: CollisionGrid; twoSided?: boolean; broken?: ReadonlySet<number> },
   ): CollisionDetectionBuffers {
     const cap = det.capacity;
     const pos = new Float32Array(4 * cap);
@@ -162,7 +168,7 @@ class Fixture {
       stride: 4,
       count: options.n,
     });
-    const { bondStart, bondList } = bondCsr(c, options.twoSided ?? true);
+    const { bondStart, bondList } = bondCsr(c, options.twoSided ?? true, options.broken);
     const out = det.createOutputs();
     this.created.push(...Object.values(out));
     // Poison the outputs so unwritten slots show.
@@ -290,6 +296,21 @@ Deno.test("CollisionDetection (WebGPU, software adapter)", async (t) => {
     const b = det.bind(fx.buffers(det, cloud, { n, grid, twoSided: false }));
     run(device, det, b);
     assertMatches(await fx.read(b, n, det.maxPerParticle), expected(cloud, n, det.maxPerParticle));
+    fx.destroy();
+  });
+
+  await t.step("broken bonds (BOND_BROKEN_BIT) no longer exclude their pair", async () => {
+    const grid = gridFor(side, cellSize);
+    det.setGrid(grid);
+    const broken = new Set(cloud.bonded.map((_, b) => b).filter((b) => b % 2 === 0));
+    const b = det.bind(fx.buffers(det, cloud, { n, grid, broken }));
+    run(device, det, b);
+    const intact = { ...cloud, bonded: cloud.bonded.filter((_, k) => !broken.has(k)) };
+    const want = expected(intact, n, det.maxPerParticle);
+    assertMatches(await fx.read(b, n, det.maxPerParticle), want);
+    const before = expected(cloud, n, det.maxPerParticle);
+    const count = (l: number[][]) => l.reduce((a, x) => a + x.length, 0);
+    assert.ok(count(want.contacts) > count(before.contacts), "broken bonds add contacts");
     fx.destroy();
   });
 

@@ -53,6 +53,10 @@ export interface GpuSystem {
    * `part.vel` (positions are updated by the coupling from the synchronised velocity).
    */
   encodeIntegrate(encoder: GPUCommandEncoder): void;
+  /**
+   * After the step's write-back, on the particle positions (e.g. bond breaking). May be absent.
+   */
+  encodeEndOfStep?(encoder: GPUCommandEncoder): void;
   /** Statistics of its last implicit solve (implicit systems only; one readback). */
   readSolverStats?(): Promise<SolverStats>;
   destroy(): void;

@@ -1,13 +1,13 @@
 /**
  * The `mass-spring` system: single-layer cloth (and any body built of springs) integrated
  * implicitly, one linearised backward-Euler step per stage solved by matrix-free CG on the GPU
- * ({@link ClothSystem}). It integrates its part of every DOF: the mass and the handler forces the
+ * ({@link ImplicitSprings}). It integrates its part of every DOF: the mass and the handler forces the
  * coupling gives it, its springs on its members, gravity and drag.
  *
  * @module
  */
 import type { SystemContext, SystemEntry } from "../system.ts";
-import { ClothSystem } from "./cloth_system.ts";
+import { ImplicitSprings } from "../../runtime/implicit_springs.ts";
 
 /** The `mass-spring` system entry. */
 export const MASS_SPRING_SYSTEM: SystemEntry = {
@@ -24,7 +24,7 @@ export const MASS_SPRING_SYSTEM: SystemEntry = {
   create(ctx: SystemContext) {
     const n = ctx.state.count;
     const springs = ctx.particles.springs.filter((s) => ctx.owned[s.i] && ctx.owned[s.j]);
-    const cloth = new ClothSystem(ctx.device, {
+    const cloth = new ImplicitSprings(ctx.device, {
       particleCount: n,
       springs,
       cloth: ctx.owned,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readBuffer, storageBuffer } from "../../runtime/kernel.ts";
+import { readBuffer, storageBuffer } from "./kernel.ts";
 
 const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
 import {
@@ -10,17 +10,17 @@ import {
   type DofState,
   dofStateFromGroups,
   type Spring,
-} from "../../../core/cloth_reference.ts";
-import { acquireGpu } from "../../runtime/device.ts";
+} from "../../core/cloth_reference.ts";
+import { acquireGpu } from "./device.ts";
 import {
   CLOTH_PARAMS_STRUCT,
   CLOTH_SPRING_STRUCT,
-  CLOTH_WGSL,
   type ClothBuffers,
-  ClothSystem,
+  IMPLICIT_SPRINGS_WGSL,
+  ImplicitSprings,
   SPRING_BLOCK_STRUCT,
-} from "./cloth_system.ts";
-import { checkWgslStruct } from "../../runtime/struct_layout.ts";
+} from "./implicit_springs.ts";
+import { checkWgslStruct } from "./struct_layout.ts";
 
 /** A storage buffer holding `data` (gpu/runtime/kernel.ts). */
 const upload = (device: GPUDevice, label: string, data: Float32Array | Uint32Array): GPUBuffer =>
@@ -165,7 +165,7 @@ function gridParticles(rows: number, cols: number, spacing: number, jitter: numb
   return { x, v, m: new Float64Array(n).fill(1e-3), rnd };
 }
 
-Deno.test("ClothSystem on the software adapter", async (t) => {
+Deno.test("ImplicitSprings on the software adapter", async (t) => {
   const { device } = await acquireGpu({ adapter: "software" });
   const gpuErrors: string[] = [];
   device.addEventListener("uncapturederror", (e) => {
@@ -173,9 +173,9 @@ Deno.test("ClothSystem on the software adapter", async (t) => {
   });
 
   await t.step("WGSL structs match the TypeScript layouts", () => {
-    checkWgslStruct(CLOTH_WGSL, CLOTH_PARAMS_STRUCT);
-    checkWgslStruct(CLOTH_WGSL, CLOTH_SPRING_STRUCT);
-    checkWgslStruct(CLOTH_WGSL, SPRING_BLOCK_STRUCT);
+    checkWgslStruct(IMPLICIT_SPRINGS_WGSL, CLOTH_PARAMS_STRUCT);
+    checkWgslStruct(IMPLICIT_SPRINGS_WGSL, CLOTH_SPRING_STRUCT);
+    checkWgslStruct(IMPLICIT_SPRINGS_WGSL, SPRING_BLOCK_STRUCT);
   });
 
   await t.step(
@@ -223,7 +223,7 @@ Deno.test("ClothSystem on the software adapter", async (t) => {
         drag,
       });
 
-      const system = new ClothSystem(device, {
+      const system = new ImplicitSprings(device, {
         particleCount: n,
         springs,
         maxIterations: 200,
@@ -303,7 +303,11 @@ Deno.test("ClothSystem on the software adapter", async (t) => {
       );
       const simulate = async (steps: number, sample: number) => {
         const state = dofStateFromGroups({ ...g, pinned });
-        const system = new ClothSystem(device, { particleCount: n, springs, maxIterations: 40 });
+        const system = new ImplicitSprings(device, {
+          particleCount: n,
+          springs,
+          maxIterations: 40,
+        });
         const buffers = uploadState(device, state);
         (buffers.dofVOut as GPUBuffer).destroy();
         buffers.dofVOut = buffers.dofV; // in place
@@ -368,23 +372,26 @@ Deno.test("ClothSystem on the software adapter", async (t) => {
   await t.step("errors name the bad argument", () => {
     const springs = [{ i: 0, j: 1, restLength: 1, ks: 1, kd: 0 }];
     assert.throws(
-      () => new ClothSystem(device, { particleCount: 0, springs }),
+      () => new ImplicitSprings(device, { particleCount: 0, springs }),
       /options\.particleCount/,
     );
     assert.throws(
-      () => new ClothSystem(device, { particleCount: 2, springs: [{ ...springs[0], j: 2 }] }),
+      () => new ImplicitSprings(device, { particleCount: 2, springs: [{ ...springs[0], j: 2 }] }),
       /options\.springs\[0\]\.j/,
     );
     assert.throws(
       () =>
-        new ClothSystem(device, { particleCount: 2, springs: [{ ...springs[0], restLength: 0 }] }),
+        new ImplicitSprings(device, {
+          particleCount: 2,
+          springs: [{ ...springs[0], restLength: 0 }],
+        }),
       /options\.springs\[0\]\.restLength/,
     );
     assert.throws(
-      () => new ClothSystem(device, { particleCount: 2, springs, tolerance: -1 }),
+      () => new ImplicitSprings(device, { particleCount: 2, springs, tolerance: -1 }),
       /options\.tolerance/,
     );
-    const system = new ClothSystem(device, { particleCount: 2, springs });
+    const system = new ImplicitSprings(device, { particleCount: 2, springs });
     const state = dofStateFromGroups({ x: [0, 0, 0, 1, 0, 0], v: new Float64Array(6), m: [1, 1] });
     const buffers = uploadState(device, state);
     const small = device.createBuffer({ label: "small", size: 16, usage: STORAGE });

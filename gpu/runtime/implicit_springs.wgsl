@@ -18,7 +18,7 @@
 // state[S_DONE].
 
 // DOF flags, regions of `cg` and scalars of `state`: pipeline constants passed by
-// gpu/systems/mass-spring/cloth_system.ts (CLOTH_DOF_FLAGS, CG_REGIONS, CG_SCALARS), defined once.
+// gpu/systems/mass-spring/implicit_springs.ts (CLOTH_DOF_FLAGS, CG_REGIONS, CG_SCALARS), defined once.
 override ACTIVE: u32;
 override FIXED: u32;
 

@@ -1,6 +1,8 @@
 /**
- * Implicit mass-spring cloth on DOFs (meta-particles) on WebGPU: one linearised backward-Euler step
- * (Baraff & Witkin 1998, "Large steps in cloth simulation", Eq. 16) per {@link ClothSystem.encodeStep},
+ * The implicit spring-network integrator shared by the implicit systems (mass-spring cloth, and
+ * bond-based peridynamics, whose bonds are Hookean springs): on DOFs (meta-particles) on WebGPU,
+ * one linearised backward-Euler step
+ * (Baraff & Witkin 1998, "Large steps in cloth simulation", Eq. 16) per {@link ImplicitSprings.encodeStep},
  * solved by matrix-free, Jacobi-preconditioned, filtered conjugate gradients (§5.3) with every
  * scalar reduced on the GPU and a GPU-side convergence exit. Formulas, compression clamping and
  * the f64 reference: `core/cloth_reference.ts`; buffer conventions: `gpu/README.md`; merged
@@ -8,7 +10,7 @@
  * of merging beyond `dof`, `offset` and the CSR member list.
  *
  * ```ts
- * const cloth = new ClothSystem(device, { particleCount: n, springs });
+ * const cloth = new ImplicitSprings(device, { particleCount: n, springs });
  * const bindings = cloth.bind({ dof, offset, dofX, dofV, dofM, extForce, memberStart, memberList, pinned, dofVOut });
  * cloth.encodeStep(encoder, { bindings, dt: 2e-3, gravity: [0, -9.81, 0] }); // encodes only
  * // then the caller integrates positions: dofX += dt · dofVOut on the system's DOFs
@@ -17,7 +19,7 @@
  * @module
  */
 
-import { DOF_ACTIVE, DOF_FIXED, type Spring } from "../../../core/cloth_reference.ts";
+import { DOF_ACTIVE, DOF_FIXED, type Spring } from "../../core/cloth_reference.ts";
 import {
   type BindingKind,
   bindKernel,
@@ -25,15 +27,17 @@ import {
   createKernel,
   dispatch,
   type Kernel,
-} from "../../runtime/kernel.ts";
-import { MaskedReduction, type ReductionTask } from "../../runtime/reduce.ts";
-import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
+} from "./kernel.ts";
+import { MaskedReduction, type ReductionTask } from "./reduce.ts";
+import { defineStruct, type StructLayout } from "./struct_layout.ts";
 
-/** WGSL source of the cloth kernels (`gpu/systems/mass-spring/cloth.wgsl`). */
-export const CLOTH_WGSL: string = Deno.readTextFileSync(new URL("./cloth.wgsl", import.meta.url));
+/** WGSL source of the cloth kernels (`gpu/runtime/implicit_springs.wgsl`). */
+export const IMPLICIT_SPRINGS_WGSL: string = Deno.readTextFileSync(
+  new URL("./implicit_springs.wgsl", import.meta.url),
+);
 
 /**
- * Uniform `ClothParams` of `cloth.wgsl`: slot count N, region stride of the CG scratch, dt,
+ * Uniform `ClothParams` of `implicit_springs.wgsl`: slot count N, region stride of the CG scratch, dt,
  * squared relative tolerance, gravity, and the number of u32 indirect arguments the gate writes.
  */
 export const CLOTH_PARAMS_STRUCT: StructLayout = defineStruct("ClothParams", [
@@ -67,11 +71,11 @@ export const CLOTH_DOF_ACTIVE: number = DOF_ACTIVE;
 /** The DOF has a pinned member: v' = 0. */
 export const CLOTH_DOF_FIXED: number = DOF_FIXED;
 
-/** Scalars of the solver state buffer (`array<f32>`), see {@link ClothSystem.readSolverStats}. */
+/** Scalars of the solver state buffer (`array<f32>`), see {@link ImplicitSprings.readSolverStats}. */
 export const CG_SCALARS = { RZ0: 0, RZ: 1, RZNEW: 2, PAP: 3, DONE: 4, ITER: 5 } as const;
 const { RZ0: S_RZ0, RZNEW: S_RZNEW, PAP: S_PAP, DONE: S_DONE, ITER: S_ITER } = CG_SCALARS;
 const STATE_FLOATS = 8;
-/** Regions of the CG scratch buffer (cloth.wgsl R_*). */
+/** Regions of the CG scratch buffer (implicit_springs.wgsl R_*). */
 /** Regions of the CG scratch buffer (each `stride` vec4 long), in buffer order. */
 export const CG_REGIONS = {
   X: 0,
@@ -89,7 +93,7 @@ export const CG_REGIONS = {
 const { R: R_R, Z: R_Z, P: R_P, AP: R_AP, F: R_F } = CG_REGIONS;
 const REGIONS = Object.keys(CG_REGIONS).length;
 
-/** Every constant of cloth.wgsl that TypeScript defines, as `override` values. */
+/** Every constant of implicit_springs.wgsl that TypeScript defines, as `override` values. */
 const WGSL_CONSTANTS: Record<string, number> = {
   ACTIVE: CLOTH_DOF_ACTIVE,
   FIXED: CLOTH_DOF_FIXED,
@@ -97,8 +101,8 @@ const WGSL_CONSTANTS: Record<string, number> = {
   ...Object.fromEntries(Object.entries(CG_SCALARS).map(([k, v]) => [`S_${k}`, v])),
 };
 
-/** Options of {@link ClothSystem}. */
-export interface ClothSystemOptions {
+/** Options of {@link ImplicitSprings}. */
+export interface ImplicitSpringsOptions {
   /** Particles = DOF slots N of the scene (all systems). */
   particleCount: number;
   /** Springs between cloth particles (e.g. from `buildClothSprings`); indices < N. */
@@ -106,7 +110,7 @@ export interface ClothSystemOptions {
   /**
    * Per particle, nonzero for cloth particles: DOFs with a cloth member are integrated by this
    * system. Default: every particle that is an end of a spring. A `cloth` buffer given to
-   * {@link ClothSystem.bind} replaces it.
+   * {@link ImplicitSprings.bind} replaces it.
    */
   cloth?: ArrayLike<number | boolean>;
   /**
@@ -149,11 +153,11 @@ export interface ClothBuffers {
   dofVOut: GPUBuffer | GPUBufferBinding;
   /** `array<u32>` N: nonzero for pinned particles (default: none pinned). */
   pinned?: GPUBuffer;
-  /** `array<u32>` N: nonzero for cloth particles (default: from {@link ClothSystemOptions.cloth}). */
+  /** `array<u32>` N: nonzero for cloth particles (default: from {@link ImplicitSpringsOptions.cloth}). */
   cloth?: GPUBuffer;
 }
 
-/** Bind groups of one set of {@link ClothBuffers}, from {@link ClothSystem.bind}. */
+/** Bind groups of one set of {@link ClothBuffers}, from {@link ImplicitSprings.bind}. */
 export interface ClothBindings {
   /** The buffers bound. */
   readonly buffers: Readonly<ClothBuffers>;
@@ -161,23 +165,23 @@ export interface ClothBindings {
   readonly groups: Readonly<Record<ClothKernel, GPUBindGroup>>;
 }
 
-/** Options of {@link ClothSystem.encodeStep}. */
+/** Options of {@link ImplicitSprings.encodeStep}. */
 export interface ClothStepOptions {
-  /** Bind groups from {@link ClothSystem.bind}. */
+  /** Bind groups from {@link ImplicitSprings.bind}. */
   bindings: ClothBindings;
   /** Time step (s, > 0). */
   dt: number;
   /** Gravity acceleration (default 0). */
   gravity?: readonly number[];
-  /** Overrides {@link ClothSystemOptions.tolerance} for this step. */
+  /** Overrides {@link ImplicitSpringsOptions.tolerance} for this step. */
   tolerance?: number;
-  /** Overrides {@link ClothSystemOptions.maxIterations} for this step. */
+  /** Overrides {@link ImplicitSpringsOptions.maxIterations} for this step. */
   maxIterations?: number;
   /** Timestamp writes of the step's compute pass. */
   timestampWrites?: GPUComputePassTimestampWrites;
 }
 
-/** CG statistics of the last step run, from {@link ClothSystem.readSolverStats}. */
+/** CG statistics of the last step run, from {@link ImplicitSprings.readSolverStats}. */
 export interface ClothSolverStats {
   /** CG iterations run (each gate that found the solve unconverged). */
   iterations: number;
@@ -187,7 +191,7 @@ export interface ClothSolverStats {
   converged: boolean;
 }
 
-/** Entry points of `cloth.wgsl`, in encode order. */
+/** Entry points of `implicit_springs.wgsl`, in encode order. */
 export type ClothKernel =
   | "classify"
   | "spring_forces"
@@ -201,7 +205,7 @@ export type ClothKernel =
 const READ: BindingKind = "read-only-storage";
 const WRITE: BindingKind = "storage";
 
-/** Bindings (group 0 of cloth.wgsl) of each entry point. */
+/** Bindings (group 0 of implicit_springs.wgsl) of each entry point. */
 const KERNEL_BINDINGS: Record<ClothKernel, ReadonlyArray<number>> = {
   classify: [1, 4, 5, 7, 8, 9, 10, 11, 15],
   spring_forces: [1, 2, 3, 12, 13, 14, 15],
@@ -240,7 +244,7 @@ const USER_BINDINGS: Record<keyof ClothBuffers, [number, number]> = {
  * v' into `dofVOut`. The one-thread gate turns converged iterations into 0-workgroup indirect
  * dispatches; each loop kernel also early-outs on the converged flag.
  */
-export class ClothSystem {
+export class ImplicitSprings {
   /** Device of the pipelines. */
   readonly device: GPUDevice;
   /** Particles = DOF slots N. */
@@ -257,6 +261,11 @@ export class ClothSystem {
   readonly workgroupSize: number;
   /** Label prefix. */
   readonly label: string;
+  /**
+   * Per CSR entry (the order of {@link ImplicitSprings.springCsr}): the stretch past which the
+   * spring breaks (`Spring.breakStretch`), 0 for springs that never break.
+   */
+  readonly breakStretch: Float32Array;
   readonly #stride: number;
   /** The kernels; group 1 (the params uniform) has one layout shared by all. */
   readonly #kernels: Record<ClothKernel, Kernel>;
@@ -269,23 +278,25 @@ export class ClothSystem {
   readonly #argCount: number;
   readonly #params = new Map<string, { buffer: GPUBuffer; group: GPUBindGroup }>();
 
-  /** Builds the spring CSR, the scratch buffers and the pipelines (see {@link ClothSystemOptions}). */
-  constructor(device: GPUDevice, options: ClothSystemOptions) {
-    if (!device) throw new TypeError("ClothSystem: device is required");
-    if (!options) throw new TypeError("ClothSystem: options are required");
+  /** Builds the spring CSR, the scratch buffers and the pipelines (see {@link ImplicitSpringsOptions}). */
+  constructor(device: GPUDevice, options: ImplicitSpringsOptions) {
+    if (!device) throw new TypeError("ImplicitSprings: device is required");
+    if (!options) throw new TypeError("ImplicitSprings: options are required");
     const n = options.particleCount;
     if (!Number.isInteger(n) || n < 1) {
-      throw new RangeError(`ClothSystem: options.particleCount must be an integer >= 1, got ${n}`);
+      throw new RangeError(
+        `ImplicitSprings: options.particleCount must be an integer >= 1, got ${n}`,
+      );
     }
     const wg = options.workgroupSize ?? 64;
     if (!Number.isInteger(wg) || wg < 1 || wg > 256) {
       throw new RangeError(
-        `ClothSystem: options.workgroupSize must be an integer in 1..256, got ${wg}`,
+        `ImplicitSprings: options.workgroupSize must be an integer in 1..256, got ${wg}`,
       );
     }
     if (Math.ceil(n / wg) > 65535) {
       throw new RangeError(
-        `ClothSystem: options.particleCount ${n} needs more than 65535 workgroups`,
+        `ImplicitSprings: options.particleCount ${n} needs more than 65535 workgroups`,
       );
     }
     this.maxIterations = checkIterations(options.maxIterations ?? 100, "options.maxIterations");
@@ -293,11 +304,11 @@ export class ClothSystem {
     this.drag = options.drag ?? 0;
     if (!(this.drag >= 0) || !Number.isFinite(this.drag)) {
       throw new RangeError(
-        `ClothSystem: options.drag must be a finite number >= 0, got ${options.drag}`,
+        `ImplicitSprings: options.drag must be a finite number >= 0, got ${options.drag}`,
       );
     }
     if (!Array.isArray(options.springs)) {
-      throw new TypeError("ClothSystem: options.springs must be an array");
+      throw new TypeError("ImplicitSprings: options.springs must be an array");
     }
     this.device = device;
     this.particleCount = n;
@@ -307,12 +318,13 @@ export class ClothSystem {
     const stride = this.#stride = Math.ceil(n / 16) * 16;
 
     // Per-particle spring CSR.
-    const { start, entries } = springCsr(options.springs, n);
+    const { start, entries, breakStretch } = springCsr(options.springs, n);
+    this.breakStretch = breakStretch;
     const clothFlags = new Uint32Array(n);
     if (options.cloth) {
       if (options.cloth.length !== n) {
         throw new RangeError(
-          `ClothSystem: options.cloth has length ${options.cloth.length}, expected ${n}`,
+          `ImplicitSprings: options.cloth has length ${options.cloth.length}, expected ${n}`,
         );
       }
       for (let i = 0; i < n; i++) clothFlags[i] = options.cloth[i] ? 1 : 0;
@@ -350,8 +362,8 @@ export class ClothSystem {
       [9, buffer("cloth flags", 4 * n, S, clothFlags)],
       [10, buffer("no pins", 4 * n, S)],
       [11, flags],
-      [12, buffer("spring start", 4 * (n + 1), S, start)],
-      [13, buffer("springs", entries.byteLength, S, entries)],
+      [12, buffer("spring start", 4 * (n + 1), S | GPUBufferUsage.COPY_SRC, start)],
+      [13, buffer("springs", entries.byteLength, S | GPUBufferUsage.COPY_SRC, entries)],
       [
         14,
         buffer("spring blocks", SPRING_BLOCK_STRUCT.size * Math.max(1, entries.byteLength / 16), S),
@@ -384,7 +396,7 @@ export class ClothSystem {
     for (const kernel of Object.keys(KERNEL_BINDINGS) as ClothKernel[]) {
       kernels[kernel] = createKernel(device, {
         label: `${label} ${kernel}`,
-        code: CLOTH_WGSL,
+        code: IMPLICIT_SPRINGS_WGSL,
         entryPoint: kernel,
         groups: [
           KERNEL_BINDINGS[kernel].map((b) => [b, WRITABLE.has(b) ? WRITE : READ] as const),
@@ -394,6 +406,15 @@ export class ClothSystem {
       });
     }
     this.#kernels = kernels;
+  }
+
+  /**
+   * The springs in per-particle CSR form: `start` (`array<u32>`, N + 1) and `entries`
+   * (`array<ClothSpring>`, {@link CLOTH_SPRING_STRUCT}: partner, rest length, ks, kd); every
+   * spring is listed under both ends. A spring whose ks is set to 0 (broken) no longer acts.
+   */
+  get springCsr(): { start: GPUBuffer; entries: GPUBuffer } {
+    return { start: this.#internal.get(12)!, entries: this.#internal.get(13)! };
   }
 
   /**
@@ -407,7 +428,7 @@ export class ClothSystem {
 
   /**
    * Binding of the per-particle spring forces `array<vec4f>` (N entries, xyz: Σ over the
-   * particle's springs of f_i at the start of the step), written by {@link ClothSystem.encodeStep}
+   * particle's springs of f_i at the start of the step), written by {@link ImplicitSprings.encodeStep}
    * before its solve. Lets an explicit integrator of a shared DOF see the springs explicitly.
    */
   get springForce(): GPUBufferBinding {
@@ -424,7 +445,7 @@ export class ClothSystem {
    * `STORAGE` usage, a `RangeError` naming one too small.
    */
   bind(buffers: ClothBuffers): ClothBindings {
-    if (!buffers) throw new TypeError("ClothSystem.bind: buffers are required");
+    if (!buffers) throw new TypeError("ImplicitSprings.bind: buffers are required");
     const n = this.particleCount;
     const byBinding = new Map<number, GPUBufferBinding>(
       [...this.#internal].map(([k, buffer]) => [k, { buffer }]),
@@ -433,17 +454,17 @@ export class ClothSystem {
       const given = buffers[name as keyof ClothBuffers];
       if (!given) {
         if (name === "pinned" || name === "cloth") continue;
-        throw new TypeError(`ClothSystem.bind: buffers.${name} is missing`);
+        throw new TypeError(`ImplicitSprings.bind: buffers.${name} is missing`);
       }
       const b: GPUBufferBinding = given instanceof GPUBuffer ? { buffer: given } : given;
       if (!(b.buffer.usage & GPUBufferUsage.STORAGE)) {
-        throw new TypeError(`ClothSystem.bind: buffers.${name} needs GPUBufferUsage.STORAGE`);
+        throw new TypeError(`ImplicitSprings.bind: buffers.${name} needs GPUBufferUsage.STORAGE`);
       }
       const need = bytes * (name === "memberStart" ? n + 1 : n);
       const size = b.size ?? b.buffer.size - (b.offset ?? 0);
       if (size < need) {
         throw new RangeError(
-          `ClothSystem.bind: buffers.${name} has ${size} bytes, needs at least ${need}`,
+          `ImplicitSprings.bind: buffers.${name} has ${size} bytes, needs at least ${need}`,
         );
       }
       byBinding.set(binding, b);
@@ -495,19 +516,21 @@ export class ClothSystem {
    * encoded into one submission, also with different dt.
    */
   encodeStep(encoder: GPUCommandEncoder, options: ClothStepOptions): void {
-    if (!encoder) throw new TypeError("ClothSystem.encodeStep: encoder is required");
+    if (!encoder) throw new TypeError("ImplicitSprings.encodeStep: encoder is required");
     const bindings = options?.bindings;
     if (!bindings?.groups) {
-      throw new TypeError("ClothSystem.encodeStep: options.bindings must come from bind()");
+      throw new TypeError("ImplicitSprings.encodeStep: options.bindings must come from bind()");
     }
     const dt = options.dt;
     if (!(dt > 0) || !Number.isFinite(dt)) {
-      throw new RangeError(`ClothSystem.encodeStep: options.dt must be finite and > 0, got ${dt}`);
+      throw new RangeError(
+        `ImplicitSprings.encodeStep: options.dt must be finite and > 0, got ${dt}`,
+      );
     }
     const gravity = options.gravity ?? [0, 0, 0];
     if (gravity.length !== 3 || !gravity.every(Number.isFinite)) {
       throw new RangeError(
-        `ClothSystem.encodeStep: options.gravity must be 3 finite numbers, got ${gravity}`,
+        `ImplicitSprings.encodeStep: options.gravity must be 3 finite numbers, got ${gravity}`,
       );
     }
     const tolerance = checkTolerance(options.tolerance ?? this.tolerance, "options.tolerance");
@@ -584,14 +607,14 @@ export class ClothSystem {
 
 function checkIterations(v: number, name: string): number {
   if (!Number.isInteger(v) || v < 0) {
-    throw new RangeError(`ClothSystem: ${name} must be an integer >= 0, got ${v}`);
+    throw new RangeError(`ImplicitSprings: ${name} must be an integer >= 0, got ${v}`);
   }
   return v;
 }
 
 function checkTolerance(v: number, name: string): number {
   if (!(v >= 0) || !Number.isFinite(v)) {
-    throw new RangeError(`ClothSystem: ${name} must be finite and >= 0, got ${v}`);
+    throw new RangeError(`ImplicitSprings: ${name} must be finite and >= 0, got ${v}`);
   }
   return v;
 }
@@ -600,28 +623,30 @@ function checkTolerance(v: number, name: string): number {
 function springCsr(
   springs: readonly Spring[],
   n: number,
-): { start: Uint32Array; entries: Uint8Array } {
+): { start: Uint32Array; entries: Uint8Array; breakStretch: Float32Array } {
   const start = new Uint32Array(n + 1);
   springs.forEach((s, k) => {
     for (const [key, v] of [["i", s?.i], ["j", s?.j]] as const) {
       if (!Number.isInteger(v) || v < 0 || v >= n) {
         throw new RangeError(
-          `ClothSystem: options.springs[${k}].${key} = ${v} is not a particle index < ${n}`,
+          `ImplicitSprings: options.springs[${k}].${key} = ${v} is not a particle index < ${n}`,
         );
       }
     }
     if (s.i === s.j) {
-      throw new RangeError(`ClothSystem: options.springs[${k}] joins particle ${s.i} to itself`);
+      throw new RangeError(
+        `ImplicitSprings: options.springs[${k}] joins particle ${s.i} to itself`,
+      );
     }
     if (!(s.restLength > 0) || !Number.isFinite(s.restLength)) {
       throw new RangeError(
-        `ClothSystem: options.springs[${k}].restLength must be finite and > 0, got ${s.restLength}`,
+        `ImplicitSprings: options.springs[${k}].restLength must be finite and > 0, got ${s.restLength}`,
       );
     }
     for (const key of ["ks", "kd"] as const) {
       if (!(s[key] >= 0) || !Number.isFinite(s[key])) {
         throw new RangeError(
-          `ClothSystem: options.springs[${k}].${key} must be finite and >= 0, got ${s[key]}`,
+          `ImplicitSprings: options.springs[${k}].${key} must be finite and >= 0, got ${s[key]}`,
         );
       }
     }
@@ -631,16 +656,19 @@ function springCsr(
   for (let i = 0; i < n; i++) start[i + 1] += start[i];
   const fill = start.slice(0, n);
   const entries = new Uint8Array(CLOTH_SPRING_STRUCT.size * 2 * springs.length);
-  const put = (at: number, partner: number, s: Spring) =>
+  const breakStretch = new Float32Array(2 * springs.length);
+  const put = (at: number, partner: number, s: Spring) => {
+    breakStretch[at] = s.breakStretch ?? 0;
     entries.set(
       new Uint8Array(
         CLOTH_SPRING_STRUCT.pack({ partner, restLength: s.restLength, ks: s.ks, kd: s.kd }),
       ),
       at * CLOTH_SPRING_STRUCT.size,
     );
+  };
   for (const s of springs) {
     put(fill[s.i]++, s.j, s);
     put(fill[s.j]++, s.i, s);
   }
-  return { start, entries };
+  return { start, entries, breakStretch };
 }

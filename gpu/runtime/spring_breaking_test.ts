@@ -1,0 +1,177 @@
+import assert from "node:assert/strict";
+import {
+  bondsAsSprings,
+  bondStretch,
+  buildBonds,
+  micromodulus,
+  updateBroken,
+} from "../../core/peridynamics_reference.ts";
+import { acquireGpu } from "./device.ts";
+import { CLOTH_SPRING_STRUCT, ImplicitSprings } from "./implicit_springs.ts";
+import { readBuffer, storageBuffer } from "./kernel.ts";
+import { BREAK_PARAMS, SPRING_BREAKING_WGSL, SpringBreaking } from "./spring_breaking.ts";
+import { checkWgslStruct } from "./struct_layout.ts";
+
+const BROKEN = 0x80000000;
+const H = 1;
+
+/** Fixture: a 5 × 4 × 4 lattice block (spacing 1, horizon 2) and its bonds. */
+function block() {
+  const x: number[] = [];
+  for (let k = 0; k < 4; k++) {
+    for (let j = 0; j < 4; j++) for (let i = 0; i < 5; i++) x.push(i * H, j * H, k * H);
+  }
+  const positions = Float64Array.from(x);
+  const bonds = buildBonds(positions, { horizon: 2 * H });
+  return { positions, bonds, n: positions.length / 3 };
+}
+
+/** Ascending bond lists (as `ParticleState` builds them) of the bonds. */
+function bondLists(n: number, pairs: [number, number][]) {
+  const partners: number[][] = Array.from({ length: n }, () => []);
+  for (const [i, j] of pairs) partners[i].push(j), partners[j].push(i);
+  const start = new Uint32Array(n + 1);
+  const list: number[] = [];
+  partners.forEach((p, i) => {
+    start[i] = list.length;
+    list.push(...p.sort((a, b) => a - b));
+  });
+  start[n] = list.length;
+  return { start, list: Uint32Array.from(list) };
+}
+
+Deno.test("spring breaking on the GPU against the f64 reference (updateBroken)", async (t) => {
+  await t.step("WGSL structs match their layouts", () => {
+    checkWgslStruct(SPRING_BREAKING_WGSL, BREAK_PARAMS);
+    checkWgslStruct(SPRING_BREAKING_WGSL, CLOTH_SPRING_STRUCT);
+  });
+
+  await t.step(
+    "the same bonds break, both CSR entries and both bond-list flags; irreversible",
+    async () => {
+      const { positions, bonds, n } = block();
+      // a crack opening: the right part moves +0.3 along x
+      const moved = positions.map((
+        v,
+        k,
+      ) => (k % 3 === 0 && positions[k - (k % 3)] >= 2.5 ? v + 0.3 : v));
+      // s0 in the middle of a gap between distinct stretches (no decision within f32 rounding)
+      const stretches = [...new Set([...bondStretch(bonds, moved)].map((s) => +s.toFixed(9)))].sort(
+        (a, b) => a - b,
+      );
+      const at = stretches.findIndex((s) => s > 0.05);
+      const s0 = (stretches[at - 1] + stretches[at]) / 2;
+      assert.ok(stretches[at] - stretches[at - 1] > 1e-3, "a clear gap around s0");
+      const ref = { ...bonds, broken: new Uint8Array(bonds.broken.length) };
+      const want = updateBroken(ref, moved, { criticalStretch: s0 });
+      assert.ok(want > 5 && want < bonds.i.length / 4, `${want} of ${bonds.i.length} break`);
+
+      const springs = bondsAsSprings(bonds, {
+        micromodulus: micromodulus(1e4, 2 * H),
+        volume: H ** 3,
+        particleCount: n,
+      }).map((s) => ({ ...s, breakStretch: s0 }));
+      const { device } = await acquireGpu({ adapter: "software" });
+      device.pushErrorScope("validation");
+      const solver = new ImplicitSprings(device, { particleCount: n, springs });
+      const lists = bondLists(n, springs.map((s) => [s.i, s.j]));
+      const pos = storageBuffer(device, {
+        label: "pos",
+        size: 16 * n,
+        data: Float32Array.from(
+          { length: 4 * n },
+          (_, k) => (k % 4 === 3 ? 0.1 : moved[3 * (k >> 2) + (k % 4)]),
+        ),
+      });
+      const bondStart = storageBuffer(device, {
+        label: "bondStart",
+        size: 4 * (n + 1),
+        data: lists.start,
+      });
+      const bondList = storageBuffer(device, {
+        label: "bondList",
+        size: lists.list.byteLength,
+        data: lists.list,
+      });
+      const breaking = new SpringBreaking(device, {
+        springs: solver,
+        pos,
+        bondStart,
+        bondList,
+        brokenBit: BROKEN,
+      });
+      assert.equal(breaking.breakable, springs.length);
+      const run = () => {
+        const enc = device.createCommandEncoder({ label: "break" });
+        breaking.encode(enc);
+        device.queue.submit([enc.finish()]);
+      };
+      run();
+      const brokenPairs = new Set<string>();
+      for (let b = 0; b < ref.broken.length; b++) {
+        if (ref.broken[b]) {
+          brokenPairs.add(`${ref.i[b]},${ref.j[b]}`);
+        }
+      }
+      const key = (a: number, b: number) => (a < b ? `${a},${b}` : `${b},${a}`);
+      const check = async () => {
+        const csr = solver.springCsr;
+        const start = new Uint32Array(await readBuffer(device, csr.start));
+        const raw = await readBuffer(device, csr.entries);
+        const u = new Uint32Array(raw);
+        const f = new Float32Array(raw);
+        for (let i = 0; i < n; i++) {
+          for (let e = start[i]; e < start[i + 1]; e++) {
+            const partner = u[4 * e];
+            const isBroken = brokenPairs.has(key(i, partner));
+            assert.equal(f[4 * e + 2] === 0, isBroken, `ks of (${i}, ${partner})`);
+            if (isBroken) assert.equal(f[4 * e + 3], 0, "kd too");
+          }
+        }
+        const list = new Uint32Array(await readBuffer(device, bondList));
+        for (let i = 0; i < n; i++) {
+          for (let e = lists.start[i]; e < lists.start[i + 1]; e++) {
+            const partner = list[e] & ~BROKEN;
+            assert.equal(partner, lists.list[e], "partner bits kept");
+            assert.equal((list[e] & BROKEN) !== 0, brokenPairs.has(key(i, partner)), "flag");
+          }
+        }
+        assert.equal(await breaking.readBroken(), want);
+      };
+      await check();
+      // back to the reference configuration: nothing heals, nothing more breaks
+      device.queue.writeBuffer(
+        pos,
+        0,
+        Float32Array.from(
+          { length: 4 * n },
+          (_, k) => (k % 4 === 3 ? 0.1 : positions[3 * (k >> 2) + (k % 4)]),
+        ),
+      );
+      run();
+      await check();
+      assert.equal(await device.popErrorScope(), null);
+      breaking.destroy();
+      solver.destroy();
+      device.destroy();
+    },
+  );
+
+  await t.step("springs without a critical stretch never break (nothing encoded)", async () => {
+    const { device } = await acquireGpu({ adapter: "software" });
+    const springs = [{ i: 0, j: 1, restLength: 1, ks: 1, kd: 0 }];
+    const solver = new ImplicitSprings(device, { particleCount: 2, springs });
+    const buf = (size: number) => storageBuffer(device, { label: "b", size });
+    const breaking = new SpringBreaking(device, {
+      springs: solver,
+      pos: buf(32),
+      bondStart: buf(12),
+      bondList: buf(8),
+      brokenBit: BROKEN,
+    });
+    assert.equal(breaking.active, false);
+    breaking.destroy();
+    solver.destroy();
+    device.destroy();
+  });
+});
