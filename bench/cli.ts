@@ -37,15 +37,19 @@ export interface BenchOptions {
   params: Record<string, Record<string, number>>;
   /** `--coupling`: how systems see a shared meta-particle. */
   coupling: CouplingReading;
+  /** `--suite`: a named suite (`bench/suites.ts`); default `default` without --scene/--handler. */
+  suite: string | undefined;
 }
 
 /** The usage text. */
 export const USAGE = `usage: deno task bench [options]
 
-With no options, runs the default suite: every scene, every applicable handler, scale small,
-the default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html beside it
+With no options, runs the default suite (every system and handler family on a representative
+scene each; --suite all runs every scene under every applicable handler), scale small, the
+default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html beside it
 (deno run -A bench/main.ts runs the bench alone, without the report).
 
+  --suite <name>      default | all (bench/suites.ts); --scene/--handler filter within it
   --scene <ids>       scene ids, globs ("fig11-*") or paths to scene files (comma list; repeatable)
   --handler <ids>     handler ids or globs (comma list; repeatable)
   --scale <s>         tiny | small | medium | paper (default small)
@@ -97,6 +101,7 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
         out: { type: "string" },
         seed: { type: "string" },
         param: { type: "string", multiple: true },
+        suite: { type: "string" },
         coupling: { type: "string", default: "own-part" },
         steps: { type: "string" },
         duration: { type: "string" },
@@ -166,5 +171,6 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
     verify: values.verify ?? null,
     params,
     coupling,
+    suite: values.suite,
   };
 }

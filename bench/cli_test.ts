@@ -12,7 +12,16 @@ Deno.test("bench arguments", async (t) => {
     assert.equal(o.repeat, 1);
     const cases = resolveCases({ scenes: o.scenes, handlers: o.handlers, scale: "tiny" });
     assert.equal(cases.filter((c) => c.scene.id === "fig4-fluid-cloth").length, 8);
-    assert.equal(cases.length, 8 + 3 + 5);
+    // the default suite (bench/suites.ts): fig4 × 8, fig10 × 3, fig11 × 4, fig3-high × 5, fig7-100
+    assert.equal(cases.length, 8 + 3 + 4 + 5 + 1);
+    assert.equal(
+      resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "all" }).length,
+      2 * 8 + 8 + 3 + 3 + 5,
+    );
+    assert.throws(
+      () => resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "nope" }),
+      /unknown suite "nope"; suites: default, all/,
+    );
   });
   await t.step("comma lists, repeats and globs", () => {
     const o = parseBenchArgs([
@@ -49,7 +58,7 @@ Deno.test("bench arguments", async (t) => {
     assert.throws(() => parseBenchArgs(["--timeout", "-3"]), /--timeout/);
     assert.throws(
       () => resolveCases({ scenes: ["fig99"], handlers: [], scale: "tiny" }),
-      /no scene matches "fig99"; valid scenes: fig4-fluid-cloth/,
+      /no scene matches "fig99"; valid scenes: .*fig4-fluid-cloth/,
     );
     assert.throws(
       () => resolveCases({ scenes: [], handlers: ["nope"], scale: "tiny" }),

@@ -14,6 +14,7 @@ import { type BenchOptions, parseBenchArgs, USAGE } from "./cli.ts";
 import { Progress } from "./progress.ts";
 import { caseSteps, runSuite } from "./runner.ts";
 import { resolveCases, SceneFileError, UsageError } from "./suite.ts";
+import { SUITES } from "./suites.ts";
 import { verifyResults } from "./verify.ts";
 
 /** Default output folder: reports/out/<UTC timestamp>. */
@@ -52,6 +53,10 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
       }
       console.log("handlers:");
       for (const h of HANDLERS.values()) console.log(`  ${h.id.padEnd(22)} ${h.description}`);
+      console.log("suites (--suite):");
+      for (const [name, s] of Object.entries(SUITES)) {
+        console.log(`  ${name.padEnd(22)} ${s.description}`);
+      }
       return { exitCode: 0 };
     }
     if (opts.listAdapters) {
@@ -88,6 +93,7 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
       seed: opts.seed,
       params: opts.params,
       coupling: opts.coupling,
+      suite: opts.suite,
     });
     const out = opts.out ?? defaultOutDir();
     Deno.mkdirSync(out, { recursive: true });

@@ -13,6 +13,7 @@ import {
 } from "../core/scene.ts";
 import { getScene, sceneIds } from "../scenes/catalog.ts";
 import { handlerParams, HANDLERS } from "../gpu/handlers/registry.ts";
+import { getSuite, type Suite } from "./suites.ts";
 import type { CouplingReading } from "../gpu/coupling/coupling.ts";
 import { ParamError } from "../core/params.ts";
 
@@ -99,7 +100,8 @@ export function loadSceneFile(path: string): Scene {
 
 /**
  * Resolves the case matrix. `scenes` empty means every catalogue scene; `handlers` empty means
- * every handler that applies to each scene.
+ * every handler that applies to each scene; `suite` (see `bench/suites.ts`) keeps only its cases
+ * of the catalogue (scene files are kept). Without scenes, handlers or suite: the `default` suite.
  */
 export function resolveCases(options: {
   scenes: readonly string[];
@@ -109,7 +111,20 @@ export function resolveCases(options: {
   /** `--param` overrides per handler id. */
   params?: Record<string, Record<string, number>>;
   coupling?: CouplingReading;
+  /** A suite name; default `default` when neither scenes nor handlers are given, else none. */
+  suite?: string;
 }): CaseSpec[] {
+  const suiteName = options.suite ??
+    (options.scenes.length || options.handlers.length ? undefined : "default");
+  let suite: Suite | undefined;
+  try {
+    suite = suiteName === undefined ? undefined : getSuite(suiteName);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const inSuite = (scene: string, handler: string) =>
+    !suite ||
+    suite.cases.some(([sp, hs]) => globMatch(sp, scene) && hs.some((h) => globMatch(h, handler)));
   const allIds = [...HANDLERS.keys()];
   for (const id of Object.keys(options.params ?? {})) {
     if (!HANDLERS.has(id)) {
@@ -135,7 +150,7 @@ export function resolveCases(options: {
   for (const { scene, source } of picked) {
     const s = options.seed === undefined ? scene : { ...scene, seed: options.seed };
     for (const h of wanted) {
-      if (handlerApplies(scene, h)) {
+      if (handlerApplies(scene, h) && (source !== "catalog" || inSuite(scene.id, h))) {
         const params = options.params?.[h];
         try {
           handlerParams(s, h, params);

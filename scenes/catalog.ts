@@ -6,6 +6,7 @@
 import type { Scale, Scene } from "../core/scene.ts";
 import { validateScene } from "../core/scene.ts";
 import { fluidOnCloth } from "./fluid_on_cloth.ts";
+import { solidOnCloth } from "./solid_on_cloth.ts";
 
 type Builder = (scale: Scale) => Scene;
 
@@ -18,6 +19,21 @@ const FIG11: ReadonlyArray<readonly [string, number, number]> = [
 ];
 
 const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
+  ...([["low", 0.05], ["high", 0.4]] as const).map(([tag, drop]): [string, Builder] => [
+    `fig3-ball-cloth-${tag}`,
+    (scale) =>
+      solidOnCloth({
+        id: `fig3-ball-cloth-${tag}`,
+        figure: "Fig. 3",
+        description:
+          `A peridynamic ball (unbreakable) falls ${drop} m onto a pinned cloth in the ` +
+          "same implicit solve; every handler is compared.",
+        scale,
+        drop,
+        massRatio: 1,
+        applicableHandlers: ["*"],
+      }),
+  ]),
   [
     "fig4-fluid-cloth",
     (scale) =>
@@ -31,6 +47,21 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
         applicableHandlers: ["*"],
       }),
   ],
+  ...[1, 10, 100].map((ratio): [string, Builder] => [
+    `fig7-mass-${ratio}`,
+    (scale) =>
+      solidOnCloth({
+        id: `fig7-mass-${ratio}`,
+        figure: "Fig. 7",
+        description:
+          `A ball of ${ratio}× heavier particles than the cloth's falls 0.2 m onto it; ` +
+          "merge-split.",
+        scale,
+        drop: 0.2,
+        massRatio: ratio,
+        applicableHandlers: ["merge-split"],
+      }),
+  ]),
   ...([[0, 0, "00"], [1, 0, "10"], [1, 1, "11"]] as const).map((
     [alpha, beta, tag],
   ): [string, Builder] => [

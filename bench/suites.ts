@@ -1,0 +1,47 @@
+/**
+ * Named case suites of `deno task bench --suite <name>`: which scenes run under which handlers.
+ * `default` (a user's first run, minutes on a laptop CPU at `small`) covers every system and
+ * every handler family; `all` is every scene under every handler that applies to it.
+ *
+ * @module
+ */
+
+/** A suite: (scene id or glob, handler ids or globs) entries; a case runs when any entry matches. */
+export interface Suite {
+  description: string;
+  cases: readonly (readonly [scene: string, handlers: readonly string[]])[];
+}
+
+/** Every suite, by name. */
+export const SUITES: Readonly<Record<string, Suite>> = {
+  default: {
+    description: "every system and handler family at a representative scene each (the first run)",
+    cases: [
+      ["fig4-fluid-cloth", ["*"]],
+      ["fig10-*", ["merge-split"]],
+      // Fig. 11's claims compare 4–8 with 32–64 and unlimited with 8–16
+      ["fig11-nlimit-inf", ["merge-split"]],
+      ["fig11-nlimit-32-64", ["merge-split"]],
+      ["fig11-nlimit-8-16", ["merge-split"]],
+      ["fig11-nlimit-4-8", ["merge-split"]],
+      ["fig3-ball-cloth-high", [
+        "merge-split",
+        "penalty-weak",
+        "penalty-strong",
+        "sph-force-weak",
+        "impulse",
+      ]],
+      ["fig7-mass-100", ["merge-split"]],
+    ],
+  },
+  all: { description: "every scene under every handler that applies to it", cases: [["*", ["*"]]] },
+};
+
+/** Looks up a suite; the error lists the valid names. */
+export function getSuite(name: string): Suite {
+  const s = SUITES[name];
+  if (!s) {
+    throw new RangeError(`unknown suite "${name}"; suites: ${Object.keys(SUITES).join(", ")}`);
+  }
+  return s;
+}
