@@ -45,12 +45,17 @@ export interface CaseMetrics {
   stage2Pairs: number;
   groups: number;
   largestGroup: number;
+  /** Broken bonds at the end, and as a fraction of the breakable bonds (0 when none). */
+  brokenBonds: number;
+  brokenFraction: number;
+  /** Time (s) of the first sample with a broken bond; NaN when nothing broke. */
+  firstFracture: number;
 }
 
 /** Summarises a metrics time series. */
 export function summariseMetrics(
   series: readonly MetricsSample[],
-  options: { referenceSpeed: number },
+  options: { referenceSpeed: number; breakableBonds?: number },
 ): CaseMetrics {
   const max = (f: keyof MetricsSample) =>
     series.reduce((m, r) => (Number.isNaN(r[f]) ? m : Math.max(m, r[f])), 0);
@@ -76,5 +81,8 @@ export function summariseMetrics(
     stage2Pairs: last?.stage2Pairs ?? 0,
     groups: last?.groups ?? 0,
     largestGroup: last?.largestGroup ?? 0,
+    brokenBonds: last?.brokenBonds ?? 0,
+    brokenFraction: options.breakableBonds ? (last?.brokenBonds ?? 0) / options.breakableBonds : 0,
+    firstFracture: series.find((r) => r.brokenBonds > 0)?.time ?? NaN,
   };
 }

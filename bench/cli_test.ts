@@ -16,7 +16,7 @@ Deno.test("bench arguments", async (t) => {
     assert.equal(cases.length, 8 + 3 + 4 + 5 + 1);
     assert.equal(
       resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "all" }).length,
-      2 * 8 + 8 + 3 + 3 + 5,
+      2 * 8 + 8 + 8 + 1 + 3 + 3 + 5, // fig3 × 2, fig4, fig5, fig6, fig7 × 3, fig10, fig11
     );
     assert.throws(
       () => resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "nope" }),

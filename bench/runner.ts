@@ -204,7 +204,12 @@ export async function runOne(
           record.hostSyncsPerStep = (engine.hostSyncs - syncs0 - snapshotReads) / (steps - warmup);
           const series = await engine.readMetrics();
           record.metrics = {
-            summary: { ...summariseMetrics(series, { referenceSpeed: scene.cfl.referenceSpeed }) },
+            summary: {
+              ...summariseMetrics(series, {
+                referenceSpeed: scene.cfl.referenceSpeed,
+                breakableBonds: engine.particles.springs.filter((b) => b.breakStretch).length,
+              }),
+            },
             series: {
               every: scene.metricsEvery,
               fields: [...SAMPLE_FIELDS],

@@ -5,6 +5,7 @@
  */
 import type { Scale, Scene } from "../core/scene.ts";
 import { validateScene } from "../core/scene.ts";
+import { brittleWall } from "./brittle_wall.ts";
 import { fluidOnCloth } from "./fluid_on_cloth.ts";
 import { solidOnCloth } from "./solid_on_cloth.ts";
 
@@ -45,6 +46,30 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
         scale,
         fluid: "column",
         applicableHandlers: ["*"],
+      }),
+  ],
+  [
+    "fig5-wall",
+    (scale) =>
+      brittleWall({
+        id: "fig5-wall",
+        figure: "Fig. 5",
+        description: "A dense peridynamic ball (20× heavier particles) hits a brittle wall at " +
+          "5 m/s; every handler is compared.",
+        scale,
+        applicableHandlers: ["*"],
+      }),
+  ],
+  [
+    "fig6-wall",
+    (scale) =>
+      brittleWall({
+        id: "fig6-wall",
+        figure: "Fig. 6",
+        description: "The Fig. 5 impact under merge-split; at scale paper Table I's 247.9K solid " +
+          "particles.",
+        scale,
+        applicableHandlers: ["merge-split"],
       }),
   ],
   ...[1, 10, 100].map((ratio): [string, Builder] => [

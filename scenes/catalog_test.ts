@@ -83,7 +83,7 @@ Deno.test("plug-in parameters of the catalogue scenes are checked against the sc
     for (const id of sceneIds()) {
       const s = getScene(id, { scale: "tiny" });
       for (const h of HANDLERS.keys()) if (handlerApplies(s, h)) handlerParams(s, h);
-      const want = id.startsWith("fig3") || id.startsWith("fig7")
+      const want = /^fig[3567]-/.test(id)
         ? ["peridynamics"] // the cloth in the same implicit solve as the ball (Fig. 3)
         : ["mass-spring", "sph"];
       assert.deepEqual(sceneSystems(s).map((x) => x.entry.id), want);

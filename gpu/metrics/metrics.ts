@@ -31,6 +31,7 @@ import {
   storageBuffer,
 } from "../runtime/kernel.ts";
 import { HANDLER_STATS_CONSTANTS, KIND_BITS } from "../state/particle_state.ts";
+import { BOND_BROKEN_BIT } from "../state/bond_flags.ts";
 import type { Scene } from "../../core/scene.ts";
 import type { ParticleSet } from "../../core/scene_builder.ts";
 
@@ -45,6 +46,7 @@ function wgslConstants(): Record<string, number> {
     FLAG_CLOTH: KIND_BITS.sheet,
     FLAG_FLUID: KIND_BITS.fluid,
     ...HANDLER_STATS_CONSTANTS,
+    BROKEN_BIT: BOND_BROKEN_BIT,
     ...Object.fromEntries(
       SAMPLE_FIELDS.map((f, k) => [`F_${f.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`, k]),
     ),
@@ -89,6 +91,7 @@ export const SAMPLE_FIELDS = [
   "stage2Pairs",
   "groups",
   "largestGroup",
+  "brokenBonds",
 ] as const;
 
 /** One sample of every metric. */
@@ -105,6 +108,9 @@ export interface MetricsBuffers {
   rest: GPUBuffer;
   /** Springs as `array<vec4u>`: i, j, f32 bits of rest length, f32 bits of stiffness. */
   springs: GPUBuffer;
+  /** Ascending bond lists (`ParticleState`): broken bonds carry `BOND_BROKEN_BIT`. */
+  bondStart: GPUBuffer;
+  bondList: GPUBuffer;
   /** Merge/split statistics (`gpu/handlers/merge-split/merge_split.ts` STATS). */
   stats: GPUBuffer;
 }
@@ -142,6 +148,8 @@ export class Metrics {
   readonly capacity: number;
   #opts: MetricsOptions;
   #kernel: Kernel;
+  #springKernel: Kernel;
+  #springBind: GPUBindGroup;
   #particleKernel: Kernel;
   #params: GPUBuffer;
   #side0: GPUBuffer;
@@ -189,7 +197,20 @@ export class Metrics {
       label: "metrics sample_metrics",
       code: METRICS_WGSL,
       entryPoint: "sample_metrics",
-      bindings: ["uniform", ...Array(8).fill("read-only-storage"), "storage"],
+      bindings: [
+        "uniform",
+        ...Array(5).fill("read-only-storage"),
+        [7, "read-only-storage"],
+        "read-only-storage",
+        "storage",
+      ],
+      constants: wgslConstants(),
+    });
+    this.#springKernel = createKernel(device, {
+      label: "metrics spring_metrics",
+      code: METRICS_WGSL,
+      entryPoint: "spring_metrics",
+      bindings: ["uniform", ...Array(4).fill("read-only-storage"), "storage"],
       constants: wgslConstants(),
     });
     this.#particleKernel = createKernel(device, {
@@ -227,9 +248,16 @@ export class Metrics {
       b.mass,
       b.kind,
       b.rest,
-      b.springs,
       b.stats,
       this.#perParticle,
+      this.#samples,
+    ]);
+    this.#springBind = bindKernel(device, this.#springKernel, [
+      this.#params,
+      b.pos,
+      b.springs,
+      b.bondStart,
+      b.bondList,
       this.#samples,
     ]);
     const sheets = new Uint32Array(4 * Math.max(1, options.sheets.length));
@@ -287,9 +315,8 @@ export class Metrics {
       workgroupSize: 64,
     });
     if (mode === 1) {
-      pass.setPipeline(this.#kernel.pipeline);
-      pass.setBindGroup(0, this.#bind);
-      pass.dispatchWorkgroups(1);
+      dispatch(pass, this.#kernel, { bindGroup: this.#bind, workgroups: 1 });
+      dispatch(pass, this.#springKernel, { bindGroup: this.#springBind, workgroups: 1 });
     }
     pass.end();
   }

@@ -49,6 +49,9 @@ override F_ENERGY_ERROR: u32;
 override F_STAGE2_PAIRS: u32;
 override F_GROUPS: u32;
 override F_LARGEST_GROUP: u32;
+override F_BROKEN_BONDS: u32;
+// The broken-bond flag of bondList entries (gpu/state/bond_flags.ts BOND_BROKEN_BIT, passed in).
+override BROKEN_BIT: u32;
 
 @group(0) @binding(0) var<uniform> P: MetricsParams;
 
@@ -126,12 +129,11 @@ fn metrics_particle(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
 @group(0) @binding(3) var<storage, read> mass: array<f32>;
 @group(0) @binding(4) var<storage, read> flags: array<u32>;
 @group(0) @binding(5) var<storage, read> rest: array<vec4f>;
-@group(0) @binding(6) var<storage, read> springs: array<vec4u>; // i, j, bits(L), bits(k)
 @group(0) @binding(7) var<storage, read> stats: array<u32>;
 @group(0) @binding(8) var<storage, read> perParticle: array<vec4f>;
 @group(0) @binding(9) var<storage, read_write> samples: array<f32>;
 
-var<workgroup> redSum: array<vec4f, WG>;  // kinetic, potential, elastic, (unused)
+var<workgroup> redSum: array<vec4f, WG>;  // kinetic, potential, (unused), (unused)
 var<workgroup> redMax: array<vec4f, WG>;  // speed, penetration depth, deflection, rebound
 var<workgroup> redCnt: array<vec4u, WG>;  // pass-through, deep overlaps, NaN, (unused)
 
@@ -169,12 +171,6 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
     cnt.y += u32(q.y);
     mx.y = max(mx.y, q.z);
   }
-  // elastic energy of the springs
-  for (var s = t; s < P.springCount; s += WG) {
-    let sp = springs[s];
-    let d = length(pos[sp.x].xyz - pos[sp.y].xyz) - bitcast<f32>(sp.z);
-    sum.z += 0.5 * bitcast<f32>(sp.w) * d * d;
-  }
   redSum[t] = sum;
   redMax[t] = mx;
   redCnt[t] = cnt;
@@ -196,7 +192,6 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
     samples[o + F_MAX_SPEED] = redMax[0].x;
     samples[o + F_KINETIC] = redSum[0].x;
     samples[o + F_POTENTIAL] = redSum[0].y;
-    samples[o + F_ELASTIC] = redSum[0].z;
     samples[o + F_NAN_COUNT] = f32(redCnt[0].z);
     samples[o + F_SHEET_DEFLECTION] = redMax[0].z;
     samples[o + F_MAX_REBOUND] = redMax[0].w;
@@ -205,5 +200,59 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
     samples[o + F_STAGE2_PAIRS] = f32(stats[STAT_STAGE2_PAIRS]);
     samples[o + F_GROUPS] = f32(stats[STAT_GROUPS]);
     samples[o + F_LARGEST_GROUP] = f32(stats[STAT_LARGEST_GROUP]);
+  }
+}
+
+// Spring pass (after the reduction pass, one workgroup): the elastic energy of the intact springs
+// and bonds, Σ ½ k (|x_i − x_j| − L)², and the number of broken bonds (BROKEN_BIT in the bond
+// list, gpu/runtime/spring_breaking.wgsl); fixed-order tree reductions.
+@group(0) @binding(1) var<storage, read> e_pos: array<vec4f>;
+@group(0) @binding(2) var<storage, read> e_springs: array<vec4u>; // i, j, bits(L), bits(k)
+@group(0) @binding(3) var<storage, read> e_bondStart: array<u32>;
+@group(0) @binding(4) var<storage, read> e_bondList: array<u32>;
+@group(0) @binding(5) var<storage, read_write> e_samples: array<f32>;
+
+var<workgroup> redSpring: array<vec2f, WG>; // elastic energy, broken bonds
+
+// Whether the bond (a, b) is flagged broken in a's or b's ascending bond list.
+fn bond_broken(a: u32, b: u32) -> bool {
+  for (var side = 0u; side < 2u; side++) {
+    let p = select(a, b, side == 1u);
+    let q = select(b, a, side == 1u);
+    var lo = e_bondStart[p];
+    var hi = e_bondStart[p + 1u];
+    while (lo < hi) {
+      let mid = lo + (hi - lo) / 2u;
+      let v = e_bondList[mid] & ~BROKEN_BIT;
+      if (v == q) { return (e_bondList[mid] & BROKEN_BIT) != 0u; }
+      if (v < q) { lo = mid + 1u; } else { hi = mid; }
+    }
+  }
+  return false;
+}
+
+@compute @workgroup_size(WG)
+fn spring_metrics(@builtin(local_invocation_id) lid: vec3u) {
+  let t = lid.x;
+  var acc = vec2f(0.0);
+  for (var s = t; s < P.springCount; s += WG) {
+    let sp = e_springs[s];
+    if (bond_broken(sp.x, sp.y)) {
+      acc.y += 1.0;
+      continue;
+    }
+    let d = length(e_pos[sp.x].xyz - e_pos[sp.y].xyz) - bitcast<f32>(sp.z);
+    acc.x += 0.5 * bitcast<f32>(sp.w) * d * d;
+  }
+  redSpring[t] = acc;
+  workgroupBarrier();
+  for (var stride = WG / 2u; stride > 0u; stride = stride / 2u) {
+    if (t < stride) { redSpring[t] = redSpring[t] + redSpring[t + stride]; }
+    workgroupBarrier();
+  }
+  if (t == 0u && P.mode == 1u) {
+    let o = P.sample * P.fields;
+    e_samples[o + F_ELASTIC] = redSpring[0].x;
+    e_samples[o + F_BROKEN_BONDS] = redSpring[0].y;
   }
 }

@@ -52,6 +52,8 @@ async function measure(
     kind: buf("kind", kind),
     rest: buf("rest", vec4(before, R)),
     springs: buf("springs", new Uint32Array(4)),
+    bondStart: buf("bondStart", new Uint32Array(n + 1)),
+    bondList: buf("bondList", new Uint32Array(4)),
     stats: buf("stats", new Uint32Array(HANDLER_STATS.length)),
   };
   const metrics = new Metrics(device, {
@@ -109,4 +111,50 @@ Deno.test("metrics per sheet: none, one or several sheets, same definitions", as
     // −Σ m g·(x − origin) with the positions sampled: 2·10·(0.5 + 1.5)
     assert.ok(Math.abs(row.potential - 2 * 10 * (0.5 + 1.5)) < 1e-4, `${row.potential}`);
   });
+});
+
+Deno.test("spring metrics: elastic energy of intact springs, broken bonds counted", async () => {
+  const { device } = await acquireGpu({ adapter: "software" });
+  device.pushErrorScope("validation");
+  // Fixture: a chain 0–1–2 (rest length 1, k = 10 and 20), stretched to lengths 1.5 and 2;
+  // the bond 1–2 is broken (flagged in both bond lists).
+  const pos = Float32Array.from([0, 0, 0, R, 1.5, 0, 0, R, 3.5, 0, 0, R]);
+  const springs = new Uint32Array(8);
+  const f = new Float32Array(springs.buffer);
+  springs.set([0, 1], 0), f.set([1, 10], 2);
+  springs.set([1, 2], 4), f.set([1, 20], 6);
+  const BROKEN = 0x80000000;
+  const bondStart = Uint32Array.from([0, 1, 3, 4]);
+  const bondList = Uint32Array.from([1, 0, (2 | BROKEN) >>> 0, (1 | BROKEN) >>> 0]);
+  const buf = (label: string, data: ArrayBufferView) =>
+    storageBuffer(device, { label, size: data.byteLength, data });
+  const metrics = new Metrics(device, {
+    count: 3,
+    sheets: [],
+    springCount: 2,
+    radius: R,
+    gravity: [0, 0, 0],
+    origin: [0, 0, 0],
+    capacity: 2,
+    buffers: {
+      pos: buf("pos", pos),
+      vel: buf("vel", new Float32Array(12)),
+      mass: buf("mass", new Float32Array(3).fill(1)),
+      kind: buf("kind", new Uint32Array(3)),
+      rest: buf("rest", pos),
+      springs: buf("springs", springs),
+      bondStart: buf("bondStart", bondStart),
+      bondList: buf("bondList", bondList),
+      stats: buf("stats", new Uint32Array(HANDLER_STATS.length)),
+    },
+  });
+  const enc = device.createCommandEncoder({ label: "sample" });
+  metrics.encodeSample(enc, { time: 0 });
+  device.queue.submit([enc.finish()]);
+  const [row] = await metrics.read();
+  assert.ok(Math.abs(row.elastic - 0.5 * 10 * 0.5 ** 2) < 1e-6, `elastic ${row.elastic}`);
+  assert.equal(row.brokenBonds, 1);
+  assert.equal(await device.popErrorScope(), null);
+  metrics.destroy();
+  device.destroy();
 });

@@ -50,6 +50,15 @@ Deno.test({
       },
     );
 
+    await t.step("fig5 under merge-split: the wall fractures, nothing explodes", async () => {
+      const wall = getScene("fig5-wall", { scale: "tiny" });
+      const { series } = await simulate(gpu, wall, "merge-split");
+      assert.equal(max(series, "nanCount"), 0);
+      assert.ok(max(series, "brokenBonds") > 100, `broken bonds ${max(series, "brokenBonds")}`);
+      // the ball arrives at 5 m/s; fragments may fly, but not explode (strong penalty: > 100 m/s)
+      assert.ok(max(series, "maxSpeed") < 3 * 5, `max speed ${max(series, "maxSpeed")}`);
+    });
+
     await t.step(
       "a brittle bar pulled apart at both ends breaks; an unbreakable one does not",
       async () => {
