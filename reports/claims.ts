@@ -47,7 +47,54 @@ export const DISSIPATION_MARGIN = 0.01;
 /** Fig. 11: "rigidified" means the unlimited case deflects less than this fraction of 8–16's. */
 export const RIGIDIFY_FACTOR = 0.8;
 
+/**
+ * A case gained energy (instability) when its energy ratio (kinetic + gravity + elastic, end /
+ * start) exceeds 1 + this: a passive scene only loses energy to damping, and f32 round-off is
+ * orders of magnitude below 5 %.
+ */
+export const ENERGY_GAIN_MAX = 0.05;
+/** The Fig. 3 scenes (ball dropped from two heights onto the cloth). */
+export const FIG3_SCENES = ["fig3-ball-cloth-low", "fig3-ball-cloth-high"] as const;
+/** The Fig. 7 scenes (mass ratios 1, 10, 100). */
+export const FIG7_SCENES = ["fig7-mass-1", "fig7-mass-10", "fig7-mass-100"] as const;
+
 const MERGE_SPLIT = "merge-split";
+
+/** Whether a record shows instability: recorded unstable, exploded, or gained energy. */
+function unstable(r: CaseRecord): boolean {
+  return r.status === "unstable" || r.metrics?.summary.exploded === true ||
+    metric(r, "energyRatio") > 1 + ENERGY_GAIN_MAX;
+}
+
+/** Whether a record finished `ok` with metrics and did not explode (usable for leak claims). */
+function usable(r: CaseRecord | undefined): r is CaseRecord {
+  return r !== undefined && r.status === "ok" && !!r.metrics &&
+    r.metrics.summary.exploded !== true;
+}
+
+/**
+ * A claim over the scenes of a family that were run: `test` gets the usable records of `handler`
+ * per scene (missing or unusable ones left out); "not run" when none is usable.
+ */
+function overScenes(
+  scenes: readonly string[],
+  handler: string,
+  test: (found: CaseRecord[]) => { ok: boolean; measured: string },
+  options: { usableOnly?: boolean } = {},
+): (records: readonly CaseRecord[]) => ClaimResult {
+  return (records) => {
+    const found = scenes.map((s) => findCase(records, s, handler)).filter((r) =>
+      options.usableOnly === false
+        ? r !== undefined && (r.status === "ok" || r.status === "unstable")
+        : usable(r)
+    ) as CaseRecord[];
+    if (!found.length) {
+      return { status: "not run", measured: `no usable ${handler} case of ${scenes.join(", ")}` };
+    }
+    const t = test(found);
+    return { status: t.ok ? "reproduced" : "not reproduced", measured: t.measured };
+  };
+}
 
 /** The last record of `scene` × `handler`, or undefined. */
 function findCase(
@@ -114,7 +161,7 @@ function twoScenes(
   };
 }
 
-/** The claims, in the order of the brief: (a)–(j). */
+/** The claims: (a)–(j) fluid on cloth, (k)–(n) solids. */
 export const CLAIMS: readonly Claim[] = [
   {
     id: "a",
@@ -228,6 +275,65 @@ export const CLAIMS: readonly Claim[] = [
       ["fig11-nlimit-inf", "fig11-nlimit-8-16"],
       { metric: "sheetDeflection", test: (a, b) => a < RIGIDIFY_FACTOR * b },
     ),
+  },
+  {
+    id: "k",
+    text:
+      "Merge-split lets no ball particle through the cloth and stays stable, at every height run",
+    paper: "Fig. 3",
+    evaluate: overScenes(FIG3_SCENES, MERGE_SPLIT, (found) => ({
+      ok: found.every((r) => metric(r, "passThroughMax") <= 0 && !unstable(r)),
+      measured: found.map((r) =>
+        `${r.scene}: passThroughMax ${formatNumber(metric(r, "passThroughMax"))}, energy ratio ${
+          formatNumber(metric(r, "energyRatio"))
+        }`
+      ).join("; "),
+    }), { usableOnly: false }),
+  },
+  ...(["penalty-weak", "sph-force-weak"] as const).map((handler): Claim => ({
+    id: handler === "penalty-weak" ? "l" : "l2",
+    text: `${handler} lets the ball into or through the cloth at one height at least`,
+    paper: "Fig. 3",
+    evaluate: overScenes(FIG3_SCENES, handler, (found) => ({
+      ok: found.some((r) => metric(r, "passThroughMax") > LEAK_PASS_THROUGH_MIN),
+      measured: found.map((r) =>
+        `${r.scene}: passThroughMax ${formatNumber(metric(r, "passThroughMax"))}`
+      ).join("; "),
+    })),
+  })),
+  ...(["penalty-strong", "sph-force-strong"] as const).map((handler): Claim => ({
+    id: handler === "penalty-strong" ? "m" : "m2",
+    text:
+      `${handler} is unstable at one height at least (recorded unstable, exploded, or energy ratio > ${
+        1 + ENERGY_GAIN_MAX
+      })`,
+    paper: "Fig. 3",
+    evaluate: overScenes(
+      FIG3_SCENES,
+      handler,
+      (found) => ({
+        ok: found.some(unstable),
+        measured: found.map((r) =>
+          `${r.scene}: ${r.status}, energy ratio ${
+            formatNumber(metric(r, "energyRatio"))
+          }, max speed ${formatNumber(metric(r, "maxSpeedRatio"))}× v_ref`
+        ).join("; "),
+      }),
+      { usableOnly: false },
+    ),
+  })),
+  {
+    id: "n",
+    text: "Merge-split stays stable and leak-free at every mass ratio run (1, 10, 100)",
+    paper: "Fig. 7",
+    evaluate: overScenes(FIG7_SCENES, MERGE_SPLIT, (found) => ({
+      ok: found.every((r) => metric(r, "passThroughMax") <= 0 && !unstable(r)),
+      measured: found.map((r) =>
+        `${r.scene}: passThroughMax ${formatNumber(metric(r, "passThroughMax"))}, energy ratio ${
+          formatNumber(metric(r, "energyRatio"))
+        }`
+      ).join("; "),
+    }), { usableOnly: false }),
   },
 ];
 

@@ -32,6 +32,25 @@ function goodSuite(): CaseRecord[] {
     ms("fig11-nlimit-32-64", { passThroughMax: 0 }),
     ms("fig11-nlimit-inf", { sheetDeflection: 2 }),
     ms("fig11-nlimit-8-16", { sheetDeflection: 5 }),
+    ms("fig3-ball-cloth-low", { passThroughMax: 0, energyRatio: 0.8 }),
+    ms("fig3-ball-cloth-high", { passThroughMax: 0, energyRatio: 0.7 }),
+    fakeRecord({
+      scene: "fig3-ball-cloth-high",
+      handler: "penalty-weak",
+      summary: { passThroughMax: 500 },
+    }),
+    fakeRecord({
+      scene: "fig3-ball-cloth-low",
+      handler: "sph-force-weak",
+      summary: { passThroughMax: 9 },
+    }),
+    fakeRecord({
+      scene: "fig3-ball-cloth-high",
+      handler: "penalty-strong",
+      summary: { energyRatio: 1.4 },
+    }),
+    fakeRecord({ scene: "fig3-ball-cloth-low", handler: "sph-force-strong", status: "unstable" }),
+    ...[1, 10, 100].map((k) => ms(`fig7-mass-${k}`, { passThroughMax: 0, energyRatio: 0.9 })),
   ];
 }
 
@@ -94,14 +113,28 @@ Deno.test("HTML report", async (t) => {
     assert.deepEqual(Object.values(statuses([])), CLAIMS.map(() => "not run"));
     const onlyFig4 = good.filter((r) => r.scene === "fig4-fluid-cloth");
     const s4 = statuses(onlyFig4);
-    for (const id of ["h", "i", "j"]) assert.equal(s4[id], "not run", id);
+    for (const id of ["h", "i", "j", "k", "l", "m", "n"]) assert.equal(s4[id], "not run", id);
     const failed = goodSuite();
     failed[1] = fakeRecord({ handler: "penalty-weak", status: "failed", metrics: null });
     const b = evaluateClaims(failed).find((c) => c.claim.id === "b")!.result;
     assert.equal(b.status, "not run");
     assert.match(b.measured, /penalty-weak failed, no metrics/);
     const html = renderReport([{ label: "x", records: good }], { cdn: true });
-    assert.match(html, /10 reproduced, 0 not reproduced, 0 not run/);
+    assert.match(html, /16 reproduced, 0 not reproduced, 0 not run/);
+    // solids: a merge-split leak or instability, no weak leak, strong stable; unstable cases count
+    const solid = goodSuite();
+    const at = (scene: string, handler: string) =>
+      solid.find((r) => r.scene === scene && r.handler === handler)!;
+    at("fig3-ball-cloth-low", "merge-split").metrics!.summary.passThroughMax = 2; // (k)
+    at("fig3-ball-cloth-high", "penalty-weak").metrics!.summary.passThroughMax = 0; // (l)
+    at("fig3-ball-cloth-high", "penalty-strong").metrics!.summary.energyRatio = 1.02; // (m)
+    at("fig7-mass-100", "merge-split").status = "unstable"; // (n)
+    const so = statuses(solid);
+    for (const id of ["k", "l", "m", "n"]) assert.equal(so[id], "not reproduced", id);
+    for (const id of ["l2", "m2"]) assert.equal(so[id], "reproduced", id);
+    // a failed weak case is left out: with no usable case the claim is not run
+    at("fig3-ball-cloth-low", "sph-force-weak").status = "failed";
+    assert.equal(statuses(solid)["l2"], "not run");
   });
 
   await t.step("scene matrix colours problems", () => {
@@ -211,7 +244,7 @@ Deno.test("HTML report", async (t) => {
       assert.equal(path, join(dir, "run1", "report.html"));
       assert.equal(Deno.statSync(path).size, bytes);
       assert.match(Deno.readTextFileSync(path), /<h3>run1<\/h3>/);
-      assert.equal(parseResults(Deno.readTextFileSync(file)).length, 11);
+      assert.equal(parseResults(Deno.readTextFileSync(file)).length, goodSuite().length);
 
       assert.equal(main([file, "--bogus"]), 2);
       assert.match(
