@@ -50,6 +50,9 @@ export interface CaseMetrics {
   brokenFraction: number;
   /** Time (s) of the first sample with a broken bond; NaN when nothing broke. */
   firstFracture: number;
+  /** Most particles more than half inside another solid body at any sample, and the deepest (r). */
+  solidInside: number;
+  maxSolidPenetration: number;
 }
 
 /** Summarises a metrics time series. */
@@ -84,5 +87,7 @@ export function summariseMetrics(
     brokenBonds: last?.brokenBonds ?? 0,
     brokenFraction: options.breakableBonds ? (last?.brokenBonds ?? 0) / options.breakableBonds : 0,
     firstFracture: series.find((r) => r.brokenBonds > 0)?.time ?? NaN,
+    solidInside: max("solidInside"),
+    maxSolidPenetration: max("maxSolidPenetration"),
   };
 }

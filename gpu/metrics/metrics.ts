@@ -15,6 +15,9 @@
  * - `kinetic`, `potential` (−Σ m g·(x − origin), origin the domain's lower corner, so it is
  *   never negative), `elastic` (Σ ½k(|xi − xj| − L)² over springs); the
  *   energy ratio is (kinetic + potential + elastic) / its initial value.
+ * - `solidInside`: particles of a solid body more than half inside a particle of another solid body
+ *   (closer than r); `maxSolidPenetration`: the deepest such overlap, (2r − d)/r in radii.
+ * - `brokenBonds`: bonds broken so far (peridynamic fracture); `elastic` counts intact ones only.
  * - `sheetDeflection`: max cloth displacement from rest, in radii (rigidification shows as
  *   a small deflection).
  * - `maxRebound`: max upward fluid velocity (m/s): the fling-back of stiff forces.
@@ -57,7 +60,7 @@ function wgslConstants(): Record<string, number> {
 export const METRICS_PARAMS: StructLayout = defineStruct("MetricsParams", [
   ["count", "u32"],
   ["sheetCount", "u32"],
-  ["pad3", "u32"],
+  ["solidCount", "u32"],
   ["pad4", "u32"],
   ["springCount", "u32"],
   ["sample", "u32"],
@@ -92,6 +95,8 @@ export const SAMPLE_FIELDS = [
   "groups",
   "largestGroup",
   "brokenBonds",
+  "solidInside",
+  "maxSolidPenetration",
 ] as const;
 
 /** One sample of every metric. */
@@ -132,6 +137,8 @@ export interface MetricsOptions {
    * `start`, with its rest spacing (m); none, one or several.
    */
   sheets: readonly Sheet[];
+  /** The solid bodies (particle ranges) measured for solid–solid penetration; none, one or several. */
+  solids: readonly { start: number; count: number }[];
   springCount: number;
   radius: number;
   gravity: readonly [number, number, number];
@@ -154,6 +161,7 @@ export class Metrics {
   #params: GPUBuffer;
   #side0: GPUBuffer;
   #sheets: GPUBuffer;
+  #solids: GPUBuffer;
   #perParticle: GPUBuffer;
   #samples: GPUBuffer;
   #bind: GPUBindGroup;
@@ -179,6 +187,10 @@ export class Metrics {
     return new Metrics(device, {
       count: p.count,
       sheets,
+      solids: p.bodies.filter((b) => b.kind === "solid").map((b) => ({
+        start: b.start,
+        count: b.count,
+      })),
       springCount: p.springs.length,
       radius: scene.radius,
       gravity: [...scene.gravity] as [number, number, number],
@@ -217,7 +229,14 @@ export class Metrics {
       label: "metrics metrics_particle",
       code: METRICS_WGSL,
       entryPoint: "metrics_particle",
-      bindings: ["uniform", "read-only-storage", "read-only-storage", "storage", "storage"],
+      bindings: [
+        "uniform",
+        "read-only-storage",
+        "read-only-storage",
+        "storage",
+        "storage",
+        "read-only-storage",
+      ],
       constants: wgslConstants(),
     });
     this.#params = device.createBuffer({
@@ -270,12 +289,20 @@ export class Metrics {
       size: sheets.byteLength,
       data: sheets,
     });
+    const solids = new Uint32Array(4 * Math.max(1, options.solids.length));
+    options.solids.forEach((so, k) => solids.set([so.start, so.count], 4 * k));
+    this.#solids = storageBuffer(device, {
+      label: "metrics solids",
+      size: solids.byteLength,
+      data: solids,
+    });
     this.#particleBind = bindKernel(device, this.#particleKernel, [
       this.#params,
       b.pos,
       this.#sheets,
       this.#side0,
       this.#perParticle,
+      this.#solids,
     ]);
   }
 
@@ -292,7 +319,7 @@ export class Metrics {
       METRICS_PARAMS.pack({
         count: o.count,
         sheetCount: o.sheets.length,
-        pad3: 0,
+        solidCount: o.solids.length,
         pad4: 0,
         springCount: o.springCount,
         sample: this.#taken,
@@ -369,6 +396,7 @@ export class Metrics {
     this.#params.destroy();
     this.#side0.destroy();
     this.#sheets.destroy();
+    this.#solids.destroy();
     this.#perParticle.destroy();
     this.#samples.destroy();
   }

@@ -5,7 +5,7 @@
 struct MetricsParams {
   count: u32,
   sheetCount: u32,
-  pad3: u32,
+  solidCount: u32,
   pad4: u32,
   springCount: u32,
   sample: u32,
@@ -50,6 +50,8 @@ override F_STAGE2_PAIRS: u32;
 override F_GROUPS: u32;
 override F_LARGEST_GROUP: u32;
 override F_BROKEN_BONDS: u32;
+override F_SOLID_INSIDE: u32;
+override F_MAX_SOLID_PENETRATION: u32;
 // The broken-bond flag of bondList entries (gpu/state/bond_flags.ts BOND_BROKEN_BIT, passed in).
 override BROKEN_BIT: u32;
 
@@ -61,11 +63,16 @@ override BROKEN_BIT: u32;
 // with no sheet or several needs no special case. For each particle and each sheet it does not
 // belong to: its nearest particle of the sheet and its side of the sheet there (pass-through:
 // the side changed since the start), and its overlaps with the sheet's particles; written to
-// `perParticle` as (passed any sheet, deep overlaps, penetration depth, 0).
+// `perParticle` as (passed any sheet, deep overlaps, penetration depth, solid penetration).
+// Solid bodies (peridynamic): for a particle of a solid body, its deepest overlap with a particle
+// of another solid body, (2r − d)/r in radii (0 when none within 2r; > 1: more than half inside,
+// "inside another solid body"). Brute force over the other solids' particles, one invocation per
+// particle (fine to `medium`).
 @group(0) @binding(1) var<storage, read> q_pos: array<vec4f>;
 @group(0) @binding(2) var<storage, read> q_sheets: array<vec4u>; // start, rows, cols, bits(spacing)
 @group(0) @binding(3) var<storage, read_write> q_side0: array<i32>; // sheet * count + particle
 @group(0) @binding(4) var<storage, read_write> q_out: array<vec4f>;
+@group(0) @binding(5) var<storage, read> q_solids: array<vec4u>; // start, count, 0, 0
 
 fn sheet_pos(sh: vec4u, r: u32, c: u32) -> vec3f {
   return q_pos[sh.x + r * sh.z + c].xyz;
@@ -120,6 +127,22 @@ fn metrics_particle(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
       out.x = 1.0;
     }
   }
+  // solid–solid penetration
+  var inSolid = P.solidCount;
+  for (var s = 0u; s < P.solidCount; s++) {
+    let so = q_solids[s];
+    if (i >= so.x && i < so.x + so.y) { inSolid = s; }
+  }
+  if (inSolid < P.solidCount && finite3(x)) {
+    for (var s = 0u; s < P.solidCount; s++) {
+      if (s == inSolid) { continue; }
+      let so = q_solids[s];
+      for (var k = so.x; k < so.x + so.y; k++) {
+        let d = length(x - q_pos[k].xyz);
+        if (d < 2.0 * P.radius) { out.w = max(out.w, (2.0 * P.radius - d) / P.radius); }
+      }
+    }
+  }
   q_out[i] = out;
 }
 
@@ -135,7 +158,8 @@ fn metrics_particle(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
 
 var<workgroup> redSum: array<vec4f, WG>;  // kinetic, potential, (unused), (unused)
 var<workgroup> redMax: array<vec4f, WG>;  // speed, penetration depth, deflection, rebound
-var<workgroup> redCnt: array<vec4u, WG>;  // pass-through, deep overlaps, NaN, (unused)
+var<workgroup> redCnt: array<vec4u, WG>;  // pass-through, deep overlaps, NaN, inside a solid
+var<workgroup> redPen: array<f32, WG>;     // solid–solid penetration depth
 
 fn finite3(v: vec3f) -> bool {
   // NaN fails every comparison; Inf exceeds the largest f32.
@@ -148,6 +172,7 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
   var sum = vec4f(0.0);
   var mx = vec4f(0.0);
   var cnt = vec4u(0u);
+  var pen = 0.0;
   for (var i = t; i < P.count; i += WG) {
     let x = pos[i].xyz;
     let v = vel[i].xyz;
@@ -170,7 +195,10 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
     cnt.x += u32(q.x);
     cnt.y += u32(q.y);
     mx.y = max(mx.y, q.z);
+    pen = max(pen, q.w);
+    if (q.w > 1.0) { cnt.w += 1u; }
   }
+  redPen[t] = pen;
   redSum[t] = sum;
   redMax[t] = mx;
   redCnt[t] = cnt;
@@ -180,6 +208,7 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
       redSum[t] = redSum[t] + redSum[t + stride];
       redMax[t] = max(redMax[t], redMax[t + stride]);
       redCnt[t] = redCnt[t] + redCnt[t + stride];
+      redPen[t] = max(redPen[t], redPen[t + stride]);
     }
     workgroupBarrier();
   }
@@ -193,6 +222,8 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
     samples[o + F_KINETIC] = redSum[0].x;
     samples[o + F_POTENTIAL] = redSum[0].y;
     samples[o + F_NAN_COUNT] = f32(redCnt[0].z);
+    samples[o + F_SOLID_INSIDE] = f32(redCnt[0].w);
+    samples[o + F_MAX_SOLID_PENETRATION] = redPen[0];
     samples[o + F_SHEET_DEFLECTION] = redMax[0].z;
     samples[o + F_MAX_REBOUND] = redMax[0].w;
     samples[o + F_MOMENTUM_ERROR] = bitcast<f32>(stats[STAT_MOMENTUM_ERROR]);

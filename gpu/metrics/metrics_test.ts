@@ -27,6 +27,7 @@ async function measure(
   before: number[][],
   after: number[][],
   vel: number[][],
+  solids: { start: number; count: number }[] = [],
 ) {
   const { device } = await acquireGpu({ adapter: "software" });
   device.pushErrorScope("validation");
@@ -59,6 +60,7 @@ async function measure(
   const metrics = new Metrics(device, {
     count: n,
     sheets,
+    solids,
     springCount: 0,
     radius: R,
     gravity: [0, -10, 0],
@@ -102,6 +104,19 @@ Deno.test("metrics per sheet: none, one or several sheets, same definitions", as
     assert.equal(row.nanCount, 0);
   });
 
+  await t.step("solid bodies: overlaps with another solid body, not with its own", async () => {
+    // Fixture: body 0 = particles 0, 1 (1 at 0.3r from 0: its own body, ignored); body 1 =
+    // particle 2 at 0.5r from 0 (depth 1.5: inside); body 2 = particle 3 at 1.5r from 2's far
+    // side (depth 0.5 with 2), particle 4 far away.
+    const x = [[0, 0, 0], [0.3 * R, 0, 0], [0.5 * R, 0, 0], [2 * R, 0, 0], [1, 1, 1]];
+    const solids = [{ start: 0, count: 2 }, { start: 2, count: 1 }, { start: 3, count: 2 }];
+    const row = await measure([], x, x, x.map(() => [0, 0, 0]), solids);
+    // inside (depth > 1): 0 and 2 (0.5r apart), 1 and 2 (0.2r apart)
+    assert.equal(row.solidInside, 3);
+    assert.ok(Math.abs(row.maxSolidPenetration - 1.8) < 1e-4, `${row.maxSolidPenetration}`);
+    assert.equal(row.deepOverlaps, 0, "no sheet");
+  });
+
   await t.step("no sheet: no pass-through, energies still measured", async () => {
     const free = [[0, 0, 0], [0.5, 0.5, 0.5]];
     const row = await measure([], free, [[0, -0.5, 0], [0.5, 0.5, 0.5]], [[0, 3, 0], [0, 0, 4]]);
@@ -131,6 +146,7 @@ Deno.test("spring metrics: elastic energy of intact springs, broken bonds counte
   const metrics = new Metrics(device, {
     count: 3,
     sheets: [],
+    solids: [],
     springCount: 2,
     radius: R,
     gravity: [0, 0, 0],
