@@ -53,6 +53,8 @@ export interface CaseMetrics {
   /** Most particles more than half inside another solid body at any sample, and the deepest (r). */
   solidInside: number;
   maxSolidPenetration: number;
+  /** `solidInside` at its most over the samples before the first broken bond (all if none broke). */
+  solidInsideBeforeFracture: number;
 }
 
 /** Summarises a metrics time series. */
@@ -88,6 +90,10 @@ export function summariseMetrics(
     brokenFraction: options.breakableBonds ? (last?.brokenBonds ?? 0) / options.breakableBonds : 0,
     firstFracture: series.find((r) => r.brokenBonds > 0)?.time ?? NaN,
     solidInside: max("solidInside"),
+    solidInsideBeforeFracture: series.filter((r) => !(r.brokenBonds > 0)).reduce(
+      (m, r) => Math.max(m, r.solidInside),
+      0,
+    ),
     maxSolidPenetration: max("maxSolidPenetration"),
   };
 }

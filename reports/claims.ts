@@ -55,6 +55,8 @@ export const RIGIDIFY_FACTOR = 0.8;
 export const ENERGY_GAIN_MAX = 0.05;
 /** The Fig. 3 scenes (ball dropped from two heights onto the cloth). */
 export const FIG3_SCENES = ["fig3-ball-cloth-low", "fig3-ball-cloth-high"] as const;
+/** The Fig. 5 scene (a dense ball hits a brittle wall). */
+export const FIG5_SCENE = "fig5-wall";
 /** The Fig. 7 scenes (mass ratios 1, 10, 100). */
 export const FIG7_SCENES = ["fig7-mass-1", "fig7-mass-10", "fig7-mass-100"] as const;
 
@@ -322,6 +324,30 @@ export const CLAIMS: readonly Claim[] = [
       { usableOnly: false },
     ),
   })),
+  {
+    id: "o",
+    text:
+      "Weak forces and impulses let the ball into the wall before it breaks (particles more than half inside another solid before the first broken bond); merge-split does not",
+    paper: "Fig. 5",
+    evaluate(records) {
+      const handlers = [MERGE_SPLIT, "penalty-weak", "sph-force-weak", "impulse"];
+      const found = handlers.map((h) => findCase(records, FIG5_SCENE, h));
+      const ms = found[0];
+      if (!usable(ms)) {
+        return { status: "not run", measured: `no usable ${FIG5_SCENE} × merge-split case` };
+      }
+      const others = found.slice(1).filter(usable);
+      if (!others.length) {
+        return { status: "not run", measured: "no usable weak-force or impulse case of fig5-wall" };
+      }
+      const v = (r: CaseRecord) => metric(r, "solidInsideBeforeFracture");
+      return {
+        status: v(ms) <= 0 && others.every((r) => v(r) > 0) ? "reproduced" : "not reproduced",
+        measured: [ms, ...others].map((r) => `${r.handler}: ${formatNumber(v(r))}`).join("; ") +
+          " particles inside before fracture",
+      };
+    },
+  },
   {
     id: "n",
     text: "Merge-split stays stable and leak-free at every mass ratio run (1, 10, 100)",
