@@ -53,6 +53,9 @@ export interface CaseMetrics {
   /** Most particles more than half inside another solid body at any sample, and the deepest (r). */
   solidInside: number;
   maxSolidPenetration: number;
+  /** Fragments of the solid bodies at the end (components of intact bonds), the largest one's size. */
+  fragments: number;
+  largestFragment: number;
   /** `solidInside` at its most over the samples before the first broken bond (all if none broke). */
   solidInsideBeforeFracture: number;
 }
@@ -90,6 +93,8 @@ export function summariseMetrics(
     brokenFraction: options.breakableBonds ? (last?.brokenBonds ?? 0) / options.breakableBonds : 0,
     firstFracture: series.find((r) => r.brokenBonds > 0)?.time ?? NaN,
     solidInside: max("solidInside"),
+    fragments: last?.fragments ?? 0,
+    largestFragment: last?.largestFragment ?? 0,
     solidInsideBeforeFracture: series.filter((r) => !(r.brokenBonds > 0)).reduce(
       (m, r) => Math.max(m, r.solidInside),
       0,

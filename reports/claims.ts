@@ -55,6 +55,8 @@ export const RIGIDIFY_FACTOR = 0.8;
 export const ENERGY_GAIN_MAX = 0.05;
 /** The Fig. 3 scenes (ball dropped from two heights onto the cloth). */
 export const FIG3_SCENES = ["fig3-ball-cloth-low", "fig3-ball-cloth-high"] as const;
+/** Fig. 5: strong forces "crumble" the wall: at least this many times merge-split's fragments. */
+export const FRAGMENT_FACTOR = 2;
 /** The Fig. 5 scene (a dense ball hits a brittle wall). */
 export const FIG5_SCENE = "fig5-wall";
 /** The Fig. 7 scenes (mass ratios 1, 10, 100). */
@@ -345,6 +347,32 @@ export const CLAIMS: readonly Claim[] = [
         status: v(ms) <= 0 && others.every((r) => v(r) > 0) ? "reproduced" : "not reproduced",
         measured: [ms, ...others].map((r) => `${r.handler}: ${formatNumber(v(r))}`).join("; ") +
           " particles inside before fracture",
+      };
+    },
+  },
+  {
+    id: "p",
+    text:
+      `Strong forces crumble the wall: at least ${FRAGMENT_FACTOR}× merge-split's fragments (penalty-strong, sph-force-strong)`,
+    paper: "Fig. 5",
+    evaluate(records) {
+      const ms = findCase(records, FIG5_SCENE, MERGE_SPLIT);
+      if (!usable(ms)) {
+        return { status: "not run", measured: `no usable ${FIG5_SCENE} × merge-split case` };
+      }
+      const strong = ["penalty-strong", "sph-force-strong"].map((h) =>
+        findCase(records, FIG5_SCENE, h)
+      ).filter(usable);
+      if (!strong.length) {
+        return { status: "not run", measured: "no usable strong-force case of fig5-wall" };
+      }
+      const f = (r: CaseRecord) => metric(r, "fragments");
+      return {
+        status: strong.every((r) => f(r) >= FRAGMENT_FACTOR * f(ms))
+          ? "reproduced"
+          : "not reproduced",
+        measured: [ms, ...strong].map((r) => `${r.handler}: ${formatNumber(f(r))}`).join("; ") +
+          " fragments",
       };
     },
   },

@@ -17,6 +17,8 @@
  *   energy ratio is (kinetic + potential + elastic) / its initial value.
  * - `solidInside`: particles of a solid body more than half inside a particle of another solid body
  *   (closer than r); `maxSolidPenetration`: the deepest such overlap, (2r − d)/r in radii.
+ * - `fragments`, `largestFragment`: connected components of intact bonds over the solid bodies’
+ *   particles (`fragments.ts`), and the largest one's size (0 without solids).
  * - `brokenBonds`: bonds broken so far (peridynamic fracture); `elastic` counts intact ones only.
  * - `sheetDeflection`: max cloth displacement from rest, in radii (rigidification shows as
  *   a small deflection).
@@ -35,6 +37,7 @@ import {
 } from "../runtime/kernel.ts";
 import { HANDLER_STATS_CONSTANTS, KIND_BITS } from "../state/particle_state.ts";
 import { BOND_BROKEN_BIT } from "../state/bond_flags.ts";
+import { FRAGMENT_RESULT, Fragments } from "./fragments.ts";
 import type { Scene } from "../../core/scene.ts";
 import type { ParticleSet } from "../../core/scene_builder.ts";
 
@@ -50,6 +53,8 @@ function wgslConstants(): Record<string, number> {
     FLAG_FLUID: KIND_BITS.fluid,
     ...HANDLER_STATS_CONSTANTS,
     BROKEN_BIT: BOND_BROKEN_BIT,
+    FRAGMENT_COUNT: FRAGMENT_RESULT.COUNT,
+    FRAGMENT_LARGEST: FRAGMENT_RESULT.LARGEST,
     ...Object.fromEntries(
       SAMPLE_FIELDS.map((f, k) => [`F_${f.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`, k]),
     ),
@@ -97,6 +102,8 @@ export const SAMPLE_FIELDS = [
   "brokenBonds",
   "solidInside",
   "maxSolidPenetration",
+  "fragments",
+  "largestFragment",
 ] as const;
 
 /** One sample of every metric. */
@@ -162,6 +169,8 @@ export class Metrics {
   #side0: GPUBuffer;
   #sheets: GPUBuffer;
   #solids: GPUBuffer;
+  #member: GPUBuffer;
+  #fragments: Fragments;
   #perParticle: GPUBuffer;
   #samples: GPUBuffer;
   #bind: GPUBindGroup;
@@ -222,7 +231,7 @@ export class Metrics {
       label: "metrics spring_metrics",
       code: METRICS_WGSL,
       entryPoint: "spring_metrics",
-      bindings: ["uniform", ...Array(4).fill("read-only-storage"), "storage"],
+      bindings: ["uniform", ...Array(4).fill("read-only-storage"), "storage", "read-only-storage"],
       constants: wgslConstants(),
     });
     this.#particleKernel = createKernel(device, {
@@ -271,6 +280,20 @@ export class Metrics {
       this.#perParticle,
       this.#samples,
     ]);
+    const member = new Uint32Array(options.count);
+    for (const so of options.solids) member.fill(1, so.start, so.start + so.count);
+    this.#member = storageBuffer(device, {
+      label: "metrics solid members",
+      size: 4 * options.count,
+      data: member,
+    });
+    this.#fragments = new Fragments(device, {
+      count: options.count,
+      bondStart: b.bondStart,
+      bondList: b.bondList,
+      member: this.#member,
+      label: "metrics fragments",
+    });
     this.#springBind = bindKernel(device, this.#springKernel, [
       this.#params,
       b.pos,
@@ -278,6 +301,7 @@ export class Metrics {
       b.bondStart,
       b.bondList,
       this.#samples,
+      this.#fragments.result,
     ]);
     const sheets = new Uint32Array(4 * Math.max(1, options.sheets.length));
     options.sheets.forEach((sh, k) => {
@@ -335,6 +359,8 @@ export class Metrics {
         pad2: 0,
       }),
     );
+    // fragments of the solid bodies (its own pass, no host sync), only when sampling
+    if (mode === 1 && o.solids.length) this.#fragments.encode(encoder);
     const pass = encoder.beginComputePass({ label: "metrics pass", timestampWrites });
     dispatch(pass, this.#particleKernel, {
       bindGroup: this.#particleBind,
@@ -397,6 +423,8 @@ export class Metrics {
     this.#side0.destroy();
     this.#sheets.destroy();
     this.#solids.destroy();
+    this.#member.destroy();
+    this.#fragments.destroy();
     this.#perParticle.destroy();
     this.#samples.destroy();
   }

@@ -51,6 +51,11 @@ override F_GROUPS: u32;
 override F_LARGEST_GROUP: u32;
 override F_BROKEN_BONDS: u32;
 override F_SOLID_INSIDE: u32;
+override F_FRAGMENTS: u32;
+override F_LARGEST_FRAGMENT: u32;
+// Positions in the fragments result (gpu/metrics/fragments.ts FRAGMENT_RESULT, passed in).
+override FRAGMENT_COUNT: u32;
+override FRAGMENT_LARGEST: u32;
 override F_MAX_SOLID_PENETRATION: u32;
 // The broken-bond flag of bondList entries (gpu/state/bond_flags.ts BOND_BROKEN_BIT, passed in).
 override BROKEN_BIT: u32;
@@ -235,13 +240,16 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
 }
 
 // Spring pass (after the reduction pass, one workgroup): the elastic energy of the intact springs
-// and bonds, Σ ½ k (|x_i − x_j| − L)², and the number of broken bonds (BROKEN_BIT in the bond
+// and bonds, Σ ½ k (|x_i − x_j| − L)², the fragments of the solid bodies (count and largest, from
+// the connected components computed before this pass), and the number of broken bonds (BROKEN_BIT in the bond
 // list, gpu/runtime/spring_breaking.wgsl); fixed-order tree reductions.
 @group(0) @binding(1) var<storage, read> e_pos: array<vec4f>;
 @group(0) @binding(2) var<storage, read> e_springs: array<vec4u>; // i, j, bits(L), bits(k)
 @group(0) @binding(3) var<storage, read> e_bondStart: array<u32>;
 @group(0) @binding(4) var<storage, read> e_bondList: array<u32>;
 @group(0) @binding(5) var<storage, read_write> e_samples: array<f32>;
+// gpu/metrics/fragments.ts result: fragment count, largest fragment (components of intact bonds)
+@group(0) @binding(6) var<storage, read> e_fragments: array<u32>;
 
 var<workgroup> redSpring: array<vec2f, WG>; // elastic energy, broken bonds
 
@@ -285,5 +293,7 @@ fn spring_metrics(@builtin(local_invocation_id) lid: vec3u) {
     let o = P.sample * P.fields;
     e_samples[o + F_ELASTIC] = redSpring[0].x;
     e_samples[o + F_BROKEN_BONDS] = redSpring[0].y;
+    e_samples[o + F_FRAGMENTS] = f32(e_fragments[FRAGMENT_COUNT]);
+    e_samples[o + F_LARGEST_FRAGMENT] = f32(e_fragments[FRAGMENT_LARGEST]);
   }
 }

@@ -115,6 +115,9 @@ Deno.test("metrics per sheet: none, one or several sheets, same definitions", as
     assert.equal(row.solidInside, 3);
     assert.ok(Math.abs(row.maxSolidPenetration - 1.8) < 1e-4, `${row.maxSolidPenetration}`);
     assert.equal(row.deepOverlaps, 0, "no sheet");
+    // no bonds: every solid particle is a fragment of its own
+    assert.equal(row.fragments, 5);
+    assert.equal(row.largestFragment, 1);
   });
 
   await t.step("no sheet: no pass-through, energies still measured", async () => {
