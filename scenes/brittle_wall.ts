@@ -20,6 +20,7 @@
  * @module
  */
 import type { Body, Scale, Scene } from "../core/scene.ts";
+import { baselineHandlers, impactReferences } from "./baseline_handlers.ts";
 import { RADIUS_BY_SCALE } from "./fluid_on_cloth.ts";
 
 /** What varies between the scenes of the family. */
@@ -102,10 +103,14 @@ export function brittleWall(options: BrittleWallOptions): Scene {
       ...material,
     },
   ];
-  const ballMass = BALL_DENSITY * spacing ** 3;
-  const kRef = ballMass * SPEED * SPEED / (spacing * spacing);
-  const pDyn = BALL_DENSITY * SPEED * SPEED;
-  const sphForce = (f: number) => ({ stiffness: f * pDyn, h: 4 * r, rho0: BALL_DENSITY });
+  const impactScale = {
+    particleMass: BALL_DENSITY * spacing ** 3,
+    density: BALL_DENSITY,
+    speed: SPEED,
+    spacing,
+    h: 4 * r,
+  };
+  const { kRef, pDyn } = impactReferences(impactScale);
   return {
     id: options.id,
     scale: options.scale,
@@ -121,16 +126,7 @@ export function brittleWall(options: BrittleWallOptions): Scene {
     metricsEvery: Math.max(1, Math.round(0.005 / dt)),
     bodies,
     systems: { peridynamics: { cgIterations: 16, cgTolerance: 1e-3, drag: 0 } },
-    handlers: {
-      "merge-split": { alpha: 1, beta: 0, nMin: 8, nMax: 64 },
-      "penalty-weak": { stiffness: 3 * kRef },
-      "penalty-medium": { stiffness: 30 * kRef },
-      "penalty-strong": { stiffness: 300 * kRef },
-      "sph-force-weak": sphForce(0.1),
-      "sph-force-medium": sphForce(1),
-      "sph-force-strong": sphForce(10),
-      impulse: { restitution: 0.5 },
-    },
+    handlers: baselineHandlers(impactScale),
     applicableHandlers: [...options.applicableHandlers],
     notes: `r = ${r.toPrecision(4)} m, spacing 2r, δ = 3 spacings; wall ρ = ${DENSITY}, ball ρ = ` +
       `${BALL_DENSITY} kg/m³ at ${SPEED} m/s; K = ${BULK_MODULUS} Pa, G0 = ${FRACTURE_ENERGY} ` +

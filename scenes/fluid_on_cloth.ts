@@ -24,6 +24,7 @@
  * @module
  */
 import { suggestSphParams } from "../core/sph_reference.ts";
+import { baselineHandlers, impactReferences } from "./baseline_handlers.ts";
 import type { Body, Scale, Scene } from "../core/scene.ts";
 
 /** Particle radius per scale (m): tiny for unit tests, small for the default bench. */
@@ -125,8 +126,8 @@ export function fluidOnCloth(options: FluidOnClothOptions): Scene {
         particleMass: mass,
       },
   ];
-  const kRef = mass * impact * impact / (spacing * spacing);
-  const pDyn = 1000 * impact * impact;
+  const impactScale = { particleMass: mass, density: 1000, speed: impact, spacing, h: sph.h };
+  const { kRef } = impactReferences(impactScale);
   const ms = options.mergeSplit ?? {};
   return {
     id: options.id,
@@ -150,21 +151,7 @@ export function fluidOnCloth(options: FluidOnClothOptions): Scene {
     },
     // Baseline levels an order of magnitude apart around the physical reference stiffness k_ref
     // (penalty) and the dynamic pressure of the impact (SPH-based force), fixed before any run.
-    handlers: {
-      "merge-split": {
-        alpha: ms.alpha ?? 1,
-        beta: ms.beta ?? 0,
-        nMin: ms.nMin ?? 8,
-        nMax: ms.nMax ?? 64,
-      },
-      "penalty-weak": { stiffness: 3 * kRef },
-      "penalty-medium": { stiffness: 30 * kRef },
-      "penalty-strong": { stiffness: 300 * kRef },
-      "sph-force-weak": { stiffness: 0.1 * pDyn, h: sph.h, rho0: 1000 },
-      "sph-force-medium": { stiffness: pDyn, h: sph.h, rho0: 1000 },
-      "sph-force-strong": { stiffness: 10 * pDyn, h: sph.h, rho0: 1000 },
-      impulse: { restitution: 0.5 },
-    },
+    handlers: baselineHandlers(impactScale, ms),
     applicableHandlers: [...options.applicableHandlers],
     notes: `r = ${r} m, spacing 2r; impact speed ${impact.toFixed(2)} m/s; ` +
       `k_ref = m v²/(2r)² = ${kRef.toFixed(1)} N/m; SPH c = ${sph.soundSpeed} m/s, ` +

@@ -22,6 +22,7 @@
  * @module
  */
 import type { Body, Scale, Scene } from "../core/scene.ts";
+import { baselineHandlers, impactReferences } from "./baseline_handlers.ts";
 import { RADIUS_BY_SCALE } from "./fluid_on_cloth.ts";
 
 /** What varies between the scenes of the family. */
@@ -93,9 +94,14 @@ export function solidOnCloth(options: SolidOnClothOptions): Scene {
     },
   ];
   // The rule of the fluid scenes, with the ball's particle mass and density.
-  const kRef = mass * options.massRatio * impact * impact / (spacing * spacing);
-  const pDyn = ballDensity * impact * impact;
-  const sphForce = (f: number) => ({ stiffness: f * pDyn, h: 4 * r, rho0: ballDensity });
+  const impactScale = {
+    particleMass: mass * options.massRatio,
+    density: ballDensity,
+    speed: impact,
+    spacing,
+    h: 4 * r,
+  };
+  const { kRef, pDyn } = impactReferences(impactScale);
   const fallTime = Math.sqrt(2 * options.drop / -GRAVITY);
   return {
     id: options.id,
@@ -113,16 +119,7 @@ export function solidOnCloth(options: SolidOnClothOptions): Scene {
     metricsEvery: Math.max(1, Math.round(0.01 / dt)),
     bodies,
     systems: { peridynamics: { cgIterations: 16, cgTolerance: 1e-3, drag: 0 } },
-    handlers: {
-      "merge-split": { alpha: 1, beta: 0, nMin: 8, nMax: 64 },
-      "penalty-weak": { stiffness: 3 * kRef },
-      "penalty-medium": { stiffness: 30 * kRef },
-      "penalty-strong": { stiffness: 300 * kRef },
-      "sph-force-weak": sphForce(0.1),
-      "sph-force-medium": sphForce(1),
-      "sph-force-strong": sphForce(10),
-      impulse: { restitution: 0.5 },
-    },
+    handlers: baselineHandlers(impactScale),
     applicableHandlers: [...options.applicableHandlers],
     notes: `r = ${r} m, spacing 2r; ball ${BALL_RADIUS} m, ρ = ${ballDensity} kg/m³, K = ` +
       `${BULK_MODULUS} Pa, δ = 3 spacings, unbreakable; drop ${options.drop} m, impact ` +

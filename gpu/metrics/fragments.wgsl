@@ -28,7 +28,7 @@ override R_COUNT: u32;
 override R_LARGEST: u32;
 override R_CONVERGED: u32;
 override R_ROUNDS: u32;
-// Label of a non-member (NO_FRAGMENT in fragments.ts).
+// Label of a non-member (NONE in fragments.ts).
 override NONE: u32;
 
 // Words of `state` (internal).
@@ -105,6 +105,16 @@ fn snapshot(@builtin(global_invocation_id) gid: vec3u) {
   atomicStore(&scratch[x], atomicLoad(&parent[x]));
 }
 
+// The partner of bond-list entry k when the bond is intact and joins two members, else NONE.
+fn intact_partner(k: u32) -> u32 {
+  let e = bondList[k];
+  let v = e & ~BROKEN_BIT;
+  if ((e & BROKEN_BIT) != 0u || !is_member(v)) {
+    return NONE;
+  }
+  return v;
+}
+
 // Conditional hooking: every root takes the smallest root of a star bonded to it, if smaller.
 // Only roots are written, with roots: the result does not depend on scheduling.
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -116,9 +126,8 @@ fn hook(@builtin(global_invocation_id) gid: vec3u) {
   let a = atomicLoad(&scratch[u]);
   var changed = false;
   for (var k = bondStart[u]; k < bondStart[u + 1u]; k++) {
-    let e = bondList[k];
-    let v = e & ~BROKEN_BIT;
-    if ((e & BROKEN_BIT) != 0u || !is_member(v)) {
+    let v = intact_partner(k);
+    if (v == NONE) {
       continue;
     }
     let b = atomicLoad(&scratch[v]);
@@ -145,9 +154,8 @@ fn hook_stagnant(@builtin(global_invocation_id) gid: vec3u) {
   let a = atomicLoad(&scratch[u]);
   var changed = false;
   for (var k = bondStart[u]; k < bondStart[u + 1u]; k++) {
-    let e = bondList[k];
-    let v = e & ~BROKEN_BIT;
-    if ((e & BROKEN_BIT) != 0u || !is_member(v)) {
+    let v = intact_partner(k);
+    if (v == NONE) {
       continue;
     }
     let b = atomicLoad(&scratch[v]);

@@ -7,7 +7,7 @@
  * @module
  */
 import type { SystemContext, SystemEntry } from "../system.ts";
-import { ImplicitSprings } from "../../runtime/implicit_springs.ts";
+import { implicitSpringSystem } from "../implicit_spring_system.ts";
 
 /** The `mass-spring` system entry. */
 export const MASS_SPRING_SYSTEM: SystemEntry = {
@@ -22,37 +22,6 @@ export const MASS_SPRING_SYSTEM: SystemEntry = {
     drag: { description: "linear drag c (1/s), −c·m·v, integrated implicitly", min: 0 },
   },
   create(ctx: SystemContext) {
-    const n = ctx.state.count;
-    const springs = ctx.particles.springs.filter((s) => ctx.owned[s.i] && ctx.owned[s.j]);
-    const cloth = new ImplicitSprings(ctx.device, {
-      particleCount: n,
-      springs,
-      cloth: ctx.owned,
-      maxIterations: ctx.params.cgIterations,
-      tolerance: ctx.params.cgTolerance,
-      drag: ctx.params.drag,
-      label: `mass-spring ${ctx.index}`,
-    });
-    const b = ctx.state.buffers;
-    const bindings = cloth.bind({
-      dof: b.dof,
-      offset: b.offset,
-      dofX: b.dofX,
-      dofV: b.dofV,
-      dofM: ctx.part.mass,
-      extForce: ctx.part.force,
-      memberStart: b.memberStart,
-      memberList: b.memberList,
-      dofVOut: ctx.part.vel,
-      pinned: b.pinned,
-    });
-    const { dt, gravity } = ctx.scene;
-    return {
-      id: "mass-spring",
-      encodeForces() {},
-      encodeIntegrate: (encoder) => cloth.encodeStep(encoder, { bindings, dt, gravity }),
-      readSolverStats: () => cloth.readSolverStats(),
-      destroy: () => cloth.destroy(),
-    };
+    return implicitSpringSystem(ctx, { id: "mass-spring" }).system;
   },
 };

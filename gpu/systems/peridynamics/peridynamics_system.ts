@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { ImplicitSprings } from "../../runtime/implicit_springs.ts";
+import { implicitSpringSystem } from "../implicit_spring_system.ts";
 import { SpringBreaking } from "../../runtime/spring_breaking.ts";
 import { BOND_BROKEN_BIT } from "../../state/bond_flags.ts";
 import type { SystemContext, SystemEntry } from "../system.ts";
@@ -33,30 +33,8 @@ export const PERIDYNAMICS_SYSTEM: SystemEntry = {
     drag: { description: "linear drag c (1/s), −c·m·v, integrated implicitly", min: 0, default: 0 },
   },
   create(ctx: SystemContext) {
-    const n = ctx.state.count;
-    const springs = ctx.particles.springs.filter((s) => ctx.owned[s.i] && ctx.owned[s.j]);
-    const solver = new ImplicitSprings(ctx.device, {
-      particleCount: n,
-      springs,
-      cloth: ctx.owned,
-      maxIterations: ctx.params.cgIterations,
-      tolerance: ctx.params.cgTolerance,
-      drag: ctx.params.drag,
-      label: `peridynamics ${ctx.index}`,
-    });
+    const { solver, system } = implicitSpringSystem(ctx, { id: "peridynamics" });
     const b = ctx.state.buffers;
-    const bindings = solver.bind({
-      dof: b.dof,
-      offset: b.offset,
-      dofX: b.dofX,
-      dofV: b.dofV,
-      dofM: ctx.part.mass,
-      extForce: ctx.part.force,
-      memberStart: b.memberStart,
-      memberList: b.memberList,
-      dofVOut: ctx.part.vel,
-      pinned: b.pinned,
-    });
     const breaking = new SpringBreaking(ctx.device, {
       springs: solver,
       pos: b.pos,
@@ -65,16 +43,12 @@ export const PERIDYNAMICS_SYSTEM: SystemEntry = {
       brokenBit: BOND_BROKEN_BIT,
       label: `peridynamics ${ctx.index} breaking`,
     });
-    const { dt, gravity } = ctx.scene;
     return {
-      id: "peridynamics",
-      encodeForces() {},
-      encodeIntegrate: (encoder) => solver.encodeStep(encoder, { bindings, dt, gravity }),
+      ...system,
       encodeEndOfStep: (encoder) => breaking.encode(encoder),
-      readSolverStats: () => solver.readSolverStats(),
       destroy() {
         breaking.destroy();
-        solver.destroy();
+        system.destroy();
       },
     };
   },

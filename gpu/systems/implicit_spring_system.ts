@@ -1,0 +1,51 @@
+/**
+ * The part every implicit spring-network system shares (mass-spring cloth, peridynamics): the
+ * {@link ImplicitSprings} solver over the springs whose two ends the system owns, bound to the
+ * shared DOF map and to the system's part of every DOF, stepping by backward Euler in
+ * `encodeIntegrate`. A system adds what is its own (e.g. bond breaking) around it.
+ *
+ * @module
+ */
+import { ImplicitSprings } from "../runtime/implicit_springs.ts";
+import type { GpuSystem, SystemContext } from "./system.ts";
+
+/** The solver of a spring-network system and the `GpuSystem` that steps it. */
+export function implicitSpringSystem(
+  ctx: SystemContext,
+  options: { id: string },
+): { solver: ImplicitSprings; system: GpuSystem } {
+  const springs = ctx.particles.springs.filter((s) => ctx.owned[s.i] && ctx.owned[s.j]);
+  const solver = new ImplicitSprings(ctx.device, {
+    particleCount: ctx.state.count,
+    springs,
+    cloth: ctx.owned,
+    maxIterations: ctx.params.cgIterations,
+    tolerance: ctx.params.cgTolerance,
+    drag: ctx.params.drag,
+    label: `${options.id} ${ctx.index}`,
+  });
+  const b = ctx.state.buffers;
+  const bindings = solver.bind({
+    dof: b.dof,
+    offset: b.offset,
+    dofX: b.dofX,
+    dofV: b.dofV,
+    dofM: ctx.part.mass,
+    extForce: ctx.part.force,
+    memberStart: b.memberStart,
+    memberList: b.memberList,
+    dofVOut: ctx.part.vel,
+    pinned: b.pinned,
+  });
+  const { dt, gravity } = ctx.scene;
+  return {
+    solver,
+    system: {
+      id: options.id,
+      encodeForces() {},
+      encodeIntegrate: (encoder) => solver.encodeStep(encoder, { bindings, dt, gravity }),
+      readSolverStats: () => solver.readSolverStats(),
+      destroy: () => solver.destroy(),
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * The handler parameters of a scene by the one rule every scene family uses (fixed before any
+ * run, never tuned on outcomes): penalty stiffness in units of k_ref = m·v²/(2r)², the stiffness
+ * that stops one particle of mass m arriving at the impact speed v within one diameter 2r —
+ * weak/medium/strong = 3/30/300·k_ref; SPH-based contact pressure in units of the dynamic
+ * pressure p_dyn = ρ·v² — 0.1/1/10·p_dyn; impulse restitution 0.5; merge-split with the paper's
+ * defaults (α = 1, β = 0, n in [8, 64], §6) unless given.
+ *
+ * @module
+ */
+import type { PluginParams } from "../core/scene.ts";
+
+/** The quantities of the rule. */
+export interface ImpactScale {
+  /** Mass m of the impacting particles (kg). */
+  particleMass: number;
+  /** Density ρ of the impacting body (kg/m³). */
+  density: number;
+  /** Impact speed v (m/s). */
+  speed: number;
+  /** Particle spacing 2r (m). */
+  spacing: number;
+  /** Kernel support h of the SPH-based force (m). */
+  h: number;
+}
+
+/** k_ref = m·v²/(2r)² and p_dyn = ρ·v² of an impact. */
+export function impactReferences(s: ImpactScale): { kRef: number; pDyn: number } {
+  return {
+    kRef: s.particleMass * s.speed * s.speed / (s.spacing * s.spacing),
+    pDyn: s.density * s.speed * s.speed,
+  };
+}
+
+/** Every handler's parameters by the rule above. */
+export function baselineHandlers(
+  s: ImpactScale,
+  mergeSplit: { alpha?: number; beta?: number; nMin?: number; nMax?: number } = {},
+): PluginParams {
+  const { kRef, pDyn } = impactReferences(s);
+  const sphForce = (f: number) => ({ stiffness: f * pDyn, h: s.h, rho0: s.density });
+  return {
+    "merge-split": {
+      alpha: mergeSplit.alpha ?? 1,
+      beta: mergeSplit.beta ?? 0,
+      nMin: mergeSplit.nMin ?? 8,
+      nMax: mergeSplit.nMax ?? 64,
+    },
+    "penalty-weak": { stiffness: 3 * kRef },
+    "penalty-medium": { stiffness: 30 * kRef },
+    "penalty-strong": { stiffness: 300 * kRef },
+    "sph-force-weak": sphForce(0.1),
+    "sph-force-medium": sphForce(1),
+    "sph-force-strong": sphForce(10),
+    impulse: { restitution: 0.5 },
+  };
+}
