@@ -20,7 +20,8 @@ import type { Progress } from "./progress.ts";
 import { type CaseRecord, type PhaseTiming, recordLine, SCHEMA_VERSION } from "../core/result.ts";
 import { summarise } from "./statistics.ts";
 import type { CaseSpec } from "./suite.ts";
-import { encodeBodies, encodeFrame, type Snapshots } from "../core/snapshot_codec.ts";
+import { encodeBodies, type Snapshots } from "../core/snapshot_codec.ts";
+import { readSnapshotFrame } from "./snapshot_frame.ts";
 
 /** Snapshots recorded per case (the first and last steps included). */
 export const SNAPSHOT_FRAMES = 6;
@@ -153,8 +154,8 @@ export async function runOne(
         } as Snapshots["domain"];
         const frames: Snapshots["frames"] = [];
         let done = 0;
+        // Snapshot reads (readSnapshotFrame) bypass engine.hostSyncs, so they are not counted here.
         let syncs0 = engine.hostSyncs;
-        let snapshotReads = 0;
         for (const b of bounds) {
           if (b > done) {
             await engine.run(b - done, { shouldStop, onProgress: onProgress(done) });
@@ -163,15 +164,11 @@ export async function runOne(
           if (b === warmup) {
             engine.resetTimings();
             syncs0 = engine.hostSyncs;
-            snapshotReads = 0;
           }
+          // Positions and, with solid bodies, the fragments of the last metrics sample at or
+          // before step b (its step is the frame's fragmentsStep), in one readback.
           if (frameSteps.includes(b)) {
-            frames.push({
-              step: b,
-              time: b * scene.dt,
-              positions: encodeFrame(await engine.readPositions(), { domain, stride }),
-            });
-            snapshotReads++;
+            frames.push(await readSnapshotFrame(engine, { domain, stride }));
           }
         }
         if (r === 0) {
@@ -201,7 +198,7 @@ export async function runOne(
         transfer.bytes += t.transfer.bytes;
         transfer.ms += t.transfer.ms;
         if (r === 0) {
-          record.hostSyncsPerStep = (engine.hostSyncs - syncs0 - snapshotReads) / (steps - warmup);
+          record.hostSyncsPerStep = (engine.hostSyncs - syncs0) / (steps - warmup);
           const series = await engine.readMetrics();
           record.metrics = {
             summary: {

@@ -239,6 +239,15 @@ export class Engine {
     return rows;
   }
 
+  /**
+   * Fragment label per particle (`Metrics.fragmentLabels`) as of the last metrics sample, i.e. the
+   * last step that is a multiple of `scene.metricsEvery`; meaningful only once a sample has been
+   * taken and when the scene has solid bodies. Read it back with a snapshot, never per step.
+   */
+  get fragmentLabels(): GPUBuffer {
+    return this.#metrics.fragmentLabels;
+  }
+
   /** Host syncs so far: one per batch of steps inside {@link Engine.run}, plus one per read. */
   get hostSyncs(): number {
     return this.#clock.hostSyncs;

@@ -31,6 +31,8 @@ async function simulate(scene: Scene, handler: string, steps?: number) {
 }
 
 const max = (s: MetricsSample[], f: keyof MetricsSample) => Math.max(...s.map((r) => r[f]));
+const mean = (s: MetricsSample[], f: keyof MetricsSample) =>
+  s.reduce((sum, r) => sum + r[f], 0) / Math.max(1, s.length);
 
 Deno.test({
   name: "engine (tiny scenes, software adapter)",
@@ -133,11 +135,14 @@ Deno.test({
           "penalty-weak lets fluid through",
         );
         assert.ok(max(runs.get("impulse")!, "passThrough") > 0, "impulse lets fluid through");
-        const ms = max(runs.get("merge-split")!, "maxRebound");
-        const strong = max(runs.get("penalty-strong")!, "maxRebound");
+        // The rebound as the mean over the samples of the fastest upward fluid speed: the single
+        // largest value of one particle swung by 25 % (2.49 → 3.12 m/s for merge-split) when the
+        // spring solver's f32 rounding changed by an ulp; the mean moved 1.06 → 1.27 m/s.
+        const ms = mean(runs.get("merge-split")!, "maxRebound");
+        const strong = mean(runs.get("penalty-strong")!, "maxRebound");
         assert.ok(
           strong > 1.5 * ms,
-          `penalty-strong rebound ${strong} m/s vs merge-split ${ms} m/s`,
+          `penalty-strong mean rebound ${strong} m/s vs merge-split ${ms} m/s`,
         );
       },
     );

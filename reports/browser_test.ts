@@ -35,14 +35,19 @@ function findChromium(): string | null {
 const chromium = findChromium();
 const SCREENSHOT_DIR = new URL("./out/test-screenshots", import.meta.url);
 
-/** Inputs exercising every part of the page: snapshots, a failed case, a comparison. */
+/**
+ * Inputs exercising every part of the page: snapshots (the first case, the viewer's default, with
+ * a breaking solid so it opens coloured by fragment), a failed case, a comparison.
+ */
 function inputs(): { label: string; records: CaseRecord[] }[] {
   const handlers = ["merge-split", "penalty-weak", "penalty-strong", "impulse"];
   const first = handlers.map((handler, k) =>
     fakeRecord({
       handler,
       summary: { passThroughMax: k === 1 ? 12 : 0, maxRebound: 2 + k },
-      snapshots: k < 2 ? fakeSnapshots({ n: 20, fluid: 400, frames: 4 }) : undefined,
+      snapshots: k < 2
+        ? fakeSnapshots({ n: 20, fluid: 400, frames: 4, solid: k === 0 ? 216 : 0 })
+        : undefined,
     })
   );
   first.push(
@@ -132,6 +137,14 @@ Deno.test({
           verdict.viewer.inkPixels > 100,
           `3D view almost empty: ${verdict.viewer.inkPixels}`,
         );
+        // The first case has fragments: it opens coloured by fragment, both modes draw.
+        assert.equal(verdict.viewer.colorMode, "fragment");
+        for (const mode of ["fragment", "body"]) {
+          assert.equal(verdict.viewer.colorModes[mode]?.shown, mode, mode);
+          assert.ok(verdict.viewer.colorModes[mode].inkPixels > 100, `${mode} colours: empty view`);
+        }
+        // The middle frame (step 40) shows 3 fragments, labelled at the sample of step 30.
+        assert.match(verdict.viewer.caption, /step 40\), 3 fragments \(as of step 30\)$/);
         assert.equal(verdict.ok, true);
         // The malicious error message stayed text.
         assert.ok(!dom.includes("<script>alert(1)"));

@@ -1,14 +1,21 @@
 /**
  * Export of the recorded snapshots to per-frame files that ParaView, Blender and Houdini open:
  * ASCII PLY (vertices with x y z, a colour per body and a `body` property) or legacy VTK POLYDATA
- * (points, one vertex cell per point, a `body` point scalar). One folder per case, one file per
- * frame: `<dir>/<scene>__<handler>__<scale>/frame_<step>.ply|vtk`.
+ * (points, one vertex cell per point, a `body` point scalar). Frames that record fragments
+ * (`core/snapshot_codec.ts`) add a per-vertex `fragment`: the frame's dense fragment id, 0 outside
+ * solid bodies, 1 the largest fragment, 2 the next, …. One folder per case, one file per frame:
+ * `<dir>/<scene>__<handler>__<scale>/frame_<step>.ply|vtk`.
  *
  * @module
  */
 import { join } from "node:path";
 import type { CaseRecord } from "../core/result.ts";
-import { decodeBodies, decodeFrame, type Snapshots } from "../core/snapshot_codec.ts";
+import {
+  decodeBodies,
+  decodeFragments,
+  decodeFrame,
+  type Snapshots,
+} from "../core/snapshot_codec.ts";
 
 /** The export formats. */
 export type ExportFormat = "ply" | "vtk";
@@ -32,11 +39,20 @@ function coord(v: number): string {
   return String(Number(v.toPrecision(7)));
 }
 
-/** ASCII PLY of points `xyz` (3 per point) with each point's body index and colour. */
+/**
+ * ASCII PLY of points `xyz` (3 per point) with each point's body index and colour and, with
+ * `options.fragment`, its dense fragment id (a `uint fragment` property).
+ */
 export function plyText(
   xyz: Float32Array,
-  options: { body: Uint8Array; bodies: Snapshots["bodies"]; comment?: string },
+  options: {
+    body: Uint8Array;
+    bodies: Snapshots["bodies"];
+    comment?: string;
+    fragment?: ArrayLike<number>;
+  },
 ): string {
+  const fragment = options.fragment;
   const n = xyz.length / 3;
   const lines = [
     "ply",
@@ -51,6 +67,7 @@ export function plyText(
     "property uchar green",
     "property uchar blue",
     "property uchar body",
+    ...(fragment ? ["property uint fragment"] : []),
     "end_header",
   ];
   for (let i = 0; i < n; i++) {
@@ -59,16 +76,19 @@ export function plyText(
     lines.push(
       `${coord(xyz[3 * i])} ${coord(xyz[3 * i + 1])} ${coord(xyz[3 * i + 2])} ${
         rgb.join(" ")
-      } ${b}`,
+      } ${b}${fragment ? ` ${fragment[i] ?? 0}` : ""}`,
     );
   }
   return lines.join("\n") + "\n";
 }
 
-/** Legacy VTK (ASCII POLYDATA) of points `xyz` with a vertex cell per point and a body scalar. */
+/**
+ * Legacy VTK (ASCII POLYDATA) of points `xyz` with a vertex cell per point, a body scalar and,
+ * with `options.fragment`, a `fragment` scalar (the dense fragment id).
+ */
 export function vtkText(
   xyz: Float32Array,
-  options: { body: Uint8Array; title?: string },
+  options: { body: Uint8Array; title?: string; fragment?: ArrayLike<number> },
 ): string {
   const n = xyz.length / 3;
   const lines = [
@@ -85,6 +105,10 @@ export function vtkText(
   for (let i = 0; i < n; i++) lines.push(`1 ${i}`);
   lines.push(`POINT_DATA ${n}`, "SCALARS body int 1", "LOOKUP_TABLE default");
   for (let i = 0; i < n; i++) lines.push(String(options.body[i] ?? 0));
+  if (options.fragment) {
+    lines.push("SCALARS fragment int 1", "LOOKUP_TABLE default");
+    for (let i = 0; i < n; i++) lines.push(String(options.fragment[i] ?? 0));
+  }
   return lines.join("\n") + "\n";
 }
 
@@ -96,7 +120,7 @@ function safeName(text: string): string {
 /**
  * Writes every frame of every record that has snapshots into `options.dir` (created if needed).
  * Returns the files written and how many cases had snapshots. Throws a `RangeError` for an
- * unknown format.
+ * unknown format, or for a frame whose `fragments` do not fit its snapshots' particle count.
  */
 export function exportSnapshots(
   records: readonly CaseRecord[],
@@ -125,10 +149,15 @@ export function exportSnapshots(
     const digits = Math.max(4, String(Math.max(...s.frames.map((f) => f.step))).length);
     for (const f of s.frames) {
       const xyz = decodeFrame(f.positions, { domain: s.domain });
-      const label = `mergesplit ${r.scene} ${r.handler} ${r.scale} step ${f.step} time ${f.time} s`;
+      const fragment = typeof f.fragments === "string"
+        ? decodeFragments(f.fragments, { count: s.count })
+        : undefined;
+      const label = `mergesplit ${r.scene} ${r.handler} ${r.scale} step ${f.step} time ${f.time} s${
+        fragment ? `, ${f.fragmentCount ?? "?"} fragments` : ""
+      }`;
       const text = options.format === "ply"
-        ? plyText(xyz, { body, bodies: s.bodies, comment: label })
-        : vtkText(xyz, { body, title: label });
+        ? plyText(xyz, { body, bodies: s.bodies, comment: label, fragment })
+        : vtkText(xyz, { body, title: label, fragment });
       const file = join(folder, `frame_${String(f.step).padStart(digits, "0")}.${options.format}`);
       Deno.writeTextFileSync(file, text);
       files.push(file);

@@ -1,11 +1,18 @@
 /**
  * Synthetic case records for the report's tests: a complete, schema-shaped record with plausible
- * timings, metrics and (optionally) snapshots of a fluid column falling onto a sagging cloth.
+ * timings, metrics and (optionally) snapshots of a fluid column falling onto a sagging cloth, with
+ * (optionally) a brittle block beside it that breaks into more and more fragments.
  *
  * @module
  */
 import type { CaseRecord, PhaseTiming } from "../core/result.ts";
-import { encodeBodies, encodeFrame, type Snapshots } from "../core/snapshot_codec.ts";
+import {
+  encodeBodies,
+  encodeFragments,
+  encodeFrame,
+  NO_FRAGMENT_LABEL,
+  type Snapshots,
+} from "../core/snapshot_codec.ts";
 import { TABLE_I_PHASE_ORDER } from "./table_one.ts";
 
 /** Overrides of {@link fakeRecord}: any record field, plus summary metrics merged into defaults. */
@@ -145,20 +152,29 @@ export function fakeRecord(options: FakeRecordOptions = {}): CaseRecord {
   };
 }
 
+/** Metrics sampling period of {@link fakeSnapshots} (steps): fragments are as of its last sample. */
+const FAKE_METRICS_EVERY = 15;
+
 /**
  * Snapshots of a synthetic scene: an `n`×`n` cloth at y = 0 sagging over time and a fluid block of
- * `fluid` particles falling onto it, `frames` frames over 0.2 s.
+ * `fluid` particles falling onto it, `frames` frames over 0.2 s (40 steps apart). With `solid` > 0,
+ * a third body, a solid block of `solid` particles beside the cloth, cracks into 1 + 2f slabs
+ * (at most its side) at frame f that drift apart; every frame then records its fragments, as of
+ * the last metrics sample (every 15 steps).
  */
 export function fakeSnapshots(
-  options: { n?: number; fluid?: number; frames?: number } = {},
+  options: { n?: number; fluid?: number; frames?: number; solid?: number } = {},
 ): Snapshots {
   const n = options.n ?? 24;
   const fluid = options.fluid ?? 600;
   const frameCount = options.frames ?? 6;
+  const solid = options.solid ?? 0;
   const domain: Snapshots["domain"] = { min: [-0.45, -0.45, -0.45], max: [0.45, 0.75, 0.45] };
-  const count = n * n + fluid;
+  const count = n * n + fluid + solid;
   const body = new Uint32Array(count);
   body.fill(1, n * n);
+  body.fill(2, n * n + fluid);
+  const solidSide = Math.max(1, Math.ceil(Math.cbrt(solid)));
   const side = Math.ceil(Math.cbrt(fluid));
   const frames: Snapshots["frames"] = [];
   for (let f = 0; f < frameCount; f++) {
@@ -176,10 +192,40 @@ export function fakeSnapshots(
       const y = Math.max(0.02, 0.3 + 0.02 * c - 4.9 * t * t * 4);
       pos.set([-0.1 + 0.02 * a, y, -0.1 + 0.02 * b, 0], 4 * (n * n + k));
     }
-    frames.push({ step: 40 * f, time: t, positions: encodeFrame(pos, { domain, stride: 1 }) });
+    const step = 40 * f;
+    let fragments: Partial<Snapshots["frames"][number]> = {};
+    if (solid > 0) {
+      const slabs = Math.min(solidSide, 1 + 2 * f);
+      const labels = new Uint32Array(count).fill(NO_FRAGMENT_LABEL);
+      const first = new Map<number, number>();
+      for (let k = 0; k < solid; k++) {
+        const i = n * n + fluid + k;
+        const a = k % solidSide, b = Math.floor(k / solidSide) % solidSide;
+        const c = Math.floor(k / (solidSide * solidSide));
+        const slab = Math.floor((a * slabs) / solidSide);
+        if (!first.has(slab)) first.set(slab, i);
+        labels[i] = first.get(slab)!;
+        pos.set([0.2 + 0.02 * a + 0.15 * t * slab, 0.05 + 0.02 * c, -0.1 + 0.02 * b, 0], 4 * i);
+      }
+      fragments = {
+        ...encodeFragments(labels, { stride: 1 }),
+        fragmentsStep: Math.floor(step / FAKE_METRICS_EVERY) * FAKE_METRICS_EVERY,
+      };
+    }
+    const frame = {
+      step,
+      time: t,
+      positions: encodeFrame(pos, { domain, stride: 1 }),
+      ...fragments,
+    };
+    frames.push(frame);
   }
   return {
-    bodies: [{ name: "cloth", kind: "cloth" }, { name: "fluid", kind: "fluid" }],
+    bodies: [
+      { name: "cloth", kind: "cloth" },
+      { name: "fluid", kind: "fluid" },
+      ...(solid > 0 ? [{ name: "block", kind: "solid" as const }] : []),
+    ],
     body: encodeBodies(body, 1),
     count,
     stride: 1,

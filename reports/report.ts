@@ -76,6 +76,7 @@ function viewerSection(hasSnapshots: boolean): string {
   <button id="viewer-play" type="button">Play</button>
   <input id="viewer-frame" type="range" min="0" max="0" value="0" aria-label="frame">
   <span id="viewer-time" class="muted"></span>
+  <label>colour <select id="viewer-color"><option value="fragment">fragment</option><option value="body">body</option></select></label>
 </div>
 <div class="controls">
   <label><input id="viewer-clip" type="checkbox" checked> cross-section</label>
@@ -85,7 +86,7 @@ function viewerSection(hasSnapshots: boolean): string {
   <span id="viewer-legend"></span>
 </div>
 <canvas id="viewer-canvas"></canvas>
-<p class="muted">Drag to orbit, scroll to zoom. The clip plane keeps the particles behind it, like the paper's cross-sections.</p>
+<p class="muted">Drag to orbit, scroll to zoom. The clip plane keeps the particles behind it, like the paper's cross-sections. Colour by fragment (the default where a case records fragments of its solid bodies): the largest fragment of the frame slate grey, each other fragment its own colour, particles outside solids in their body's colour; by body: one colour per body.</p>
 </div>`;
 }
 

@@ -39,6 +39,8 @@
     cloth: ["#d9822b", "#b5562b", "#e0a458"],
     fluid: ["#2f7fc1", "#5aa9e6", "#1d4e89"],
   };
+  /** Colour of the largest fragment of a frame (dense id 1). */
+  const LARGEST_FRAGMENT_COLOR = "#7a8ca3";
 
   /** Creates an element: `options.text` becomes its text (never HTML), other keys attributes. */
   function el(tag, options) {
@@ -262,6 +264,27 @@
     return out;
   }
 
+  /**
+   * A frame's dense fragment ids (core/snapshot_codec.ts: 0 = no solid, 1 = largest, ...): 1, 2
+   * or 4 little-endian bytes per particle; null when the bytes do not fit `count`.
+   */
+  function decodeFragments(text, count) {
+    const b = decodeBase64(text);
+    if (b.byteLength === count) return b;
+    if (b.byteLength === 2 * count) return new Uint16Array(b.buffer, 0, count);
+    if (b.byteLength === 4 * count) return new Uint32Array(b.buffer, 0, count);
+    return null;
+  }
+
+  /**
+   * Colour of dense fragment id `id` ≥ 1: the largest fragment slate grey, the others hues a
+   * golden angle apart (deterministic, neighbouring ids far apart on the colour wheel).
+   */
+  function fragmentColor(THREE, id) {
+    if (id === 1) return new THREE.Color(LARGEST_FRAGMENT_COLOR);
+    return new THREE.Color().setHSL((0.02 + (id - 2) * 0.381966) % 1, 0.75, 0.5);
+  }
+
   function loadThree() {
     const src = JSON.parse(document.getElementById("three-src").textContent);
     if (src.url) return import(src.url);
@@ -294,6 +317,7 @@
     const clipSlider = document.getElementById("viewer-clip-pos");
     const clipLabel = document.getElementById("viewer-clip-label");
     const legend = document.getElementById("viewer-legend");
+    const colorSelect = document.getElementById("viewer-color");
     cases.forEach((v, k) => {
       const label = (data.inputs.length > 1 ? v.input + ": " : "") + v.c.scene + " × " +
         v.c.handler +
@@ -345,6 +369,8 @@
     let playing = false;
     let dirty = true;
     let lastAdvance = 0;
+    // The colour mode the user picked; null: fragment where the case has fragments, else body.
+    let colorChoice = null;
 
     function resize() {
       const w = canvas.clientWidth || 800, h = canvas.clientHeight || 500;
@@ -383,7 +409,14 @@
           colors[3 * i + 1] = c.g;
           colors[3 * i + 2] = c.b;
         }
-        v.decoded = { frames: s.frames.map(() => null), colors, bodyColor };
+        v.decoded = {
+          frames: s.frames.map(() => null),
+          colors,
+          bodyColor,
+          body,
+          hasFragments: s.frames.some((f) => typeof f.fragments === "string"),
+          fragmentColors: s.frames.map(() => undefined),
+        };
       }
       return v;
     }
@@ -396,6 +429,94 @@
       return d.frames[f];
     }
 
+    /**
+     * Colours of frame `f` by fragment (body colours outside solids), or null when the frame has
+     * no fragments (or they do not decode: reported once as a console error).
+     */
+    function fragmentColors(v, f) {
+      const d = v.decoded;
+      if (d.fragmentColors[f] === undefined) {
+        const s = v.c.snapshots, fr = s.frames[f];
+        const ids = typeof fr.fragments === "string"
+          ? decodeFragments(fr.fragments, s.count)
+          : null;
+        if (typeof fr.fragments === "string" && !ids) {
+          console.error(
+            "3D viewer: fragments of frame " + (f + 1) + " do not match " + s.count +
+              " particles; showing body colours",
+          );
+        }
+        let colors = null;
+        if (ids) {
+          colors = new Float32Array(d.colors);
+          const palette = new Map();
+          for (let i = 0; i < s.count; i++) {
+            const id = ids[i];
+            if (id === 0) continue;
+            let c = palette.get(id);
+            if (!c) palette.set(id, c = fragmentColor(THREE, id));
+            colors[3 * i] = c.r;
+            colors[3 * i + 1] = c.g;
+            colors[3 * i + 2] = c.b;
+          }
+        }
+        d.fragmentColors[f] = colors;
+      }
+      return d.fragmentColors[f];
+    }
+
+    function colorMode() {
+      const mode = colorChoice || (current.decoded.hasFragments ? "fragment" : "body");
+      return mode === "fragment" && current.decoded.hasFragments ? "fragment" : "body";
+    }
+
+    function applyColors() {
+      const byFragment = colorMode() === "fragment" ? fragmentColors(current, frame) : null;
+      geometry.setAttribute(
+        "color",
+        new THREE.BufferAttribute(byFragment || current.decoded.colors, 3),
+      );
+      geometry.attributes.color.needsUpdate = true;
+      dirty = true;
+    }
+
+    function updateLegend() {
+      const s = current.c.snapshots;
+      const byFragment = colorMode() === "fragment";
+      legend.textContent = "";
+      const item = (color, text) => {
+        const it = legend.appendChild(el("span", { class: "legend-item" }));
+        const sw = it.appendChild(el("span", { class: "swatch" }));
+        sw.style.background = "#" + color.getHexString();
+        it.appendChild(document.createTextNode(text));
+      };
+      if (byFragment) {
+        item(fragmentColor(THREE, 1), "largest fragment");
+        item(fragmentColor(THREE, 2), "other fragments (one colour each)");
+      }
+      s.bodies.forEach((b, i) => {
+        if (byFragment && b.kind === "solid") return;
+        item(current.decoded.bodyColor[i], b.name + " (" + b.kind + ")");
+      });
+      legend.appendChild(
+        el("span", {
+          class: "muted",
+          text: s.count + " particles shown" + (s.stride > 1 ? ", every " + s.stride + "th" : ""),
+        }),
+      );
+    }
+
+    function fragmentCaption(fr) {
+      if (typeof fr.fragments !== "string") {
+        return current.decoded.hasFragments ? ", fragments not recorded at this step" : "";
+      }
+      const n = typeof fr.fragmentCount === "number" ? fr.fragmentCount : null;
+      return ", " + (n === null ? "?" : n) + (n === 1 ? " fragment" : " fragments") +
+        (typeof fr.fragmentsStep === "number" && fr.fragmentsStep !== fr.step
+          ? " (as of step " + fr.fragmentsStep + ")"
+          : "");
+    }
+
     function showFrame(f) {
       frame = f;
       const pos = frameData(current, f);
@@ -404,8 +525,17 @@
       const fr = current.c.snapshots.frames[f];
       frameSlider.value = String(f);
       frameLabel.textContent = "frame " + (f + 1) + "/" + current.c.snapshots.frames.length +
-        ", t = " + fr.time.toFixed(3) + " s (step " + fr.step + ")";
-      dirty = true;
+        ", t = " + fr.time.toFixed(3) + " s (step " + fr.step + ")" + fragmentCaption(fr);
+      applyColors();
+    }
+
+    function updateColorSelect() {
+      const fragmentOption = colorSelect.querySelector('option[value="fragment"]');
+      fragmentOption.disabled = !current.decoded.hasFragments;
+      fragmentOption.textContent = current.decoded.hasFragments
+        ? "fragment"
+        : "fragment (none recorded)";
+      colorSelect.value = colorMode();
     }
 
     function updateClip() {
@@ -425,7 +555,6 @@
       current = caseOf(k);
       const s = current.c.snapshots;
       material.size = 2 * s.radius;
-      geometry.setAttribute("color", new THREE.BufferAttribute(current.decoded.colors, 3));
       // Frame the particles of the first frame.
       const p0 = frameData(current, 0);
       const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
@@ -438,25 +567,20 @@
       const r = 0.5 * Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) || 1;
       view.dist = (1.15 * r) / Math.sin((camera.fov * Math.PI) / 360);
       frameSlider.max = String(s.frames.length - 1);
-      legend.textContent = "";
-      s.bodies.forEach((b, i) => {
-        const item = legend.appendChild(el("span", { class: "legend-item" }));
-        const sw = item.appendChild(el("span", { class: "swatch" }));
-        sw.style.background = "#" + current.decoded.bodyColor[i].getHexString();
-        item.appendChild(document.createTextNode(b.name + " (" + b.kind + ")"));
-      });
-      legend.appendChild(
-        el("span", {
-          class: "muted",
-          text: s.count + " particles shown" + (s.stride > 1 ? ", every " + s.stride + "th" : ""),
-        }),
-      );
+      updateColorSelect();
+      updateLegend();
       updateClip();
       placeCamera();
       showFrame(Math.floor((s.frames.length - 1) / 2));
     }
 
     select.addEventListener("change", () => selectCase(Number(select.value)));
+    colorSelect.addEventListener("change", () => {
+      colorChoice = colorSelect.value;
+      updateColorSelect();
+      updateLegend();
+      applyColors();
+    });
     frameSlider.addEventListener("input", () => showFrame(Number(frameSlider.value)));
     clipOn.addEventListener("change", updateClip);
     clipSlider.addEventListener("input", updateClip);
@@ -505,7 +629,22 @@
     renderer.render(scene, camera);
     dirty = false;
     requestAnimationFrame(loop);
-    return { canvas, background: [0xf4, 0xf6, 0xf8] };
+    return {
+      canvas,
+      background: [0xf4, 0xf6, 0xf8],
+      /** The colour mode shown: "fragment" or "body". */
+      colorMode,
+      /** Shows `mode` ("fragment" or "body") and renders at once (for the self-test). */
+      showColorMode(mode) {
+        colorChoice = mode;
+        updateColorSelect();
+        updateLegend();
+        applyColors();
+        renderer.render(scene, camera);
+        dirty = false;
+      },
+      caption: () => frameLabel.textContent,
+    };
   }
 
   // ---------------------------------------------------------------- self-test
@@ -541,6 +680,19 @@
     }
     const wantViewer = viewerCases().length > 0;
     const viewerInk = viewer ? inkPixels(viewer.canvas, viewer.background) : 0;
+    // Both colour modes of the first case drawn (then back to the one it opened with).
+    const colorModes = {};
+    if (viewer) {
+      const initial = viewer.colorMode();
+      for (const mode of ["fragment", "body"]) {
+        viewer.showColorMode(mode);
+        colorModes[mode] = {
+          shown: viewer.colorMode(),
+          inkPixels: inkPixels(viewer.canvas, viewer.background),
+        };
+      }
+      viewer.showColorMode(initial);
+    }
     const verdict = {
       errors: errors.slice(),
       chartJs: Boolean(g.Chart),
@@ -549,6 +701,9 @@
         expected: wantViewer,
         rendered: Boolean(viewer),
         inkPixels: viewerInk,
+        colorMode: viewer ? viewer.colorMode() : null,
+        colorModes,
+        caption: viewer ? viewer.caption() : null,
         error: threeError || null,
       },
     };

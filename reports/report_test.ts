@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseResults, recordLine } from "../core/result.ts";
+import { decodeFragments } from "../core/snapshot_codec.ts";
 import type { CaseRecord } from "../core/result.ts";
 import { CLAIMS, evaluateClaims } from "./claims.ts";
 import { compareInputs } from "./comparison.ts";
@@ -183,6 +184,39 @@ Deno.test("HTML report", async (t) => {
     assert.match(html, /id="comparison-chart"/);
   });
 
+  await t.step("3D view: colour-by-fragment selector, fragments embedded", () => {
+    const snapshots = fakeSnapshots({ n: 6, fluid: 8, frames: 4, solid: 64 });
+    const records = [
+      fakeRecord({ scene: "fig5-wall", handler: "merge-split", snapshots }),
+      fakeRecord({ handler: "impulse", snapshots: fakeSnapshots({ n: 6, fluid: 8, frames: 2 }) }),
+    ];
+    const html = renderReport([{ label: "x", records }], { cdn: true });
+    assert.match(
+      html,
+      /<select id="viewer-color"><option value="fragment">fragment<\/option><option value="body">body<\/option><\/select>/,
+    );
+    const json = /<script type="application\/json" id="report-data">([^<]*)<\/script>/.exec(html);
+    const data = JSON.parse(json![1]);
+    const frames = data.inputs[0].cases.find((c: { scene: string }) => c.scene === "fig5-wall")
+      .snapshots.frames;
+    assert.deepEqual(frames.map((f: { fragmentCount: number }) => f.fragmentCount), [1, 3, 4, 4]);
+    assert.deepEqual(frames.map((f: { fragmentsStep: number }) => f.fragmentsStep), [
+      0,
+      30,
+      75,
+      120,
+    ]);
+    // Frame 1 (3 slabs of the 4×4×4 block: 32, 16, 16 particles): ids by size, 0 outside solids.
+    const ids = decodeFragments(frames[1].fragments, { count: snapshots.count });
+    const solidStart = 6 * 6 + 8;
+    assert.ok(ids.subarray(0, solidStart).every((id) => id === 0));
+    const sizes = [1, 2, 3].map((id) => ids.filter((x) => x === id).length);
+    assert.deepEqual(sizes, [32, 16, 16]);
+    // The case without solids has no fragments in any frame.
+    const other = data.inputs[0].cases.find((c: { handler: string }) => c.handler === "impulse");
+    assert.ok(other.snapshots.frames.every((f: object) => !("fragments" in f)));
+  });
+
   await t.step("--cdn output is much smaller and references the CDN", () => {
     const records = goodSuite();
     const inline = renderReport([{ label: "x", records }]);
@@ -221,6 +255,7 @@ Deno.test("HTML report", async (t) => {
       // The first cloth particle of the first frame sits at (-0.3, 0, -0.3).
       const first = Deno.readTextFileSync(ply.files[0]).split("end_header\n")[1].split(" ");
       assert.ok(Math.abs(Number(first[0]) + 0.3) < 1e-4 && Math.abs(Number(first[2]) + 0.3) < 1e-4);
+      assert.ok(!Deno.readTextFileSync(ply.files[0]).includes("fragment"));
       const vtk = exportSnapshots(records, { format: "vtk", dir: join(dir, "vtk") });
       assert.equal(vtk.files.length, 3);
       const lines = Deno.readTextFileSync(vtk.files[2]).trimEnd().split("\n");
@@ -235,6 +270,27 @@ Deno.test("HTML report", async (t) => {
       assert.equal(scalars.length, 150);
       assert.equal(scalars.filter((s) => s === "1").length, 50);
       assert.match(vtk.files[0], /a_b__merge-split__tiny[\\/]frame_0000\.vtk$/);
+      assert.ok(!Deno.readTextFileSync(vtk.files[0]).includes("fragment"));
+
+      // With fragments: a per-vertex fragment id (0 outside solids, 1 the largest fragment).
+      const broken = [
+        fakeRecord({ snapshots: fakeSnapshots({ n: 4, fluid: 8, frames: 3, solid: 27 }) }),
+      ];
+      const fply = exportSnapshots(broken, { format: "ply", dir: join(dir, "fply") });
+      const plyLines = Deno.readTextFileSync(fply.files[2]).trimEnd().split("\n");
+      assert.ok(plyLines.includes("property uint fragment"));
+      assert.match(plyLines[2], /3 fragments/);
+      const rows = plyLines.slice(plyLines.indexOf("end_header") + 1).map((l) => l.split(" "));
+      assert.equal(rows.length, 16 + 8 + 27);
+      assert.ok(rows.every((r) => r.length === 8));
+      assert.deepEqual(rows.slice(0, 24).map((r) => r[7]), Array(24).fill("0"));
+      assert.deepEqual([...new Set(rows.slice(24).map((r) => r[7]))].sort(), ["1", "2", "3"]);
+      const fvtk = exportSnapshots(broken, { format: "vtk", dir: join(dir, "fvtk") });
+      const vtkLines = Deno.readTextFileSync(fvtk.files[2]).trimEnd().split("\n");
+      const at = vtkLines.indexOf("SCALARS fragment int 1");
+      assert.equal(at, 9 + 3 * 51);
+      assert.equal(vtkLines[at + 1], "LOOKUP_TABLE default");
+      assert.deepEqual(vtkLines.slice(at + 2), rows.map((r) => r[7]));
     } finally {
       await Deno.remove(dir, { recursive: true });
     }

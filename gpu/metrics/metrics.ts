@@ -27,6 +27,7 @@
  * @module
  */
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
+import { SPRING_CSR_WGSL } from "../runtime/spring_csr.ts";
 import {
   bindKernel,
   createKernel,
@@ -42,9 +43,10 @@ import type { Scene } from "../../core/scene.ts";
 import type { ParticleSet } from "../../core/scene_builder.ts";
 
 /** WGSL source of the metrics kernel. */
-export const METRICS_WGSL: string = Deno.readTextFileSync(
-  new URL("./metrics.wgsl", import.meta.url),
-);
+export const METRICS_WGSL: string = [
+  SPRING_CSR_WGSL,
+  Deno.readTextFileSync(new URL("./metrics.wgsl", import.meta.url)),
+].join("\n");
 
 /** Every constant metrics.wgsl takes from TypeScript, as `override` values (defined once). */
 function wgslConstants(): Record<string, number> {
@@ -67,7 +69,7 @@ export const METRICS_PARAMS: StructLayout = defineStruct("MetricsParams", [
   ["sheetCount", "u32"],
   ["solidCount", "u32"],
   ["pad4", "u32"],
-  ["springCount", "u32"],
+  ["pad3", "u32"],
   ["sample", "u32"],
   ["mode", "u32"],
   ["fields", "u32"],
@@ -118,11 +120,15 @@ export interface MetricsBuffers {
   kind: GPUBuffer;
   /** Initial positions (`array<vec4f>`). */
   rest: GPUBuffer;
-  /** Springs as `array<vec4u>`: i, j, f32 bits of rest length, f32 bits of stiffness. */
-  springs: GPUBuffer;
-  /** Ascending bond lists (`ParticleState`): broken bonds carry `BOND_BROKEN_BIT`. */
+  /**
+   * Ascending bond lists (`ParticleState`: each bond once, under its lower index): broken bonds
+   * carry `BOND_BROKEN_BIT`.
+   */
   bondStart: GPUBuffer;
   bondList: GPUBuffer;
+  /** Class of each bond-list entry in `springClasses` (`array<SpringClass>`, spring_csr.ts). */
+  bondClass: GPUBuffer;
+  springClasses: GPUBuffer;
   /** Merge/split statistics (`gpu/handlers/merge-split/merge_split.ts` STATS). */
   stats: GPUBuffer;
 }
@@ -146,7 +152,6 @@ export interface MetricsOptions {
   sheets: readonly Sheet[];
   /** The solid bodies (particle ranges) measured for solid–solid penetration; none, one or several. */
   solids: readonly { start: number; count: number }[];
-  springCount: number;
   radius: number;
   gravity: readonly [number, number, number];
   /** Reference point of the potential energy (the domain's lower corner). */
@@ -162,8 +167,8 @@ export class Metrics {
   readonly capacity: number;
   #opts: MetricsOptions;
   #kernel: Kernel;
-  #springKernel: Kernel;
-  #springBind: GPUBindGroup;
+  #fragmentKernel: Kernel;
+  #fragmentBind: GPUBindGroup;
   #particleKernel: Kernel;
   #params: GPUBuffer;
   #side0: GPUBuffer;
@@ -200,7 +205,6 @@ export class Metrics {
         start: b.start,
         count: b.count,
       })),
-      springCount: p.springs.length,
       radius: scene.radius,
       gravity: [...scene.gravity] as [number, number, number],
       origin: [...scene.domain.min] as [number, number, number],
@@ -227,11 +231,11 @@ export class Metrics {
       ],
       constants: wgslConstants(),
     });
-    this.#springKernel = createKernel(device, {
-      label: "metrics spring_metrics",
+    this.#fragmentKernel = createKernel(device, {
+      label: "metrics fragment_metrics",
       code: METRICS_WGSL,
-      entryPoint: "spring_metrics",
-      bindings: ["uniform", ...Array(4).fill("read-only-storage"), "storage", "read-only-storage"],
+      entryPoint: "fragment_metrics",
+      bindings: ["uniform", "storage", "read-only-storage"],
       constants: wgslConstants(),
     });
     this.#particleKernel = createKernel(device, {
@@ -244,7 +248,7 @@ export class Metrics {
         "read-only-storage",
         "storage",
         "storage",
-        "read-only-storage",
+        ...Array(5).fill("read-only-storage"),
       ],
       constants: wgslConstants(),
     });
@@ -260,7 +264,7 @@ export class Metrics {
     });
     this.#perParticle = device.createBuffer({
       label: "metrics per-particle results",
-      size: Math.max(16, 16 * options.count),
+      size: Math.max(32, 32 * options.count),
       usage: GPUBufferUsage.STORAGE,
     });
     this.#samples = device.createBuffer({
@@ -294,12 +298,8 @@ export class Metrics {
       member: this.#member,
       label: "metrics fragments",
     });
-    this.#springBind = bindKernel(device, this.#springKernel, [
+    this.#fragmentBind = bindKernel(device, this.#fragmentKernel, [
       this.#params,
-      b.pos,
-      b.springs,
-      b.bondStart,
-      b.bondList,
       this.#samples,
       this.#fragments.result,
     ]);
@@ -327,6 +327,10 @@ export class Metrics {
       this.#side0,
       this.#perParticle,
       this.#solids,
+      b.bondStart,
+      b.bondList,
+      b.bondClass,
+      b.springClasses,
     ]);
   }
 
@@ -345,7 +349,7 @@ export class Metrics {
         sheetCount: o.sheets.length,
         solidCount: o.solids.length,
         pad4: 0,
-        springCount: o.springCount,
+        pad3: 0,
         sample: this.#taken,
         mode,
         fields: SAMPLE_FIELDS.length,
@@ -369,7 +373,7 @@ export class Metrics {
     });
     if (mode === 1) {
       dispatch(pass, this.#kernel, { bindGroup: this.#bind, workgroups: 1 });
-      dispatch(pass, this.#springKernel, { bindGroup: this.#springBind, workgroups: 1 });
+      dispatch(pass, this.#fragmentKernel, { bindGroup: this.#fragmentBind, workgroups: 1 });
     }
     pass.end();
   }
@@ -394,6 +398,15 @@ export class Metrics {
     }
     this.#encode(encoder, 1, options.time, options.timestampWrites);
     this.#taken++;
+  }
+
+  /**
+   * Fragment label per particle (`array<u32>`: the smallest particle index of its fragment, i.e.
+   * of its component of intact bonds; `NO_FRAGMENT` for particles of no solid body), as of the
+   * last sample taken. Read it back with the snapshot, never per step.
+   */
+  get fragmentLabels(): GPUBuffer {
+    return this.#fragments.labels;
   }
 
   /** Samples taken so far. */

@@ -7,7 +7,7 @@ struct MetricsParams {
   sheetCount: u32,
   solidCount: u32,
   pad4: u32,
-  springCount: u32,
+  pad3: u32,
   sample: u32,
   mode: u32, // 0: record the initial side of every particle to every sheet; 1: take a sample
   fields: u32,
@@ -68,7 +68,10 @@ override BROKEN_BIT: u32;
 // with no sheet or several needs no special case. For each particle and each sheet it does not
 // belong to: its nearest particle of the sheet and its side of the sheet there (pass-through:
 // the side changed since the start), and its overlaps with the sheet's particles; written to
-// `perParticle` as (passed any sheet, deep overlaps, penetration depth, solid penetration).
+// `perParticle` as (passed any sheet, deep overlaps, penetration depth, solid penetration), and as
+// a second vec4 the elastic energy of the particle's intact bonds, Σ ½ ks (|x_j − x_i| − L)², and
+// its broken bonds, over its bond list (each bond listed once, under its lower index, so each is
+// counted once; a broken bond carries BROKEN_BIT, gpu/runtime/spring_breaking.wgsl).
 // Solid bodies (peridynamic): for a particle of a solid body, its deepest overlap with a particle
 // of another solid body, (2r − d)/r in radii (0 when none within 2r; > 1: more than half inside,
 // "inside another solid body"). Brute force over the other solids' particles, one invocation per
@@ -78,6 +81,10 @@ override BROKEN_BIT: u32;
 @group(0) @binding(3) var<storage, read_write> q_side0: array<i32>; // sheet * count + particle
 @group(0) @binding(4) var<storage, read_write> q_out: array<vec4f>;
 @group(0) @binding(5) var<storage, read> q_solids: array<vec4u>; // start, count, 0, 0
+@group(0) @binding(6) var<storage, read> q_bondStart: array<u32>;
+@group(0) @binding(7) var<storage, read> q_bondList: array<u32>;
+@group(0) @binding(8) var<storage, read> q_bondClass: array<u32>;
+@group(0) @binding(9) var<storage, read> q_springClasses: array<SpringClass>;
 
 fn sheet_pos(sh: vec4u, r: u32, c: u32) -> vec3f {
   return q_pos[sh.x + r * sh.z + c].xyz;
@@ -148,7 +155,19 @@ fn metrics_particle(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
       }
     }
   }
-  q_out[i] = out;
+  q_out[2u * i] = out;
+  var bonds = vec4f(0.0);
+  for (var e = q_bondStart[i]; e < q_bondStart[i + 1u]; e++) {
+    let w = q_bondList[e];
+    if ((w & BROKEN_BIT) != 0u) {
+      bonds.y += 1.0;
+      continue;
+    }
+    let sc = q_springClasses[q_bondClass[e]];
+    let d = length(q_pos[w].xyz - x) - sc.restLength;
+    bonds.x += 0.5 * sc.ks * d * d;
+  }
+  q_out[2u * i + 1u] = bonds;
 }
 
 // Reduction pass: one workgroup, fixed-order tree reductions (bit-reproducible).
@@ -161,7 +180,7 @@ fn metrics_particle(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
 @group(0) @binding(8) var<storage, read> perParticle: array<vec4f>;
 @group(0) @binding(9) var<storage, read_write> samples: array<f32>;
 
-var<workgroup> redSum: array<vec4f, WG>;  // kinetic, potential, (unused), (unused)
+var<workgroup> redSum: array<vec4f, WG>;  // kinetic, potential, elastic, broken bonds
 var<workgroup> redMax: array<vec4f, WG>;  // speed, penetration depth, deflection, rebound
 var<workgroup> redCnt: array<vec4u, WG>;  // pass-through, deep overlaps, NaN, inside a solid
 var<workgroup> redPen: array<f32, WG>;     // solid–solid penetration depth
@@ -196,7 +215,9 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
     if ((f & FLAG_FLUID) != 0u) {
       mx.w = max(mx.w, v.y);
     }
-    let q = perParticle[i];
+    let q = perParticle[2u * i];
+    sum.z += perParticle[2u * i + 1u].x;
+    sum.w += perParticle[2u * i + 1u].y;
     cnt.x += u32(q.x);
     cnt.y += u32(q.y);
     mx.y = max(mx.y, q.z);
@@ -226,6 +247,8 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
     samples[o + F_MAX_SPEED] = redMax[0].x;
     samples[o + F_KINETIC] = redSum[0].x;
     samples[o + F_POTENTIAL] = redSum[0].y;
+    samples[o + F_ELASTIC] = redSum[0].z;
+    samples[o + F_BROKEN_BONDS] = redSum[0].w;
     samples[o + F_NAN_COUNT] = f32(redCnt[0].z);
     samples[o + F_SOLID_INSIDE] = f32(redCnt[0].w);
     samples[o + F_MAX_SOLID_PENETRATION] = redPen[0];
@@ -239,60 +262,16 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
   }
 }
 
-// Spring pass (after the reduction pass, one workgroup): the elastic energy of the intact springs
-// and bonds, Σ ½ k (|x_i − x_j| − L)², the fragments of the solid bodies (count and largest, from
-// the connected components computed before this pass), and the number of broken bonds (BROKEN_BIT in the bond
-// list, gpu/runtime/spring_breaking.wgsl); fixed-order tree reductions.
-@group(0) @binding(1) var<storage, read> e_pos: array<vec4f>;
-@group(0) @binding(2) var<storage, read> e_springs: array<vec4u>; // i, j, bits(L), bits(k)
-@group(0) @binding(3) var<storage, read> e_bondStart: array<u32>;
-@group(0) @binding(4) var<storage, read> e_bondList: array<u32>;
-@group(0) @binding(5) var<storage, read_write> e_samples: array<f32>;
+// Fragment pass (after the reduction pass, one invocation): the fragments of the solid bodies
+// (count and largest, from the connected components computed before this pass).
+@group(0) @binding(1) var<storage, read_write> e_samples: array<f32>;
 // gpu/metrics/fragments.ts result: fragment count, largest fragment (components of intact bonds)
-@group(0) @binding(6) var<storage, read> e_fragments: array<u32>;
+@group(0) @binding(2) var<storage, read> e_fragments: array<u32>;
 
-var<workgroup> redSpring: array<vec2f, WG>; // elastic energy, broken bonds
-
-// Whether the bond (a, b) is flagged broken in a's or b's ascending bond list.
-fn bond_broken(a: u32, b: u32) -> bool {
-  for (var side = 0u; side < 2u; side++) {
-    let p = select(a, b, side == 1u);
-    let q = select(b, a, side == 1u);
-    var lo = e_bondStart[p];
-    var hi = e_bondStart[p + 1u];
-    while (lo < hi) {
-      let mid = lo + (hi - lo) / 2u;
-      let v = e_bondList[mid] & ~BROKEN_BIT;
-      if (v == q) { return (e_bondList[mid] & BROKEN_BIT) != 0u; }
-      if (v < q) { lo = mid + 1u; } else { hi = mid; }
-    }
-  }
-  return false;
-}
-
-@compute @workgroup_size(WG)
-fn spring_metrics(@builtin(local_invocation_id) lid: vec3u) {
-  let t = lid.x;
-  var acc = vec2f(0.0);
-  for (var s = t; s < P.springCount; s += WG) {
-    let sp = e_springs[s];
-    if (bond_broken(sp.x, sp.y)) {
-      acc.y += 1.0;
-      continue;
-    }
-    let d = length(e_pos[sp.x].xyz - e_pos[sp.y].xyz) - bitcast<f32>(sp.z);
-    acc.x += 0.5 * bitcast<f32>(sp.w) * d * d;
-  }
-  redSpring[t] = acc;
-  workgroupBarrier();
-  for (var stride = WG / 2u; stride > 0u; stride = stride / 2u) {
-    if (t < stride) { redSpring[t] = redSpring[t] + redSpring[t + stride]; }
-    workgroupBarrier();
-  }
-  if (t == 0u && P.mode == 1u) {
+@compute @workgroup_size(1)
+fn fragment_metrics() {
+  if (P.mode == 1u) {
     let o = P.sample * P.fields;
-    e_samples[o + F_ELASTIC] = redSpring[0].x;
-    e_samples[o + F_BROKEN_BONDS] = redSpring[0].y;
     e_samples[o + F_FRAGMENTS] = f32(e_fragments[FRAGMENT_COUNT]);
     e_samples[o + F_LARGEST_FRAGMENT] = f32(e_fragments[FRAGMENT_LARGEST]);
   }

@@ -52,16 +52,16 @@ async function measure(
     mass: buf("mass", new Float32Array(n).fill(2)),
     kind: buf("kind", kind),
     rest: buf("rest", vec4(before, R)),
-    springs: buf("springs", new Uint32Array(4)),
     bondStart: buf("bondStart", new Uint32Array(n + 1)),
     bondList: buf("bondList", new Uint32Array(4)),
+    bondClass: buf("bondClass", new Uint32Array(4)),
+    springClasses: buf("springClasses", new Float32Array(4)),
     stats: buf("stats", new Uint32Array(HANDLER_STATS.length)),
   };
   const metrics = new Metrics(device, {
     count: n,
     sheets,
     solids,
-    springCount: 0,
     radius: R,
     gravity: [0, -10, 0],
     origin: [0, -1, 0],
@@ -134,36 +134,34 @@ Deno.test("metrics per sheet: none, one or several sheets, same definitions", as
 Deno.test("spring metrics: elastic energy of intact springs, broken bonds counted", async () => {
   const { device } = await acquireGpu({ adapter: "software" });
   device.pushErrorScope("validation");
-  // Fixture: a chain 0–1–2 (rest length 1, k = 10 and 20), stretched to lengths 1.5 and 2;
-  // the bond 1–2 is broken (flagged in both bond lists).
-  const pos = Float32Array.from([0, 0, 0, R, 1.5, 0, 0, R, 3.5, 0, 0, R]);
-  const springs = new Uint32Array(8);
-  const f = new Float32Array(springs.buffer);
-  springs.set([0, 1], 0), f.set([1, 10], 2);
-  springs.set([1, 2], 4), f.set([1, 20], 6);
+  // Fixture: a chain 0–1–2–3 (rest length 1, k = 10, 20 and 30) stretched to lengths 1.5, 2 and
+  // 1.25; the bond 1–2 is broken; bonds listed under their lower index (ParticleState's lists).
+  const pos = Float32Array.from([0, 0, 0, R, 1.5, 0, 0, R, 3.5, 0, 0, R, 4.75, 0, 0, R]);
   const BROKEN = 0x80000000;
-  const bondStart = Uint32Array.from([0, 1, 3, 4]);
-  const bondList = Uint32Array.from([1, 0, (2 | BROKEN) >>> 0, (1 | BROKEN) >>> 0]);
+  const bondStart = Uint32Array.from([0, 1, 2, 3, 3]);
+  const bondList = Uint32Array.from([1, (2 | BROKEN) >>> 0, 3]);
+  const bondClass = Uint32Array.from([1, 2, 3]);
+  const springClasses = Float32Array.from([0, 0, 0, 0, 1, 10, 0, 0, 1, 20, 0, 0, 1, 30, 0, 0]);
   const buf = (label: string, data: ArrayBufferView) =>
     storageBuffer(device, { label, size: data.byteLength, data });
   const metrics = new Metrics(device, {
-    count: 3,
+    count: 4,
     sheets: [],
     solids: [],
-    springCount: 2,
     radius: R,
     gravity: [0, 0, 0],
     origin: [0, 0, 0],
     capacity: 2,
     buffers: {
       pos: buf("pos", pos),
-      vel: buf("vel", new Float32Array(12)),
-      mass: buf("mass", new Float32Array(3).fill(1)),
-      kind: buf("kind", new Uint32Array(3)),
+      vel: buf("vel", new Float32Array(16)),
+      mass: buf("mass", new Float32Array(4).fill(1)),
+      kind: buf("kind", new Uint32Array(4)),
       rest: buf("rest", pos),
-      springs: buf("springs", springs),
       bondStart: buf("bondStart", bondStart),
       bondList: buf("bondList", bondList),
+      bondClass: buf("bondClass", bondClass),
+      springClasses: buf("springClasses", springClasses),
       stats: buf("stats", new Uint32Array(HANDLER_STATS.length)),
     },
   });
@@ -171,7 +169,8 @@ Deno.test("spring metrics: elastic energy of intact springs, broken bonds counte
   metrics.encodeSample(enc, { time: 0 });
   device.queue.submit([enc.finish()]);
   const [row] = await metrics.read();
-  assert.ok(Math.abs(row.elastic - 0.5 * 10 * 0.5 ** 2) < 1e-6, `elastic ${row.elastic}`);
+  const elastic = 0.5 * 10 * 0.5 ** 2 + 0.5 * 30 * 0.25 ** 2;
+  assert.ok(Math.abs(row.elastic - elastic) < 1e-6, `elastic ${row.elastic}`);
   assert.equal(row.brokenBonds, 1);
   assert.equal(await device.popErrorScope(), null);
   metrics.destroy();

@@ -82,7 +82,9 @@ export async function acquireGpu(options: AcquireGpuOptions = {}): Promise<GpuCo
           `but the harness needs at least ${want}. Use another adapter (--adapter).`,
       );
     }
-    limits[name] = want;
+    // Buffer sizes: ask for all the adapter offers (Table I's solids need large spring arrays).
+    const bufferLimit = name.startsWith("maxStorageBufferBindingSize") || name === "maxBufferSize";
+    limits[name] = bufferLimit ? have : want;
   }
   const wantTimestamps = options.timestamps ?? true;
   const features: GPUFeatureName[] = [];

@@ -29,12 +29,29 @@ import {
   type Kernel,
 } from "./kernel.ts";
 import { MaskedReduction, type ReductionTask } from "./reduce.ts";
+import { type SplitBinding, splitBinding } from "./split_binding.ts";
+import {
+  type PackedSprings,
+  packSprings,
+  SPRING_CSR_WGSL,
+  springCsrConstants,
+} from "./spring_csr.ts";
 import { defineStruct, type StructLayout } from "./struct_layout.ts";
 
-/** WGSL source of the cloth kernels (`gpu/runtime/implicit_springs.wgsl`). */
-export const IMPLICIT_SPRINGS_WGSL: string = Deno.readTextFileSync(
-  new URL("./implicit_springs.wgsl", import.meta.url),
+/** WGSL of the packed spring words over two bindings (`gpu/runtime/spring_words.wgsl`). */
+export const SPRING_WORDS_WGSL: string = Deno.readTextFileSync(
+  new URL("./spring_words.wgsl", import.meta.url),
 );
+
+/**
+ * WGSL source of the solver kernels: `gpu/runtime/implicit_springs.wgsl` after the packed-spring
+ * decoding (`spring_csr.wgsl`) and its two-binding accessor (`spring_words.wgsl`).
+ */
+export const IMPLICIT_SPRINGS_WGSL: string = [
+  SPRING_CSR_WGSL,
+  SPRING_WORDS_WGSL,
+  Deno.readTextFileSync(new URL("./implicit_springs.wgsl", import.meta.url)),
+].join("\n");
 
 /**
  * Uniform `ClothParams` of `implicit_springs.wgsl`: slot count N, region stride of the CG scratch, dt,
@@ -48,22 +65,6 @@ export const CLOTH_PARAMS_STRUCT: StructLayout = defineStruct("ClothParams", [
   ["gravity", "vec3f"],
   ["argCount", "u32"],
   ["drag", "f32"],
-]);
-
-/** Storage struct `ClothSpring`: one per-particle CSR entry (partner, rest length, ks, kd). */
-export const CLOTH_SPRING_STRUCT: StructLayout = defineStruct("ClothSpring", [
-  ["partner", "u32"],
-  ["restLength", "f32"],
-  ["ks", "f32"],
-  ["kd", "f32"],
-]);
-
-/** Storage struct `SpringBlock`: B = α u uᵀ + β I of one CSR entry, recomputed every step. */
-export const SPRING_BLOCK_STRUCT: StructLayout = defineStruct("SpringBlock", [
-  ["u", "vec3f"],
-  ["alpha", "f32"],
-  ["beta", "f32"],
-  ["partner", "u32"],
 ]);
 
 /** Flag bits of `flags` per DOF slot (as in core/cloth_reference.ts). */
@@ -89,6 +90,7 @@ export const CG_REGIONS = {
   DG: 8,
   F: 9,
   DM: 10,
+  XP: 11,
 } as const;
 const { R: R_R, Z: R_Z, P: R_P, AP: R_AP, F: R_F } = CG_REGIONS;
 const REGIONS = Object.keys(CG_REGIONS).length;
@@ -126,6 +128,12 @@ export interface ImplicitSpringsOptions {
   workgroupSize?: number;
   /** Label prefix of every GPU object (default "cloth"). */
   label?: string;
+  /**
+   * Largest storage binding in bytes (default: the device's `maxStorageBufferBindingSize`). Spring
+   * words past it are bound as a second range of the same buffer (`split_binding.ts`); a smaller
+   * value exercises that path on small networks.
+   */
+  maxBindingSize?: number;
 }
 
 /**
@@ -194,6 +202,7 @@ export interface ClothSolverStats {
 /** Entry points of `implicit_springs.wgsl`, in encode order. */
 export type ClothKernel =
   | "classify"
+  | "positions"
   | "spring_forces"
   | "init_cg"
   | "gate"
@@ -208,15 +217,16 @@ const WRITE: BindingKind = "storage";
 /** Bindings (group 0 of implicit_springs.wgsl) of each entry point. */
 const KERNEL_BINDINGS: Record<ClothKernel, ReadonlyArray<number>> = {
   classify: [1, 4, 5, 7, 8, 9, 10, 11, 15],
-  spring_forces: [1, 2, 3, 12, 13, 14, 15],
-  init_cg: [5, 6, 7, 8, 11, 15, 16],
+  positions: [1, 2, 3, 15],
+  spring_forces: [1, 12, 13, 14, 15, 20],
+  init_cg: [6, 7, 8, 11, 15, 16],
   gate: [16, 17, 18],
-  apply_a: [1, 5, 7, 8, 11, 12, 14, 15, 16],
+  apply_a: [1, 7, 8, 11, 12, 13, 14, 15, 16, 20],
   update_x: [11, 15, 16],
   update_p: [11, 15, 16],
   finish: [11, 15, 19],
 };
-const WRITABLE = new Set([11, 14, 15, 16, 18, 19]);
+const WRITABLE = new Set([11, 15, 16, 18, 19]);
 
 /** Binding and bytes per element (N elements; memberStart N + 1) of the step's buffers. */
 const USER_BINDINGS: Record<keyof ClothBuffers, [number, number]> = {
@@ -235,11 +245,12 @@ const USER_BINDINGS: Record<keyof ClothBuffers, [number, number]> = {
 
 /**
  * The implicit mass-spring system of the cloth particles, stepping every live DOF with at least
- * one cloth member. Per particle the springs are stored in CSR form (partner, rest length, ks, kd),
- * so forces and A p are per-slot gathers, summed in a fixed order (bit-reproducible runs).
+ * one cloth member. Per particle the springs are stored in CSR form, packed at 4 bytes per entry
+ * (partner and parameter class, `spring_csr.ts`), so forces and A p are per-slot gathers, summed in
+ * a fixed order (bit-reproducible runs); the linearised blocks are recomputed where needed.
  *
  * Step (one compute pass, only encoded; no readback): classify DOF slots (active/fixed, v̂) →
- * per-particle spring forces and blocks → right-hand side, Jacobi preconditioner and CG start →
+ * particle positions → per-particle spring forces and block diagonals → right-hand side, Jacobi preconditioner and CG start →
  * rᵀz reduced on the GPU → `maxIterations` × [gate, A p, pᵀAp, x/r/z update, rᵀz, p update] →
  * v' into `dofVOut`. The one-thread gate turns converged iterations into 0-workgroup indirect
  * dispatches; each loop kernel also early-outs on the converged flag.
@@ -261,11 +272,8 @@ export class ImplicitSprings {
   readonly workgroupSize: number;
   /** Label prefix. */
   readonly label: string;
-  /**
-   * Per CSR entry (the order of {@link ImplicitSprings.springCsr}): the stretch past which the
-   * spring breaks (`Spring.breakStretch`), 0 for springs that never break.
-   */
-  readonly breakStretch: Float32Array;
+  /** The packed network (host copy; the GPU's words change as springs break). */
+  readonly packed: PackedSprings;
   readonly #stride: number;
   /** The kernels; group 1 (the params uniform) has one layout shared by all. */
   readonly #kernels: Record<ClothKernel, Kernel>;
@@ -277,6 +285,7 @@ export class ImplicitSprings {
   readonly #args: GPUBuffer;
   readonly #argCount: number;
   readonly #params = new Map<string, { buffer: GPUBuffer; group: GPUBindGroup }>();
+  readonly #words: SplitBinding;
 
   /** Builds the spring CSR, the scratch buffers and the pipelines (see {@link ImplicitSpringsOptions}). */
   constructor(device: GPUDevice, options: ImplicitSpringsOptions) {
@@ -317,9 +326,11 @@ export class ImplicitSprings {
     const label = this.label = options.label ?? "cloth";
     const stride = this.#stride = Math.ceil(n / 16) * 16;
 
-    // Per-particle spring CSR.
-    const { start, entries, breakStretch } = springCsr(options.springs, n);
-    this.breakStretch = breakStretch;
+    // Per-particle spring CSR, packed (4 bytes per entry).
+    const packed = this.packed = packSprings(options.springs, {
+      particleCount: n,
+      name: "ImplicitSprings: options.springs",
+    });
     const clothFlags = new Uint32Array(n);
     if (options.cloth) {
       if (options.cloth.length !== n) {
@@ -349,6 +360,19 @@ export class ImplicitSprings {
       return b;
     };
     const S = GPUBufferUsage.STORAGE;
+    const words = buffer(
+      "spring words",
+      Math.max(4, packed.words.byteLength),
+      S | GPUBufferUsage.COPY_SRC,
+      packed.words.length ? packed.words : new Uint32Array(1),
+    );
+    const split = this.#words = splitBinding(words, {
+      device,
+      elementBytes: 4,
+      dummy: buffer("spring words (second range unused)", 16, S),
+      limit: options.maxBindingSize,
+      name: `${label} spring words`,
+    });
     const state = buffer("solver state", 4 * STATE_FLOATS, S | GPUBufferUsage.COPY_SRC);
     const cg = buffer("cg vectors", 16 * REGIONS * stride, S);
     const flags = buffer("dof flags", 4 * n, S);
@@ -362,12 +386,9 @@ export class ImplicitSprings {
       [9, buffer("cloth flags", 4 * n, S, clothFlags)],
       [10, buffer("no pins", 4 * n, S)],
       [11, flags],
-      [12, buffer("spring start", 4 * (n + 1), S | GPUBufferUsage.COPY_SRC, start)],
-      [13, buffer("springs", entries.byteLength, S | GPUBufferUsage.COPY_SRC, entries)],
-      [
-        14,
-        buffer("spring blocks", SPRING_BLOCK_STRUCT.size * Math.max(1, entries.byteLength / 16), S),
-      ],
+      [12, buffer("spring start", 4 * (n + 1), S | GPUBufferUsage.COPY_SRC, packed.start)],
+      [13, words],
+      [14, buffer("spring classes", packed.classes.byteLength, S, packed.classes)],
       [15, cg],
       [16, state],
       [17, argsFull],
@@ -402,19 +423,35 @@ export class ImplicitSprings {
           KERNEL_BINDINGS[kernel].map((b) => [b, WRITABLE.has(b) ? WRITE : READ] as const),
           params,
         ],
-        constants: kernel === "gate" ? WGSL_CONSTANTS : { ...WGSL_CONSTANTS, WORKGROUP_SIZE: wg },
+        constants: {
+          ...WGSL_CONSTANTS,
+          ...springCsrConstants(packed),
+          WORDS_CHUNK: split.firstLength,
+          ...(kernel === "gate" ? {} : { WORKGROUP_SIZE: wg }),
+        },
       });
     }
     this.#kernels = kernels;
   }
 
   /**
-   * The springs in per-particle CSR form: `start` (`array<u32>`, N + 1) and `entries`
-   * (`array<ClothSpring>`, {@link CLOTH_SPRING_STRUCT}: partner, rest length, ks, kd); every
-   * spring is listed under both ends. A spring whose ks is set to 0 (broken) no longer acts.
+   * The springs in per-particle CSR form (`spring_csr.ts`): `start` (`array<u32>`, N + 1), `words`
+   * (`array<u32>`, partner | class; every spring listed under both ends, in spring-list order)
+   * with its two bindings `wordRanges`, and `classes` (`array<SpringClass>`). An entry rewritten to
+   * class 0 (a broken bond) no longer acts.
    */
-  get springCsr(): { start: GPUBuffer; entries: GPUBuffer } {
-    return { start: this.#internal.get(12)!, entries: this.#internal.get(13)! };
+  get springCsr(): {
+    start: GPUBuffer;
+    words: GPUBuffer;
+    wordRanges: SplitBinding;
+    classes: GPUBuffer;
+  } {
+    return {
+      start: this.#internal.get(12)!,
+      words: this.#internal.get(13)!,
+      wordRanges: this.#words,
+      classes: this.#internal.get(14)!,
+    };
   }
 
   /**
@@ -450,6 +487,8 @@ export class ImplicitSprings {
     const byBinding = new Map<number, GPUBufferBinding>(
       [...this.#internal].map(([k, buffer]) => [k, { buffer }]),
     );
+    byBinding.set(13, this.#words.first);
+    byBinding.set(20, this.#words.second);
     for (const [name, [binding, bytes]] of Object.entries(USER_BINDINGS)) {
       const given = buffers[name as keyof ClothBuffers];
       if (!given) {
@@ -555,6 +594,7 @@ export class ImplicitSprings {
       );
     };
     run("classify", false);
+    run("positions", false);
     run("spring_forces", false);
     run("init_cg", false);
     this.#reduce.encode(pass, this.#rz);
@@ -617,58 +657,4 @@ function checkTolerance(v: number, name: string): number {
     throw new RangeError(`ImplicitSprings: ${name} must be finite and >= 0, got ${v}`);
   }
   return v;
-}
-
-/** Per-particle spring CSR: entries packed as CLOTH_SPRING_STRUCT, in spring-list order. */
-function springCsr(
-  springs: readonly Spring[],
-  n: number,
-): { start: Uint32Array; entries: Uint8Array; breakStretch: Float32Array } {
-  const start = new Uint32Array(n + 1);
-  springs.forEach((s, k) => {
-    for (const [key, v] of [["i", s?.i], ["j", s?.j]] as const) {
-      if (!Number.isInteger(v) || v < 0 || v >= n) {
-        throw new RangeError(
-          `ImplicitSprings: options.springs[${k}].${key} = ${v} is not a particle index < ${n}`,
-        );
-      }
-    }
-    if (s.i === s.j) {
-      throw new RangeError(
-        `ImplicitSprings: options.springs[${k}] joins particle ${s.i} to itself`,
-      );
-    }
-    if (!(s.restLength > 0) || !Number.isFinite(s.restLength)) {
-      throw new RangeError(
-        `ImplicitSprings: options.springs[${k}].restLength must be finite and > 0, got ${s.restLength}`,
-      );
-    }
-    for (const key of ["ks", "kd"] as const) {
-      if (!(s[key] >= 0) || !Number.isFinite(s[key])) {
-        throw new RangeError(
-          `ImplicitSprings: options.springs[${k}].${key} must be finite and >= 0, got ${s[key]}`,
-        );
-      }
-    }
-    start[s.i + 1]++;
-    start[s.j + 1]++;
-  });
-  for (let i = 0; i < n; i++) start[i + 1] += start[i];
-  const fill = start.slice(0, n);
-  const entries = new Uint8Array(CLOTH_SPRING_STRUCT.size * 2 * springs.length);
-  const breakStretch = new Float32Array(2 * springs.length);
-  const put = (at: number, partner: number, s: Spring) => {
-    breakStretch[at] = s.breakStretch ?? 0;
-    entries.set(
-      new Uint8Array(
-        CLOTH_SPRING_STRUCT.pack({ partner, restLength: s.restLength, ks: s.ks, kd: s.kd }),
-      ),
-      at * CLOTH_SPRING_STRUCT.size,
-    );
-  };
-  for (const s of springs) {
-    put(fill[s.i]++, s.j, s);
-    put(fill[s.j]++, s.i, s);
-  }
-  return { start, entries, breakStretch };
 }

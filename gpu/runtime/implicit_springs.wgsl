@@ -8,10 +8,13 @@
 //   f_i = (ks (l − L) + kd (v_j − v_i)·u) u,   K = ks [(1 − c) u uᵀ + c I] (= ∂f_i/∂x_j),
 //   block B = dt kd u uᵀ + dt² K = α u uᵀ + β I,  α = dt kd + dt² ks (1 − c),  β = dt² ks c,
 //   (A p)_d = M_d p_d − Σ_{members i of d} Σ_{springs (i, j), dof(j) ≠ d} B (p_dof(j) − p_d).
+// Springs are packed CSR words (partner | class, gpu/runtime/spring_csr.ts) over two bindings
+// (gpu/runtime/spring_words.wgsl); the blocks B are recomputed from the particle positions of the
+// step wherever they are needed (A p), not stored: 4 bytes per CSR entry in all.
 // A DOF slot is ACTIVE when live (dof[d] == d) with a cloth member, FIXED when a member is pinned:
 // v̂ = 0 and Δv = 0 there. Sums run in ascending member order and spring CSR order: bit-reproducible.
 //
-// Kernels, in encode order: classify, spring_forces, init_cg, [reduce rᵀz], then per CG iteration
+// Kernels, in encode order: classify, positions, spring_forces, init_cg, [reduce rᵀz], then per CG iteration
 // gate, apply_a, [reduce pᵀAp], update_x, [reduce rᵀz], update_p; finally finish. `gate` (one
 // thread) decides convergence from the reduced scalars in `state` and writes the indirect dispatch
 // arguments of the iteration (0 workgroups once converged); every loop kernel also early-outs on
@@ -34,7 +37,8 @@ override R_VHAT: u32; // v̂: DOF velocity, 0 for fixed or inactive slots
 override R_G: u32;    // g_i = Σ_springs f_i + dt K (v̂_j − v̂_i)
 override R_DG: u32;   // Σ_springs diag(B)
 override R_F: u32;    // Σ_springs f_i: the spring force on particle i at the start of the step
-override R_DM: u32;   // x: drag mass dt·c·M of a DOF with a cloth member (linear drag −c M v)
+override R_DM: u32;   // x: drag mass dt·c·M of a DOF with a cloth member (linear drag −c M v); y: M
+override R_XP: u32;   // particle positions x_i = X_dof(i) + offset_i of the step
 
 // Scalars of `state`.
 override S_RZ0: u32;   // r₀ᵀz₀ (−1 until the first gate copies it)
@@ -54,18 +58,14 @@ struct ClothParams {
   drag: f32,
 }
 
-struct ClothSpring {
-  partner: u32,
-  restLength: f32,
-  ks: f32,
-  kd: f32,
-}
-
-struct SpringBlock {
+// The linearised spring seen from one end: direction u, length l (0: degenerate, no force), and
+// the block B = α u uᵀ + β I.
+struct Block {
   u: vec3f,
+  l: f32,
   alpha: f32,
   beta: f32,
-  partner: u32,
+  c: f32,
 }
 
 override WORKGROUP_SIZE: u32 = 64u;
@@ -84,8 +84,9 @@ override WORKGROUP_SIZE: u32 = 64u;
 @group(0) @binding(10) var<storage, read> pinned: array<u32>;
 @group(0) @binding(11) var<storage, read_write> flags: array<u32>;
 @group(0) @binding(12) var<storage, read> springStart: array<u32>;
-@group(0) @binding(13) var<storage, read> springs: array<ClothSpring>;
-@group(0) @binding(14) var<storage, read_write> blocks: array<SpringBlock>;
+@group(0) @binding(13) var<storage, read> springWordsA: array<u32>;
+@group(0) @binding(20) var<storage, read> springWordsB: array<u32>;
+@group(0) @binding(14) var<storage, read> springClasses: array<SpringClass>;
 @group(0) @binding(15) var<storage, read_write> cg: array<vec4f>;
 @group(0) @binding(16) var<storage, read_write> state: array<f32>;
 @group(0) @binding(17) var<storage, read> argsFull: array<u32>;
@@ -98,6 +99,20 @@ fn at(region: u32, k: u32) -> u32 {
 
 fn is_free(d: u32) -> bool {
   return (flags[d] & (ACTIVE | FIXED)) == ACTIVE;
+}
+
+// The spring from particle position xi to particle j (class sc), linearised: the one formula of
+// spring_forces and apply_a, so both see the same block.
+fn spring_block(xi: vec3f, j: u32, sc: SpringClass) -> Block {
+  let d = cg[at(R_XP, j)].xyz - xi;
+  let l = length(d);
+  if (!(l > 0.0)) {
+    return Block(vec3f(0.0), 0.0, 0.0, 0.0, 0.0);
+  }
+  let u = d / l;
+  let c = max(0.0, 1.0 - sc.restLength / l);
+  let dt = params.dt;
+  return Block(u, l, dt * sc.kd + dt * dt * sc.ks * (1.0 - c), dt * dt * sc.ks * c, c);
 }
 
 // Per DOF slot: flags and v̂.
@@ -118,7 +133,7 @@ fn classify(@builtin(global_invocation_id) gid: vec3u) {
     }
   }
   // Drag acts on DOFs with a cloth member, as a whole (a meta-particle moves as one).
-  cg[at(R_DM, d)] = vec4f(select(0.0, params.dt * params.drag * dofM[d], hasCloth), 0.0, 0.0, 0.0);
+  cg[at(R_DM, d)] = vec4f(select(0.0, params.dt * params.drag * dofM[d], hasCloth), dofM[d], 0.0, 0.0);
   var fl = 0u;
   if (hasCloth) {
     fl = select(ACTIVE, ACTIVE | FIXED, hasPin);
@@ -127,7 +142,17 @@ fn classify(@builtin(global_invocation_id) gid: vec3u) {
   cg[at(R_VHAT, d)] = select(vec4f(0.0), vec4f(dofV[d].xyz, 0.0), fl == ACTIVE);
 }
 
-// Per particle: spring forces, the right-hand-side term g_i, the blocks B and their diagonal.
+// Per particle: its position of this step (X_dof + offset).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn positions(@builtin(global_invocation_id) gid: vec3u) {
+  let i = gid.x;
+  if (i >= params.count) {
+    return;
+  }
+  cg[at(R_XP, i)] = vec4f(dofX[dof[i]].xyz + offset[i].xyz, 0.0);
+}
+
+// Per particle: spring forces, the right-hand-side term g_i and the diagonal of the blocks.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn spring_forces(@builtin(global_invocation_id) gid: vec3u) {
   let i = gid.x;
@@ -136,36 +161,30 @@ fn spring_forces(@builtin(global_invocation_id) gid: vec3u) {
   }
   let dt = params.dt;
   let di = dof[i];
-  let xi = dofX[di].xyz + offset[i].xyz;
+  let xi = cg[at(R_XP, i)].xyz;
   let vi = cg[at(R_VHAT, di)].xyz;
   var g = vec3f(0.0);
   var dg = vec3f(0.0);
   var fsum = vec3f(0.0);
   let end = springStart[i + 1u];
   for (var s = springStart[i]; s < end; s++) {
-    let sp = springs[s];
-    let j = sp.partner;
+    let word = spring_word(s);
+    let j = spring_partner(word);
     let dj = dof[j];
-    var block = SpringBlock(vec3f(0.0), 0.0, 0.0, j);
     if (dj != di) {
-      let d = dofX[dj].xyz + offset[j].xyz - xi;
-      let l = length(d);
-      if (l > 0.0) {
-        let u = d / l;
+      let sc = springClasses[spring_class(word)];
+      let b = spring_block(xi, j, sc);
+      if (b.l > 0.0) {
+        let u = b.u;
         let w = cg[at(R_VHAT, dj)].xyz - vi;
         let uw = dot(u, w);
-        let c = max(0.0, 1.0 - sp.restLength / l);
-        let f = (sp.ks * (l - sp.restLength) + sp.kd * uw) * u;
-        let kw = sp.ks * ((1.0 - c) * uw * u + c * w);
+        let f = (sc.ks * (b.l - sc.restLength) + sc.kd * uw) * u;
+        let kw = sc.ks * ((1.0 - b.c) * uw * u + b.c * w);
         g += f + dt * kw;
         fsum += f;
-        let alpha = dt * sp.kd + dt * dt * sp.ks * (1.0 - c);
-        let beta = dt * dt * sp.ks * c;
-        block = SpringBlock(u, alpha, beta, j);
-        dg += alpha * u * u + vec3f(beta);
+        dg += b.alpha * u * u + vec3f(b.beta);
       }
     }
-    blocks[s] = block;
   }
   cg[at(R_G, i)] = vec4f(g, 0.0);
   cg[at(R_DG, i)] = vec4f(dg, 0.0);
@@ -197,7 +216,7 @@ fn init_cg(@builtin(global_invocation_id) gid: vec3u) {
       sumG += cg[at(R_G, m)].xyz;
       sumDG += cg[at(R_DG, m)].xyz;
     }
-    let mass = dofM[d];
+    let mass = cg[at(R_DM, d)].y;
     let dragMass = cg[at(R_DM, d)].x; // dt·c·M: linear drag −c M v, implicit
     b = params.dt * (sumG + extForce[d].xyz + mass * params.gravity) - dragMass * cg[at(R_VHAT, d)].xyz;
     inv = 1.0 / (vec3f(mass + dragMass) + sumDG);
@@ -231,7 +250,7 @@ fn gate() {
   }
 }
 
-// Per DOF slot: A p (gather p over members' spring partners, apply the blocks, sum, add M p).
+// Per DOF slot: A p (gather p over members' spring partners, recompute the blocks, sum, add M p).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn apply_a(@builtin(global_invocation_id) gid: vec3u) {
   let d = gid.x;
@@ -241,17 +260,21 @@ fn apply_a(@builtin(global_invocation_id) gid: vec3u) {
   var ap = vec3f(0.0);
   if (is_free(d)) {
     let pd = cg[at(R_P, d)].xyz;
-    ap = (dofM[d] + cg[at(R_DM, d)].x) * pd;
+    let dm = cg[at(R_DM, d)];
+    ap = (dm.y + dm.x) * pd;
     let end = memberStart[d + 1u];
     for (var k = memberStart[d]; k < end; k++) {
       let m = memberList[k];
+      let xm = cg[at(R_XP, m)].xyz;
       let sEnd = springStart[m + 1u];
       for (var s = springStart[m]; s < sEnd; s++) {
-        let block = blocks[s];
-        let dj = dof[block.partner];
+        let word = spring_word(s);
+        let j = spring_partner(word);
+        let dj = dof[j];
         if (dj != d) {
+          let b = spring_block(xm, j, springClasses[spring_class(word)]);
           let w = cg[at(R_P, dj)].xyz - pd;
-          ap -= block.alpha * dot(block.u, w) * block.u + block.beta * w;
+          ap -= b.alpha * dot(b.u, w) * b.u + b.beta * w;
         }
       }
     }

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import type { ImplicitSprings } from "./implicit_springs.ts";
+import { type ImplicitSprings, SPRING_WORDS_WGSL } from "./implicit_springs.ts";
+import { SPRING_CSR_WGSL, springCsrConstants } from "./spring_csr.ts";
 import {
   bindKernel,
   createKernel,
@@ -17,10 +18,12 @@ import {
 } from "./kernel.ts";
 import { defineStruct, type StructLayout } from "./struct_layout.ts";
 
-/** WGSL of the breaking kernel. */
-export const SPRING_BREAKING_WGSL: string = Deno.readTextFileSync(
-  new URL("./spring_breaking.wgsl", import.meta.url),
-);
+/** WGSL of the breaking kernel (after the packed-spring decoding and word accessor it uses). */
+export const SPRING_BREAKING_WGSL: string = [
+  SPRING_CSR_WGSL,
+  SPRING_WORDS_WGSL,
+  Deno.readTextFileSync(new URL("./spring_breaking.wgsl", import.meta.url)),
+].join("\n");
 
 /** Layout of `BreakParams` in `spring_breaking.wgsl`. */
 export const BREAK_PARAMS: StructLayout = defineStruct("BreakParams", [["count", "u32"]]);
@@ -41,8 +44,8 @@ export class SpringBreaking {
   /**
    * @param device the GPU device
    * @param options.springs the network; options.pos particle positions (`array<vec4f>`);
-   *   options.bondStart/bondList the ascending bond lists that collision detection reads, whose
-   *   entries get `brokenBit` when their spring breaks
+   *   options.bondStart/bondList the ascending bond lists that collision detection reads (each bond
+   *   listed once, under its lower index), whose entries get `brokenBit` when their spring breaks
    */
   constructor(
     device: GPUDevice,
@@ -59,7 +62,7 @@ export class SpringBreaking {
     const net = options.springs;
     this.#device = device;
     this.#count = net.particleCount;
-    this.breakable = net.breakStretch.filter((s) => s > 0).length / 2;
+    this.breakable = net.packed.breakable;
     this.active = this.breakable > 0;
     const params = device.createBuffer({
       label: `${label} params`,
@@ -67,32 +70,32 @@ export class SpringBreaking {
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
     device.queue.writeBuffer(params, 0, BREAK_PARAMS.pack({ count: this.#count }));
-    const stretch = storageBuffer(device, {
-      label: `${label} critical stretch`,
-      size: net.breakStretch.byteLength,
-      data: net.breakStretch,
-    });
     this.#broken = storageBuffer(device, { label: `${label} broken count`, size: 16 });
-    this.#owned = [params, stretch, this.#broken];
+    this.#owned = [params, this.#broken];
     const R = "read-only-storage" as const;
     const W = "storage" as const;
     this.#kernel = createKernel(device, {
       label: `${label} break_springs`,
       code: SPRING_BREAKING_WGSL,
       entryPoint: "break_springs",
-      bindings: ["uniform", R, R, W, R, R, W, W],
-      constants: { BROKEN_BIT: options.brokenBit },
+      bindings: ["uniform", R, R, W, R, R, W, W, W],
+      constants: {
+        BROKEN_BIT: options.brokenBit,
+        ...springCsrConstants(net.packed),
+        WORDS_CHUNK: net.springCsr.wordRanges.firstLength,
+      },
     });
     const csr = net.springCsr;
     this.#bind = bindKernel(device, this.#kernel, [
       params,
       options.pos,
       csr.start,
-      csr.entries,
-      stretch,
+      csr.wordRanges.first,
+      csr.classes,
       options.bondStart,
       options.bondList,
       this.#broken,
+      csr.wordRanges.second,
     ]);
   }
 

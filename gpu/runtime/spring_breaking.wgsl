@@ -1,23 +1,18 @@
 // Irreversible breaking of springs past their critical stretch (bond-based peridynamics: Silling
 // & Askari 2005, s0 = sqrt(5 G0 / (9 K δ)); spring-mass fracture, Levine et al. 2014). Host code:
-// gpu/runtime/spring_breaking.ts.
+// gpu/runtime/spring_breaking.ts. Packed spring words and classes: gpu/runtime/spring_csr.wgsl.
 //
 // One invocation per particle i over its CSR springs (every spring is listed under both ends, and
 // both ends compute the same stretch from the same positions, so both entries break in the same
-// step): a spring with stretch (l − L)/L > s0 gets ks = kd = 0 (it no longer acts in the implicit
-// solve) and its pair is flagged BROKEN_BIT in i's ascending bond list, so that collision detection
-// treats the two particles as unbonded from then on (fragments collide). `broken` counts broken
-// CSR entries (two per spring), cumulatively.
+// step): a spring whose class has a critical stretch s0 > 0 and whose stretch (l − L)/L exceeds it
+// is rewritten to class 0 (the zero spring: it no longer acts in the implicit solve), and the end
+// with the lower index flags the pair BROKEN_BIT in its ascending bond list (each bond is listed
+// once, under its lower index), so that collision detection treats the two particles as unbonded
+// from then on (fragments collide). `broken` counts broken CSR entries (two per spring),
+// cumulatively.
 
 struct BreakParams {
   count: u32,
-}
-
-struct ClothSpring {
-  partner: u32,
-  restLength: f32,
-  ks: f32,
-  kd: f32,
 }
 
 override WG: u32 = 64u;
@@ -26,11 +21,20 @@ override BROKEN_BIT: u32;
 @group(0) @binding(0) var<uniform> P: BreakParams;
 @group(0) @binding(1) var<storage, read> pos: array<vec4f>;
 @group(0) @binding(2) var<storage, read> springStart: array<u32>;
-@group(0) @binding(3) var<storage, read_write> springs: array<ClothSpring>;
-@group(0) @binding(4) var<storage, read> breakStretch: array<f32>;
+@group(0) @binding(3) var<storage, read_write> springWordsA: array<u32>;
+@group(0) @binding(4) var<storage, read> springClasses: array<SpringClass>;
 @group(0) @binding(5) var<storage, read> bondStart: array<u32>;
 @group(0) @binding(6) var<storage, read_write> bondList: array<u32>;
 @group(0) @binding(7) var<storage, read_write> broken: atomic<u32>;
+@group(0) @binding(8) var<storage, read_write> springWordsB: array<u32>;
+
+fn set_spring_word(e: u32, word: u32) {
+  if (e < WORDS_CHUNK) {
+    springWordsA[e] = word;
+  } else {
+    springWordsB[e - WORDS_CHUNK] = word;
+  }
+}
 
 // Flags b in a's ascending bond list as broken (binary search on the partner bits).
 fn mark_broken(a: u32, b: u32) {
@@ -54,14 +58,14 @@ fn break_springs(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgro
   let xi = pos[i].xyz;
   var n = 0u;
   for (var e = springStart[i]; e < springStart[i + 1u]; e++) {
-    let s0 = breakStretch[e];
-    let sp = springs[e];
-    if (s0 <= 0.0 || sp.ks == 0.0) { continue; }
-    let l = length(pos[sp.partner].xyz - xi);
-    if ((l - sp.restLength) / sp.restLength > s0) {
-      springs[e].ks = 0.0;
-      springs[e].kd = 0.0;
-      mark_broken(i, sp.partner);
+    let word = spring_word(e);
+    let sc = springClasses[spring_class(word)];
+    if (sc.breakStretch <= 0.0) { continue; }
+    let j = spring_partner(word);
+    let l = length(pos[j].xyz - xi);
+    if ((l - sc.restLength) / sc.restLength > sc.breakStretch) {
+      set_spring_word(e, j);
+      if (i < j) { mark_broken(i, j); }
       n++;
     }
   }

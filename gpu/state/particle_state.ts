@@ -17,6 +17,7 @@ import {
   storageBuffer,
 } from "../runtime/kernel.ts";
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
+import { packSprings, springClass, springPartner } from "../runtime/spring_csr.ts";
 
 /** WGSL of the shared state kernels. */
 export const PARTICLE_STATE_WGSL: string = Deno.readTextFileSync(
@@ -77,7 +78,8 @@ export type StateBufferName =
   | "selfCollision"
   | "bondStart"
   | "bondList"
-  | "springs"
+  | "bondClass"
+  | "springClasses"
   | "dof"
   | "memberStart"
   | "memberList"
@@ -98,8 +100,10 @@ export type StateBufferName =
  *   `body` body index, `system` index of the system that integrates the particle (the engine's
  *   order of systems), `kind` {@link KIND_BITS}, `pinned` 1 when fixed;
  * - `selfCollision` per body (1: its particles collide with each other), `bondStart`/`bondList`
- *   the bonded partners (springs) of each particle in CSR form (bonded pairs never collide),
- *   `springs` `array<vec4u>` (i, j, f32 bits of rest length and stiffness) for the metrics;
+ *   the bonded partners (springs) in CSR form, each bond once under its lower index, partners
+ *   ascending (bonded pairs never collide; `BOND_BROKEN_BIT` once broken), `bondClass` the
+ *   parameter class of each entry in `springClasses` (`array<SpringClass>`,
+ *   gpu/runtime/spring_csr.ts: rest length, ks, kd, critical stretch) for the metrics;
  * - the DOF map: `dof`, `memberStart` (N + 1), `memberList`, `offset`, `dofX`, `dofV`, `dofM`;
  * - `handlerForce` per-particle force of the handler (cleared each stage), `velOut` the particle
  *   velocities a stage ends with, `velTmp` scratch of its size, `syncEnergy` ΔĒk per DOF (Eq. 19,
@@ -150,26 +154,18 @@ export class ParticleState {
       kind[i] = (p.bodies[b].kind === "cloth" ? KIND_BITS.sheet : 0) |
         (p.bodies[b].kind === "fluid" ? KIND_BITS.fluid : 0) | (pinned[i] ? KIND_BITS.pinned : 0);
     }
-    // bonded partners (springs are never collisions, §5.1), ascending per particle
-    const partners: number[][] = Array.from({ length: n }, () => []);
-    for (const s of p.springs) {
-      partners[s.i].push(s.j);
-      partners[s.j].push(s.i);
-    }
-    const bondStart = new Uint32Array(n + 1);
-    const bondList: number[] = [];
-    for (let i = 0; i < n; i++) {
-      bondStart[i] = bondList.length;
-      bondList.push(...partners[i].sort((a, b) => a - b));
-    }
-    bondStart[n] = bondList.length;
-    const springs = new Uint32Array(4 * Math.max(1, p.springs.length));
-    const springF = new Float32Array(springs.buffer);
-    p.springs.forEach((s, k) => {
-      springs[4 * k] = s.i;
-      springs[4 * k + 1] = s.j;
-      springF[4 * k + 2] = s.restLength;
-      springF[4 * k + 3] = s.ks;
+    // bonded partners (springs are never collisions, §5.1): each bond once, under its lower index,
+    // partners ascending (4 bytes per bond: Table I's solids fit one binding)
+    const bonds = packSprings(p.springs, {
+      particleCount: n,
+      ends: "lower",
+      name: "particles.springs",
+    });
+    const bondList = new Uint32Array(Math.max(1, bonds.words.length));
+    const bondClass = new Uint32Array(Math.max(1, bonds.words.length));
+    bonds.words.forEach((w, e) => {
+      bondList[e] = springPartner(w, bonds.partnerBits);
+      bondClass[e] = springClass(w, bonds.partnerBits);
     });
     const b = {} as Record<StateBufferName, GPUBuffer>;
     const B = (
@@ -190,13 +186,10 @@ export class ParticleState {
       4 * options.selfCollision.length,
       Uint32Array.from(options.selfCollision, Number),
     );
-    B("bondStart", 4 * (n + 1), bondStart);
-    B(
-      "bondList",
-      4 * Math.max(1, bondList.length),
-      Uint32Array.from(bondList.length ? bondList : [0]),
-    );
-    B("springs", springs.byteLength, springs);
+    B("bondStart", 4 * (n + 1), bonds.start);
+    B("bondList", bondList.byteLength, bondList);
+    B("bondClass", bondClass.byteLength, bondClass);
+    B("springClasses", bonds.classes.byteLength, bonds.classes);
     for (const name of ["dof", "memberList", "dofM", "syncEnergy"] as const) B(name, 4 * n);
     B("memberStart", 4 * (n + 1));
     for (const name of ["offset", "dofX", "dofV", "velOut", "velTmp", "handlerForce"] as const) {

@@ -58,7 +58,16 @@ Deno.test("ParticleState: buffers from a particle set; identity DOFs, DOF veloci
     const kind = await u32(b.kind);
     assert.equal(kind[0], KIND_BITS.sheet | KIND_BITS.pinned);
     assert.equal(kind[5], KIND_BITS.fluid);
-    assert.deepEqual([...(await u32(b.bondStart)).slice(0, 3)], [0, 1, 2]);
+    // the bond 0–1 listed once, under its lower index 0
+    assert.deepEqual([...(await u32(b.bondStart)).slice(0, 3)], [0, 1, 1]);
+    assert.deepEqual([...(await u32(b.bondList)).slice(0, 1)], [1]);
+    const cls = (await u32(b.bondClass))[0];
+    assert.deepEqual([...(await f32(b.springClasses)).slice(4 * cls, 4 * cls + 4)], [
+      Math.fround(0.1),
+      10,
+      0,
+      0,
+    ]);
     assert.deepEqual([...(await u32(b.selfCollision)).slice(0, 2)], [1, 0]);
 
     const run = (f: (pass: GPUComputePassEncoder) => void) => {

@@ -1,0 +1,59 @@
+import assert from "node:assert/strict";
+import { type Bonds, fragments } from "../core/peridynamics_reference.ts";
+import { buildParticles, type ParticleSet } from "../core/scene_builder.ts";
+import { NO_FRAGMENT_LABEL } from "../core/snapshot_codec.ts";
+import { NO_FRAGMENT } from "../gpu/metrics/fragments.ts";
+import { getScene } from "../scenes/catalog.ts";
+import { initialFragmentLabels } from "./snapshot_frame.ts";
+
+/** The f64 reference's fragments of `p` with every bond intact, as the GPU labels them. */
+function referenceLabels(p: ParticleSet): Uint32Array {
+  const m = p.springs.length;
+  const bonds: Bonds = {
+    i: Uint32Array.from(p.springs, (s) => s.i),
+    j: Uint32Array.from(p.springs, (s) => s.j),
+    restLength: Float64Array.from(p.springs, (s) => s.restLength),
+    volumeFactor: new Float64Array(m).fill(1),
+    body: Uint32Array.from(p.springs, (s) => p.body[s.i]),
+    broken: new Uint8Array(m),
+  };
+  const members = Array.from(p.body, (b) => (p.bodies[b].kind === "solid" ? 1 : 0));
+  const ref = fragments(bonds, p.count, { members });
+  // Reference labels are 0.. in order of each fragment's lowest index: map to that index.
+  const lowest: number[] = [];
+  ref.label.forEach((l, i) => (l >= 0 && lowest[l] === undefined ? (lowest[l] = i) : 0));
+  return Uint32Array.from(ref.label, (l) => (l < 0 ? NO_FRAGMENT_LABEL : lowest[l]));
+}
+
+Deno.test("snapshot fragments at step 0", async (t) => {
+  await t.step("the codec's no-fragment label is the GPU's", () => {
+    assert.equal(NO_FRAGMENT_LABEL, NO_FRAGMENT);
+  });
+
+  await t.step("labels are the smallest index of each bonded component of solids", () => {
+    // Bodies: cloth 0..2 (springs ignored), solid 3..7 with bonds 3-5, 5-7, 4-6, solid 8..9 unbonded.
+    const spring = (i: number, j: number) => ({ i, j, restLength: 1, ks: 1, kd: 0 });
+    const p = {
+      count: 10,
+      body: new Uint32Array([0, 0, 0, 1, 1, 1, 1, 1, 2, 2]),
+      bodies: [
+        { name: "cloth", kind: "cloth", start: 0, count: 3 },
+        { name: "a", kind: "solid", start: 3, count: 5 },
+        { name: "b", kind: "solid", start: 8, count: 2 },
+      ],
+      springs: [spring(0, 1), spring(1, 2), spring(7, 5), spring(5, 3), spring(6, 4)],
+    } as unknown as ParticleSet;
+    const N = NO_FRAGMENT_LABEL;
+    assert.deepEqual([...initialFragmentLabels(p)], [N, N, N, 3, 4, 3, 4, 3, 8, 9]);
+  });
+
+  for (const id of ["fig5-wall", "fig3-ball-cloth-low", "fig4-fluid-cloth"]) {
+    await t.step(`${id} (tiny): equal to the f64 reference`, () => {
+      const p = buildParticles(getScene(id, { scale: "tiny" }));
+      const labels = initialFragmentLabels(p);
+      assert.deepEqual([...labels], [...referenceLabels(p)]);
+      const solids = p.bodies.filter((b) => b.kind === "solid").length;
+      assert.equal(new Set([...labels].filter((l) => l !== NO_FRAGMENT_LABEL)).size, solids);
+    });
+  }
+});
