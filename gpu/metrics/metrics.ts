@@ -39,6 +39,7 @@ import {
 import { HANDLER_STATS_CONSTANTS, KIND_BITS } from "../state/particle_state.ts";
 import { BOND_BROKEN_BIT } from "../state/bond_flags.ts";
 import { FRAGMENT_RESULT, Fragments } from "./fragments.ts";
+import { SolidPenetration } from "./solid_penetration.ts";
 import type { Scene } from "../../core/scene.ts";
 import type { ParticleSet } from "../../core/scene_builder.ts";
 
@@ -152,6 +153,8 @@ export interface MetricsOptions {
   sheets: readonly Sheet[];
   /** The solid bodies (particle ranges) measured for solid–solid penetration; none, one or several. */
   solids: readonly { start: number; count: number }[];
+  /** The scene's domain: the solid–solid penetration grid covers it (`solid_penetration.ts`). */
+  domain: { min: readonly [number, number, number]; max: readonly [number, number, number] };
   radius: number;
   gravity: readonly [number, number, number];
   /** Reference point of the potential energy (the domain's lower corner). */
@@ -173,7 +176,7 @@ export class Metrics {
   #params: GPUBuffer;
   #side0: GPUBuffer;
   #sheets: GPUBuffer;
-  #solids: GPUBuffer;
+  #solidPenetration?: SolidPenetration;
   #member: GPUBuffer;
   #fragments: Fragments;
   #perParticle: GPUBuffer;
@@ -205,6 +208,7 @@ export class Metrics {
         start: b.start,
         count: b.count,
       })),
+      domain: scene.domain,
       radius: scene.radius,
       gravity: [...scene.gravity] as [number, number, number],
       origin: [...scene.domain.min] as [number, number, number],
@@ -248,7 +252,8 @@ export class Metrics {
         "read-only-storage",
         "storage",
         "storage",
-        ...Array(5).fill("read-only-storage"),
+        [6, "read-only-storage"],
+        ...Array(3).fill("read-only-storage"),
       ],
       constants: wgslConstants(),
     });
@@ -313,20 +318,22 @@ export class Metrics {
       size: sheets.byteLength,
       data: sheets,
     });
-    const solids = new Uint32Array(4 * Math.max(1, options.solids.length));
-    options.solids.forEach((so, k) => solids.set([so.start, so.count], 4 * k));
-    this.#solids = storageBuffer(device, {
-      label: "metrics solids",
-      size: solids.byteLength,
-      data: solids,
-    });
+    this.#solidPenetration = options.solids.length > 1
+      ? new SolidPenetration(device, {
+        count: options.count,
+        solids: options.solids,
+        radius: options.radius,
+        domain: options.domain,
+        pos: b.pos,
+        perParticle: this.#perParticle,
+      })
+      : undefined;
     this.#particleBind = bindKernel(device, this.#particleKernel, [
       this.#params,
       b.pos,
       this.#sheets,
       this.#side0,
       this.#perParticle,
-      this.#solids,
       b.bondStart,
       b.bondList,
       b.bondClass,
@@ -372,6 +379,7 @@ export class Metrics {
       workgroupSize: 64,
     });
     if (mode === 1) {
+      this.#solidPenetration?.encode(pass);
       dispatch(pass, this.#kernel, { bindGroup: this.#bind, workgroups: 1 });
       dispatch(pass, this.#fragmentKernel, { bindGroup: this.#fragmentBind, workgroups: 1 });
     }
@@ -435,7 +443,7 @@ export class Metrics {
     this.#params.destroy();
     this.#side0.destroy();
     this.#sheets.destroy();
-    this.#solids.destroy();
+    this.#solidPenetration?.destroy();
     this.#member.destroy();
     this.#fragments.destroy();
     this.#perParticle.destroy();

@@ -72,15 +72,12 @@ override BROKEN_BIT: u32;
 // a second vec4 the elastic energy of the particle's intact bonds, Σ ½ ks (|x_j − x_i| − L)², and
 // its broken bonds, over its bond list (each bond listed once, under its lower index, so each is
 // counted once; a broken bond carries BROKEN_BIT, gpu/runtime/spring_breaking.wgsl).
-// Solid bodies (peridynamic): for a particle of a solid body, its deepest overlap with a particle
-// of another solid body, (2r − d)/r in radii (0 when none within 2r; > 1: more than half inside,
-// "inside another solid body"). Brute force over the other solids' particles, one invocation per
-// particle (fine to `medium`).
+// Solid bodies (peridynamic): w, the deepest overlap with a particle of another solid body, is
+// written after this pass on a neighbour grid (solid_penetration.wgsl); 0 here.
 @group(0) @binding(1) var<storage, read> q_pos: array<vec4f>;
 @group(0) @binding(2) var<storage, read> q_sheets: array<vec4u>; // start, rows, cols, bits(spacing)
 @group(0) @binding(3) var<storage, read_write> q_side0: array<i32>; // sheet * count + particle
 @group(0) @binding(4) var<storage, read_write> q_out: array<vec4f>;
-@group(0) @binding(5) var<storage, read> q_solids: array<vec4u>; // start, count, 0, 0
 @group(0) @binding(6) var<storage, read> q_bondStart: array<u32>;
 @group(0) @binding(7) var<storage, read> q_bondList: array<u32>;
 @group(0) @binding(8) var<storage, read> q_bondClass: array<u32>;
@@ -139,22 +136,7 @@ fn metrics_particle(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
       out.x = 1.0;
     }
   }
-  // solid–solid penetration
-  var inSolid = P.solidCount;
-  for (var s = 0u; s < P.solidCount; s++) {
-    let so = q_solids[s];
-    if (i >= so.x && i < so.x + so.y) { inSolid = s; }
-  }
-  if (inSolid < P.solidCount && finite3(x)) {
-    for (var s = 0u; s < P.solidCount; s++) {
-      if (s == inSolid) { continue; }
-      let so = q_solids[s];
-      for (var k = so.x; k < so.x + so.y; k++) {
-        let d = length(x - q_pos[k].xyz);
-        if (d < 2.0 * P.radius) { out.w = max(out.w, (2.0 * P.radius - d) / P.radius); }
-      }
-    }
-  }
+  // out.w, solid–solid penetration: solid_penetration.wgsl, after this pass
   q_out[2u * i] = out;
   var bonds = vec4f(0.0);
   for (var e = q_bondStart[i]; e < q_bondStart[i + 1u]; e++) {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { acquireGpu } from "../runtime/device.ts";
 import { storageBuffer } from "../runtime/kernel.ts";
 import { checkWgslStruct } from "../runtime/struct_layout.ts";
+import { SOLID_PARAMS, SOLID_PENETRATION_WGSL } from "./solid_penetration.ts";
 import { HANDLER_STATS, KIND_BITS } from "../state/particle_state.ts";
 import { Metrics, METRICS_PARAMS, METRICS_WGSL, type Sheet } from "./metrics.ts";
 
@@ -62,6 +63,7 @@ async function measure(
     count: n,
     sheets,
     solids,
+    domain: { min: [-1, -1, -1], max: [2, 2, 2] },
     radius: R,
     gravity: [0, -10, 0],
     origin: [0, -1, 0],
@@ -85,7 +87,10 @@ async function measure(
 Deno.test("metrics per sheet: none, one or several sheets, same definitions", async (t) => {
   await t.step(
     "WGSL struct matches its layout",
-    () => checkWgslStruct(METRICS_WGSL, METRICS_PARAMS),
+    () => {
+      checkWgslStruct(METRICS_WGSL, METRICS_PARAMS);
+      checkWgslStruct(SOLID_PENETRATION_WGSL, SOLID_PARAMS);
+    },
   );
 
   await t.step("two sheets: a crossing of either counts; overlaps with either sheet", async () => {
@@ -120,6 +125,34 @@ Deno.test("metrics per sheet: none, one or several sheets, same definitions", as
     assert.equal(row.largestFragment, 1);
   });
 
+  await t.step("solid bodies on the grid equal the brute force on a random cloud", async () => {
+    // 600 particles in 4 solid bodies, in a box of a few cells (many overlaps across cells), and
+    // some outside the domain (they fall into its border cells)
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const x = Array.from(
+      { length: 600 },
+      (_, i) =>
+        i % 50 === 0 ? [2.5, -1.5, 0.3 * rnd()] : [8 * R * rnd(), 8 * R * rnd(), 8 * R * rnd()],
+    );
+    const solids = [0, 1, 2, 3].map((k) => ({ start: 150 * k, count: 150 }));
+    const row = await measure([], x, x, x.map(() => [0, 0, 0]), solids);
+    let inside = 0, deepest = 0;
+    for (let i = 0; i < x.length; i++) {
+      let pen = 0;
+      for (let j = 0; j < x.length; j++) {
+        if (Math.floor(i / 150) === Math.floor(j / 150)) continue;
+        const d = Math.hypot(x[i][0] - x[j][0], x[i][1] - x[j][1], x[i][2] - x[j][2]);
+        if (d < 2 * R) pen = Math.max(pen, (2 * R - d) / R);
+      }
+      if (pen > 1) inside++;
+      deepest = Math.max(deepest, pen);
+    }
+    assert.ok(inside > 50, `a cloud with overlaps (${inside} inside)`);
+    assert.equal(row.solidInside, inside);
+    assert.ok(Math.abs(row.maxSolidPenetration - deepest) < 1e-4, `${row.maxSolidPenetration}`);
+  });
+
   await t.step("no sheet: no pass-through, energies still measured", async () => {
     const free = [[0, 0, 0], [0.5, 0.5, 0.5]];
     const row = await measure([], free, [[0, -0.5, 0], [0.5, 0.5, 0.5]], [[0, 3, 0], [0, 0, 4]]);
@@ -148,6 +181,7 @@ Deno.test("spring metrics: elastic energy of intact springs, broken bonds counte
     count: 4,
     sheets: [],
     solids: [],
+    domain: { min: [-1, -1, -1], max: [5, 1, 1] },
     radius: R,
     gravity: [0, 0, 0],
     origin: [0, 0, 0],
