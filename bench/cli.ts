@@ -24,7 +24,8 @@ export interface BenchOptions {
   steps: number | undefined;
   /** Simulated seconds per repetition (overrides the scene's duration). */
   duration: number | undefined;
-  warmup: number;
+  /** Untimed steps per repetition; default {@link defaultWarmup} of the case's steps. */
+  warmup: number | undefined;
   repeat: number;
   /** Per-case timeout (s). */
   timeout: number;
@@ -61,7 +62,8 @@ default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html 
   --coupling <r>      how systems see a meta-particle they share: own-part (default) or whole
   --steps <n>         steps per repetition (default: the scene's duration / dt)
   --duration <s>      simulated seconds per repetition
-  --warmup <n>        untimed steps at the start of each repetition (default 20)
+  --warmup <n>        untimed steps at the start of each repetition (default 20, at most a fifth
+                      of the steps)
   --repeat <n>        repetitions per case (default 1)
   --timeout <s>       per-case time limit in seconds (default 600)
   --list              list scenes and handlers
@@ -105,7 +107,7 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
         coupling: { type: "string", default: "own-part" },
         steps: { type: "string" },
         duration: { type: "string" },
-        warmup: { type: "string", default: "20" },
+        warmup: { type: "string" },
         repeat: { type: "string", default: "1" },
         timeout: { type: "string", default: "600" },
         list: { type: "boolean", default: false },
@@ -162,7 +164,7 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
     seed,
     steps,
     duration,
-    warmup: int("warmup", values.warmup, 0)!,
+    warmup: int("warmup", values.warmup, 0),
     repeat: int("repeat", values.repeat, 1)!,
     timeout,
     list: values.list!,

@@ -8,7 +8,7 @@ Deno.test("bench arguments", async (t) => {
     assert.deepEqual(o.scenes, []);
     assert.equal(o.scale, "small");
     assert.equal(o.adapter, "default");
-    assert.equal(o.warmup, 20);
+    assert.equal(o.warmup, undefined, "the runner's default (defaultWarmup)");
     assert.equal(o.repeat, 1);
     const cases = resolveCases({ scenes: o.scenes, handlers: o.handlers, scale: "tiny" });
     assert.equal(cases.filter((c) => c.scene.id === "fig4-fluid-cloth").length, 8);

@@ -35,7 +35,11 @@ export interface ProtocolOptions {
   steps?: number;
   /** Simulated seconds per repetition (alternative to `steps`). */
   duration?: number;
-  warmup: number;
+  /**
+   * Untimed steps at the start of each repetition (at most steps − 1); default
+   * {@link defaultWarmup}.
+   */
+  warmup?: number;
   repeat: number;
   /** Per-case limit (s). */
   timeout: number;
@@ -63,6 +67,15 @@ function phaseTiming(samples: number[], seed: number): PhaseTiming {
   return { ...summarise(samples, { seed }), unit: "ms/step", samples };
 }
 
+/**
+ * Warm-up steps when none are asked for: 20, but at most a fifth of the steps, so that a short run
+ * (`--steps 5` at `paper` scale) still measures most of its steps (the first one compiles the
+ * pipelines and is never measured).
+ */
+export function defaultWarmup(steps: number): number {
+  return Math.max(steps > 1 ? 1 : 0, Math.min(20, Math.floor(steps / 5)));
+}
+
 /** Runs one case; returns its record, or null when interrupted (nothing recorded). */
 export async function runOne(
   spec: CaseSpec,
@@ -73,7 +86,9 @@ export async function runOne(
   const t0 = performance.now();
   const { scene, handler } = spec;
   const steps = caseSteps(spec, options);
-  const warmup = Math.min(options.warmup, steps - 1);
+  const warmup = options.warmup === undefined
+    ? defaultWarmup(steps)
+    : Math.min(options.warmup, steps - 1);
   const coupling = spec.coupling ?? "own-part";
   const params = handlerParams(scene, handler, spec.params);
   const hash = await configHash({
@@ -171,6 +186,9 @@ export async function runOne(
             frames.push(await readSnapshotFrame(engine, { domain, stride }));
           }
         }
+        // A run whose length is not a multiple of metricsEvery ends with a sample of its final
+        // state (a short run, e.g. `--steps 5` at paper scale, has no other).
+        if (r === 0) engine.sampleFinalState();
         if (r === 0) {
           record.snapshots = {
             bodies: engine.particles.bodies.map((x) => ({ name: x.name, kind: x.kind })),

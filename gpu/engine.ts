@@ -226,6 +226,18 @@ export class Engine {
     }
   }
 
+  /**
+   * Takes a metrics sample of the current state unless the last step took one (every
+   * `scene.metricsEvery` steps): the end of a run that is not a multiple of it. One submit, no
+   * readback; not timed.
+   */
+  sampleFinalState(): void {
+    if (this.step % this.scene.metricsEvery === 0) return;
+    const encoder = this.gpu.device.createCommandEncoder({ label: "final metrics sample" });
+    this.#metrics.encodeSample(encoder, { time: this.step * this.scene.dt });
+    this.gpu.device.queue.submit([encoder.finish()]);
+  }
+
   /** Forgets the timings measured so far (e.g. after warm-up steps). */
   resetTimings(): void {
     this.#clock.reset();
