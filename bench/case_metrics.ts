@@ -58,12 +58,35 @@ export interface CaseMetrics {
   largestFragment: number;
   /** `solidInside` at its most over the samples before the first broken bond (all if none broke). */
   solidInsideBeforeFracture: number;
+  /**
+   * Scenes with fluid: the largest compression error (ρ/ρ0 − 1) of any particle at any sample, the
+   * largest mean over the particles at any sample, and the relative volume change at the end
+   * (`gpu/metrics/fluid_metrics.ts`).
+   */
+  densityErrorMax?: number;
+  densityErrorMean?: number;
+  volumeChange?: number;
+  /** Dam-break scenes: the column width a (m) and |g| (m/s²), to scale frontX and columnHeight. */
+  columnWidth?: number;
+  gravity?: number;
+}
+
+/** What the summary needs from the scene besides the series. */
+export interface SummaryOptions {
+  /** The scene's reference speed (m/s): max speeds are reported relative to it. */
+  referenceSpeed: number;
+  /** Breakable bonds of the scene (the broken fraction's denominator). */
+  breakableBonds?: number;
+  /** Whether the scene has fluid: the fluid-validity fields are added. */
+  fluid?: boolean;
+  /** Dam-break scenes: column width a (m) and |g| (m/s²), recorded in the summary. */
+  damBreak?: { columnWidth: number; gravity: number };
 }
 
 /** Summarises a metrics time series. */
 export function summariseMetrics(
   series: readonly MetricsSample[],
-  options: { referenceSpeed: number; breakableBonds?: number },
+  options: SummaryOptions,
 ): CaseMetrics {
   const max = (f: keyof MetricsSample) =>
     series.reduce((m, r) => (Number.isNaN(r[f]) ? m : Math.max(m, r[f])), 0);
@@ -100,5 +123,13 @@ export function summariseMetrics(
       0,
     ),
     maxSolidPenetration: max("maxSolidPenetration"),
+    ...(options.fluid
+      ? {
+        densityErrorMax: max("densityErrorMax"),
+        densityErrorMean: max("densityErrorMean"),
+        volumeChange: last?.volumeChange ?? 0,
+      }
+      : {}),
+    ...(options.damBreak ? { ...options.damBreak } : {}),
   };
 }

@@ -11,12 +11,14 @@ Deno.test("bench arguments", async (t) => {
     assert.equal(o.warmup, undefined, "the runner's default (defaultWarmup)");
     assert.equal(o.repeat, 1);
     const cases = resolveCases({ scenes: o.scenes, handlers: o.handlers, scale: "tiny" });
-    assert.equal(cases.filter((c) => c.scene.id === "fig4-fluid-cloth").length, 8);
-    // the default suite (bench/suites.ts): fig4 × 8, fig10 × 3, fig11 × 4, fig3-high × 5, fig7-100
-    assert.equal(cases.length, 8 + 3 + 4 + 5 + 1);
+    assert.equal(cases.filter((c) => c.scene.id === "fig4-fluid-cloth").length, 9);
+    // the default suite (bench/suites.ts): fig4 × 9, fig10 × 3, fig11 × 4, fig3-high × 5, fig7-100
+    assert.equal(cases.length, 9 + 3 + 4 + 5 + 1);
     assert.equal(
       resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "all" }).length,
-      2 * 8 + 8 + 8 + 1 + 3 + 3 + 5, // fig3 × 2, fig4, fig5, fig6, fig7 × 3, fig10, fig11
+      // fig3 × 2, fig4, fig5, fig6, fig7 × 3, fig9 × 2, fig10 and fig11 (merge-split,
+      // velocity-projection), dam-break-sph and dam-break-flip (merge-split)
+      2 * 9 + 9 + 9 + 1 + 3 + 2 * 9 + 3 * 2 + 5 * 2 + 2,
     );
     assert.throws(
       () => resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "nope" }),

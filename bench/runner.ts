@@ -223,6 +223,11 @@ export async function runOne(
               ...summariseMetrics(series, {
                 referenceSpeed: scene.cfl.referenceSpeed,
                 breakableBonds: engine.particles.springs.filter((b) => b.breakStretch).length,
+                fluid: scene.bodies.some((b) => b.kind === "fluid"),
+                damBreak: scene.damBreak && {
+                  columnWidth: scene.damBreak.columnWidth,
+                  gravity: Math.hypot(...scene.gravity),
+                },
               }),
             },
             series: {

@@ -107,6 +107,20 @@ export interface SolidBody {
 /** A body of the scene. */
 export type Body = ClothBody | FluidBody | SolidBody;
 
+/**
+ * Where a dam-break scene measures its front and column (`frontX`, `columnHeight` of
+ * `gpu/metrics/fluid_metrics.ts`): the water column stands against the back wall x = `backWallX`
+ * on the floor y = `floorY` and flows towards +x.
+ */
+export interface DamBreakProbe {
+  /** x of the back wall (m); the front is measured from it along +x. */
+  backWallX: number;
+  /** y of the floor (m); the column height is measured from it along +y. */
+  floorY: number;
+  /** Initial width a of the column along x (m), recorded as `columnWidth` in the summary. */
+  columnWidth: number;
+}
+
 /** Parameter values of plug-ins (systems or handlers) by plug-in id, then by name. */
 export type PluginParams = Record<string, Record<string, number>>;
 
@@ -152,6 +166,8 @@ export interface Scene {
   applicableHandlers: string[];
   /** Why these parameters: free text recorded with results. */
   notes: string;
+  /** Dam-break scenes only: where the front and the column height are measured. */
+  damBreak?: DamBreakProbe;
 }
 
 /** Thrown for an invalid scene; `field` is the path of the bad field, e.g. `bodies[1].spacing`. */
@@ -308,6 +324,34 @@ function validateSolid(
   if (b.pinned !== undefined) boxOf(obj(b.pinned, `${f}.pinned`), `${f}.pinned`);
 }
 
+/** The {@link DamBreakProbe} of a scene: the wall and floor inside the domain, a > 0 fits in it. */
+function validateDamBreak(raw: unknown, domain: { min: Vec3; max: Vec3 }): void {
+  const d = obj(raw, "damBreak");
+  const wall = num(d, "backWallX", "damBreak");
+  const floor = num(d, "floorY", "damBreak");
+  const a = num(d, "columnWidth", "damBreak", { gt: 0 });
+  if (wall < domain.min[0] || wall > domain.max[0]) {
+    throw new SceneError(
+      "damBreak.backWallX",
+      `${wall} lies outside the domain's x range [${domain.min[0]}, ${domain.max[0]}]; ` +
+        "put the back wall at a domain face, e.g. domain.min[0]",
+    );
+  }
+  if (floor < domain.min[1] || floor > domain.max[1]) {
+    throw new SceneError(
+      "damBreak.floorY",
+      `${floor} lies outside the domain's y range [${domain.min[1]}, ${domain.max[1]}]; ` +
+        "put the floor at a domain face, e.g. domain.min[1]",
+    );
+  }
+  if (wall + a > domain.max[0]) {
+    throw new SceneError(
+      "damBreak.columnWidth",
+      `${a} m from the back wall at x = ${wall} reaches past the domain's end x = ${domain.max[0]}`,
+    );
+  }
+}
+
 /**
  * Validates a scene (e.g. parsed from JSON) and returns it typed. Throws a {@link SceneError}
  * naming the first bad field.
@@ -434,6 +478,7 @@ export function validateScene(
       }
     }
   }
+  if (s.damBreak !== undefined) validateDamBreak(s.damBreak, { min: dmin, max: dmax });
   if (!Array.isArray(s.applicableHandlers) || s.applicableHandlers.length === 0) {
     throw new SceneError("applicableHandlers", "must be a non-empty array of handler ids");
   }

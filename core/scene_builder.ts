@@ -220,7 +220,7 @@ export function buildParticles(scene: Scene): ParticleSet {
       for (const sp of solidBonds(b, pts, start)) springs.push(sp);
     } else {
       const pts = sampleFluid(b, { seed: scene.seed, stream: bi });
-      xs.push(...pts);
+      for (const c of pts) xs.push(c); // no spread: a fluid may hold a million particles
       for (let k = 0; k < pts.length / 3; k++) {
         vs.push(...b.velocity);
         pinned.push(0);

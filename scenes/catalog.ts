@@ -6,10 +6,19 @@
 import type { Scale, Scene } from "../core/scene.ts";
 import { validateScene } from "../core/scene.ts";
 import { brittleWall } from "./brittle_wall.ts";
+import { damBreak } from "./dam_break.ts";
 import { fluidOnCloth } from "./fluid_on_cloth.ts";
+import { fluidOnWall } from "./fluid_on_wall.ts";
 import { solidOnCloth } from "./solid_on_cloth.ts";
 
 type Builder = (scale: Scale) => Scene;
+
+/**
+ * Handlers that apply to every scene where fluid meets cloth or solids, beyond those a scene
+ * lists: `velocity-projection` (Gao et al. 2018, Eqs. 19–20) acts on fluid–solid pairs only.
+ * Scenes with `*` get it anyway (a no-op where there is no fluid).
+ */
+const FLUID_SOLID_HANDLERS: readonly string[] = ["velocity-projection"];
 
 const FIG11: ReadonlyArray<readonly [string, number, number]> = [
   ["inf", Infinity, Infinity],
@@ -45,6 +54,32 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
           "every handler is compared.",
         scale,
         fluid: "column",
+        applicableHandlers: ["*"],
+      }),
+  ],
+  [
+    "fig9-flip-cloth",
+    (scale) =>
+      fluidOnCloth({
+        id: "fig9-flip-cloth",
+        figure: "Fig. 9",
+        description: "A FLIP fluid column (semi-implicit) falls onto a pinned elastic cloth " +
+          "(implicit); at scale paper Table I's 1.4M fluid particles.",
+        scale,
+        fluid: "column",
+        fluidSystem: "flip",
+        applicableHandlers: ["*"],
+      }),
+  ],
+  [
+    "fig9-flip-peridynamics",
+    (scale) =>
+      fluidOnWall({
+        id: "fig9-flip-peridynamics",
+        figure: "Fig. 9",
+        description: "A block of FLIP water thrown at 5 m/s against a brittle peridynamic wall; " +
+          "at scale paper Table I's 191K solid particles.",
+        scale,
         applicableHandlers: ["*"],
       }),
   ],
@@ -99,7 +134,7 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
         scale,
         fluid: "column",
         mergeSplit: { alpha, beta },
-        applicableHandlers: ["merge-split"],
+        applicableHandlers: ["merge-split", ...FLUID_SOLID_HANDLERS],
       }),
   ]),
   ...FIG11.map(([tag, nMin, nMax]): [string, Builder] => [
@@ -113,8 +148,12 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
         scale,
         fluid: "block",
         mergeSplit: { nMin, nMax },
-        applicableHandlers: ["merge-split"],
+        applicableHandlers: ["merge-split", ...FLUID_SOLID_HANDLERS],
       }),
+  ]),
+  ...(["sph", "flip"] as const).map((fluidSystem): [string, Builder] => [
+    `dam-break-${fluidSystem}`,
+    (scale) => damBreak({ id: `dam-break-${fluidSystem}`, scale, fluidSystem }),
   ]),
 ]);
 

@@ -85,6 +85,12 @@ Deno.test("plug-in parameters of the catalogue scenes are checked against the sc
       for (const h of HANDLERS.keys()) if (handlerApplies(s, h)) handlerParams(s, h);
       const want = /^fig[3567]-/.test(id)
         ? ["peridynamics"] // the cloth in the same implicit solve as the ball (Fig. 3)
+        : id === "fig9-flip-cloth"
+        ? ["mass-spring", "flip"]
+        : id === "fig9-flip-peridynamics"
+        ? ["peridynamics", "flip"]
+        : id.startsWith("dam-break-")
+        ? [id.slice("dam-break-".length)] // the water alone, in the system the id names
         : ["mass-spring", "sph"];
       assert.deepEqual(sceneSystems(s).map((x) => x.entry.id), want);
     }

@@ -35,7 +35,13 @@ export const RADIUS_BY_SCALE: Readonly<Record<Scale, number>> = {
   paper: 0.0015,
 };
 
-/** Every handler id of the engine, in report order. */
+/**
+ * Table I's fluid particle count of Fig. 9 (top: FLIP on cloth): the `paper` scale of the FLIP
+ * column (0.1 m radius, 0.3 m tall) has this many particles; its cloth then has about 100K (Table
+ * I: 191K, with a geometry the paper does not give).
+ */
+export const FIG9_FLUID_PARTICLES = 1_400_000;
+const FIG9_PAPER_RADIUS = Math.cbrt((Math.PI * 0.1 ** 2 * 0.3) / FIG9_FLUID_PARTICLES) / 2;
 
 /** What varies between the scenes of the family. */
 export interface FluidOnClothOptions {
@@ -46,6 +52,12 @@ export interface FluidOnClothOptions {
   /** `column`: a fast cylinder (Figs. 4, 10); `block`: a block covering the cloth (Fig. 11). */
   fluid: "column" | "block";
   mergeSplit?: { alpha?: number; beta?: number; nMin?: number; nMax?: number };
+  /**
+   * The fluid's system: `sph` (default; Figs. 4, 10, 11) or `flip` (Fig. 9, top): a FLIP fluid of
+   * the same water on a MAC grid of cell dx ≈ 2 spacings ({@link flipCellSize}), dt by the CFL
+   * rule alone (no SPH sound-speed limit).
+   */
+  fluidSystem?: "sph" | "flip";
   applicableHandlers: readonly string[];
   /** Seed; default 2021. */
   seed?: number;
@@ -61,9 +73,23 @@ const CLOTH_HALF = 0.3;
 export const SOUND_SPEED_FACTOR = 3;
 const GRAVITY = -9.81;
 
+/**
+ * The FLIP cell edge for a domain and particle spacing: about two spacings (8 particles per cell,
+ * Zhu & Bridson 2005), adjusted so that every extent of the domain is a whole number of cells (the
+ * MAC grid's walls are the domain's walls): dx = g / round(g / (2·spacing)), g the largest common
+ * divisor of the extents on a 1 mm lattice.
+ */
+export function flipCellSize(domain: Scene["domain"], spacing: number): number {
+  const mm = [0, 1, 2].map((a) => Math.round((domain.max[a] - domain.min[a]) * 1000));
+  const gcd = (x: number, y: number): number => (y === 0 ? x : gcd(y, x % y));
+  const g = mm.reduce(gcd) / 1000;
+  return g / Math.max(1, Math.round(g / (2 * spacing)));
+}
+
 /** Builds one scale of a fluid-on-cloth scene. */
 export function fluidOnCloth(options: FluidOnClothOptions): Scene {
-  const r = RADIUS_BY_SCALE[options.scale];
+  const flip = options.fluidSystem === "flip";
+  const r = flip && options.scale === "paper" ? FIG9_PAPER_RADIUS : RADIUS_BY_SCALE[options.scale];
   const spacing = 2 * r;
   const column = options.fluid === "column";
   const v0 = column ? 2.0 : 0.0; // initial downward speed (m/s)
@@ -81,7 +107,9 @@ export function fluidOnCloth(options: FluidOnClothOptions): Scene {
     soundSpeedFactor: SOUND_SPEED_FACTOR,
   });
   const cflFraction = 0.5;
-  const dt = Math.min(cflFraction * r / referenceSpeed, sph.dtMax);
+  const dt = flip
+    ? cflFraction * r / referenceSpeed
+    : Math.min(cflFraction * r / referenceSpeed, sph.dtMax);
   const n = Math.round((2 * CLOTH_HALF) / spacing) + 1;
   const origin: [number, number, number] = [-CLOTH_HALF, 0, -CLOTH_HALF];
   const clothSize = (n - 1) * spacing;
@@ -106,6 +134,7 @@ export function fluidOnCloth(options: FluidOnClothOptions): Scene {
       ? {
         kind: "fluid",
         name: "fluid",
+        ...(flip ? { system: "flip" } : {}),
         shape: { type: "cylinder", base: [0, gap, 0], radius: 0.1, height: fallHeight },
         spacing,
         jitter: 0.05,
@@ -115,6 +144,7 @@ export function fluidOnCloth(options: FluidOnClothOptions): Scene {
       : {
         kind: "fluid",
         name: "fluid",
+        ...(flip ? { system: "flip" } : {}),
         shape: {
           type: "box",
           min: [-clothSize / 2 + spacing, gap, -clothSize / 2 + spacing],
@@ -129,6 +159,12 @@ export function fluidOnCloth(options: FluidOnClothOptions): Scene {
   const impactScale = { particleMass: mass, density: 1000, speed: impact, spacing, h: sph.h };
   const { kRef } = impactReferences(impactScale);
   const ms = options.mergeSplit ?? {};
+  // FLIP: a box just around the cloth (the MAC grid covers the whole domain; Table I's 1.4M fluid
+  // particles need a grid that fits in memory)
+  const domain: Scene["domain"] = flip
+    ? { min: [-0.36, -0.3, -0.36], max: [0.36, 0.42, 0.36] }
+    : { min: [-0.45, -0.45, -0.45], max: [0.45, 0.75, 0.45] };
+  const dx = flipCellSize(domain, spacing);
   return {
     id: options.id,
     scale: options.scale,
@@ -136,7 +172,7 @@ export function fluidOnCloth(options: FluidOnClothOptions): Scene {
     description: options.description,
     seed: options.seed ?? 2021,
     gravity: [0, GRAVITY, 0],
-    domain: { min: [-0.45, -0.45, -0.45], max: [0.45, 0.75, 0.45] },
+    domain,
     radius: r,
     dt,
     cfl: { referenceSpeed, fraction: cflFraction },
@@ -147,7 +183,9 @@ export function fluidOnCloth(options: FluidOnClothOptions): Scene {
       // CG: a loose tolerance (the implicit step damps what it leaves); the block loads the whole
       // sheet at once and needs more iterations than the column.
       "mass-spring": { cgIterations: column ? 12 : 16, cgTolerance: 1e-3, drag: 3 },
-      sph: { h: sph.h, rho0: 1000, stiffness: sph.stiffness, viscosity: sph.viscosity },
+      ...(flip
+        ? { flip: { dx, flipRatio: 0.97, cgIterations: 200, cgTolerance: 1e-4 } }
+        : { sph: { h: sph.h, rho0: 1000, stiffness: sph.stiffness, viscosity: sph.viscosity } }),
     },
     // Baseline levels an order of magnitude apart around the physical reference stiffness k_ref
     // (penalty) and the dynamic pressure of the impact (SPH-based force), fixed before any run.
@@ -155,7 +193,10 @@ export function fluidOnCloth(options: FluidOnClothOptions): Scene {
     applicableHandlers: [...options.applicableHandlers],
     notes: `r = ${r} m, spacing 2r; impact speed ${impact.toFixed(2)} m/s; ` +
       `k_ref = m v²/(2r)² = ${kRef.toFixed(1)} N/m; SPH c = ${sph.soundSpeed} m/s, ` +
-      `k = ${sph.stiffness.toExponential(3)} Pa, mu = ${sph.viscosity.toFixed(3)} Pa·s; ` +
-      `dt = min(${cflFraction}·r/v_ref, SPH limit ${sph.dtMax.toExponential(3)} s).`,
+      (flip
+        ? `FLIP dx = ${dx.toPrecision(4)} m (whole cells across the domain, ≈ 2 spacings), ` +
+          `PIC/FLIP 0.97; dt = ${cflFraction}·r/v_ref.`
+        : `k = ${sph.stiffness.toExponential(3)} Pa, mu = ${sph.viscosity.toFixed(3)} Pa·s; ` +
+          `dt = min(${cflFraction}·r/v_ref, SPH limit ${sph.dtMax.toExponential(3)} s).`),
   };
 }

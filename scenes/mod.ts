@@ -4,4 +4,6 @@
  * @module
  */
 export * from "./catalog.ts";
+export * from "./dam_break.ts";
 export * from "./fluid_on_cloth.ts";
+export * from "./fluid_on_wall.ts";

@@ -1,9 +1,10 @@
 /**
  * Every collision handler, by string id, in one place and in report order: `merge-split` (the
  * paper's method) and the baselines it is compared with (§6.1) — `penalty-*`, `sph-force-*` and
- * `impulse`. A new handler is a folder under `gpu/handlers/` plus one line here, or a
- * {@link registerHandler} call; it touches no system and not `core/scene.ts` (its parameters live
- * in `scene.handlers[id]`, checked against its schema).
+ * `impulse` — and `velocity-projection` (Gao et al. 2018, Eqs. 19–20). A new handler is a folder
+ * under `gpu/handlers/` plus one line here, or a {@link registerHandler} call; it touches no
+ * system and not `core/scene.ts` (its parameters live in `scene.handlers[id]`, checked against
+ * its schema).
  *
  * @module
  */
@@ -15,6 +16,7 @@ import { IMPULSE_HANDLER } from "./impulse/impulse_handler.ts";
 import { MERGE_SPLIT_HANDLER } from "./merge-split/merge_split_handler.ts";
 import { penaltyHandler } from "./penalty/penalty_handler.ts";
 import { sphForceHandler } from "./sph-force/sph_force_handler.ts";
+import { VELOCITY_PROJECTION_HANDLER } from "./velocity-projection/velocity_projection_handler.ts";
 
 const LEVELS = ["weak", "medium", "strong"] as const;
 
@@ -23,6 +25,7 @@ const REGISTRY = new Registry<HandlerEntry>("handler", [
   ...LEVELS.map(penaltyHandler),
   ...LEVELS.map(sphForceHandler),
   IMPULSE_HANDLER,
+  VELOCITY_PROJECTION_HANDLER,
 ]);
 
 /** Every handler, by id, in report order (a live view: {@link registerHandler} adds to it). */

@@ -23,6 +23,10 @@
  * - `sheetDeflection`: max cloth displacement from rest, in radii (rigidification shows as
  *   a small deflection).
  * - `maxRebound`: max upward fluid velocity (m/s): the fling-back of stiff forces.
+ * - `frontX`, `columnHeight` (dam-break scenes: the front along the floor from the back wall and
+ *   the water's height at the back wall, m), `densityErrorMax`, `densityErrorMean` (compression
+ *   error of the particles' density estimate), `volumeChange` (relative, from the same estimate):
+ *   the fluid-validity pass `fluid_metrics.ts`, where they are defined; 0 without fluid.
  *
  * @module
  */
@@ -38,6 +42,7 @@ import {
 } from "../runtime/kernel.ts";
 import { HANDLER_STATS_CONSTANTS, KIND_BITS } from "../state/particle_state.ts";
 import { BOND_BROKEN_BIT } from "../state/bond_flags.ts";
+import { FLUID_FIELDS, FluidMetrics, type FluidRange } from "./fluid_metrics.ts";
 import { FRAGMENT_RESULT, Fragments } from "./fragments.ts";
 import { SolidPenetration } from "./solid_penetration.ts";
 import type { Scene } from "../../core/scene.ts";
@@ -58,8 +63,10 @@ function wgslConstants(): Record<string, number> {
     BROKEN_BIT: BOND_BROKEN_BIT,
     FRAGMENT_COUNT: FRAGMENT_RESULT.COUNT,
     FRAGMENT_LARGEST: FRAGMENT_RESULT.LARGEST,
+    // the fluid columns are written by fluid_metrics.wgsl (FluidMetrics), which takes its own
     ...Object.fromEntries(
-      SAMPLE_FIELDS.map((f, k) => [`F_${f.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`, k]),
+      SAMPLE_FIELDS.map((f, k) => [`F_${f.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`, k])
+        .filter((_, k) => !(FLUID_FIELDS as readonly string[]).includes(SAMPLE_FIELDS[k])),
     ),
   };
 }
@@ -107,6 +114,7 @@ export const SAMPLE_FIELDS = [
   "maxSolidPenetration",
   "fragments",
   "largestFragment",
+  ...FLUID_FIELDS,
 ] as const;
 
 /** One sample of every metric. */
@@ -153,6 +161,13 @@ export interface MetricsOptions {
   sheets: readonly Sheet[];
   /** The solid bodies (particle ranges) measured for solid–solid penetration; none, one or several. */
   solids: readonly { start: number; count: number }[];
+  /**
+   * The fluid bodies (particle ranges with their lattice), measured for density error and volume
+   * change (`fluid_metrics.ts`); none (the default), one or several.
+   */
+  fluids?: readonly FluidRange[];
+  /** The scene's dam-break probe: where frontX and columnHeight are measured (none: 0). */
+  damBreak?: { backWallX: number; floorY: number };
   /** The scene's domain: the solid–solid penetration grid covers it (`solid_penetration.ts`). */
   domain: { min: readonly [number, number, number]; max: readonly [number, number, number] };
   radius: number;
@@ -177,6 +192,7 @@ export class Metrics {
   #side0: GPUBuffer;
   #sheets: GPUBuffer;
   #solidPenetration?: SolidPenetration;
+  #fluid?: FluidMetrics;
   #member: GPUBuffer;
   #fragments: Fragments;
   #perParticle: GPUBuffer;
@@ -195,10 +211,19 @@ export class Metrics {
   ): Metrics {
     const { scene, particles: p } = options;
     const sheets: Sheet[] = [];
+    const fluids: FluidRange[] = [];
     p.bodies.forEach((b, k) => {
       const body = scene.bodies[k];
       if (b.rows && b.cols && body.kind === "cloth") {
         sheets.push({ start: b.start, rows: b.rows, cols: b.cols, spacing: body.spacing });
+      }
+      if (body.kind === "fluid") {
+        fluids.push({
+          start: b.start,
+          count: b.count,
+          spacing: body.spacing,
+          particleMass: body.particleMass,
+        });
       }
     });
     return new Metrics(device, {
@@ -208,6 +233,8 @@ export class Metrics {
         start: b.start,
         count: b.count,
       })),
+      fluids,
+      damBreak: scene.damBreak,
       domain: scene.domain,
       radius: scene.radius,
       gravity: [...scene.gravity] as [number, number, number],
@@ -328,6 +355,22 @@ export class Metrics {
         perParticle: this.#perParticle,
       })
       : undefined;
+    this.#fluid = options.fluids?.length
+      ? new FluidMetrics(device, {
+        count: options.count,
+        fluids: options.fluids,
+        radius: options.radius,
+        domain: options.domain,
+        probe: options.damBreak,
+        pos: b.pos,
+        mass: b.mass,
+        samples: this.#samples,
+        fields: SAMPLE_FIELDS.length,
+        columns: Object.fromEntries(
+          FLUID_FIELDS.map((f) => [f, SAMPLE_FIELDS.indexOf(f)]),
+        ) as Record<typeof FLUID_FIELDS[number], number>,
+      })
+      : undefined;
     this.#particleBind = bindKernel(device, this.#particleKernel, [
       this.#params,
       b.pos,
@@ -378,6 +421,8 @@ export class Metrics {
       invocations: o.count,
       workgroupSize: 64,
     });
+    // the fluid pass at the start too: it records the initial volume
+    this.#fluid?.encode(pass, { mode, sample: this.#taken });
     if (mode === 1) {
       this.#solidPenetration?.encode(pass);
       dispatch(pass, this.#kernel, { bindGroup: this.#bind, workgroups: 1 });
@@ -386,7 +431,10 @@ export class Metrics {
     pass.end();
   }
 
-  /** Records the initial side of every fluid particle (before the first step). */
+  /**
+   * Records the initial side of every particle to every sheet and the fluid's initial volume
+   * (before the first step).
+   */
   encodeInit(encoder: GPUCommandEncoder): void {
     this.#encode(encoder, 0, 0);
   }
@@ -444,6 +492,7 @@ export class Metrics {
     this.#side0.destroy();
     this.#sheets.destroy();
     this.#solidPenetration?.destroy();
+    this.#fluid?.destroy();
     this.#member.destroy();
     this.#fragments.destroy();
     this.#perParticle.destroy();

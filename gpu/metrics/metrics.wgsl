@@ -168,8 +168,10 @@ var<workgroup> redCnt: array<vec4u, WG>;  // pass-through, deep overlaps, NaN, i
 var<workgroup> redPen: array<f32, WG>;     // solid–solid penetration depth
 
 fn finite3(v: vec3f) -> bool {
-  // NaN fails every comparison; Inf exceeds the largest f32.
-  return all(abs(v) <= vec3f(3.4e38));
+  // By the exponent bits (all ones: Inf or NaN): a comparison would not do, since a shader
+  // compiler may assume no NaN (WGSL allows it; llvmpipe's does) and fold `abs(v) <= max` to true.
+  let e = bitcast<vec3u>(v) & vec3u(0x7f800000u);
+  return all(e != vec3u(0x7f800000u));
 }
 
 @compute @workgroup_size(WG)

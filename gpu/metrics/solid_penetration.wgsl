@@ -28,8 +28,8 @@ fn solid_penetration(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wor
   let s = solidOf[i];
   let x = pos[i].xyz;
   var pen = 0.0;
-  // NaN fails every comparison; Inf exceeds the largest f32.
-  if (s != NONE && all(abs(x) <= vec3f(3.4e38))) {
+  // Finite by the exponent bits (all ones: Inf or NaN; a shader compiler may assume no NaN).
+  if (s != NONE && all((bitcast<vec3u>(x) & vec3u(0x7f800000u)) != vec3u(0x7f800000u))) {
     let c = gridCell(x, P.gridMin, P.cellSize, P.dims.xyz);
     let reach = 2.0 * P.radius;
     for (var nb = 0u; nb < 27u; nb++) {

@@ -8,6 +8,7 @@
 import { type ParamValues, resolveParams } from "../../core/params.ts";
 import { Registry } from "../../core/registry.ts";
 import type { Body, Scene } from "../../core/scene.ts";
+import { FLIP_SYSTEM } from "./flip/flip_system.ts";
 import { MASS_SPRING_SYSTEM } from "./mass-spring/mass_spring_system.ts";
 import { PERIDYNAMICS_SYSTEM } from "./peridynamics/peridynamics_system.ts";
 import { SPH_SYSTEM } from "./sph/sph_system.ts";
@@ -19,6 +20,7 @@ const SYSTEMS = new Registry<SystemEntry>("system", [
   MASS_SPRING_SYSTEM,
   PERIDYNAMICS_SYSTEM,
   SPH_SYSTEM,
+  FLIP_SYSTEM,
 ]);
 
 /** The registered systems, in coupling order. */

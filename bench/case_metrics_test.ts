@@ -1,0 +1,38 @@
+import assert from "node:assert/strict";
+import { type MetricsSample, SAMPLE_FIELDS } from "../gpu/metrics/metrics.ts";
+import { summariseMetrics } from "./case_metrics.ts";
+
+/** A sample with every field 0 but those given. */
+const sample = (values: Partial<MetricsSample>): MetricsSample => ({
+  ...Object.fromEntries(SAMPLE_FIELDS.map((f) => [f, 0])) as MetricsSample,
+  kinetic: 1,
+  ...values,
+});
+
+Deno.test("case summary: fluid validity and dam-break fields", async (t) => {
+  const series = [
+    sample({ time: 0.1, densityErrorMax: 0.02, densityErrorMean: 0.004, volumeChange: -0.01 }),
+    sample({ time: 0.2, densityErrorMax: 0.05, densityErrorMean: 0.002, volumeChange: -0.03 }),
+    sample({ time: 0.3, densityErrorMax: 0.01, densityErrorMean: 0.001, volumeChange: -0.02 }),
+  ];
+  await t.step("fluid scenes: worst density errors, final volume change", () => {
+    const s = summariseMetrics(series, { referenceSpeed: 1, fluid: true });
+    assert.equal(s.densityErrorMax, 0.05);
+    assert.equal(s.densityErrorMean, 0.004);
+    assert.equal(s.volumeChange, -0.02);
+    assert.equal(s.columnWidth, undefined);
+  });
+  await t.step("dam-break scenes add a and |g|; scenes without fluid add nothing", () => {
+    const s = summariseMetrics(series, {
+      referenceSpeed: 1,
+      fluid: true,
+      damBreak: { columnWidth: 0.24, gravity: 9.81 },
+    });
+    assert.equal(s.columnWidth, 0.24);
+    assert.equal(s.gravity, 9.81);
+    const dry = summariseMetrics(series, { referenceSpeed: 1 });
+    for (const k of ["densityErrorMax", "volumeChange", "columnWidth", "gravity"]) {
+      assert.ok(!(k in dry), k);
+    }
+  });
+});

@@ -1,0 +1,200 @@
+/**
+ * Velocity projection on WebGPU: the fluid–solid penetration prevention of Gao et al. 2018 (FLIP
+ * and shape matching, §5.2, Eqs. 19–20), a baseline collision handler. Formula, generalisation to
+ * particles and f64 reference: `velocityProjection` in `core/velocity_projection_reference.ts`.
+ *
+ * One Jacobi sweep over the contact slots of `gpu/state/collision_detection.ts`, one invocation
+ * per particle, gathered (no atomics). For every pair of a fluid particle p (not pinned) and a
+ * non-fluid particle c that still intersect (Rule 1, Eq. 21, re-tested on the bound positions)
+ * and approach (Rule 2, Eq. 22, with the bound `vel`), n̂ = (x_p − x_c)/|x_p − x_c| and
+ * w = (v_p − v_c) · n̂ < 0; with a_p the number of such pairs of p:
+ *
+ *   velOut_p = v_p − (1/a_p) Σ_c w n̂                      (Eq. 19, the mean over p's contacts)
+ *   velOut_c = v_c + Σ_p m_p/(a_p m_c) · w n̂               (Eq. 20: the momentum p lost via c)
+ *
+ * so the momentum of every pair, and the total, is conserved for any contact counts. A solid
+ * particle reads a_p by walking p's contact slot (K² work per solid particle in contact with
+ * fluid) and takes the pair only if p's slot holds it, so a slot that overflowed on one side
+ * changes neither. Pinned solid particles keep their velocity (infinitely heavy); pinned fluid
+ * particles process nothing; fluid–fluid and solid–solid pairs are untouched; `w` is copied. The
+ * body kinds come from the `kind` buffer ({@link KIND_BITS}, passed as `override`s).
+ *
+ * `vel` is read and `velOut` written (they must be different buffers):
+ *
+ * ```ts
+ * const vp = new VelocityProjection(device, { capacity, maxPerParticle: detect.maxPerParticle });
+ * const bindings = vp.bind({ pos, vel, mass, kind, contacts, contactCount, velOut });
+ * vp.setCount(n);
+ * vp.encode(encoder, bindings);   // after the step's integration
+ * ```
+ *
+ * @module
+ */
+
+import {
+  type BufferTable,
+  checkCount,
+  checkPassOptions,
+  ParticlePass,
+} from "../../runtime/particle_pass.ts";
+import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
+import { KIND_BITS } from "../../state/particle_state.ts";
+
+/** WGSL source of the kernel (`gpu/handlers/velocity-projection/velocity_projection.wgsl`). */
+export const VELOCITY_PROJECTION_WGSL: string = Deno.readTextFileSync(
+  new URL("./velocity_projection.wgsl", import.meta.url),
+);
+
+/** Uniform `VelocityProjectionParams` of `velocity_projection.wgsl`. */
+export const VELOCITY_PROJECTION_PARAMS_STRUCT: StructLayout = defineStruct(
+  "VelocityProjectionParams",
+  [["count", "u32"]],
+);
+
+/** Options of {@link VelocityProjection}. */
+export interface VelocityProjectionOptions {
+  /** Largest particle count; sizes the checks on bound buffers. */
+  capacity: number;
+  /** K of the contact slots: the detector's `maxPerParticle` (default 16). */
+  maxPerParticle?: number;
+  /** Particles processed by the next encode; default `capacity`. */
+  count?: number;
+  /** `override WORKGROUP_SIZE` (1..256, default 64). */
+  workgroupSize?: number;
+  /** Label prefix of every GPU object; default "velocity projection". */
+  label?: string;
+}
+
+/** Buffers of {@link VelocityProjection.bind} (all `STORAGE`; N = capacity, K = maxPerParticle). */
+export interface VelocityProjectionBuffers {
+  /** `array<vec4f>`, N: xyz member position, w collision radius. */
+  pos: GPUBuffer;
+  /** `array<vec4f>`, N: xyz velocity before the projection. */
+  vel: GPUBuffer;
+  /** `array<f32>`, N: particle mass (> 0). */
+  mass: GPUBuffer;
+  /** `array<u32>`, N: body-kind bits ({@link KIND_BITS}: fluid, pinned). */
+  kind: GPUBuffer;
+  /** `array<u32>`, N·K: contact slots of `CollisionDetection`. */
+  contacts: GPUBuffer;
+  /** `array<u32>`, N: contact counts of `CollisionDetection`. */
+  contactCount: GPUBuffer;
+  /** `array<vec4f>`, N: output velocities (overwritten for the first `count` particles). */
+  velOut: GPUBuffer;
+}
+
+/** Bind group of one set of {@link VelocityProjectionBuffers}, from {@link VelocityProjection.bind}. */
+export interface VelocityProjectionBindings {
+  readonly buffers: Readonly<VelocityProjectionBuffers>;
+  readonly group: GPUBindGroup;
+}
+
+/** Binding number, element size and element count of each buffer. */
+const BINDINGS: BufferTable<VelocityProjectionBuffers> = {
+  pos: [1, 16, "N"],
+  vel: [2, 16, "N"],
+  mass: [3, 4, "N"],
+  kind: [4, 4, "N"],
+  contacts: [5, 4, "NK"],
+  contactCount: [6, 4, "N"],
+  velOut: [7, 16, "N"],
+};
+
+const OWNER = "VelocityProjection";
+
+/**
+ * Velocity-projection pass (see the module comment). Bindings (group 0 of
+ * `velocity_projection.wgsl`): 0 `params` uniform; 1 `pos`, 2 `vel`, 3 `mass`, 4 `kind`,
+ * 5 `contacts`, 6 `contactCount` (read-only storage); 7 `velOut` (storage, overwritten).
+ */
+export class VelocityProjection {
+  /** Device the pipeline lives on. */
+  readonly device: GPUDevice;
+  /** Label prefix of every GPU object. */
+  readonly label: string;
+  /** Largest particle count. */
+  readonly capacity: number;
+  /** K of the contact slots. */
+  readonly maxPerParticle: number;
+  /** Workgroup size of the kernel. */
+  readonly workgroupSize: number;
+  #count: number;
+  readonly #pass: ParticlePass<VelocityProjectionBuffers>;
+
+  /** Creates the pipeline and the uniform (see {@link VelocityProjectionOptions}). */
+  constructor(device: GPUDevice, options: VelocityProjectionOptions) {
+    const sizes = checkPassOptions(OWNER, device, options, true);
+    this.device = device;
+    this.label = options.label ?? "velocity projection";
+    this.capacity = sizes.capacity;
+    this.maxPerParticle = sizes.maxPerParticle;
+    this.workgroupSize = sizes.workgroupSize;
+    this.#count = checkCount(OWNER, "options.count", options.count ?? this.capacity, this.capacity);
+    this.#pass = new ParticlePass(device, {
+      ...sizes,
+      owner: OWNER,
+      label: this.label,
+      code: VELOCITY_PROJECTION_WGSL,
+      entryPoint: "velocity_projection",
+      constants: {
+        WORKGROUP_SIZE: sizes.workgroupSize,
+        MAX_PER_PARTICLE: sizes.maxPerParticle,
+        KIND_FLUID: KIND_BITS.fluid,
+        KIND_PINNED: KIND_BITS.pinned,
+      },
+      // a uniform binding of at least 16 bytes, whatever the struct's size
+      paramsSize: Math.max(16, VELOCITY_PROJECTION_PARAMS_STRUCT.size),
+      buffers: BINDINGS,
+      output: "velOut",
+    });
+    this.#write();
+  }
+
+  /** Particles processed by the next encodes. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** Sets the particle count (≤ capacity); written with `queue.writeBuffer` (next submissions). */
+  setCount(count: number): void {
+    this.#count = checkCount(OWNER, "count", count, this.capacity);
+    this.#write();
+  }
+
+  /**
+   * Creates the bind group of a set of buffers; reuse it across steps. Throws a `TypeError`
+   * naming a missing buffer, one without `STORAGE` usage or `velOut` equal to `vel`, and a
+   * `RangeError` naming one too small.
+   */
+  bind(buffers: VelocityProjectionBuffers): VelocityProjectionBindings {
+    if (buffers?.vel && buffers.vel === buffers.velOut) {
+      throw new TypeError(
+        "VelocityProjection.bind: buffers.velOut must not be buffers.vel (the sweep reads every " +
+          "partner's old velocity); pass a scratch buffer and copy back",
+      );
+    }
+    return this.#pass.bind(buffers);
+  }
+
+  /** Encodes one compute pass writing the projected velocities into `velOut`. */
+  encode(
+    encoder: GPUCommandEncoder,
+    bindings: VelocityProjectionBindings,
+    options: { timestampWrites?: GPUComputePassTimestampWrites } = {},
+  ): void {
+    this.#pass.encode(encoder, bindings, this.#count, options);
+  }
+
+  /** Destroys the uniform buffer (bound buffers belong to the caller). */
+  destroy(): void {
+    this.#pass.destroy();
+  }
+
+  #write(): void {
+    const data = new ArrayBuffer(Math.max(16, VELOCITY_PROJECTION_PARAMS_STRUCT.size));
+    new Uint8Array(data).set(
+      new Uint8Array(VELOCITY_PROJECTION_PARAMS_STRUCT.pack({ count: this.#count })),
+    );
+    this.#pass.writeParams(data);
+  }
+}

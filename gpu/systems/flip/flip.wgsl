@@ -1,0 +1,459 @@
+// FLIP fluid step on a MAC grid (Zhu & Bridson 2005; Bridson, "Fluid Simulation for Computer
+// Graphics"), semi-implicit as in the paper (§4, Fig. 9): explicit advection (the engine moves the
+// particles), transfers to and from the grid, gravity, and an implicit pressure projection solved by
+// Jacobi-preconditioned CG on the GPU. Conventions (grid, faces, weights, cell and face classes, the
+// scaled pressure q = p·dt/(ρ·dx), the PIC/FLIP blend) are those of the f64 reference
+// core/flip_reference.ts, which the tests compare against. Host code: gpu/systems/flip/flip_solver.ts.
+//
+// Every transfer is a gather (no float atomics): a face or a cell walks the 27 cells of the shared
+// neighbour grid around it (cell edge ≥ dx) in their fixed order, so runs are bit-reproducible.
+//
+// Cells occupied by particles of other systems (cloth, solids, another fluid) and by no FLIP
+// particle: the paper marks "the grid cells occupied by all particles in both systems" so that the
+// projection does not take them for empty space. Two readings (core/flip_reference.ts, step 1):
+// occupiedAsSolid = 0 (the paper's, default): they are FLUID cells, pressure unknowns like the
+// fluid's own, and their faces carry only the FLIP particles' velocity (the other system deposits
+// none), so the fluid neither collapses into them nor is pushed by the grid: the systems exchange
+// momentum through the collision handler alone. occupiedAsSolid = 1: they are SOLID cells, a moving
+// boundary with the other particles' mass-weighted velocity, not changed by the pressure (the grid
+// then couples the systems by itself).
+//
+// Kernels, in encode order: classify_cells, p2g, faces, init_cg, [reduce rᵀz, rᵀr], then per CG
+// iteration gate, apply_a, [reduce pᵀAp], update_x, [reduce rᵀz, rᵀr], update_p; then
+// pressure_update, g2p, part_velocity. The CG kernels work on 4 cells per invocation (vec4 slots), so the
+// shared reductions (gpu/runtime/reduce.ts) sum them directly.
+
+struct FlipParams {
+  gridMin: vec3f,
+  dx: f32,
+  dims: vec4u,      // nx, ny, nz, cells
+  faceStart: vec4u, // first u, v, w face id; total faces
+  nbMin: vec3f,
+  nbCell: f32,
+  nbDims: vec4u,    // neighbour grid dims; w: particles N
+  gravity: vec3f,
+  dt: f32,
+  flipRatio: f32,
+  tolerance2: f32,
+  slots: u32,
+  argCount: u32,
+  occupiedAsSolid: u32, // 0: the paper's reading (occupied cells are FLUID), 1: moving solids
+  pad0: u32,
+  pad1: u32,
+  pad2: u32,
+}
+
+// Cell and face classes (core/flip_reference.ts, passed in).
+override CELL_AIR: u32;
+override CELL_FLUID: u32;
+override CELL_SOLID: u32;
+override FACE_INACTIVE: u32;
+override FACE_FLUID: u32;
+override FACE_SOLID: u32;
+override FACE_WALL: u32;
+// Scalars of `state` (flip_solver.ts CG_SCALARS, passed in).
+override S_BB: u32;
+override S_RR: u32;
+override S_RZ: u32;
+override S_RZNEW: u32;
+override S_PAP: u32;
+override S_DONE: u32;
+override S_ITER: u32;
+override WG: u32 = 64u;
+
+@group(1) @binding(0) var<uniform> P: FlipParams;
+
+@group(0) @binding(1) var<storage, read> pos: array<vec4f>;
+@group(0) @binding(2) var<storage, read> mass: array<f32>;
+@group(0) @binding(3) var<storage, read> dof: array<u32>;
+@group(0) @binding(4) var<storage, read> dofV: array<vec4f>;
+@group(0) @binding(5) var<storage, read> owned: array<u32>;
+@group(0) @binding(6) var<storage, read> cellStart: array<u32>;
+@group(0) @binding(7) var<storage, read> sorted: array<u32>;
+@group(0) @binding(8) var<storage, read_write> cellType: array<u32>;
+// per face, one array each (so Table I's grids fit the per-binding limit): fluid mass M_f, u_old,
+// u (after gravity, then after pressure), the other particles' velocity, and the face class
+@group(0) @binding(9) var<storage, read_write> faceMass: array<f32>;
+@group(0) @binding(26) var<storage, read_write> faceOld: array<f32>;
+@group(0) @binding(27) var<storage, read_write> faceU: array<f32>;
+@group(0) @binding(28) var<storage, read_write> faceOther: array<f32>;
+@group(0) @binding(10) var<storage, read_write> faceClass: array<u32>;
+// CG vectors, 4 cells per slot: x (= q), r, z, p, A p, D⁻¹
+@group(0) @binding(11) var<storage, read_write> cgX: array<vec4f>;
+@group(0) @binding(12) var<storage, read_write> cgR: array<vec4f>;
+@group(0) @binding(13) var<storage, read_write> cgZ: array<vec4f>;
+@group(0) @binding(14) var<storage, read_write> cgP: array<vec4f>;
+@group(0) @binding(15) var<storage, read_write> cgAP: array<vec4f>;
+@group(0) @binding(16) var<storage, read_write> cgInvD: array<vec4f>;
+@group(0) @binding(17) var<storage, read_write> state: array<f32>;
+@group(0) @binding(18) var<storage, read> argsFull: array<u32>;
+@group(0) @binding(19) var<storage, read_write> args: array<u32>;
+@group(0) @binding(20) var<storage, read> memberStart: array<u32>;
+@group(0) @binding(21) var<storage, read> memberList: array<u32>;
+@group(0) @binding(22) var<storage, read> partMass: array<f32>;
+@group(0) @binding(23) var<storage, read> partForce: array<vec4f>;
+@group(0) @binding(24) var<storage, read_write> partVel: array<vec4f>;
+// per particle: the FLIP particles' new velocities (G2P)
+@group(0) @binding(25) var<storage, read_write> particleVel: array<vec4f>;
+
+fn invocation(gid: vec3u, nwg: vec3u) -> u32 {
+  return gid.x + gid.y * nwg.x * WG;
+}
+
+// The FLIP cell of a point, clamped into the grid.
+fn flip_cell(x: vec3f) -> vec3u {
+  let c = clamp(floor((x - P.gridMin) / P.dx), vec3f(0.0), vec3f(P.dims.xyz) - vec3f(1.0));
+  return vec3u(c);
+}
+
+fn cell_id(c: vec3u) -> u32 {
+  return c.x + P.dims.x * (c.y + P.dims.y * c.z);
+}
+
+// Faces of axis a: dims with one more along a.
+fn face_dims(a: u32) -> vec3u {
+  var d = P.dims.xyz;
+  d[a] = d[a] + 1u;
+  return d;
+}
+
+fn face_id(a: u32, c: vec3u) -> u32 {
+  let d = face_dims(a);
+  return P.faceStart[a] + c.x + d.x * (c.y + d.y * c.z);
+}
+
+// Axis and lattice coordinates of face id fi.
+fn face_of(fi: u32) -> vec4u {
+  var a = 0u;
+  if (fi >= P.faceStart.z) { a = 2u; } else if (fi >= P.faceStart.y) { a = 1u; }
+  let d = face_dims(a);
+  let l = fi - P.faceStart[a];
+  return vec4u(l % d.x, (l / d.x) % d.y, l / (d.x * d.y), a);
+}
+
+// Position of a face: the centre of its cell side.
+fn face_position(f: vec4u) -> vec3f {
+  var o = vec3f(0.5);
+  o[f.w] = 0.0;
+  return P.gridMin + (vec3f(f.xyz) + o) * P.dx;
+}
+
+// Per cell: FLUID when a FLIP particle lies in it, SOLID when only other particles do, else AIR.
+@compute @workgroup_size(WG)
+fn classify_cells(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let c = invocation(gid, nwg);
+  if (c >= P.dims.w) { return; }
+  let cc = vec3u(c % P.dims.x, (c / P.dims.x) % P.dims.y, c / (P.dims.x * P.dims.y));
+  let centre = P.gridMin + (vec3f(cc) + vec3f(0.5)) * P.dx;
+  let nc = gridCell(centre, P.nbMin, P.nbCell, P.nbDims.xyz);
+  var fluid = false;
+  var other = false;
+  for (var nb = 0u; nb < 27u; nb++) {
+    let span = gridNeighborRange(nc, nb, P.nbDims.xyz);
+    for (var k = span.x; k < span.y; k++) {
+      let j = sorted[k];
+      if (cell_id(flip_cell(pos[j].xyz)) == c) {
+        if (owned[j] != 0u) { fluid = true; } else { other = true; }
+      }
+    }
+  }
+  let occupied = select(CELL_FLUID, CELL_SOLID, P.occupiedAsSolid != 0u);
+  cellType[c] = select(select(CELL_AIR, occupied, other), CELL_FLUID, fluid);
+}
+
+// Per face: trilinear particle-to-grid transfer of mass and momentum, the FLIP particles' and the
+// other particles' separately (velocity = momentum / mass, 0 without mass).
+@compute @workgroup_size(WG)
+fn p2g(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let fi = invocation(gid, nwg);
+  if (fi >= P.faceStart.w) { return; }
+  let f = face_of(fi);
+  let fp = face_position(f);
+  let nc = gridCell(fp, P.nbMin, P.nbCell, P.nbDims.xyz);
+  var fm = 0.0;
+  var fmv = 0.0;
+  var om = 0.0;
+  var omv = 0.0;
+  for (var nb = 0u; nb < 27u; nb++) {
+    let span = gridNeighborRange(nc, nb, P.nbDims.xyz);
+    for (var k = span.x; k < span.y; k++) {
+      let j = sorted[k];
+      let t = abs(pos[j].xyz - fp) / P.dx;
+      if (all(t < vec3f(1.0))) {
+        let w = (1.0 - t.x) * (1.0 - t.y) * (1.0 - t.z);
+        let wm = w * mass[j];
+        let v = dofV[dof[j]][f.w];
+        if (owned[j] != 0u) {
+          fm += wm;
+          fmv += wm * v;
+        } else {
+          om += wm;
+          omv += wm * v;
+        }
+      }
+    }
+  }
+  faceMass[fi] = fm;
+  faceOld[fi] = select(0.0, fmv / fm, fm > 0.0);
+  faceOther[fi] = select(0.0, omv / om, om > 0.0);
+}
+
+// Per face: its class (WALL, SOLID, FLUID, INACTIVE, in that order of tests) and u* (gravity on
+// faces with fluid mass; 0 on walls; the other particles' velocity on SOLID faces).
+@compute @workgroup_size(WG)
+fn faces(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let fi = invocation(gid, nwg);
+  if (fi >= P.faceStart.w) { return; }
+  let f = face_of(fi);
+  let a = f.w;
+  var cls = FACE_INACTIVE;
+  var u = 0.0;
+  if (f[a] == 0u || f[a] == P.dims[a]) {
+    cls = FACE_WALL;
+  } else {
+    var lo = f.xyz;
+    lo[a] = lo[a] - 1u;
+    let ta = cellType[cell_id(lo)];
+    let tb = cellType[cell_id(f.xyz)];
+    if (ta == CELL_SOLID || tb == CELL_SOLID) {
+      cls = FACE_SOLID;
+      u = faceOther[fi];
+    } else {
+      if (ta == CELL_FLUID || tb == CELL_FLUID) { cls = FACE_FLUID; }
+      if (faceMass[fi] > 0.0) { u = faceOld[fi] + P.dt * P.gravity[a]; }
+    }
+  }
+  faceU[fi] = u;
+  faceClass[fi] = cls;
+}
+
+// The six faces of cell c: (face id, +1 for the high side / −1 for the low side, neighbour cell id
+// or 0xffffffff outside the grid) for side s in 0..5 (−x, +x, −y, +y, −z, +z).
+struct Side {
+  fi: u32,
+  sign: f32,
+  nbr: u32,
+}
+
+fn side(c: vec3u, s: u32) -> Side {
+  let a = s / 2u;
+  let high = (s & 1u) == 1u;
+  var fc = c;
+  if (high) { fc[a] = fc[a] + 1u; }
+  var n = c;
+  var nbr = 0xffffffffu;
+  if (high && c[a] + 1u < P.dims[a]) {
+    n[a] = n[a] + 1u;
+    nbr = cell_id(n);
+  } else if (!high && c[a] > 0u) {
+    n[a] = n[a] - 1u;
+    nbr = cell_id(n);
+  }
+  return Side(face_id(a, fc), select(-1.0, 1.0, high), nbr);
+}
+
+fn cell_coords(c: u32) -> vec3u {
+  return vec3u(c % P.dims.x, (c / P.dims.x) % P.dims.y, c / (P.dims.x * P.dims.y));
+}
+
+// q of a cell (0 for cells outside the grid and non-FLUID cells, whose entries stay 0).
+fn q_at(c: u32) -> f32 {
+  if (c >= P.dims.w) { return 0.0; }
+  return cgX[c / 4u][c % 4u];
+}
+
+fn p_at(c: u32) -> f32 {
+  if (c >= P.dims.w) { return 0.0; }
+  return cgP[c / 4u][c % 4u];
+}
+
+// Per slot (4 cells): right-hand side b = −D (divergence of u*), D⁻¹ = 1 / (number of faces that are
+// neither WALL nor SOLID), and the CG start x = 0, r = b, z = D⁻¹ r, p = z (0 off FLUID cells).
+@compute @workgroup_size(WG)
+fn init_cg(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let s = invocation(gid, nwg);
+  if (s >= P.slots) { return; }
+  if (s == 0u) {
+    state[S_BB] = -1.0;
+    state[S_RZ] = 0.0;
+    state[S_PAP] = 1.0;
+    state[S_DONE] = 0.0;
+    state[S_ITER] = 0.0;
+  }
+  var b = vec4f(0.0);
+  var inv = vec4f(0.0);
+  for (var l = 0u; l < 4u; l++) {
+    let c = 4u * s + l;
+    if (c >= P.dims.w || cellType[c] != CELL_FLUID) { continue; }
+    let cc = cell_coords(c);
+    var div = 0.0;
+    var diag = 0.0;
+    for (var k = 0u; k < 6u; k++) {
+      let sd = side(cc, k);
+      div += sd.sign * faceU[sd.fi];
+      let cls = faceClass[sd.fi];
+      if (cls != FACE_WALL && cls != FACE_SOLID) { diag += 1.0; }
+    }
+    if (diag > 0.0) {
+      b[l] = -div;
+      inv[l] = 1.0 / diag;
+    }
+  }
+  let z = inv * b;
+  cgX[s] = vec4f(0.0);
+  cgR[s] = b;
+  cgZ[s] = z;
+  cgP[s] = z;
+  cgAP[s] = vec4f(0.0);
+  cgInvD[s] = inv;
+}
+
+// One thread: convergence test |r| ≤ tol |b| (2-norm; or breakdown pᵀAp ≤ 0, or NaN), and the
+// indirect dispatch arguments of this iteration's kernels (x = 0 workgroups once converged).
+@compute @workgroup_size(1)
+fn gate() {
+  if (state[S_BB] < 0.0) {
+    state[S_BB] = state[S_RR];
+  }
+  state[S_RZ] = state[S_RZNEW];
+  let done = state[S_DONE] != 0.0 || !(state[S_RR] > P.tolerance2 * state[S_BB]) ||
+    !(state[S_PAP] > 0.0);
+  if (done) {
+    state[S_DONE] = 1.0;
+  } else {
+    state[S_ITER] = state[S_ITER] + 1.0;
+  }
+  for (var k = 0u; k < P.argCount; k++) {
+    args[k] = select(argsFull[k], 0u, done && k % 3u == 0u);
+  }
+}
+
+// Per slot: A p = diag p_c − Σ p of the FLUID neighbours across faces that are neither WALL nor
+// SOLID (AIR neighbours have q = 0).
+@compute @workgroup_size(WG)
+fn apply_a(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let s = invocation(gid, nwg);
+  if (s >= P.slots || state[S_DONE] != 0.0) { return; }
+  var ap = vec4f(0.0);
+  let inv = cgInvD[s];
+  let ps = cgP[s];
+  for (var l = 0u; l < 4u; l++) {
+    let c = 4u * s + l;
+    if (inv[l] == 0.0) { continue; }
+    let cc = cell_coords(c);
+    var diag = 0.0;
+    var off = 0.0;
+    for (var k = 0u; k < 6u; k++) {
+      let sd = side(cc, k);
+      let cls = faceClass[sd.fi];
+      if (cls != FACE_WALL && cls != FACE_SOLID) {
+        diag += 1.0;
+        if (sd.nbr != 0xffffffffu) { off += p_at(sd.nbr); }
+      }
+    }
+    ap[l] = diag * ps[l] - off;
+  }
+  cgAP[s] = ap;
+}
+
+// Per slot: x += α p, r −= α A p, z = D⁻¹ r with α = rᵀz / pᵀAp.
+@compute @workgroup_size(WG)
+fn update_x(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let s = invocation(gid, nwg);
+  let pAp = state[S_PAP];
+  if (s >= P.slots || state[S_DONE] != 0.0 || !(pAp > 0.0)) { return; }
+  let alpha = state[S_RZ] / pAp;
+  let r = cgR[s] - alpha * cgAP[s];
+  cgX[s] = cgX[s] + alpha * cgP[s];
+  cgR[s] = r;
+  cgZ[s] = cgInvD[s] * r;
+}
+
+// Per slot: p = z + β p with β = r_newᵀz_new / rᵀz.
+@compute @workgroup_size(WG)
+fn update_p(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let s = invocation(gid, nwg);
+  if (s >= P.slots || state[S_DONE] != 0.0 || !(state[S_PAP] > 0.0)) { return; }
+  let beta = state[S_RZNEW] / state[S_RZ];
+  cgP[s] = cgZ[s] + beta * cgP[s];
+}
+
+// Per face: u −= q_high − q_low on FLUID faces (q = 0 in AIR cells).
+@compute @workgroup_size(WG)
+fn pressure_update(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let fi = invocation(gid, nwg);
+  if (fi >= P.faceStart.w || faceClass[fi] != FACE_FLUID) { return; }
+  let f = face_of(fi);
+  var lo = f.xyz;
+  lo[f.w] = lo[f.w] - 1u;
+  faceU[fi] = faceU[fi] - (q_at(cell_id(f.xyz)) - q_at(cell_id(lo)));
+}
+
+// Grid-to-particle at x for axis a: (u_new, Δu) over the valid faces (mass, SOLID or WALL) of the
+// 2×2×2 faces around x, normalised by the valid weights.
+fn interpolate(x: vec3f, a: u32) -> vec2f {
+  var o = vec3f(0.5);
+  o[a] = 0.0;
+  let t = (x - P.gridMin) / P.dx - o;
+  let d = face_dims(a);
+  let base = floor(t);
+  let fr = t - base;
+  var acc = vec2f(0.0);
+  var wsum = 0.0;
+  for (var k = 0u; k < 8u; k++) {
+    let corner = vec3i(base) + vec3i(i32(k & 1u), i32((k >> 1u) & 1u), i32((k >> 2u) & 1u));
+    if (any(corner < vec3i(0)) || any(corner >= vec3i(d))) { continue; }
+    let fi = face_id(a, vec3u(corner));
+    let mass = faceMass[fi];
+    let cls = faceClass[fi];
+    if (!(mass > 0.0) && cls != FACE_SOLID && cls != FACE_WALL) { continue; }
+    let wx = select(1.0 - fr.x, fr.x, (k & 1u) == 1u);
+    let wy = select(1.0 - fr.y, fr.y, ((k >> 1u) & 1u) == 1u);
+    let wz = select(1.0 - fr.z, fr.z, ((k >> 2u) & 1u) == 1u);
+    let w = wx * wy * wz;
+    let old = select(0.0, faceOld[fi], mass > 0.0);
+    let u = faceU[fi];
+    acc += w * vec2f(u, u - old);
+    wsum += w;
+  }
+  if (wsum > 0.0) { return acc / wsum; }
+  return vec2f(0.0);
+}
+
+// Per FLIP particle: the PIC/FLIP blend v' = φ (v + Δu) + (1 − φ) u_new, with v its DOF's velocity.
+@compute @workgroup_size(WG)
+fn g2p(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = invocation(gid, nwg);
+  if (i >= P.nbDims.w || owned[i] == 0u) { return; }
+  let V = dofV[dof[i]].xyz;
+  let x = pos[i].xyz;
+  var vNew = V;
+  for (var a = 0u; a < 3u; a++) {
+    let g = interpolate(x, a);
+    vNew[a] = P.flipRatio * (V[a] + g.y) + (1.0 - P.flipRatio) * g.x;
+  }
+  particleVel[i] = vec4f(vNew, 0.0);
+}
+
+// Per DOF with FLIP members: its part's velocity = the DOF velocity plus the members' mass-weighted
+// velocity change (the momentum the grid gave them), plus the handler's forces on the part,
+// dt f / m (gravity is in the grid).
+@compute @workgroup_size(WG)
+fn part_velocity(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let d = invocation(gid, nwg);
+  if (d >= P.nbDims.w) { return; }
+  let pm = partMass[d];
+  if (pm <= 0.0) { return; }
+  let V = dofV[d].xyz;
+  var dm = vec3f(0.0);
+  var m = 0.0;
+  for (var k = memberStart[d]; k < memberStart[d + 1u]; k++) {
+    let i = memberList[k];
+    if (owned[i] == 0u) { continue; }
+    dm += mass[i] * (particleVel[i].xyz - V);
+    m += mass[i];
+  }
+  var v = V + P.dt * partForce[d].xyz / pm;
+  if (m > 0.0) { v += dm / m; }
+  partVel[d] = vec4f(v, 0.0);
+}

@@ -1,0 +1,458 @@
+/**
+ * One FLIP step on the GPU (kernels and conventions in `flip.wgsl`; the f64 reference is
+ * `core/flip_reference.ts`): cell classification, particle-to-grid transfer on a MAC grid, gravity,
+ * pressure projection by Jacobi-preconditioned CG with every scalar reduced on the GPU and a
+ * GPU-side convergence exit, grid-to-particle transfer with a PIC/FLIP blend, and the velocity of
+ * the system's part of every DOF. Encoded only: no readback, no host sync.
+ *
+ * ```ts
+ * const flip = new FlipSolver(device, { particleCount: n, domain, dx, neighborGrid, dt, gravity });
+ * const bindings = flip.bind({ pos, mass, dof, dofV, owned, cellStart, sorted, ... });
+ * flip.encodeStep(encoder, bindings); // writes partVel of the DOFs with FLIP members
+ * ```
+ *
+ * @module
+ */
+import {
+  CELL_AIR,
+  CELL_FLUID,
+  CELL_SOLID,
+  FACE_FLUID,
+  FACE_INACTIVE,
+  FACE_SOLID,
+  FACE_WALL,
+  type FlipGrid,
+  flipGrid,
+  type OccupiedReading,
+} from "../../../core/flip_reference.ts";
+import {
+  type BindingKind,
+  bindKernel,
+  createGroupLayout,
+  createKernel,
+  dispatch,
+  type Kernel,
+  readBuffer,
+  storageBuffer,
+} from "../../runtime/kernel.ts";
+import { MaskedReduction, type ReductionTask } from "../../runtime/reduce.ts";
+import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
+import { withGridNeighbors } from "../../state/grid_cell.ts";
+import type { GridGeometry } from "../../state/neighbor_grid.ts";
+
+/** WGSL of the FLIP kernels (after the neighbour-grid preludes). */
+export const FLIP_WGSL: string = withGridNeighbors(new URL("./flip.wgsl", import.meta.url));
+
+/** Uniform `FlipParams` of `flip.wgsl`. */
+export const FLIP_PARAMS: StructLayout = defineStruct("FlipParams", [
+  ["gridMin", "vec3f"],
+  ["dx", "f32"],
+  ["dims", "vec4u"],
+  ["faceStart", "vec4u"],
+  ["nbMin", "vec3f"],
+  ["nbCell", "f32"],
+  ["nbDims", "vec4u"],
+  ["gravity", "vec3f"],
+  ["dt", "f32"],
+  ["flipRatio", "f32"],
+  ["tolerance2", "f32"],
+  ["slots", "u32"],
+  ["argCount", "u32"],
+  ["occupiedAsSolid", "u32"],
+  ["pad0", "u32"],
+  ["pad1", "u32"],
+  ["pad2", "u32"],
+]);
+
+/** Scalars of the CG state buffer (`array<f32>`). */
+export const FLIP_CG_SCALARS = {
+  BB: 0,
+  RR: 1,
+  RZ: 2,
+  RZNEW: 3,
+  PAP: 4,
+  DONE: 5,
+  ITER: 6,
+} as const;
+const S = FLIP_CG_SCALARS;
+
+const WG = 64;
+
+/** Every constant of flip.wgsl that TypeScript defines, as `override` values. */
+const WGSL_CONSTANTS: Record<string, number> = {
+  CELL_AIR,
+  CELL_FLUID,
+  CELL_SOLID,
+  FACE_INACTIVE,
+  FACE_FLUID,
+  FACE_SOLID,
+  FACE_WALL,
+  ...Object.fromEntries(Object.entries(FLIP_CG_SCALARS).map(([k, v]) => [`S_${k}`, v])),
+};
+
+/** Entry points of flip.wgsl. */
+export type FlipKernel =
+  | "classify_cells"
+  | "p2g"
+  | "faces"
+  | "init_cg"
+  | "gate"
+  | "apply_a"
+  | "update_x"
+  | "update_p"
+  | "pressure_update"
+  | "g2p"
+  | "part_velocity";
+
+/** Bindings (group 0) of each entry point. */
+const KERNEL_BINDINGS: Record<FlipKernel, readonly number[]> = {
+  classify_cells: [1, 5, 6, 7, 8],
+  p2g: [1, 2, 3, 4, 5, 6, 7, 9, 26, 28],
+  faces: [8, 9, 10, 26, 27, 28],
+  init_cg: [8, 10, 11, 12, 13, 14, 15, 16, 17, 27],
+  gate: [17, 18, 19],
+  apply_a: [10, 14, 15, 16, 17],
+  update_x: [11, 12, 13, 14, 15, 16, 17],
+  update_p: [13, 14, 17],
+  pressure_update: [10, 11, 27],
+  g2p: [1, 3, 4, 5, 9, 10, 25, 26, 27],
+  part_velocity: [2, 4, 5, 20, 21, 22, 23, 24, 25],
+};
+const WRITABLE = new Set([8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 24, 25, 26, 27, 28]);
+
+/** Buffers of the scene the solver reads (and `partVel`, which it writes). */
+export interface FlipBuffers {
+  /** `array<vec4f>` N: particle positions at the start of the stage. */
+  pos: GPUBuffer;
+  /** `array<f32>` N: particle masses. */
+  mass: GPUBuffer;
+  /** `array<u32>` N: DOF of each particle. */
+  dof: GPUBuffer;
+  /** `array<vec4f>` N slots: DOF velocities at the start of the stage. */
+  dofV: GPUBuffer;
+  /** `array<u32>` N: nonzero for the particles of this FLIP system. */
+  owned: GPUBuffer;
+  /** The neighbour grid built on `pos` (cell edge ≥ dx): cell offsets and sorted particles. */
+  cellStart: GPUBuffer;
+  sorted: GPUBuffer;
+  /** The DOF member lists (CSR). */
+  memberStart: GPUBuffer;
+  memberList: GPUBuffer;
+  /** The system's part of every DOF (`PartSlice`): mass, handler force in, velocity out. */
+  partMass: GPUBuffer | GPUBufferBinding;
+  partForce: GPUBuffer | GPUBufferBinding;
+  partVel: GPUBuffer | GPUBufferBinding;
+}
+
+/** Options of {@link FlipSolver}. */
+export interface FlipSolverOptions {
+  /** Particles N (all systems). */
+  particleCount: number;
+  /** The box the MAC grid covers (its walls are solid). */
+  domain: { min: readonly [number, number, number]; max: readonly [number, number, number] };
+  /** Cell edge dx (m). */
+  dx: number;
+  /** Geometry of the neighbour grid the buffers hold (its cell edge must be ≥ dx). */
+  neighborGrid: GridGeometry;
+  /** Time step (s). */
+  dt: number;
+  /** Gravity (m/s²). */
+  gravity: readonly number[];
+  /** PIC/FLIP blend φ in [0, 1] (1: pure FLIP; default 0.97). */
+  flipRatio?: number;
+  /** CG stop: |r| ≤ tolerance |b| (default 1e-4). */
+  tolerance?: number;
+  /** CG iterations encoded per step (default 100); the GPU skips those after convergence. */
+  maxIterations?: number;
+  /**
+   * Cells holding only other systems' particles: `fluid` (default, the paper's reading: pressure
+   * unknowns with no velocity of their own) or `solid` (moving boundaries); `flip.wgsl` header.
+   */
+  occupied?: OccupiedReading;
+  /** Label prefix of every GPU object (default "flip"). */
+  label?: string;
+}
+
+/** CG statistics of the last projection. */
+export interface FlipSolverStats {
+  iterations: number;
+  /** |r| / |b| at the end (0 when b = 0). */
+  relativeResidual: number;
+  converged: boolean;
+}
+
+/** Bind groups of one set of {@link FlipBuffers}. */
+export interface FlipBindings {
+  readonly groups: Readonly<Record<FlipKernel, GPUBindGroup>>;
+}
+
+/** The FLIP step of one system (see the module doc). */
+export class FlipSolver {
+  /** The MAC grid. */
+  readonly grid: FlipGrid;
+  /** Cells, faces (u, v, w concatenated) and 4-cell CG slots. */
+  readonly cells: number;
+  readonly faces: number;
+  readonly slots: number;
+  /** CG iterations encoded per step and the relative tolerance. */
+  readonly maxIterations: number;
+  readonly tolerance: number;
+  readonly #device: GPUDevice;
+  readonly #n: number;
+  readonly #label: string;
+  readonly #kernels: Record<FlipKernel, Kernel>;
+  readonly #internal: Map<number, GPUBuffer>;
+  readonly #owned: GPUBuffer[] = [];
+  readonly #params: GPUBuffer;
+  readonly #paramsGroup: GPUBindGroup;
+  readonly #reduce: MaskedReduction;
+  readonly #rz: ReductionTask;
+  readonly #rr: ReductionTask;
+  readonly #pAp: ReductionTask;
+  readonly #args: GPUBuffer;
+
+  /** Builds the grid buffers and the pipelines; throws a `RangeError` naming a bad option. */
+  constructor(device: GPUDevice, options: FlipSolverOptions) {
+    const n = this.#n = options.particleCount;
+    if (!Number.isInteger(n) || n < 1) {
+      throw new RangeError(`FlipSolver: options.particleCount must be an integer >= 1, got ${n}`);
+    }
+    const nb = options.neighborGrid;
+    if (!(nb.cellSize >= options.dx)) {
+      throw new RangeError(
+        `FlipSolver: the neighbour grid's cell (${nb.cellSize} m) must be at least options.dx ` +
+          `(${options.dx} m): give the system neighborRadius = dx`,
+      );
+    }
+    const flipRatio = options.flipRatio ?? 0.97;
+    if (!(flipRatio >= 0 && flipRatio <= 1)) {
+      throw new RangeError(`FlipSolver: options.flipRatio must be in [0, 1], got ${flipRatio}`);
+    }
+    this.tolerance = options.tolerance ?? 1e-4;
+    if (!(this.tolerance >= 0) || !Number.isFinite(this.tolerance)) {
+      throw new RangeError(`FlipSolver: options.tolerance must be finite and >= 0`);
+    }
+    this.maxIterations = options.maxIterations ?? 100;
+    if (!Number.isInteger(this.maxIterations) || this.maxIterations < 0) {
+      throw new RangeError(`FlipSolver: options.maxIterations must be an integer >= 0`);
+    }
+    this.#device = device;
+    const label = this.#label = options.label ?? "flip";
+    const grid = this.grid = flipGrid(options.domain.min, options.domain.max, options.dx);
+    const [nx, ny, nz] = grid.dims;
+    const cells = this.cells = nx * ny * nz;
+    const fu = (nx + 1) * ny * nz, fv = nx * (ny + 1) * nz, fw = nx * ny * (nz + 1);
+    const faces = this.faces = fu + fv + fw;
+    const slots = this.slots = Math.ceil(cells / 4);
+    if (Math.ceil(slots / WG) > 65535) {
+      throw new RangeError(
+        `FlipSolver: ${cells} cells need more than 65535 workgroups of CG slots; use a larger dx`,
+      );
+    }
+
+    const buffer = (name: string, size: number, usage: number, data?: ArrayBufferView) => {
+      const b = storageBuffer(device, { label: `${label} ${name}`, size, data, usage });
+      this.#owned.push(b);
+      return b;
+    };
+    const ST = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    const state = buffer("cg state", 4 * 8, ST);
+    const vec = (name: string) => buffer(name, 16 * slots, ST);
+    this.#reduce = new MaskedReduction(device, { length: slots, label: `${label} reduce` });
+    const counts = [Math.ceil(slots / WG), ...this.#reduce.workgroupCounts];
+    const full = new Uint32Array(counts.flatMap((c) => [c, 1, 1]));
+    const argsFull = buffer("indirect args (full)", full.byteLength, ST, full);
+    this.#args = buffer("indirect args", full.byteLength, ST | GPUBufferUsage.INDIRECT);
+    const ones = buffer("cg slot mask", 4 * slots, ST, new Uint32Array(slots).fill(1));
+    this.#internal = new Map<number, GPUBuffer>([
+      [8, buffer("cell types", 4 * cells, ST)],
+      [9, buffer("face mass", 4 * faces, ST)],
+      [26, buffer("face u_old", 4 * faces, ST)],
+      [27, buffer("face u", 4 * faces, ST)],
+      [28, buffer("face other velocity", 4 * faces, ST)],
+      [10, buffer("face classes", 4 * faces, ST)],
+      [11, vec("q")],
+      [12, vec("r")],
+      [13, vec("z")],
+      [14, vec("p")],
+      [15, vec("Ap")],
+      [16, vec("inverse diagonal")],
+      [17, state],
+      [18, argsFull],
+      [19, this.#args],
+      [25, buffer("particle velocities", 16 * n, ST)],
+    ]);
+    const at = (k: number) => this.#internal.get(k)!;
+    const dot = (a: number, b: number, index: number) =>
+      this.#reduce.createDot({ a: at(a), b: at(b), mask: ones, dst: state, dstIndex: index });
+    this.#rz = dot(12, 13, S.RZNEW);
+    this.#rr = dot(12, 12, S.RR);
+    this.#pAp = dot(14, 15, S.PAP);
+
+    this.#params = buffer(
+      "params",
+      FLIP_PARAMS.size,
+      GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    );
+    device.queue.writeBuffer(
+      this.#params,
+      0,
+      FLIP_PARAMS.pack({
+        gridMin: [...grid.min],
+        dx: grid.dx,
+        dims: [nx, ny, nz, cells],
+        faceStart: [0, fu, fu + fv, faces],
+        nbMin: [...nb.gridMin],
+        nbCell: nb.cellSize,
+        nbDims: [...nb.dims, n],
+        gravity: [...options.gravity],
+        dt: options.dt,
+        flipRatio,
+        tolerance2: this.tolerance ** 2,
+        slots,
+        argCount: full.length,
+        occupiedAsSolid: options.occupied === "solid" ? 1 : 0,
+        pad0: 0,
+        pad1: 0,
+        pad2: 0,
+      }),
+    );
+    const paramsLayout = createGroupLayout(device, `${label} params layout`, ["uniform"]);
+    const kernels = {} as Record<FlipKernel, Kernel>;
+    for (const kernel of Object.keys(KERNEL_BINDINGS) as FlipKernel[]) {
+      kernels[kernel] = createKernel(device, {
+        label: `${label} ${kernel}`,
+        code: FLIP_WGSL,
+        entryPoint: kernel,
+        groups: [
+          KERNEL_BINDINGS[kernel].map((b) =>
+            [b, (WRITABLE.has(b) ? "storage" : "read-only-storage") as BindingKind] as const
+          ),
+          paramsLayout,
+        ],
+        constants: WGSL_CONSTANTS,
+      });
+    }
+    this.#kernels = kernels;
+    this.#paramsGroup = bindKernel(device, kernels.gate, [this.#params], {
+      group: 1,
+      label: `${label} params bind group`,
+    });
+  }
+
+  /** Bind groups of the scene's buffers (reuse them every step). */
+  bind(buffers: FlipBuffers): FlipBindings {
+    const map = new Map<number, GPUBuffer | GPUBufferBinding>([...this.#internal]);
+    const user: [keyof FlipBuffers, number][] = [
+      ["pos", 1],
+      ["mass", 2],
+      ["dof", 3],
+      ["dofV", 4],
+      ["owned", 5],
+      ["cellStart", 6],
+      ["sorted", 7],
+      ["memberStart", 20],
+      ["memberList", 21],
+      ["partMass", 22],
+      ["partForce", 23],
+      ["partVel", 24],
+    ];
+    for (const [name, binding] of user) {
+      const b = buffers[name];
+      if (!b) throw new TypeError(`FlipSolver.bind: buffers.${name} is missing`);
+      map.set(binding, b);
+    }
+    const groups = {} as Record<FlipKernel, GPUBindGroup>;
+    for (const kernel of Object.keys(KERNEL_BINDINGS) as FlipKernel[]) {
+      groups[kernel] = bindKernel(this.#device, this.#kernels[kernel], map);
+    }
+    return { groups };
+  }
+
+  /** Encodes one FLIP step (one compute pass): writes `partVel` of the DOFs with FLIP members. */
+  encodeStep(
+    encoder: GPUCommandEncoder,
+    bindings: FlipBindings,
+    options: { timestampWrites?: GPUComputePassTimestampWrites } = {},
+  ): void {
+    const pass = encoder.beginComputePass({
+      label: `${this.#label} step`,
+      timestampWrites: options.timestampWrites,
+    });
+    const run = (kernel: FlipKernel, size: number | "indirect" | "one") => {
+      const bindGroup = [bindings.groups[kernel], this.#paramsGroup];
+      dispatch(
+        pass,
+        this.#kernels[kernel],
+        size === "indirect"
+          ? { bindGroup, indirect: this.#args, indirectOffset: 0 }
+          : size === "one"
+          ? { bindGroup, workgroups: 1 }
+          : { bindGroup, invocations: size, workgroupSize: WG },
+      );
+    };
+    run("classify_cells", this.cells);
+    run("p2g", this.faces);
+    run("faces", this.faces);
+    run("init_cg", this.slots);
+    this.#reduce.encode(pass, this.#rz);
+    this.#reduce.encode(pass, this.#rr);
+    const reduceArgs = { buffer: this.#args, offset: 12 };
+    for (let k = 0; k < this.maxIterations; k++) {
+      run("gate", "one");
+      run("apply_a", "indirect");
+      this.#reduce.encode(pass, this.#pAp, reduceArgs);
+      run("update_x", "indirect");
+      this.#reduce.encode(pass, this.#rz, reduceArgs);
+      this.#reduce.encode(pass, this.#rr, reduceArgs);
+      run("update_p", "indirect");
+    }
+    run("pressure_update", this.faces);
+    run("g2p", this.#n);
+    run("part_velocity", this.#n);
+    pass.end();
+  }
+
+  /** Statistics of the last projection (one readback: outside the step loop). */
+  async readSolverStats(): Promise<FlipSolverStats> {
+    const s = new Float32Array(await readBuffer(this.#device, this.#internal.get(17)!));
+    const bb = s[S.BB];
+    return {
+      iterations: s[S.ITER],
+      relativeResidual: bb > 0 ? Math.sqrt(Math.max(0, s[S.RR]) / bb) : 0,
+      converged: s[S.DONE] !== 0 || !(s[S.RR] > this.tolerance ** 2 * bb),
+    };
+  }
+
+  /**
+   * The grid after the last step (readbacks, for tests): cell types, per face the mass, u_old, u,
+   * the other particles' velocity and the class, q per cell.
+   */
+  async readGrid(): Promise<{
+    cellType: Uint32Array;
+    faceMass: Float32Array;
+    faceOld: Float32Array;
+    faceU: Float32Array;
+    faceOther: Float32Array;
+    faceClass: Uint32Array;
+    q: Float32Array;
+  }> {
+    const read = (k: number) => readBuffer(this.#device, this.#internal.get(k)!);
+    const f32 = async (k: number, n: number) => new Float32Array(await read(k)).slice(0, n);
+    return {
+      cellType: new Uint32Array(await read(8)).slice(0, this.cells),
+      faceMass: await f32(9, this.faces),
+      faceOld: await f32(26, this.faces),
+      faceU: await f32(27, this.faces),
+      faceOther: await f32(28, this.faces),
+      faceClass: new Uint32Array(await read(10)).slice(0, this.faces),
+      q: await f32(11, this.cells),
+    };
+  }
+
+  /** Frees the buffers it created. */
+  destroy(): void {
+    for (const b of this.#owned) b.destroy();
+    this.#reduce.destroy();
+  }
+}

@@ -1,0 +1,203 @@
+import assert from "node:assert/strict";
+import {
+  AXIS_KEYS,
+  CELL_FLUID,
+  CELL_SOLID,
+  divergence,
+  type FaceArrays,
+  flipGrid,
+  flipStep,
+} from "../../../core/flip_reference.ts";
+import { Rng } from "../../../core/rng.ts";
+import { acquireGpu } from "../../runtime/device.ts";
+import { readBuffer, storageBuffer } from "../../runtime/kernel.ts";
+import { checkWgslStruct } from "../../runtime/struct_layout.ts";
+import { gridForDomain, NeighborGrid } from "../../state/neighbor_grid.ts";
+import { FLIP_PARAMS, FLIP_WGSL, FlipSolver } from "./flip_solver.ts";
+
+const DX = 0.05;
+const MIN: [number, number, number] = [0, 0, 0];
+const MAX: [number, number, number] = [0.4, 0.4, 0.4];
+const DT = 2e-3;
+const G: [number, number, number] = [0, -9.81, 0];
+
+/**
+ * Fixture: FLIP particles, 2 per cell edge (8 per cell), jittered, filling the bottom half of a
+ * closed 8×8×8 box with random velocities; a block of OTHER particles (a "solid", moving down)
+ * over part of the fluid; positions and velocities rounded to f32 so GPU and reference see the
+ * same numbers.
+ */
+function fixture(seed: number) {
+  const rng = new Rng(seed);
+  const x: number[] = [], v: number[] = [], m: number[] = [], isFlip: number[] = [];
+  const h = DX / 2;
+  for (let k = 0; k < 16; k++) {
+    for (let j = 0; j < 7; j++) {
+      for (let i = 0; i < 16; i++) {
+        x.push(...[i, j, k].map((c) => (c + 0.5 + rng.uniform(-0.2, 0.2)) * h));
+        v.push(rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5));
+        m.push(1e-3 * rng.uniform(0.8, 1.2));
+        isFlip.push(1);
+      }
+    }
+  }
+  for (let k = 0; k < 4; k++) {
+    for (let j = 0; j < 3; j++) {
+      for (let i = 0; i < 4; i++) {
+        x.push(0.1 + (i + 0.5) * h, 0.2 + (j + 0.5) * h, 0.15 + (k + 0.5) * h);
+        v.push(0.1, -1, 0);
+        m.push(2e-3);
+        isFlip.push(0);
+      }
+    }
+  }
+  const f32 = (a: number[]) => Float64Array.from(Float32Array.from(a));
+  return { x: f32(x), v: f32(v), m: f32(m), isFlip: Uint8Array.from(isFlip) };
+}
+
+Deno.test("FLIP step on the GPU against the f64 reference (core/flip_reference.ts)", async (t) => {
+  await t.step("WGSL struct matches its layout", () => {
+    checkWgslStruct(FLIP_WGSL, FLIP_PARAMS);
+  });
+
+  const { device } = await acquireGpu({ adapter: "software" });
+  for (const occupied of ["fluid", "solid"] as const) {
+    device.pushErrorScope("validation");
+    const p = fixture(11);
+    const n = p.m.length;
+    const grid = flipGrid(MIN, MAX, DX);
+    const ref = flipStep(grid, p, {
+      dt: DT,
+      gravity: G,
+      flipRatio: 0.97,
+      tolerance: 1e-10,
+      maxIterations: 2000,
+      occupied,
+    });
+
+    const vec4 = (a: Float64Array, w = 0) =>
+      Float32Array.from({ length: 4 * n }, (_, k) => (k % 4 === 3 ? w : a[3 * (k >> 2) + (k % 4)]));
+    const buf = (label: string, data: ArrayBufferView) =>
+      storageBuffer(device, { label, size: data.byteLength, data });
+    const pos = buf("pos", vec4(p.x, 0.0125));
+    const owned = Uint32Array.from(p.isFlip);
+    const ids = Uint32Array.from({ length: n }, (_, i) => i);
+    const nbGeometry = gridForDomain(MIN, MAX, DX);
+    const nbGrid = new NeighborGrid(device, { capacity: n, ...nbGeometry, label: "test grid" });
+    const partMass = Float32Array.from(p.m, (mi, i) => (owned[i] ? mi : 0));
+    const partVel = buf("partVel", new Float32Array(4 * n).fill(7));
+    const buffers = {
+      pos,
+      mass: buf("mass", Float32Array.from(p.m)),
+      dof: buf("dof", ids),
+      dofV: buf("dofV", vec4(p.v)),
+      owned: buf("owned", owned),
+      cellStart: nbGrid.cellStart,
+      sorted: nbGrid.sorted,
+      memberStart: buf("memberStart", Uint32Array.from({ length: n + 1 }, (_, i) => i)),
+      memberList: buf("memberList", ids),
+      partMass: buf("partMass", partMass),
+      partForce: buf("partForce", new Float32Array(4 * n)),
+      partVel,
+    };
+    const solver = new FlipSolver(device, {
+      particleCount: n,
+      domain: { min: MIN, max: MAX },
+      dx: DX,
+      neighborGrid: nbGeometry,
+      dt: DT,
+      gravity: G,
+      flipRatio: 0.97,
+      tolerance: 1e-5,
+      maxIterations: 200,
+      occupied,
+    });
+    const bindings = solver.bind(buffers);
+    const encoder = device.createCommandEncoder({ label: "flip test" });
+    nbGrid.encode(encoder, { pos, count: n });
+    solver.encodeStep(encoder, bindings);
+    device.queue.submit([encoder.finish()]);
+    const got = await solver.readGrid();
+    const stats = await solver.readSolverStats();
+    const out = new Float32Array(await readBuffer(device, partVel));
+
+    // the reference's face arrays in the GPU's order (u, v, w concatenated)
+    const cat = <T extends ArrayLike<number>>(a: FaceArrays<T>) =>
+      AXIS_KEYS.flatMap((k) => [...(a[k] as ArrayLike<number>) as number[]]);
+
+    await t.step(`${occupied} reading: cell and face classes equal the reference's`, () => {
+      assert.deepEqual([...got.cellType], [...ref.cells]);
+      assert.ok(ref.cells.includes(CELL_FLUID), "fixture");
+      assert.equal(ref.cells.includes(CELL_SOLID), occupied === "solid", "occupied cells");
+      assert.deepEqual([...got.faceClass], cat(ref.faces));
+    });
+
+    await t.step(`${occupied} reading: P2G: face mass and velocities within f32 rounding`, () => {
+      const mass = cat(ref.mass), uOld = cat(ref.uOld);
+      const mMax = Math.max(...mass);
+      for (let f = 0; f < solver.faces; f++) {
+        assert.ok(Math.abs(got.faceMass[f] - mass[f]) <= 1e-5 * mMax, `mass of face ${f}`);
+        if (mass[f] > 1e-3 * mMax) {
+          assert.ok(Math.abs(got.faceOld[f] - uOld[f]) <= 1e-4, `u_old of face ${f}`);
+        }
+      }
+    });
+
+    await t.step(
+      `${occupied} reading: projection: converged, divergence-free, q and u as the reference's`,
+      () => {
+        assert.ok(stats.converged, JSON.stringify(stats));
+        assert.ok(stats.iterations > 5 && stats.iterations < 200, JSON.stringify(stats));
+        const uNew = cat(ref.uNew);
+        const uMax = Math.max(...uNew.map(Math.abs));
+        let worst = 0;
+        for (let f = 0; f < solver.faces; f++) {
+          worst = Math.max(worst, Math.abs(got.faceU[f] - uNew[f]));
+        }
+        assert.ok(worst <= 1e-4 * uMax, `max |u_gpu − u_ref| = ${worst} (max |u| ${uMax})`);
+        // divergence of the GPU's own field, by the reference's definition
+        const [nu, nv] = [ref.uNew.x.length, ref.uNew.y.length];
+        const gpuU = {
+          x: Float64Array.from(got.faceU.slice(0, nu)),
+          y: Float64Array.from(got.faceU.slice(nu, nu + nv)),
+          z: Float64Array.from(got.faceU.slice(nu + nv)),
+        };
+        const after = divergence(grid, gpuU, ref.cells);
+        const before = Math.max(...ref.divergenceBefore.map(Math.abs));
+        const left = Math.max(...after.map(Math.abs));
+        assert.ok(before > 1e-3, `the fixture is divergent (${before})`);
+        assert.ok(left <= 5e-5 * before, `max |D| after ${left} vs before ${before}`);
+      },
+    );
+
+    await t.step(
+      `${occupied} reading: G2P: FLIP particles' new velocities; other particles untouched`,
+      () => {
+        let worst = 0, scale = 0;
+        for (let i = 0; i < n; i++) {
+          if (!owned[i]) {
+            assert.deepEqual([...out.slice(4 * i, 4 * i + 4)], [7, 7, 7, 7], `particle ${i}`);
+            continue;
+          }
+          for (let a = 0; a < 3; a++) {
+            worst = Math.max(worst, Math.abs(out[4 * i + a] - ref.v[3 * i + a]));
+            scale = Math.max(scale, Math.abs(ref.v[3 * i + a]));
+          }
+        }
+        assert.ok(worst <= 1e-4 * scale, `max |v_gpu − v_ref| = ${worst} (scale ${scale})`);
+      },
+    );
+
+    await t.step(`${occupied} reading: no GPU errors; a rerun is bit-identical`, async () => {
+      const enc = device.createCommandEncoder({ label: "flip rerun" });
+      solver.encodeStep(enc, bindings);
+      device.queue.submit([enc.finish()]);
+      const again = new Float32Array(await readBuffer(device, partVel));
+      assert.deepEqual(again, out);
+      assert.equal(await device.popErrorScope(), null);
+    });
+    solver.destroy();
+    nbGrid.destroy();
+  }
+  device.destroy();
+});

@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import type { Scene } from "../../../core/scene.ts";
+import { validateScene } from "../../../core/scene.ts";
+import { getScene } from "../../../scenes/catalog.ts";
+import { acquireGpu } from "../../runtime/device.ts";
+import { Engine } from "../../engine.ts";
+
+/**
+ * A FLIP fluid at rest on the floor of a closed box, filling it wall to wall (the fig4 domain at
+ * tiny, r = 0.02 m; dx = 0.075 m divides it), 300 steps: hydrostatic. Thresholds by a physical rule, fixed before running: the fluid stays "at
+ * rest" when its fastest particle stays below 5 % of √(2gH), the speed of a fall over its own
+ * height H, and its volume holds when its mean height changes by less than 2 % of H.
+ */
+Deno.test({
+  name: "flip system: a fluid at rest in a box stays at rest (hydrostatic), no volume drift",
+  sanitizeResources: false,
+  fn: async () => {
+    const base = getScene("fig4-fluid-cloth", { scale: "tiny" });
+    const H = 0.2;
+    const r = base.radius;
+    const floor = base.domain.min[1];
+    const scene: Scene = validateScene({
+      ...base,
+      id: "flip-hydrostatic",
+      bodies: [{
+        kind: "fluid",
+        name: "water",
+        system: "flip",
+        // wall to wall: a block with free sides would collapse (a dam break), not rest
+        shape: {
+          type: "box",
+          min: [base.domain.min[0], floor, base.domain.min[2]],
+          max: [base.domain.max[0], floor + H, base.domain.max[2]],
+        },
+        spacing: 2 * r,
+        jitter: 0.05,
+        velocity: [0, 0, 0],
+        particleMass: 1000 * (2 * r) ** 3,
+      }],
+      systems: { flip: { dx: 0.075 } },
+      applicableHandlers: ["merge-split"],
+    });
+    const gpu = await acquireGpu({ adapter: "software" });
+    const engine = await Engine.create(scene, { handler: "merge-split", gpu });
+    const y0 = await meanHeight(engine);
+    await engine.run(300);
+    const series = await engine.readMetrics();
+    const y1 = await meanHeight(engine);
+    const stats = await engine.readSolverStats();
+    engine.destroy();
+    const limit = 0.05 * Math.sqrt(2 * 9.81 * H);
+    const fastest = Math.max(...series.map((s) => s.maxSpeed));
+    assert.equal(Math.max(...series.map((s) => s.nanCount)), 0);
+    assert.ok(fastest < limit, `max speed ${fastest} m/s ≥ ${limit} m/s`);
+    assert.ok(Math.abs(y1 - y0) < 0.02 * H, `mean height ${y0} → ${y1} m`);
+    assert.ok(stats.converged, `pressure solve ${JSON.stringify(stats)}`);
+  },
+});
+
+async function meanHeight(engine: Engine): Promise<number> {
+  const pos = await engine.readPositions();
+  let sum = 0;
+  for (let i = 0; i < pos.length / 4; i++) sum += pos[4 * i + 1];
+  return sum / (pos.length / 4);
+}
