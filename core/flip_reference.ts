@@ -53,8 +53,11 @@
  *    v_p' = φ (v_p + Δu(x_p)) + (1 − φ) u_new(x_p), Δu = interpolated (u_new − u_old)
  *    ({@link gridToParticle}).
  *
- * Advection (x_p += dt v_p') is the caller's. Nothing here reads the fluid density ρ: with the
- * scaled pressure q the projection is density-free (p = ρ dx q / dt).
+ * Optionally (not in the spec; default off) the projection aims at a small positive divergence in
+ * over-dense cells to undo FLIP's volume drift ({@link volumeCorrectionTarget}).
+ *
+ * Advection (x_p += dt v_p') is the caller's. With the scaled pressure q the projection is
+ * density-free (p = ρ dx q / dt); only the volume correction reads a rest density ρ0.
  *
  * @module
  */
@@ -566,6 +569,63 @@ export function divergence(
 }
 
 /**
+ * The FLIP particles' mass around each cell centre c: M_c = Σ_p m_p N((x_p − c)/dx) with the
+ * trilinear hat of the transfers, the grid's estimate of the fluid's density ρ_c = M_c / dx³
+ * (used by the volume correction, {@link volumeCorrectionTarget}).
+ */
+export function cellMasses(grid: FlipGrid, particles: FlipParticles): Float64Array {
+  const n = checkParticles("cellMasses", particles, ["x", "m"]);
+  const [nx, ny, nz] = grid.dims;
+  const out = new Float64Array(cellCount(grid));
+  const { x, m, isFlip } = particles;
+  for (let p = 0; p < n; p++) {
+    if (!isFlip[p]) continue;
+    // cell-centre lattice coordinates of the particle
+    const t = [0, 1, 2].map((a) => (x[3 * p + a] - grid.min[a]) / grid.dx - 0.5);
+    const b = t.map(Math.floor);
+    for (let corner = 0; corner < 8; corner++) {
+      const c = [b[0] + (corner & 1), b[1] + ((corner >> 1) & 1), b[2] + ((corner >> 2) & 1)];
+      if (c[0] < 0 || c[1] < 0 || c[2] < 0 || c[0] >= nx || c[1] >= ny || c[2] >= nz) continue;
+      const w = [0, 1, 2].reduce((acc, a) => acc * Math.max(0, 1 - Math.abs(t[a] - c[a])), 1);
+      out[c[0] + nx * (c[1] + ny * c[2])] += w * m[p];
+    }
+  }
+  return out;
+}
+
+/**
+ * Volume correction (an optional modification of FLIP, in the spirit of Kugelstadt et al. 2019,
+ * "Implicit density projection for volume conserving liquids"): FLIP's grid velocity is
+ * divergence-free but the particles it moves drift and bunch, so the fluid loses volume over time.
+ * A FLUID cell whose particles are denser than the rest density gets a target divergence that
+ * spreads them out within about 1/γ steps: D_target,c = γ · max(0, M_c / (ρ0 dx³) − 1) · dx / dt
+ * (m/s, the units of D_c); cells that are not FLUID get 0. The projection then solves for
+ * D_c = D_target,c instead of 0.
+ */
+export function volumeCorrectionTarget(
+  grid: FlipGrid,
+  cells: ArrayLike<number>,
+  options: { cellMass: ArrayLike<number>; rho0: number; gamma: number; dt: number },
+): Float64Array {
+  const { cellMass, rho0, gamma, dt } = options;
+  if (!(rho0 > 0) || !Number.isFinite(rho0)) {
+    throw new RangeError(
+      `volumeCorrectionTarget: options.rho0 must be finite and > 0, got ${rho0}`,
+    );
+  }
+  if (!(gamma >= 0 && gamma <= 1)) {
+    throw new RangeError(`volumeCorrectionTarget: options.gamma must be in [0, 1], got ${gamma}`);
+  }
+  const restMass = rho0 * grid.dx ** 3;
+  const out = new Float64Array(cellCount(grid));
+  for (let c = 0; c < out.length; c++) {
+    if (cells[c] !== CELL_FLUID) continue;
+    out[c] = gamma * Math.max(0, cellMass[c] / restMass - 1) * grid.dx / dt;
+  }
+  return out;
+}
+
+/**
  * Calls `visit(faceClass, neighbourCell)` for the 6 faces of cell (i, j, k) (neighbourCell −1 on
  * the boundary), in the order −x, +x, −y, +y, −z, +z.
  */
@@ -943,6 +1003,13 @@ export interface FlipStepOptions {
   maxIterations?: number;
   /** Cells holding only other systems' particles: `fluid` (default, the paper) or `solid`. */
   occupied?: OccupiedReading;
+  /**
+   * Volume correction γ in [0, 1] ({@link volumeCorrectionTarget}; default 0: classic FLIP, every
+   * FLUID cell divergence-free).
+   */
+  volumeCorrection?: number;
+  /** Rest density ρ0 (kg/m³) of the volume correction (default 1000). */
+  rho0?: number;
 }
 
 /** Result of {@link flipStep}; face arrays are per lattice, cell arrays per cell id. */
@@ -967,8 +1034,10 @@ export interface FlipStepResult {
   q: Float64Array;
   /** D_c of u* (0 on non-FLUID cells). */
   divergenceBefore: Float64Array;
-  /** D_c of u_new (0 on non-FLUID cells). */
+  /** D_c of u_new (0 on non-FLUID cells; the target where the volume correction acts). */
   divergenceAfter: Float64Array;
+  /** The volume correction's target divergence per cell (0 without it). */
+  target: Float64Array;
   /** CG iterations. */
   iterations: number;
   /** Relative residual of the pressure solve at exit. */
@@ -1021,9 +1090,19 @@ export function flipStep(
   // 4. Face classes and boundary velocities.
   const faces = faceClasses(grid, cells);
   setBoundaryVelocities(uStar, { faces, solidVel });
-  // 5. Pressure.
+  // 5. Pressure (towards the volume correction's target divergence, 0 by default).
   const divergenceBefore = divergence(grid, uStar, cells);
-  const solve = solvePressure(grid, cells, faces, divergenceBefore, {
+  const gamma = options.volumeCorrection ?? 0;
+  const target = gamma > 0
+    ? volumeCorrectionTarget(grid, cells, {
+      cellMass: cellMasses(grid, particles),
+      rho0: options.rho0 ?? 1000,
+      gamma,
+      dt,
+    })
+    : new Float64Array(cellCount(grid));
+  const rhs = divergenceBefore.map((d, c) => d - target[c]);
+  const solve = solvePressure(grid, cells, faces, rhs, {
     tolerance: options.tolerance,
     maxIterations: options.maxIterations,
   });
@@ -1049,6 +1128,7 @@ export function flipStep(
     q: solve.q,
     divergenceBefore,
     divergenceAfter,
+    target,
     iterations: solve.iterations,
     relativeResidual: solve.relativeResidual,
   };

@@ -10,6 +10,7 @@ import {
   cellCoords,
   cellCount,
   cellId,
+  cellMasses,
   cellOfPoint,
   classifyCells,
   divergence,
@@ -37,6 +38,7 @@ import {
   subtractPressureGradient,
   uFaceId,
   vFaceId,
+  volumeCorrectionTarget,
   wFaceId,
 } from "./flip_reference.ts";
 import { RUNS } from "./test_util.ts";
@@ -626,6 +628,49 @@ Deno.test("FLIP pressure projection", async (t) => {
         assert.ok(na <= (FLIP_DEFAULTS.tolerance + 1e-12) * nb + 1e-15, `${na} vs ${nb}`);
       }),
       { numRuns: RUNS },
+    );
+  });
+
+  await t.step("volume correction: cell masses, targets only where over-dense, D → target", () => {
+    const grid = flipGrid([0, 0, 0], [4, 4, 4], 1);
+    // a 2³-cell block, 8 particles of mass 8 per cell, whose weights stay inside the grid
+    const list = blockParticles(grid, { lo: [1, 1, 1], hi: [3, 3, 3], v: [0, 0, 0], m: 8 }, true);
+    const particles = particlesOf(list);
+    const masses = cellMasses(grid, particles);
+    const total = list.reduce((a, p) => a + p.m, 0);
+    assert.ok(Math.abs(masses.reduce((a, b) => a + b, 0) - total) <= 1e-9 * total, "Σ M_c");
+    const cells = classifyCells(grid, particles);
+    // ρ0 above the block's density: no target anywhere; below: targets in FLUID cells only
+    const none = volumeCorrectionTarget(grid, cells, {
+      cellMass: masses,
+      rho0: 1e3,
+      gamma: 1,
+      dt: 0.01,
+    });
+    assert.ok(none.every((x) => x === 0));
+    const some = volumeCorrectionTarget(grid, cells, {
+      cellMass: masses,
+      rho0: 2,
+      gamma: 0.5,
+      dt: 0.01,
+    });
+    for (let c = 0; c < some.length; c++) {
+      if (cells[c] !== CELL_FLUID) assert.equal(some[c], 0);
+      else assert.ok(some[c] >= 0);
+    }
+    assert.ok(Math.max(...some) > 0);
+    const res = flipStep(grid, particles, {
+      dt: 0.01,
+      gravity: [0, -9.81, 0],
+      tolerance: 1e-10,
+      volumeCorrection: 0.5,
+      rho0: 2,
+    });
+    const err = Math.max(...res.divergenceAfter.map((d, c) => Math.abs(d - res.target[c])));
+    assert.ok(err <= 1e-8 * Math.max(...res.target), `max |D − D_target| = ${err}`);
+    assert.throws(
+      () => volumeCorrectionTarget(grid, cells, { cellMass: masses, rho0: 0, gamma: 1, dt: 1 }),
+      /options\.rho0/,
     );
   });
 });

@@ -38,9 +38,9 @@ struct FlipParams {
   slots: u32,
   argCount: u32,
   occupiedAsSolid: u32, // 0: the paper's reading (occupied cells are FLUID), 1: moving solids
+  restMass: f32,        // ρ0 dx³: the volume correction's rest mass of a cell
+  volumeCorrection: f32, // γ (0: classic FLIP)
   pad0: u32,
-  pad1: u32,
-  pad2: u32,
 }
 
 // Cell and face classes (core/flip_reference.ts, passed in).
@@ -95,6 +95,8 @@ override WG: u32 = 64u;
 @group(0) @binding(24) var<storage, read_write> partVel: array<vec4f>;
 // per particle: the FLIP particles' new velocities (G2P)
 @group(0) @binding(25) var<storage, read_write> particleVel: array<vec4f>;
+// per cell: the FLIP particles' mass around the centre (trilinear), for the volume correction
+@group(0) @binding(29) var<storage, read_write> cellMass: array<f32>;
 
 fn invocation(gid: vec3u, nwg: vec3u) -> u32 {
   return gid.x + gid.y * nwg.x * WG;
@@ -138,7 +140,8 @@ fn face_position(f: vec4u) -> vec3f {
   return P.gridMin + (vec3f(f.xyz) + o) * P.dx;
 }
 
-// Per cell: FLUID when a FLIP particle lies in it, SOLID when only other particles do, else AIR.
+// Per cell: FLUID when a FLIP particle lies in it; FLUID or SOLID (occupiedAsSolid) when only other
+// particles do; else AIR. And the FLIP particles' mass around the cell centre (trilinear hat).
 @compute @workgroup_size(WG)
 fn classify_cells(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let c = invocation(gid, nwg);
@@ -148,15 +151,22 @@ fn classify_cells(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgr
   let nc = gridCell(centre, P.nbMin, P.nbCell, P.nbDims.xyz);
   var fluid = false;
   var other = false;
+  var m = 0.0;
   for (var nb = 0u; nb < 27u; nb++) {
     let span = gridNeighborRange(nc, nb, P.nbDims.xyz);
     for (var k = span.x; k < span.y; k++) {
       let j = sorted[k];
-      if (cell_id(flip_cell(pos[j].xyz)) == c) {
+      let x = pos[j].xyz;
+      if (cell_id(flip_cell(x)) == c) {
         if (owned[j] != 0u) { fluid = true; } else { other = true; }
+      }
+      let t = abs(x - centre) / P.dx;
+      if (owned[j] != 0u && all(t < vec3f(1.0))) {
+        m += (1.0 - t.x) * (1.0 - t.y) * (1.0 - t.z) * mass[j];
       }
     }
   }
+  cellMass[c] = m;
   let occupied = select(CELL_FLUID, CELL_SOLID, P.occupiedAsSolid != 0u);
   cellType[c] = select(select(CELL_AIR, occupied, other), CELL_FLUID, fluid);
 }
@@ -267,8 +277,10 @@ fn p_at(c: u32) -> f32 {
   return cgP[c / 4u][c % 4u];
 }
 
-// Per slot (4 cells): right-hand side b = −D (divergence of u*), D⁻¹ = 1 / (number of faces that are
-// neither WALL nor SOLID), and the CG start x = 0, r = b, z = D⁻¹ r, p = z (0 off FLUID cells).
+// Per slot (4 cells): right-hand side b = −(D − D_target) (D the divergence of u*, D_target the
+// volume correction's γ·max(0, M_c/(ρ0 dx³) − 1)·dx/dt, 0 without it), D⁻¹ = 1 / (number of faces
+// that are neither WALL nor SOLID), and the CG start x = 0, r = b, z = D⁻¹ r, p = z (0 off FLUID
+// cells). A p is written by apply_a before it is read.
 @compute @workgroup_size(WG)
 fn init_cg(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let s = invocation(gid, nwg);
@@ -295,7 +307,8 @@ fn init_cg(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) n
       if (cls != FACE_WALL && cls != FACE_SOLID) { diag += 1.0; }
     }
     if (diag > 0.0) {
-      b[l] = -div;
+      let goal = P.volumeCorrection * max(0.0, cellMass[c] / P.restMass - 1.0) * P.dx / P.dt;
+      b[l] = -(div - goal);
       inv[l] = 1.0 / diag;
     }
   }
@@ -304,7 +317,6 @@ fn init_cg(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) n
   cgR[s] = b;
   cgZ[s] = z;
   cgP[s] = z;
-  cgAP[s] = vec4f(0.0);
   cgInvD[s] = inv;
 }
 

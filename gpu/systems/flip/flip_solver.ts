@@ -59,9 +59,9 @@ export const FLIP_PARAMS: StructLayout = defineStruct("FlipParams", [
   ["slots", "u32"],
   ["argCount", "u32"],
   ["occupiedAsSolid", "u32"],
+  ["restMass", "f32"],
+  ["volumeCorrection", "f32"],
   ["pad0", "u32"],
-  ["pad1", "u32"],
-  ["pad2", "u32"],
 ]);
 
 /** Scalars of the CG state buffer (`array<f32>`). */
@@ -106,10 +106,10 @@ export type FlipKernel =
 
 /** Bindings (group 0) of each entry point. */
 const KERNEL_BINDINGS: Record<FlipKernel, readonly number[]> = {
-  classify_cells: [1, 5, 6, 7, 8],
+  classify_cells: [1, 2, 5, 6, 7, 8, 29],
   p2g: [1, 2, 3, 4, 5, 6, 7, 9, 26, 28],
   faces: [8, 9, 10, 26, 27, 28],
-  init_cg: [8, 10, 11, 12, 13, 14, 15, 16, 17, 27],
+  init_cg: [8, 10, 11, 12, 13, 14, 16, 17, 27, 29],
   gate: [17, 18, 19],
   apply_a: [10, 14, 15, 16, 17],
   update_x: [11, 12, 13, 14, 15, 16, 17],
@@ -118,7 +118,7 @@ const KERNEL_BINDINGS: Record<FlipKernel, readonly number[]> = {
   g2p: [1, 3, 4, 5, 9, 10, 25, 26, 27],
   part_velocity: [2, 4, 5, 20, 21, 22, 23, 24, 25],
 };
-const WRITABLE = new Set([8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 24, 25, 26, 27, 28]);
+const WRITABLE = new Set([8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 24, 25, 26, 27, 28, 29]);
 
 /** Buffers of the scene the solver reads (and `partVel`, which it writes). */
 export interface FlipBuffers {
@@ -169,6 +169,13 @@ export interface FlipSolverOptions {
    * unknowns with no velocity of their own) or `solid` (moving boundaries); `flip.wgsl` header.
    */
   occupied?: OccupiedReading;
+  /**
+   * Volume correction γ in [0, 1] (default 0: classic FLIP): over-dense FLUID cells get a target
+   * divergence γ·max(0, M_c/(ρ0 dx³) − 1)·dx/dt (`core/flip_reference.ts` volumeCorrectionTarget).
+   */
+  volumeCorrection?: number;
+  /** Rest density ρ0 of the volume correction (kg/m³, default 1000). */
+  rho0?: number;
   /** Label prefix of every GPU object (default "flip"). */
   label?: string;
 }
@@ -228,6 +235,15 @@ export class FlipSolver {
     if (!(flipRatio >= 0 && flipRatio <= 1)) {
       throw new RangeError(`FlipSolver: options.flipRatio must be in [0, 1], got ${flipRatio}`);
     }
+    const volumeCorrection = options.volumeCorrection ?? 0;
+    if (!(volumeCorrection >= 0 && volumeCorrection <= 1)) {
+      throw new RangeError(
+        `FlipSolver: options.volumeCorrection must be in [0, 1], got ${volumeCorrection}`,
+      );
+    }
+    if (!((options.rho0 ?? 1000) > 0)) {
+      throw new RangeError(`FlipSolver: options.rho0 must be > 0, got ${options.rho0}`);
+    }
     this.tolerance = options.tolerance ?? 1e-4;
     if (!(this.tolerance >= 0) || !Number.isFinite(this.tolerance)) {
       throw new RangeError(`FlipSolver: options.tolerance must be finite and >= 0`);
@@ -281,6 +297,7 @@ export class FlipSolver {
       [18, argsFull],
       [19, this.#args],
       [25, buffer("particle velocities", 16 * n, ST)],
+      [29, buffer("cell masses", 4 * cells, ST)],
     ]);
     const at = (k: number) => this.#internal.get(k)!;
     const dot = (a: number, b: number, index: number) =>
@@ -312,9 +329,9 @@ export class FlipSolver {
         slots,
         argCount: full.length,
         occupiedAsSolid: options.occupied === "solid" ? 1 : 0,
+        restMass: (options.rho0 ?? 1000) * grid.dx ** 3,
+        volumeCorrection,
         pad0: 0,
-        pad1: 0,
-        pad2: 0,
       }),
     );
     const paramsLayout = createGroupLayout(device, `${label} params layout`, ["uniform"]);

@@ -44,6 +44,14 @@ export const FLIP_SYSTEM: SystemEntry = {
       max: 1,
       default: 1e-4,
     },
+    volumeCorrection: {
+      description: "volume correction γ: over-dense cells get a target divergence " +
+        "γ·max(0, ρ_cell/ρ0 − 1)·dx/dt (0: classic FLIP)",
+      min: 0,
+      max: 1,
+      default: 0,
+    },
+    rho0: { description: "rest density ρ0 of the volume correction (kg/m³)", gt: 0, default: 1000 },
     occupiedAsSolid: {
       description: "cells holding only other systems' particles: 0 = occupied fluid cells " +
         "(the paper's reading), 1 = moving solid boundaries",
@@ -95,6 +103,8 @@ export const FLIP_SYSTEM: SystemEntry = {
       tolerance: ctx.params.cgTolerance,
       maxIterations: ctx.params.cgIterations,
       occupied: ctx.params.occupiedAsSolid ? "solid" : "fluid",
+      volumeCorrection: ctx.params.volumeCorrection,
+      rho0: ctx.params.rho0,
       label: `flip ${ctx.index}`,
     });
     const bindings = solver.bind({
