@@ -12,8 +12,9 @@ Deno.test("bench arguments", async (t) => {
     assert.equal(o.repeat, 1);
     const cases = resolveCases({ scenes: o.scenes, handlers: o.handlers, scale: "tiny" });
     assert.equal(cases.filter((c) => c.scene.id === "fig4-fluid-cloth").length, 9);
-    // the default suite (bench/suites.ts): fig4 × 9, fig10 × 3, fig11 × 4, fig3-high × 5, fig7-100
-    assert.equal(cases.length, 9 + 3 + 4 + 5 + 1);
+    // the default suite (bench/suites.ts): fig4 × 9, fig10 × 3, fig11 × 4, fig3-high × 5, fig7-100,
+    // fig9-flip-cloth, dam-break-sph and -flip
+    assert.equal(cases.length, 9 + 3 + 4 + 5 + 1 + 1 + 2);
     assert.equal(
       resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "all" }).length,
       // fig3 × 2, fig4, fig5, fig6, fig7 × 3, fig9 × 2, fig10 and fig11 (merge-split,

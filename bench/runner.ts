@@ -189,6 +189,7 @@ export async function runOne(
         // A run whose length is not a multiple of metricsEvery ends with a sample of its final
         // state (a short run, e.g. `--steps 5` at paper scale, has no other).
         if (r === 0) engine.sampleFinalState();
+        if (r === 0) record.solvers = await engine.readAllSolverStats();
         if (r === 0) {
           record.snapshots = {
             bodies: engine.particles.bodies.map((x) => ({ name: x.name, kind: x.kind })),

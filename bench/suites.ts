@@ -32,6 +32,9 @@ export const SUITES: Readonly<Record<string, Suite>> = {
         "impulse",
       ]],
       ["fig7-mass-100", ["merge-split"]],
+      // the FLIP system (Fig. 9) and the validation of both fluids (dam breaks)
+      ["fig9-flip-cloth", ["merge-split"]],
+      ["dam-break-*", ["merge-split"]],
     ],
   },
   all: { description: "every scene under every handler that applies to it", cases: [["*", ["*"]]] },

@@ -111,6 +111,18 @@ export interface CaseRecord {
   wallSeconds: number;
   /** Particle snapshots at a few times (first repetition), for the report's 3D view (optional). */
   snapshots?: Snapshots;
+  /**
+   * The implicit solves' statistics at the last step of the first repetition, by system id: the
+   * solver, its tolerance and iteration cap, the iterations it ran and where it stopped (optional).
+   */
+  solvers?: Record<string, {
+    iterations: number;
+    relativeResidual: number;
+    converged: boolean;
+    method?: string;
+    tolerance?: number;
+    maxIterations?: number;
+  }>;
 }
 
 /** Validates the fields every version has; throws naming the line and field. */

@@ -192,10 +192,11 @@ export function buildParticles(scene: Scene): ParticleSet {
     const start = mass.length;
     if (b.kind === "cloth") {
       const c = clothParticles(b);
-      xs.push(...c.x);
-      pinned.push(...c.pinned);
+      // no spread (push(...)): a cloth at paper scale has more elements than a call takes
+      for (const v of c.x) xs.push(v);
+      for (const v of c.pinned) pinned.push(v);
       for (let k = 0; k < c.pinned.length; k++) vs.push(0, 0, 0);
-      springs.push(...buildClothSprings({
+      const clothSprings = buildClothSprings({
         rows: b.rows,
         cols: b.cols,
         spacing: b.spacing,
@@ -204,7 +205,8 @@ export function buildParticles(scene: Scene): ParticleSet {
         bend: b.bend,
         damping: b.damping,
         first: start,
-      }));
+      });
+      for (const sp of clothSprings) springs.push(sp);
     } else if (b.kind === "solid") {
       const pts = sampleSolid(b);
       for (const c of pts) xs.push(c); // no spread: solids may hold many particles and bonds

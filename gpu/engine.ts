@@ -303,6 +303,18 @@ export class Engine {
       { iterations: 0, relativeResidual: 0, converged: true };
   }
 
+  /**
+   * Statistics of the last solve of every system that has one, by system id (one readback each;
+   * outside the step loop).
+   */
+  async readAllSolverStats(): Promise<Record<string, SolverStats>> {
+    const out: Record<string, SolverStats> = {};
+    for (const s of this.systems) {
+      if (s.readSolverStats) out[s.id] = await s.readSolverStats();
+    }
+    return out;
+  }
+
   /** Frees every GPU object of the engine (and the device when the engine acquired it). */
   destroy(): void {
     if (this.#destroyed) return;

@@ -165,7 +165,7 @@ function twoScenes(
   };
 }
 
-/** The claims: (a)–(j) fluid on cloth, (k)–(n) solids. */
+/** The claims: (a)–(j) fluid on cloth, (k)–(p) solids, (q) FLIP on cloth. */
 export const CLAIMS: readonly Claim[] = [
   {
     id: "a",
@@ -381,6 +381,19 @@ export const CLAIMS: readonly Claim[] = [
     text: "Merge-split stays stable and leak-free at every mass ratio run (1, 10, 100)",
     paper: "Fig. 7",
     evaluate: overScenes(FIG7_SCENES, MERGE_SPLIT, (found) => ({
+      ok: found.every((r) => metric(r, "passThroughMax") <= 0 && !unstable(r)),
+      measured: found.map((r) =>
+        `${r.scene}: passThroughMax ${formatNumber(metric(r, "passThroughMax"))}, energy ratio ${
+          formatNumber(metric(r, "energyRatio"))
+        }`
+      ).join("; "),
+    }), { usableOnly: false }),
+  },
+  {
+    id: "q",
+    text: "Merge-split lets no FLIP particle through the cloth and stays stable",
+    paper: "Fig. 9",
+    evaluate: overScenes(["fig9-flip-cloth"], MERGE_SPLIT, (found) => ({
       ok: found.every((r) => metric(r, "passThroughMax") <= 0 && !unstable(r)),
       measured: found.map((r) =>
         `${r.scene}: passThroughMax ${formatNumber(metric(r, "passThroughMax"))}, energy ratio ${

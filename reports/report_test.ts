@@ -52,6 +52,7 @@ function goodSuite(): CaseRecord[] {
     }),
     fakeRecord({ scene: "fig3-ball-cloth-low", handler: "sph-force-strong", status: "unstable" }),
     ...[1, 10, 100].map((k) => ms(`fig7-mass-${k}`, { passThroughMax: 0, energyRatio: 0.9 })),
+    ms("fig9-flip-cloth", { passThroughMax: 0, energyRatio: 0.8 }),
     ms("fig5-wall", { solidInsideBeforeFracture: 0, fragments: 10 }),
     fakeRecord({ scene: "fig5-wall", handler: "sph-force-strong", summary: { fragments: 40 } }),
     ...(["penalty-weak", "sph-force-weak", "impulse"] as const).map((handler, k) =>
@@ -119,7 +120,7 @@ Deno.test("HTML report", async (t) => {
     assert.deepEqual(Object.values(statuses([])), CLAIMS.map(() => "not run"));
     const onlyFig4 = good.filter((r) => r.scene === "fig4-fluid-cloth");
     const s4 = statuses(onlyFig4);
-    for (const id of ["h", "i", "j", "k", "l", "m", "n", "o", "p"]) {
+    for (const id of ["h", "i", "j", "k", "l", "m", "n", "o", "p", "q"]) {
       assert.equal(s4[id], "not run", id);
     }
     const failed = goodSuite();
@@ -128,7 +129,7 @@ Deno.test("HTML report", async (t) => {
     assert.equal(b.status, "not run");
     assert.match(b.measured, /penalty-weak failed, no metrics/);
     const html = renderReport([{ label: "x", records: good }], { cdn: true });
-    assert.match(html, /18 reproduced, 0 not reproduced, 0 not run/);
+    assert.match(html, /19 reproduced, 0 not reproduced, 0 not run/);
     // solids: a merge-split leak or instability, no weak leak, strong stable; unstable cases count
     const solid = goodSuite();
     const at = (scene: string, handler: string) =>
@@ -139,8 +140,9 @@ Deno.test("HTML report", async (t) => {
     at("fig7-mass-100", "merge-split").status = "unstable"; // (n)
     at("fig5-wall", "impulse").metrics!.summary.solidInsideBeforeFracture = 0; // (o)
     at("fig5-wall", "sph-force-strong").metrics!.summary.fragments = 15; // (p): 15 < 2 × 10
+    at("fig9-flip-cloth", "merge-split").metrics!.summary.passThroughMax = 1; // (q)
     const so = statuses(solid);
-    for (const id of ["k", "l", "m", "n", "o", "p"]) {
+    for (const id of ["k", "l", "m", "n", "o", "p", "q"]) {
       assert.equal(so[id], "not reproduced", id);
     }
     for (const id of ["l2", "m2"]) assert.equal(so[id], "reproduced", id);

@@ -44,7 +44,12 @@ export function implicitSpringSystem(
       id: options.id,
       encodeForces() {},
       encodeIntegrate: (encoder) => solver.encodeStep(encoder, { bindings, dt, gravity }),
-      readSolverStats: () => solver.readSolverStats(),
+      readSolverStats: async () => ({
+        ...await solver.readSolverStats(),
+        method: "Jacobi-PCG, linearised backward Euler (rᵀz relative to r₀ᵀz₀)",
+        tolerance: solver.tolerance,
+        maxIterations: solver.maxIterations,
+      }),
       destroy: () => solver.destroy(),
     },
   };

@@ -20,6 +20,11 @@ export interface SolverStats {
   iterations: number;
   relativeResidual: number;
   converged: boolean;
+  /** The solver, e.g. "Jacobi-PCG (backward Euler)". */
+  method?: string;
+  /** Its stopping tolerance and iteration cap. */
+  tolerance?: number;
+  maxIterations?: number;
 }
 
 /** What a system is built from. */

@@ -125,7 +125,12 @@ export const FLIP_SYSTEM: SystemEntry = {
       id: "flip",
       encodeForces() {},
       encodeIntegrate: (encoder) => solver.encodeStep(encoder, bindings),
-      readSolverStats: () => solver.readSolverStats(),
+      readSolverStats: async () => ({
+        ...await solver.readSolverStats(),
+        method: "Jacobi-PCG pressure projection (|r| ≤ tol·|b|)",
+        tolerance: solver.tolerance,
+        maxIterations: solver.maxIterations,
+      }),
       destroy() {
         solver.destroy();
         owned.destroy();
