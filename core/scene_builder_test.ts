@@ -3,7 +3,6 @@ import { buildBonds, criticalStretch, micromodulus } from "./peridynamics_refere
 import {
   type Body,
   type Scene,
-  SceneError,
   sceneFromJson,
   sceneToJson,
   type SolidBody,
@@ -11,6 +10,7 @@ import {
 } from "./scene.ts";
 import { buildParticles, sampleSolid, solidBonds, solidConstants } from "./scene_builder.ts";
 import { assertClose } from "./test_util.ts";
+import { badSceneCheck } from "./bad_scene_check.ts";
 
 const H = 0.02;
 
@@ -109,16 +109,7 @@ function sphereCount(r: number, h: number, half: boolean): number {
 Deno.test("solid bodies: validation names the bad field", () => {
   const good = JSON.parse(sceneToJson(scene([CLOTH, FLUID, SPHERE, BOX])));
   validateScene(structuredClone(good));
-  // deno-lint-ignore no-explicit-any
-  const bad = (mutate: (s: Record<string, any>) => void, field: RegExp) => {
-    const s = structuredClone(good);
-    mutate(s);
-    assert.throws(
-      () => validateScene(s),
-      (e: unknown) => e instanceof SceneError && field.test(e.message),
-      `expected ${field}`,
-    );
-  };
+  const bad = badSceneCheck(good);
   bad(
     (s) => (s.bodies[2].horizon = 0.005),
     /^scene\.bodies\[2\]\.horizon: must be >= spacing 0\.02, got 0\.005$/,

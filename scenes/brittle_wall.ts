@@ -20,7 +20,7 @@
  * @module
  */
 import type { Body, Scale, Scene } from "../core/scene.ts";
-import { baselineHandlers, impactReferences } from "./baseline_handlers.ts";
+import { baselineHandlers, impactReferences, type ImpactScale } from "./baseline_handlers.ts";
 import { RADIUS_BY_SCALE } from "./fluid_on_cloth.ts";
 
 /** What varies between the scenes of the family. */
@@ -37,14 +37,116 @@ export interface BrittleWallOptions {
 /** Table I's solid particle count of Fig. 6, the size of the `paper` scale. */
 export const FIG6_SOLID_PARTICLES = 247_900;
 
-const WALL = { thickness: 0.12, height: 0.5, width: 0.5, bottom: -0.4 };
+/** The family's wall (m): 0.12 thick along x, 0.5 tall, 0.5 wide along z. */
+export const WALL_SIZE = { thickness: 0.12, height: 0.5, width: 0.5 } as const;
+/** Density of the wall (kg/m³). */
+export const WALL_DENSITY = 1000;
+/** Bulk modulus K of the wall and of the ball (Pa). */
+export const WALL_BULK_MODULUS = 1e7;
+/** Impact speed of the family (m/s); the CFL reference speed is 1.2 × this. */
+export const WALL_IMPACT_SPEED = 5;
+/** Gravity along y (m/s²). */
+export const WALL_GRAVITY = -9.81;
+
+const WALL = { ...WALL_SIZE, bottom: -0.4 };
 const BALL_RADIUS = 0.08;
-const SPEED = 5;
-const DENSITY = 1000;
-const BALL_DENSITY = 20 * DENSITY;
-const BULK_MODULUS = 1e7;
+const BALL_DENSITY = 20 * WALL_DENSITY;
 const FRACTURE_ENERGY = 27;
-const GRAVITY = -9.81;
+
+/** The peridynamic material of the family's solids (fields of a `solid` body). */
+export interface WallMaterial {
+  spacing: number;
+  bulkModulus: number;
+  fractureEnergy: number;
+  horizon: number;
+  dampingRatio: number;
+}
+
+/**
+ * The family's peridynamic material at lattice spacing `spacing`: K = {@link WALL_BULK_MODULUS},
+ * horizon δ = 3 spacings, bond damping ratio 0.05, and the given fracture energy G0 (J/m²).
+ */
+export function wallMaterial(spacing: number, options: { fractureEnergy: number }): WallMaterial {
+  return {
+    spacing,
+    bulkModulus: WALL_BULK_MODULUS,
+    fractureEnergy: options.fractureEnergy,
+    horizon: 3 * spacing,
+    dampingRatio: 0.05,
+  };
+}
+
+/**
+ * The family's breakable wall of `material` standing on the ground at y = `bottom`: the box
+ * [x, x + thickness] × [bottom, bottom + height] × [−width/2, width/2] ({@link WALL_SIZE}), density
+ * {@link WALL_DENSITY}, at rest, its lowest lattice layer pinned.
+ */
+export function wallBody(material: WallMaterial, position: { x: number; bottom: number }): Body {
+  const { x, bottom } = position;
+  const { thickness, height, width } = WALL_SIZE;
+  return {
+    kind: "solid",
+    name: "wall",
+    shape: {
+      type: "box",
+      min: [x, bottom, -width / 2],
+      max: [x + thickness, bottom + height, width / 2],
+    },
+    density: WALL_DENSITY,
+    breakable: true,
+    velocity: [0, 0, 0],
+    pinned: {
+      min: [x, bottom, -width / 2],
+      // the lowest lattice layer (the lattice is centred: it lies within [h/2, h) of the bottom)
+      max: [x + thickness, bottom + material.spacing, width / 2],
+    },
+    ...material,
+  };
+}
+
+/**
+ * The scene fields the family's scenes share at particle radius `r`, bodies and plug-ins aside:
+ * identity, seed (default 2021), gravity, the domain, dt = 0.5·r/v_ref with v_ref = 1.2 ×
+ * {@link WALL_IMPACT_SPEED}, 0.2 s simulated and a metrics sample every 5 ms.
+ */
+export function wallSceneFrame(
+  options: BrittleWallOptions,
+  r: number,
+): Omit<Scene, "bodies" | "systems" | "handlers" | "applicableHandlers" | "notes"> {
+  const referenceSpeed = 1.2 * WALL_IMPACT_SPEED;
+  const fraction = 0.5;
+  const dt = fraction * r / referenceSpeed;
+  return {
+    id: options.id,
+    scale: options.scale,
+    figure: options.figure,
+    description: options.description,
+    seed: options.seed ?? 2021,
+    gravity: [0, WALL_GRAVITY, 0],
+    domain: { min: [-0.45, -0.45, -0.45], max: [0.45, 0.75, 0.45] },
+    radius: r,
+    dt,
+    cfl: { referenceSpeed, fraction },
+    duration: 0.2,
+    metricsEvery: Math.max(1, Math.round(0.005 / dt)),
+  };
+}
+
+/**
+ * The impact quantities of the baseline rule (`baseline_handlers.ts`) for an impactor of
+ * `density` on the family's lattice at radius `r` (spacing 2r): particle mass ρ·(2r)³, speed
+ * {@link WALL_IMPACT_SPEED}, SPH support h = 4r.
+ */
+export function wallImpactScale(r: number, options: { density: number }): ImpactScale {
+  const spacing = 2 * r;
+  return {
+    particleMass: options.density * spacing ** 3,
+    density: options.density,
+    speed: WALL_IMPACT_SPEED,
+    spacing,
+    h: 4 * r,
+  };
+}
 
 /** The particle radius of a scale: the family's radius, or Table I's count at `paper`. */
 export function wallRadius(scale: Scale): number {
@@ -57,38 +159,12 @@ export function wallRadius(scale: Scale): number {
 export function brittleWall(options: BrittleWallOptions): Scene {
   const r = wallRadius(options.scale);
   const spacing = 2 * r;
-  const referenceSpeed = 1.2 * SPEED;
-  const cflFraction = 0.5;
-  const dt = cflFraction * r / referenceSpeed;
-  const horizon = 3 * spacing;
+  const frame = wallSceneFrame(options, r);
   const half = WALL.thickness / 2;
   const centreY = WALL.bottom + WALL.height / 2;
-  const material = {
-    spacing,
-    bulkModulus: BULK_MODULUS,
-    fractureEnergy: FRACTURE_ENERGY,
-    horizon,
-    dampingRatio: 0.05,
-  };
+  const material = wallMaterial(spacing, { fractureEnergy: FRACTURE_ENERGY });
   const bodies: Body[] = [
-    {
-      kind: "solid",
-      name: "wall",
-      shape: {
-        type: "box",
-        min: [-half, WALL.bottom, -WALL.width / 2],
-        max: [half, WALL.bottom + WALL.height, WALL.width / 2],
-      },
-      density: DENSITY,
-      breakable: true,
-      velocity: [0, 0, 0],
-      pinned: {
-        min: [-half, WALL.bottom, -WALL.width / 2],
-        // the lowest lattice layer (the lattice is centred: it lies within [h/2, h) of the bottom)
-        max: [half, WALL.bottom + spacing, WALL.width / 2],
-      },
-      ...material,
-    },
+    wallBody(material, { x: -half, bottom: WALL.bottom }),
     {
       kind: "solid",
       name: "ball",
@@ -99,39 +175,22 @@ export function brittleWall(options: BrittleWallOptions): Scene {
       },
       density: BALL_DENSITY,
       breakable: false,
-      velocity: [SPEED, 0, 0],
+      velocity: [WALL_IMPACT_SPEED, 0, 0],
       ...material,
     },
   ];
-  const impactScale = {
-    particleMass: BALL_DENSITY * spacing ** 3,
-    density: BALL_DENSITY,
-    speed: SPEED,
-    spacing,
-    h: 4 * r,
-  };
+  const impactScale = wallImpactScale(r, { density: BALL_DENSITY });
   const { kRef, pDyn } = impactReferences(impactScale);
   return {
-    id: options.id,
-    scale: options.scale,
-    figure: options.figure,
-    description: options.description,
-    seed: options.seed ?? 2021,
-    gravity: [0, GRAVITY, 0],
-    domain: { min: [-0.45, -0.45, -0.45], max: [0.45, 0.75, 0.45] },
-    radius: r,
-    dt,
-    cfl: { referenceSpeed, fraction: cflFraction },
-    duration: 0.2,
-    metricsEvery: Math.max(1, Math.round(0.005 / dt)),
+    ...frame,
     bodies,
     systems: { peridynamics: { cgIterations: 16, cgTolerance: 1e-3, drag: 0 } },
     handlers: baselineHandlers(impactScale),
     applicableHandlers: [...options.applicableHandlers],
-    notes: `r = ${r.toPrecision(4)} m, spacing 2r, δ = 3 spacings; wall ρ = ${DENSITY}, ball ρ = ` +
-      `${BALL_DENSITY} kg/m³ at ${SPEED} m/s; K = ${BULK_MODULUS} Pa, G0 = ${FRACTURE_ENERGY} ` +
-      `J/m² (s0 = ${
-        Math.sqrt(5 * FRACTURE_ENERGY / (9 * BULK_MODULUS * horizon)).toExponential(2)
+    notes: `r = ${r.toPrecision(4)} m, spacing 2r, δ = 3 spacings; wall ρ = ${WALL_DENSITY}, ` +
+      `ball ρ = ${BALL_DENSITY} kg/m³ at ${WALL_IMPACT_SPEED} m/s; K = ${WALL_BULK_MODULUS} Pa, ` +
+      `G0 = ${FRACTURE_ENERGY} J/m² (s0 = ${
+        Math.sqrt(5 * FRACTURE_ENERGY / (9 * WALL_BULK_MODULUS * material.horizon)).toExponential(2)
       }` +
       `); k_ref = m v²/(2r)² = ${kRef.toFixed(1)} N/m; p_dyn = ${pDyn} Pa; dt = 0.5·r/v_ref.`,
   };

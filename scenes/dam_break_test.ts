@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
+import { badSceneCheck } from "../core/bad_scene_check.ts";
 import { buildParticles } from "../core/scene_builder.ts";
-import { type FluidBody, SCALES, type Scene, SceneError, validateScene } from "../core/scene.ts";
+import { type FluidBody, SCALES, type Scene, validateScene } from "../core/scene.ts";
 import { sceneToJson } from "../core/scene.ts";
 import { Engine } from "../gpu/engine.ts";
 import type { MetricsSample } from "../gpu/metrics/metrics.ts";
@@ -54,15 +55,7 @@ Deno.test("dam-break scenes", async (t) => {
 
   await t.step("bad dam-break fields are named", () => {
     const good = JSON.parse(sceneToJson(getScene("dam-break-sph", { scale: "tiny" })));
-    // deno-lint-ignore no-explicit-any
-    const bad = (mutate: (s: Record<string, any>) => void, field: RegExp) => {
-      const s = structuredClone(good);
-      mutate(s);
-      assert.throws(
-        () => validateScene(s),
-        (e: unknown) => e instanceof SceneError && field.test(e.message),
-      );
-    };
+    const bad = badSceneCheck(good);
     bad((s) => (s.damBreak = 3), /scene\.damBreak: must be an object/);
     bad((s) => (s.damBreak.backWallX = -1), /scene\.damBreak\.backWallX: -1 lies outside/);
     bad((s) => (s.damBreak.floorY = "floor"), /scene\.damBreak\.floorY: must be a number/);

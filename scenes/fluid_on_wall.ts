@@ -19,34 +19,34 @@
  */
 import type { Body, Scale, Scene } from "../core/scene.ts";
 import { baselineHandlers, impactReferences } from "./baseline_handlers.ts";
+import {
+  type BrittleWallOptions,
+  WALL_BULK_MODULUS,
+  WALL_DENSITY,
+  WALL_GRAVITY,
+  WALL_IMPACT_SPEED,
+  WALL_SIZE,
+  wallBody,
+  wallImpactScale,
+  wallMaterial,
+  wallSceneFrame,
+} from "./brittle_wall.ts";
 import { flipCellSize, RADIUS_BY_SCALE } from "./fluid_on_cloth.ts";
 
 /** Table I's solid particle count of Fig. 9 (bottom), the size of the `paper` scale. */
 export const FIG9_SOLID_PARTICLES = 191_000;
 
-const WALL = { thickness: 0.12, height: 0.5, width: 0.5, bottom: -0.45, x: 0.1 };
+const WALL = { bottom: -0.45, x: 0.1 };
 const WATER = { length: 0.2, height: 0.4, width: 0.5, gap: 0.3 };
-const SPEED = 5;
-const DENSITY = 1000;
 const WATER_DENSITY = 1000;
-const BULK_MODULUS = 1e7;
-const GRAVITY = -9.81;
 
-/** What varies between scenes of the family. */
-export interface FluidOnWallOptions {
-  id: string;
-  figure: string;
-  description: string;
-  scale: Scale;
-  applicableHandlers: readonly string[];
-  /** Seed; default 2021. */
-  seed?: number;
-}
+/** What varies between scenes of the family: as for the brittle-wall scenes. */
+export type FluidOnWallOptions = BrittleWallOptions;
 
 /** The particle radius of a scale: the family's, or Table I's solid count at `paper`. */
 export function fluidWallRadius(scale: Scale): number {
   if (scale !== "paper") return RADIUS_BY_SCALE[scale];
-  const volume = WALL.thickness * WALL.height * WALL.width;
+  const volume = WALL_SIZE.thickness * WALL_SIZE.height * WALL_SIZE.width;
   return Math.cbrt(volume / FIG9_SOLID_PARTICLES) / 2;
 }
 
@@ -54,40 +54,17 @@ export function fluidWallRadius(scale: Scale): number {
 export function fluidOnWall(options: FluidOnWallOptions): Scene {
   const r = fluidWallRadius(options.scale);
   const spacing = 2 * r;
-  const referenceSpeed = 1.2 * SPEED;
-  const cflFraction = 0.5;
-  const dt = cflFraction * r / referenceSpeed;
+  const frame = wallSceneFrame(options, r);
   const horizon = 3 * spacing;
   // s0 halfway on a log scale between the static and the impact strain (module doc)
-  const staticStrain = DENSITY * -GRAVITY * WALL.height / BULK_MODULUS;
-  const impactStrain = WATER_DENSITY * SPEED * SPEED / BULK_MODULUS;
+  const staticStrain = WALL_DENSITY * -WALL_GRAVITY * WALL_SIZE.height / WALL_BULK_MODULUS;
+  const impactStrain = WATER_DENSITY * WALL_IMPACT_SPEED * WALL_IMPACT_SPEED / WALL_BULK_MODULUS;
   const s0 = Math.sqrt(staticStrain * impactStrain);
-  const fractureEnergy = s0 * s0 * 9 * BULK_MODULUS * horizon / 5;
-  const domain: Scene["domain"] = { min: [-0.45, -0.45, -0.45], max: [0.45, 0.75, 0.45] };
-  const dx = flipCellSize(domain, spacing);
+  const fractureEnergy = s0 * s0 * 9 * WALL_BULK_MODULUS * horizon / 5;
+  const dx = flipCellSize(frame.domain, spacing);
   const waterMin = WALL.x - WATER.gap - WATER.length;
   const bodies: Body[] = [
-    {
-      kind: "solid",
-      name: "wall",
-      shape: {
-        type: "box",
-        min: [WALL.x, WALL.bottom, -WALL.width / 2],
-        max: [WALL.x + WALL.thickness, WALL.bottom + WALL.height, WALL.width / 2],
-      },
-      density: DENSITY,
-      breakable: true,
-      velocity: [0, 0, 0],
-      pinned: {
-        min: [WALL.x, WALL.bottom, -WALL.width / 2],
-        max: [WALL.x + WALL.thickness, WALL.bottom + spacing, WALL.width / 2],
-      },
-      spacing,
-      bulkModulus: BULK_MODULUS,
-      fractureEnergy,
-      horizon,
-      dampingRatio: 0.05,
-    },
+    wallBody(wallMaterial(spacing, { fractureEnergy }), WALL),
     {
       kind: "fluid",
       name: "water",
@@ -99,31 +76,14 @@ export function fluidOnWall(options: FluidOnWallOptions): Scene {
       },
       spacing,
       jitter: 0.05,
-      velocity: [SPEED, 0, 0],
+      velocity: [WALL_IMPACT_SPEED, 0, 0],
       particleMass: WATER_DENSITY * spacing ** 3,
     },
   ];
-  const impactScale = {
-    particleMass: WATER_DENSITY * spacing ** 3,
-    density: WATER_DENSITY,
-    speed: SPEED,
-    spacing,
-    h: 4 * r,
-  };
+  const impactScale = wallImpactScale(r, { density: WATER_DENSITY });
   const { kRef, pDyn } = impactReferences(impactScale);
   return {
-    id: options.id,
-    scale: options.scale,
-    figure: options.figure,
-    description: options.description,
-    seed: options.seed ?? 2021,
-    gravity: [0, GRAVITY, 0],
-    domain,
-    radius: r,
-    dt,
-    cfl: { referenceSpeed, fraction: cflFraction },
-    duration: 0.2,
-    metricsEvery: Math.max(1, Math.round(0.005 / dt)),
+    ...frame,
     bodies,
     systems: {
       peridynamics: { cgIterations: 16, cgTolerance: 1e-3, drag: 0 },
@@ -131,10 +91,13 @@ export function fluidOnWall(options: FluidOnWallOptions): Scene {
     },
     handlers: baselineHandlers(impactScale),
     applicableHandlers: [...options.applicableHandlers],
-    notes: `r = ${r.toPrecision(4)} m, spacing 2r, δ = 3 spacings; wall ρ = ${DENSITY} kg/m³, ` +
-      `K = ${BULK_MODULUS} Pa, s0 = ${s0.toExponential(2)} (G0 = ${
+    notes:
+      `r = ${r.toPrecision(4)} m, spacing 2r, δ = 3 spacings; wall ρ = ${WALL_DENSITY} kg/m³, ` +
+      `K = ${WALL_BULK_MODULUS} Pa, s0 = ${s0.toExponential(2)} (G0 = ${
         fractureEnergy.toPrecision(3)
-      } J/m²); water ${WATER_DENSITY} kg/m³ at ${SPEED} m/s, FLIP dx = ${dx.toPrecision(4)} m; ` +
+      } J/m²); water ${WATER_DENSITY} kg/m³ at ${WALL_IMPACT_SPEED} m/s, FLIP dx = ${
+        dx.toPrecision(4)
+      } m; ` +
       `k_ref = m v²/(2r)² = ${kRef.toFixed(1)} N/m; p_dyn = ${pDyn} Pa; dt = 0.5·r/v_ref.`,
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Fluid-validity metrics of a sample (DESIGN.md "Metrics"), on a neighbour grid built on the
- * sample's positions (kernels in `fluid_metrics.wgsl`; the pattern of `solid_penetration.ts`): the
- * cost is linear in the particles and no invocation loops over a whole body. Every value is 0 in a
+ * sample's positions (`SampleGrid`, as in `solid_penetration.ts`; kernels in `fluid_metrics.wgsl`):
+ * the cost is linear in the particles and no invocation loops over a whole body. Every value is 0 in a
  * scene without fluid; `frontX` and `columnHeight` are 0 in a scene without a dam-break probe.
  *
  * Definitions (r = particle radius, h = {@link FLUID_KERNEL_RADII}·r = 4r, the SPH support):
@@ -44,7 +44,7 @@ import {
 } from "../runtime/kernel.ts";
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
 import { withGridNeighbors } from "../state/grid_cell.ts";
-import { gridForDomain, type GridGeometry, NeighborGrid } from "../state/neighbor_grid.ts";
+import { SampleGrid, type SampleKernel } from "./sample_grid.ts";
 
 /** WGSL of the kernels (after the grid preludes). */
 export const FLUID_METRICS_WGSL: string = withGridNeighbors(
@@ -134,12 +134,9 @@ export function latticeRestDensity(
 export class FluidMetrics {
   readonly device: GPUDevice;
   readonly #opts: FluidMetricsOptions;
-  readonly #geometry: GridGeometry;
-  readonly #grid: NeighborGrid;
-  readonly #density: Kernel;
+  readonly #grid: SampleGrid;
+  readonly #density: SampleKernel;
   readonly #reduce: Kernel;
-  readonly #params: GPUBuffer;
-  readonly #densityBind: GPUBindGroup;
   readonly #reduceBind: GPUBindGroup;
   readonly #owned: GPUBuffer[];
 
@@ -152,16 +149,13 @@ export class FluidMetrics {
     const fluidOf = new Uint32Array(n).fill(NOT_FLUID);
     options.fluids.forEach((f, k) => fluidOf.fill(k, f.start, f.start + f.count));
     const rho0 = Float32Array.from(options.fluids, (f) => latticeRestDensity(f, h));
-    this.#geometry = gridForDomain(options.domain.min, options.domain.max, h);
-    this.#grid = new NeighborGrid(device, {
-      capacity: Math.max(1, n),
-      ...this.#geometry,
-      label: "metrics fluid grid",
-    });
-    this.#params = device.createBuffer({
-      label: "metrics fluid params",
-      size: FLUID_PARAMS.size,
-      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    this.#grid = new SampleGrid(device, {
+      count: n,
+      domain: options.domain,
+      cellSize: h,
+      pos: options.pos,
+      params: FLUID_PARAMS,
+      label: "metrics fluid",
     });
     const fluid = storageBuffer(device, { label: "metrics fluid of", size: 4 * n, data: fluidOf });
     const rest = storageBuffer(device, {
@@ -171,7 +165,7 @@ export class FluidMetrics {
     });
     const perFluid = storageBuffer(device, { label: "metrics fluid per particle", size: 8 * n });
     const state = storageBuffer(device, { label: "metrics fluid initial volume", size: 16 });
-    this.#owned = [this.#params, fluid, rest, perFluid, state];
+    this.#owned = [fluid, rest, perFluid, state];
     const c = options.columns;
     const constants = {
       NONE: NOT_FLUID,
@@ -182,14 +176,15 @@ export class FluidMetrics {
       F_DENSITY_ERROR_MEAN: c.densityErrorMean,
       F_VOLUME_CHANGE: c.volumeChange,
     };
-    const R = "read-only-storage" as const;
-    this.#density = createKernel(device, {
+    this.#density = this.#grid.kernel({
       label: "metrics fluid_density",
       code: FLUID_METRICS_WGSL,
       entryPoint: "fluid_density",
-      bindings: ["uniform", R, R, R, R, R, R, "storage"],
       constants,
+      inputs: [options.mass, fluid, rest],
+      outputs: [perFluid],
     });
+    const R = "read-only-storage" as const;
     this.#reduce = createKernel(device, {
       label: "metrics fluid_reduce",
       code: FLUID_METRICS_WGSL,
@@ -197,18 +192,8 @@ export class FluidMetrics {
       bindings: ["uniform", R, R, R, "storage", "storage"],
       constants,
     });
-    this.#densityBind = bindKernel(device, this.#density, [
-      this.#params,
-      options.pos,
-      options.mass,
-      fluid,
-      rest,
-      this.#grid.cellStart,
-      this.#grid.sorted,
-      perFluid,
-    ]);
     this.#reduceBind = bindKernel(device, this.#reduce, [
-      this.#params,
+      this.#grid.params,
       options.pos,
       fluid,
       perFluid,
@@ -223,34 +208,20 @@ export class FluidMetrics {
    */
   encode(pass: GPUComputePassEncoder, options: { mode: 0 | 1; sample: number }): void {
     const o = this.#opts;
-    const g = this.#geometry;
-    this.device.queue.writeBuffer(
-      this.#params,
-      0,
-      FLUID_PARAMS.pack({
-        gridMin: [...g.gridMin],
-        cellSize: g.cellSize,
-        dims: [...g.dims, 0],
-        count: o.count,
-        radius: o.radius,
-        h: FLUID_KERNEL_RADII * o.radius,
-        probes: o.probe ? 1 : 0,
-        backWallX: o.probe?.backWallX ?? 0,
-        floorY: o.probe?.floorY ?? 0,
-        band: FLUID_BAND_RADII * o.radius,
-        mode: options.mode,
-        sample: options.sample,
-        fields: o.fields,
-        pad0: 0,
-        pad1: 0,
-      }),
-    );
-    this.#grid.encode(pass, { pos: o.pos, count: o.count });
-    dispatch(pass, this.#density, {
-      bindGroup: this.#densityBind,
-      invocations: o.count,
-      workgroupSize: 64,
+    this.#grid.writeParams({
+      radius: o.radius,
+      h: FLUID_KERNEL_RADII * o.radius,
+      probes: o.probe ? 1 : 0,
+      backWallX: o.probe?.backWallX ?? 0,
+      floorY: o.probe?.floorY ?? 0,
+      band: FLUID_BAND_RADII * o.radius,
+      mode: options.mode,
+      sample: options.sample,
+      fields: o.fields,
+      pad0: 0,
+      pad1: 0,
     });
+    this.#grid.encode(pass, this.#density);
     dispatch(pass, this.#reduce, { bindGroup: this.#reduceBind, workgroups: 1 });
   }
 

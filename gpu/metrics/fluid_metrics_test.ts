@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
 import { poly6 } from "../../core/sph_reference.ts";
 import { Rng } from "../../core/rng.ts";
-import { acquireGpu } from "../runtime/device.ts";
-import { storageBuffer } from "../runtime/kernel.ts";
 import { checkWgslStruct } from "../runtime/struct_layout.ts";
-import { HANDLER_STATS, KIND_BITS } from "../state/particle_state.ts";
+import { KIND_BITS } from "../state/particle_state.ts";
 import {
   FLUID_BAND_RADII,
   FLUID_KERNEL_RADII,
@@ -14,7 +12,8 @@ import {
   type FluidRange,
   latticeRestDensity,
 } from "./fluid_metrics.ts";
-import { Metrics, type MetricsSample } from "./metrics.ts";
+import type { MetricsSample } from "./metrics.ts";
+import { sampleMetrics } from "./metrics_fixture.ts";
 
 const R = 0.02;
 const H = FLUID_KERNEL_RADII * R;
@@ -26,21 +25,18 @@ const FLOOR = -0.2;
 type P3 = [number, number, number];
 
 /** One sample of the metrics of `after` (the fluid's initial volume taken on `before`). */
-async function measure(
+function measure(
   before: P3[],
   after: P3[],
   options: { fluids: FluidRange[]; probe?: { backWallX: number; floorY: number } },
 ): Promise<MetricsSample> {
-  const { device } = await acquireGpu({ adapter: "software" });
-  device.pushErrorScope("validation");
   const n = before.length;
-  const vec4 = (rows: P3[]) => Float32Array.from(rows.flatMap((p) => [...p, R]));
   const fluid = (i: number) => options.fluids.some((f) => i >= f.start && i < f.start + f.count);
-  const buf = (label: string, data: ArrayBufferView) =>
-    storageBuffer(device, { label, size: data.byteLength, data });
-  const pos = buf("pos", vec4(before));
-  const metrics = new Metrics(device, {
-    count: n,
+  return sampleMetrics({
+    before,
+    after,
+    mass: Float32Array.from({ length: n }, (_, i) => fluid(i) ? MASS : 3 * MASS),
+    kind: Uint32Array.from({ length: n }, (_, i) => fluid(i) ? KIND_BITS.fluid : 0),
     sheets: [],
     solids: [],
     fluids: options.fluids,
@@ -50,34 +46,7 @@ async function measure(
     gravity: [0, -9.81, 0],
     origin: [-0.5, -0.5, -0.5],
     capacity: 2,
-    buffers: {
-      pos,
-      vel: buf("vel", new Float32Array(4 * n)),
-      mass: buf("mass", Float32Array.from({ length: n }, (_, i) => fluid(i) ? MASS : 3 * MASS)),
-      kind: buf(
-        "kind",
-        Uint32Array.from({ length: n }, (_, i) => fluid(i) ? KIND_BITS.fluid : 0),
-      ),
-      rest: buf("rest", vec4(before)),
-      bondStart: buf("bondStart", new Uint32Array(n + 1)),
-      bondList: buf("bondList", new Uint32Array(4)),
-      bondClass: buf("bondClass", new Uint32Array(4)),
-      springClasses: buf("springClasses", new Float32Array(4)),
-      stats: buf("stats", new Uint32Array(HANDLER_STATS.length)),
-    },
   });
-  let enc = device.createCommandEncoder({ label: "init" });
-  metrics.encodeInit(enc);
-  device.queue.submit([enc.finish()]);
-  device.queue.writeBuffer(pos, 0, vec4(after));
-  enc = device.createCommandEncoder({ label: "sample" });
-  metrics.encodeSample(enc, { time: 1 });
-  device.queue.submit([enc.finish()]);
-  const [row] = await metrics.read();
-  assert.equal(await device.popErrorScope(), null);
-  metrics.destroy();
-  device.destroy();
-  return row;
 }
 
 /** The k-th largest of `values` (k = FLUID_TOP_K), 0 when there are fewer. */

@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
-import { acquireGpu } from "../runtime/device.ts";
-import { storageBuffer } from "../runtime/kernel.ts";
 import { checkWgslStruct } from "../runtime/struct_layout.ts";
 import { SOLID_PARAMS, SOLID_PENETRATION_WGSL } from "./solid_penetration.ts";
-import { HANDLER_STATS, KIND_BITS } from "../state/particle_state.ts";
-import { Metrics, METRICS_PARAMS, METRICS_WGSL, type Sheet } from "./metrics.ts";
+import { KIND_BITS } from "../state/particle_state.ts";
+import { METRICS_PARAMS, METRICS_WGSL, type Sheet } from "./metrics.ts";
+import { sampleMetrics } from "./metrics_fixture.ts";
 
 const R = 0.02;
 const SPACING = 0.1;
@@ -23,18 +22,15 @@ function sheetsFixture(free: number[][]) {
   return { pos, sheets };
 }
 
-async function measure(
+/** One sample of `after` (the start recorded on `before`) with the test's domain and gravity. */
+function measure(
   sheets: Sheet[],
   before: number[][],
   after: number[][],
   vel: number[][],
   solids: { start: number; count: number }[] = [],
 ) {
-  const { device } = await acquireGpu({ adapter: "software" });
-  device.pushErrorScope("validation");
   const n = before.length;
-  const vec4 = (rows: number[][], w = 0) =>
-    Float32Array.from(rows.flatMap((p) => [p[0], p[1], p[2], w]));
   const kind = Uint32Array.from(
     { length: n },
     (
@@ -44,23 +40,12 @@ async function measure(
       ? KIND_BITS.sheet
       : KIND_BITS.fluid),
   );
-  const buf = (label: string, data: ArrayBufferView) =>
-    storageBuffer(device, { label, size: data.byteLength, data });
-  const pos = buf("pos", vec4(before, R));
-  const buffers = {
-    pos,
-    vel: buf("vel", vec4(vel)),
-    mass: buf("mass", new Float32Array(n).fill(2)),
-    kind: buf("kind", kind),
-    rest: buf("rest", vec4(before, R)),
-    bondStart: buf("bondStart", new Uint32Array(n + 1)),
-    bondList: buf("bondList", new Uint32Array(4)),
-    bondClass: buf("bondClass", new Uint32Array(4)),
-    springClasses: buf("springClasses", new Float32Array(4)),
-    stats: buf("stats", new Uint32Array(HANDLER_STATS.length)),
-  };
-  const metrics = new Metrics(device, {
-    count: n,
+  return sampleMetrics({
+    before,
+    after,
+    vel,
+    mass: new Float32Array(n).fill(2),
+    kind,
     sheets,
     solids,
     domain: { min: [-1, -1, -1], max: [2, 2, 2] },
@@ -68,20 +53,7 @@ async function measure(
     gravity: [0, -10, 0],
     origin: [0, -1, 0],
     capacity: 4,
-    buffers,
   });
-  let enc = device.createCommandEncoder({ label: "init" });
-  metrics.encodeInit(enc);
-  device.queue.submit([enc.finish()]);
-  device.queue.writeBuffer(pos, 0, vec4(after, R));
-  enc = device.createCommandEncoder({ label: "sample" });
-  metrics.encodeSample(enc, { time: 1 });
-  device.queue.submit([enc.finish()]);
-  const [row] = await metrics.read();
-  assert.equal(await device.popErrorScope(), null);
-  metrics.destroy();
-  device.destroy();
-  return row;
 }
 
 Deno.test("metrics per sheet: none, one or several sheets, same definitions", async (t) => {
@@ -165,20 +137,22 @@ Deno.test("metrics per sheet: none, one or several sheets, same definitions", as
 });
 
 Deno.test("spring metrics: elastic energy of intact springs, broken bonds counted", async () => {
-  const { device } = await acquireGpu({ adapter: "software" });
-  device.pushErrorScope("validation");
   // Fixture: a chain 0–1–2–3 (rest length 1, k = 10, 20 and 30) stretched to lengths 1.5, 2 and
   // 1.25; the bond 1–2 is broken; bonds listed under their lower index (ParticleState's lists).
-  const pos = Float32Array.from([0, 0, 0, R, 1.5, 0, 0, R, 3.5, 0, 0, R, 4.75, 0, 0, R]);
+  const pos = [[0, 0, 0], [1.5, 0, 0], [3.5, 0, 0], [4.75, 0, 0]];
   const BROKEN = 0x80000000;
-  const bondStart = Uint32Array.from([0, 1, 2, 3, 3]);
-  const bondList = Uint32Array.from([1, (2 | BROKEN) >>> 0, 3]);
-  const bondClass = Uint32Array.from([1, 2, 3]);
-  const springClasses = Float32Array.from([0, 0, 0, 0, 1, 10, 0, 0, 1, 20, 0, 0, 1, 30, 0, 0]);
-  const buf = (label: string, data: ArrayBufferView) =>
-    storageBuffer(device, { label, size: data.byteLength, data });
-  const metrics = new Metrics(device, {
-    count: 4,
+  const row = await sampleMetrics({
+    before: pos,
+    mass: new Float32Array(4).fill(1),
+    kind: new Uint32Array(4),
+    bonds: {
+      bondStart: Uint32Array.from([0, 1, 2, 3, 3]),
+      bondList: Uint32Array.from([1, (2 | BROKEN) >>> 0, 3]),
+      bondClass: Uint32Array.from([1, 2, 3]),
+      springClasses: Float32Array.from([0, 0, 0, 0, 1, 10, 0, 0, 1, 20, 0, 0, 1, 30, 0, 0]),
+    },
+    init: false,
+    time: 0,
     sheets: [],
     solids: [],
     domain: { min: [-1, -1, -1], max: [5, 1, 1] },
@@ -186,27 +160,8 @@ Deno.test("spring metrics: elastic energy of intact springs, broken bonds counte
     gravity: [0, 0, 0],
     origin: [0, 0, 0],
     capacity: 2,
-    buffers: {
-      pos: buf("pos", pos),
-      vel: buf("vel", new Float32Array(16)),
-      mass: buf("mass", new Float32Array(4).fill(1)),
-      kind: buf("kind", new Uint32Array(4)),
-      rest: buf("rest", pos),
-      bondStart: buf("bondStart", bondStart),
-      bondList: buf("bondList", bondList),
-      bondClass: buf("bondClass", bondClass),
-      springClasses: buf("springClasses", springClasses),
-      stats: buf("stats", new Uint32Array(HANDLER_STATS.length)),
-    },
   });
-  const enc = device.createCommandEncoder({ label: "sample" });
-  metrics.encodeSample(enc, { time: 0 });
-  device.queue.submit([enc.finish()]);
-  const [row] = await metrics.read();
   const elastic = 0.5 * 10 * 0.5 ** 2 + 0.5 * 30 * 0.25 ** 2;
   assert.ok(Math.abs(row.elastic - elastic) < 1e-6, `elastic ${row.elastic}`);
   assert.equal(row.brokenBonds, 1);
-  assert.equal(await device.popErrorScope(), null);
-  metrics.destroy();
-  device.destroy();
 });

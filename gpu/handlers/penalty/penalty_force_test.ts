@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { findContacts, penaltyForces, penaltyPairForce } from "../../../core/baselines.ts";
-import type { Pair } from "../../../core/collision_rules.ts";
 import type { Particle } from "../../../core/particle.ts";
 import { Rng } from "../../../core/rng.ts";
 import { acquireGpu } from "../../runtime/device.ts";
@@ -11,97 +10,49 @@ import {
   type PenaltyForceBuffers,
 } from "./penalty_force.ts";
 import { checkWgslStruct } from "../../runtime/struct_layout.ts";
+import {
+  type ContactCloud,
+  contactLists,
+  contactSlots,
+  storageBuffers,
+  testBuffers,
+  uniformCloud,
+  uploadContactCloud,
+} from "../contact_cloud_fixture.ts";
 
 const f32 = Math.fround;
 
 /** A random f32 cloud in [0, side)³ with 3 bodies (body 1 without self-collision) and bonds. */
-function makeCloud(rng: Rng, n: number, side: number) {
-  const particles: Particle[] = [];
-  const radius: number[] = [];
-  const body: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const c = () => f32(rng.uniform(0, side));
-    const v = () => f32(rng.uniform(-1, 1));
-    particles.push({ mass: 1, x: [c(), c(), c()], v: [v(), v(), v()] });
-    radius.push(f32(rng.uniform(0.04, 0.08)));
-    body.push(Math.floor((3 * i) / n));
-  }
-  const bonded: Pair[] = [];
-  for (let i = 0; i + 1 < n; i += 2) if (body[i] === body[i + 1]) bonded.push([i, i + 1]);
-  const options = { radius, body, bonded, selfCollision: (b: number) => b !== 1 };
-  return { n, particles, options };
-}
-
-/** Contact slots of K entries per particle from the f64 reference contact set. */
-function contactSlots(contacts: readonly Pair[], n: number, k: number) {
-  // n may exceed the particle count (capacity-sized slots); extra particles have no contacts.
-  const lists: number[][] = Array.from({ length: n }, () => []);
-  for (const [i, j] of contacts) {
-    lists[i].push(j);
-    lists[j].push(i);
-  }
-  const slots = new Uint32Array(n * k);
-  const counts = new Uint32Array(n);
-  lists.forEach((l, i) => {
-    assert.ok(l.length <= k, `particle ${i} has ${l.length} contacts > K = ${k}`);
-    slots.set(l.sort((a, b) => a - b), i * k);
-    counts[i] = l.length;
-  });
-  return { slots, counts, maxCount: Math.max(...lists.map((l) => l.length)) };
-}
+const makeCloud = (rng: Rng, n: number, side: number): ContactCloud =>
+  uniformCloud(rng, n, { side, bodies: 3, selfCollision: (b) => b !== 1 });
 
 /** Runs the penalty pass on a cloud with an initial force buffer; returns the force buffer. */
 async function runGpu(
   device: GPUDevice,
   penalty: PenaltyForce,
-  cloud: ReturnType<typeof makeCloud>,
+  cloud: ContactCloud,
   initial: Float32Array<ArrayBuffer>,
 ): Promise<Float32Array> {
-  const { n, particles, options } = cloud;
-  const k = penalty.maxPerParticle;
   const cap = penalty.capacity;
-  const pos = new Float32Array(4 * cap);
-  const vel = new Float32Array(4 * cap);
-  particles.forEach((p, i) => {
-    pos.set([...p.x, options.radius[i]], 4 * i);
-    vel.set([...p.v, 0], 4 * i);
+  const t = testBuffers(device);
+  const { pos, vel, contacts, contactCount } = uploadContactCloud(t, cloud, {
+    capacity: cap,
+    maxPerParticle: penalty.maxPerParticle,
   });
-  const { slots, counts } = contactSlots(findContacts(particles, options), cap, k);
-  const created: GPUBuffer[] = [];
-  const upload = (label: string, data: ArrayBufferView<ArrayBuffer>) => {
-    const b = device.createBuffer({
-      label: `test ${label}`,
-      size: Math.max(16, data.byteLength),
-      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
-    });
-    device.queue.writeBuffer(b, 0, data);
-    created.push(b);
-    return b;
-  };
   const buffers: PenaltyForceBuffers = {
-    pos: upload("pos", pos),
-    vel: upload("vel", vel),
-    contacts: upload("contacts", slots),
-    contactCount: upload("contactCount", counts),
-    force: upload("force", Float32Array.from({ length: 4 * cap }, (_, i) => initial[i] ?? 0)),
+    pos,
+    vel,
+    contacts,
+    contactCount,
+    force: t.upload("force", Float32Array.from({ length: 4 * cap }, (_, i) => initial[i] ?? 0)),
   };
   const bindings = penalty.bind(buffers);
-  penalty.setCount(n);
-  const rb = device.createBuffer({
-    label: "test readback",
-    size: 16 * n,
-    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+  penalty.setCount(cloud.n);
+  return await t.run((enc) => penalty.encode(enc, bindings), {
+    result: buffers.force,
+    bytes: 16 * cloud.n,
+    label: "test penalty encoder",
   });
-  created.push(rb);
-  const enc = device.createCommandEncoder({ label: "test penalty encoder" });
-  penalty.encode(enc, bindings);
-  enc.copyBufferToBuffer(buffers.force, 0, rb, 0, 16 * n);
-  device.queue.submit([enc.finish()]);
-  await rb.mapAsync(GPUMapMode.READ);
-  const out = new Float32Array(rb.getMappedRange().slice(0));
-  rb.unmap();
-  for (const b of created) b.destroy();
-  return out;
 }
 
 Deno.test("PenaltyForce (WebGPU, software adapter)", async (t) => {
@@ -141,7 +92,7 @@ Deno.test("PenaltyForce (WebGPU, software adapter)", async (t) => {
   };
 
   await t.step("accumulates the f64 reference forces onto the force buffer", async () => {
-    const { maxCount } = contactSlots(findContacts(cloud.particles, cloud.options), n, 24);
+    const { maxCount } = contactSlots(contactLists(cloud), { capacity: n, maxPerParticle: 24 });
     assert.ok(maxCount >= 4, "the cloud has multi-contact particles");
     const rng = new Rng(7);
     const initial = Float32Array.from({ length: 4 * n }, () => f32(rng.uniform(-3, 3)));
@@ -205,16 +156,7 @@ Deno.test("PenaltyForce (WebGPU, software adapter)", async (t) => {
     );
     assert.throws(() => penalty.setParams({ damping: NaN }), /params\.damping/);
     assert.throws(() => penalty.setCount(n + 1), /count/);
-    const small = device.createBuffer({
-      label: "test small",
-      size: 16,
-      usage: GPUBufferUsage.STORAGE,
-    });
-    const big = device.createBuffer({
-      label: "test big",
-      size: 16 * n * 24,
-      usage: GPUBufferUsage.STORAGE,
-    });
+    const { small, big } = storageBuffers(device, { small: 16, big: 16 * n * 24 });
     const ok = { pos: big, vel: big, contacts: big, contactCount: big, force: big };
     assert.throws(() => penalty.bind({ ...ok, contacts: small }), /buffers\.contacts/);
     small.destroy();

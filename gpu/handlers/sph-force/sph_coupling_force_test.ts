@@ -12,6 +12,7 @@ import {
   type SphCouplingGrid,
 } from "./sph_coupling_force.ts";
 import { checkWgslStruct } from "../../runtime/struct_layout.ts";
+import { storageBuffers, testBuffers } from "../contact_cloud_fixture.ts";
 
 const f32 = Math.fround;
 
@@ -49,45 +50,25 @@ async function runGpu(
     mass[i] = p.mass;
   });
   const { cellStart, sorted } = referenceGrid(pos, { grid: options.grid, stride: 4, count: n });
-  const created: GPUBuffer[] = [];
-  const upload = (label: string, data: ArrayBufferView<ArrayBuffer>, size = data.byteLength) => {
-    const b = device.createBuffer({
-      label: `test ${label}`,
-      size: Math.max(16, size),
-      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
-    });
-    device.queue.writeBuffer(b, 0, data);
-    created.push(b);
-    return b;
-  };
+  const t = testBuffers(device);
   const force = new Float32Array(4 * cap);
   if (options.initial) force.set(options.initial.subarray(0, 4 * cap));
   const buffers: SphCouplingForceBuffers = {
-    pos: upload("pos", pos),
-    mass: upload("mass", mass),
-    body: upload("body", Uint32Array.from(cloud.body), 4 * cap),
-    cellStart: upload("cellStart", cellStart),
-    sorted: upload("sorted", sorted, 4 * cap),
-    force: upload("force", force),
+    pos: t.upload("pos", pos),
+    mass: t.upload("mass", mass),
+    body: t.upload("body", Uint32Array.from(cloud.body), 4 * cap),
+    cellStart: t.upload("cellStart", cellStart),
+    sorted: t.upload("sorted", sorted, 4 * cap),
+    force: t.upload("force", force),
   };
   const bindings = coupling.bind(buffers);
   coupling.setGrid(options.grid);
   coupling.setCount(n);
-  const rb = device.createBuffer({
-    label: "test readback",
-    size: 16 * cap,
-    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+  return await t.run((enc) => coupling.encode(enc, bindings), {
+    result: buffers.force,
+    bytes: 16 * cap,
+    label: "test sph coupling encoder",
   });
-  created.push(rb);
-  const enc = device.createCommandEncoder({ label: "test sph coupling encoder" });
-  coupling.encode(enc, bindings);
-  enc.copyBufferToBuffer(buffers.force, 0, rb, 0, 16 * cap);
-  device.queue.submit([enc.finish()]);
-  await rb.mapAsync(GPUMapMode.READ);
-  const out = new Float32Array(rb.getMappedRange().slice(0));
-  rb.unmap();
-  for (const b of created) b.destroy();
-  return out;
 }
 
 Deno.test("SphCouplingForce (WebGPU, software adapter)", async (t) => {
@@ -193,16 +174,7 @@ Deno.test("SphCouplingForce (WebGPU, software adapter)", async (t) => {
     assert.throws(() => coupling.setParams({ h: 1 }), /cellSize/);
     assert.throws(() => coupling.setParams({ stiffness: -1 }), /params\.stiffness/);
     assert.throws(() => coupling.setCount(n + 1), /count/);
-    const small = device.createBuffer({
-      label: "test small",
-      size: 16,
-      usage: GPUBufferUsage.STORAGE,
-    });
-    const big = device.createBuffer({
-      label: "test big",
-      size: 16 * n,
-      usage: GPUBufferUsage.STORAGE,
-    });
+    const { small, big } = storageBuffers(device, { small: 16, big: 16 * n });
     const ok = { pos: big, mass: big, body: big, cellStart: big, sorted: big, force: big };
     assert.throws(() => coupling.bind({ ...ok, mass: small }), /buffers\.mass/);
     const b = coupling.bind({ ...ok, cellStart: small });

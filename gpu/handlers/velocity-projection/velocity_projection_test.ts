@@ -1,17 +1,22 @@
 import assert from "node:assert/strict";
-import { findContacts } from "../../../core/baselines.ts";
-import {
-  findCollisions,
-  type FindCollisionsOptions,
-  type Pair,
-} from "../../../core/collision_rules.ts";
-import type { Particle } from "../../../core/particle.ts";
+import { findCollisions } from "../../../core/collision_rules.ts";
 import { Rng } from "../../../core/rng.ts";
 import type { Vec3 } from "../../../core/vec3.ts";
 import { velocityProjection } from "../../../core/velocity_projection_reference.ts";
 import { acquireGpu } from "../../runtime/device.ts";
 import { checkWgslStruct } from "../../runtime/struct_layout.ts";
 import { KIND_BITS } from "../../state/particle_state.ts";
+import {
+  type ContactCloud,
+  contactLists,
+  isolatedPairs,
+  latticeCloud,
+  pairCounts,
+  storageBuffers,
+  testBuffers,
+  uploadContactCloud,
+  velOf,
+} from "../contact_cloud_fixture.ts";
 import {
   VELOCITY_PROJECTION_PARAMS_STRUCT,
   VELOCITY_PROJECTION_WGSL,
@@ -20,49 +25,23 @@ import {
 } from "./velocity_projection.ts";
 
 const f32 = Math.fround;
-/** Positions and velocities on a 1/64 lattice: Rules 1 and 2 are exact in f32, as in f64. */
-const Q = 64;
 
-interface Cloud {
-  n: number;
-  particles: Particle[];
-  options: FindCollisionsOptions & { radius: number[]; fluid: boolean[]; pinned: boolean[] };
+/** A contact cloud whose particles are fluid or solid, pinned or free. */
+interface Cloud extends ContactCloud {
+  options: ContactCloud["options"] & { fluid: boolean[]; pinned: boolean[] };
 }
 
 /**
- * A random cloud on the 1/64 lattice with 4 bodies: 0 and 2 solid (every 5th particle of body 0
- * pinned), 1 and 3 fluid (no self-collision), bonds inside bodies.
+ * A random cloud on the 1/64 lattice (Rules 1 and 2 exact in f32, as in f64) with 4 bodies: 0
+ * and 2 solid (every 5th particle of body 0 pinned), 1 and 3 fluid (no self-collision), bonds
+ * inside bodies.
  */
 function makeCloud(rng: Rng, n: number, side: number, pins = true): Cloud {
-  const particles: Particle[] = [];
-  const radius: number[] = [];
-  const body: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const c = () => rng.int(0, side - 1) / Q;
-    const v = () => rng.int(-64, 64) / Q;
-    particles.push({ mass: f32(rng.uniform(0.5, 3)), x: [c(), c(), c()], v: [v(), v(), v()] });
-    radius.push(rng.int(3, 6) / Q);
-    body.push(Math.floor((4 * i) / n));
-  }
-  const bonded: Pair[] = [];
-  for (let i = 0; i + 1 < n; i += 2) if (body[i] === body[i + 1]) bonded.push([i, i + 1]);
+  const cloud = latticeCloud(rng, n, { side, bodies: 4, selfCollision: (b) => b === 0 || b === 2 });
+  const body = cloud.options.body as number[];
   const fluid = body.map((b) => b === 1 || b === 3);
   const pinned = body.map((b, i) => pins && b === 0 && i % 5 === 0);
-  return {
-    n,
-    particles,
-    options: { radius, body, bonded, selfCollision: (b) => b === 0 || b === 2, fluid, pinned },
-  };
-}
-
-/** Contact slots built on the CPU (ascending partners), as `CollisionDetection` writes them. */
-function contactLists(s: Cloud): number[][] {
-  const lists: number[][] = Array.from({ length: s.n }, () => []);
-  for (const [i, j] of findContacts(s.particles, s.options)) {
-    lists[i].push(j);
-    lists[j].push(i);
-  }
-  return lists;
+  return { ...cloud, options: { ...cloud.options, fluid, pinned } };
 }
 
 /** Runs one sweep with the given contact slots; returns velOut (4 floats per particle). */
@@ -73,65 +52,30 @@ async function runGpu(
   lists: number[][] = contactLists(s),
 ): Promise<Float32Array> {
   const cap = vp.capacity;
-  const k = vp.maxPerParticle;
-  const pos = new Float32Array(4 * cap);
-  const vel = new Float32Array(4 * cap);
-  const mass = new Float32Array(cap);
   const kind = new Uint32Array(cap);
-  s.particles.forEach((p, i) => {
-    pos.set([...p.x, s.options.radius[i]], 4 * i);
-    vel.set([...p.v, i + 0.5], 4 * i); // w marks the particle: it must be copied
-    mass[i] = p.mass;
+  s.particles.forEach((_, i) => {
     kind[i] = (s.options.fluid[i] ? KIND_BITS.fluid : KIND_BITS.sheet) |
       (s.options.pinned[i] ? KIND_BITS.pinned : 0);
   });
-  const slots = new Uint32Array(cap * k);
-  const counts = new Uint32Array(cap);
-  lists.forEach((l, i) => {
-    assert.ok(l.length <= k, `particle ${i} has ${l.length} contacts > K`);
-    slots.set([...l].sort((a, b) => a - b), i * k);
-    counts[i] = l.length;
-  });
-  const created: GPUBuffer[] = [];
-  const upload = (label: string, data: ArrayBufferView<ArrayBuffer>) => {
-    const b = device.createBuffer({
-      label: `test ${label}`,
-      size: Math.max(16, data.byteLength),
-      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
-    });
-    device.queue.writeBuffer(b, 0, data);
-    created.push(b);
-    return b;
-  };
+  const t = testBuffers(device);
   const buffers: VelocityProjectionBuffers = {
-    pos: upload("pos", pos),
-    vel: upload("vel", vel),
-    mass: upload("mass", mass),
-    kind: upload("kind", kind),
-    contacts: upload("contacts", slots),
-    contactCount: upload("contactCount", counts),
-    velOut: upload("velOut", new Float32Array(4 * cap).fill(NaN)),
+    ...uploadContactCloud(t, s, {
+      capacity: cap,
+      maxPerParticle: vp.maxPerParticle,
+      markVelocity: true,
+      lists,
+    }),
+    kind: t.upload("kind", kind),
+    velOut: t.upload("velOut", new Float32Array(4 * cap).fill(NaN)),
   };
   const bindings = vp.bind(buffers);
   vp.setCount(s.n);
-  const rb = device.createBuffer({
-    label: "test readback",
-    size: 16 * cap,
-    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+  return await t.run((enc) => vp.encode(enc, bindings), {
+    result: buffers.velOut,
+    bytes: 16 * cap,
+    label: "test velocity projection encoder",
   });
-  created.push(rb);
-  const enc = device.createCommandEncoder({ label: "test velocity projection encoder" });
-  vp.encode(enc, bindings);
-  enc.copyBufferToBuffer(buffers.velOut, 0, rb, 0, 16 * cap);
-  device.queue.submit([enc.finish()]);
-  await rb.mapAsync(GPUMapMode.READ);
-  const out = new Float32Array(rb.getMappedRange().slice(0));
-  rb.unmap();
-  for (const b of created) b.destroy();
-  return out;
 }
-
-const velOf = (out: Float32Array, i: number): Vec3 => [out[4 * i], out[4 * i + 1], out[4 * i + 2]];
 
 /** Σ m v over the first n particles of `out` (f64 sums of the f32 velocities). */
 function momentum(s: Cloud, out: Float32Array | null): Vec3 {
@@ -176,11 +120,7 @@ Deno.test("VelocityProjection (WebGPU, software adapter)", async (t) => {
     const { fluid, pinned } = s.options;
     const { pairs } = findCollisions(s.particles, s.options);
     const mixed = pairs.filter(([i, j]) => fluid[i] !== fluid[j]);
-    const hits = new Map<number, number>();
-    for (const [i, j] of mixed) {
-      hits.set(i, (hits.get(i) ?? 0) + 1);
-      hits.set(j, (hits.get(j) ?? 0) + 1);
-    }
+    const hits = pairCounts(mixed);
     const several = (f: boolean) => [...hits].some(([i, a]) => fluid[i] === f && a >= 3);
     assert.ok(several(true), "some fluid particles have several solid contacts");
     assert.ok(several(false), "some solid particles have several fluid contacts");
@@ -225,29 +165,18 @@ Deno.test("VelocityProjection (WebGPU, software adapter)", async (t) => {
 
   await t.step("isolated fluid–solid pairs: momentum kept, no approach left", async () => {
     const rng = new Rng(43);
-    const particles: Particle[] = [];
-    const radius: number[] = [];
     const fluid: boolean[] = [];
     const count = 200;
-    for (let p = 0; p < count; p++) {
-      const o: Vec3 = [2 * (p % 10), 2 * Math.floor(p / 10), 0];
-      const m = () => f32(rng.uniform(0.2, 5));
-      const jitter = () => rng.int(-8, 8) / Q;
-      const v = () => rng.int(-32, 32) / Q;
-      particles.push({ mass: m(), x: o, v: [1, v(), v()] });
-      particles.push({
-        mass: m(),
-        x: [o[0] + 0.5, o[1] + jitter(), o[2] + jitter()],
-        v: [-1, v(), v()],
-      });
-      radius.push(0.3, 0.3);
-      const first = rng.int(0, 1) === 1;
-      fluid.push(first, !first);
-    }
+    const cloud = isolatedPairs(rng, count, {
+      afterPair: () => {
+        const first = rng.int(0, 1) === 1;
+        fluid.push(first, !first);
+      },
+    });
+    const { particles } = cloud;
     const s: Cloud = {
-      n: 2 * count,
-      particles,
-      options: { radius, fluid, pinned: fluid.map(() => false) },
+      ...cloud,
+      options: { ...cloud.options, fluid, pinned: fluid.map(() => false) },
     };
     assert.equal(findCollisions(particles, s.options).pairs.length, count, "all approach");
     const out = await runGpu(device, vp, s);
@@ -302,20 +231,10 @@ Deno.test("VelocityProjection (WebGPU, software adapter)", async (t) => {
       /options\.maxPerParticle/,
     );
     assert.throws(() => vp.setCount(n + 1), /count/);
-    const big = device.createBuffer({
-      label: "test big",
-      size: 16 * n * 24,
-      usage: GPUBufferUsage.STORAGE,
-    });
-    const other = device.createBuffer({
-      label: "test other",
-      size: 16 * n,
-      usage: GPUBufferUsage.STORAGE,
-    });
-    const small = device.createBuffer({
-      label: "test small",
-      size: 16,
-      usage: GPUBufferUsage.STORAGE,
+    const { big, other, small } = storageBuffers(device, {
+      big: 16 * n * 24,
+      other: 16 * n,
+      small: 16,
     });
     const ok = {
       pos: big,

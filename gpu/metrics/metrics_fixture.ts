@@ -1,0 +1,87 @@
+/**
+ * Test fixture shared by the metrics tests (`metrics_test.ts`, `fluid_metrics_test.ts`): one
+ * sample of {@link Metrics} on a fresh software device over particles given as rows, checked for
+ * validation errors. For tests only.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { acquireGpu } from "../runtime/device.ts";
+import { storageBuffer } from "../runtime/kernel.ts";
+import { HANDLER_STATS } from "../state/particle_state.ts";
+import { Metrics, type MetricsOptions, type MetricsSample } from "./metrics.ts";
+
+/** The bond lists of `MetricsBuffers` (`bondStart`, `bondList`, `bondClass`, `springClasses`). */
+export interface FixtureBonds {
+  bondStart: Uint32Array;
+  bondList: Uint32Array;
+  bondClass: Uint32Array;
+  springClasses: Float32Array;
+}
+
+/** Options of {@link sampleMetrics}: the metrics' own, the particles in place of the buffers. */
+export interface MetricsFixtureOptions extends Omit<MetricsOptions, "count" | "buffers"> {
+  /** Positions (xyz rows) at the start: the rest positions, and the sampled ones until `after`. */
+  before: readonly (readonly number[])[];
+  /** Positions of the sample, written after the start is recorded; default `before`. */
+  after?: readonly (readonly number[])[];
+  /** Velocities (xyz rows); default 0. */
+  vel?: readonly (readonly number[])[];
+  mass: Float32Array;
+  /** Body-kind bits per particle (`KIND_BITS`). */
+  kind: Uint32Array;
+  /** The bonds; default none. */
+  bonds?: FixtureBonds;
+  /** Record the start (`encodeInit` on `before`) before sampling; default true. */
+  init?: boolean;
+  /** Time of the sample (s); default 1. */
+  time?: number;
+}
+
+/**
+ * Builds {@link Metrics} over the particles (N = `before.length`, positions' w = `radius`), records
+ * the start on `before` (unless `init` is false), moves the particles to `after`, takes one
+ * sample and returns its row; asserts that no validation error occurred.
+ */
+export async function sampleMetrics(options: MetricsFixtureOptions): Promise<MetricsSample> {
+  const { before, after, vel, mass, kind, bonds, init = true, time = 1, ...metricsOptions } =
+    options;
+  const { device } = await acquireGpu({ adapter: "software" });
+  device.pushErrorScope("validation");
+  const n = before.length;
+  const vec4 = (rows: readonly (readonly number[])[], w = 0) =>
+    Float32Array.from(rows.flatMap((p) => [p[0], p[1], p[2], w]));
+  const buf = (label: string, data: ArrayBufferView) =>
+    storageBuffer(device, { label, size: data.byteLength, data });
+  const pos = buf("pos", vec4(before, options.radius));
+  const metrics = new Metrics(device, {
+    ...metricsOptions,
+    count: n,
+    buffers: {
+      pos,
+      vel: buf("vel", vel ? vec4(vel) : new Float32Array(4 * n)),
+      mass: buf("mass", mass),
+      kind: buf("kind", kind),
+      rest: buf("rest", vec4(before, options.radius)),
+      bondStart: buf("bondStart", bonds?.bondStart ?? new Uint32Array(n + 1)),
+      bondList: buf("bondList", bonds?.bondList ?? new Uint32Array(4)),
+      bondClass: buf("bondClass", bonds?.bondClass ?? new Uint32Array(4)),
+      springClasses: buf("springClasses", bonds?.springClasses ?? new Float32Array(4)),
+      stats: buf("stats", new Uint32Array(HANDLER_STATS.length)),
+    },
+  });
+  if (init) {
+    const enc = device.createCommandEncoder({ label: "init" });
+    metrics.encodeInit(enc);
+    device.queue.submit([enc.finish()]);
+  }
+  if (after) device.queue.writeBuffer(pos, 0, vec4(after, options.radius));
+  const enc = device.createCommandEncoder({ label: "sample" });
+  metrics.encodeSample(enc, { time });
+  device.queue.submit([enc.finish()]);
+  const [row] = await metrics.read();
+  assert.equal(await device.popErrorScope(), null);
+  metrics.destroy();
+  device.destroy();
+  return row;
+}
