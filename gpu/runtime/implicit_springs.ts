@@ -76,30 +76,36 @@ export const CLOTH_DOF_FIXED: number = DOF_FIXED;
 export const CG_SCALARS = { RZ0: 0, RZ: 1, RZNEW: 2, PAP: 3, DONE: 4, ITER: 5 } as const;
 const { RZ0: S_RZ0, RZNEW: S_RZNEW, PAP: S_PAP, DONE: S_DONE, ITER: S_ITER } = CG_SCALARS;
 const STATE_FLOATS = 8;
-/** Regions of the CG scratch buffer (implicit_springs.wgsl R_*). */
-/** Regions of the CG scratch buffer (each `stride` vec4 long), in buffer order. */
-export const CG_REGIONS = {
-  X: 0,
-  R: 1,
-  Z: 2,
-  P: 3,
-  AP: 4,
-  INVD: 5,
-  VHAT: 6,
-  G: 7,
-  DG: 8,
-  F: 9,
-  DM: 10,
-  XP: 11,
-} as const;
-const { R: R_R, Z: R_Z, P: R_P, AP: R_AP, F: R_F } = CG_REGIONS;
-const REGIONS = Object.keys(CG_REGIONS).length;
+/**
+ * The CG scratch: three buffers of four regions (each `stride` vec4 long), so that each buffer
+ * stays under the per-binding limit at Table I's particle counts; grouped by the kernels that use
+ * them (implicit_springs.wgsl cgA, cgB, cgC).
+ */
+export const CG_BUFFERS = { A: 15, B: 21, C: 22 } as const;
+/** Each region's buffer (binding of {@link CG_BUFFERS}) and index within it (WGSL R_*). */
+export const CG_REGIONS: Readonly<
+  Record<string, { buffer: keyof typeof CG_BUFFERS; index: number }>
+> = {
+  P: { buffer: "A", index: 0 },
+  AP: { buffer: "A", index: 1 },
+  DM: { buffer: "A", index: 2 },
+  XP: { buffer: "A", index: 3 },
+  X: { buffer: "B", index: 0 },
+  R: { buffer: "B", index: 1 },
+  Z: { buffer: "B", index: 2 },
+  INVD: { buffer: "B", index: 3 },
+  VHAT: { buffer: "C", index: 0 },
+  G: { buffer: "C", index: 1 },
+  DG: { buffer: "C", index: 2 },
+  F: { buffer: "C", index: 3 },
+};
+const REGIONS_PER_BUFFER = 4;
 
 /** Every constant of implicit_springs.wgsl that TypeScript defines, as `override` values. */
 const WGSL_CONSTANTS: Record<string, number> = {
   ACTIVE: CLOTH_DOF_ACTIVE,
   FIXED: CLOTH_DOF_FIXED,
-  ...Object.fromEntries(Object.entries(CG_REGIONS).map(([k, v]) => [`R_${k}`, v])),
+  ...Object.fromEntries(Object.entries(CG_REGIONS).map(([k, v]) => [`R_${k}`, v.index])),
   ...Object.fromEntries(Object.entries(CG_SCALARS).map(([k, v]) => [`S_${k}`, v])),
 };
 
@@ -216,17 +222,17 @@ const WRITE: BindingKind = "storage";
 
 /** Bindings (group 0 of implicit_springs.wgsl) of each entry point. */
 const KERNEL_BINDINGS: Record<ClothKernel, ReadonlyArray<number>> = {
-  classify: [1, 4, 5, 7, 8, 9, 10, 11, 15],
+  classify: [1, 4, 5, 7, 8, 9, 10, 11, 15, 22],
   positions: [1, 2, 3, 15],
-  spring_forces: [1, 12, 13, 14, 15, 20],
-  init_cg: [6, 7, 8, 11, 15, 16],
+  spring_forces: [1, 12, 13, 14, 15, 20, 22],
+  init_cg: [6, 7, 8, 11, 15, 16, 21, 22],
   gate: [16, 17, 18],
   apply_a: [1, 7, 8, 11, 12, 13, 14, 15, 16, 20],
-  update_x: [11, 15, 16],
-  update_p: [11, 15, 16],
-  finish: [11, 15, 19],
+  update_x: [11, 15, 16, 21],
+  update_p: [11, 15, 16, 21],
+  finish: [11, 19, 21, 22],
 };
-const WRITABLE = new Set([11, 15, 16, 18, 19]);
+const WRITABLE = new Set([11, 15, 16, 18, 19, 21, 22]);
 
 /** Binding and bytes per element (N elements; memberStart N + 1) of the step's buffers. */
 const USER_BINDINGS: Record<keyof ClothBuffers, [number, number]> = {
@@ -374,7 +380,11 @@ export class ImplicitSprings {
       name: `${label} spring words`,
     });
     const state = buffer("solver state", 4 * STATE_FLOATS, S | GPUBufferUsage.COPY_SRC);
-    const cg = buffer("cg vectors", 16 * REGIONS * stride, S);
+    const cg = Object.fromEntries(
+      Object.keys(CG_BUFFERS).map((
+        k,
+      ) => [k, buffer(`cg vectors ${k}`, 16 * REGIONS_PER_BUFFER * stride, S)]),
+    ) as Record<keyof typeof CG_BUFFERS, GPUBuffer>;
     const flags = buffer("dof flags", 4 * n, S);
     this.#reduce = new MaskedReduction(device, { length: n, label: `${label} reduce` });
     const counts = [Math.ceil(n / wg), ...this.#reduce.workgroupCounts];
@@ -389,23 +399,28 @@ export class ImplicitSprings {
       [12, buffer("spring start", 4 * (n + 1), S | GPUBufferUsage.COPY_SRC, packed.start)],
       [13, words],
       [14, buffer("spring classes", packed.classes.byteLength, S, packed.classes)],
-      [15, cg],
+      [CG_BUFFERS.A, cg.A],
+      [CG_BUFFERS.B, cg.B],
+      [CG_BUFFERS.C, cg.C],
       [16, state],
       [17, argsFull],
       [18, this.#args],
     ]);
-    const region = (r: number) => ({ buffer: cg, offset: 16 * r * stride, size: 16 * n });
+    const region = (name: string) => {
+      const { buffer: b, index } = CG_REGIONS[name];
+      return { buffer: cg[b], offset: 16 * index * stride, size: 16 * n };
+    };
     this.#rz = this.#reduce.createDot({
-      a: region(R_R),
-      b: region(R_Z),
+      a: region("R"),
+      b: region("Z"),
       mask: flags,
       maskBits: CLOTH_DOF_ACTIVE,
       dst: state,
       dstIndex: S_RZNEW,
     });
     this.#pAp = this.#reduce.createDot({
-      a: region(R_P),
-      b: region(R_AP),
+      a: region("P"),
+      b: region("AP"),
       mask: flags,
       maskBits: CLOTH_DOF_ACTIVE,
       dst: state,
@@ -469,9 +484,10 @@ export class ImplicitSprings {
    * before its solve. Lets an explicit integrator of a shared DOF see the springs explicitly.
    */
   get springForce(): GPUBufferBinding {
+    const { buffer, index } = CG_REGIONS.F;
     return {
-      buffer: this.#internal.get(15)!,
-      offset: 16 * R_F * this.#stride,
+      buffer: this.#internal.get(CG_BUFFERS[buffer])!,
+      offset: 16 * index * this.#stride,
       size: 16 * this.particleCount,
     };
   }

@@ -25,7 +25,7 @@
 override ACTIVE: u32;
 override FIXED: u32;
 
-// Regions of `cg` (each `params.stride` vec4 long): per DOF slot ...
+// Regions of cgA, cgB, cgC (each `params.stride` vec4 long; the index within its buffer): per DOF slot ...
 override R_X: u32;    // Δv (the CG iterate)
 override R_R: u32;    // residual r
 override R_Z: u32;    // preconditioned residual z = D⁻¹ r
@@ -87,7 +87,12 @@ override WORKGROUP_SIZE: u32 = 64u;
 @group(0) @binding(13) var<storage, read> springWordsA: array<u32>;
 @group(0) @binding(20) var<storage, read> springWordsB: array<u32>;
 @group(0) @binding(14) var<storage, read> springClasses: array<SpringClass>;
-@group(0) @binding(15) var<storage, read_write> cg: array<vec4f>;
+// The CG scratch in three buffers of 4 regions each (so each stays under the per-binding limit at
+// Table I's particle counts), grouped by the kernels that use them: cgA (p, A p, drag mass and M,
+// particle positions: apply_a), cgB (Δv, r, z, D⁻¹), cgC (v̂, g, diag(B), spring forces).
+@group(0) @binding(15) var<storage, read_write> cgA: array<vec4f>;
+@group(0) @binding(21) var<storage, read_write> cgB: array<vec4f>;
+@group(0) @binding(22) var<storage, read_write> cgC: array<vec4f>;
 @group(0) @binding(16) var<storage, read_write> state: array<f32>;
 @group(0) @binding(17) var<storage, read> argsFull: array<u32>;
 @group(0) @binding(18) var<storage, read_write> args: array<u32>;
@@ -104,7 +109,7 @@ fn is_free(d: u32) -> bool {
 // The spring from particle position xi to particle j (class sc), linearised: the one formula of
 // spring_forces and apply_a, so both see the same block.
 fn spring_block(xi: vec3f, j: u32, sc: SpringClass) -> Block {
-  let d = cg[at(R_XP, j)].xyz - xi;
+  let d = cgA[at(R_XP, j)].xyz - xi;
   let l = length(d);
   if (!(l > 0.0)) {
     return Block(vec3f(0.0), 0.0, 0.0, 0.0, 0.0);
@@ -133,13 +138,13 @@ fn classify(@builtin(global_invocation_id) gid: vec3u) {
     }
   }
   // Drag acts on DOFs with a cloth member, as a whole (a meta-particle moves as one).
-  cg[at(R_DM, d)] = vec4f(select(0.0, params.dt * params.drag * dofM[d], hasCloth), dofM[d], 0.0, 0.0);
+  cgA[at(R_DM, d)] = vec4f(select(0.0, params.dt * params.drag * dofM[d], hasCloth), dofM[d], 0.0, 0.0);
   var fl = 0u;
   if (hasCloth) {
     fl = select(ACTIVE, ACTIVE | FIXED, hasPin);
   }
   flags[d] = fl;
-  cg[at(R_VHAT, d)] = select(vec4f(0.0), vec4f(dofV[d].xyz, 0.0), fl == ACTIVE);
+  cgC[at(R_VHAT, d)] = select(vec4f(0.0), vec4f(dofV[d].xyz, 0.0), fl == ACTIVE);
 }
 
 // Per particle: its position of this step (X_dof + offset).
@@ -149,7 +154,7 @@ fn positions(@builtin(global_invocation_id) gid: vec3u) {
   if (i >= params.count) {
     return;
   }
-  cg[at(R_XP, i)] = vec4f(dofX[dof[i]].xyz + offset[i].xyz, 0.0);
+  cgA[at(R_XP, i)] = vec4f(dofX[dof[i]].xyz + offset[i].xyz, 0.0);
 }
 
 // Per particle: spring forces, the right-hand-side term g_i and the diagonal of the blocks.
@@ -161,8 +166,8 @@ fn spring_forces(@builtin(global_invocation_id) gid: vec3u) {
   }
   let dt = params.dt;
   let di = dof[i];
-  let xi = cg[at(R_XP, i)].xyz;
-  let vi = cg[at(R_VHAT, di)].xyz;
+  let xi = cgA[at(R_XP, i)].xyz;
+  let vi = cgC[at(R_VHAT, di)].xyz;
   var g = vec3f(0.0);
   var dg = vec3f(0.0);
   var fsum = vec3f(0.0);
@@ -176,7 +181,7 @@ fn spring_forces(@builtin(global_invocation_id) gid: vec3u) {
       let b = spring_block(xi, j, sc);
       if (b.l > 0.0) {
         let u = b.u;
-        let w = cg[at(R_VHAT, dj)].xyz - vi;
+        let w = cgC[at(R_VHAT, dj)].xyz - vi;
         let uw = dot(u, w);
         let f = (sc.ks * (b.l - sc.restLength) + sc.kd * uw) * u;
         let kw = sc.ks * ((1.0 - b.c) * uw * u + b.c * w);
@@ -186,9 +191,9 @@ fn spring_forces(@builtin(global_invocation_id) gid: vec3u) {
       }
     }
   }
-  cg[at(R_G, i)] = vec4f(g, 0.0);
-  cg[at(R_DG, i)] = vec4f(dg, 0.0);
-  cg[at(R_F, i)] = vec4f(fsum, 0.0);
+  cgC[at(R_G, i)] = vec4f(g, 0.0);
+  cgC[at(R_DG, i)] = vec4f(dg, 0.0);
+  cgC[at(R_F, i)] = vec4f(fsum, 0.0);
 }
 
 // Per DOF slot: b, D⁻¹, and the CG start x = 0, r = b, z = D⁻¹ r, p = z (zero off the free slots).
@@ -213,21 +218,21 @@ fn init_cg(@builtin(global_invocation_id) gid: vec3u) {
     let end = memberStart[d + 1u];
     for (var k = memberStart[d]; k < end; k++) {
       let m = memberList[k];
-      sumG += cg[at(R_G, m)].xyz;
-      sumDG += cg[at(R_DG, m)].xyz;
+      sumG += cgC[at(R_G, m)].xyz;
+      sumDG += cgC[at(R_DG, m)].xyz;
     }
-    let mass = cg[at(R_DM, d)].y;
-    let dragMass = cg[at(R_DM, d)].x; // dt·c·M: linear drag −c M v, implicit
-    b = params.dt * (sumG + extForce[d].xyz + mass * params.gravity) - dragMass * cg[at(R_VHAT, d)].xyz;
+    let mass = cgA[at(R_DM, d)].y;
+    let dragMass = cgA[at(R_DM, d)].x; // dt·c·M: linear drag −c M v, implicit
+    b = params.dt * (sumG + extForce[d].xyz + mass * params.gravity) - dragMass * cgC[at(R_VHAT, d)].xyz;
     inv = 1.0 / (vec3f(mass + dragMass) + sumDG);
   }
   let z = vec4f(inv * b, 0.0);
-  cg[at(R_X, d)] = vec4f(0.0);
-  cg[at(R_R, d)] = vec4f(b, 0.0);
-  cg[at(R_Z, d)] = z;
-  cg[at(R_P, d)] = z;
-  cg[at(R_AP, d)] = vec4f(0.0);
-  cg[at(R_INVD, d)] = vec4f(inv, 0.0);
+  cgB[at(R_X, d)] = vec4f(0.0);
+  cgB[at(R_R, d)] = vec4f(b, 0.0);
+  cgB[at(R_Z, d)] = z;
+  cgA[at(R_P, d)] = z;
+  cgA[at(R_AP, d)] = vec4f(0.0);
+  cgB[at(R_INVD, d)] = vec4f(inv, 0.0);
 }
 
 // One thread: convergence test ‖r‖_{D⁻¹} ≤ tol ‖r₀‖_{D⁻¹} (or breakdown pᵀAp ≤ 0, or NaN), and the
@@ -259,13 +264,13 @@ fn apply_a(@builtin(global_invocation_id) gid: vec3u) {
   }
   var ap = vec3f(0.0);
   if (is_free(d)) {
-    let pd = cg[at(R_P, d)].xyz;
-    let dm = cg[at(R_DM, d)];
+    let pd = cgA[at(R_P, d)].xyz;
+    let dm = cgA[at(R_DM, d)];
     ap = (dm.y + dm.x) * pd;
     let end = memberStart[d + 1u];
     for (var k = memberStart[d]; k < end; k++) {
       let m = memberList[k];
-      let xm = cg[at(R_XP, m)].xyz;
+      let xm = cgA[at(R_XP, m)].xyz;
       let sEnd = springStart[m + 1u];
       for (var s = springStart[m]; s < sEnd; s++) {
         let word = spring_word(s);
@@ -273,13 +278,13 @@ fn apply_a(@builtin(global_invocation_id) gid: vec3u) {
         let dj = dof[j];
         if (dj != d) {
           let b = spring_block(xm, j, springClasses[spring_class(word)]);
-          let w = cg[at(R_P, dj)].xyz - pd;
+          let w = cgA[at(R_P, dj)].xyz - pd;
           ap -= b.alpha * dot(b.u, w) * b.u + b.beta * w;
         }
       }
     }
   }
-  cg[at(R_AP, d)] = vec4f(ap, 0.0);
+  cgA[at(R_AP, d)] = vec4f(ap, 0.0);
 }
 
 // Per DOF slot: x += α p, r −= α A p, z = D⁻¹ r with α = rᵀz / pᵀAp.
@@ -291,10 +296,10 @@ fn update_x(@builtin(global_invocation_id) gid: vec3u) {
     return;
   }
   let alpha = state[S_RZ] / pAp;
-  let r = cg[at(R_R, d)] - alpha * cg[at(R_AP, d)];
-  cg[at(R_X, d)] = cg[at(R_X, d)] + alpha * cg[at(R_P, d)];
-  cg[at(R_R, d)] = r;
-  cg[at(R_Z, d)] = cg[at(R_INVD, d)] * r;
+  let r = cgB[at(R_R, d)] - alpha * cgA[at(R_AP, d)];
+  cgB[at(R_X, d)] = cgB[at(R_X, d)] + alpha * cgA[at(R_P, d)];
+  cgB[at(R_R, d)] = r;
+  cgB[at(R_Z, d)] = cgB[at(R_INVD, d)] * r;
 }
 
 // Per DOF slot: p = z + β p with β = r_newᵀz_new / rᵀz.
@@ -305,7 +310,7 @@ fn update_p(@builtin(global_invocation_id) gid: vec3u) {
     return;
   }
   let beta = state[S_RZNEW] / state[S_RZ];
-  cg[at(R_P, d)] = cg[at(R_Z, d)] + beta * cg[at(R_P, d)];
+  cgA[at(R_P, d)] = cgB[at(R_Z, d)] + beta * cgA[at(R_P, d)];
 }
 
 // Per DOF slot: v' = v̂ + Δv for the system's DOFs; other slots of dofVOut are left as they are.
@@ -315,5 +320,5 @@ fn finish(@builtin(global_invocation_id) gid: vec3u) {
   if (d >= params.count || (flags[d] & ACTIVE) == 0u) {
     return;
   }
-  dofVOut[d] = vec4f(cg[at(R_VHAT, d)].xyz + cg[at(R_X, d)].xyz, 0.0);
+  dofVOut[d] = vec4f(cgC[at(R_VHAT, d)].xyz + cgB[at(R_X, d)].xyz, 0.0);
 }
