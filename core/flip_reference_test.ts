@@ -33,6 +33,7 @@ import {
   flipStep,
   particleToGrid,
   pressureDiagonal,
+  separationVelocity,
   setBoundaryVelocities,
   solvePressure,
   subtractPressureGradient,
@@ -671,6 +672,24 @@ Deno.test("FLIP pressure projection", async (t) => {
     assert.throws(
       () => volumeCorrectionTarget(grid, cells, { cellMass: masses, rho0: 0, gamma: 1, dt: 1 }),
       /options\.rho0/,
+    );
+  });
+
+  await t.step("separation: pairs closer than the distance pushed apart, momentum kept", () => {
+    // FLIP particles 0–1 at 0.5 apart (pushed), 1–2 at 1.5 (not), an OTHER particle 3 at 0.1 from 0
+    const particles = {
+      x: [0, 0, 0, 0.5, 0, 0, 2, 0, 0, 0, 0.1, 0],
+      v: new Array(12).fill(0),
+      m: [1, 1, 1, 1],
+      isFlip: [1, 1, 1, 0],
+    };
+    const dv = separationVelocity(particles, { distance: 1, strength: 0.5, dt: 0.1 });
+    // 0.5 · (1 − 0.5) / 2 / 0.1 = 1.25 m/s along the pair, opposite for the two
+    assert.deepEqual([...dv.slice(0, 6)], [-1.25, 0, 0, 1.25, 0, 0]);
+    assert.deepEqual([...dv.slice(6)], [0, 0, 0, 0, 0, 0], "far and OTHER particles untouched");
+    assert.throws(
+      () => separationVelocity(particles, { distance: 0, strength: 1, dt: 1 }),
+      /options\.distance/,
     );
   });
 });

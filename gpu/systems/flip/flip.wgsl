@@ -41,6 +41,10 @@ struct FlipParams {
   restMass: f32,        // ρ0 dx³: the volume correction's rest mass of a cell
   volumeCorrection: f32, // γ (0: classic FLIP)
   pad0: u32,
+  separationDistance: f32, // particle separation: pairs closer than this ...
+  separationStrength: f32, // ... get this fraction of half their overlap per step (0: off)
+  pad1: u32,
+  pad2: u32,
 }
 
 // Cell and face classes (core/flip_reference.ts, passed in).
@@ -445,6 +449,32 @@ fn g2p(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: 
     vNew[a] = P.flipRatio * (V[a] + g.y) + (1.0 - P.flipRatio) * g.x;
   }
   particleVel[i] = vec4f(vNew, 0.0);
+}
+
+// Per FLIP particle, after g2p (optional): the separation velocity of core/flip_reference.ts
+// separationVelocity, over the FLIP particles in the 27 neighbour cells (cell ≥ dx ≥ the distance),
+// in their fixed order.
+@compute @workgroup_size(WG)
+fn separation(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = invocation(gid, nwg);
+  if (i >= P.nbDims.w || owned[i] == 0u) { return; }
+  let x = pos[i].xyz;
+  let d0 = P.separationDistance;
+  let nc = gridCell(x, P.nbMin, P.nbCell, P.nbDims.xyz);
+  var dv = vec3f(0.0);
+  for (var nb = 0u; nb < 27u; nb++) {
+    let span = gridNeighborRange(nc, nb, P.nbDims.xyz);
+    for (var k = span.x; k < span.y; k++) {
+      let j = sorted[k];
+      if (j == i || owned[j] == 0u) { continue; }
+      let d = x - pos[j].xyz;
+      let l = length(d);
+      if (l > 0.0 && l < d0) {
+        dv += (P.separationStrength * (d0 - l) / 2.0 / l / P.dt) * d;
+      }
+    }
+  }
+  particleVel[i] = vec4f(particleVel[i].xyz + dv, 0.0);
 }
 
 // Per DOF with FLIP members: its part's velocity = the DOF velocity plus the members' mass-weighted

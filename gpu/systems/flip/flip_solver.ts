@@ -62,6 +62,10 @@ export const FLIP_PARAMS: StructLayout = defineStruct("FlipParams", [
   ["restMass", "f32"],
   ["volumeCorrection", "f32"],
   ["pad0", "u32"],
+  ["separationDistance", "f32"],
+  ["separationStrength", "f32"],
+  ["pad1", "u32"],
+  ["pad2", "u32"],
 ]);
 
 /** Scalars of the CG state buffer (`array<f32>`). */
@@ -102,6 +106,7 @@ export type FlipKernel =
   | "update_p"
   | "pressure_update"
   | "g2p"
+  | "separation"
   | "part_velocity";
 
 /** Bindings (group 0) of each entry point. */
@@ -116,6 +121,7 @@ const KERNEL_BINDINGS: Record<FlipKernel, readonly number[]> = {
   update_p: [13, 14, 17],
   pressure_update: [10, 11, 27],
   g2p: [1, 3, 4, 5, 9, 10, 25, 26, 27],
+  separation: [1, 5, 6, 7, 25],
   part_velocity: [2, 4, 5, 20, 21, 22, 23, 24, 25],
 };
 const WRITABLE = new Set([8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 24, 25, 26, 27, 28, 29]);
@@ -176,6 +182,12 @@ export interface FlipSolverOptions {
   volumeCorrection?: number;
   /** Rest density ρ0 of the volume correction (kg/m³, default 1000). */
   rho0?: number;
+  /**
+   * Particle separation after G2P (default none): FLIP pairs closer than `distance` (≤ dx) get
+   * `strength` × half their overlap per step as velocity (`core/flip_reference.ts`
+   * separationVelocity).
+   */
+  separation?: { distance: number; strength: number };
   /** Label prefix of every GPU object (default "flip"). */
   label?: string;
 }
@@ -217,6 +229,7 @@ export class FlipSolver {
   readonly #rr: ReductionTask;
   readonly #pAp: ReductionTask;
   readonly #args: GPUBuffer;
+  readonly #separation: boolean;
 
   /** Builds the grid buffers and the pipelines; throws a `RangeError` naming a bad option. */
   constructor(device: GPUDevice, options: FlipSolverOptions) {
@@ -235,6 +248,14 @@ export class FlipSolver {
     if (!(flipRatio >= 0 && flipRatio <= 1)) {
       throw new RangeError(`FlipSolver: options.flipRatio must be in [0, 1], got ${flipRatio}`);
     }
+    const sep = options.separation;
+    if (sep && !(sep.distance > 0 && sep.distance <= options.dx && sep.strength >= 0)) {
+      throw new RangeError(
+        `FlipSolver: options.separation needs 0 < distance ≤ dx and strength ≥ 0, got ` +
+          `${JSON.stringify(sep)}`,
+      );
+    }
+    this.#separation = (sep?.strength ?? 0) > 0;
     const volumeCorrection = options.volumeCorrection ?? 0;
     if (!(volumeCorrection >= 0 && volumeCorrection <= 1)) {
       throw new RangeError(
@@ -332,6 +353,10 @@ export class FlipSolver {
         restMass: (options.rho0 ?? 1000) * grid.dx ** 3,
         volumeCorrection,
         pad0: 0,
+        separationDistance: options.separation?.distance ?? 0,
+        separationStrength: options.separation?.strength ?? 0,
+        pad1: 0,
+        pad2: 0,
       }),
     );
     const paramsLayout = createGroupLayout(device, `${label} params layout`, ["uniform"]);
@@ -426,6 +451,7 @@ export class FlipSolver {
     }
     run("pressure_update", this.faces);
     run("g2p", this.#n);
+    if (this.#separation) run("separation", this.#n);
     run("part_velocity", this.#n);
     pass.end();
   }

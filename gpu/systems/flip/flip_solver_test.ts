@@ -7,6 +7,7 @@ import {
   type FaceArrays,
   flipGrid,
   flipStep,
+  separationVelocity,
 } from "../../../core/flip_reference.ts";
 import { Rng } from "../../../core/rng.ts";
 import { acquireGpu } from "../../runtime/device.ts";
@@ -67,8 +68,18 @@ Deno.test("FLIP step on the GPU against the f64 reference (core/flip_reference.t
     { occupied: "fluid", volumeCorrection: 0, rho0: 1000, name: "fluid reading" },
     { occupied: "solid", volumeCorrection: 0, rho0: 1000, name: "solid reading" },
     { occupied: "fluid", volumeCorrection: 0.5, rho0: 50, name: "volume correction" },
+    // particles closer than 0.9 of their spacing (0.025 m, jittered ±20 %) pushed apart
+    {
+      occupied: "fluid",
+      volumeCorrection: 0,
+      rho0: 1000,
+      name: "separation",
+      separation: { distance: 0.0225, strength: 0.5 },
+    },
   ] as const;
-  for (const { occupied, volumeCorrection, rho0, name } of configs) {
+  for (const config of configs) {
+    const { occupied, volumeCorrection, rho0, name } = config;
+    const separation = "separation" in config ? config.separation : undefined;
     device.pushErrorScope("validation");
     const p = fixture(11);
     const n = p.m.length;
@@ -82,6 +93,7 @@ Deno.test("FLIP step on the GPU against the f64 reference (core/flip_reference.t
       occupied,
       volumeCorrection,
       rho0,
+      separation,
     });
 
     const vec4 = (a: Float64Array, w = 0) =>
@@ -122,6 +134,7 @@ Deno.test("FLIP step on the GPU against the f64 reference (core/flip_reference.t
       occupied,
       volumeCorrection,
       rho0,
+      separation,
     });
     const bindings = solver.bind(buffers);
     const encoder = device.createCommandEncoder({ label: "flip test" });
@@ -188,6 +201,10 @@ Deno.test("FLIP step on the GPU against the f64 reference (core/flip_reference.t
     await t.step(
       `${name}: G2P: FLIP particles' new velocities; other particles untouched`,
       () => {
+        if (separation) {
+          const sep = separationVelocity(p, { ...separation, dt: DT });
+          assert.ok(Math.max(...sep.map(Math.abs)) > 0.05, "the separation acts");
+        }
         let worst = 0, scale = 0;
         for (let i = 0; i < n; i++) {
           if (!owned[i]) {

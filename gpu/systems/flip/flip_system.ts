@@ -52,6 +52,19 @@ export const FLIP_SYSTEM: SystemEntry = {
       default: 0,
     },
     rho0: { description: "rest density ρ0 of the volume correction (kg/m³)", gt: 0, default: 1000 },
+    separationStrength: {
+      description: "particle separation σ: FLIP pairs closer than the separation distance get " +
+        "σ × half their overlap per step as velocity (0: off)",
+      min: 0,
+      max: 1,
+      default: 0,
+    },
+    separationDistance: {
+      description: "separation distance as a fraction of the particle diameter 2r",
+      gt: 0,
+      max: 1,
+      default: 0.9,
+    },
     occupiedAsSolid: {
       description: "cells holding only other systems' particles: 0 = occupied fluid cells " +
         "(the paper's reading), 1 = moving solid boundaries",
@@ -105,6 +118,10 @@ export const FLIP_SYSTEM: SystemEntry = {
       occupied: ctx.params.occupiedAsSolid ? "solid" : "fluid",
       volumeCorrection: ctx.params.volumeCorrection,
       rho0: ctx.params.rho0,
+      separation: {
+        distance: ctx.params.separationDistance * 2 * scene.radius,
+        strength: ctx.params.separationStrength,
+      },
       label: `flip ${ctx.index}`,
     });
     const bindings = solver.bind({
