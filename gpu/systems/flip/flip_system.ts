@@ -54,10 +54,11 @@ export const FLIP_SYSTEM: SystemEntry = {
     rho0: { description: "rest density ρ0 of the volume correction (kg/m³)", gt: 0, default: 1000 },
     separationStrength: {
       description: "particle separation σ: FLIP pairs closer than the separation distance get " +
-        "σ × half their overlap per step as velocity (0: off)",
+        "σ × half their overlap per step as velocity (0: off; default 0.1: the fluid's volume " +
+        "within 4 % at tiny, 8 % at small on the dam break, against 18 % and 28 % without)",
       min: 0,
       max: 1,
-      default: 0,
+      default: 0.1,
     },
     separationDistance: {
       description: "separation distance as a fraction of the particle diameter 2r",
