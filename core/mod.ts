@@ -14,3 +14,5 @@ export * from "./rng.ts";
 export * from "./baselines.ts";
 export * from "./result.ts";
 export * from "./peridynamics_reference.ts";
+export * from "./flip_reference.ts";
+export * from "./velocity_projection_reference.ts";
