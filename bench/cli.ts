@@ -14,7 +14,11 @@ import { UsageError } from "./suite.ts";
 export interface BenchOptions {
   scenes: string[];
   handlers: string[];
-  scale: Scale;
+  /**
+   * `--scale`: the scales to run every case at, distinct, smallest first (`SCALES` order); one
+   * scale (`small` by default) unless a sweep is asked for (`--scale tiny,small,medium`).
+   */
+  scales: Scale[];
   /** `default`, `software`, or an index/name from `--list-adapters`. */
   adapter: string;
   /** Output folder; default `reports/out/<timestamp>/`. */
@@ -53,7 +57,9 @@ default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html 
   --suite <name>      default | all (bench/suites.ts); --scene/--handler filter within it
   --scene <ids>       scene ids, globs ("fig11-*") or paths to scene files (comma list; repeatable)
   --handler <ids>     handler ids or globs (comma list; repeatable)
-  --scale <s>         tiny | small | medium | paper (default small)
+  --scale <s>         tiny | small | medium | paper (default small); a comma list (or repeated
+                      --scale) runs every case at each scale, smallest first: a scale sweep
+                      (e.g. --scale tiny,small,medium; the report fits step time ~ N^k)
   --adapter <a>       default | software | an index or name from --list-adapters (default default)
   --out <dir>         output folder (default reports/out/<timestamp>)
   --seed <n>          override every scene's seed
@@ -89,6 +95,25 @@ function list(values: string[] | undefined): string[] {
   );
 }
 
+/**
+ * The scales of `--scale` values (each a scale or a comma list of them): distinct, in `SCALES`
+ * order (smallest first), whatever order they were given in; `["small"]` when none are given.
+ * Throws a {@link UsageError} naming the valid scales for an unknown one or an empty list.
+ */
+export function parseScales(values: readonly string[] | undefined): Scale[] {
+  if (values === undefined || values.length === 0) return ["small"];
+  const given = list([...values]);
+  if (given.length === 0) {
+    throw new UsageError(`--scale must be one of ${SCALES.join(", ")} (or a comma list), got ""`);
+  }
+  for (const s of given) {
+    if (!SCALES.includes(s as Scale)) {
+      throw new UsageError(`--scale must be one of ${SCALES.join(", ")}, got "${s}"`);
+    }
+  }
+  return SCALES.filter((s) => given.includes(s));
+}
+
 /** Parses the bench's arguments; throws a {@link UsageError} for anything unknown or invalid. */
 export function parseBenchArgs(args: readonly string[]): BenchOptions {
   let values;
@@ -98,7 +123,7 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
       options: {
         scene: { type: "string", multiple: true },
         handler: { type: "string", multiple: true },
-        scale: { type: "string", default: "small" },
+        scale: { type: "string", multiple: true },
         adapter: { type: "string", default: "default" },
         out: { type: "string" },
         seed: { type: "string" },
@@ -121,9 +146,7 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
   } catch (e) {
     throw new UsageError(`${(e as Error).message}\n\n${USAGE}`);
   }
-  if (!SCALES.includes(values.scale as Scale)) {
-    throw new UsageError(`--scale must be one of ${SCALES.join(", ")}, got "${values.scale}"`);
-  }
+  const scales = parseScales(values.scale);
   const seed = int("seed", values.seed, 0);
   if (seed !== undefined && seed > 0xffffffff) {
     throw new UsageError(`--seed must be below 2^32, got ${seed}`);
@@ -158,7 +181,7 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
   return {
     scenes: list(values.scene),
     handlers: list(values.handler),
-    scale: values.scale as Scale,
+    scales,
     adapter: values.adapter!,
     out: values.out ?? null,
     seed,

@@ -1,12 +1,14 @@
 import assert from "node:assert/strict";
-import { parseBenchArgs } from "./cli.ts";
+import { parseBenchArgs, parseScales } from "./cli.ts";
+import { getScene } from "../scenes/catalog.ts";
+import { sceneToJson } from "../core/scene.ts";
 import { expand, globMatch, resolveCases, UsageError } from "./suite.ts";
 
 Deno.test("bench arguments", async (t) => {
   await t.step("defaults: the whole suite at scale small", () => {
     const o = parseBenchArgs([]);
     assert.deepEqual(o.scenes, []);
-    assert.equal(o.scale, "small");
+    assert.deepEqual(o.scales, ["small"]);
     assert.equal(o.adapter, "default");
     assert.equal(o.warmup, undefined, "the runner's default (defaultWarmup)");
     assert.equal(o.repeat, 1);
@@ -46,6 +48,75 @@ Deno.test("bench arguments", async (t) => {
         "sph-force-strong",
       ],
     );
+  });
+  await t.step("--scale: a comma list or repeated flags make a sweep, smallest first", () => {
+    assert.deepEqual(parseBenchArgs(["--scale", "tiny"]).scales, ["tiny"]);
+    assert.deepEqual(parseBenchArgs(["--scale", "medium,tiny, small"]).scales, [
+      "tiny",
+      "small",
+      "medium",
+    ]);
+    assert.deepEqual(
+      parseBenchArgs(["--scale", "paper", "--scale", "small,tiny", "--scale", "small"]).scales,
+      ["tiny", "small", "paper"],
+      "repeated flags join, duplicates dropped",
+    );
+    assert.deepEqual(parseScales(undefined), ["small"]);
+    assert.deepEqual(parseScales([]), ["small"]);
+    assert.throws(
+      () => parseBenchArgs(["--scale", "tiny,huge"]),
+      (e) =>
+        e instanceof UsageError &&
+        e.message === '--scale must be one of tiny, small, medium, paper, got "huge"',
+    );
+    assert.throws(() => parseBenchArgs(["--scale", ","]), /--scale must be one of .*got ""/);
+  });
+  await t.step("a sweep runs every case at each scale, one scale after the other", () => {
+    const one = resolveCases({ scenes: ["fig10-*"], handlers: [], scale: "tiny" });
+    const cases = resolveCases({
+      scenes: ["fig10-*"],
+      handlers: [],
+      scale: parseBenchArgs(["--scale", "small,tiny"]).scales,
+    });
+    assert.equal(cases.length, 2 * one.length);
+    assert.deepEqual(
+      cases.map((c) => c.scene.scale),
+      [...one.map(() => "tiny"), ...one.map(() => "small")],
+    );
+    const label = (c: (typeof cases)[number]) => `${c.scene.id} × ${c.handler}`;
+    assert.deepEqual(cases.slice(one.length).map(label), one.map(label), "the same cases");
+    assert.ok(
+      cases[one.length].scene.radius < cases[0].scene.radius,
+      "small is finer than tiny",
+    );
+    assert.deepEqual(
+      resolveCases({ scenes: ["fig10-*"], handlers: [], scale: ["tiny"] }).map(label),
+      one.map(label),
+      "a list of one scale is the single-scale matrix",
+    );
+    assert.throws(
+      () => resolveCases({ scenes: ["fig10-*"], handlers: [], scale: [] }),
+      /no scale given; scales: tiny, small, medium, paper/,
+    );
+  });
+  await t.step("a scene file has its own scale: once in a sweep", () => {
+    const dir = Deno.makeTempDirSync({ prefix: "mergesplit-cli-" });
+    try {
+      const file = `${dir}/dam.json`;
+      Deno.writeTextFileSync(file, sceneToJson(getScene("dam-break-sph", { scale: "tiny" })));
+      const cases = resolveCases({
+        scenes: [file, "dam-break-sph"],
+        handlers: [],
+        scale: ["tiny", "small"],
+      });
+      assert.deepEqual(cases.map((c) => [c.sceneSource === file, c.scene.scale]), [
+        [true, "tiny"],
+        [false, "tiny"],
+        [false, "small"],
+      ]);
+    } finally {
+      Deno.removeSync(dir, { recursive: true });
+    }
   });
   await t.step("unknown options, ids and bad values fail with the valid choices", () => {
     assert.throws(

@@ -1,8 +1,10 @@
 /**
  * The bench run behind `deno task bench` (`cli.ts`): runs the default suite (every scene, every
- * applicable handler, scale small, the default adapter) or the cases the options select, and
- * writes `results.jsonl` under `reports/out/<timestamp>/` (printed at the end). `--help` lists the
- * options. It writes no report: `cli.ts` does that after {@link runBench} returns.
+ * applicable handler, scale small, the default adapter) or the cases the options select, at one
+ * scale or several (`--scale tiny,small,medium`: a sweep), and writes `results.jsonl` under
+ * `reports/out/<timestamp>/` (printed at the end) and a summary table with the step time per
+ * particle (ns per particle-step). `--help` lists the options. It writes no report: `cli.ts` does
+ * that after {@link runBench} returns.
  * `deno run -A bench/main.ts [options]` runs the bench alone.
  *
  * @module
@@ -16,10 +18,50 @@ import { caseSteps, runSuite } from "./runner.ts";
 import { resolveCases, SceneFileError, UsageError } from "./suite.ts";
 import { SUITES } from "./suites.ts";
 import { verifyResults } from "./verify.ts";
+import type { CaseRecord } from "../core/result.ts";
 
 /** Default output folder: reports/out/<UTC timestamp>. */
 export function defaultOutDir(now = new Date()): string {
   return `reports/out/${now.toISOString().replace(/[:]/g, "-").replace(/\..*$/, "")}`;
+}
+
+/**
+ * A case's step time per particle in ns (median ms/step × 10⁶ / particles, solid and fluid), the
+ * throughput figure other particle codes quote; null without timings or particles.
+ */
+export function nsPerParticleStep(
+  record: Pick<CaseRecord, "timings" | "particles">,
+): number | null {
+  const ms = record.timings?.phases.total?.median;
+  const n = (record.particles?.solid ?? 0) + (record.particles?.fluid ?? 0);
+  return typeof ms === "number" && Number.isFinite(ms) && n > 0 ? (ms * 1e6) / n : null;
+}
+
+/** The summary table printed at the end of a run: one line per case (a scale column in sweeps). */
+export function summaryTable(records: readonly CaseRecord[]): string {
+  const sweep = new Set(records.map((r) => r.scale)).size > 1;
+  const f = (v: unknown, d = 2) => (typeof v === "number" ? v.toFixed(d) : "-");
+  const ns = (r: CaseRecord) => {
+    const v = nsPerParticleStep(r);
+    return v === null ? "-" : v >= 100 ? v.toFixed(0) : v.toPrecision(3);
+  };
+  const scale = (s: string) => (sweep ? `${s.padEnd(7)} ` : "");
+  const lines = [
+    `${"scene".padEnd(22)} ${"handler".padEnd(17)} ${scale("scale")}${
+      "status".padEnd(9)
+    } pass-thru  rebound  E/E0   ms/step  ns/p·step`,
+  ];
+  for (const r of records) {
+    const m = r.metrics?.summary;
+    lines.push(
+      `${r.scene.padEnd(22)} ${r.handler.padEnd(17)} ${scale(r.scale)}${r.status.padEnd(9)} ${
+        String(m?.passThroughMax ?? "-").padStart(9)
+      }  ${f(m?.maxRebound).padStart(7)}  ${f(m?.energyRatio).padStart(5)}  ${
+        f(r.timings?.phases.total.median, 1).padStart(7)
+      }  ${ns(r).padStart(9)}`,
+    );
+  }
+  return lines.join("\n");
 }
 
 /** What {@link runBench} did. */
@@ -89,7 +131,7 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
     const cases = resolveCases({
       scenes: opts.scenes,
       handlers: opts.handlers,
-      scale: opts.scale,
+      scale: opts.scales,
       seed: opts.seed,
       params: opts.params,
       coupling: opts.coupling,
@@ -108,10 +150,16 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
     };
     Deno.addSignalListener("SIGINT", onSigint);
     const totalSteps = cases.reduce((a, c) => a + caseSteps(c, opts) * opts.repeat, 0);
+    const sweep = opts.scales.length > 1;
+    const at = sweep
+      ? `scales ${opts.scales.join(", ")} (each case at each)`
+      : `scale ${opts.scales[0]}`;
     console.error(
-      `running ${cases.length} cases (${totalSteps} steps) at scale ${opts.scale} on adapter "${adapter}"; results: ${resultsFile}`,
+      `running ${cases.length} cases (${totalSteps} steps) at ${at} on adapter "${adapter}"; results: ${resultsFile}`,
     );
-    const progress = new Progress(cases.length);
+    const progress = new Progress(cases.length, {
+      label: sweep ? (k, label) => `${label} (${cases[k].scene.scale})` : undefined,
+    });
     const { records, interrupted: stopped } = await runSuite(cases, {
       adapter,
       steps: opts.steps,
@@ -121,22 +169,7 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
       timeout: opts.timeout,
     }, { resultsFile, progress, interrupted: () => interrupted });
     Deno.removeSignalListener("SIGINT", onSigint);
-    console.log(
-      `\n${"scene".padEnd(22)} ${"handler".padEnd(17)} ${
-        "status".padEnd(9)
-      } pass-thru  rebound  E/E0   ms/step`,
-    );
-    for (const r of records) {
-      const m = r.metrics?.summary;
-      const f = (v: unknown, d = 2) => (typeof v === "number" ? v.toFixed(d) : "-");
-      console.log(
-        `${r.scene.padEnd(22)} ${r.handler.padEnd(17)} ${r.status.padEnd(9)} ${
-          String(m?.passThroughMax ?? "-").padStart(9)
-        }  ${f(m?.maxRebound).padStart(7)}  ${f(m?.energyRatio).padStart(5)}  ${
-          f(r.timings?.phases.total.median, 1).padStart(7)
-        }`,
-      );
-    }
+    console.log(`\n${summaryTable(records)}`);
     console.log(`\nwrote ${records.length} cases to ${resultsFile}`);
     const exitCode = stopped
       ? 130

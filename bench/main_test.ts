@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { getScene } from "../scenes/catalog.ts";
 import { sceneToJson } from "../core/scene.ts";
-import { parseResults } from "../core/result.ts";
+import { type CaseRecord, parseResults } from "../core/result.ts";
+import { nsPerParticleStep, summaryTable } from "./main.ts";
 
 // End-to-end runs of the bench as a subprocess, on the software adapter, with tiny scenes:
 // `deno task bench` (cli.ts: the bench, then the report) and, once, bench/main.ts alone.
@@ -82,6 +83,39 @@ Deno.test({
       assert.ok(Deno.statSync(`${dir}/unstable/report.html`).size > 0);
     });
 
+    await t.step("a scale sweep runs the case at each scale, smallest first", async () => {
+      const r = await bench([
+        "--scene",
+        "dam-break-sph",
+        "--handler",
+        "merge-split",
+        "--scale",
+        "small,tiny",
+        "--steps",
+        "10",
+        "--out",
+        `${dir}/sweep`,
+        ...common.filter((a) => a !== "--scale" && a !== "tiny"),
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(
+        r.stderr,
+        /running 2 cases \(20 steps\) at scales tiny, small \(each case at each\)/,
+      );
+      assert.match(r.stderr, /\[1\/2\] dam-break-sph × merge-split \(tiny\): ok/);
+      assert.match(r.stderr, /\[2\/2\] dam-break-sph × merge-split \(small\): ok/);
+      const recs = parseResults(Deno.readTextFileSync(`${dir}/sweep/results.jsonl`));
+      assert.deepEqual(recs.map((x) => [x.scale, x.particles.fluid, x.status]), [
+        ["tiny", 432, "ok"],
+        ["small", 3456, "ok"],
+      ]);
+      assert.match(r.stdout, /scale\s+status .* ms\/step {2}ns\/p·step/);
+      assert.match(r.stdout, /dam-break-sph\s+merge-split\s+small\s+ok /);
+      const html = Deno.readTextFileSync(`${dir}/sweep/report.html`);
+      assert.match(html, /<section id="scaling">/);
+      assert.match(html, /"label":"merge-split \(k = -?\d+\.\d\d\)"/);
+    });
+
     await t.step(
       "two runs of a case on one adapter give the same state hash; --verify agrees",
       async () => {
@@ -153,4 +187,39 @@ Deno.test({
     });
     Deno.removeSync(dir, { recursive: true });
   },
+});
+
+Deno.test("the summary table at the end of a run", async (t) => {
+  const record = (scale: string, fluid: number, ms: number | null, status = "ok") =>
+    ({
+      scene: "dam-break-sph",
+      handler: "merge-split",
+      scale,
+      status,
+      particles: { solid: 0, fluid },
+      metrics: { summary: { passThroughMax: 0, maxRebound: 0.5, energyRatio: 1 }, series: null },
+      timings: ms === null ? null : { phases: { total: { median: ms } } },
+    }) as unknown as CaseRecord;
+
+  await t.step("ns per particle-step: median ms × 10⁶ / particles", () => {
+    assert.equal(nsPerParticleStep(record("tiny", 432, 3.9)), (3.9 * 1e6) / 432);
+    assert.equal(nsPerParticleStep(record("tiny", 0, 3.9)), null);
+    assert.equal(nsPerParticleStep(record("tiny", 432, null, "failed")), null);
+  });
+
+  await t.step("one scale: no scale column; a sweep: a scale column", () => {
+    const one = summaryTable([record("small", 3456, 19.6), record("small", 3456, null, "failed")])
+      .split("\n");
+    assert.match(
+      one[0],
+      /^scene\s+handler\s+status\s+pass-thru {2}rebound {2}E\/E0 {3}ms\/step {2}ns\/p·step$/,
+    );
+    assert.match(one[1], /^dam-break-sph\s+merge-split\s+ok\s+0\s+0\.50\s+1\.00\s+19\.6\s+5671$/);
+    assert.match(one[2], /failed .*-\s+-$/);
+    assert.equal(one[1].length, one[0].length, "columns line up");
+    const sweep = summaryTable([record("tiny", 432, 3.9), record("medium", 1e6, 2)]).split("\n");
+    assert.match(sweep[0], /^scene\s+handler\s+scale\s+status /);
+    assert.match(sweep[1], /merge-split\s+tiny\s+ok /);
+    assert.match(sweep[2], /merge-split\s+medium\s+ok .*\s2\.00$/);
+  });
 });

@@ -21,10 +21,23 @@ export class Progress {
   #index = 0;
   #caseSeconds: number[] = [];
   #write: (text: string) => void;
+  #relabel: (index: number, label: string) => string;
 
-  /** @param total number of cases; @param options.tty override terminal detection (tests) */
-  constructor(total: number, options: { tty?: boolean; write?: (text: string) => void } = {}) {
+  /**
+   * @param total number of cases
+   * @param options.tty override terminal detection (tests); `write` replaces stderr (tests);
+   * `label` rewrites the runner's label of case `index` (a scale sweep adds the case's scale)
+   */
+  constructor(
+    total: number,
+    options: {
+      tty?: boolean;
+      write?: (text: string) => void;
+      label?: (index: number, label: string) => string;
+    } = {},
+  ) {
     this.#total = total;
+    this.#relabel = options.label ?? ((_, label) => label);
     this.#tty = options.tty ?? Deno.stderr.isTerminal();
     const enc = new TextEncoder();
     this.#write = options.write ?? ((t) => Deno.stderr.writeSync(enc.encode(t)));
@@ -41,9 +54,9 @@ export class Progress {
   /** A case starts. */
   caseStart(index: number, label: string): void {
     this.#index = index + 1;
-    this.#label = label;
+    this.#label = this.#relabel(index, label);
     this.#caseStart = performance.now();
-    if (!this.#tty) this.#write(`[${this.#index}/${this.#total}] ${label} ...\n`);
+    if (!this.#tty) this.#write(`[${this.#index}/${this.#total}] ${this.#label} ...\n`);
   }
 
   /** Steps done in the current case. */

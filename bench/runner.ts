@@ -191,6 +191,18 @@ export async function runOne(
         if (r === 0) engine.sampleFinalState();
         if (r === 0) record.solvers = await engine.readAllSolverStats();
         if (r === 0) {
+          const byPhase = engine.dispatchesPerPhase;
+          const stats = await engine.readStats();
+          record.gpu = {
+            dispatchesPerStep: Object.entries(byPhase)
+              .filter(([p]) => p !== "metrics")
+              .reduce((a, [, n]) => a + n, 0),
+            dispatchesByPhase: { ...byPhase },
+            peakBufferBytes: engine.peakBufferBytes,
+            ...(stats.groupingRounds ? { groupingRounds: stats.groupingRounds } : {}),
+          };
+        }
+        if (r === 0) {
           record.snapshots = {
             bodies: engine.particles.bodies.map((x) => ({ name: x.name, kind: x.kind })),
             body: encodeBodies(engine.particles.body, stride),

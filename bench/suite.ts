@@ -1,12 +1,14 @@
 /**
  * The case matrix: scenes (catalogue ids, globs, or paths to scene files) × handlers (ids or
- * globs), at one scale. A handler that does not apply to a scene is skipped for that scene.
+ * globs), at one scale or at several (a scale sweep). A handler that does not apply to a scene is
+ * skipped for that scene.
  *
  * @module
  */
 import {
   handlerApplies,
   type Scale,
+  SCALES,
   type Scene,
   SceneError,
   sceneFromJson,
@@ -102,11 +104,17 @@ export function loadSceneFile(path: string): Scene {
  * Resolves the case matrix. `scenes` empty means every catalogue scene; `handlers` empty means
  * every handler that applies to each scene; `suite` (see `bench/suites.ts`) keeps only its cases
  * of the catalogue (scene files are kept). Without scenes, handlers or suite: the `default` suite.
+ *
+ * With several scales (a sweep), the whole matrix is resolved at each scale, smallest first
+ * (`SCALES` order, duplicates dropped): every case at `tiny`, then every case at `small`, and so
+ * on, so that an interrupted sweep keeps complete smaller scales. A scene file has its own scale
+ * and runs once, with the first scale's cases.
  */
 export function resolveCases(options: {
   scenes: readonly string[];
   handlers: readonly string[];
-  scale: Scale;
+  /** The scale of the catalogue scenes, or several: each case is run at each. */
+  scale: Scale | readonly Scale[];
   seed?: number;
   /** `--param` overrides per handler id. */
   params?: Record<string, Record<string, number>>;
@@ -131,17 +139,27 @@ export function resolveCases(options: {
       throw new UsageError(`--param ${id}.…: unknown handler "${id}"; known: ${allIds.join(", ")}`);
     }
   }
+  const asked: readonly Scale[] = typeof options.scale === "string"
+    ? [options.scale]
+    : options.scale;
+  const scales = SCALES.filter((s) => asked.includes(s));
+  if (scales.length === 0) {
+    throw new UsageError(`no scale given; scales: ${SCALES.join(", ")}`);
+  }
   const catalog = sceneIds();
-  const picked: { scene: Scene; source: string }[] = [];
+  const files: { scene: Scene; source: string }[] = [];
   const patterns = options.scenes.length ? options.scenes : ["*"];
   const ids: string[] = [];
   for (const p of patterns) {
-    if (looksLikePath(p)) picked.push({ scene: loadSceneFile(p), source: p });
+    if (looksLikePath(p)) files.push({ scene: loadSceneFile(p), source: p });
     else ids.push(...expand([p], catalog, "scene").filter((id) => !ids.includes(id)));
   }
-  for (const id of ids) {
-    picked.push({ scene: getScene(id, { scale: options.scale }), source: "catalog" });
-  }
+  // Scene files first, with the first scale's cases only (a file has its own scale).
+  const picked: { scene: Scene; source: string }[] = [];
+  scales.forEach((scale, k) => {
+    if (k === 0) picked.push(...files);
+    for (const id of ids) picked.push({ scene: getScene(id, { scale }), source: "catalog" });
+  });
   const allHandlers = [...HANDLERS.keys()];
   const wanted = options.handlers.length
     ? expand(options.handlers, allHandlers, "handler")
@@ -176,7 +194,7 @@ export function resolveCases(options: {
   if (cases.length === 0) {
     throw new UsageError(
       `no case to run: the handlers ${wanted.join(", ")} apply to none of the scenes ${
-        picked.map((p) => p.scene.id).join(", ")
+        [...new Set(picked.map((p) => p.scene.id))].join(", ")
       }`,
     );
   }

@@ -1,20 +1,48 @@
 /**
- * Grouping of colliding pairs into meta-particles with a size limit (paper §5.2).
+ * Grouping of colliding pairs into meta-particles with a size limit (paper §5.2), in the form
+ * the GPU runs in parallel (`gpu/handlers/merge-split/grouping.wgsl`), bit for bit.
  *
- * "Our implementation performs merging in the order of particle indices. To introduce
- * randomness in grouping, before starting to merge each group, we can randomly pick a limit
- * between two user-specified limits n_min and n_max." We read this as a union–find over the
- * colliding pairs taken in lexicographic (i, j) order: a pair joins the groups of i and j when
- * the joined group stays within its limit n, and is otherwise ignored this step (its collision
- * is likely handled in a later step, as the paper argues). A group's limit is drawn when the
- * group is created, from a counter-based hash of (seed, step, lowest index), so the GPU kernel
- * that implements the same loop draws the same limits. Members of a group merge as a left fold
- * in ascending index order.
+ * §5.2: "we merge colliding particle pairs recursively. [...] We use a simple fix that merely
+ * limits the number of particles in a meta-particle using a threshold n. This breaks large
+ * chains of intersecting particles into multiple groups. [...] Our implementation performs
+ * merging in the order of particle indices. To introduce randomness in grouping, before starting
+ * to merge each group, we can randomly pick a limit between two user-specified limits n_min and
+ * n_max." And: "with randomized grouping, we do not persistently ignore specific pairs of
+ * colliding particles".
+ *
+ * Our reading, made parallel (the paper's own order — one pass over the pairs in index order — is
+ * a sequential loop that cost N/128 dispatches per stage on the GPU):
+ * - Without a limit (n_min = n_max = ∞) a group is a connected component of the collision
+ *   graph ("merging all intersecting particles of a chain into a single meta-particle").
+ * - With a limit, groups grow by merging two adjacent groups at a time ("merge colliding pairs
+ *   recursively"), in rounds. In a round every group proposes to the adjacent group (one joined
+ *   to it by a colliding pair) of lowest random priority whose union stays within the limit;
+ *   two groups that propose to each other merge. The priority of a group is a counter-based
+ *   hash of (seed, step, round, lowest index), so the grouping is random from step to step (no
+ *   pair is persistently ignored) and identical on every run. Rounds repeat until one makes no
+ *   merge — then no colliding pair joins two groups whose union fits (the groups are maximal,
+ *   as the sequential union–find's are) — or `maxRounds` have run. Some round merges whenever
+ *   a pair still fits: the group of globally lowest (priority, index) among those with a
+ *   fitting neighbour is proposed to by all of its fitting neighbours, and proposes to one.
+ * - A group's limit n is drawn when it is created from two single particles, from a hash of
+ *   (seed, step, its lowest index) ("before starting to merge each group, [...] randomly pick a
+ *   limit"); a group that absorbs another keeps the smaller of the two limits. A pair whose
+ *   groups cannot merge within the limit is ignored this step, as in the paper.
+ * - A group is identified by its lowest index (its DOF slot) and its members merge as a left fold
+ *   in ascending index order ("in the order of particle indices").
+ * Every group is connected by colliding pairs and within its limit; with the limit, no round
+ * ever needs a loop over a whole component, so each round is a fixed number of dispatches.
  *
  * @module
  */
 import type { Pair } from "./collision_rules.ts";
-import { hash3 } from "./rng.ts";
+import { hash3, pcgHash } from "./rng.ts";
+
+/** Default of {@link GroupingOptions.maxRounds}: rounds of pairwise merging at most per stage. */
+export const GROUPING_MAX_ROUNDS = 32;
+
+/** Salt of the round priorities (keeps them independent of {@link drawGroupLimit}). */
+export const ROUND_SALT = 0x9e3779b9;
 
 /** Options of {@link groupCollisions}. */
 export interface GroupingOptions {
@@ -28,6 +56,8 @@ export interface GroupingOptions {
   seed: number;
   /** Time-step index (u32), so limits differ from step to step. Default 0. */
   step?: number;
+  /** Rounds of pairwise merging at most (with a limit). Default {@link GROUPING_MAX_ROUNDS}. */
+  maxRounds?: number;
 }
 
 /** The groups of one step. */
@@ -38,6 +68,23 @@ export interface Grouping {
   limits: number[];
   /** dof[i]: the lowest index of i's group, i when i is in no group. */
   dof: Int32Array;
+  /** Rounds that merged something (with a limit; 0 without one). */
+  rounds: number;
+  /**
+   * Colliding pairs whose groups would still fit together when the rounds stopped: 0 unless
+   * `maxRounds` ran out first.
+   */
+  fittingPairsLeft: number;
+}
+
+/** The priority of the group whose lowest index is `root` in `round`: lower proposes first. */
+export function roundPriority(
+  root: number,
+  options: { seed: number; step?: number; round: number },
+): number {
+  return pcgHash(
+    ((root >>> 0) + hash3(options.seed, options.step ?? 0, ROUND_SALT + options.round)) >>> 0,
+  );
 }
 
 /**
@@ -94,41 +141,85 @@ export function groupCollisions(pairs: readonly Pair[], options: GroupingOptions
     return a < b ? [a, b] : [b, a];
   }).sort((p, q) => p[0] - q[0] || p[1] - q[1]);
 
-  const parent = new Int32Array(count);
+  const maxRounds = options.maxRounds ?? GROUPING_MAX_ROUNDS;
+  if (!Number.isInteger(maxRounds) || maxRounds < 0) {
+    throw new RangeError(`options.maxRounds must be an integer >= 0, got ${maxRounds}`);
+  }
+  const label = new Int32Array(count);
+  for (let i = 0; i < count; i++) label[i] = i;
   const size = new Int32Array(count).fill(1);
   const limit = new Float64Array(count).fill(0);
-  for (let i = 0; i < count; i++) parent[i] = i;
-  const find = (i: number): number => {
-    let r = i;
-    while (parent[r] !== r) r = parent[r];
-    while (parent[i] !== r) {
-      const next = parent[i];
-      parent[i] = r;
-      i = next;
+  let rounds = 0;
+  let fittingPairsLeft = 0;
+  if (nMax === Infinity) {
+    // Connected components: hook the larger root under the smaller (the GPU's lock-free
+    // union–find ends with the same labels: each component's lowest index).
+    const find = (i: number): number => {
+      while (label[i] !== i) i = label[i];
+      return i;
+    };
+    for (const [i, j] of sorted) {
+      const ri = find(i);
+      const rj = find(j);
+      if (ri !== rj) label[Math.max(ri, rj)] = Math.min(ri, rj);
     }
-    return r;
-  };
-  for (const [i, j] of sorted) {
-    const ri = find(i);
-    const rj = find(j);
-    if (ri === rj) continue;
-    let cap: number;
-    if (size[ri] === 1 && size[rj] === 1) {
-      cap = drawGroupLimit(Math.min(ri, rj), { nMin, nMax, seed, step });
-    } else if (size[ri] === 1) cap = limit[rj];
-    else if (size[rj] === 1) cap = limit[ri];
-    else cap = Math.min(limit[ri], limit[rj]);
-    if (size[ri] + size[rj] > cap) continue;
-    const root = Math.min(ri, rj);
-    const other = root === ri ? rj : ri;
-    parent[other] = root;
-    size[root] += size[other];
-    limit[root] = cap;
+    for (let i = 0; i < count; i++) label[i] = find(i);
+    for (let i = 0; i < count; i++) if (label[i] !== i) size[label[i]]++;
+    for (let i = 0; i < count; i++) if (size[i] > 1) limit[i] = Infinity;
+  } else {
+    // The limit a union of groups a and b would have, or 0 when it does not fit.
+    const joinedLimit = (a: number, b: number): number => {
+      let cap: number;
+      if (size[a] === 1 && size[b] === 1) {
+        cap = drawGroupLimit(Math.min(a, b), { nMin, nMax, seed, step });
+      } else if (size[a] === 1) cap = limit[b];
+      else if (size[b] === 1) cap = limit[a];
+      else cap = Math.min(limit[a], limit[b]);
+      return size[a] + size[b] <= cap ? cap : 0;
+    };
+    const NONE = 0xffffffff;
+    const bestPrio = new Float64Array(count);
+    const best = new Float64Array(count);
+    const prio = new Float64Array(count);
+    for (let round = 0; round < maxRounds; round++) {
+      bestPrio.fill(NONE);
+      best.fill(NONE);
+      for (let g = 0; g < count; g++) prio[g] = roundPriority(g, { seed, step, round });
+      for (const [i, j] of sorted) {
+        const a = label[i];
+        const b = label[j];
+        if (a === b || !joinedLimit(a, b)) continue;
+        bestPrio[a] = Math.min(bestPrio[a], prio[b]);
+        bestPrio[b] = Math.min(bestPrio[b], prio[a]);
+      }
+      for (const [i, j] of sorted) {
+        const a = label[i];
+        const b = label[j];
+        if (a === b || !joinedLimit(a, b)) continue;
+        if (prio[b] === bestPrio[a]) best[a] = Math.min(best[a], b);
+        if (prio[a] === bestPrio[b]) best[b] = Math.min(best[b], a);
+      }
+      const into = new Map<number, number>();
+      for (let g = 0; g < count; g++) {
+        const b = best[g];
+        if (b === NONE || b <= g || best[b] !== g) continue;
+        const cap = joinedLimit(g, b);
+        size[g] += size[b];
+        limit[g] = cap;
+        into.set(b, g);
+      }
+      if (into.size === 0) break;
+      rounds++;
+      for (let i = 0; i < count; i++) label[i] = into.get(label[i]) ?? label[i];
+    }
+    for (const [i, j] of sorted) {
+      if (label[i] !== label[j] && joinedLimit(label[i], label[j])) fittingPairsLeft++;
+    }
   }
   const dof = new Int32Array(count);
   const byRoot = new Map<number, number[]>();
   for (let i = 0; i < count; i++) {
-    const r = find(i);
+    const r = label[i];
     dof[i] = r;
     if (size[r] > 1) {
       const list = byRoot.get(r);
@@ -137,5 +228,11 @@ export function groupCollisions(pairs: readonly Pair[], options: GroupingOptions
     }
   }
   const roots = [...byRoot.keys()].sort((a, b) => a - b);
-  return { groups: roots.map((r) => byRoot.get(r)!), limits: roots.map((r) => limit[r]), dof };
+  return {
+    groups: roots.map((r) => byRoot.get(r)!),
+    limits: roots.map((r) => limit[r]),
+    dof,
+    rounds,
+    fittingPairsLeft,
+  };
 }

@@ -91,6 +91,40 @@ Deno.test("groupCollisions (§5.2)", async (t) => {
     );
   });
 
+  await t.step("rounds stop when one merges nothing: no fitting pair is left", () => {
+    fc.assert(
+      fc.property(graph, limits, fc.nat(), ([n, pairs], [nMin, nMax], seed) => {
+        const g = groupCollisions(pairs, { particleCount: n, nMin, nMax, seed, maxRounds: 1000 });
+        assert.equal(g.fittingPairsLeft, 0);
+        const capped = groupCollisions(pairs, { particleCount: n, nMin, nMax, seed, maxRounds: 1 });
+        assert.ok(capped.rounds <= 1);
+        if (g.rounds > 1) assert.ok(capped.groups.length >= 1);
+      }),
+      { numRuns: RUNS },
+    );
+    // a bipartite interface (a 30 × 30 sheet under a layer touching 4 sheet particles each) needs
+    // about 20 rounds at n in [8, 64]; the default cap leaves room for larger interfaces
+    const side = 30;
+    const pairs: Pair[] = [];
+    for (let r = 0; r < side; r++) {
+      for (let q = 0; q < side; q++) {
+        for (const [dr, dq] of [[0, 0], [0, 1], [1, 0], [1, 1]]) {
+          if (r + dr < side && q + dq < side) {
+            pairs.push([(r + dr) * side + q + dq, side * side + r * side + q]);
+          }
+        }
+      }
+    }
+    const g = groupCollisions(pairs, {
+      particleCount: 2 * side * side,
+      nMin: 8,
+      nMax: 64,
+      seed: 1,
+    });
+    assert.equal(g.fittingPairsLeft, 0);
+    assert.ok(g.rounds > 10 && g.rounds < 32, `${g.rounds} rounds`);
+  });
+
   await t.step("drawGroupLimit covers [nMin, nMax] uniformly enough", () => {
     const counts = new Map<number, number>();
     for (let r = 0; r < 5000; r++) {

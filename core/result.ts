@@ -115,6 +115,18 @@ export interface CaseRecord {
    * The implicit solves' statistics at the last step of the first repetition, by system id: the
    * solver, its tolerance and iteration cap, the iterations it ran and where it stopped (optional).
    */
+  /**
+   * What one step costs the GPU and the host (optional; first repetition): dispatches encoded per
+   * step (a metrics sample's excluded) and per engine phase (`metrics`: one sample's), the peak
+   * bytes of GPU buffers, and the handler's statistics that describe its work (merge-split: the
+   * most rounds of grouping one stage needed).
+   */
+  gpu?: {
+    dispatchesPerStep: number;
+    dispatchesByPhase: Record<string, number>;
+    peakBufferBytes: number;
+    groupingRounds?: number;
+  };
   solvers?: Record<string, {
     iterations: number;
     relativeResidual: number;

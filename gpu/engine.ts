@@ -18,7 +18,8 @@ import type { GpuHandler } from "./handlers/handler.ts";
 import { getHandler, handlerParams } from "./handlers/registry.ts";
 import { Metrics, type MetricsSample } from "./metrics/metrics.ts";
 import { acquireGpu, type GpuContext } from "./runtime/device.ts";
-import { readBuffer } from "./runtime/kernel.ts";
+import { dispatchesEncoded, readBuffer } from "./runtime/kernel.ts";
+import { type BufferMemory, trackBufferMemory } from "./runtime/buffer_memory.ts";
 import { buildValidated } from "./runtime/validated.ts";
 import { type Phase, PHASES } from "./phases.ts";
 import { RunStopped } from "./run_stopped.ts";
@@ -48,6 +49,13 @@ export class Engine {
   readonly state: ParticleState;
   /** Steps taken so far. */
   step = 0;
+  /**
+   * Whether any two particles may collide: more than one body, or a body whose system collides
+   * with itself. When none may, the step encodes no collision detection and no handler hook
+   * (no pair can exist, so every handler is the identity and merge-split's stage 2 would repeat
+   * stage 1 bit for bit): the phases a single fluid body does not need cost nothing.
+   */
+  readonly collisionsPossible: boolean;
   #ownsGpu: boolean;
   #contacts: Contacts;
   #coupling: Coupling;
@@ -58,6 +66,9 @@ export class Engine {
     this.#gpuErrors.push((e as GPUUncapturedErrorEvent).error.message);
   };
   #destroyed = false;
+  #memory: BufferMemory;
+  /** Dispatches encoded per phase in the last step (metrics: the last sample). */
+  #dispatches: Partial<Record<Phase, number>> = {};
 
   private constructor(
     scene: Scene,
@@ -68,10 +79,13 @@ export class Engine {
     this.gpu = gpu;
     this.#ownsGpu = options.ownsGpu;
     const device = gpu.device;
+    this.#memory = trackBufferMemory(device);
+    this.#memory.resetPeak();
     const K = options.maxPerParticle ?? 16;
     const p = this.particles = buildParticles(scene);
     this.count = p.count;
     const plan = planSystems(scene);
+    this.collisionsPossible = p.bodies.length > 1 || plan.selfCollision.some(Boolean);
     const hEntry = getHandler(options.handler);
     this.handlerParams = handlerParams(scene, options.handler, options.params);
     const state = this.state = new ParticleState(device, {
@@ -152,46 +166,69 @@ export class Engine {
   }
 
   #stage(encoder: GPUCommandEncoder, stage: 1 | 2): void {
-    const { handler: h, state } = this;
+    const { state } = this;
+    const h: Partial<GpuHandler> = this.collisionsPossible ? this.handler : {};
     const at = (phase: Phase, part?: "begin" | "end") => this.#clock.writes(phase, part);
-    inPass(encoder, `merging stage ${stage}`, at(`merging${stage}`), (pass) => {
-      if (h.encodeBegin) h.encodeBegin(pass, stage);
-      else state.encodeIdentityDofs(pass);
+    this.#counted(`merging${stage}`, () => {
+      inPass(encoder, `merging stage ${stage}`, at(`merging${stage}`), (pass) => {
+        if (h.encodeBegin) h.encodeBegin(pass, stage);
+        else state.encodeIdentityDofs(pass);
+      });
     });
-    inPass(encoder, `integration stage ${stage}`, at(`integration${stage}`, "begin"), () => {});
-    for (const s of this.systems) s.encodeForces(encoder);
-    encoder.clearBuffer(state.buffers.handlerForce);
-    h.encodeForces?.(encoder);
-    inPass(encoder, `coupling gather ${stage}`, undefined, (p) => this.#coupling.encodeGather(p));
-    for (const s of this.systems) s.encodeIntegrate(encoder);
-    inPass(encoder, `coupling sync ${stage}`, at(`integration${stage}`, "end"), (pass) => {
-      this.#coupling.encodeSync(pass);
+    this.#counted(`integration${stage}`, () => {
+      inPass(encoder, `integration stage ${stage}`, at(`integration${stage}`, "begin"), () => {});
+      for (const s of this.systems) s.encodeForces(encoder);
+      encoder.clearBuffer(state.buffers.handlerForce);
+      h.encodeForces?.(encoder);
+      inPass(encoder, `coupling gather ${stage}`, undefined, (p) => this.#coupling.encodeGather(p));
+      for (const s of this.systems) s.encodeIntegrate(encoder);
+      inPass(encoder, `coupling sync ${stage}`, at(`integration${stage}`, "end"), (pass) => {
+        this.#coupling.encodeSync(pass);
+      });
     });
-    inPass(encoder, `splitting stage ${stage}`, at(`splitting${stage}`), (pass) => {
-      if (h.encodeEnd) h.encodeEnd(pass, stage);
-      else state.encodeDofVelocities(pass);
+    this.#counted(`splitting${stage}`, () => {
+      inPass(encoder, `splitting stage ${stage}`, at(`splitting${stage}`), (pass) => {
+        if (h.encodeEnd) h.encodeEnd(pass, stage);
+        else state.encodeDofVelocities(pass);
+      });
     });
+  }
+
+  /** Runs `encode` and records how many dispatches it encoded under `phase`. */
+  #counted(phase: Phase, encode: () => void): void {
+    const before = dispatchesEncoded();
+    encode();
+    this.#dispatches[phase] = dispatchesEncoded() - before;
   }
 
   /** Encodes one step (no host sync). */
   #encodeStep(): GPUCommandEncoder {
-    this.handler.prepareStep?.(this.step);
+    const h: Partial<GpuHandler> = this.collisionsPossible ? this.handler : {};
+    h.prepareStep?.(this.step);
     const encoder = this.gpu.device.createCommandEncoder({ label: `step ${this.step}` });
-    this.#contacts.encode(encoder, {
-      grid: this.#clock.writes("neighborSearch"),
-      detection: this.#clock.writes("collisionDetection"),
+    this.#counted("neighborSearch", () => {
+      this.#contacts.encodeGrid(encoder, this.#clock.writes("neighborSearch"));
     });
-    for (let s = 1; s <= this.handler.stages; s++) this.#stage(encoder, s as 1 | 2);
-    this.handler.encodeEndOfStep?.(encoder);
-    inPass(encoder, "write back", this.#clock.writes("endOfStep"), (pass) => {
-      this.state.encodeWriteBack(pass);
+    if (this.collisionsPossible) {
+      this.#counted("collisionDetection", () => {
+        this.#contacts.encodeDetection(encoder, this.#clock.writes("collisionDetection"));
+      });
+    }
+    for (let s = 1; s <= (h.stages ?? 1); s++) this.#stage(encoder, s as 1 | 2);
+    this.#counted("endOfStep", () => {
+      h.encodeEndOfStep?.(encoder);
+      inPass(encoder, "write back", this.#clock.writes("endOfStep"), (pass) => {
+        this.state.encodeWriteBack(pass);
+      });
+      for (const s of this.systems) s.encodeEndOfStep?.(encoder);
     });
-    for (const s of this.systems) s.encodeEndOfStep?.(encoder);
     this.step++;
     if (this.step % this.scene.metricsEvery === 0) {
-      this.#metrics.encodeSample(encoder, {
-        time: this.step * this.scene.dt,
-        timestampWrites: this.#clock.writes("metrics"),
+      this.#counted("metrics", () => {
+        this.#metrics.encodeSample(encoder, {
+          time: this.step * this.scene.dt,
+          timestampWrites: this.#clock.writes("metrics"),
+        });
       });
     }
     return encoder;
@@ -258,6 +295,20 @@ export class Engine {
    */
   get fragmentLabels(): GPUBuffer {
     return this.#metrics.fragmentLabels;
+  }
+
+  /**
+   * Dispatches the last encoded step recorded, per phase (`metrics`: the last sample's; the
+   * others are the same every step). Indirect dispatches count whether or not the GPU then runs
+   * any workgroup (stage 2 when nothing approaches, grouping rounds after convergence).
+   */
+  get dispatchesPerPhase(): Readonly<Partial<Record<Phase, number>>> {
+    return { ...this.#dispatches };
+  }
+
+  /** Peak bytes of GPU buffers alive on the engine's device since the engine was built. */
+  get peakBufferBytes(): number {
+    return this.#memory.peak;
   }
 
   /** Host syncs so far: one per batch of steps inside {@link Engine.run}, plus one per read. */

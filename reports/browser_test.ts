@@ -33,11 +33,12 @@ function findChromium(): string | null {
 }
 
 const chromium = findChromium();
-const SCREENSHOT_DIR = new URL("./out/test-screenshots", import.meta.url);
+const SCREENSHOT_DIR = new URL("./out/test-screenshots/", import.meta.url);
 
 /**
  * Inputs exercising every part of the page: snapshots (the first case, the viewer's default, with
- * a breaking solid so it opens coloured by fragment), a failed case, a comparison.
+ * a breaking solid so it opens coloured by fragment), a failed case, a scale sweep (the scaling
+ * section, with a size that is not ok), a comparison.
  */
 function inputs(): { label: string; records: CaseRecord[] }[] {
   const handlers = ["merge-split", "penalty-weak", "penalty-strong", "impulse"];
@@ -60,6 +61,30 @@ function inputs(): { label: string; records: CaseRecord[] }[] {
       timings: null,
     }),
   );
+  // A sweep of the dam break: merge-split at three sizes, penalty-weak unstable at the second.
+  (["tiny", "small", "medium"] as const).forEach((scale, k) => {
+    const n = 432 * 8 ** k;
+    first.push(
+      fakeRecord({
+        scene: "dam-break-sph",
+        scale,
+        particles: { solid: 0, fluid: n },
+        timeScale: n ** 0.9 / 400,
+      }),
+    );
+    if (k < 2) {
+      first.push(
+        fakeRecord({
+          scene: "dam-break-sph",
+          handler: "penalty-weak",
+          scale,
+          status: k ? "unstable" : "ok",
+          particles: { solid: 0, fluid: n },
+          timeScale: n / 300,
+        }),
+      );
+    }
+  });
   const second = handlers.map((handler, k) =>
     fakeRecord({ handler, timeScale: 1 + 0.3 * k, summary: { passThroughMax: k === 1 ? 9 : 0 } })
   );
@@ -128,8 +153,9 @@ Deno.test({
         const verdict = JSON.parse(unescapeHtml(m![1]));
         assert.deepEqual(verdict.errors, [], "console errors");
         assert.equal(verdict.chartJs, true);
-        // Phases ×2 inputs, 4 series charts × 2 scenes of input A, 4 of input B, comparison.
-        assert.equal(verdict.charts.total, 2 + 4 + 4 + 1);
+        // Phases and phase shares ×2 inputs; 4 series charts per scene and scale: fig4 and the
+        // dam break at 3 scales in input A, fig4 in input B; the comparison; input A's scaling.
+        assert.equal(verdict.charts.total, 2 + 2 + 4 * 4 + 4 + 1 + 1);
         assert.deepEqual(verdict.charts.undrawn, []);
         assert.deepEqual(verdict.charts.blank, []);
         assert.equal(verdict.viewer.rendered, true, `viewer: ${verdict.viewer.error}`);
@@ -155,6 +181,7 @@ Deno.test({
         const shots: Array<[string, string]> = [
           ["report-top.png", ""],
           ["report-views.png", "#only=viewer-section,series,comparison"],
+          ["report-scaling.png", "#only=table-1,scaling"],
         ];
         for (const [name, hash] of shots) {
           const path = new URL(name, SCREENSHOT_DIR).pathname;

@@ -1,7 +1,8 @@
 /**
  * `reports/`: the HTML report of `results.jsonl` files (one run, or a comparison of several), the
- * paper's claims evaluated on the records, and export of the snapshots to PLY/VTK. Reads result
- * records only (through `core/result.ts`'s `parseResults`), never live state.
+ * paper's claims evaluated on the records, the scaling fit of a scale sweep, and export of the
+ * snapshots to PLY/VTK. Reads result records only (through `core/result.ts`'s `parseResults`),
+ * never live state.
  *
  * @module
  */
@@ -32,6 +33,14 @@ export {
   SPEED_RATIO_WARN,
 } from "./scene_matrix.ts";
 export { compareInputs, type Comparison } from "./comparison.ts";
+export {
+  nsPerParticleStep,
+  type ScalingFit,
+  scalingFit,
+  type ScalingPoint,
+} from "./scaling_fit.ts";
+export { type ScalingSeries, scalingSeries } from "./scaling_section.ts";
+export { phaseShares } from "./phase_shares.ts";
 export { EXPORT_FORMATS, type ExportFormat, exportSnapshots, plyText, vtkText } from "./export.ts";
 export { escapeHtml, scriptJson } from "./escape_html.ts";
 export { main as reportMain } from "./main.ts";

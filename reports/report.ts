@@ -1,7 +1,8 @@
 /**
  * The HTML report: one self-contained file with the run's header and problem warnings, the
- * paper's claims, the scene × handler matrix, Table I with stacked phase bars, the metric time
- * series, a three.js viewer of the snapshots and, for several inputs, the comparison of timings.
+ * paper's claims, the scene × handler matrix, Table I with stacked phase bars and phase shares,
+ * for a scale sweep the scaling of the step time with the particle count, the metric time series,
+ * a three.js viewer of the snapshots and, for several inputs, the comparison of timings.
  * chart.js and three.js are inlined (the file opens offline, with no server) or, with `cdn`,
  * loaded from a CDN at the installed versions. Text from result files is HTML-escaped; the data
  * for the page's script is embedded as script-safe JSON.
@@ -17,8 +18,10 @@ import { renderClaimsTable } from "./claims_table.ts";
 import { compareInputs, renderComparison } from "./comparison.ts";
 import { escapeHtml, scriptJson } from "./escape_html.ts";
 import { clientCase, type ReportData } from "./report_data.ts";
+import { phaseShareChart, renderPhaseShares } from "./phase_shares.ts";
 import { REPORT_CSS } from "./report_style.ts";
 import { renderRunSummary } from "./run_summary.ts";
+import { renderScalingSection, scalingCharts, scalingSeries } from "./scaling_section.ts";
 import { renderSceneMatrix } from "./scene_matrix.ts";
 import { phaseNames, renderTableOne } from "./table_one.ts";
 import { vendorLibraries } from "./vendor_libraries.ts";
@@ -105,6 +108,12 @@ export function renderReport(
     `mergesplit report: ${sets.map((s) => s.label).join(" vs ") || "no input"}`;
   const phases = phaseNames(all).filter((p) => p !== "total");
   const comparison = sets.length > 1 ? compareInputs(sets) : null;
+  const shares = sets.map((s, i) =>
+    phaseShareChart(s.records, { chartId: `phase-share-chart-${i}`, phases })
+  );
+  const scaling = sets.map((s) => scalingSeries(s.records));
+  const scalingPrefix = (i: number) => `scaling-chart-${i}`;
+  const hasScaling = scaling.some((s) => s.length > 0);
   const data: ReportData = {
     title,
     phases,
@@ -113,6 +122,8 @@ export function renderReport(
       label: s.label,
       phasesChartId: `phases-chart-${i}`,
       cases: s.records.map((r, k) => clientCase(r, { id: `${i}-${k}` })),
+      phaseShares: shares[i],
+      scaling: scalingCharts(scaling[i], { chartIdPrefix: scalingPrefix(i) }),
     })),
     comparison: comparison ? { ...comparison, chartId: "comparison-chart" } : null,
   };
@@ -153,6 +164,7 @@ export function renderReport(
     ["matrix", "Scene × handler"],
     ["viewer-section", "3D view"],
     ["table-1", "Table I"],
+    ...(hasScaling ? [["scaling", "Scaling"]] : []),
     ["series", "Time series"],
     ...(multi ? [["comparison", "Comparison"]] : []),
   ].map(([id, text]) => `<a href="#${id}">${text}</a>`).join("");
@@ -190,8 +202,21 @@ export function renderReport(
     viewerSection(hasSnapshots)
   }</section>
 <section id="table-1"><h2>Table I: particles and time per phase</h2>${
-    perInput((s, i) => renderTableOne(s.records, { chartId: `phases-chart-${i}` }))
+    perInput((s, i) =>
+      renderTableOne(s.records, { chartId: `phases-chart-${i}` }) + renderPhaseShares(shares[i])
+    )
   }</section>
+${
+    hasScaling
+      ? `<section id="scaling"><h2>Scaling with the particle count</h2><p class="muted">Cases run at several scales (<code>--scale tiny,small,medium</code>): per scene, the median step time per particle (ns per particle-step = median ms/step × 10⁶ / N, N = solid + fluid particles) against N on log–log axes, one line per handler; a flat line is linear scaling. k is the exponent of step time ∝ N^k, a least-squares fit of log time on log N over the sizes that finished ok (dashed; crosses: sizes not ok, left out of the fit).</p>${
+        perInput((s, i) =>
+          scaling[i].length
+            ? renderScalingSection(scaling[i], { chartIdPrefix: scalingPrefix(i) })
+            : `<p class="muted">No case of ${escapeHtml(s.label)} ran at more than one scale.</p>`
+        )
+      }</section>`
+      : ""
+  }
 <section id="series"><h2>Metric time series</h2><p class="muted">One chart per metric and scene, one line per handler.</p><div id="series-root"></div></section>
 ${
     comparison

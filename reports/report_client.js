@@ -1,6 +1,7 @@
 // The report page's script (plain browser JavaScript, inlined into report.html by report.ts).
-// It reads the JSON in #report-data, draws the chart.js charts (phase bars, metric time series,
-// comparison bars) and the three.js snapshot viewer, and, when the page's URL hash contains
+// It reads the JSON in #report-data, draws the chart.js charts (phase bars, phase shares, the
+// log–log scaling of a scale sweep, metric time series, comparison bars) and the three.js snapshot
+// viewer, and, when the page's URL hash contains
 // "selftest", checks itself: console errors, every chart canvas drawn, the 3D view non-empty; the
 // verdict is written as JSON into #selftest (read by reports/browser_test.ts).
 // Text from result files is only ever set with textContent, never as HTML.
@@ -73,12 +74,23 @@
     }
   }
 
+  /** `scene × handler`, with ` (scale)` when `withScale`. */
+  function caseName(c, withScale) {
+    return c.scene + " × " + c.handler + (withScale ? " (" + c.scale + ")" : "");
+  }
+
+  function phaseColor(phase) {
+    const k = data.phases.indexOf(phase);
+    return PHASE_COLORS[(k < 0 ? 0 : k) % PHASE_COLORS.length];
+  }
+
   function phaseChart(input) {
     const cases = input.cases.filter((c) => c.phases);
+    const withScale = new Set(input.cases.map((c) => c.scale)).size > 1;
     makeChart(document.getElementById(input.phasesChartId), {
       type: "bar",
       data: {
-        labels: cases.map((c) => c.scene + " × " + c.handler),
+        labels: cases.map((c) => caseName(c, withScale)),
         datasets: data.phases.map((p, k) => ({
           label: p,
           data: cases.map((c) => (c.phases[p] === undefined ? null : c.phases[p])),
@@ -97,6 +109,106 @@
         },
       },
     });
+  }
+
+  /** Table I as fractions: a stacked horizontal bar per case, each phase's share of the step. */
+  function phaseShareChart(input) {
+    const p = input.phaseShares;
+    if (!p) return;
+    makeChart(document.getElementById(p.chartId), {
+      type: "bar",
+      data: {
+        labels: p.labels,
+        datasets: p.phases.map((phase, k) => ({
+          label: phase,
+          data: p.rows.map((row) => row[k]),
+          backgroundColor: phaseColor(phase),
+          stack: "shares",
+        })),
+      },
+      options: {
+        indexAxis: "y",
+        plugins: {
+          title: { display: true, text: "Phase shares of the step: " + input.label },
+          tooltip: {
+            callbacks: {
+              label: (ctx) => ctx.dataset.label + ": " + (100 * ctx.parsed.x).toFixed(1) + "%",
+            },
+          },
+        },
+        scales: {
+          x: {
+            stacked: true,
+            min: 0,
+            max: 1,
+            ticks: { callback: (v) => Math.round(100 * v) + "%" },
+            title: { display: true, text: "share of the step" },
+          },
+          y: { stacked: true, ticks: { autoSkip: false } },
+        },
+      },
+    });
+  }
+
+  /** Per scene of a scale sweep: ns per particle-step against N, log–log, a line per handler. */
+  function scalingCharts(input) {
+    for (const chart of input.scaling || []) {
+      const datasets = [];
+      for (const s of chart.series) {
+        const color = handlerColor(s.handler);
+        datasets.push({
+          label: s.label,
+          data: s.points,
+          showLine: true,
+          borderColor: color,
+          backgroundColor: color,
+          borderWidth: 1.5,
+          pointRadius: s.points.map((pt) => (pt.ok ? 4 : 6)),
+          pointStyle: s.points.map((pt) => (pt.ok ? "circle" : "crossRot")),
+        });
+        if (s.fit) {
+          datasets.push({
+            label: "fit: " + s.handler,
+            data: s.fit,
+            showLine: true,
+            borderColor: color,
+            backgroundColor: color,
+            borderWidth: 1,
+            borderDash: [5, 4],
+            pointRadius: 0,
+          });
+        }
+      }
+      makeChart(document.getElementById(chart.chartId), {
+        type: "scatter",
+        data: { datasets },
+        options: {
+          plugins: {
+            title: { display: true, text: chart.scene + ": step time per particle" },
+            legend: {
+              position: "bottom",
+              labels: { boxWidth: 10, filter: (item) => !/^fit: /.test(item.text) },
+            },
+            tooltip: {
+              callbacks: {
+                label: (ctx) => {
+                  const pt = ctx.raw;
+                  return pt.scale === undefined
+                    ? ctx.dataset.label
+                    : ctx.dataset.label.replace(/ \(.*$/, "") + " at " + pt.scale + " (" +
+                      (pt.ok ? "" : "not ok, ") + "N = " + pt.x + "): " +
+                      pt.y.toPrecision(3) + " ns/particle-step";
+                },
+              },
+            },
+          },
+          scales: {
+            x: { type: "logarithmic", title: { display: true, text: "particles N" } },
+            y: { type: "logarithmic", title: { display: true, text: "ns per particle-step" } },
+          },
+        },
+      });
+    }
   }
 
   const SERIES_CHARTS = [
@@ -734,6 +846,8 @@
     for (const b of document.querySelectorAll(".chart-box")) note(b, msg);
   }
   data.inputs.forEach(phaseChart);
+  data.inputs.forEach(phaseShareChart);
+  data.inputs.forEach(scalingCharts);
   seriesCharts();
   comparisonChart();
 

@@ -1,13 +1,16 @@
 /**
  * The data the report's page script draws from: per input, each case's identity, status, phase
  * medians, metric time series and snapshots — the records without their raw timing samples and
- * environment, which the page does not need (the HTML tables carry the rest).
+ * environment, which the page does not need (the HTML tables carry the rest) — plus the phase
+ * shares and the scaling charts of a scale sweep.
  *
  * @module
  */
 import type { CaseRecord } from "../core/result.ts";
 import type { Snapshots } from "../core/snapshot_codec.ts";
 import type { Comparison } from "./comparison.ts";
+import type { PhaseShareChart } from "./phase_shares.ts";
+import type { ScalingChart } from "./scaling_section.ts";
 
 /** One case as the page script sees it. */
 export interface ClientCase {
@@ -30,7 +33,15 @@ export interface ReportData {
   phases: string[];
   /** Handlers in first-seen order over all inputs: the colour of a handler is its index here. */
   handlers: string[];
-  inputs: { label: string; cases: ClientCase[]; phasesChartId: string }[];
+  inputs: {
+    label: string;
+    cases: ClientCase[];
+    phasesChartId: string;
+    /** The phase shares per case (Table I as fractions); null when no case has phases. */
+    phaseShares: PhaseShareChart | null;
+    /** One chart per scene of a scale sweep; empty when no case ran at several scales. */
+    scaling: ScalingChart[];
+  }[];
   comparison: (Comparison & { chartId: string }) | null;
 }
 

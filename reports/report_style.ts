@@ -63,6 +63,9 @@ table.matrix td.cell.none { color: var(--muted); text-align: center; }
 .chart-box { position: relative; height: 240px; background: #fff; border: 1px solid var(--line);
   border-radius: 6px; padding: 4px; }
 .chart-box.tall { height: 380px; margin-top: 10px; }
+.scaling-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(420px, 1fr));
+  gap: 10px; }
+.chart-box.scaling { height: 320px; }
 .series-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(330px, 1fr));
   gap: 10px; }
 #viewer-canvas { width: 100%; height: 520px; display: block; border: 1px solid var(--line);

@@ -10,6 +10,8 @@ import { exportSnapshots } from "./export.ts";
 import { fakeRecord, fakeSnapshots } from "./fake_record.ts";
 import { main } from "./main.ts";
 import { renderReport } from "./report.ts";
+import { phaseShares } from "./phase_shares.ts";
+import { scalingSeries } from "./scaling_section.ts";
 import { vendorLibraries } from "./vendor_libraries.ts";
 import { writeReport } from "./write_report.ts";
 
@@ -59,6 +61,13 @@ function goodSuite(): CaseRecord[] {
       fakeRecord({ scene: "fig5-wall", handler, summary: { solidInsideBeforeFracture: k + 2 } })
     ),
   ];
+}
+
+/** The JSON the page script reads (#report-data). */
+// deno-lint-ignore no-explicit-any
+function reportData(html: string): any {
+  const json = /<script type="application\/json" id="report-data">([^<]*)<\/script>/.exec(html);
+  return JSON.parse(json![1]);
 }
 
 function statuses(records: CaseRecord[]): Record<string, string> {
@@ -159,6 +168,113 @@ Deno.test("HTML report", async (t) => {
       /<td class="cell bad"><div class="status ok">ok<\/div><div><span class="k">pass-through<\/span> <span class="v bad">5<\/span>/,
     );
     assert.match(matrix, /<td class="cell ok">/);
+  });
+
+  await t.step("Table I: ns per particle-step; phase shares of the step", () => {
+    const html = renderReport([{ label: "x", records: [fakeRecord()] }], { cdn: true });
+    const table = html.slice(html.indexOf('<table class="table-one">'));
+    assert.match(table, /<th class="num"[^>]*>ns\/p·step<\/th><\/tr>/);
+    // total 9.7 ms over 256 + 400 particles: 14,787 ns
+    assert.match(table, /<td class="num">14800<\/td><\/tr>/);
+    const shares = phaseShares(fakeRecord(), ["neighborSearch", "merging", "total"])!;
+    assert.deepEqual(Object.keys(shares), ["neighborSearch", "merging"]);
+    assert.ok(Math.abs(shares.neighborSearch - 3.4 / 4.6) < 1e-12);
+    assert.equal(phaseShares(fakeRecord({ timings: null }), ["merging"]), null);
+    const data = reportData(html);
+    const chart = data.inputs[0].phaseShares;
+    assert.equal(chart.chartId, "phase-share-chart-0");
+    assert.deepEqual(chart.labels, ["fig4-fluid-cloth × merge-split"]);
+    assert.equal(chart.phases.length, 7);
+    assert.ok(Math.abs(chart.rows[0].reduce((a: number, b: number) => a + b, 0) - 1) < 1e-12);
+    assert.match(html, /<canvas id="phase-share-chart-0" class="chart">/);
+    // no per-phase timings (wall clock): a note instead of an empty chart
+    const wall = fakeRecord();
+    wall.timings = {
+      ...wall.timings!,
+      source: "wall-clock",
+      phases: { total: wall.timings!.phases.total },
+    };
+    const noShares = renderReport([{ label: "x", records: [wall] }], { cdn: true });
+    assert.equal(reportData(noShares).inputs[0].phaseShares, null);
+    assert.match(noShares, /No case has per-phase timings/);
+  });
+
+  await t.step("scaling section: shown for a sweep, with the fitted exponent", () => {
+    // dam-break-sph × merge-split at three sizes with step time ∝ N^0.8; paper failed;
+    // impulse on fig4 at two sizes, unstable at the larger one (no fit)
+    const sweep = [432, 3456, 27648].map((n, k) =>
+      fakeRecord({
+        scene: "dam-break-sph",
+        handler: "merge-split",
+        scale: (["tiny", "small", "medium"] as const)[k],
+        particles: { solid: 0, fluid: n },
+        timeScale: n ** 0.8 / 100,
+      })
+    );
+    const records = [
+      fakeRecord({
+        scene: "dam-break-sph",
+        scale: "paper",
+        status: "failed",
+        timings: null,
+        particles: { solid: 0, fluid: 0 },
+      }),
+      ...sweep.reverse(),
+      fakeRecord({ handler: "impulse", scale: "tiny" }),
+      fakeRecord({ handler: "impulse", scale: "small", status: "unstable" }),
+      fakeRecord({ handler: "merge-split", scale: "tiny" }),
+    ];
+    const series = scalingSeries(records);
+    assert.deepEqual(series.map((s) => `${s.scene} × ${s.handler}`), [
+      "dam-break-sph × merge-split",
+      "fig4-fluid-cloth × impulse",
+    ]);
+    const [dam, imp] = series;
+    assert.deepEqual(dam.scales.map((x) => `${x.scale}:${x.status}`), [
+      "tiny:ok",
+      "small:ok",
+      "medium:ok",
+      "paper:failed",
+    ]);
+    assert.deepEqual(dam.points.map((p) => p.particles), [432, 3456, 27648]);
+    assert.ok(Math.abs(dam.fit!.exponent - 0.8) < 1e-9, `k = ${dam.fit!.exponent}`);
+    assert.ok(
+      Math.abs(dam.points[0].nsPerParticleStep - (9.7 * 432 ** 0.8 / 100) * 1e6 / 432) < 1e-6,
+    );
+    assert.equal(imp.points.length, 2);
+    assert.equal(imp.fit, null, "one size ok: no fit");
+
+    const html = renderReport([{ label: "sweep", records }], { cdn: true });
+    assert.match(html, /<a href="#scaling">Scaling<\/a>/);
+    const section = html.slice(html.indexOf('<section id="scaling">'));
+    assert.match(section, /<canvas id="scaling-chart-0-0" class="chart">/);
+    assert.match(section, /<canvas id="scaling-chart-0-1" class="chart">/);
+    assert.match(
+      section,
+      /<tr><td>dam-break-sph<\/td><td>merge-split<\/td><td>tiny, small, medium, paper <span class="badge bad">failed<\/span><\/td><td class="num">432 – 27648<\/td><td class="num">0\.80<\/td><td class="num">1\.000<\/td><\/tr>/,
+    );
+    assert.match(
+      section,
+      /<td class="num">656<\/td><td class="num muted" colspan="2">fewer than 2 sizes ok<\/td>/,
+    );
+    const chart = reportData(html).inputs[0].scaling[0];
+    assert.equal(chart.scene, "dam-break-sph");
+    assert.equal(chart.series[0].label, "merge-split (k = 0.80)");
+    assert.deepEqual(chart.series[0].points.map((p: { x: number }) => p.x), [432, 3456, 27648]);
+    assert.equal(chart.series[0].fit.length, 2);
+    // the fitted line goes through the points (exact power law)
+    const fit0 = chart.series[0].fit[0], pt0 = chart.series[0].points[0];
+    assert.ok(Math.abs(fit0.y / pt0.y - 1) < 1e-9);
+    // the phase-share labels carry the scale
+    assert.ok(
+      reportData(html).inputs[0].phaseShares.labels.includes("dam-break-sph × merge-split (tiny)"),
+    );
+
+    // one scale per case: no scaling section
+    const single = renderReport([{ label: "x", records: goodSuite() }], { cdn: true });
+    assert.ok(!single.includes('id="scaling"'));
+    assert.ok(!single.includes('href="#scaling"'));
+    assert.deepEqual(reportData(single).inputs[0].scaling, []);
   });
 
   await t.step("comparison of two inputs shows ratios and config mismatches", () => {

@@ -1,7 +1,8 @@
 /**
- * The paper's Table I reproduced: per scene and handler, the particle counts and the per-phase
- * times (median ms/step with its 95% confidence interval), and a place for the stacked bar chart
- * of the phases that the page's script draws.
+ * The paper's Table I reproduced: per scene and handler, the particle counts, the per-phase
+ * times (median ms/step with its 95% confidence interval) and the step time per particle (ns per
+ * particle-step), and a place for the stacked bar chart of the phases that the page's script
+ * draws.
  *
  * @module
  */
@@ -9,6 +10,7 @@ import type { CaseRecord } from "../core/result.ts";
 import { distinct } from "./case_key.ts";
 import { escapeHtml } from "./escape_html.ts";
 import { formatNumber } from "./format_number.ts";
+import { nsPerParticleStep } from "./scaling_fit.ts";
 
 /** Table I's phases in the paper's order (`total` last), as `timings.phases` names them. */
 export const TABLE_I_PHASE_ORDER: readonly string[] = [
@@ -42,9 +44,17 @@ function timeCell(record: CaseRecord, phase: string): string {
   return `<td class="num">${escapeHtml(formatNumber(t.median))}${ci}</td>`;
 }
 
+/** The step time per particle of `record` in ns (median total × 10⁶ / particles), or null. */
+function recordNsPerParticleStep(record: CaseRecord): number | null {
+  return nsPerParticleStep(
+    record.timings?.phases.total?.median,
+    (record.particles?.solid ?? 0) + (record.particles?.fluid ?? 0),
+  );
+}
+
 /**
- * Renders Table I for one input: rows grouped by scene, a column per phase, and a canvas with id
- * `chartId` for the stacked bars of the phase medians per case.
+ * Renders Table I for one input: rows grouped by scene, a column per phase, the ns per
+ * particle-step, and a canvas with id `chartId` for the stacked bars of the phase medians per case.
  */
 export function renderTableOne(
   records: readonly CaseRecord[],
@@ -57,7 +67,7 @@ export function renderTableOne(
   const head =
     `<tr><th>scene</th><th>handler</th><th class="num">solid</th><th class="num">fluid</th>${
       phases.map((p) => `<th class="num">${escapeHtml(p)}</th>`).join("")
-    }</tr>`;
+    }<th class="num" title="median step time × 10⁶ / (solid + fluid)">ns/p·step</th></tr>`;
   const scenes = distinct(records.map((r) => `${r.scene}|${r.scale}`));
   const body = scenes.map((key) => {
     const rs = records.filter((r) => `${r.scene}|${r.scale}` === key);
@@ -72,12 +82,14 @@ export function renderTableOne(
         r.status === "ok" ? "" : ` <span class="badge bad">${escapeHtml(r.status)}</span>`
       }</td><td class="num">${escapeHtml(formatNumber(r.particles?.solid))}</td><td class="num">${
         escapeHtml(formatNumber(r.particles?.fluid))
-      }</td>${phases.map((p) => timeCell(r, p)).join("")}</tr>`
+      }</td>${phases.map((p) => timeCell(r, p)).join("")}<td class="num">${
+        escapeHtml(formatNumber(recordNsPerParticleStep(r)))
+      }</td></tr>`
     ).join("\n");
   }).join("\n");
   return `<p class="muted">ms per step: median [95% bootstrap CI of the median]; timing source: ${
     escapeHtml(sources.join(", ") || "none")
-  }.</p>
+  }; ns/p·step: the median step time per particle (solid + fluid), in ns.</p>
 <div class="scroll"><table class="table-one"><thead>${head}</thead><tbody>${body}</tbody></table></div>
 <div class="chart-box tall"><canvas id="${
     escapeHtml(options.chartId)

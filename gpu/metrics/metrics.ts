@@ -5,13 +5,18 @@
  * errors. Kernel: `metrics.wgsl`.
  *
  * Definitions (r = particle radius):
- * - `passThrough`: particles now on the other side of a sheet (any cloth body they do not belong
- *   to) than at the start, by the local sheet normal at their nearest particle of that sheet,
- *   counted only within one spacing of the sheet laterally and with an interior (not edge) sheet
- *   particle nearest (a particle that went
- *   around the edge is not a pass-through).
+ * - `passThrough`: particles that crossed a sheet (any cloth body they do not belong to) through
+ *   its interior: their tracked side of the sheet differs from their initial side. A side is
+ *   observed when the particle's nearest particle of the sheet closer than the reach ρ is interior
+ *   (not on the lattice's border) and the particle lies within one spacing of it laterally: the
+ *   sign of its height along the local sheet normal there. The tracked side is the last side
+ *   observed; it is kept while none is (out of reach, a border particle nearest, or laterally
+ *   farther). The initial side is the one observed at the start or, where none is, the side of the
+ *   plane through the sheet's centre particle with the normal there (every cloth scene starts
+ *   flat, so that plane is the sheet).
  * - `deepOverlaps`: pairs of a sheet particle and a particle of another body closer than r (more
- *   than half interpenetrated); `maxPenetrationDepth`: max over such pairs of (2r − d)/r, in radii.
+ *   than half interpenetrated); `maxPenetrationDepth`: max over the pairs closer than 2r of
+ *   (2r − d)/r, in radii.
  * - `kinetic`, `potential` (−Σ m g·(x − origin), origin the domain's lower corner, so it is
  *   never negative), `elastic` (Σ ½k(|xi − xj| − L)² over springs); the
  *   energy ratio is (kinetic + potential + elastic) / its initial value.
@@ -27,6 +32,36 @@
  *   the water's height at the back wall, m), `densityErrorMax`, `densityErrorMean` (compression
  *   error of the particles' density estimate), `volumeChange` (relative, from the same estimate):
  *   the fluid-validity pass `fluid_metrics.ts`, where they are defined; 0 without fluid.
+ *
+ * Sheet terms on a grid: they are measured on a neighbour grid of the sheets' particles
+ * (`sheet_crossing.ts`), so no invocation loops over a whole sheet. The overlaps need the sheet
+ * particles within 2r: the grid finds them all exactly. The side needs the nearest sheet particle,
+ * which for a particle far from the sheet may be anywhere; hence the reach and the tracked side.
+ * The reach is ρ = max(2r, spacing) + the sample travel, the most a particle moves relative to a
+ * sheet between two samples, which `forScene` takes as 1.5 × the scene's CFL reference speed ×
+ * metricsEvery × dt (`SAMPLE_TRAVEL_MARGIN`). The assumption: no particle moves farther than
+ * that, relative to a sheet, between two samples. Numbers at `small` (metricsEvery × dt ≈ 0.01 s):
+ * fig4-fluid-cloth and fig9-flip-cloth, reference speed 4.0 m/s (the fluid hits at 3.3 m/s),
+ * travel 0.060 m, ρ = 0.080 m = 8r; fig3-ball-cloth-high, 3.4 m/s × 0.0103 s × 1.5 = 0.053 m,
+ * ρ = 0.073 m; fig3-ball-cloth-low, 0.015 m, ρ = 0.035 m. The fastest particle at any sample of
+ * those runs (penalty-weak) moved at 4.47, 4.88 and 4.03 m/s: 0.045, 0.049 and 0.041 m per
+ * sample, well within ρ also with the lateral offset to the nearest sheet particle (≤ spacing/√2):
+ * ρ admits 7.9, 7.9 and 6.9 m/s. The travel is the same in metres at every scale (at `paper`
+ * ρ = 0.063 m for fig4, admitting 6.3 m/s). A particle faster than that may cross unseen, and then
+ * counts only once seen within ρ beneath.
+ *
+ * This is the definition the grid replaced (side by the local normal at the nearest sheet particle
+ * at any distance, counted when that one is interior and the particle laterally within a spacing)
+ * for a particle that crosses the interior: at the first sample after the crossing it lies at most
+ * the travel beyond the sheet, its nearest sheet particle about a spacing aside at most, so within
+ * ρ; both count it from that sample on, and both stop when it comes back through the sheet. They
+ * differ only (a) for a particle that went around the edge: the former counted it as soon as it
+ * drifted beneath the interior, at any depth (its nearest sheet particle is interior there, however
+ * far below), while its tracked side changes only if it comes within ρ of the sheet's underside
+ * (which a sample cannot tell from a crossing); and (b) for a particle that crossed and later
+ * leaves by the border (drifts beneath it or beyond, or around it back up): the former dropped it
+ * (a border particle nearest, or the initial side again), the tracked side keeps it until it is
+ * seen on its initial side again (a pass-through is an event).
  *
  * @module
  */
@@ -45,6 +80,7 @@ import { BOND_BROKEN_BIT } from "../state/bond_flags.ts";
 import { FLUID_FIELDS, FluidMetrics, type FluidRange } from "./fluid_metrics.ts";
 import { FRAGMENT_RESULT, Fragments } from "./fragments.ts";
 import { SolidPenetration } from "./solid_penetration.ts";
+import { SAMPLE_TRAVEL_MARGIN, type Sheet, SheetCrossing } from "./sheet_crossing.ts";
 import type { Scene } from "../../core/scene.ts";
 import type { ParticleSet } from "../../core/scene_builder.ts";
 
@@ -59,7 +95,12 @@ function wgslConstants(): Record<string, number> {
   return {
     FLAG_CLOTH: KIND_BITS.sheet,
     FLAG_FLUID: KIND_BITS.fluid,
-    ...HANDLER_STATS_CONSTANTS,
+    // the handler statistics metrics.wgsl samples (declared there); a handler may keep more
+    ...Object.fromEntries(
+      Object.entries(HANDLER_STATS_CONSTANTS).filter(([k]) =>
+        METRICS_WGSL.includes(`override ${k}:`)
+      ),
+    ),
     BROKEN_BIT: BOND_BROKEN_BIT,
     FRAGMENT_COUNT: FRAGMENT_RESULT.COUNT,
     FRAGMENT_LARGEST: FRAGMENT_RESULT.LARGEST,
@@ -74,7 +115,7 @@ function wgslConstants(): Record<string, number> {
 /** Layout of `MetricsParams` in `metrics.wgsl`. */
 export const METRICS_PARAMS: StructLayout = defineStruct("MetricsParams", [
   ["count", "u32"],
-  ["sheetCount", "u32"],
+  ["pad6", "u32"],
   ["solidCount", "u32"],
   ["pad4", "u32"],
   ["pad3", "u32"],
@@ -142,14 +183,7 @@ export interface MetricsBuffers {
   stats: GPUBuffer;
 }
 
-/** A sheet measured for pass-through: a rows × cols grid of particles from `start`. */
-export interface Sheet {
-  start: number;
-  rows: number;
-  cols: number;
-  /** Rest distance between neighbouring particles (m): a pass-through lies within it laterally. */
-  spacing: number;
-}
+export type { Sheet } from "./sheet_crossing.ts";
 
 /** Options of {@link Metrics}. */
 export interface MetricsOptions {
@@ -159,6 +193,13 @@ export interface MetricsOptions {
    * `start`, with its rest spacing (m); none, one or several.
    */
   sheets: readonly Sheet[];
+  /**
+   * Most a particle moves relative to a sheet between two samples (m): the reach of the sheet
+   * metrics is at least this plus max(2r, spacing) (`sheet_crossing.ts` `sheetReach`); default 0.
+   * `forScene` takes `SAMPLE_TRAVEL_MARGIN` (1.5) × the scene's CFL reference speed ×
+   * metricsEvery × dt.
+   */
+  sampleTravel?: number;
   /** The solid bodies (particle ranges) measured for solid–solid penetration; none, one or several. */
   solids: readonly { start: number; count: number }[];
   /**
@@ -168,7 +209,7 @@ export interface MetricsOptions {
   fluids?: readonly FluidRange[];
   /** The scene's dam-break probe: where frontX and columnHeight are measured (none: 0). */
   damBreak?: { backWallX: number; floorY: number };
-  /** The scene's domain: the solid–solid penetration grid covers it (`solid_penetration.ts`). */
+  /** The scene's domain: the metrics' neighbour grids cover it. */
   domain: { min: readonly [number, number, number]; max: readonly [number, number, number] };
   radius: number;
   gravity: readonly [number, number, number];
@@ -189,8 +230,7 @@ export class Metrics {
   #fragmentBind: GPUBindGroup;
   #particleKernel: Kernel;
   #params: GPUBuffer;
-  #side0: GPUBuffer;
-  #sheets: GPUBuffer;
+  #sheetCrossing?: SheetCrossing;
   #solidPenetration?: SolidPenetration;
   #fluid?: FluidMetrics;
   #member: GPUBuffer;
@@ -229,6 +269,7 @@ export class Metrics {
     return new Metrics(device, {
       count: p.count,
       sheets,
+      sampleTravel: SAMPLE_TRAVEL_MARGIN * scene.cfl.referenceSpeed * scene.metricsEvery * scene.dt,
       solids: p.bodies.filter((b) => b.kind === "solid").map((b) => ({
         start: b.start,
         count: b.count,
@@ -273,26 +314,13 @@ export class Metrics {
       label: "metrics metrics_particle",
       code: METRICS_WGSL,
       entryPoint: "metrics_particle",
-      bindings: [
-        "uniform",
-        "read-only-storage",
-        "read-only-storage",
-        "storage",
-        "storage",
-        [6, "read-only-storage"],
-        ...Array(3).fill("read-only-storage"),
-      ],
+      bindings: ["uniform", "read-only-storage", "storage", ...Array(4).fill("read-only-storage")],
       constants: wgslConstants(),
     });
     this.#params = device.createBuffer({
       label: "metrics params",
       size: METRICS_PARAMS.size,
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-    });
-    this.#side0 = device.createBuffer({
-      label: "metrics initial side",
-      size: Math.max(16, 4 * options.count * options.sheets.length),
-      usage: GPUBufferUsage.STORAGE,
     });
     this.#perParticle = device.createBuffer({
       label: "metrics per-particle results",
@@ -335,16 +363,17 @@ export class Metrics {
       this.#samples,
       this.#fragments.result,
     ]);
-    const sheets = new Uint32Array(4 * Math.max(1, options.sheets.length));
-    options.sheets.forEach((sh, k) => {
-      sheets.set([sh.start, sh.rows, sh.cols], 4 * k);
-      new Float32Array(sheets.buffer, 16 * k + 12, 1)[0] = sh.spacing;
-    });
-    this.#sheets = storageBuffer(device, {
-      label: "metrics sheets",
-      size: sheets.byteLength,
-      data: sheets,
-    });
+    this.#sheetCrossing = options.sheets.length
+      ? new SheetCrossing(device, {
+        count: options.count,
+        sheets: options.sheets,
+        radius: options.radius,
+        travel: options.sampleTravel,
+        domain: options.domain,
+        pos: b.pos,
+        perParticle: this.#perParticle,
+      })
+      : undefined;
     this.#solidPenetration = options.solids.length > 1
       ? new SolidPenetration(device, {
         count: options.count,
@@ -374,8 +403,6 @@ export class Metrics {
     this.#particleBind = bindKernel(device, this.#particleKernel, [
       this.#params,
       b.pos,
-      this.#sheets,
-      this.#side0,
       this.#perParticle,
       b.bondStart,
       b.bondList,
@@ -396,7 +423,7 @@ export class Metrics {
       0,
       METRICS_PARAMS.pack({
         count: o.count,
-        sheetCount: o.sheets.length,
+        pad6: 0,
         solidCount: o.solids.length,
         pad4: 0,
         pad3: 0,
@@ -415,12 +442,15 @@ export class Metrics {
     );
     // fragments of the solid bodies (its own pass, no host sync), only when sampling
     if (mode === 1 && o.solids.length) this.#fragments.encode(encoder);
+    this.#sheetCrossing?.encodeCopy(encoder);
     const pass = encoder.beginComputePass({ label: "metrics pass", timestampWrites });
     dispatch(pass, this.#particleKernel, {
       bindGroup: this.#particleBind,
       invocations: o.count,
       workgroupSize: 64,
     });
+    // the sheet pass at the start too: it records the initial sides
+    this.#sheetCrossing?.encode(pass, mode);
     // the fluid pass at the start too: it records the initial volume
     this.#fluid?.encode(pass, { mode, sample: this.#taken });
     if (mode === 1) {
@@ -489,8 +519,7 @@ export class Metrics {
   /** Frees the metrics buffers. */
   destroy(): void {
     this.#params.destroy();
-    this.#side0.destroy();
-    this.#sheets.destroy();
+    this.#sheetCrossing?.destroy();
     this.#solidPenetration?.destroy();
     this.#fluid?.destroy();
     this.#member.destroy();

@@ -4,7 +4,7 @@
 
 struct MetricsParams {
   count: u32,
-  sheetCount: u32,
+  pad6: u32,
   solidCount: u32,
   pad4: u32,
   pad3: u32,
@@ -62,82 +62,25 @@ override BROKEN_BIT: u32;
 
 @group(0) @binding(0) var<uniform> P: MetricsParams;
 
-// Per-particle pass (one invocation per particle, so no invocation loops over more than the
-// sheets' particles: llvmpipe stops a loop after 65535 iterations accumulated in one invocation).
-// Every sheet (a cloth body: a rows × cols grid of particles) is measured the same way, so a scene
-// with no sheet or several needs no special case. For each particle and each sheet it does not
-// belong to: its nearest particle of the sheet and its side of the sheet there (pass-through:
-// the side changed since the start), and its overlaps with the sheet's particles; written to
-// `perParticle` as (passed any sheet, deep overlaps, penetration depth, solid penetration), and as
-// a second vec4 the elastic energy of the particle's intact bonds, Σ ½ ks (|x_j − x_i| − L)², and
-// its broken bonds, over its bond list (each bond listed once, under its lower index, so each is
-// counted once; a broken bond carries BROKEN_BIT, gpu/runtime/spring_breaking.wgsl).
-// Solid bodies (peridynamic): w, the deepest overlap with a particle of another solid body, is
-// written after this pass on a neighbour grid (solid_penetration.wgsl); 0 here.
+// Per-particle pass (one invocation per particle): the elastic energy of the particle's intact
+// bonds, Σ ½ ks (|x_j − x_i| − L)², and its broken bonds, over its bond list (each bond listed
+// once, under its lower index, so each is counted once; a broken bond carries BROKEN_BIT,
+// gpu/runtime/spring_breaking.wgsl), written to the second vec4 of the particle in `perParticle`.
+// The first vec4 is written by the passes on neighbour grids that follow: (passed any sheet, deep
+// overlaps, penetration depth) by sheet_crossing.wgsl, w (the deepest overlap with a particle of
+// another solid body) by solid_penetration.wgsl; each stays 0 without sheets / solid bodies.
 @group(0) @binding(1) var<storage, read> q_pos: array<vec4f>;
-@group(0) @binding(2) var<storage, read> q_sheets: array<vec4u>; // start, rows, cols, bits(spacing)
-@group(0) @binding(3) var<storage, read_write> q_side0: array<i32>; // sheet * count + particle
-@group(0) @binding(4) var<storage, read_write> q_out: array<vec4f>;
-@group(0) @binding(6) var<storage, read> q_bondStart: array<u32>;
-@group(0) @binding(7) var<storage, read> q_bondList: array<u32>;
-@group(0) @binding(8) var<storage, read> q_bondClass: array<u32>;
-@group(0) @binding(9) var<storage, read> q_springClasses: array<SpringClass>;
-
-fn sheet_pos(sh: vec4u, r: u32, c: u32) -> vec3f {
-  return q_pos[sh.x + r * sh.z + c].xyz;
-}
-
-// Sheet normal at sheet particle (r, c) from its grid neighbours (central differences).
-fn sheet_normal(sh: vec4u, r: u32, c: u32) -> vec3f {
-  let c0 = select(c - 1u, c, c == 0u);
-  let c1 = min(c + 1u, sh.z - 1u);
-  let r0 = select(r - 1u, r, r == 0u);
-  let r1 = min(r + 1u, sh.y - 1u);
-  let n = cross(sheet_pos(sh, r, c1) - sheet_pos(sh, r, c0), sheet_pos(sh, r1, c) - sheet_pos(sh, r0, c));
-  let len = length(n);
-  if (len > 0.0) { return n / len; }
-  return vec3f(0.0, 1.0, 0.0);
-}
+@group(0) @binding(2) var<storage, read_write> q_out: array<vec4f>;
+@group(0) @binding(3) var<storage, read> q_bondStart: array<u32>;
+@group(0) @binding(4) var<storage, read> q_bondList: array<u32>;
+@group(0) @binding(5) var<storage, read> q_bondClass: array<u32>;
+@group(0) @binding(6) var<storage, read> q_springClasses: array<SpringClass>;
 
 @compute @workgroup_size(64)
 fn metrics_particle(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = gid.x + gid.y * nwg.x * 64u;
   if (i >= P.count) { return; }
-  var out = vec4f(0.0);
   let x = q_pos[i].xyz;
-  for (var s = 0u; s < P.sheetCount; s++) {
-    let sh = q_sheets[s];
-    let sheetCount = sh.y * sh.z;
-    if ((i >= sh.x && i < sh.x + sheetCount) || !finite3(x)) { continue; }
-    var best = 3.4e38;
-    var bestK = 0u;
-    for (var k = 0u; k < sheetCount; k++) {
-      let d = length(x - q_pos[sh.x + k].xyz);
-      if (d < best) { best = d; bestK = k; }
-      if (d < 2.0 * P.radius) {
-        out.z = max(out.z, (2.0 * P.radius - d) / P.radius);
-        if (d < P.radius) { out.y += 1.0; }
-      }
-    }
-    let r = bestK / sh.z;
-    let c = bestK % sh.z;
-    let nrm = sheet_normal(sh, r, c);
-    let rel = x - sheet_pos(sh, r, c);
-    let h = dot(rel, nrm);
-    var side = 1;
-    if (h < 0.0) { side = -1; }
-    // Only particles whose nearest sheet particle is inside the sheet count: one that went
-    // around the edge and fell past it has an edge particle nearest.
-    let interior = r > 0u && c > 0u && r + 1u < sh.y && c + 1u < sh.z;
-    if (P.mode == 0u) {
-      q_side0[s * P.count + i] = side;
-    } else if (side != q_side0[s * P.count + i] && interior &&
-        length(rel - h * nrm) < bitcast<f32>(sh.w)) {
-      out.x = 1.0;
-    }
-  }
-  // out.w, solid–solid penetration: solid_penetration.wgsl, after this pass
-  q_out[2u * i] = out;
   var bonds = vec4f(0.0);
   for (var e = q_bondStart[i]; e < q_bondStart[i + 1u]; e++) {
     let w = q_bondList[e];

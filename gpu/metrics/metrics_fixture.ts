@@ -44,7 +44,22 @@ export interface MetricsFixtureOptions extends Omit<MetricsOptions, "count" | "b
  * sample and returns its row; asserts that no validation error occurred.
  */
 export async function sampleMetrics(options: MetricsFixtureOptions): Promise<MetricsSample> {
-  const { before, after, vel, mass, kind, bonds, init = true, time = 1, ...metricsOptions } =
+  const { after, ...rest } = options;
+  const [row] = await sampleMetricsPath({ ...rest, path: [after] });
+  return row;
+}
+
+/**
+ * Like {@link sampleMetrics}, with one sample per entry of `path` (the positions of that sample;
+ * `undefined`: the positions stay), in order, each in a submit of its own (sample k at time
+ * `time` + k); returns their rows. `capacity` must hold them.
+ */
+export async function sampleMetricsPath(
+  options: Omit<MetricsFixtureOptions, "after"> & {
+    path: readonly (readonly (readonly number[])[] | undefined)[];
+  },
+): Promise<MetricsSample[]> {
+  const { before, path, vel, mass, kind, bonds, init = true, time = 1, ...metricsOptions } =
     options;
   const { device } = await acquireGpu({ adapter: "software" });
   device.pushErrorScope("validation");
@@ -75,13 +90,15 @@ export async function sampleMetrics(options: MetricsFixtureOptions): Promise<Met
     metrics.encodeInit(enc);
     device.queue.submit([enc.finish()]);
   }
-  if (after) device.queue.writeBuffer(pos, 0, vec4(after, options.radius));
-  const enc = device.createCommandEncoder({ label: "sample" });
-  metrics.encodeSample(enc, { time });
-  device.queue.submit([enc.finish()]);
-  const [row] = await metrics.read();
+  path.forEach((after, k) => {
+    if (after) device.queue.writeBuffer(pos, 0, vec4(after, options.radius));
+    const enc = device.createCommandEncoder({ label: `sample ${k}` });
+    metrics.encodeSample(enc, { time: time + k });
+    device.queue.submit([enc.finish()]);
+  });
+  const rows = await metrics.read();
   assert.equal(await device.popErrorScope(), null);
   metrics.destroy();
   device.destroy();
-  return row;
+  return rows;
 }

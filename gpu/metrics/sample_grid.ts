@@ -5,6 +5,8 @@
  * particle and no invocation loops over a whole body. It owns the pass's params uniform, whose
  * struct begins with the grid geometry and the particle count (`gridMin: vec3f, cellSize: f32,
  * dims: vec4u, count: u32`), and binds per-particle kernels over `cellStart` and `sorted`.
+ * The grid holds every particle, or only some (`members`: a buffer of their positions, which
+ * `sorted` then indexes), while the kernels still run once per particle of `pos`.
  *
  * @module
  */
@@ -27,8 +29,14 @@ export interface SampleGridOptions {
   domain: { min: readonly [number, number, number]; max: readonly [number, number, number] };
   /** Edge of a cell (m): the reach of the kernels. */
   cellSize: number;
-  /** Positions (`array<vec4f>`, N): the grid is built on them, and bound after the params. */
+  /** Positions (`array<vec4f>`, N): bound after the params; the grid is built on them too. */
   pos: GPUBuffer;
+  /**
+   * The grid's particles when they are not the N of `pos`: a buffer of M positions
+   * (`array<vec4f>`, filled by the caller before {@link SampleGrid.encode}); `sorted` then holds
+   * indices into it. Default: `pos`, N.
+   */
+  members?: { pos: GPUBuffer; count: number };
   /** Layout of the params uniform: `gridMin`, `cellSize`, `dims`, `count`, then the pass's own. */
   params: StructLayout;
   /** Label prefix: `<label> grid`, `<label> params`. */
@@ -61,6 +69,7 @@ export class SampleGrid {
   readonly params: GPUBuffer;
   readonly #layout: StructLayout;
   readonly #pos: GPUBuffer;
+  readonly #members: { pos: GPUBuffer; count: number };
   readonly #grid: NeighborGrid;
 
   /** @param device the GPU device; @param options the grid (see {@link SampleGridOptions}) */
@@ -69,9 +78,10 @@ export class SampleGrid {
     this.count = options.count;
     this.#layout = options.params;
     this.#pos = options.pos;
+    this.#members = options.members ?? { pos: options.pos, count: options.count };
     this.geometry = gridForDomain(options.domain.min, options.domain.max, options.cellSize);
     this.#grid = new NeighborGrid(device, {
-      capacity: Math.max(1, options.count),
+      capacity: Math.max(1, this.#members.count),
       ...this.geometry,
       label: `${options.label} grid`,
     });
@@ -130,9 +140,12 @@ export class SampleGrid {
     return { kernel, bindGroup };
   }
 
-  /** Builds the grid on the current positions, then runs `kernel` once per particle, into `pass`. */
+  /**
+   * Builds the grid on the current positions (of the members), then runs `kernel` once per
+   * particle, into `pass`.
+   */
   encode(pass: GPUComputePassEncoder, kernel: SampleKernel): void {
-    this.#grid.encode(pass, { pos: this.#pos, count: this.count });
+    this.#grid.encode(pass, this.#members);
     dispatch(pass, kernel.kernel, {
       bindGroup: kernel.bindGroup,
       invocations: this.count,

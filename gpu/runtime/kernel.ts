@@ -215,6 +215,17 @@ export type DispatchOptions = DispatchSize & {
   dynamicOffsets?: readonly (readonly number[] | undefined)[];
 };
 
+let encoded = 0;
+
+/**
+ * Dispatches recorded by {@link dispatch} so far in this process (all devices): the engine reads
+ * it around each phase it encodes to count a step's dispatches. Indirect dispatches count as
+ * recorded, whatever their workgroup count turns out to be on the GPU.
+ */
+export function dispatchesEncoded(): number {
+  return encoded;
+}
+
 /** Records a dispatch of a kernel (nothing when it has 0 workgroups). */
 export function dispatch(
   pass: GPUComputePassEncoder,
@@ -229,6 +240,7 @@ export function dispatch(
     shape = [options.workgroups, 1];
   }
   if (shape?.[0] === 0) return;
+  encoded++;
   pass.setPipeline(kernel.pipeline);
   const groups = Array.isArray(options.bindGroup) ? options.bindGroup : [options.bindGroup];
   groups.forEach((group, g) => {

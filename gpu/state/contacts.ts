@@ -76,12 +76,25 @@ export class Contacts {
       detection?: GPUComputePassTimestampWrites;
     } = {},
   ): void {
+    this.encodeGrid(encoder, timestamps.grid);
+    this.encodeDetection(encoder, timestamps.detection);
+  }
+
+  /** Encodes the neighbour grid build (its own pass). */
+  encodeGrid(encoder: GPUCommandEncoder, timestampWrites?: GPUComputePassTimestampWrites): void {
     this.#neighbor.encode(encoder, {
       pos: this.#state.buffers.pos,
       count: this.#state.count,
-      timestampWrites: timestamps.grid,
+      timestampWrites,
     });
-    this.#collision.encode(encoder, this.#bind, { timestampWrites: timestamps.detection });
+  }
+
+  /** Encodes collision detection on the last grid (its own pass). */
+  encodeDetection(
+    encoder: GPUCommandEncoder,
+    timestampWrites?: GPUComputePassTimestampWrites,
+  ): void {
+    this.#collision.encode(encoder, this.#bind, { timestampWrites });
   }
 
   /** Frees the grid, the detector and the outputs. */

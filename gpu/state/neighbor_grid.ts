@@ -9,7 +9,7 @@
  *
  * Build steps (kernels in `neighbor_grid.wgsl`, all dispatched in one compute pass): clear counts,
  * count particles per cell (atomic add, remembering each particle's rank in its cell), multi-level
- * exclusive workgroup scan of the counts in place into `cellStart`, scatter by rank, then one
+ * exclusive workgroup scan of the counts in place into `cellStart` (`gpu/runtime/prefix_scan.ts`), scatter by rank, then one
  * invocation per cell insertion-sorts its slice of `sorted` by particle index.
  *
  * @module
@@ -25,6 +25,7 @@ import {
   type Kernel,
 } from "../runtime/kernel.ts";
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
+import { PrefixScan } from "../runtime/prefix_scan.ts";
 
 /** WGSL source of the grid kernels (`gpu/state/neighbor_grid.wgsl` after the grid prelude). */
 export const NEIGHBOR_GRID_WGSL: string = withGridCell(
@@ -38,9 +39,6 @@ export const GRID_PARAMS: StructLayout = defineStruct("GridParams", [
   ["dims", "vec4u"],
   ["count", "u32"],
 ]);
-
-/** Layout of the `ScanParams` uniform (one per scan level) in `neighbor_grid.wgsl`. */
-export const SCAN_PARAMS: StructLayout = defineStruct("ScanParams", [["n", "u32"]]);
 
 /** Byte stride of the slots of the GridParams ring (minUniformBufferOffsetAlignment ≤ 256). */
 const PARAM_SLOT_BYTES = 256;
@@ -107,13 +105,6 @@ export function gridForDomain(
   return { gridMin: [min[0], min[1], min[2]], cellSize, dims };
 }
 
-interface ScanLevel {
-  n: number;
-  data: GPUBuffer;
-  /** Bind group of scan_blocks / add_offsets: data = this level, sums = next level (or total). */
-  bindGroup: GPUBindGroup;
-}
-
 /**
  * A uniform grid over particle positions, rebuilt on the GPU by {@link NeighborGrid.encode}.
  *
@@ -165,10 +156,10 @@ export class NeighborGrid {
   #slot = -1;
   #slotCount = -1;
   readonly #kernels: Record<
-    "clear" | "count" | "scanBlocks" | "addOffsets" | "scatter" | "sortCells",
+    "clear" | "count" | "scatter" | "sortCells",
     Kernel
   >;
-  readonly #levels: ScanLevel[] = [];
+  readonly #scan: PrefixScan;
   readonly #ownBuffers: GPUBuffer[] = [];
   #bindGroup: GPUBindGroup | undefined;
   #bindGroupPos: GPUBuffer | undefined;
@@ -259,11 +250,6 @@ export class NeighborGrid {
       "storage",
       "storage",
     ]);
-    const scanLayout = createGroupLayout(device, `${label} scan layout`, [
-      [8, { type: "uniform", minBindingSize: SCAN_PARAMS.size }],
-      "storage",
-      "storage",
-    ]);
     const kernel = (entryPoint: string, layout: GroupLayout) =>
       createKernel(device, {
         label: `${label} ${entryPoint}`,
@@ -275,35 +261,15 @@ export class NeighborGrid {
     this.#kernels = {
       clear: kernel("clear_counts", gridLayout),
       count: kernel("count", gridLayout),
-      scanBlocks: kernel("scan_blocks", scanLayout),
-      addOffsets: kernel("add_offsets", scanLayout),
       scatter: kernel("scatter", gridLayout),
       sortCells: kernel("sort_cells", gridLayout),
     };
 
-    // Scan levels: level 0 is cellStart itself; each further level holds the block totals of the
-    // one below, until a level fits in one workgroup, whose total goes to a 1-element buffer.
-    const datas: { n: number; data: GPUBuffer }[] = [{ n: cellCount + 1, data: this.cellStart }];
-    while (datas[datas.length - 1].n > wg) {
-      const n = Math.ceil(datas[datas.length - 1].n / wg);
-      datas.push({ n, data: buffer(`scan level ${datas.length}`, n * 4, GPUBufferUsage.STORAGE) });
-    }
-    const total = buffer("scan total", 4, GPUBufferUsage.STORAGE);
-    datas.forEach(({ n, data }, k) => {
-      const params = buffer(
-        `scan level ${k} params`,
-        Math.max(16, SCAN_PARAMS.size),
-        GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-      );
-      device.queue.writeBuffer(params, 0, SCAN_PARAMS.pack({ n }));
-      const sums = k + 1 < datas.length ? datas[k + 1].data : total;
-      this.#levels.push({
-        n,
-        data,
-        bindGroup: bindKernel(device, this.#kernels.scanBlocks, [params, data, sums], {
-          label: `${label} scan level ${k} bind group`,
-        }),
-      });
+    this.#scan = new PrefixScan(device, {
+      label,
+      data: this.cellStart,
+      n: cellCount + 1,
+      workgroupSize: wg,
     });
   }
 
@@ -362,21 +328,7 @@ export class NeighborGrid {
     };
     dispatch(pass, k.clear, { ...grid, invocations: this.cellCount + 1 });
     dispatch(pass, k.count, { ...grid, invocations: count });
-    for (const level of this.#levels) {
-      dispatch(pass, k.scanBlocks, {
-        bindGroup: level.bindGroup,
-        invocations: level.n,
-        workgroupSize,
-      });
-    }
-    for (let l = this.#levels.length - 2; l >= 0; l--) {
-      const level = this.#levels[l];
-      dispatch(pass, k.addOffsets, {
-        bindGroup: level.bindGroup,
-        invocations: level.n,
-        workgroupSize,
-      });
-    }
+    this.#scan.encode(pass);
     dispatch(pass, k.scatter, { ...grid, invocations: count });
     dispatch(pass, k.sortCells, { ...grid, invocations: this.cellCount });
     if (ownPass) pass.end();
@@ -385,6 +337,7 @@ export class NeighborGrid {
   /** Destroys the buffers the grid owns (not `pos`). */
   destroy(): void {
     for (const b of this.#ownBuffers) b.destroy();
+    this.#scan.destroy();
   }
 
   #gridBindGroup(pos: GPUBuffer): GPUBindGroup {

@@ -3,8 +3,7 @@
 // Build order, all dispatches in one compute pass (each dispatch sees the previous one's writes):
 //   clear_counts   cellStart[0 ..= cellCount] = 0
 //   count          particleCell[i] = cell of pos[i]; rank[i] = atomicAdd(cellStart[cell], 1)
-//   scan_blocks    per level: in-place exclusive scan of WG-element blocks, block totals to sums
-//   add_offsets    per level, top down: data[i] += scanned block total of i's block
+//   (scan)         exclusive prefix sum of the counts in place (gpu/runtime/prefix_scan.wgsl)
 //   scatter        sorted[cellStart[cell] + rank[i]] = i
 //   sort_cells     one invocation per cell: insertion sort of its slice of `sorted` (ascending)
 // cellStart has cellCount + 1 entries; the last is never counted into, so after the exclusive
@@ -13,7 +12,7 @@
 // Large dispatches are 2D (x at most 65535 workgroups); the linear workgroup id is
 // `wid.y * nwg.x + wid.x`, and invocations past the end do nothing (but still reach barriers).
 
-/// Workgroup size of every kernel; also the block length of the prefix scan.
+/// Workgroup size of every kernel.
 override WG: u32 = 256u;
 
 struct GridParams {
@@ -23,10 +22,6 @@ struct GridParams {
   count: u32, // particles to insert: pos[0 .. count)
 }
 
-struct ScanParams {
-  n: u32, // elements of this scan level
-}
-
 // ---- grid kernels (bind group 0, layout "neighbor grid") ----
 @group(0) @binding(0) var<uniform> grid: GridParams;
 @group(0) @binding(1) var<storage, read> pos: array<vec4f>;
@@ -34,13 +29,6 @@ struct ScanParams {
 @group(0) @binding(3) var<storage, read_write> sorted: array<u32>;
 @group(0) @binding(4) var<storage, read_write> particleCell: array<u32>;
 @group(0) @binding(5) var<storage, read_write> rank: array<u32>;
-
-// ---- scan kernels (bind group 0, layout "neighbor grid scan") ----
-@group(0) @binding(8) var<uniform> scan: ScanParams;
-@group(0) @binding(9) var<storage, read_write> scanData: array<u32>;
-@group(0) @binding(10) var<storage, read_write> scanSums: array<u32>;
-
-var<workgroup> scratch: array<u32, WG>;
 
 fn linearWorkgroup(wid: vec3u, nwg: vec3u) -> u32 {
   return wid.y * nwg.x + wid.x;
@@ -74,52 +62,6 @@ fn count(
     let cell = cellOf(pos[i].xyz);
     particleCell[i] = cell;
     rank[i] = atomicAdd(&cellStart[cell], 1u);
-  }
-}
-
-@compute @workgroup_size(WG)
-fn scan_blocks(
-  @builtin(workgroup_id) wid: vec3u,
-  @builtin(num_workgroups) nwg: vec3u,
-  @builtin(local_invocation_index) lid: u32,
-) {
-  let block = linearWorkgroup(wid, nwg);
-  let i = block * WG + lid;
-  let inRange = i < scan.n;
-  var own = 0u;
-  if (inRange) {
-    own = scanData[i];
-  }
-  scratch[lid] = own;
-  workgroupBarrier();
-  // Hillis-Steele inclusive scan of the block.
-  for (var off = 1u; off < WG; off = off * 2u) {
-    var v = scratch[lid];
-    if (lid >= off) {
-      v = v + scratch[lid - off];
-    }
-    workgroupBarrier();
-    scratch[lid] = v;
-    workgroupBarrier();
-  }
-  if (inRange) {
-    scanData[i] = scratch[lid] - own;
-  }
-  if (lid == WG - 1u && block * WG < scan.n) {
-    scanSums[block] = scratch[lid];
-  }
-}
-
-@compute @workgroup_size(WG)
-fn add_offsets(
-  @builtin(workgroup_id) wid: vec3u,
-  @builtin(num_workgroups) nwg: vec3u,
-  @builtin(local_invocation_index) lid: u32,
-) {
-  let block = linearWorkgroup(wid, nwg);
-  let i = block * WG + lid;
-  if (i < scan.n) {
-    scanData[i] = scanData[i] + scanSums[block];
   }
 }
 

@@ -1,12 +1,6 @@
 import assert from "node:assert/strict";
 import { acquireGpu } from "../runtime/device.ts";
-import {
-  GRID_PARAMS,
-  gridForDomain,
-  NEIGHBOR_GRID_WGSL,
-  NeighborGrid,
-  SCAN_PARAMS,
-} from "./neighbor_grid.ts";
+import { GRID_PARAMS, gridForDomain, NEIGHBOR_GRID_WGSL, NeighborGrid } from "./neighbor_grid.ts";
 import { checkWgslStruct } from "../runtime/struct_layout.ts";
 
 /** Seeded PRNG in [0, 1). */
@@ -191,7 +185,6 @@ Deno.test("NeighborGrid", async (t) => {
 
   await t.step("WGSL structs match the TypeScript layouts", () => {
     checkWgslStruct(NEIGHBOR_GRID_WGSL, GRID_PARAMS);
-    checkWgslStruct(NEIGHBOR_GRID_WGSL, SCAN_PARAMS);
   });
 
   await t.step("gridForDomain covers the box and validates its input", () => {

@@ -48,6 +48,8 @@ export const HANDLER_STATS = {
   groups: 3,
   /** Largest meta-particle so far (particles). */
   largestGroup: 4,
+  /** Most rounds of pairwise merging that merged something in one stage so far (§5.2). */
+  groupingRounds: 5,
   /** Number of u32 slots. */
   length: 8,
 } as const;
@@ -293,6 +295,7 @@ export class ParticleState {
       stage2Pairs: u[HANDLER_STATS.stage2Pairs],
       groups: u[HANDLER_STATS.groups],
       largestGroup: u[HANDLER_STATS.largestGroup],
+      groupingRounds: u[HANDLER_STATS.groupingRounds],
     };
   }
 

@@ -121,6 +121,7 @@ Deno.test("ParticleState: buffers from a particle set; identity DOFs, DOF veloci
       stage2Pairs: 0,
       groups: 0,
       largestGroup: 0,
+      groupingRounds: 0,
     });
     assert.equal(await device.popErrorScope(), null);
     state.destroy();

@@ -78,7 +78,7 @@ export const MERGE_SPLIT_HANDLER: HandlerEntry = {
       },
       encodeBegin(pass, stage) {
         if (stage === 2) ms.encodeMarkApproaching(pass, { count: n });
-        ms.encodeGroup(pass, { stage, count: n });
+        ms.encodeGroup(pass, { stage });
         ms.encodeMerge(pass, { stage, count: n });
       },
       encodeEnd(pass, stage) {

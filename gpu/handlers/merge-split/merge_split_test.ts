@@ -60,7 +60,7 @@ function packLists(n: number, list: readonly Pair[]): { count: Uint32Array; item
   return { count, items };
 }
 
-async function setup(c: Case) {
+async function setup(c: Case, options: { maxRounds?: number } = {}) {
   const { device } = await acquireGpu({ adapter: "software" });
   device.pushErrorScope("validation");
   const n = c.n;
@@ -88,7 +88,12 @@ async function setup(c: Case) {
     velOut: buf("velOut", 16 * n),
     stats: buf("stats", 4 * STATS.length),
   };
-  const ms = new MergeSplitKernels(device, { capacity: n, maxPerParticle: K, buffers });
+  const ms = new MergeSplitKernels(device, {
+    capacity: n,
+    maxPerParticle: K,
+    buffers,
+    maxRounds: options.maxRounds,
+  });
   return { device, buffers, ms };
 }
 
@@ -136,7 +141,7 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
       const params = { count: n, seed: 77, step: 5, alpha: 0.7, beta: 0.4, nMin, nMax };
       ms.setParams(params);
       run(device, (pass) => {
-        ms.encodeGroup(pass, { stage: 1, count: n });
+        ms.encodeGroup(pass, { stage: 1 });
         ms.encodeMerge(pass, { stage: 1, count: n });
       });
       // grouping equals core/grouping.ts exactly
@@ -148,6 +153,10 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
         assert.deepEqual([...list.slice(start[g[0]], start[g[0] + 1])], g);
       }
       assert.ok(want.groups.length > (nMax === Infinity ? 0 : 5), "the case forms groups");
+      const groupStats = new Uint32Array(await readBuffer(device, buffers.stats));
+      assert.equal(groupStats[STATS.groupingRounds], want.rounds, "rounds that merged");
+      assert.equal(groupStats[STATS.groups], want.groups.length);
+      assert.equal(groupStats[STATS.largestGroup], Math.max(...want.groups.map((g) => g.length)));
       // merged state equals mergeAll per group (f32)
       const dofX = await f32(device, buffers.dofX);
       const dofV = await f32(device, buffers.dofV);
@@ -220,6 +229,24 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
     });
   }
 
+  await t.step("a round cap stops the merging where the reference stops", async () => {
+    const n = 2000;
+    const c = randomCase(5, n);
+    const { device, buffers, ms } = await setup(c, { maxRounds: 3 });
+    ms.setParams({ count: n, seed: 9, step: 2, alpha: 1, beta: 0, nMin: 16, nMax: 64 });
+    run(device, (pass) => ms.encodeGroup(pass, { stage: 1 }));
+    const opts = { particleCount: n, nMin: 16, nMax: 64, seed: 9, step: 2 };
+    const want = groupCollisions(c.pairs, { ...opts, maxRounds: 3 });
+    assert.ok(want.fittingPairsLeft > 0, "3 rounds leave fitting pairs");
+    assert.ok(groupCollisions(c.pairs, opts).rounds > 3);
+    assert.deepEqual([...await u32(device, buffers.dof)].slice(0, n), [...want.dof]);
+    const stats = new Uint32Array(await readBuffer(device, buffers.stats));
+    assert.equal(stats[STATS.groupingRounds], 3);
+    assert.equal(await device.popErrorScope(), null);
+    ms.destroy();
+    device.destroy();
+  });
+
   await t.step("stage 2 merges the marked pairs that approach after stage 1", async () => {
     const n = 300;
     const c = randomCase(9, n);
@@ -231,7 +258,7 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
     device.queue.writeBuffer(buffers.velOut, 0, after);
     run(device, (pass) => {
       ms.encodeMarkApproaching(pass, { count: n });
-      ms.encodeGroup(pass, { stage: 2, count: n });
+      ms.encodeGroup(pass, { stage: 2 });
     });
     const approaching = c.marked.filter(([i, j]) => {
       let s = 0;

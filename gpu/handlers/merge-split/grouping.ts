@@ -1,0 +1,269 @@
+/**
+ * Grouping of colliding pairs into meta-particles on the GPU (paper §5.2), in parallel: rounds of
+ * pairwise merging gated by indirect dispatches (with the n_min/n_max limit), or connected
+ * components (without), then member lists ascending. Bit for bit the reference
+ * `core/grouping.ts` `groupCollisions`, whose header says how it reads §5.2. Kernels:
+ * `grouping.wgsl`.
+ *
+ * Dispatches per stage: with a limit `5 + 5·maxRounds + scan` (rounds after the first that merges
+ * nothing dispatch zero workgroups), without one `5 + scan`; the scan takes `2·levels − 1`
+ * (`gpu/runtime/prefix_scan.ts`). None of it grows with the particle count beyond the scan's
+ * levels, and no invocation loops over more than its particle's pairs or its group's members.
+ *
+ * @module
+ */
+import { GROUPING_MAX_ROUNDS, ROUND_SALT } from "../../../core/grouping.ts";
+import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
+import {
+  type BindingEntry,
+  bindKernel,
+  createKernel,
+  dispatch,
+  type Kernel,
+} from "../../runtime/kernel.ts";
+import { PrefixScan } from "../../runtime/prefix_scan.ts";
+import { HANDLER_STATS_CONSTANTS } from "../../state/particle_state.ts";
+
+/** WGSL source of the grouping kernels. */
+export const GROUPING_WGSL: string = Deno.readTextFileSync(
+  new URL("./grouping.wgsl", import.meta.url),
+);
+
+/** Layout of `GroupingParams` in `grouping.wgsl`. */
+export const GROUPING_PARAMS: StructLayout = defineStruct("GroupingParams", [
+  ["count", "u32"],
+  ["maxPerParticle", "u32"],
+  ["stage", "u32"],
+  ["seed", "u32"],
+  ["step", "u32"],
+  ["nMin", "u32"],
+  ["nMax", "u32"],
+  ["fullX", "u32"],
+  ["fullY", "u32"],
+]);
+
+/** The buffers grouping reads and writes (owned by the engine). */
+export interface GroupingBuffers {
+  pairCount: GPUBuffer;
+  pairs: GPUBuffer;
+  markedCount: GPUBuffer;
+  marked: GPUBuffer;
+  /** Output: each particle's group root (its lowest index). */
+  dof: GPUBuffer;
+  /** Output: N + 1 entries, CSR starts of the member lists by root. */
+  memberStart: GPUBuffer;
+  /** Output: N entries, members ascending within each group. */
+  memberList: GPUBuffer;
+  stats: GPUBuffer;
+}
+
+/** Parameters of one step. */
+export interface GroupingStepParams {
+  seed: number;
+  step: number;
+  nMin: number;
+  nMax: number;
+}
+
+type Name =
+  | "init"
+  | "gate"
+  | "propose"
+  | "pick"
+  | "handshake"
+  | "relabel"
+  | "ccHook"
+  | "ccFlatten"
+  | "count"
+  | "fill"
+  | "rank";
+
+const ENTRY: Record<Name, string> = {
+  init: "group_init",
+  gate: "round_gate",
+  propose: "round_propose",
+  pick: "round_pick",
+  handshake: "round_handshake",
+  relabel: "round_relabel",
+  ccHook: "cc_hook",
+  ccFlatten: "cc_flatten",
+  count: "members_count",
+  fill: "members_fill",
+  rank: "members_rank",
+};
+
+/** Pipelines, scratch and bind groups of the grouping for one set of engine buffers. */
+export class GroupingKernels {
+  readonly device: GPUDevice;
+  /** Particles N. */
+  readonly count: number;
+  /** Rounds of pairwise merging encoded per stage (with a limit). */
+  readonly maxRounds: number;
+  readonly workgroupSize: number;
+  #params: [GPUBuffer, GPUBuffer];
+  #args: [GPUBuffer, GPUBuffer];
+  #own: GPUBuffer[] = [];
+  #scan: PrefixScan;
+  #k: Record<Name, Kernel>;
+  #main: [GPUBindGroup, GPUBindGroup];
+  /** gate bind groups by [stage][args written]. */
+  #gate: [[GPUBindGroup, GPUBindGroup], [GPUBindGroup, GPUBindGroup]];
+  #limited = true;
+
+  /**
+   * @param device the GPU device
+   * @param options.count particles N; options.maxPerParticle K of the pair lists
+   */
+  constructor(
+    device: GPUDevice,
+    options: {
+      count: number;
+      maxPerParticle: number;
+      buffers: GroupingBuffers;
+      maxRounds?: number;
+      workgroupSize?: number;
+    },
+  ) {
+    const n = this.count = options.count;
+    this.device = device;
+    this.maxRounds = options.maxRounds ?? GROUPING_MAX_ROUNDS;
+    if (!Number.isInteger(this.maxRounds) || this.maxRounds < 0) {
+      throw new RangeError(`grouping: maxRounds must be an integer >= 0, got ${this.maxRounds}`);
+    }
+    this.workgroupSize = options.workgroupSize ?? 64;
+    const maxPerParticle = options.maxPerParticle;
+    const buffer = (label: string, size: number, usage: number) => {
+      const b = device.createBuffer({ label, size: Math.max(16, size), usage });
+      this.#own.push(b);
+      return b;
+    };
+    const S = GPUBufferUsage.STORAGE;
+    const params = (stage: number) =>
+      buffer(
+        `grouping params stage ${stage}`,
+        Math.ceil(GROUPING_PARAMS.size / 16) * 16,
+        GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+      );
+    this.#params = [params(1), params(2)];
+    const indirect = (name: string) =>
+      buffer(`grouping round args ${name}`, 12, S | GPUBufferUsage.INDIRECT);
+    this.#args = [indirect("A"), indirect("B")];
+    const work = buffer("grouping work (size, limit, proposals, cursors, members)", 28 * n, S);
+    const ctrl = buffer("grouping round control", 16, S);
+    const b = options.buffers;
+    this.#scan = new PrefixScan(device, {
+      label: "grouping member starts",
+      data: b.memberStart,
+      n: n + 1,
+    });
+    const constants = {
+      WG: this.workgroupSize,
+      ROUND_SALT,
+      ...Object.fromEntries(
+        ["STAGE2_PAIRS", "GROUPS", "LARGEST_GROUP", "GROUPING_ROUNDS"].map((
+          k,
+        ) => [`STAT_${k}`, HANDLER_STATS_CONSTANTS[`STAT_${k}`]]),
+      ),
+    };
+    const R = "read-only-storage" as const;
+    const W = "storage" as const;
+    const mainLayout: BindingEntry[] = ["uniform", R, R, R, R, W, W, W, W, W, W];
+    const gateLayout: BindingEntry[] = [[0, "uniform"], [7, W], [10, W], [11, W]];
+    this.#k = Object.fromEntries(
+      (Object.keys(ENTRY) as Name[]).map((name) => [
+        name,
+        createKernel(device, {
+          label: `merge-split grouping ${ENTRY[name]}`,
+          code: GROUPING_WGSL,
+          entryPoint: ENTRY[name],
+          bindings: name === "gate" ? gateLayout : mainLayout,
+          constants,
+        }),
+      ]),
+    ) as Record<Name, Kernel>;
+    const main = (s: 0 | 1) =>
+      bindKernel(device, this.#k.init, [
+        this.#params[s],
+        b.pairCount,
+        b.pairs,
+        b.markedCount,
+        b.marked,
+        b.dof,
+        work,
+        ctrl,
+        b.memberStart,
+        b.memberList,
+        b.stats,
+      ], { label: `merge-split grouping stage ${s + 1} bind group` });
+    this.#main = [main(0), main(1)];
+    const gate = (s: 0 | 1, a: 0 | 1) =>
+      bindKernel(
+        device,
+        this.#k.gate,
+        new Map([[0, this.#params[s]], [7, ctrl], [10, b.stats], [11, this.#args[a]]]),
+        { label: `merge-split grouping gate stage ${s + 1} args ${"AB"[a]} bind group` },
+      );
+    this.#gate = [[gate(0, 0), gate(0, 1)], [gate(1, 0), gate(1, 1)]];
+    this.#maxPerParticle = maxPerParticle;
+  }
+
+  #maxPerParticle: number;
+
+  /** Writes the parameters of both stages for the next submit (queue.writeBuffer). */
+  setParams(p: GroupingStepParams): void {
+    this.#limited = p.nMax !== Infinity;
+    const groups = Math.ceil(this.count / this.workgroupSize);
+    for (const stage of [1, 2]) {
+      this.device.queue.writeBuffer(
+        this.#params[stage - 1],
+        0,
+        GROUPING_PARAMS.pack({
+          count: this.count,
+          maxPerParticle: this.#maxPerParticle,
+          stage,
+          seed: p.seed >>> 0,
+          step: p.step >>> 0,
+          nMin: this.#limited ? p.nMin : 0,
+          nMax: this.#limited ? p.nMax : 0,
+          fullX: Math.min(groups, 65535),
+          fullY: Math.ceil(groups / 65535),
+        }),
+      );
+    }
+  }
+
+  /** Encodes the grouping of `stage` into `pass`: `dof`, `memberStart`, `memberList`. */
+  encode(pass: GPUComputePassEncoder, options: { stage: 1 | 2 }): void {
+    const s = options.stage - 1 as 0 | 1;
+    const main = this.#main[s];
+    const all = { bindGroup: main, invocations: this.count, workgroupSize: this.workgroupSize };
+    const k = this.#k;
+    dispatch(pass, k.init, all);
+    if (this.#limited) {
+      for (let r = 0; r < this.maxRounds; r++) {
+        const a = (r % 2) as 0 | 1;
+        dispatch(pass, k.gate, { bindGroup: this.#gate[s][a], workgroups: 1 });
+        const gated = { bindGroup: main, indirect: this.#args[a], indirectOffset: 0 };
+        dispatch(pass, k.propose, gated);
+        dispatch(pass, k.pick, gated);
+        dispatch(pass, k.handshake, gated);
+        dispatch(pass, k.relabel, gated);
+      }
+      // records the rounds that merged (HANDLER_STATS.groupingRounds)
+      dispatch(pass, k.gate, { bindGroup: this.#gate[s][this.maxRounds % 2], workgroups: 1 });
+    } else {
+      dispatch(pass, k.ccHook, all);
+      dispatch(pass, k.ccFlatten, all);
+    }
+    dispatch(pass, k.count, all);
+    this.#scan.encode(pass);
+    dispatch(pass, k.fill, all);
+    dispatch(pass, k.rank, all);
+  }
+
+  /** Frees the grouping's own buffers. */
+  destroy(): void {
+    for (const b of this.#own) b.destroy();
+    this.#scan.destroy();
+  }
+}
