@@ -200,6 +200,9 @@ export async function runOne(
             dispatchesByPhase: { ...byPhase },
             peakBufferBytes: engine.peakBufferBytes,
             ...(stats.groupingRounds ? { groupingRounds: stats.groupingRounds } : {}),
+            ...(engine.handler.stages === 2 && engine.collisionsPossible
+              ? { stage2Runs: stats.stage2Runs, steps: engine.step }
+              : {}),
           };
         }
         if (r === 0) {

@@ -126,6 +126,10 @@ export interface CaseRecord {
     dispatchesByPhase: Record<string, number>;
     peakBufferBytes: number;
     groupingRounds?: number;
+    /** Steps whose stage 2 ran (merge-split; of `steps`, warm-up included). */
+    stage2Runs?: number;
+    /** Steps the first repetition ran (warm-up included). */
+    steps?: number;
   };
   solvers?: Record<string, {
     iterations: number;
@@ -134,6 +138,10 @@ export interface CaseRecord {
     method?: string;
     tolerance?: number;
     maxIterations?: number;
+    /** Whether stage 2's solve starts from stage 1's solution. */
+    warmStart?: boolean;
+    /** Per stage (1, 2): solves run and their iterations summed over the whole run. */
+    stages?: { solves: number; iterations: number }[];
   }>;
 }
 

@@ -20,6 +20,7 @@ import { Metrics, type MetricsSample } from "./metrics/metrics.ts";
 import { acquireGpu, type GpuContext } from "./runtime/device.ts";
 import { dispatchesEncoded, readBuffer } from "./runtime/kernel.ts";
 import { type BufferMemory, trackBufferMemory } from "./runtime/buffer_memory.ts";
+import { DispatchGate } from "./runtime/dispatch_gate.ts";
 import { buildValidated } from "./runtime/validated.ts";
 import { type Phase, PHASES } from "./phases.ts";
 import { RunStopped } from "./run_stopped.ts";
@@ -67,6 +68,8 @@ export class Engine {
   };
   #destroyed = false;
   #memory: BufferMemory;
+  /** The dispatch gates of stages the handler decides on the GPU (`encodeStageFlag`). */
+  #gates: [DispatchGate?, DispatchGate?] = [];
   /** Dispatches encoded per phase in the last step (metrics: the last sample). */
   #dispatches: Partial<Record<Phase, number>> = {};
 
@@ -169,19 +172,40 @@ export class Engine {
     const { state } = this;
     const h: Partial<GpuHandler> = this.collisionsPossible ? this.handler : {};
     const at = (phase: Phase, part?: "begin" | "end") => this.#clock.writes(phase, part);
+    let gate: DispatchGate | undefined;
     this.#counted(`merging${stage}`, () => {
       inPass(encoder, `merging stage ${stage}`, at(`merging${stage}`), (pass) => {
+        const flag = h.encodeStageFlag?.(pass, stage);
+        if (flag) {
+          gate = this.#gates[stage - 1] ??= new DispatchGate(this.gpu.device, {
+            label: `stage ${stage} gate`,
+            flag,
+          });
+          gate.encodeOpen(pass);
+          gate.begin();
+        }
         if (h.encodeBegin) h.encodeBegin(pass, stage);
         else state.encodeIdentityDofs(pass);
       });
     });
+    try {
+      this.#stageBody(encoder, stage, h);
+    } finally {
+      gate?.end();
+    }
+  }
+
+  /** The integration and splitting of a stage (gated with it when the handler gates it). */
+  #stageBody(encoder: GPUCommandEncoder, stage: 1 | 2, h: Partial<GpuHandler>): void {
+    const { state } = this;
+    const at = (phase: Phase, part?: "begin" | "end") => this.#clock.writes(phase, part);
     this.#counted(`integration${stage}`, () => {
       inPass(encoder, `integration stage ${stage}`, at(`integration${stage}`, "begin"), () => {});
       for (const s of this.systems) s.encodeForces(encoder);
       encoder.clearBuffer(state.buffers.handlerForce);
       h.encodeForces?.(encoder);
       inPass(encoder, `coupling gather ${stage}`, undefined, (p) => this.#coupling.encodeGather(p));
-      for (const s of this.systems) s.encodeIntegrate(encoder);
+      for (const s of this.systems) s.encodeIntegrate(encoder, { stage });
       inPass(encoder, `coupling sync ${stage}`, at(`integration${stage}`, "end"), (pass) => {
         this.#coupling.encodeSync(pass);
       });
@@ -377,6 +401,7 @@ export class Engine {
     this.#metrics?.destroy();
     this.#clock?.destroy();
     this.#contacts?.destroy();
+    for (const g of this.#gates ?? []) g?.destroy();
     this.state?.destroy();
     if (this.#ownsGpu) this.gpu.device.destroy();
   }

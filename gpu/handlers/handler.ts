@@ -36,6 +36,18 @@ export interface GpuHandler {
   readonly stages: 1 | 2;
   /** Before each step (queue writes of per-step parameters, e.g. the step index). */
   prepareStep?(step: number): void;
+  /**
+   * Decides on the GPU whether `stage` runs: encodes the decision into `pass` and returns the
+   * flag (an `array<u32>` and the word; nonzero runs the stage), or nothing when the stage always
+   * runs. The engine then gates every dispatch of the stage on it (`gpu/runtime/dispatch_gate.ts`)
+   * with no host sync. The flag's buffer and word must be the same every step. Merge-split: stage 2
+   * runs only when a marked pair approaches after stage 1 (§5.1); otherwise it would repeat
+   * stage 1 bit for bit.
+   */
+  encodeStageFlag?(
+    pass: GPUComputePassEncoder,
+    stage: 1 | 2,
+  ): { buffer: GPUBuffer; word: number } | undefined;
   /** Builds the DOF map of `stage` into `pass`; absent: every particle its own DOF. */
   encodeBegin?(pass: GPUComputePassEncoder, stage: 1 | 2): void;
   /** Adds its per-particle forces into `state.buffers.handlerForce` (already cleared). */

@@ -27,6 +27,7 @@ import {
   createKernel,
   dispatch,
   type Kernel,
+  readBuffer,
 } from "./kernel.ts";
 import { MaskedReduction, type ReductionTask } from "./reduce.ts";
 import { type SplitBinding, splitBinding } from "./split_binding.ts";
@@ -193,10 +194,20 @@ export interface ClothStepOptions {
   maxIterations?: number;
   /** Timestamp writes of the step's compute pass. */
   timestampWrites?: GPUComputePassTimestampWrites;
+  /**
+   * The stage of the two-stage integration (§5.1) this solve belongs to: stage 1 saves its
+   * solution per particle, stage 2 starts from it (a warm start, the optimisation the paper names
+   * for stage 2; the convergence test stays relative to the cold start's residual, so it asks for
+   * the same accuracy). Each stage's iterations are summed for {@link ImplicitSprings.readSolverStats}.
+   * Default: a lone solve (cold, counted as stage 1, nothing saved).
+   */
+  stage?: 1 | 2;
 }
 
 /** CG statistics of the last step run, from {@link ImplicitSprings.readSolverStats}. */
 export interface ClothSolverStats {
+  /** Per stage (1, 2): solves run and their CG iterations summed, since the solver was built. */
+  stages?: { solves: number; iterations: number }[];
   /** CG iterations run (each gate that found the solve unconverged). */
   iterations: number;
   /** sqrt(rᵀz / r₀ᵀz₀) at the end (0 when the right-hand side was 0). */
@@ -215,7 +226,12 @@ export type ClothKernel =
   | "apply_a"
   | "update_x"
   | "update_p"
-  | "finish";
+  | "finish"
+  | "warm_save"
+  | "warm_begin"
+  | "warm_residual"
+  | "record_stage1"
+  | "record_stage2";
 
 const READ: BindingKind = "read-only-storage";
 const WRITE: BindingKind = "storage";
@@ -231,8 +247,13 @@ const KERNEL_BINDINGS: Record<ClothKernel, ReadonlyArray<number>> = {
   update_x: [11, 15, 16, 21],
   update_p: [11, 15, 16, 21],
   finish: [11, 19, 21, 22],
+  warm_save: [1, 11, 21, 23],
+  warm_begin: [11, 15, 16, 21, 23],
+  warm_residual: [11, 15, 16, 21],
+  record_stage1: [16, 24],
+  record_stage2: [16, 24],
 };
-const WRITABLE = new Set([11, 15, 16, 18, 19, 21, 22]);
+const WRITABLE = new Set([11, 15, 16, 18, 19, 21, 22, 23, 24]);
 
 /** Binding and bytes per element (N elements; memberStart N + 1) of the step's buffers. */
 const USER_BINDINGS: Record<keyof ClothBuffers, [number, number]> = {
@@ -405,6 +426,8 @@ export class ImplicitSprings {
       [16, state],
       [17, argsFull],
       [18, this.#args],
+      [23, buffer("warm start", 16 * n, S)],
+      [24, buffer("per-stage iterations", 16, S | GPUBufferUsage.COPY_SRC)],
     ]);
     const region = (name: string) => {
       const { buffer: b, index } = CG_REGIONS[name];
@@ -442,7 +465,7 @@ export class ImplicitSprings {
           ...WGSL_CONSTANTS,
           ...springCsrConstants(packed),
           WORDS_CHUNK: split.firstLength,
-          ...(kernel === "gate" ? {} : { WORKGROUP_SIZE: wg }),
+          ...(kernel === "gate" || kernel.startsWith("record") ? {} : { WORKGROUP_SIZE: wg }),
         },
       });
     }
@@ -604,17 +627,27 @@ export class ImplicitSprings {
       dispatch(
         pass,
         this.#kernels[kernel],
-        indirect
-          ? { bindGroup, indirect: this.#args, indirectOffset: 0 }
-          : { bindGroup, workgroups: kernel === "gate" ? 1 : workgroups },
+        indirect ? { bindGroup, indirect: this.#args, indirectOffset: 0 } : {
+          bindGroup,
+          workgroups: kernel === "gate" || kernel.startsWith("record") ? 1 : workgroups,
+        },
       );
     };
+    const stage = options.stage;
     run("classify", false);
     run("positions", false);
     run("spring_forces", false);
     run("init_cg", false);
     this.#reduce.encode(pass, this.#rz);
     const reduceArgs = { buffer: this.#args, offset: 12 };
+    if (stage === 2) {
+      // x₀ = stage 1's Δv: r₀ = b − A x₀ (the first gate keeps the cold r₀ᵀz₀ as reference)
+      run("gate", false);
+      run("warm_begin", true);
+      run("apply_a", true);
+      run("warm_residual", true);
+      this.#reduce.encode(pass, this.#rz, reduceArgs);
+    }
     for (let k = 0; k < iterations; k++) {
       run("gate", false);
       run("apply_a", true);
@@ -624,6 +657,8 @@ export class ImplicitSprings {
       run("update_p", true);
     }
     run("finish", false);
+    if (stage === 1) run("warm_save", false);
+    run(stage === 2 ? "record_stage2" : "record_stage1", false);
     pass.end();
   }
 
@@ -645,7 +680,9 @@ export class ImplicitSprings {
     const s = new Float32Array(staging.getMappedRange().slice(0));
     staging.destroy();
     const rz0 = s[S_RZ0];
+    const h = new Uint32Array(await readBuffer(this.device, this.#internal.get(24)!));
     return {
+      stages: [0, 1].map((k) => ({ solves: h[2 * k + 1], iterations: h[2 * k] })),
       iterations: s[S_ITER],
       relativeResidual: rz0 > 0 ? Math.sqrt(Math.max(0, s[S_RZNEW]) / rz0) : 0,
       converged: s[S_DONE] !== 0 || !(s[S_RZNEW] > 0),

@@ -97,6 +97,10 @@ override WORKGROUP_SIZE: u32 = 64u;
 @group(0) @binding(17) var<storage, read> argsFull: array<u32>;
 @group(0) @binding(18) var<storage, read_write> args: array<u32>;
 @group(0) @binding(19) var<storage, read_write> dofVOut: array<vec4f>;
+// Warm start (two-stage integration, §5.1): per particle, the Δv of its DOF in the last solve
+// saved with warm_save; per stage, the CG iterations summed and the solves counted.
+@group(0) @binding(23) var<storage, read_write> warm: array<vec4f>;
+@group(0) @binding(24) var<storage, read_write> history: array<u32>;
 
 fn at(region: u32, k: u32) -> u32 {
   return region * params.stride + k;
@@ -311,6 +315,66 @@ fn update_p(@builtin(global_invocation_id) gid: vec3u) {
   }
   let beta = state[S_RZNEW] / state[S_RZ];
   cgA[at(R_P, d)] = cgB[at(R_Z, d)] + beta * cgA[at(R_P, d)];
+}
+
+// Per particle, after a solve: the Δv of its DOF (0 off the system's free DOFs), the warm start of
+// the next solve of the step (stage 2 starts from stage 1's solution).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn warm_save(@builtin(global_invocation_id) gid: vec3u) {
+  let i = gid.x;
+  if (i >= params.count) {
+    return;
+  }
+  let d = dof[i];
+  var x = vec4f(0.0);
+  if (is_free(d)) {
+    x = cgB[at(R_X, d)];
+  }
+  warm[i] = x;
+}
+
+// Per DOF slot, after the first gate (which took r₀ᵀz₀ of the cold start x = 0, the reference
+// of the convergence test): x = the saved Δv of the slot's particle, p = x for A p.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn warm_begin(@builtin(global_invocation_id) gid: vec3u) {
+  let d = gid.x;
+  if (d == 0u && state[S_DONE] == 0.0) {
+    state[S_ITER] -= 1.0; // the gate before the warm start is not a CG iteration
+  }
+  if (d >= params.count || state[S_DONE] != 0.0 || !is_free(d)) {
+    return;
+  }
+  let x = warm[d];
+  cgB[at(R_X, d)] = x;
+  cgA[at(R_P, d)] = x;
+}
+
+// Per DOF slot, after A x: r = b − A x, z = D⁻¹ r, p = z.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn warm_residual(@builtin(global_invocation_id) gid: vec3u) {
+  let d = gid.x;
+  if (d >= params.count || state[S_DONE] != 0.0 || !is_free(d)) {
+    return;
+  }
+  let r = cgB[at(R_R, d)] - cgA[at(R_AP, d)];
+  let z = cgB[at(R_INVD, d)] * r;
+  cgB[at(R_R, d)] = r;
+  cgB[at(R_Z, d)] = z;
+  cgA[at(R_P, d)] = z;
+}
+
+// One thread after a stage's solve: its iterations into the stage's running sums.
+fn record(stage: u32) {
+  history[2u * stage] += u32(state[S_ITER]);
+  history[2u * stage + 1u] += 1u;
+}
+@compute @workgroup_size(1)
+fn record_stage1() {
+  record(0u);
+}
+@compute @workgroup_size(1)
+fn record_stage2() {
+  record(1u);
 }
 
 // Per DOF slot: v' = v̂ + Δv for the system's DOFs; other slots of dofVOut are left as they are.

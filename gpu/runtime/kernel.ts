@@ -218,6 +218,47 @@ export type DispatchOptions = DispatchSize & {
 let encoded = 0;
 
 /**
+ * Where the dispatches of a gated region go (`dispatch_gate.ts`): each one becomes an indirect
+ * dispatch from the arguments the redirect returns; an indirect one may first encode a copy of
+ * its own arguments (with the redirect off).
+ */
+export interface DispatchRedirect {
+  /** The arguments slot of a direct dispatch of `shape` workgroups (x, y). */
+  direct(shape: readonly [number, number]): { buffer: GPUBuffer; offset: number };
+  /** The arguments slot of an indirect dispatch from `buffer` at `offset`. */
+  indirect(
+    pass: GPUComputePassEncoder,
+    buffer: GPUBuffer,
+    offset: number,
+  ): { buffer: GPUBuffer; offset: number };
+}
+
+let redirect: DispatchRedirect | undefined;
+
+/**
+ * Runs `encode` with every {@link dispatch} it records redirected by `to` (`undefined`: none),
+ * then restores the previous redirect. Encoding is synchronous, so a module-level redirect is
+ * enough.
+ */
+export function withDispatchRedirect<T>(to: DispatchRedirect | undefined, encode: () => T): T {
+  const previous = setDispatchRedirect(to);
+  try {
+    return encode();
+  } finally {
+    redirect = previous;
+  }
+}
+
+/** Sets the redirect of the {@link dispatch}es that follow; returns the previous one. */
+export function setDispatchRedirect(
+  to: DispatchRedirect | undefined,
+): DispatchRedirect | undefined {
+  const previous = redirect;
+  redirect = to;
+  return previous;
+}
+
+/**
  * Dispatches recorded by {@link dispatch} so far in this process (all devices): the engine reads
  * it around each phase it encodes to count a step's dispatches. Indirect dispatches count as
  * recorded, whatever their workgroup count turns out to be on the GPU.
@@ -240,6 +281,14 @@ export function dispatch(
     shape = [options.workgroups, 1];
   }
   if (shape?.[0] === 0) return;
+  let gated: { buffer: GPUBuffer; offset: number } | undefined;
+  if (redirect) {
+    const to = redirect;
+    gated = shape ? to.direct(shape) : withDispatchRedirect(undefined, () => {
+      const o = options as { indirect: GPUBuffer; indirectOffset: number };
+      return to.indirect(pass, o.indirect, o.indirectOffset);
+    });
+  }
   encoded++;
   pass.setPipeline(kernel.pipeline);
   const groups = Array.isArray(options.bindGroup) ? options.bindGroup : [options.bindGroup];
@@ -248,7 +297,8 @@ export function dispatch(
     if (offsets) pass.setBindGroup(g, group, [...offsets]);
     else pass.setBindGroup(g, group);
   });
-  if (shape) pass.dispatchWorkgroups(shape[0], shape[1]);
+  if (gated) pass.dispatchWorkgroupsIndirect(gated.buffer, gated.offset);
+  else if (shape) pass.dispatchWorkgroups(shape[0], shape[1]);
   else if ("indirect" in options) {
     pass.dispatchWorkgroupsIndirect(options.indirect, options.indirectOffset);
   }

@@ -50,6 +50,8 @@ export const HANDLER_STATS = {
   largestGroup: 4,
   /** Most rounds of pairwise merging that merged something in one stage so far (§5.2). */
   groupingRounds: 5,
+  /** Steps whose stage 2 ran (a marked pair approached after stage 1, §5.1; cumulative). */
+  stage2Runs: 6,
   /** Number of u32 slots. */
   length: 8,
 } as const;
@@ -296,6 +298,7 @@ export class ParticleState {
       groups: u[HANDLER_STATS.groups],
       largestGroup: u[HANDLER_STATS.largestGroup],
       groupingRounds: u[HANDLER_STATS.groupingRounds],
+      stage2Runs: u[HANDLER_STATS.stage2Runs],
     };
   }
 

@@ -122,6 +122,7 @@ Deno.test("ParticleState: buffers from a particle set; identity DOFs, DOF veloci
       groups: 0,
       largestGroup: 0,
       groupingRounds: 0,
+      stage2Runs: 0,
     });
     assert.equal(await device.popErrorScope(), null);
     state.destroy();

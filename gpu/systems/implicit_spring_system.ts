@@ -43,10 +43,12 @@ export function implicitSpringSystem(
     system: {
       id: options.id,
       encodeForces() {},
-      encodeIntegrate: (encoder) => solver.encodeStep(encoder, { bindings, dt, gravity }),
+      encodeIntegrate: (encoder, o) =>
+        solver.encodeStep(encoder, { bindings, dt, gravity, stage: o?.stage }),
       readSolverStats: async () => ({
         ...await solver.readSolverStats(),
-        method: "Jacobi-PCG, linearised backward Euler (rᵀz relative to r₀ᵀz₀)",
+        warmStart: true,
+        method: "Jacobi-PCG, linearised backward Euler (rᵀz relative to the cold r₀ᵀz₀)",
         tolerance: solver.tolerance,
         maxIterations: solver.maxIterations,
       }),

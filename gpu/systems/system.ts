@@ -25,6 +25,13 @@ export interface SolverStats {
   /** Its stopping tolerance and iteration cap. */
   tolerance?: number;
   maxIterations?: number;
+  /**
+   * Per stage of the two-stage integration (1, 2), since the engine was built: solves run and
+   * their iterations summed (stage 2 warm-starts from stage 1's solution where the solver can).
+   */
+  stages?: { solves: number; iterations: number }[];
+  /** Whether stage 2's solve starts from stage 1's solution. */
+  warmStart?: boolean;
 }
 
 /** What a system is built from. */
@@ -55,9 +62,11 @@ export interface GpuSystem {
   encodeForces(encoder: GPUCommandEncoder): void;
   /**
    * Integrates its part of every DOF with `part.mass > 0`: writes the new velocity into
-   * `part.vel` (positions are updated by the coupling from the synchronised velocity).
+   * `part.vel` (positions are updated by the coupling from the synchronised velocity). `stage` is
+   * the stage of the two-stage integration (§5.1; 1 when the handler has one): an implicit system
+   * may start stage 2's solve from stage 1's solution.
    */
-  encodeIntegrate(encoder: GPUCommandEncoder): void;
+  encodeIntegrate(encoder: GPUCommandEncoder, options?: { stage: 1 | 2 }): void;
   /**
    * After the step's write-back, on the particle positions (e.g. bond breaking). May be absent.
    */

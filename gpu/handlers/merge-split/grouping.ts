@@ -5,10 +5,15 @@
  * `core/grouping.ts` `groupCollisions`, whose header says how it reads §5.2. Kernels:
  * `grouping.wgsl`.
  *
- * Dispatches per stage: with a limit `5 + 5·maxRounds + scan` (rounds after the first that merges
- * nothing dispatch zero workgroups), without one `5 + scan`; the scan takes `2·levels − 1`
- * (`gpu/runtime/prefix_scan.ts`). None of it grows with the particle count beyond the scan's
- * levels, and no invocation loops over more than its particle's pairs or its group's members.
+ * Only the active particles (those with a partner this stage) take part in the rounds; when at
+ * most {@link LOCAL_LIMIT} are active the rounds run in one workgroup and one dispatch, leaving
+ * as soon as a round merges nothing. Dispatches per stage: `8 + 2 scans` with a limit (plus
+ * `5·maxRounds + 1` gated ones when more than LOCAL_LIMIT particles exist: rounds after the one
+ * that merges nothing, and all of them when the workgroup did the work, dispatch zero workgroups),
+ * `9 + 2 scans` without; a scan takes `2·levels − 1` (`gpu/runtime/prefix_scan.ts`). None of it
+ * grows with the particle count beyond the scans' levels, and no invocation loops over more than
+ * its particle's pairs or its group's members (or, in the workgroup, its share of the active
+ * particles).
  *
  * @module
  */
@@ -38,9 +43,10 @@ export const GROUPING_PARAMS: StructLayout = defineStruct("GroupingParams", [
   ["step", "u32"],
   ["nMin", "u32"],
   ["nMax", "u32"],
-  ["fullX", "u32"],
-  ["fullY", "u32"],
 ]);
+
+/** Most active particles (those with a partner) whose rounds run inside one workgroup. */
+export const LOCAL_LIMIT = 4096;
 
 /** The buffers grouping reads and writes (owned by the engine). */
 export interface GroupingBuffers {
@@ -67,6 +73,9 @@ export interface GroupingStepParams {
 
 type Name =
   | "init"
+  | "activeMark"
+  | "activeCompact"
+  | "roundsLocal"
   | "gate"
   | "propose"
   | "pick"
@@ -80,6 +89,9 @@ type Name =
 
 const ENTRY: Record<Name, string> = {
   init: "group_init",
+  activeMark: "active_mark",
+  activeCompact: "active_compact",
+  roundsLocal: "rounds_local",
   gate: "round_gate",
   propose: "round_propose",
   pick: "round_pick",
@@ -100,10 +112,13 @@ export class GroupingKernels {
   /** Rounds of pairwise merging encoded per stage (with a limit). */
   readonly maxRounds: number;
   readonly workgroupSize: number;
+  /** Most active particles whose rounds run in one workgroup. */
+  readonly localLimit: number;
   #params: [GPUBuffer, GPUBuffer];
   #args: [GPUBuffer, GPUBuffer];
   #own: GPUBuffer[] = [];
   #scan: PrefixScan;
+  #activeScan: PrefixScan;
   #k: Record<Name, Kernel>;
   #main: [GPUBindGroup, GPUBindGroup];
   /** gate bind groups by [stage][args written]. */
@@ -122,6 +137,8 @@ export class GroupingKernels {
       buffers: GroupingBuffers;
       maxRounds?: number;
       workgroupSize?: number;
+      /** Most active particles whose rounds run in one workgroup (default {@link LOCAL_LIMIT}). */
+      localLimit?: number;
     },
   ) {
     const n = this.count = options.count;
@@ -131,6 +148,14 @@ export class GroupingKernels {
       throw new RangeError(`grouping: maxRounds must be an integer >= 0, got ${this.maxRounds}`);
     }
     this.workgroupSize = options.workgroupSize ?? 64;
+    this.localLimit = options.localLimit ?? LOCAL_LIMIT;
+    if (
+      !Number.isInteger(this.localLimit) || this.localLimit < 0 || this.localLimit > LOCAL_LIMIT
+    ) {
+      throw new RangeError(
+        `grouping: localLimit must be an integer in [0, ${LOCAL_LIMIT}], got ${this.localLimit}`,
+      );
+    }
     const maxPerParticle = options.maxPerParticle;
     const buffer = (label: string, size: number, usage: number) => {
       const b = device.createBuffer({ label, size: Math.max(16, size), usage });
@@ -148,8 +173,17 @@ export class GroupingKernels {
     const indirect = (name: string) =>
       buffer(`grouping round args ${name}`, 12, S | GPUBufferUsage.INDIRECT);
     this.#args = [indirect("A"), indirect("B")];
-    const work = buffer("grouping work (size, limit, proposals, cursors, members)", 28 * n, S);
-    const ctrl = buffer("grouping round control", 16, S);
+    const work = buffer(
+      "grouping work (size, limit, proposals, cursors, members, active list, control)",
+      4 * (8 * n + 4),
+      S,
+    );
+    const activeFlag = buffer("grouping active flags", 4 * (n + 1), S);
+    this.#activeScan = new PrefixScan(device, {
+      label: "grouping active numbering",
+      data: activeFlag,
+      n: n + 1,
+    });
     const b = options.buffers;
     this.#scan = new PrefixScan(device, {
       label: "grouping member starts",
@@ -159,6 +193,8 @@ export class GroupingKernels {
     const constants = {
       WG: this.workgroupSize,
       ROUND_SALT,
+      MAX_ROUNDS: this.maxRounds,
+      LOCAL_LIMIT: this.localLimit,
       ...Object.fromEntries(
         ["STAGE2_PAIRS", "GROUPS", "LARGEST_GROUP", "GROUPING_ROUNDS"].map((
           k,
@@ -168,7 +204,7 @@ export class GroupingKernels {
     const R = "read-only-storage" as const;
     const W = "storage" as const;
     const mainLayout: BindingEntry[] = ["uniform", R, R, R, R, W, W, W, W, W, W];
-    const gateLayout: BindingEntry[] = [[0, "uniform"], [7, W], [10, W], [11, W]];
+    const gateLayout: BindingEntry[] = [[0, "uniform"], [6, W], [10, W], [11, W]];
     this.#k = Object.fromEntries(
       (Object.keys(ENTRY) as Name[]).map((name) => [
         name,
@@ -190,7 +226,7 @@ export class GroupingKernels {
         b.marked,
         b.dof,
         work,
-        ctrl,
+        activeFlag,
         b.memberStart,
         b.memberList,
         b.stats,
@@ -200,7 +236,7 @@ export class GroupingKernels {
       bindKernel(
         device,
         this.#k.gate,
-        new Map([[0, this.#params[s]], [7, ctrl], [10, b.stats], [11, this.#args[a]]]),
+        new Map([[0, this.#params[s]], [6, work], [10, b.stats], [11, this.#args[a]]]),
         { label: `merge-split grouping gate stage ${s + 1} args ${"AB"[a]} bind group` },
       );
     this.#gate = [[gate(0, 0), gate(0, 1)], [gate(1, 0), gate(1, 1)]];
@@ -212,7 +248,6 @@ export class GroupingKernels {
   /** Writes the parameters of both stages for the next submit (queue.writeBuffer). */
   setParams(p: GroupingStepParams): void {
     this.#limited = p.nMax !== Infinity;
-    const groups = Math.ceil(this.count / this.workgroupSize);
     for (const stage of [1, 2]) {
       this.device.queue.writeBuffer(
         this.#params[stage - 1],
@@ -225,8 +260,6 @@ export class GroupingKernels {
           step: p.step >>> 0,
           nMin: this.#limited ? p.nMin : 0,
           nMax: this.#limited ? p.nMax : 0,
-          fullX: Math.min(groups, 65535),
-          fullY: Math.ceil(groups / 65535),
         }),
       );
     }
@@ -239,8 +272,14 @@ export class GroupingKernels {
     const all = { bindGroup: main, invocations: this.count, workgroupSize: this.workgroupSize };
     const k = this.#k;
     dispatch(pass, k.init, all);
+    dispatch(pass, k.activeMark, all);
+    this.#activeScan.encode(pass);
+    dispatch(pass, k.activeCompact, all);
     if (this.#limited) {
-      for (let r = 0; r < this.maxRounds; r++) {
+      dispatch(pass, k.roundsLocal, { bindGroup: main, workgroups: 1 });
+      // the dispatched rounds only when more particles than LOCAL_LIMIT could be active
+      const rounds = this.count > this.localLimit ? this.maxRounds : 0;
+      for (let r = 0; r < rounds; r++) {
         const a = (r % 2) as 0 | 1;
         dispatch(pass, k.gate, { bindGroup: this.#gate[s][a], workgroups: 1 });
         const gated = { bindGroup: main, indirect: this.#args[a], indirectOffset: 0 };
@@ -250,7 +289,7 @@ export class GroupingKernels {
         dispatch(pass, k.relabel, gated);
       }
       // records the rounds that merged (HANDLER_STATS.groupingRounds)
-      dispatch(pass, k.gate, { bindGroup: this.#gate[s][this.maxRounds % 2], workgroups: 1 });
+      if (rounds) dispatch(pass, k.gate, { bindGroup: this.#gate[s][rounds % 2], workgroups: 1 });
     } else {
       dispatch(pass, k.ccHook, all);
       dispatch(pass, k.ccFlatten, all);
@@ -265,5 +304,6 @@ export class GroupingKernels {
   destroy(): void {
     for (const b of this.#own) b.destroy();
     this.#scan.destroy();
+    this.#activeScan.destroy();
   }
 }

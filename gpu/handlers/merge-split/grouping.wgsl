@@ -4,20 +4,27 @@
 // Pairs: particle i's colliding partners pairs[i*K ..] (j > i, ascending) and, in stage 2, its
 // marked partners flagged APPROACH_BIT by mark_approaching (merge_split.wgsl).
 //
-// With a limit (P.nMax > 0), rounds of pairwise merging, each one gated by an indirect dispatch
-// so that rounds after the one that merged nothing cost an empty dispatch:
-//   gate       (1 invocation) next round's dispatch args: the full shape while the last round
-//              merged something, else zero workgroups; advances the round counter
-//   propose    per particle, over its pairs: each group's lowest priority of a fitting neighbour
-//   pick       per particle, over its pairs: the lowest index among the neighbours of that priority
-//   handshake  per group root: two groups that picked each other merge into the lower index
-//   relabel    per particle: its group's new root
+// Every stage: group_init (each particle alone), then the active set, the particles with a
+// partner: active_mark flags them, an exclusive scan (gpu/runtime/prefix_scan.wgsl) numbers them,
+// active_compact lists them in ascending order (`M` of them). Only they can merge.
+// With a limit (P.nMax > 0), rounds of pairwise merging over the active set:
+//   propose    per active particle, over its pairs: each group's lowest priority of a fitting
+//              neighbour group
+//   pick       the lowest index among the neighbours of that priority
+//   handshake  per active group root: two groups that picked each other merge into the lower
+//              index
+//   relabel    per active particle: its group's new root
+// until a round merges nothing (or MAX_ROUNDS). When M ≤ LOCAL_LIMIT the rounds run inside one
+// workgroup (rounds_local: the phases separated by barriers, the loop left as soon as a round
+// merges nothing: one dispatch in all); otherwise as dispatches, each round gated by an indirect
+// dispatch whose arguments round_gate writes (zero workgroups after the round that merged
+// nothing, or when rounds_local did the work).
 // Without a limit, the connected components: cc_hook (a lock-free union–find, the larger root
 // hooked under the smaller, so the labels end as each component's lowest index whatever the
 // order of the hooks) and cc_flatten.
-// Then the member lists (CSR, members ascending): count per root, exclusive scan
-// (gpu/runtime/prefix_scan.wgsl), an unordered fill, and a rank per member (how many members of
-// its group have a lower index) that puts it at its place: deterministic, no sort.
+// Then the member lists (CSR, members ascending): count per root, exclusive scan, an unordered
+// fill, and a rank per member (how many members of its group have a lower index) that puts it at
+// its place: deterministic, no sort.
 //
 // The group label of each particle is `dof` (its group's lowest index, its own when alone).
 
@@ -29,24 +36,41 @@ struct GroupingParams {
   step: u32,
   nMin: u32,
   nMax: u32, // 0: no limit
-  fullX: u32, // dispatch shape of one invocation per particle (x, y workgroups)
-  fullY: u32,
 }
 
 override WG: u32 = 64u;
 override ROUND_SALT: u32;
+override MAX_ROUNDS: u32;
 override STAT_STAGE2_PAIRS: u32;
 override STAT_GROUPS: u32;
 override STAT_LARGEST_GROUP: u32;
 override STAT_GROUPING_ROUNDS: u32;
 
+/// Workgroup size of rounds_local, and the most active particles it takes.
+const WG_LOCAL: u32 = 256u;
+override LOCAL_LIMIT: u32 = 4096u;
+
 const APPROACH_BIT: u32 = 0x80000000u;
 const NONE: u32 = 0xffffffffu;
 
-// ctrl words
-const C_ROUND: u32 = 0u;
-const C_MERGES: u32 = 1u;
-const C_ACTIVE: u32 = 2u;
+// Regions of `work` (N = P.count): size, limit, bestPrio, best, into, cursor, unordered members,
+// active list; then the control words.
+fn r_size() -> u32 { return 0u; }
+fn r_limit() -> u32 { return P.count; }
+fn r_best_prio() -> u32 { return 2u * P.count; }
+fn r_best() -> u32 { return 3u * P.count; }
+fn r_into() -> u32 { return 4u * P.count; }
+fn r_cursor() -> u32 { return 5u * P.count; }
+fn r_unordered() -> u32 { return 6u * P.count; }
+fn r_active() -> u32 { return 7u * P.count; }
+fn r_ctrl() -> u32 { return 8u * P.count; }
+// control words
+const C_ROUND: u32 = 0u; // the round the dispatched rounds are at (NONE before the first)
+const C_MERGES: u32 = 1u; // merges of the last dispatched round
+const C_OPEN: u32 = 2u; // 1 while the dispatched rounds go on
+const C_M: u32 = 3u; // active particles
+/// Words of `work` after the regions.
+const CTRL_WORDS: u32 = 4u;
 
 @group(0) @binding(0) var<uniform> P: GroupingParams;
 @group(0) @binding(1) var<storage, read> pairCount: array<u32>;
@@ -54,15 +78,17 @@ const C_ACTIVE: u32 = 2u;
 @group(0) @binding(3) var<storage, read> markedCount: array<u32>;
 @group(0) @binding(4) var<storage, read> marked: array<u32>;
 @group(0) @binding(5) var<storage, read_write> dof: array<atomic<u32>>;
-// size [0, N), limit [N, 2N), bestPrio [2N, 3N), best [3N, 4N), into [4N, 5N), cursor [5N, 6N),
-// unordered members [6N, 7N)
 @group(0) @binding(6) var<storage, read_write> work: array<atomic<u32>>;
-@group(0) @binding(7) var<storage, read_write> ctrl: array<atomic<u32>>;
+// active flags (N + 1), scanned in place into the active numbering
+@group(0) @binding(7) var<storage, read_write> activeFlag: array<atomic<u32>>;
 @group(0) @binding(8) var<storage, read_write> memberStart: array<atomic<u32>>;
 @group(0) @binding(9) var<storage, read_write> memberList: array<u32>;
 @group(0) @binding(10) var<storage, read_write> stats: array<atomic<u32>>;
-// gate only: the indirect args of the next round
+// round_gate only: the indirect args of the next dispatched round
 @group(0) @binding(11) var<storage, read_write> nextArgs: array<u32>;
+
+fn ctrl_load(w: u32) -> u32 { return atomicLoad(&work[r_ctrl() + w]); }
+fn ctrl_store(w: u32, v: u32) { atomicStore(&work[r_ctrl() + w], v); }
 
 fn pcg_hash(input: u32) -> u32 {
   let state = input * 747796405u + 2891336453u;
@@ -86,8 +112,8 @@ fn particle(gid: vec3u, nwg: vec3u) -> u32 {
   return gid.x + gid.y * nwg.x * WG;
 }
 
-fn size_of(g: u32) -> u32 { return atomicLoad(&work[g]); }
-fn limit_of(g: u32) -> u32 { return atomicLoad(&work[P.count + g]); }
+fn size_of(g: u32) -> u32 { return atomicLoad(&work[r_size() + g]); }
+fn limit_of(g: u32) -> u32 { return atomicLoad(&work[r_limit() + g]); }
 
 // The limit of the union of groups a and b (core/grouping.ts joinedLimit), 0 when it does not fit.
 fn joined_limit(a: u32, b: u32) -> u32 {
@@ -122,51 +148,6 @@ fn partner(i: u32, k: u32) -> u32 {
   return m & ~APPROACH_BIT;
 }
 
-// Per particle: alone, its member count cleared; the round counter set so the first gate opens.
-@compute @workgroup_size(WG)
-fn group_init(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = particle(gid, nwg);
-  let n = P.count;
-  if (i == 0u) {
-    atomicStore(&ctrl[C_ROUND], NONE);
-    atomicStore(&ctrl[C_MERGES], 1u);
-    atomicStore(&ctrl[C_ACTIVE], 1u);
-    atomicStore(&memberStart[n], 0u);
-  }
-  if (i >= n) { return; }
-  atomicStore(&dof[i], i);
-  atomicStore(&work[i], 1u);
-  atomicStore(&work[n + i], 0u);
-  atomicStore(&work[2u * n + i], NONE);
-  atomicStore(&work[3u * n + i], NONE);
-  atomicStore(&work[4u * n + i], NONE);
-  atomicStore(&work[5u * n + i], 0u);
-  atomicStore(&memberStart[i], 0u);
-  if (P.stage == 2u) {
-    let K = P.maxPerParticle;
-    var added = 0u;
-    for (var k = 0u; k < markedCount[i]; k++) {
-      if ((marked[i * K + k] & APPROACH_BIT) != 0u) { added++; }
-    }
-    if (added > 0u) { atomicAdd(&stats[STAT_STAGE2_PAIRS], added); }
-  }
-}
-
-// One invocation: opens the next round while the last one merged something.
-@compute @workgroup_size(1)
-fn round_gate() {
-  let merged = atomicLoad(&ctrl[C_MERGES]) > 0u;
-  let open = atomicLoad(&ctrl[C_ACTIVE]) == 1u && merged;
-  let round = atomicLoad(&ctrl[C_ROUND]) + 1u; // NONE + 1 = 0 before the first round
-  if (open && round > 0u) { atomicMax(&stats[STAT_GROUPING_ROUNDS], round); }
-  atomicStore(&ctrl[C_ROUND], round);
-  atomicStore(&ctrl[C_MERGES], 0u);
-  atomicStore(&ctrl[C_ACTIVE], select(0u, 1u, open));
-  nextArgs[0] = select(0u, P.fullX, open);
-  nextArgs[1] = select(0u, P.fullY, open);
-  nextArgs[2] = 1u;
-}
-
 // The groups of i and of its k-th partner when they differ and fit together, else NONE.
 fn fitting_groups(i: u32, k: u32) -> vec2u {
   let j = partner(i, k);
@@ -177,61 +158,196 @@ fn fitting_groups(i: u32, k: u32) -> vec2u {
   return vec2u(a, b);
 }
 
+// Per particle: alone, its member count and active flag cleared; the control words reset.
 @compute @workgroup_size(WG)
-fn round_propose(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+fn group_init(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = particle(gid, nwg);
+  let n = P.count;
+  if (i == 0u) {
+    ctrl_store(C_ROUND, NONE);
+    ctrl_store(C_MERGES, 1u);
+    ctrl_store(C_OPEN, 1u);
+    ctrl_store(C_M, 0u);
+    atomicStore(&memberStart[n], 0u);
+    atomicStore(&activeFlag[n], 0u);
+  }
+  if (i >= n) { return; }
+  atomicStore(&dof[i], i);
+  atomicStore(&work[r_size() + i], 1u);
+  atomicStore(&work[r_limit() + i], 0u);
+  atomicStore(&work[r_best_prio() + i], NONE);
+  atomicStore(&work[r_best() + i], NONE);
+  atomicStore(&work[r_into() + i], NONE);
+  atomicStore(&work[r_cursor() + i], 0u);
+  atomicStore(&memberStart[i], 0u);
+  atomicStore(&activeFlag[i], 0u);
+  if (P.stage == 2u) {
+    let K = P.maxPerParticle;
+    var added = 0u;
+    for (var k = 0u; k < markedCount[i]; k++) {
+      if ((marked[i * K + k] & APPROACH_BIT) != 0u) { added++; }
+    }
+    if (added > 0u) { atomicAdd(&stats[STAT_STAGE2_PAIRS], added); }
+  }
+}
+
+// Per particle with partners: it and its partners are active.
+@compute @workgroup_size(WG)
+fn active_mark(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = particle(gid, nwg);
+  if (i >= P.count) { return; }
+  var has = false;
+  for (var k = 0u; k < partner_total(i); k++) {
+    let j = partner(i, k);
+    if (j == NONE) { continue; }
+    atomicStore(&activeFlag[j], 1u);
+    has = true;
+  }
+  if (has) { atomicStore(&activeFlag[i], 1u); }
+}
+
+// After the scan: the active particles listed in ascending order, and their count M.
+@compute @workgroup_size(WG)
+fn active_compact(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = particle(gid, nwg);
   let n = P.count;
   if (i >= n) { return; }
-  atomicStore(&work[4u * n + i], NONE); // into, read by the last round's relabel
-  let round = atomicLoad(&ctrl[C_ROUND]);
+  let at = atomicLoad(&activeFlag[i]);
+  if (atomicLoad(&activeFlag[i + 1u]) > at) { atomicStore(&work[r_active() + at], i); }
+  if (i == 0u) { ctrl_store(C_M, atomicLoad(&activeFlag[n])); }
+}
+
+fn active_at(t: u32) -> u32 { return atomicLoad(&work[r_active() + t]); }
+
+// ---- the phases of a round, for active particle t ----
+fn propose(t: u32, round: u32) {
+  let i = active_at(t);
+  atomicStore(&work[r_into() + i], NONE); // read by the last round's relabel
   for (var k = 0u; k < partner_total(i); k++) {
     let g = fitting_groups(i, k);
     if (g.x == NONE) { continue; }
-    atomicMin(&work[2u * n + g.x], priority(g.y, round));
-    atomicMin(&work[2u * n + g.y], priority(g.x, round));
+    atomicMin(&work[r_best_prio() + g.x], priority(g.y, round));
+    atomicMin(&work[r_best_prio() + g.y], priority(g.x, round));
   }
+}
+
+fn pick(t: u32, round: u32) {
+  let i = active_at(t);
+  for (var k = 0u; k < partner_total(i); k++) {
+    let g = fitting_groups(i, k);
+    if (g.x == NONE) { continue; }
+    if (priority(g.y, round) == atomicLoad(&work[r_best_prio() + g.x])) {
+      atomicMin(&work[r_best() + g.x], g.y);
+    }
+    if (priority(g.x, round) == atomicLoad(&work[r_best_prio() + g.y])) {
+      atomicMin(&work[r_best() + g.y], g.x);
+    }
+  }
+}
+
+// Group root g merges with the group b it picked when b picked g and g < b (the merges of a round
+// are disjoint pairs, so no two invocations touch the same group). True when it merged.
+fn handshake(t: u32) -> bool {
+  let g = active_at(t);
+  if (atomicLoad(&dof[g]) != g) { return false; }
+  let b = atomicLoad(&work[r_best() + g]);
+  if (b == NONE || b <= g || atomicLoad(&work[r_best() + b]) != g) { return false; }
+  let cap = joined_limit(g, b);
+  atomicStore(&work[r_size() + g], size_of(g) + size_of(b));
+  atomicStore(&work[r_limit() + g], cap);
+  atomicStore(&work[r_into() + b], g);
+  return true;
+}
+
+fn relabel(t: u32) {
+  let i = active_at(t);
+  let to = atomicLoad(&work[r_into() + atomicLoad(&dof[i])]);
+  if (to != NONE) { atomicStore(&dof[i], to); }
+  atomicStore(&work[r_best_prio() + i], NONE);
+  atomicStore(&work[r_best() + i], NONE);
+}
+
+// ---- the rounds in one workgroup (M <= LOCAL_LIMIT) ----
+var<workgroup> wMerges: atomic<u32>;
+var<workgroup> wCount: u32;
+
+fn local_sync() {
+  storageBarrier();
+  workgroupBarrier();
+}
+
+@compute @workgroup_size(WG_LOCAL)
+fn rounds_local(@builtin(local_invocation_index) lid: u32) {
+  if (lid == 0u) {
+    wCount = ctrl_load(C_M);
+    atomicStore(&wMerges, 0u);
+  }
+  let m = workgroupUniformLoad(&wCount);
+  if (m > LOCAL_LIMIT) { return; }
+  var merged = 0u;
+  for (var round = 0u; round < MAX_ROUNDS; round++) {
+    for (var t = lid; t < m; t += WG_LOCAL) { propose(t, round); }
+    local_sync();
+    for (var t = lid; t < m; t += WG_LOCAL) { pick(t, round); }
+    local_sync();
+    for (var t = lid; t < m; t += WG_LOCAL) {
+      if (handshake(t)) { atomicAdd(&wMerges, 1u); }
+    }
+    local_sync();
+    for (var t = lid; t < m; t += WG_LOCAL) { relabel(t); }
+    local_sync();
+    if (lid == 0u) {
+      wCount = atomicLoad(&wMerges);
+      atomicStore(&wMerges, 0u);
+    }
+    if (workgroupUniformLoad(&wCount) == 0u) { break; }
+    merged++;
+  }
+  if (lid == 0u) {
+    atomicMax(&stats[STAT_GROUPING_ROUNDS], merged);
+    ctrl_store(C_OPEN, 0u); // the dispatched rounds have nothing to do
+  }
+}
+
+// ---- the rounds as dispatches (M > LOCAL_LIMIT) ----
+// One invocation: opens the next round while the last one merged something.
+@compute @workgroup_size(1)
+fn round_gate() {
+  let m = ctrl_load(C_M);
+  let open = ctrl_load(C_OPEN) == 1u && ctrl_load(C_MERGES) > 0u && m > LOCAL_LIMIT;
+  let round = ctrl_load(C_ROUND) + 1u; // NONE + 1 = 0 before the first round
+  if (open && round > 0u) { atomicMax(&stats[STAT_GROUPING_ROUNDS], round); }
+  ctrl_store(C_ROUND, round);
+  ctrl_store(C_MERGES, 0u);
+  ctrl_store(C_OPEN, select(0u, 1u, open));
+  let groups = (m + WG - 1u) / WG;
+  nextArgs[0] = select(0u, min(groups, 65535u), open);
+  nextArgs[1] = select(0u, (groups + 65534u) / 65535u, open);
+  nextArgs[2] = 1u;
+}
+
+@compute @workgroup_size(WG)
+fn round_propose(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let t = particle(gid, nwg);
+  if (t < ctrl_load(C_M)) { propose(t, ctrl_load(C_ROUND)); }
 }
 
 @compute @workgroup_size(WG)
 fn round_pick(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = particle(gid, nwg);
-  let n = P.count;
-  if (i >= n) { return; }
-  let round = atomicLoad(&ctrl[C_ROUND]);
-  for (var k = 0u; k < partner_total(i); k++) {
-    let g = fitting_groups(i, k);
-    if (g.x == NONE) { continue; }
-    if (priority(g.y, round) == atomicLoad(&work[2u * n + g.x])) { atomicMin(&work[3u * n + g.x], g.y); }
-    if (priority(g.x, round) == atomicLoad(&work[2u * n + g.y])) { atomicMin(&work[3u * n + g.y], g.x); }
-  }
+  let t = particle(gid, nwg);
+  if (t < ctrl_load(C_M)) { pick(t, ctrl_load(C_ROUND)); }
 }
 
-// Per group root g: merges with the group b it picked when b picked g and g < b. The merges of a
-// round are disjoint pairs, so no two invocations touch the same group.
 @compute @workgroup_size(WG)
 fn round_handshake(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let g = particle(gid, nwg);
-  let n = P.count;
-  if (g >= n || atomicLoad(&dof[g]) != g) { return; }
-  let b = atomicLoad(&work[3u * n + g]);
-  if (b == NONE || b <= g || atomicLoad(&work[3u * n + b]) != g) { return; }
-  let cap = joined_limit(g, b);
-  atomicStore(&work[g], size_of(g) + size_of(b));
-  atomicStore(&work[n + g], cap);
-  atomicStore(&work[4u * n + b], g);
-  atomicAdd(&ctrl[C_MERGES], 1u);
+  let t = particle(gid, nwg);
+  if (t < ctrl_load(C_M) && handshake(t)) { atomicAdd(&work[r_ctrl() + C_MERGES], 1u); }
 }
 
-// Per particle: the new root of its group; the proposals cleared for the next round.
 @compute @workgroup_size(WG)
 fn round_relabel(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = particle(gid, nwg);
-  let n = P.count;
-  if (i >= n) { return; }
-  let to = atomicLoad(&work[4u * n + atomicLoad(&dof[i])]);
-  if (to != NONE) { atomicStore(&dof[i], to); }
-  atomicStore(&work[2u * n + i], NONE);
-  atomicStore(&work[3u * n + i], NONE);
+  let t = particle(gid, nwg);
+  if (t < ctrl_load(C_M)) { relabel(t); }
 }
 
 // ---- no limit: connected components ----
@@ -286,8 +402,8 @@ fn members_fill(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
   let n = P.count;
   if (i >= n) { return; }
   let g = atomicLoad(&dof[i]);
-  let at = atomicAdd(&work[5u * n + g], 1u);
-  atomicStore(&work[6u * n + atomicLoad(&memberStart[g]) + at], i);
+  let at = atomicAdd(&work[r_cursor() + g], 1u);
+  atomicStore(&work[r_unordered() + atomicLoad(&memberStart[g]) + at], i);
 }
 
 // Each member's place: the members of its group with a lower index come before it.
@@ -301,7 +417,7 @@ fn members_rank(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
   let end = atomicLoad(&memberStart[g + 1u]);
   var rank = 0u;
   for (var k = begin; k < end; k++) {
-    if (atomicLoad(&work[6u * n + k]) < i) { rank++; }
+    if (atomicLoad(&work[r_unordered() + k]) < i) { rank++; }
   }
   memberList[begin + rank] = i;
   if (i == g && end - begin > 1u) {

@@ -63,6 +63,8 @@ type KernelName =
   | "merge"
   | "offsets"
   | "mark"
+  | "stage2Reset"
+  | "stage2Count"
   | "split";
 
 /** Pipelines and bind groups of merging-and-splitting for one set of engine buffers. */
@@ -71,6 +73,11 @@ export class MergeSplitKernels {
   readonly capacity: number;
   readonly maxPerParticle: number;
   readonly workgroupSize: number;
+  /**
+   * `array<u32>`: [0] the marked pairs that approach after stage 1 this step, written by
+   * {@link MergeSplitKernels.encodeStage2Flag}: the flag that gates stage 2 (nonzero: it runs).
+   */
+  readonly stage2Flag: GPUBuffer;
   #params: [GPUBuffer, GPUBuffer];
   #grouping: GroupingKernels;
   #k: Record<KernelName, Kernel>;
@@ -89,6 +96,8 @@ export class MergeSplitKernels {
       workgroupSize?: number;
       /** Rounds of pairwise merging per stage at most (`core/grouping.ts`). */
       maxRounds?: number;
+      /** Most active particles whose grouping rounds run in one workgroup (`grouping.ts`). */
+      localLimit?: number;
     },
   ) {
     this.device = device;
@@ -103,11 +112,17 @@ export class MergeSplitKernels {
       });
     this.#params = [mk("merge-split params stage 1"), mk("merge-split params stage 2")];
     const b = options.buffers;
+    this.stage2Flag = device.createBuffer({
+      label: "merge-split stage-2 flag",
+      size: 16,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
+    });
     this.#grouping = new GroupingKernels(device, {
       count: options.capacity,
       maxPerParticle: options.maxPerParticle,
       buffers: b,
       maxRounds: options.maxRounds,
+      localLimit: options.localLimit,
       workgroupSize: this.workgroupSize,
     });
     const code = MERGE_SPLIT_WGSL;
@@ -115,6 +130,7 @@ export class MergeSplitKernels {
       WG: this.workgroupSize,
       STAT_MOMENTUM_ERROR: HANDLER_STATS.momentumError,
       STAT_ENERGY_ERROR: HANDLER_STATS.energyError,
+      STAT_STAGE2_RUNS: HANDLER_STATS.stage2Runs,
     };
     const R = "read-only-storage" as const;
     const W = "storage" as const;
@@ -138,7 +154,21 @@ export class MergeSplitKernels {
         label: "merge-split mark_approaching",
         code,
         entryPoint: "mark_approaching",
-        bindings: [U, R, R, R, W],
+        bindings: [U, R, R, R, W, W, W],
+        constants,
+      }),
+      stage2Reset: createKernel(device, {
+        label: "merge-split stage2_reset",
+        code,
+        entryPoint: "stage2_reset",
+        bindings: [[5, W]],
+        constants,
+      }),
+      stage2Count: createKernel(device, {
+        label: "merge-split stage2_count",
+        code,
+        entryPoint: "stage2_count",
+        bindings: [[5, W], [6, W]],
         constants,
       }),
       split: createKernel(device, {
@@ -176,7 +206,19 @@ export class MergeSplitKernels {
         b.velOut,
         b.markedCount,
         b.marked,
+        this.stage2Flag,
+        b.stats,
       ]);
+      this.#bg[`stage2Reset${s}`] = bindKernel(
+        device,
+        this.#k.stage2Reset,
+        new Map([[5, this.stage2Flag]]),
+      );
+      this.#bg[`stage2Count${s}`] = bindKernel(
+        device,
+        this.#k.stage2Count,
+        new Map([[5, this.stage2Flag], [6, b.stats]]),
+      );
       this.#bg[`split${s}`] = bindKernel(device, this.#k.split, [
         P,
         b.dofV,
@@ -229,9 +271,15 @@ export class MergeSplitKernels {
     this.#run(pass, "offsets", options.stage, options.count);
   }
 
-  /** Flags marked pairs that approach with the velocities in `velOut` (stage-2 trigger, §5.1). */
-  encodeMarkApproaching(pass: GPUComputePassEncoder, options: { count: number }): void {
+  /**
+   * Flags the marked pairs that approach with the velocities in `velOut` (the stage-2 pairs,
+   * §5.1, Eq. 22) and counts them into {@link MergeSplitKernels.stage2Flag}; counts the step in
+   * `HANDLER_STATS.stage2Runs` when any approaches.
+   */
+  encodeStage2Flag(pass: GPUComputePassEncoder, options: { count: number }): void {
+    this.#run(pass, "stage2Reset", 1, 1);
     this.#run(pass, "mark", 1, options.count);
+    this.#run(pass, "stage2Count", 1, 1);
   }
 
   /** Splitting (Eqs. 8–16, 20) of every DOF into `velOut`. */
@@ -243,5 +291,6 @@ export class MergeSplitKernels {
   destroy(): void {
     this.#params.forEach((b) => b.destroy());
     this.#grouping.destroy();
+    this.stage2Flag.destroy();
   }
 }

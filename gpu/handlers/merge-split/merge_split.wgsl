@@ -19,6 +19,7 @@ override WG: u32 = 64u;
 // Indices of the handler statistics (gpu/state/particle_state.ts HANDLER_STATS, passed in).
 override STAT_MOMENTUM_ERROR: u32;
 override STAT_ENERGY_ERROR: u32;
+override STAT_STAGE2_RUNS: u32;
 
 const APPROACH_BIT: u32 = 0x80000000u;
 
@@ -87,6 +88,21 @@ fn member_offsets(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgr
 @group(0) @binding(2) var<storage, read> a_velAfter: array<vec4f>;
 @group(0) @binding(3) var<storage, read> a_markedCount: array<u32>;
 @group(0) @binding(4) var<storage, read_write> a_marked: array<u32>;
+// [0]: marked pairs that approach this step (the stage-2 flag of the engine's dispatch gate)
+@group(0) @binding(5) var<storage, read_write> a_flag: array<atomic<u32>>;
+@group(0) @binding(6) var<storage, read_write> a_stats: array<atomic<u32>>;
+
+// One invocation, before mark_approaching: no pair approaches yet.
+@compute @workgroup_size(1)
+fn stage2_reset() {
+  atomicStore(&a_flag[0], 0u);
+}
+
+// One invocation, after mark_approaching: counts the steps whose stage 2 runs.
+@compute @workgroup_size(1)
+fn stage2_count() {
+  if (atomicLoad(&a_flag[0]) > 0u) { atomicAdd(&a_stats[STAT_STAGE2_RUNS], 1u); }
+}
 
 @compute @workgroup_size(WG)
 fn mark_approaching(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
@@ -94,13 +110,18 @@ fn mark_approaching(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
   if (i >= P.count) { return; }
   let K = P.maxPerParticle;
   let c = a_markedCount[i];
+  var approaching = 0u;
   for (var k = 0u; k < c; k++) {
     let j = a_marked[i * K + k] & ~APPROACH_BIT;
     let nvec = a_pos[j].xyz - a_pos[i].xyz; // n at the start of the step (Eq. 5)
     var flag = 0u;
-    if (dot(nvec, a_velAfter[j].xyz - a_velAfter[i].xyz) < 0.0) { flag = APPROACH_BIT; } // Eq. 22
+    if (dot(nvec, a_velAfter[j].xyz - a_velAfter[i].xyz) < 0.0) { // Eq. 22
+      flag = APPROACH_BIT;
+      approaching++;
+    }
     a_marked[i * K + k] = j | flag;
   }
+  if (approaching > 0u) { atomicAdd(&a_flag[0], approaching); }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -76,8 +76,12 @@ export const MERGE_SPLIT_HANDLER: HandlerEntry = {
       prepareStep(step) {
         ms.setParams({ count: n, seed: ctx.scene.seed, step, alpha, beta, nMin, nMax });
       },
+      encodeStageFlag(pass, stage) {
+        if (stage === 1) return undefined;
+        ms.encodeStage2Flag(pass, { count: n });
+        return { buffer: ms.stage2Flag, word: 0 };
+      },
       encodeBegin(pass, stage) {
-        if (stage === 2) ms.encodeMarkApproaching(pass, { count: n });
         ms.encodeGroup(pass, { stage });
         ms.encodeMerge(pass, { stage, count: n });
       },

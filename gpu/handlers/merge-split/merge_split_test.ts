@@ -60,7 +60,7 @@ function packLists(n: number, list: readonly Pair[]): { count: Uint32Array; item
   return { count, items };
 }
 
-async function setup(c: Case, options: { maxRounds?: number } = {}) {
+async function setup(c: Case, options: { maxRounds?: number; localLimit?: number } = {}) {
   const { device } = await acquireGpu({ adapter: "software" });
   device.pushErrorScope("validation");
   const n = c.n;
@@ -93,6 +93,7 @@ async function setup(c: Case, options: { maxRounds?: number } = {}) {
     maxPerParticle: K,
     buffers,
     maxRounds: options.maxRounds,
+    localLimit: options.localLimit,
   });
   return { device, buffers, ms };
 }
@@ -229,23 +230,33 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
     });
   }
 
-  await t.step("a round cap stops the merging where the reference stops", async () => {
-    const n = 2000;
-    const c = randomCase(5, n);
-    const { device, buffers, ms } = await setup(c, { maxRounds: 3 });
-    ms.setParams({ count: n, seed: 9, step: 2, alpha: 1, beta: 0, nMin: 16, nMax: 64 });
-    run(device, (pass) => ms.encodeGroup(pass, { stage: 1 }));
-    const opts = { particleCount: n, nMin: 16, nMax: 64, seed: 9, step: 2 };
-    const want = groupCollisions(c.pairs, { ...opts, maxRounds: 3 });
-    assert.ok(want.fittingPairsLeft > 0, "3 rounds leave fitting pairs");
-    assert.ok(groupCollisions(c.pairs, opts).rounds > 3);
-    assert.deepEqual([...await u32(device, buffers.dof)].slice(0, n), [...want.dof]);
-    const stats = new Uint32Array(await readBuffer(device, buffers.stats));
-    assert.equal(stats[STATS.groupingRounds], 3);
-    assert.equal(await device.popErrorScope(), null);
-    ms.destroy();
-    device.destroy();
-  });
+  for (const localLimit of [undefined, 0]) {
+    const path = localLimit === 0 ? "dispatched rounds" : "rounds in one workgroup";
+    await t.step(`${path}: equal to the reference; a round cap stops both alike`, async () => {
+      const n = 2000;
+      const c = randomCase(5, n);
+      for (const maxRounds of [3, 32]) {
+        const { device, buffers, ms } = await setup(c, { maxRounds, localLimit });
+        ms.setParams({ count: n, seed: 9, step: 2, alpha: 1, beta: 0, nMin: 16, nMax: 64 });
+        run(device, (pass) => ms.encodeGroup(pass, { stage: 1 }));
+        const opts = { particleCount: n, nMin: 16, nMax: 64, seed: 9, step: 2, maxRounds };
+        const want = groupCollisions(c.pairs, opts);
+        if (maxRounds === 3) assert.ok(want.fittingPairsLeft > 0, "3 rounds leave fitting pairs");
+        else assert.equal(want.fittingPairsLeft, 0);
+        assert.deepEqual([...await u32(device, buffers.dof)].slice(0, n), [...want.dof]);
+        const start = await u32(device, buffers.memberStart);
+        const list = await u32(device, buffers.memberList);
+        for (const g of want.groups) {
+          assert.deepEqual([...list.slice(start[g[0]], start[g[0] + 1])], g);
+        }
+        const stats = new Uint32Array(await readBuffer(device, buffers.stats));
+        assert.equal(stats[STATS.groupingRounds], want.rounds);
+        assert.equal(await device.popErrorScope(), null);
+        ms.destroy();
+        device.destroy();
+      }
+    });
+  }
 
   await t.step("stage 2 merges the marked pairs that approach after stage 1", async () => {
     const n = 300;
@@ -257,7 +268,7 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
     const after = new Float32Array(4 * n).map((_, k) => (k % 4 === 3 ? 0 : rng.uniform(-1, 1)));
     device.queue.writeBuffer(buffers.velOut, 0, after);
     run(device, (pass) => {
-      ms.encodeMarkApproaching(pass, { count: n });
+      ms.encodeStage2Flag(pass, { count: n });
       ms.encodeGroup(pass, { stage: 2 });
     });
     const approaching = c.marked.filter(([i, j]) => {
