@@ -12,6 +12,7 @@
  */
 import { acquireGpu, type AdapterChoice, type GpuContext } from "../gpu/runtime/device.ts";
 import { Engine, RunStopped } from "../gpu/engine.ts";
+import { kernelWorkgroupSizes } from "../gpu/runtime/kernel.ts";
 import { handlerParams } from "../gpu/handlers/registry.ts";
 import { SAMPLE_FIELDS } from "../gpu/metrics/metrics.ts";
 import { summariseMetrics, TABLE_I_PHASES } from "./case_metrics.ts";
@@ -199,6 +200,7 @@ export async function runOne(
               .reduce((a, [, n]) => a + n, 0),
             dispatchesByPhase: { ...byPhase },
             peakBufferBytes: engine.peakBufferBytes,
+            workgroupSizes: kernelWorkgroupSizes(engine.gpu.device),
             ...(stats.groupingRounds ? { groupingRounds: stats.groupingRounds } : {}),
             ...(engine.handler.stages === 2 && engine.collisionsPossible
               ? { stage2Runs: stats.stage2Runs, steps: engine.step }

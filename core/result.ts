@@ -125,6 +125,8 @@ export interface CaseRecord {
     dispatchesPerStep: number;
     dispatchesByPhase: Record<string, number>;
     peakBufferBytes: number;
+    /** Workgroup size of each kernel set by an `override` constant, by kernel label. */
+    workgroupSizes?: Record<string, number>;
     groupingRounds?: number;
     /** Steps whose stage 2 ran (merge-split; of `steps`, warm-up included). */
     stage2Runs?: number;

@@ -107,6 +107,19 @@ export function createGroupLayout(
 }
 
 const modules = new WeakMap<GPUDevice, Map<string, GPUShaderModule>>();
+const workgroupSizes = new WeakMap<GPUDevice, Map<string, number>>();
+
+/** Names of the `override` constants that set a kernel's workgroup size in this project. */
+const WORKGROUP_SIZE_CONSTANTS = ["WG", "WORKGROUP_SIZE"] as const;
+
+/**
+ * The workgroup size each kernel created on `device` was given through an `override` constant
+ * (`WG` or `WORKGROUP_SIZE`), by kernel label: the dispatch shapes a run used, for its record.
+ * Kernels whose size is a literal in their WGSL are not listed.
+ */
+export function kernelWorkgroupSizes(device: GPUDevice): Record<string, number> {
+  return Object.fromEntries(workgroupSizes.get(device) ?? []);
+}
 
 /** Creates (and caches the module of) a compute kernel with explicit layouts. */
 export function createKernel(device: GPUDevice, options: KernelOptions): Kernel {
@@ -134,6 +147,13 @@ export function createKernel(device: GPUDevice, options: KernelOptions): Kernel 
     }),
     compute: { module, entryPoint: options.entryPoint, constants: options.constants ?? {} },
   });
+  for (const name of WORKGROUP_SIZE_CONSTANTS) {
+    const size = options.constants?.[name];
+    if (size === undefined) continue;
+    let sizes = workgroupSizes.get(device);
+    if (!sizes) workgroupSizes.set(device, sizes = new Map());
+    sizes.set(label, size);
+  }
   return { label, pipeline, layout: groups[0].layout, groups: Object.freeze(groups) };
 }
 

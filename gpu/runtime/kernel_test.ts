@@ -5,8 +5,10 @@ import {
   createGroupLayout,
   createKernel,
   dispatch,
+  dispatchesEncoded,
   type DispatchOptions,
   type Kernel,
+  kernelWorkgroupSizes,
   readBuffer,
   storageBuffer,
 } from "./kernel.ts";
@@ -186,6 +188,31 @@ Deno.test("kernel.ts on the software adapter", async (t) => {
       /bad: binding 7 is missing/,
     );
     assert.throws(() => bindKernel(device, kernel, [b], { group: 1 }), /bad: no bind group 1/);
+  });
+
+  await t.step("dispatches are counted; workgroup sizes set by override are recorded", () => {
+    const code = `override WG: u32 = 64u;
+@group(0) @binding(0) var<storage, read_write> a: array<u32>;
+@compute @workgroup_size(WG) fn main(@builtin(global_invocation_id) g: vec3u) { a[0] = g.x; }`;
+    const k = createKernel(device, {
+      label: "sized kernel",
+      code,
+      entryPoint: "main",
+      bindings: ["storage"],
+      constants: { WG: 32 },
+    });
+    assert.equal(kernelWorkgroupSizes(device)["sized kernel"], 32);
+    const b = storageBuffer(device, { label: "count target", size: 16 });
+    const group = bindKernel(device, k, [b]);
+    const enc = device.createCommandEncoder({ label: "count" });
+    const pass = enc.beginComputePass();
+    const before = dispatchesEncoded();
+    dispatch(pass, k, { bindGroup: group, workgroups: 2 });
+    dispatch(pass, k, { bindGroup: group, workgroups: 0 }); // nothing recorded
+    dispatch(pass, k, { bindGroup: group, invocations: 100, workgroupSize: 32 });
+    assert.equal(dispatchesEncoded() - before, 2);
+    pass.end();
+    device.queue.submit([enc.finish()]);
   });
 
   await device.queue.onSubmittedWorkDone();

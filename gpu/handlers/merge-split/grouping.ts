@@ -45,8 +45,18 @@ export const GROUPING_PARAMS: StructLayout = defineStruct("GroupingParams", [
   ["nMax", "u32"],
 ]);
 
-/** Most active particles (those with a partner) whose rounds run inside one workgroup. */
-export const LOCAL_LIMIT = 4096;
+/**
+ * Most active particles (those with a partner) whose rounds run inside one workgroup (which hands
+ * the rounds over to dispatched ones when its invocations' loop budget runs short).
+ */
+export const LOCAL_LIMIT = 16384;
+
+/**
+ * Particles up to which the workgroup always finishes the rounds (at most 3072 active: 12 per
+ * invocation, 32 partners each, 4 phases, 32 rounds stay within its loop budget), so no dispatched
+ * round is encoded.
+ */
+export const LOCAL_ALWAYS = 3072;
 
 /** The buffers grouping reads and writes (owned by the engine). */
 export interface GroupingBuffers {
@@ -124,6 +134,8 @@ export class GroupingKernels {
   /** gate bind groups by [stage][args written]. */
   #gate: [[GPUBindGroup, GPUBindGroup], [GPUBindGroup, GPUBindGroup]];
   #limited = true;
+  /** Particles up to which no dispatched round is encoded. */
+  #localAlways: number;
 
   /**
    * @param device the GPU device
@@ -139,6 +151,11 @@ export class GroupingKernels {
       workgroupSize?: number;
       /** Most active particles whose rounds run in one workgroup (default {@link LOCAL_LIMIT}). */
       localLimit?: number;
+      /**
+       * Loop iterations an invocation of the workgroup may spend before it hands the rounds over
+       * (default 60,000, under llvmpipe's 65,535; smaller in tests).
+       */
+      localBudget?: number;
     },
   ) {
     const n = this.count = options.count;
@@ -149,6 +166,9 @@ export class GroupingKernels {
     }
     this.workgroupSize = options.workgroupSize ?? 64;
     this.localLimit = options.localLimit ?? LOCAL_LIMIT;
+    this.#localAlways = options.localBudget === undefined
+      ? Math.min(this.localLimit, LOCAL_ALWAYS)
+      : 0;
     if (
       !Number.isInteger(this.localLimit) || this.localLimit < 0 || this.localLimit > LOCAL_LIMIT
     ) {
@@ -175,7 +195,7 @@ export class GroupingKernels {
     this.#args = [indirect("A"), indirect("B")];
     const work = buffer(
       "grouping work (size, limit, proposals, cursors, members, active list, control)",
-      4 * (8 * n + 4),
+      4 * (8 * n + 5),
       S,
     );
     const activeFlag = buffer("grouping active flags", 4 * (n + 1), S);
@@ -195,6 +215,7 @@ export class GroupingKernels {
       ROUND_SALT,
       MAX_ROUNDS: this.maxRounds,
       LOCAL_LIMIT: this.localLimit,
+      LOCAL_BUDGET: options.localBudget ?? 60000,
       ...Object.fromEntries(
         ["STAGE2_PAIRS", "GROUPS", "LARGEST_GROUP", "GROUPING_ROUNDS"].map((
           k,
@@ -277,8 +298,8 @@ export class GroupingKernels {
     dispatch(pass, k.activeCompact, all);
     if (this.#limited) {
       dispatch(pass, k.roundsLocal, { bindGroup: main, workgroups: 1 });
-      // the dispatched rounds only when more particles than LOCAL_LIMIT could be active
-      const rounds = this.count > this.localLimit ? this.maxRounds : 0;
+      // the dispatched rounds only when the workgroup may not finish them
+      const rounds = this.count > this.#localAlways ? this.maxRounds : 0;
       for (let r = 0; r < rounds; r++) {
         const a = (r % 2) as 0 | 1;
         dispatch(pass, k.gate, { bindGroup: this.#gate[s][a], workgroups: 1 });

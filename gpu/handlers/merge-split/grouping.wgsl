@@ -69,8 +69,9 @@ const C_ROUND: u32 = 0u; // the round the dispatched rounds are at (NONE before 
 const C_MERGES: u32 = 1u; // merges of the last dispatched round
 const C_OPEN: u32 = 2u; // 1 while the dispatched rounds go on
 const C_M: u32 = 3u; // active particles
+const C_LOCAL: u32 = 4u; // 1 when rounds_local handed the rounds over
 /// Words of `work` after the regions.
-const CTRL_WORDS: u32 = 4u;
+const CTRL_WORDS: u32 = 5u;
 
 @group(0) @binding(0) var<uniform> P: GroupingParams;
 @group(0) @binding(1) var<storage, read> pairCount: array<u32>;
@@ -168,6 +169,7 @@ fn group_init(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
     ctrl_store(C_MERGES, 1u);
     ctrl_store(C_OPEN, 1u);
     ctrl_store(C_M, 0u);
+    ctrl_store(C_LOCAL, 0u);
     atomicStore(&memberStart[n], 0u);
     atomicStore(&activeFlag[n], 0u);
   }
@@ -268,7 +270,13 @@ fn relabel(t: u32) {
 }
 
 // ---- the rounds in one workgroup (M <= LOCAL_LIMIT) ----
+// llvmpipe stops any invocation's loops after 65,535 iterations in all: each invocation counts
+// its own (a particle, plus its partners, per phase), and before a round the workgroup checks
+// that the costliest invocation can afford another round like the last one; when it cannot, the
+// dispatched rounds take over from that round (same rounds, same result).
+override LOCAL_BUDGET: u32 = 60000u;
 var<workgroup> wMerges: atomic<u32>;
+var<workgroup> wCost: atomic<u32>;
 var<workgroup> wCount: u32;
 
 fn local_sync() {
@@ -281,31 +289,66 @@ fn rounds_local(@builtin(local_invocation_index) lid: u32) {
   if (lid == 0u) {
     wCount = ctrl_load(C_M);
     atomicStore(&wMerges, 0u);
+    atomicStore(&wCost, 0u);
   }
   let m = workgroupUniformLoad(&wCount);
   if (m > LOCAL_LIMIT) { return; }
   var merged = 0u;
-  for (var round = 0u; round < MAX_ROUNDS; round++) {
-    for (var t = lid; t < m; t += WG_LOCAL) { propose(t, round); }
+  var spent = 0u; // this invocation's loop iterations so far
+  var lastRound = 0u; // the costliest invocation's iterations in the last round
+  var round = 0u;
+  var handOver = false;
+  loop {
+    if (round >= MAX_ROUNDS) { break; }
+    let before = spent;
+    for (var t = lid; t < m; t += WG_LOCAL) {
+      propose(t, round);
+      spent += 1u + partner_total(active_at(t));
+    }
     local_sync();
-    for (var t = lid; t < m; t += WG_LOCAL) { pick(t, round); }
+    for (var t = lid; t < m; t += WG_LOCAL) {
+      pick(t, round);
+      spent += 1u + partner_total(active_at(t));
+    }
     local_sync();
     for (var t = lid; t < m; t += WG_LOCAL) {
       if (handshake(t)) { atomicAdd(&wMerges, 1u); }
+      spent += 1u;
     }
     local_sync();
-    for (var t = lid; t < m; t += WG_LOCAL) { relabel(t); }
+    for (var t = lid; t < m; t += WG_LOCAL) {
+      relabel(t);
+      spent += 1u;
+    }
+    atomicMax(&wCost, spent - before + 8u);
     local_sync();
     if (lid == 0u) {
       wCount = atomicLoad(&wMerges);
       atomicStore(&wMerges, 0u);
     }
-    if (workgroupUniformLoad(&wCount) == 0u) { break; }
+    let mergedNow = workgroupUniformLoad(&wCount);
+    round++;
+    if (mergedNow == 0u) { break; }
     merged++;
+    // can the costliest invocation afford another such round (it has spent at most round × that)?
+    if (lid == 0u) { wCount = atomicLoad(&wCost); }
+    lastRound = workgroupUniformLoad(&wCount);
+    if ((round + 1u) * lastRound > LOCAL_BUDGET) {
+      handOver = true;
+      break;
+    }
   }
   if (lid == 0u) {
     atomicMax(&stats[STAT_GROUPING_ROUNDS], merged);
-    ctrl_store(C_OPEN, 0u); // the dispatched rounds have nothing to do
+    if (handOver && round < MAX_ROUNDS) {
+      // the dispatched rounds go on from `round`: their first gate reads C_ROUND + 1
+      ctrl_store(C_ROUND, round - 1u);
+      ctrl_store(C_MERGES, 1u);
+      ctrl_store(C_OPEN, 1u);
+      ctrl_store(C_LOCAL, 1u);
+    } else {
+      ctrl_store(C_OPEN, 0u); // the dispatched rounds have nothing to do
+    }
   }
 }
 
@@ -314,9 +357,11 @@ fn rounds_local(@builtin(local_invocation_index) lid: u32) {
 @compute @workgroup_size(1)
 fn round_gate() {
   let m = ctrl_load(C_M);
-  let open = ctrl_load(C_OPEN) == 1u && ctrl_load(C_MERGES) > 0u && m > LOCAL_LIMIT;
   let round = ctrl_load(C_ROUND) + 1u; // NONE + 1 = 0 before the first round
-  if (open && round > 0u) { atomicMax(&stats[STAT_GROUPING_ROUNDS], round); }
+  let going = ctrl_load(C_OPEN) == 1u && ctrl_load(C_MERGES) > 0u &&
+    (m > LOCAL_LIMIT || ctrl_load(C_LOCAL) == 1u);
+  if (going && round > 0u) { atomicMax(&stats[STAT_GROUPING_ROUNDS], round); }
+  let open = going && round < MAX_ROUNDS;
   ctrl_store(C_ROUND, round);
   ctrl_store(C_MERGES, 0u);
   ctrl_store(C_OPEN, select(0u, 1u, open));

@@ -98,6 +98,8 @@ export class MergeSplitKernels {
       maxRounds?: number;
       /** Most active particles whose grouping rounds run in one workgroup (`grouping.ts`). */
       localLimit?: number;
+      /** Loop budget of that workgroup's invocations (`grouping.ts`; smaller in tests). */
+      localBudget?: number;
     },
   ) {
     this.device = device;
@@ -123,6 +125,7 @@ export class MergeSplitKernels {
       buffers: b,
       maxRounds: options.maxRounds,
       localLimit: options.localLimit,
+      localBudget: options.localBudget,
       workgroupSize: this.workgroupSize,
     });
     const code = MERGE_SPLIT_WGSL;

@@ -60,7 +60,10 @@ function packLists(n: number, list: readonly Pair[]): { count: Uint32Array; item
   return { count, items };
 }
 
-async function setup(c: Case, options: { maxRounds?: number; localLimit?: number } = {}) {
+async function setup(
+  c: Case,
+  options: { maxRounds?: number; localLimit?: number; localBudget?: number } = {},
+) {
   const { device } = await acquireGpu({ adapter: "software" });
   device.pushErrorScope("validation");
   const n = c.n;
@@ -94,6 +97,7 @@ async function setup(c: Case, options: { maxRounds?: number; localLimit?: number
     buffers,
     maxRounds: options.maxRounds,
     localLimit: options.localLimit,
+    localBudget: options.localBudget,
   });
   return { device, buffers, ms };
 }
@@ -230,13 +234,18 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
     });
   }
 
-  for (const localLimit of [undefined, 0]) {
-    const path = localLimit === 0 ? "dispatched rounds" : "rounds in one workgroup";
+  for (
+    const [path, localLimit, localBudget] of [
+      ["rounds in one workgroup", undefined, undefined],
+      ["dispatched rounds", 0, undefined],
+      ["rounds handed over by the workgroup after one", undefined, 1],
+    ] as const
+  ) {
     await t.step(`${path}: equal to the reference; a round cap stops both alike`, async () => {
       const n = 2000;
       const c = randomCase(5, n);
       for (const maxRounds of [3, 32]) {
-        const { device, buffers, ms } = await setup(c, { maxRounds, localLimit });
+        const { device, buffers, ms } = await setup(c, { maxRounds, localLimit, localBudget });
         ms.setParams({ count: n, seed: 9, step: 2, alpha: 1, beta: 0, nMin: 16, nMax: 64 });
         run(device, (pass) => ms.encodeGroup(pass, { stage: 1 }));
         const opts = { particleCount: n, nMin: 16, nMax: 64, seed: 9, step: 2, maxRounds };
