@@ -7,8 +7,10 @@
  * is nonzero and with zero workgroups otherwise; an indirect one from a slot that a one-invocation
  * copy, encoded just before it, fills from its own arguments under the same rule (its arguments
  * may be written inside the region, e.g. a solver's convergence gate, and hold stale values when
- * the region does not run). A closed region costs one empty dispatch per dispatch (two for an
- * indirect one) and computes nothing; an open one runs exactly what it would run ungated.
+ * the region does not run). An indirect dispatch whose arguments are `rewritten` before every use
+ * (`kernel.ts`) needs no copy once the gate has seen it: from the next region on, its buffer is
+ * zeroed at the opening when the region does not run. A closed region costs an empty dispatch per
+ * dispatch and computes nothing; an open one runs exactly what it would run ungated.
  *
  * Commands other than dispatches (buffer copies, clears) are not gated: a region must not rely
  * on them. The slots are taken in encoding order, so a region must encode the same dispatches
@@ -74,7 +76,13 @@ export class DispatchGate implements DispatchRedirect {
   readonly #own: GPUBuffer[] = [];
   readonly #open: Kernel;
   readonly #copy: Kernel;
+  readonly #zero: Kernel;
   readonly #openGroup: GPUBindGroup;
+  readonly #gateParams: GPUBuffer;
+  /** Argument buffers rewritten before every use, seen in earlier regions: zeroed when closed. */
+  readonly #rewritten = new Map<GPUBuffer, GPUBindGroup>();
+  /** Those zeroed by this region's {@link DispatchGate.encodeOpen}. */
+  #zeroedNow = new Set<GPUBuffer>();
   readonly #copyGroups = new Map<GPUBuffer, GPUBindGroup>();
   readonly #flag: { buffer: GPUBuffer; word: number };
   #shapes: number[] = [];
@@ -118,7 +126,11 @@ export class DispatchGate implements DispatchRedirect {
       8 * this.capacity,
       GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
     );
-    const gateParams = buffer("params", 16, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
+    const gateParams = this.#gateParams = buffer(
+      "params",
+      16,
+      GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    );
     device.queue.writeBuffer(
       gateParams,
       0,
@@ -143,6 +155,12 @@ export class DispatchGate implements DispatchRedirect {
       });
     this.#open = kernel("gate_open", false);
     this.#copy = kernel("gate_copy", true);
+    this.#zero = createKernel(device, {
+      label: `${label} gate_zero`,
+      code: DISPATCH_GATE_WGSL,
+      entryPoint: "gate_zero",
+      bindings: ["uniform", "read-only-storage", "storage"],
+    });
     this.#openGroup = bindKernel(device, this.#open, [
       gateParams,
       options.flag.buffer,
@@ -151,14 +169,22 @@ export class DispatchGate implements DispatchRedirect {
     ]);
   }
 
-  /** Encodes the decision (before the region, in any pass): fills the direct slots. */
+  /**
+   * Encodes the decision (before the region, in any pass): fills the direct slots, and zeroes the
+   * rewritten argument buffers seen in earlier regions when the region does not run.
+   */
   encodeOpen(pass: GPUComputePassEncoder): void {
-    withDispatchRedirect(undefined, () =>
+    withDispatchRedirect(undefined, () => {
       dispatch(pass, this.#open, {
         bindGroup: this.#openGroup,
         invocations: this.capacity,
         workgroupSize: 64,
-      }));
+      });
+      for (const group of this.#rewritten.values()) {
+        dispatch(pass, this.#zero, { bindGroup: group, workgroups: 1 });
+      }
+    });
+    this.#zeroedNow = new Set(this.#rewritten.keys());
   }
 
   /**
@@ -234,8 +260,21 @@ export class DispatchGate implements DispatchRedirect {
   indirect(
     pass: GPUComputePassEncoder,
     buffer: GPUBuffer,
-    offset: number,
+    options: { offset: number; rewritten?: boolean },
   ): { buffer: GPUBuffer; offset: number } {
+    const { offset } = options;
+    if (options.rewritten) {
+      // zeroed at this region's opening when it does not run: dispatch from it as it is
+      if (this.#zeroedNow.has(buffer)) return { buffer, offset };
+      if (!this.#rewritten.has(buffer)) {
+        this.#rewritten.set(
+          buffer,
+          bindKernel(this.#device, this.#zero, [this.#gateParams, this.#flag.buffer, buffer], {
+            label: `${this.label} zero "${buffer.label}" bind group`,
+          }),
+        );
+      }
+    }
     if (this.#indirectSlot >= this.indirectCapacity) {
       throw new RangeError(
         `${this.label}: the gated region encodes more than ${this.indirectCapacity} indirect ` +

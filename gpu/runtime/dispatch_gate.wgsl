@@ -2,7 +2,8 @@
 // are indirect, from `args`, one 3-word slot each. `gate_open` fills the slots of the region's
 // direct dispatches from their shapes when the flag is nonzero and with zero workgroups
 // otherwise; `gate_copy`, encoded just before each of the region's indirect dispatches, copies
-// that dispatch's own arguments into its slot under the same rule.
+// that dispatch's own arguments into its slot under the same rule, unless they are rewritten
+// before every use, in which case `gate_zero` zeroes their buffer when the region does not run.
 
 struct GateParams {
   slots: u32, // direct slots in use
@@ -43,4 +44,16 @@ fn gate_copy() {
   copyArgs[3u * C.slot] = select(0u, src[C.srcWord], open);
   copyArgs[3u * C.slot + 1u] = select(0u, src[C.srcWord + 1u], open);
   copyArgs[3u * C.slot + 2u] = select(1u, src[C.srcWord + 2u], open);
+}
+
+// One workgroup, before a region, per arguments buffer its indirect dispatches rewrite before every
+// use (`rewritten`): zero when the region does not run, so that they dispatch nothing (no copy).
+@group(0) @binding(0) var<uniform> Z: GateParams;
+@group(0) @binding(1) var<storage, read> zeroFlag: array<u32>;
+@group(0) @binding(2) var<storage, read_write> zeroed: array<u32>;
+
+@compute @workgroup_size(64)
+fn gate_zero(@builtin(local_invocation_index) lid: u32) {
+  if (zeroFlag[Z.flagWord] != 0u) { return; }
+  for (var k = lid; k < arrayLength(&zeroed); k += 64u) { zeroed[k] = 0u; }
 }

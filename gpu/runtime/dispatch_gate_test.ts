@@ -24,15 +24,15 @@ Deno.test("DispatchGate", async (t) => {
     checkWgslStruct(DISPATCH_GATE_WGSL, COPY_PARAMS);
   });
 
-  const k = (entryPoint: string) =>
+  const k = (entryPoint: string, binding: number) =>
     createKernel(device, {
       label: `gate test ${entryPoint}`,
       code: CODE,
       entryPoint,
-      bindings: ["storage", "storage"],
+      bindings: [[binding, "storage"]],
     });
-  const count = k("count");
-  const writeArgs = k("write_args");
+  const count = k("count", 0);
+  const writeArgs = k("write_args", 1);
   const counter = storageBuffer(device, { label: "counter", size: 16 });
   const args = storageBuffer(device, {
     label: "solver args",
@@ -40,12 +40,13 @@ Deno.test("DispatchGate", async (t) => {
     usage: GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT | GPUBufferUsage.COPY_DST,
   });
   const flag = storageBuffer(device, { label: "flag", size: 16 });
-  const group = bindKernel(device, count, [counter, args]);
+  const group = bindKernel(device, count, [counter]);
+  const argsGroup = bindKernel(device, writeArgs, [args]);
   const gate = new DispatchGate(device, { label: "test gate", flag: { buffer: flag, word: 2 } });
 
   // A region: 2 direct dispatches (2 and 5 workgroups of 64), then a solver that writes its own
   // indirect args (3 workgroups) and dispatches from them.
-  const step = async (open: boolean, staleArgs: boolean) => {
+  const step = async (open: boolean, staleArgs: boolean, rewritten = false) => {
     device.queue.writeBuffer(flag, 8, new Uint32Array([open ? 7 : 0]));
     device.queue.writeBuffer(counter, 0, new Uint32Array([0]));
     device.queue.writeBuffer(args, 0, new Uint32Array(staleArgs ? [9, 1, 1] : [0, 1, 1]));
@@ -55,8 +56,8 @@ Deno.test("DispatchGate", async (t) => {
     gate.run(() => {
       dispatch(pass, count, { bindGroup: group, workgroups: 2 });
       dispatch(pass, count, { bindGroup: group, invocations: 5 * 64, workgroupSize: 64 });
-      dispatch(pass, writeArgs, { bindGroup: group, workgroups: 1 });
-      dispatch(pass, count, { bindGroup: group, indirect: args, indirectOffset: 0 });
+      dispatch(pass, writeArgs, { bindGroup: argsGroup, workgroups: 1 });
+      dispatch(pass, count, { bindGroup: group, indirect: args, indirectOffset: 0, rewritten });
     });
     pass.end();
     device.queue.submit([enc.finish()]);
@@ -72,6 +73,13 @@ Deno.test("DispatchGate", async (t) => {
     assert.equal(await step(false, true), 0);
     assert.equal(await step(false, false), 0);
     assert.equal(await step(true, true), (2 + 5 + 3) * 64, "and opens again");
+  });
+
+  await t.step("rewritten arguments: copied the first time, then zeroed when closed", async () => {
+    for (let k = 0; k < 3; k++) {
+      assert.equal(await step(false, true, true), 0, `closed, region ${k}`);
+      assert.equal(await step(true, true, true), (2 + 5 + 3) * 64, `open, region ${k}`);
+    }
   });
 
   await t.step("too many dispatches in a region fail with a clear message", () => {

@@ -627,7 +627,7 @@ export class ImplicitSprings {
       dispatch(
         pass,
         this.#kernels[kernel],
-        indirect ? { bindGroup, indirect: this.#args, indirectOffset: 0 } : {
+        indirect ? { bindGroup, indirect: this.#args, indirectOffset: 0, rewritten: true } : {
           bindGroup,
           workgroups: kernel === "gate" || kernel.startsWith("record") ? 1 : workgroups,
         },
@@ -639,7 +639,7 @@ export class ImplicitSprings {
     run("spring_forces", false);
     run("init_cg", false);
     this.#reduce.encode(pass, this.#rz);
-    const reduceArgs = { buffer: this.#args, offset: 12 };
+    const reduceArgs = { buffer: this.#args, offset: 12, rewritten: true };
     if (stage === 2) {
       // x₀ = stage 1's Δv: r₀ = b − A x₀ (the first gate keeps the cold r₀ᵀz₀ as reference)
       run("gate", false);

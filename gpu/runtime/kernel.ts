@@ -224,8 +224,12 @@ export type DispatchSize =
   | { invocations: number; workgroupSize: number }
   /** Exactly this many along x (kernels indexing with `global_invocation_id.x` alone). */
   | { workgroups: number }
-  /** `dispatchWorkgroupsIndirect(indirect, indirectOffset)`. */
-  | { indirect: GPUBuffer; indirectOffset: number };
+  /**
+   * `dispatchWorkgroupsIndirect(indirect, indirectOffset)`. `rewritten`: the arguments are
+   * written by an earlier dispatch before every use (a solver's convergence gate), so a dispatch
+   * gate may zero them when its region does not run instead of copying them per dispatch.
+   */
+  | { indirect: GPUBuffer; indirectOffset: number; rewritten?: boolean };
 
 /** Options of {@link dispatch}. */
 export type DispatchOptions = DispatchSize & {
@@ -249,7 +253,7 @@ export interface DispatchRedirect {
   indirect(
     pass: GPUComputePassEncoder,
     buffer: GPUBuffer,
-    offset: number,
+    options: { offset: number; rewritten?: boolean },
   ): { buffer: GPUBuffer; offset: number };
 }
 
@@ -305,8 +309,8 @@ export function dispatch(
   if (redirect) {
     const to = redirect;
     gated = shape ? to.direct(shape) : withDispatchRedirect(undefined, () => {
-      const o = options as { indirect: GPUBuffer; indirectOffset: number };
-      return to.indirect(pass, o.indirect, o.indirectOffset);
+      const o = options as { indirect: GPUBuffer; indirectOffset: number; rewritten?: boolean };
+      return to.indirect(pass, o.indirect, { offset: o.indirectOffset, rewritten: o.rewritten });
     });
   }
   encoded++;

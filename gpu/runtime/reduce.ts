@@ -79,6 +79,8 @@ export interface IndirectArgs {
   buffer: GPUBuffer;
   /** Byte offset of the first pass's triple (multiple of 4). */
   offset: number;
+  /** The triples are written by a dispatch before every use (see `kernel.ts` `dispatch`). */
+  rewritten?: boolean;
 }
 
 function isPowerOfTwo(v: number): boolean {
@@ -282,7 +284,12 @@ export class MaskedReduction {
         pass,
         kernel,
         indirect
-          ? { bindGroup, indirect: indirect.buffer, indirectOffset: indirect.offset + 12 * k }
+          ? {
+            bindGroup,
+            indirect: indirect.buffer,
+            indirectOffset: indirect.offset + 12 * k,
+            rewritten: indirect.rewritten,
+          }
           : { bindGroup, workgroups: this.workgroupCounts[k] },
       );
     });

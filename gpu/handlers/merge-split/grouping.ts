@@ -58,6 +58,12 @@ export const LOCAL_LIMIT = 16384;
  */
 export const LOCAL_ALWAYS = 3072;
 
+/**
+ * Particles up to which the whole grouping (with a limit) runs in one workgroup and one dispatch
+ * (`group_small`): the same steps, separated by barriers instead of dispatches.
+ */
+export const SMALL_LIMIT = 3072;
+
 /** The buffers grouping reads and writes (owned by the engine). */
 export interface GroupingBuffers {
   pairCount: GPUBuffer;
@@ -82,6 +88,7 @@ export interface GroupingStepParams {
 }
 
 type Name =
+  | "small"
   | "init"
   | "activeMark"
   | "activeCompact"
@@ -98,6 +105,7 @@ type Name =
   | "rank";
 
 const ENTRY: Record<Name, string> = {
+  small: "group_small",
   init: "group_init",
   activeMark: "active_mark",
   activeCompact: "active_compact",
@@ -136,6 +144,8 @@ export class GroupingKernels {
   #limited = true;
   /** Particles up to which no dispatched round is encoded. */
   #localAlways: number;
+  /** Whether the whole grouping (with a limit) runs in one workgroup. */
+  #small: boolean;
 
   /**
    * @param device the GPU device
@@ -156,6 +166,8 @@ export class GroupingKernels {
        * (default 60,000, under llvmpipe's 65,535; smaller in tests).
        */
       localBudget?: number;
+      /** Whether the whole grouping runs in one workgroup (default: when N ≤ SMALL_LIMIT). */
+      small?: boolean;
     },
   ) {
     const n = this.count = options.count;
@@ -169,6 +181,11 @@ export class GroupingKernels {
     this.#localAlways = options.localBudget === undefined
       ? Math.min(this.localLimit, LOCAL_ALWAYS)
       : 0;
+    // one workgroup does it all when its invocations' loops stay within the budget whatever the
+    // pairs: ⌈N/256⌉ particles each, up to 2K partners, two pair phases and two others per round
+    const perRound = Math.ceil(n / 256) * (2 * (1 + 2 * options.maxPerParticle) + 2) + 8;
+    this.#small = options.small ?? (n <= Math.min(SMALL_LIMIT, this.localLimit) &&
+      perRound * (this.maxRounds + 1) <= (options.localBudget ?? 60000));
     if (
       !Number.isInteger(this.localLimit) || this.localLimit < 0 || this.localLimit > LOCAL_LIMIT
     ) {
@@ -292,6 +309,10 @@ export class GroupingKernels {
     const main = this.#main[s];
     const all = { bindGroup: main, invocations: this.count, workgroupSize: this.workgroupSize };
     const k = this.#k;
+    if (this.#limited && this.#small) {
+      dispatch(pass, k.small, { bindGroup: main, workgroups: 1 });
+      return;
+    }
     dispatch(pass, k.init, all);
     dispatch(pass, k.activeMark, all);
     this.#activeScan.encode(pass);
@@ -303,7 +324,12 @@ export class GroupingKernels {
       for (let r = 0; r < rounds; r++) {
         const a = (r % 2) as 0 | 1;
         dispatch(pass, k.gate, { bindGroup: this.#gate[s][a], workgroups: 1 });
-        const gated = { bindGroup: main, indirect: this.#args[a], indirectOffset: 0 };
+        const gated = {
+          bindGroup: main,
+          indirect: this.#args[a],
+          indirectOffset: 0,
+          rewritten: true, // by the round gate just before
+        };
         dispatch(pass, k.propose, gated);
         dispatch(pass, k.pick, gated);
         dispatch(pass, k.handshake, gated);

@@ -104,9 +104,13 @@ fn draw_limit(root: u32) -> u32 {
   let span = P.nMax - P.nMin + 1u;
   return P.nMin + hash3(P.seed, P.step, root) % span;
 }
-// core/grouping.ts roundPriority
-fn priority(root: u32, round: u32) -> u32 {
-  return pcg_hash(root + hash3(P.seed, P.step, ROUND_SALT + round));
+// core/grouping.ts roundPriority: pcg(root + key) with key = round_key(round), the same for every
+// group of a round (computed once per round and invocation).
+fn round_key(round: u32) -> u32 {
+  return hash3(P.seed, P.step, ROUND_SALT + round);
+}
+fn priority(root: u32, key: u32) -> u32 {
+  return pcg_hash(root + key);
 }
 
 fn particle(gid: vec3u, nwg: vec3u) -> u32 {
@@ -160,9 +164,7 @@ fn fitting_groups(i: u32, k: u32) -> vec2u {
 }
 
 // Per particle: alone, its member count and active flag cleared; the control words reset.
-@compute @workgroup_size(WG)
-fn group_init(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = particle(gid, nwg);
+fn init_particle(i: u32) {
   let n = P.count;
   if (i == 0u) {
     ctrl_store(C_ROUND, NONE);
@@ -173,7 +175,6 @@ fn group_init(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
     atomicStore(&memberStart[n], 0u);
     atomicStore(&activeFlag[n], 0u);
   }
-  if (i >= n) { return; }
   atomicStore(&dof[i], i);
   atomicStore(&work[r_size() + i], 1u);
   atomicStore(&work[r_limit() + i], 0u);
@@ -193,11 +194,14 @@ fn group_init(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
   }
 }
 
-// Per particle with partners: it and its partners are active.
 @compute @workgroup_size(WG)
-fn active_mark(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+fn group_init(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = particle(gid, nwg);
-  if (i >= P.count) { return; }
+  if (i < P.count) { init_particle(i); }
+}
+
+// A particle with partners: it and its partners are active.
+fn mark_particle(i: u32) {
   var has = false;
   for (var k = 0u; k < partner_total(i); k++) {
     let j = partner(i, k);
@@ -206,6 +210,12 @@ fn active_mark(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroup
     has = true;
   }
   if (has) { atomicStore(&activeFlag[i], 1u); }
+}
+
+@compute @workgroup_size(WG)
+fn active_mark(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = particle(gid, nwg);
+  if (i < P.count) { mark_particle(i); }
 }
 
 // After the scan: the active particles listed in ascending order, and their count M.
@@ -222,26 +232,26 @@ fn active_compact(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgr
 fn active_at(t: u32) -> u32 { return atomicLoad(&work[r_active() + t]); }
 
 // ---- the phases of a round, for active particle t ----
-fn propose(t: u32, round: u32) {
+fn propose(t: u32, key: u32) {
   let i = active_at(t);
   atomicStore(&work[r_into() + i], NONE); // read by the last round's relabel
   for (var k = 0u; k < partner_total(i); k++) {
     let g = fitting_groups(i, k);
     if (g.x == NONE) { continue; }
-    atomicMin(&work[r_best_prio() + g.x], priority(g.y, round));
-    atomicMin(&work[r_best_prio() + g.y], priority(g.x, round));
+    atomicMin(&work[r_best_prio() + g.x], priority(g.y, key));
+    atomicMin(&work[r_best_prio() + g.y], priority(g.x, key));
   }
 }
 
-fn pick(t: u32, round: u32) {
+fn pick(t: u32, key: u32) {
   let i = active_at(t);
   for (var k = 0u; k < partner_total(i); k++) {
     let g = fitting_groups(i, k);
     if (g.x == NONE) { continue; }
-    if (priority(g.y, round) == atomicLoad(&work[r_best_prio() + g.x])) {
+    if (priority(g.y, key) == atomicLoad(&work[r_best_prio() + g.x])) {
       atomicMin(&work[r_best() + g.x], g.y);
     }
-    if (priority(g.x, round) == atomicLoad(&work[r_best_prio() + g.y])) {
+    if (priority(g.x, key) == atomicLoad(&work[r_best_prio() + g.y])) {
       atomicMin(&work[r_best() + g.y], g.x);
     }
   }
@@ -286,6 +296,11 @@ fn local_sync() {
 
 @compute @workgroup_size(WG_LOCAL)
 fn rounds_local(@builtin(local_invocation_index) lid: u32) {
+  run_rounds(lid);
+}
+
+// The rounds over the active list by the workgroup (its M read from the control words).
+fn run_rounds(lid: u32) {
   if (lid == 0u) {
     wCount = ctrl_load(C_M);
     atomicStore(&wMerges, 0u);
@@ -301,13 +316,14 @@ fn rounds_local(@builtin(local_invocation_index) lid: u32) {
   loop {
     if (round >= MAX_ROUNDS) { break; }
     let before = spent;
+    let key = round_key(round);
     for (var t = lid; t < m; t += WG_LOCAL) {
-      propose(t, round);
+      propose(t, key);
       spent += 1u + partner_total(active_at(t));
     }
     local_sync();
     for (var t = lid; t < m; t += WG_LOCAL) {
-      pick(t, round);
+      pick(t, key);
       spent += 1u + partner_total(active_at(t));
     }
     local_sync();
@@ -374,13 +390,13 @@ fn round_gate() {
 @compute @workgroup_size(WG)
 fn round_propose(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let t = particle(gid, nwg);
-  if (t < ctrl_load(C_M)) { propose(t, ctrl_load(C_ROUND)); }
+  if (t < ctrl_load(C_M)) { propose(t, round_key(ctrl_load(C_ROUND))); }
 }
 
 @compute @workgroup_size(WG)
 fn round_pick(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let t = particle(gid, nwg);
-  if (t < ctrl_load(C_M)) { pick(t, ctrl_load(C_ROUND)); }
+  if (t < ctrl_load(C_M)) { pick(t, round_key(ctrl_load(C_ROUND))); }
 }
 
 @compute @workgroup_size(WG)
@@ -433,30 +449,19 @@ fn cc_flatten(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
 }
 
 // ---- member lists ----
-@compute @workgroup_size(WG)
-fn members_count(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = particle(gid, nwg);
-  if (i >= P.count) { return; }
+fn count_member(i: u32) {
   atomicAdd(&memberStart[atomicLoad(&dof[i])], 1u);
 }
 
-// After the scan: memberStart is the exclusive prefix sum of the counts.
-@compute @workgroup_size(WG)
-fn members_fill(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = particle(gid, nwg);
-  let n = P.count;
-  if (i >= n) { return; }
+// After the scan of the counts (memberStart exclusive): the members in their groups, unordered.
+fn fill_member(i: u32) {
   let g = atomicLoad(&dof[i]);
   let at = atomicAdd(&work[r_cursor() + g], 1u);
   atomicStore(&work[r_unordered() + atomicLoad(&memberStart[g]) + at], i);
 }
 
 // Each member's place: the members of its group with a lower index come before it.
-@compute @workgroup_size(WG)
-fn members_rank(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = particle(gid, nwg);
-  let n = P.count;
-  if (i >= n) { return; }
+fn rank_member(i: u32) {
   let g = atomicLoad(&dof[i]);
   let begin = atomicLoad(&memberStart[g]);
   let end = atomicLoad(&memberStart[g + 1u]);
@@ -469,4 +474,90 @@ fn members_rank(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
     atomicAdd(&stats[STAT_GROUPS], 1u);
     atomicMax(&stats[STAT_LARGEST_GROUP], end - begin);
   }
+}
+
+@compute @workgroup_size(WG)
+fn members_count(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = particle(gid, nwg);
+  if (i < P.count) { count_member(i); }
+}
+
+@compute @workgroup_size(WG)
+fn members_fill(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = particle(gid, nwg);
+  if (i < P.count) { fill_member(i); }
+}
+
+@compute @workgroup_size(WG)
+fn members_rank(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = particle(gid, nwg);
+  if (i < P.count) { rank_member(i); }
+}
+
+// ---- the whole grouping in one workgroup (P.count <= SMALL_LIMIT, with a limit) ----
+// The same steps as the dispatches above, separated by barriers instead of dispatches: a dispatch
+// costs llvmpipe a fixed ~0.1-0.3 ms, which dominated the grouping of the small scenes. Scans are
+// over contiguous chunks (one per invocation) and a workgroup scan of the chunk totals, so the
+// active list and the member starts come out in ascending order, as from the dispatched scans.
+var<workgroup> wScan: array<u32, WG_LOCAL>;
+
+// Exclusive scan of one value per invocation over the workgroup; returns (prefix, total).
+fn wg_scan(lid: u32, value: u32) -> vec2u {
+  wScan[lid] = value;
+  workgroupBarrier();
+  for (var off = 1u; off < WG_LOCAL; off = off * 2u) {
+    var v = wScan[lid];
+    if (lid >= off) { v += wScan[lid - off]; }
+    workgroupBarrier();
+    wScan[lid] = v;
+    workgroupBarrier();
+  }
+  let inclusive = wScan[lid];
+  let total = wScan[WG_LOCAL - 1u];
+  workgroupBarrier();
+  return vec2u(inclusive - value, total);
+}
+
+@compute @workgroup_size(WG_LOCAL)
+fn group_small(@builtin(local_invocation_index) lid: u32) {
+  let n = P.count;
+  let chunk = (n + WG_LOCAL - 1u) / WG_LOCAL;
+  let lo = min(n, lid * chunk);
+  let hi = min(n, lo + chunk);
+  for (var i = lid; i < n; i += WG_LOCAL) { init_particle(i); }
+  local_sync();
+  for (var i = lid; i < n; i += WG_LOCAL) { mark_particle(i); }
+  local_sync();
+  // the active list, ascending
+  var count = 0u;
+  for (var i = lo; i < hi; i++) { count += atomicLoad(&activeFlag[i]); }
+  let at = wg_scan(lid, count);
+  var next = at.x;
+  for (var i = lo; i < hi; i++) {
+    if (atomicLoad(&activeFlag[i]) != 0u) {
+      atomicStore(&work[r_active() + next], i);
+      next++;
+    }
+  }
+  if (lid == 0u) { ctrl_store(C_M, at.y); }
+  local_sync();
+  run_rounds(lid);
+  local_sync();
+  for (var i = lid; i < n; i += WG_LOCAL) { count_member(i); }
+  local_sync();
+  // member starts: exclusive scan of the counts in place
+  var sum = 0u;
+  for (var i = lo; i < hi; i++) { sum += atomicLoad(&memberStart[i]); }
+  let base = wg_scan(lid, sum);
+  var acc = base.x;
+  for (var i = lo; i < hi; i++) {
+    let c = atomicLoad(&memberStart[i]);
+    atomicStore(&memberStart[i], acc);
+    acc += c;
+  }
+  if (lid == 0u) { atomicStore(&memberStart[n], base.y); }
+  local_sync();
+  for (var i = lid; i < n; i += WG_LOCAL) { fill_member(i); }
+  local_sync();
+  for (var i = lid; i < n; i += WG_LOCAL) { rank_member(i); }
 }

@@ -100,6 +100,8 @@ export class MergeSplitKernels {
       localLimit?: number;
       /** Loop budget of that workgroup's invocations (`grouping.ts`; smaller in tests). */
       localBudget?: number;
+      /** Whether the whole grouping runs in one workgroup (`grouping.ts`; default by N). */
+      smallGrouping?: boolean;
     },
   ) {
     this.device = device;
@@ -126,6 +128,7 @@ export class MergeSplitKernels {
       maxRounds: options.maxRounds,
       localLimit: options.localLimit,
       localBudget: options.localBudget,
+      small: options.smallGrouping,
       workgroupSize: this.workgroupSize,
     });
     const code = MERGE_SPLIT_WGSL;

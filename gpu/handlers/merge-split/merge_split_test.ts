@@ -62,7 +62,12 @@ function packLists(n: number, list: readonly Pair[]): { count: Uint32Array; item
 
 async function setup(
   c: Case,
-  options: { maxRounds?: number; localLimit?: number; localBudget?: number } = {},
+  options: {
+    maxRounds?: number;
+    localLimit?: number;
+    localBudget?: number;
+    smallGrouping?: boolean;
+  } = {},
 ) {
   const { device } = await acquireGpu({ adapter: "software" });
   device.pushErrorScope("validation");
@@ -98,6 +103,7 @@ async function setup(
     maxRounds: options.maxRounds,
     localLimit: options.localLimit,
     localBudget: options.localBudget,
+    smallGrouping: options.smallGrouping,
   });
   return { device, buffers, ms };
 }
@@ -235,17 +241,23 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
   }
 
   for (
-    const [path, localLimit, localBudget] of [
-      ["rounds in one workgroup", undefined, undefined],
-      ["dispatched rounds", 0, undefined],
-      ["rounds handed over by the workgroup after one", undefined, 1],
+    const [path, localLimit, localBudget, smallGrouping] of [
+      ["the whole grouping in one workgroup", undefined, undefined, true],
+      ["rounds in one workgroup", undefined, undefined, false],
+      ["dispatched rounds", 0, undefined, false],
+      ["rounds handed over by the workgroup after one", undefined, 1, false],
     ] as const
   ) {
     await t.step(`${path}: equal to the reference; a round cap stops both alike`, async () => {
       const n = 2000;
       const c = randomCase(5, n);
       for (const maxRounds of [3, 32]) {
-        const { device, buffers, ms } = await setup(c, { maxRounds, localLimit, localBudget });
+        const { device, buffers, ms } = await setup(c, {
+          maxRounds,
+          localLimit,
+          localBudget,
+          smallGrouping,
+        });
         ms.setParams({ count: n, seed: 9, step: 2, alpha: 1, beta: 0, nMin: 16, nMax: 64 });
         run(device, (pass) => ms.encodeGroup(pass, { stage: 1 }));
         const opts = { particleCount: n, nMin: 16, nMax: 64, seed: 9, step: 2, maxRounds };

@@ -427,7 +427,7 @@ export class FlipSolver {
         pass,
         this.#kernels[kernel],
         size === "indirect"
-          ? { bindGroup, indirect: this.#args, indirectOffset: 0 }
+          ? { bindGroup, indirect: this.#args, indirectOffset: 0, rewritten: true }
           : size === "one"
           ? { bindGroup, workgroups: 1 }
           : { bindGroup, invocations: size, workgroupSize: WG },
@@ -439,7 +439,7 @@ export class FlipSolver {
     run("init_cg", this.slots);
     this.#reduce.encode(pass, this.#rz);
     this.#reduce.encode(pass, this.#rr);
-    const reduceArgs = { buffer: this.#args, offset: 12 };
+    const reduceArgs = { buffer: this.#args, offset: 12, rewritten: true };
     for (let k = 0; k < this.maxIterations; k++) {
       run("gate", "one");
       run("apply_a", "indirect");
