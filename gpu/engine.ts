@@ -70,6 +70,8 @@ export class Engine {
   #memory: BufferMemory;
   /** The dispatch gates of stages the handler decides on the GPU (`encodeStageFlag`). */
   #gates: [DispatchGate?, DispatchGate?] = [];
+  /** Whether the handler's stage flags gate its stages (`EngineOptions.stageGates`). */
+  #stageGates: boolean;
   /** Dispatches encoded per phase in the last step (metrics: the last sample). */
   #dispatches: Partial<Record<Phase, number>> = {};
 
@@ -82,6 +84,7 @@ export class Engine {
     this.gpu = gpu;
     this.#ownsGpu = options.ownsGpu;
     const device = gpu.device;
+    this.#stageGates = options.stageGates ?? true;
     this.#memory = trackBufferMemory(device);
     this.#memory.resetPeak();
     const K = options.maxPerParticle ?? 16;
@@ -176,7 +179,7 @@ export class Engine {
     this.#counted(`merging${stage}`, () => {
       inPass(encoder, `merging stage ${stage}`, at(`merging${stage}`), (pass) => {
         const flag = h.encodeStageFlag?.(pass, stage);
-        if (flag) {
+        if (flag && this.#stageGates) {
           gate = this.#gates[stage - 1] ??= new DispatchGate(this.gpu.device, {
             label: `stage ${stage} gate`,
             flag,

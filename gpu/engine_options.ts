@@ -23,4 +23,9 @@ export interface EngineOptions {
   batchSteps?: number;
   /** Pair list slots per particle (default 16). */
   maxPerParticle?: number;
+  /**
+   * Let the handler decide on the GPU whether a stage runs (merge-split's stage 2 only when a
+   * marked pair approaches; default true). False runs every stage every step, as the paper does.
+   */
+  stageGates?: boolean;
 }

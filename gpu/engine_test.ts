@@ -15,14 +15,20 @@ async function device(): Promise<GpuContext> {
   return gpu ??= await acquireGpu({ adapter: "software" });
 }
 
-async function simulate(scene: Scene, handler: string, steps?: number) {
-  const engine = await Engine.create(scene, { handler, gpu: await device() });
+async function simulate(
+  scene: Scene,
+  handler: string,
+  steps?: number,
+  options: { stageGates?: boolean } = {},
+) {
+  const engine = await Engine.create(scene, { handler, gpu: await device(), ...options });
   try {
     await engine.run(steps ?? Math.round(scene.duration / scene.dt));
     return {
       series: await engine.readMetrics(),
       stats: await engine.readStats(),
       hash: await engine.stateHash(),
+      state: await engine.readState(),
       engine,
     };
   } finally {
@@ -146,6 +152,23 @@ Deno.test({
         );
       },
     );
+
+    await t.step("stage 2 skipped on the GPU when no marked pair approaches", async () => {
+      const steps = 100;
+      const gated = await simulate(fig4, "merge-split", steps);
+      const always = await simulate(fig4, "merge-split", steps, { stageGates: false });
+      assert.ok(
+        gated.stats.stage2Runs > 0 && gated.stats.stage2Runs < steps,
+        `gated: stage 2 ran ${gated.stats.stage2Runs} of ${steps} steps`,
+      );
+      // a skipped stage 2 would have repeated stage 1 (up to its warm-started solve's tolerance)
+      let worst = 0;
+      for (let k = 0; k < gated.state.pos.length; k++) {
+        if (k % 4 === 3) continue;
+        worst = Math.max(worst, Math.abs(gated.state.pos[k] - always.state.pos[k]));
+      }
+      assert.ok(worst < 0.05 * fig4.radius, `positions differ by ${worst} m`);
+    });
 
     await t.step("same seed, same adapter: identical final state", async () => {
       const a = await simulate(fig4, "merge-split", 60);

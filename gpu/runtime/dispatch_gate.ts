@@ -60,7 +60,7 @@ export interface DispatchGateOptions {
   flag: { buffer: GPUBuffer; word: number };
   /** Most direct dispatches in the region. Default 4096. */
   capacity?: number;
-  /** Most indirect dispatches in the region. Default 1024. */
+  /** Most indirect dispatches in the region (the first region copies every one). Default 8192. */
   indirectCapacity?: number;
 }
 
@@ -100,7 +100,7 @@ export class DispatchGate implements DispatchRedirect {
     this.#device = device;
     this.#flag = options.flag;
     this.capacity = options.capacity ?? 4096;
-    this.indirectCapacity = options.indirectCapacity ?? 1024;
+    this.indirectCapacity = options.indirectCapacity ?? 8192;
     for (
       const [name, v] of [["capacity", this.capacity], [
         "indirectCapacity",
