@@ -109,6 +109,7 @@ export class Engine {
       scene,
       reach: Math.max(...reach),
       maxPerParticle: K,
+      maxRadius: p.radius.reduce((a, r) => Math.max(a, r), 0),
     });
     const grid = this.#contacts.grid;
     this.grid = grid.geometry;

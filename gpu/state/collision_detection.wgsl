@@ -2,7 +2,9 @@
 // Owner: gpu/state/collision_detection.ts. Reference: core/collision_rules.ts (findCollisions, f64).
 //
 // Two entry points, dispatched in this order over the particles 0 .. params.count:
-//   collide_contacts  for every j != i in the 27 cells around x_i (gpu/README.md order) with
+//   collide_contacts  for every j != i in the cells that the sphere of radius r_i + maxRadius
+//                     around x_i overlaps (at most the 27 around its cell; 8 when that reach is
+//                     at most half a cell), cells in z, y, x order, with
 //                     |x_j - x_i| < r_i + r_j (Rule 1, Eq. 21) that is not excluded (same body
 //                     without self-collision, or a bonded pair), insert j into the slot
 //                     contacts[i*K .. i*K + K) kept sorted ascending; when the slot is full the
@@ -19,6 +21,7 @@ struct CollisionParams {
   cellSize: f32,
   dims: vec4u, // xyz: cells per axis, w: cell count
   count: u32,
+  maxRadius: f32, // the largest radius: partners of i lie within r_i + maxRadius
 }
 
 override WORKGROUP_SIZE: u32 = 64;
@@ -92,7 +95,17 @@ fn collide_contacts(@builtin(global_invocation_id) gid: vec3u) {
   let c = cellOf(pi.xyz);
   var n = 0u;
   var dropped = 0u;
+  // the cells the reach sphere overlaps, per axis (clamped into the grid like every cell)
+  let reach = (pi.w + params.maxRadius) * 1.00001; // a hair more: f32 rounding of x ± reach
+  let lo = gridCell(pi.xyz - vec3f(reach), params.gridMin, params.cellSize, params.dims.xyz);
+  let hi = gridCell(pi.xyz + vec3f(reach), params.gridMin, params.cellSize, params.dims.xyz);
+  let qlo = max(lo, c - vec3i(1));
+  let qhi = min(hi, c + vec3i(1));
   for (var nb = 0u; nb < 27u; nb++) { // the 27 cells around c, z, y, x order
+    let q = c + vec3i(i32(nb % 3u), i32((nb / 3u) % 3u), i32(nb / 9u)) - vec3i(1);
+    if (any(q < qlo) || any(q > qhi)) {
+      continue;
+    }
     let span = gridNeighborRange(c, nb, params.dims.xyz);
     for (var k = span.x; k < span.y; k++) {
       let j = sorted[k];

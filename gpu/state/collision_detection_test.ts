@@ -326,6 +326,27 @@ Deno.test("CollisionDetection (WebGPU, software adapter)", async (t) => {
     fx.destroy();
   });
 
+  await t.step(
+    "cells of twice the reach: only the cells the reach overlaps, same result",
+    async () => {
+      for (const factor of [2, 2.6]) {
+        const grid = { ...gridFor(side, factor * cellSize), maxRadius: cellSize / 2 };
+        det.setGrid(grid);
+        const b = det.bind(fx.buffers(det, cloud, { n, grid }));
+        run(device, det, b);
+        assertMatches(
+          await fx.read(b, n, det.maxPerParticle),
+          expected(cloud, n, det.maxPerParticle),
+        );
+        fx.destroy();
+      }
+      assert.throws(
+        () => det.setGrid({ ...gridFor(side, cellSize), maxRadius: cellSize }),
+        /maxRadius must be in \(0, cellSize \/ 2\]/,
+      );
+    },
+  );
+
   await t.step("full slots keep the K smallest indices; overflow counts the dropped", async () => {
     const k = 3;
     const small = new CollisionDetection(device, {

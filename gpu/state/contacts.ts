@@ -39,7 +39,14 @@ export class Contacts {
    */
   constructor(
     device: GPUDevice,
-    options: { state: ParticleState; scene: Scene; reach: number; maxPerParticle: number },
+    options: {
+      state: ParticleState;
+      scene: Scene;
+      reach: number;
+      maxPerParticle: number;
+      /** The largest particle radius (collision detection visits only the cells it needs). */
+      maxRadius: number;
+    },
   ) {
     const { state, scene } = options;
     const n = state.count;
@@ -50,7 +57,7 @@ export class Contacts {
     this.#collision = new CollisionDetection(device, {
       capacity: n,
       maxPerParticle: options.maxPerParticle,
-      grid: geometry,
+      grid: { ...geometry, maxRadius: options.maxRadius },
     });
     this.outputs = this.#collision.createOutputs();
     this.#collision.setCount(n);
