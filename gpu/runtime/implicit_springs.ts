@@ -29,7 +29,6 @@ import {
   type Kernel,
   readBuffer,
 } from "./kernel.ts";
-import { MaskedReduction, type ReductionTask } from "./reduce.ts";
 import { type SplitBinding, splitBinding } from "./split_binding.ts";
 import {
   type PackedSprings,
@@ -226,6 +225,8 @@ export type ClothKernel =
   | "apply_a"
   | "update_x"
   | "update_p"
+  | "pap_finish"
+  | "gate_final"
   | "finish"
   | "warm_save"
   | "warm_begin"
@@ -243,6 +244,8 @@ const KERNEL_BINDINGS: Record<ClothKernel, ReadonlyArray<number>> = {
   spring_forces: [1, 12, 13, 14, 15, 20, 22],
   init_cg: [6, 7, 8, 11, 15, 16, 21, 22],
   gate: [16, 17, 18],
+  gate_final: [16],
+  pap_finish: [16],
   apply_a: [1, 7, 8, 11, 12, 13, 14, 15, 16, 20],
   update_x: [11, 15, 16, 21],
   update_p: [11, 15, 16, 21],
@@ -254,6 +257,15 @@ const KERNEL_BINDINGS: Record<ClothKernel, ReadonlyArray<number>> = {
   record_stage2: [16, 24],
 };
 const WRITABLE = new Set([11, 15, 16, 18, 19, 21, 22, 23, 24]);
+
+/** Kernels that run as one workgroup. */
+const ONE_WORKGROUP: ReadonlySet<ClothKernel> = new Set<ClothKernel>([
+  "gate",
+  "gate_final",
+  "pap_finish",
+  "record_stage1",
+  "record_stage2",
+]);
 
 /** Binding and bytes per element (N elements; memberStart N + 1) of the step's buffers. */
 const USER_BINDINGS: Record<keyof ClothBuffers, [number, number]> = {
@@ -277,9 +289,12 @@ const USER_BINDINGS: Record<keyof ClothBuffers, [number, number]> = {
  * a fixed order (bit-reproducible runs); the linearised blocks are recomputed where needed.
  *
  * Step (one compute pass, only encoded; no readback): classify DOF slots (active/fixed, v̂) →
- * particle positions → per-particle spring forces and block diagonals → right-hand side, Jacobi preconditioner and CG start →
- * rᵀz reduced on the GPU → `maxIterations` × [gate, A p, pᵀAp, x/r/z update, rᵀz, p update] →
- * v' into `dofVOut`. The one-thread gate turns converged iterations into 0-workgroup indirect
+ * particle positions → per-particle spring forces and block diagonals → right-hand side, Jacobi
+ * preconditioner and CG start (with rᵀz partial sums) → gate → `maxIterations` × [A p (with pᵀAp
+ * partial sums), pᵀAp total, x/r/z update (with rᵀz partial sums), gate, p update] → v' into
+ * `dofVOut`: five dispatches per iteration, the dot products summed inside the kernels that
+ * produce their terms (per-workgroup tree sums, then one workgroup in a fixed order:
+ * bit-reproducible). The one-workgroup gate turns converged iterations into 0-workgroup indirect
  * dispatches; each loop kernel also early-outs on the converged flag.
  */
 export class ImplicitSprings {
@@ -306,9 +321,6 @@ export class ImplicitSprings {
   readonly #kernels: Record<ClothKernel, Kernel>;
   readonly #internal: Map<number, GPUBuffer>;
   readonly #owned: GPUBuffer[] = [];
-  readonly #reduce: MaskedReduction;
-  readonly #rz: ReductionTask;
-  readonly #pAp: ReductionTask;
   readonly #args: GPUBuffer;
   readonly #argCount: number;
   readonly #params = new Map<string, { buffer: GPUBuffer; group: GPUBindGroup }>();
@@ -400,15 +412,19 @@ export class ImplicitSprings {
       limit: options.maxBindingSize,
       name: `${label} spring words`,
     });
-    const state = buffer("solver state", 4 * STATE_FLOATS, S | GPUBufferUsage.COPY_SRC);
+    // the scalars, then one partial sum per workgroup of the per-slot kernels
+    const state = buffer(
+      "solver state",
+      4 * (STATE_FLOATS + Math.ceil(n / wg)),
+      S | GPUBufferUsage.COPY_SRC,
+    );
     const cg = Object.fromEntries(
       Object.keys(CG_BUFFERS).map((
         k,
       ) => [k, buffer(`cg vectors ${k}`, 16 * REGIONS_PER_BUFFER * stride, S)]),
     ) as Record<keyof typeof CG_BUFFERS, GPUBuffer>;
     const flags = buffer("dof flags", 4 * n, S);
-    this.#reduce = new MaskedReduction(device, { length: n, label: `${label} reduce` });
-    const counts = [Math.ceil(n / wg), ...this.#reduce.workgroupCounts];
+    const counts = [Math.ceil(n / wg), 1];
     const full = new Uint32Array(counts.flatMap((c) => [c, 1, 1]));
     this.#argCount = full.length;
     const argsFull = buffer("indirect args (full)", full.byteLength, S, full);
@@ -429,27 +445,6 @@ export class ImplicitSprings {
       [23, buffer("warm start", 16 * n, S)],
       [24, buffer("per-stage iterations", 16, S | GPUBufferUsage.COPY_SRC)],
     ]);
-    const region = (name: string) => {
-      const { buffer: b, index } = CG_REGIONS[name];
-      return { buffer: cg[b], offset: 16 * index * stride, size: 16 * n };
-    };
-    this.#rz = this.#reduce.createDot({
-      a: region("R"),
-      b: region("Z"),
-      mask: flags,
-      maskBits: CLOTH_DOF_ACTIVE,
-      dst: state,
-      dstIndex: S_RZNEW,
-    });
-    this.#pAp = this.#reduce.createDot({
-      a: region("P"),
-      b: region("AP"),
-      mask: flags,
-      maskBits: CLOTH_DOF_ACTIVE,
-      dst: state,
-      dstIndex: S_PAP,
-    });
-
     const params = createGroupLayout(device, `${label} params bind group layout`, ["uniform"]);
     const kernels = {} as Record<ClothKernel, Kernel>;
     for (const kernel of Object.keys(KERNEL_BINDINGS) as ClothKernel[]) {
@@ -465,7 +460,8 @@ export class ImplicitSprings {
           ...WGSL_CONSTANTS,
           ...springCsrConstants(packed),
           WORDS_CHUNK: split.firstLength,
-          ...(kernel === "gate" || kernel.startsWith("record") ? {} : { WORKGROUP_SIZE: wg }),
+          WORKGROUP_SIZE: wg,
+          PARTIALS: STATE_FLOATS,
         },
       });
     }
@@ -622,15 +618,16 @@ export class ImplicitSprings {
       timestampWrites: options.timestampWrites,
     });
     const workgroups = Math.ceil(this.particleCount / this.workgroupSize);
-    const run = (kernel: ClothKernel, indirect: boolean) => {
+    // indirect: the gate's arguments for the per-slot kernels (triple 0) or for the one-workgroup
+    // pap_finish (triple 1), zero workgroups once converged
+    const run = (kernel: ClothKernel, indirect: false | 0 | 1) => {
       const bindGroup = [bindings.groups[kernel], params];
       dispatch(
         pass,
         this.#kernels[kernel],
-        indirect ? { bindGroup, indirect: this.#args, indirectOffset: 0, rewritten: true } : {
-          bindGroup,
-          workgroups: kernel === "gate" || kernel.startsWith("record") ? 1 : workgroups,
-        },
+        indirect !== false
+          ? { bindGroup, indirect: this.#args, indirectOffset: 12 * indirect, rewritten: true }
+          : { bindGroup, workgroups: ONE_WORKGROUP.has(kernel) ? 1 : workgroups },
       );
     };
     const stage = options.stage;
@@ -638,23 +635,24 @@ export class ImplicitSprings {
     run("positions", false);
     run("spring_forces", false);
     run("init_cg", false);
-    this.#reduce.encode(pass, this.#rz);
-    const reduceArgs = { buffer: this.#args, offset: 12, rewritten: true };
-    if (stage === 2) {
-      // x₀ = stage 1's Δv: r₀ = b − A x₀ (the first gate keeps the cold r₀ᵀz₀ as reference)
+    run("gate", false);
+    if (stage === 2 && iterations > 0) {
+      // x₀ = stage 1's Δv: r₀ = b − A x₀ (the first gate kept the cold r₀ᵀz₀ as reference)
+      run("warm_begin", 0);
+      run("apply_a", 0);
+      run("warm_residual", 0);
       run("gate", false);
-      run("warm_begin", true);
-      run("apply_a", true);
-      run("warm_residual", true);
-      this.#reduce.encode(pass, this.#rz, reduceArgs);
     }
     for (let k = 0; k < iterations; k++) {
-      run("gate", false);
-      run("apply_a", true);
-      this.#reduce.encode(pass, this.#pAp, reduceArgs);
-      run("update_x", true);
-      this.#reduce.encode(pass, this.#rz, reduceArgs);
-      run("update_p", true);
+      run("apply_a", 0);
+      run("pap_finish", 1);
+      run("update_x", 0);
+      if (k + 1 < iterations) {
+        run("gate", false);
+        run("update_p", 0);
+      } else {
+        run("gate_final", false);
+      }
     }
     run("finish", false);
     if (stage === 1) run("warm_save", false);
@@ -694,7 +692,6 @@ export class ImplicitSprings {
     for (const b of this.#owned) b.destroy();
     for (const { buffer } of this.#params.values()) buffer.destroy();
     this.#params.clear();
-    this.#reduce.destroy();
   }
 }
 

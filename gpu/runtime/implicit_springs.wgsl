@@ -14,11 +14,12 @@
 // A DOF slot is ACTIVE when live (dof[d] == d) with a cloth member, FIXED when a member is pinned:
 // v̂ = 0 and Δv = 0 there. Sums run in ascending member order and spring CSR order: bit-reproducible.
 //
-// Kernels, in encode order: classify, positions, spring_forces, init_cg, [reduce rᵀz], then per CG iteration
-// gate, apply_a, [reduce pᵀAp], update_x, [reduce rᵀz], update_p; finally finish. `gate` (one
-// thread) decides convergence from the reduced scalars in `state` and writes the indirect dispatch
-// arguments of the iteration (0 workgroups once converged); every loop kernel also early-outs on
-// state[S_DONE].
+// Kernels, in encode order: classify, positions, spring_forces, init_cg, gate, then per CG
+// iteration apply_a, pap_finish, update_x, gate, update_p (the last iteration: gate_final and no
+// update_p); finally finish. init_cg, apply_a and update_x leave one partial sum of their dot
+// product per workgroup; `gate` and `pap_finish` (one workgroup each) add them up in a fixed
+// order. `gate` decides convergence and writes the indirect dispatch arguments of the next
+// iteration (0 workgroups once converged); every loop kernel also early-outs on state[S_DONE].
 
 // DOF flags, regions of `cg` and scalars of `state`: pipeline constants passed by
 // gpu/systems/mass-spring/implicit_springs.ts (CLOTH_DOF_FLAGS, CG_REGIONS, CG_SCALARS), defined once.
@@ -101,6 +102,42 @@ override WORKGROUP_SIZE: u32 = 64u;
 // saved with warm_save; per stage, the CG iterations summed and the solves counted.
 @group(0) @binding(23) var<storage, read_write> warm: array<vec4f>;
 @group(0) @binding(24) var<storage, read_write> history: array<u32>;
+// One partial sum per workgroup of the per-slot kernels (rᵀz or pᵀAp of its slots, ACTIVE ones
+// only), in `state` after its scalars (from PARTIALS on), summed in a fixed order by the
+// one-workgroup kernels that need the total: the dot products of CG cost no dispatch of their own.
+override PARTIALS: u32;
+
+var<workgroup> wsum: array<f32, WORKGROUP_SIZE>;
+
+// Tree sum of one value per invocation over the workgroup (fixed order); all invocations return
+// it. Call in uniform control flow.
+fn workgroup_sum(lid: u32, v: f32) -> f32 {
+  wsum[lid] = v;
+  workgroupBarrier();
+  for (var stride = WORKGROUP_SIZE / 2u; stride > 0u; stride = stride / 2u) {
+    if (lid < stride) {
+      wsum[lid] = wsum[lid] + wsum[lid + stride];
+    }
+    workgroupBarrier();
+  }
+  let total = wsum[0];
+  workgroupBarrier();
+  return total;
+}
+
+// The per-slot kernels' partial sums added up (one workgroup, invocations strided, fixed order).
+fn partials_total(lid: u32) -> f32 {
+  let count = (params.count + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
+  var acc = 0.0;
+  for (var k = lid; k < count; k += WORKGROUP_SIZE) {
+    acc += state[PARTIALS + k];
+  }
+  return workgroup_sum(lid, acc);
+}
+
+fn is_active(d: u32) -> bool {
+  return d < params.count && (flags[d] & ACTIVE) != 0u;
+}
 
 fn at(region: u32, k: u32) -> u32 {
   return region * params.stride + k;
@@ -202,11 +239,24 @@ fn spring_forces(@builtin(global_invocation_id) gid: vec3u) {
 
 // Per DOF slot: b, D⁻¹, and the CG start x = 0, r = b, z = D⁻¹ r, p = z (zero off the free slots).
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn init_cg(@builtin(global_invocation_id) gid: vec3u) {
+fn init_cg(
+  @builtin(global_invocation_id) gid: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+  @builtin(workgroup_id) wid: vec3u,
+) {
   let d = gid.x;
-  if (d >= params.count) {
-    return;
+  var contrib = 0.0;
+  if (d < params.count) {
+    contrib = init_slot(d);
   }
+  let s = workgroup_sum(lid, contrib);
+  if (lid == 0u) {
+    state[PARTIALS + wid.x] = s;
+  }
+}
+
+// init_cg of one slot; returns its rᵀz (0 off the ACTIVE slots).
+fn init_slot(d: u32) -> f32 {
   if (d == 0u) {
     state[S_RZ0] = -1.0;
     state[S_RZ] = 0.0;
@@ -237,17 +287,29 @@ fn init_cg(@builtin(global_invocation_id) gid: vec3u) {
   cgA[at(R_P, d)] = z;
   cgA[at(R_AP, d)] = vec4f(0.0);
   cgB[at(R_INVD, d)] = vec4f(inv, 0.0);
+  if (!is_active(d)) {
+    return 0.0;
+  }
+  return dot(b, z.xyz);
 }
 
-// One thread: convergence test ‖r‖_{D⁻¹} ≤ tol ‖r₀‖_{D⁻¹} (or breakdown pᵀAp ≤ 0, or NaN), and the
-// indirect dispatch arguments of this iteration's kernels (x = 0 workgroups once converged).
-@compute @workgroup_size(1)
-fn gate() {
-  if (state[S_RZ0] < 0.0) {
-    state[S_RZ0] = state[S_RZNEW];
+// One workgroup, after init_cg, warm_residual or update_x: rᵀz summed from their partial sums;
+// the first time it is also the reference r₀ᵀz₀. Convergence test rᵀz ≤ tol² r₀ᵀz₀ (or
+// breakdown pᵀAp ≤ 0, or NaN), and the indirect dispatch arguments of the next iteration's kernels
+// (x = 0 workgroups once converged). rᵀz of the last iteration replaces the one in use (S_RZ) only
+// in pap_finish, after update_p has used both for β.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn gate(@builtin(local_invocation_index) lid: u32) {
+  let rz = partials_total(lid);
+  if (lid != 0u) {
+    return;
   }
-  state[S_RZ] = state[S_RZNEW];
-  let done = state[S_DONE] != 0.0 || !(state[S_RZ] > params.tolerance2 * state[S_RZ0]) ||
+  state[S_RZNEW] = rz;
+  if (state[S_RZ0] < 0.0) {
+    state[S_RZ0] = rz;
+    state[S_RZ] = rz;
+  }
+  let done = state[S_DONE] != 0.0 || !(rz > params.tolerance2 * state[S_RZ0]) ||
     !(state[S_PAP] > 0.0);
   if (done) {
     state[S_DONE] = 1.0;
@@ -259,13 +321,50 @@ fn gate() {
   }
 }
 
-// Per DOF slot: A p (gather p over members' spring partners, recompute the blocks, sum, add M p).
+// One workgroup after the last iteration: its rᵀz (for the statistics) and whether it converged.
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn apply_a(@builtin(global_invocation_id) gid: vec3u) {
-  let d = gid.x;
-  if (d >= params.count || state[S_DONE] != 0.0) {
+fn gate_final(@builtin(local_invocation_index) lid: u32) {
+  let rz = partials_total(lid);
+  if (lid != 0u || state[S_DONE] != 0.0) {
     return;
   }
+  state[S_RZNEW] = rz;
+  if (!(rz > params.tolerance2 * state[S_RZ0])) {
+    state[S_DONE] = 1.0;
+  }
+}
+
+// One workgroup after apply_a: pᵀAp summed from its partial sums; rᵀz of the last gate becomes
+// the one in use (α = rᵀz / pᵀAp in update_x).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn pap_finish(@builtin(local_invocation_index) lid: u32) {
+  let pap = partials_total(lid);
+  if (lid == 0u && state[S_DONE] == 0.0) {
+    state[S_PAP] = pap;
+    state[S_RZ] = state[S_RZNEW];
+  }
+}
+
+// Per DOF slot: A p (gather p over members' spring partners, recompute the blocks, sum, add M p).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn apply_a(
+  @builtin(global_invocation_id) gid: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+  @builtin(workgroup_id) wid: vec3u,
+) {
+  let d = gid.x;
+  var contrib = 0.0;
+  if (d < params.count && state[S_DONE] == 0.0) {
+    contrib = apply_slot(d);
+  }
+  let s = workgroup_sum(lid, contrib);
+  if (lid == 0u) {
+    state[PARTIALS + wid.x] = s;
+  }
+}
+
+// A p of one slot into R_AP; returns its pᵀAp (0 off the ACTIVE slots).
+fn apply_slot(d: u32) -> f32 {
   var ap = vec3f(0.0);
   if (is_free(d)) {
     let pd = cgA[at(R_P, d)].xyz;
@@ -289,21 +388,38 @@ fn apply_a(@builtin(global_invocation_id) gid: vec3u) {
     }
   }
   cgA[at(R_AP, d)] = vec4f(ap, 0.0);
+  if (!is_active(d)) {
+    return 0.0;
+  }
+  return dot(cgA[at(R_P, d)].xyz, ap);
 }
 
 // Per DOF slot: x += α p, r −= α A p, z = D⁻¹ r with α = rᵀz / pᵀAp.
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn update_x(@builtin(global_invocation_id) gid: vec3u) {
+fn update_x(
+  @builtin(global_invocation_id) gid: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+  @builtin(workgroup_id) wid: vec3u,
+) {
   let d = gid.x;
   let pAp = state[S_PAP];
-  if (d >= params.count || state[S_DONE] != 0.0 || !(pAp > 0.0) || !is_free(d)) {
-    return;
+  var contrib = 0.0;
+  if (d < params.count && state[S_DONE] == 0.0 && pAp > 0.0) {
+    if (is_free(d)) {
+      let alpha = state[S_RZ] / pAp;
+      let r = cgB[at(R_R, d)] - alpha * cgA[at(R_AP, d)];
+      cgB[at(R_X, d)] = cgB[at(R_X, d)] + alpha * cgA[at(R_P, d)];
+      cgB[at(R_R, d)] = r;
+      cgB[at(R_Z, d)] = cgB[at(R_INVD, d)] * r;
+    }
+    if (is_active(d)) {
+      contrib = dot(cgB[at(R_R, d)].xyz, cgB[at(R_Z, d)].xyz);
+    }
   }
-  let alpha = state[S_RZ] / pAp;
-  let r = cgB[at(R_R, d)] - alpha * cgA[at(R_AP, d)];
-  cgB[at(R_X, d)] = cgB[at(R_X, d)] + alpha * cgA[at(R_P, d)];
-  cgB[at(R_R, d)] = r;
-  cgB[at(R_Z, d)] = cgB[at(R_INVD, d)] * r;
+  let s = workgroup_sum(lid, contrib);
+  if (lid == 0u) {
+    state[PARTIALS + wid.x] = s;
+  }
 }
 
 // Per DOF slot: p = z + β p with β = r_newᵀz_new / rᵀz.
@@ -351,16 +467,29 @@ fn warm_begin(@builtin(global_invocation_id) gid: vec3u) {
 
 // Per DOF slot, after A x: r = b − A x, z = D⁻¹ r, p = z.
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn warm_residual(@builtin(global_invocation_id) gid: vec3u) {
+fn warm_residual(
+  @builtin(global_invocation_id) gid: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+  @builtin(workgroup_id) wid: vec3u,
+) {
   let d = gid.x;
-  if (d >= params.count || state[S_DONE] != 0.0 || !is_free(d)) {
-    return;
+  var contrib = 0.0;
+  if (d < params.count && state[S_DONE] == 0.0) {
+    if (is_free(d)) {
+      let r = cgB[at(R_R, d)] - cgA[at(R_AP, d)];
+      let z = cgB[at(R_INVD, d)] * r;
+      cgB[at(R_R, d)] = r;
+      cgB[at(R_Z, d)] = z;
+      cgA[at(R_P, d)] = z;
+    }
+    if (is_active(d)) {
+      contrib = dot(cgB[at(R_R, d)].xyz, cgB[at(R_Z, d)].xyz);
+    }
   }
-  let r = cgB[at(R_R, d)] - cgA[at(R_AP, d)];
-  let z = cgB[at(R_INVD, d)] * r;
-  cgB[at(R_R, d)] = r;
-  cgB[at(R_Z, d)] = z;
-  cgA[at(R_P, d)] = z;
+  let s = workgroup_sum(lid, contrib);
+  if (lid == 0u) {
+    state[PARTIALS + wid.x] = s;
+  }
 }
 
 // One thread after a stage's solve: its iterations into the stage's running sums.
