@@ -37,6 +37,7 @@ import {
   springCsrConstants,
 } from "./spring_csr.ts";
 import { defineStruct, type StructLayout } from "./struct_layout.ts";
+import { WORKGROUP_SUM_WGSL } from "./workgroup_sum.ts";
 
 /** WGSL of the packed spring words over two bindings (`gpu/runtime/spring_words.wgsl`). */
 export const SPRING_WORDS_WGSL: string = Deno.readTextFileSync(
@@ -45,11 +46,13 @@ export const SPRING_WORDS_WGSL: string = Deno.readTextFileSync(
 
 /**
  * WGSL source of the solver kernels: `gpu/runtime/implicit_springs.wgsl` after the packed-spring
- * decoding (`spring_csr.wgsl`) and its two-binding accessor (`spring_words.wgsl`).
+ * decoding (`spring_csr.wgsl`), its two-binding accessor (`spring_words.wgsl`) and the workgroup sum
+ * (`workgroup_sum.wgsl`).
  */
 export const IMPLICIT_SPRINGS_WGSL: string = [
   SPRING_CSR_WGSL,
   SPRING_WORDS_WGSL,
+  WORKGROUP_SUM_WGSL,
   Deno.readTextFileSync(new URL("./implicit_springs.wgsl", import.meta.url)),
 ].join("\n");
 
@@ -461,6 +464,7 @@ export class ImplicitSprings {
           ...springCsrConstants(packed),
           WORDS_CHUNK: split.firstLength,
           WORKGROUP_SIZE: wg,
+          SUM_WORKGROUP_SIZE: wg,
           PARTIALS: STATE_FLOATS,
         },
       });

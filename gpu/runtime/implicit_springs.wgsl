@@ -107,24 +107,6 @@ override WORKGROUP_SIZE: u32 = 64u;
 // one-workgroup kernels that need the total: the dot products of CG cost no dispatch of their own.
 override PARTIALS: u32;
 
-var<workgroup> wsum: array<f32, WORKGROUP_SIZE>;
-
-// Tree sum of one value per invocation over the workgroup (fixed order); all invocations return
-// it. Call in uniform control flow.
-fn workgroup_sum(lid: u32, v: f32) -> f32 {
-  wsum[lid] = v;
-  workgroupBarrier();
-  for (var stride = WORKGROUP_SIZE / 2u; stride > 0u; stride = stride / 2u) {
-    if (lid < stride) {
-      wsum[lid] = wsum[lid] + wsum[lid + stride];
-    }
-    workgroupBarrier();
-  }
-  let total = wsum[0];
-  workgroupBarrier();
-  return total;
-}
-
 // The per-slot kernels' partial sums added up (one workgroup, invocations strided, fixed order).
 fn partials_total(lid: u32) -> f32 {
   let count = (params.count + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;

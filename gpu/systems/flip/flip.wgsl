@@ -106,6 +106,31 @@ fn invocation(gid: vec3u, nwg: vec3u) -> u32 {
   return gid.x + gid.y * nwg.x * WG;
 }
 
+// Dot products of CG without dispatches of their own: each CG kernel leaves one partial sum per
+// workgroup in `state` (rᵀz from PARTIALS on, rᵀr from PARTIALS + the workgroup count, pᵀAp in
+// the rᵀz range), which the one-workgroup gate and pap_finish add up in a fixed order.
+override PARTIALS: u32;
+fn cg_workgroups() -> u32 { return (P.slots + WG - 1u) / WG; }
+
+// The partial sums of range `which` (0: rᵀz or pᵀAp, 1: rᵀr) added up by one workgroup.
+fn partials_total(lid: u32, which: u32) -> f32 {
+  let count = cg_workgroups();
+  let base = PARTIALS + which * count;
+  var acc = 0.0;
+  for (var k = lid; k < count; k += WG) { acc += state[base + k]; }
+  return workgroup_sum(lid, acc);
+}
+
+// Stores a workgroup's partial sums of ranges 0 and 1.
+fn store_partials(lid: u32, wid: u32, a: f32, b: f32) {
+  let sa = workgroup_sum(lid, a);
+  let sb = workgroup_sum(lid, b);
+  if (lid == 0u) {
+    state[PARTIALS + wid] = sa;
+    state[PARTIALS + cg_workgroups() + wid] = sb;
+  }
+}
+
 // The FLIP cell of a point, clamped into the grid.
 fn flip_cell(x: vec3f) -> vec3u {
   let c = clamp(floor((x - P.gridMin) / P.dx), vec3f(0.0), vec3f(P.dims.xyz) - vec3f(1.0));
@@ -286,9 +311,25 @@ fn p_at(c: u32) -> f32 {
 // that are neither WALL nor SOLID), and the CG start x = 0, r = b, z = D⁻¹ r, p = z (0 off FLUID
 // cells). A p is written by apply_a before it is read.
 @compute @workgroup_size(WG)
-fn init_cg(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+fn init_cg(
+  @builtin(global_invocation_id) gid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+  @builtin(workgroup_id) wid: vec3u,
+) {
   let s = invocation(gid, nwg);
-  if (s >= P.slots) { return; }
+  var rz = 0.0;
+  var rr = 0.0;
+  if (s < P.slots) {
+    let r = init_slot(s);
+    rz = r.x;
+    rr = r.y;
+  }
+  store_partials(lid, wid.x, rz, rr);
+}
+
+// init_cg of one slot; returns its (rᵀz, rᵀr).
+fn init_slot(s: u32) -> vec2f {
   if (s == 0u) {
     state[S_BB] = -1.0;
     state[S_RZ] = 0.0;
@@ -322,17 +363,26 @@ fn init_cg(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) n
   cgZ[s] = z;
   cgP[s] = z;
   cgInvD[s] = inv;
+  return vec2f(dot(b, z), dot(b, b));
 }
 
-// One thread: convergence test |r| ≤ tol |b| (2-norm; or breakdown pᵀAp ≤ 0, or NaN), and the
-// indirect dispatch arguments of this iteration's kernels (x = 0 workgroups once converged).
-@compute @workgroup_size(1)
-fn gate() {
+// One workgroup after init_cg or update_x: rᵀz and rᵀr summed from their partial sums (the
+// first rᵀr is bᵀb, the reference). Convergence test |r| ≤ tol |b| (2-norm; or breakdown
+// pᵀAp ≤ 0, or NaN), and the indirect dispatch arguments of the next iteration's kernels (x = 0
+// workgroups once converged). The new rᵀz replaces the one in use (S_RZ) only in pap_finish,
+// after update_p has used both for β.
+@compute @workgroup_size(WG)
+fn gate(@builtin(local_invocation_index) lid: u32) {
+  let rz = partials_total(lid, 0u);
+  let rr = partials_total(lid, 1u);
+  if (lid != 0u) { return; }
+  state[S_RZNEW] = rz;
+  state[S_RR] = rr;
   if (state[S_BB] < 0.0) {
-    state[S_BB] = state[S_RR];
+    state[S_BB] = rr;
+    state[S_RZ] = rz;
   }
-  state[S_RZ] = state[S_RZNEW];
-  let done = state[S_DONE] != 0.0 || !(state[S_RR] > P.tolerance2 * state[S_BB]) ||
+  let done = state[S_DONE] != 0.0 || !(rr > P.tolerance2 * state[S_BB]) ||
     !(state[S_PAP] > 0.0);
   if (done) {
     state[S_DONE] = 1.0;
@@ -344,12 +394,45 @@ fn gate() {
   }
 }
 
+// One workgroup after the last iteration: its rᵀz and rᵀr (statistics) and whether it converged.
+@compute @workgroup_size(WG)
+fn gate_final(@builtin(local_invocation_index) lid: u32) {
+  let rz = partials_total(lid, 0u);
+  let rr = partials_total(lid, 1u);
+  if (lid != 0u || state[S_DONE] != 0.0) { return; }
+  state[S_RZNEW] = rz;
+  state[S_RR] = rr;
+  if (!(rr > P.tolerance2 * state[S_BB])) { state[S_DONE] = 1.0; }
+}
+
+// One workgroup after apply_a: pᵀAp from its partial sums; the last gate's rᵀz comes into use.
+@compute @workgroup_size(WG)
+fn pap_finish(@builtin(local_invocation_index) lid: u32) {
+  let pap = partials_total(lid, 0u);
+  if (lid == 0u && state[S_DONE] == 0.0) {
+    state[S_PAP] = pap;
+    state[S_RZ] = state[S_RZNEW];
+  }
+}
+
 // Per slot: A p = diag p_c − Σ p of the FLUID neighbours across faces that are neither WALL nor
 // SOLID (AIR neighbours have q = 0).
 @compute @workgroup_size(WG)
-fn apply_a(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+fn apply_a(
+  @builtin(global_invocation_id) gid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+  @builtin(workgroup_id) wid: vec3u,
+) {
   let s = invocation(gid, nwg);
-  if (s >= P.slots || state[S_DONE] != 0.0) { return; }
+  var pap = 0.0;
+  if (s < P.slots && state[S_DONE] == 0.0) { pap = apply_slot(s); }
+  let total = workgroup_sum(lid, pap);
+  if (lid == 0u) { state[PARTIALS + wid.x] = total; }
+}
+
+// A p of one slot; returns its pᵀAp.
+fn apply_slot(s: u32) -> f32 {
   var ap = vec4f(0.0);
   let inv = cgInvD[s];
   let ps = cgP[s];
@@ -370,19 +453,32 @@ fn apply_a(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) n
     ap[l] = diag * ps[l] - off;
   }
   cgAP[s] = ap;
+  return dot(ps, ap);
 }
 
 // Per slot: x += α p, r −= α A p, z = D⁻¹ r with α = rᵀz / pᵀAp.
 @compute @workgroup_size(WG)
-fn update_x(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+fn update_x(
+  @builtin(global_invocation_id) gid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+  @builtin(workgroup_id) wid: vec3u,
+) {
   let s = invocation(gid, nwg);
   let pAp = state[S_PAP];
-  if (s >= P.slots || state[S_DONE] != 0.0 || !(pAp > 0.0)) { return; }
-  let alpha = state[S_RZ] / pAp;
-  let r = cgR[s] - alpha * cgAP[s];
-  cgX[s] = cgX[s] + alpha * cgP[s];
-  cgR[s] = r;
-  cgZ[s] = cgInvD[s] * r;
+  var rz = 0.0;
+  var rr = 0.0;
+  if (s < P.slots && state[S_DONE] == 0.0 && pAp > 0.0) {
+    let alpha = state[S_RZ] / pAp;
+    let r = cgR[s] - alpha * cgAP[s];
+    let z = cgInvD[s] * r;
+    cgX[s] = cgX[s] + alpha * cgP[s];
+    cgR[s] = r;
+    cgZ[s] = z;
+    rz = dot(r, z);
+    rr = dot(r, r);
+  }
+  store_partials(lid, wid.x, rz, rr);
 }
 
 // Per slot: p = z + β p with β = r_newᵀz_new / rᵀz.

@@ -35,13 +35,16 @@ import {
   readBuffer,
   storageBuffer,
 } from "../../runtime/kernel.ts";
-import { MaskedReduction, type ReductionTask } from "../../runtime/reduce.ts";
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 import { withGridNeighbors } from "../../state/grid_cell.ts";
+import { WORKGROUP_SUM_WGSL } from "../../runtime/workgroup_sum.ts";
 import type { GridGeometry } from "../../state/neighbor_grid.ts";
 
 /** WGSL of the FLIP kernels (after the neighbour-grid preludes). */
-export const FLIP_WGSL: string = withGridNeighbors(new URL("./flip.wgsl", import.meta.url));
+export const FLIP_WGSL: string = [
+  WORKGROUP_SUM_WGSL,
+  withGridNeighbors(new URL("./flip.wgsl", import.meta.url)),
+].join("\n");
 
 /** Uniform `FlipParams` of `flip.wgsl`. */
 export const FLIP_PARAMS: StructLayout = defineStruct("FlipParams", [
@@ -92,6 +95,9 @@ const WGSL_CONSTANTS: Record<string, number> = {
   FACE_SOLID,
   FACE_WALL,
   ...Object.fromEntries(Object.entries(FLIP_CG_SCALARS).map(([k, v]) => [`S_${k}`, v])),
+  /** Where the CG partial sums start in the state buffer (after the scalars). */
+  PARTIALS: 8,
+  SUM_WORKGROUP_SIZE: WG,
 };
 
 /** Entry points of flip.wgsl. */
@@ -101,6 +107,8 @@ export type FlipKernel =
   | "faces"
   | "init_cg"
   | "gate"
+  | "gate_final"
+  | "pap_finish"
   | "apply_a"
   | "update_x"
   | "update_p"
@@ -116,6 +124,8 @@ const KERNEL_BINDINGS: Record<FlipKernel, readonly number[]> = {
   faces: [8, 9, 10, 26, 27, 28],
   init_cg: [8, 10, 11, 12, 13, 14, 16, 17, 27, 29],
   gate: [17, 18, 19],
+  gate_final: [17],
+  pap_finish: [17],
   apply_a: [10, 14, 15, 16, 17],
   update_x: [11, 12, 13, 14, 15, 16, 17],
   update_p: [13, 14, 17],
@@ -224,10 +234,6 @@ export class FlipSolver {
   readonly #owned: GPUBuffer[] = [];
   readonly #params: GPUBuffer;
   readonly #paramsGroup: GPUBindGroup;
-  readonly #reduce: MaskedReduction;
-  readonly #rz: ReductionTask;
-  readonly #rr: ReductionTask;
-  readonly #pAp: ReductionTask;
   readonly #args: GPUBuffer;
   readonly #separation: boolean;
 
@@ -293,14 +299,13 @@ export class FlipSolver {
       return b;
     };
     const ST = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
-    const state = buffer("cg state", 4 * 8, ST);
+    // the scalars, then two partial sums per workgroup of the CG kernels
+    const state = buffer("cg state", 4 * (8 + 2 * Math.ceil(slots / WG)), ST);
     const vec = (name: string) => buffer(name, 16 * slots, ST);
-    this.#reduce = new MaskedReduction(device, { length: slots, label: `${label} reduce` });
-    const counts = [Math.ceil(slots / WG), ...this.#reduce.workgroupCounts];
+    const counts = [Math.ceil(slots / WG), 1];
     const full = new Uint32Array(counts.flatMap((c) => [c, 1, 1]));
     const argsFull = buffer("indirect args (full)", full.byteLength, ST, full);
     this.#args = buffer("indirect args", full.byteLength, ST | GPUBufferUsage.INDIRECT);
-    const ones = buffer("cg slot mask", 4 * slots, ST, new Uint32Array(slots).fill(1));
     this.#internal = new Map<number, GPUBuffer>([
       [8, buffer("cell types", 4 * cells, ST)],
       [9, buffer("face mass", 4 * faces, ST)],
@@ -320,12 +325,6 @@ export class FlipSolver {
       [25, buffer("particle velocities", 16 * n, ST)],
       [29, buffer("cell masses", 4 * cells, ST)],
     ]);
-    const at = (k: number) => this.#internal.get(k)!;
-    const dot = (a: number, b: number, index: number) =>
-      this.#reduce.createDot({ a: at(a), b: at(b), mask: ones, dst: state, dstIndex: index });
-    this.#rz = dot(12, 13, S.RZNEW);
-    this.#rr = dot(12, 12, S.RR);
-    this.#pAp = dot(14, 15, S.PAP);
 
     this.#params = buffer(
       "params",
@@ -421,13 +420,18 @@ export class FlipSolver {
       label: `${this.#label} step`,
       timestampWrites: options.timestampWrites,
     });
-    const run = (kernel: FlipKernel, size: number | "indirect" | "one") => {
+    const run = (kernel: FlipKernel, size: number | "indirect" | "indirect1" | "one") => {
       const bindGroup = [bindings.groups[kernel], this.#paramsGroup];
       dispatch(
         pass,
         this.#kernels[kernel],
-        size === "indirect"
-          ? { bindGroup, indirect: this.#args, indirectOffset: 0, rewritten: true }
+        size === "indirect" || size === "indirect1"
+          ? {
+            bindGroup,
+            indirect: this.#args,
+            indirectOffset: size === "indirect" ? 0 : 12,
+            rewritten: true,
+          }
           : size === "one"
           ? { bindGroup, workgroups: 1 }
           : { bindGroup, invocations: size, workgroupSize: WG },
@@ -437,17 +441,17 @@ export class FlipSolver {
     run("p2g", this.faces);
     run("faces", this.faces);
     run("init_cg", this.slots);
-    this.#reduce.encode(pass, this.#rz);
-    this.#reduce.encode(pass, this.#rr);
-    const reduceArgs = { buffer: this.#args, offset: 12, rewritten: true };
+    run("gate", "one");
     for (let k = 0; k < this.maxIterations; k++) {
-      run("gate", "one");
       run("apply_a", "indirect");
-      this.#reduce.encode(pass, this.#pAp, reduceArgs);
+      run("pap_finish", "indirect1");
       run("update_x", "indirect");
-      this.#reduce.encode(pass, this.#rz, reduceArgs);
-      this.#reduce.encode(pass, this.#rr, reduceArgs);
-      run("update_p", "indirect");
+      if (k + 1 < this.maxIterations) {
+        run("gate", "one");
+        run("update_p", "indirect");
+      } else {
+        run("gate_final", "one");
+      }
     }
     run("pressure_update", this.faces);
     run("g2p", this.#n);
@@ -496,6 +500,5 @@ export class FlipSolver {
   /** Frees the buffers it created. */
   destroy(): void {
     for (const b of this.#owned) b.destroy();
-    this.#reduce.destroy();
   }
 }
