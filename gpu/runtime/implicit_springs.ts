@@ -77,7 +77,7 @@ export const CLOTH_DOF_FIXED: number = DOF_FIXED;
 
 /** Scalars of the solver state buffer (`array<f32>`), see {@link ImplicitSprings.readSolverStats}. */
 export const CG_SCALARS = { RZ0: 0, RZ: 1, RZNEW: 2, PAP: 3, DONE: 4, ITER: 5 } as const;
-const { RZ0: S_RZ0, RZNEW: S_RZNEW, PAP: S_PAP, DONE: S_DONE, ITER: S_ITER } = CG_SCALARS;
+const { RZ0: S_RZ0, RZNEW: S_RZNEW, DONE: S_DONE, ITER: S_ITER } = CG_SCALARS;
 const STATE_FLOATS = 8;
 /**
  * The CG scratch: three buffers of four regions (each `stride` vec4 long), so that each buffer
