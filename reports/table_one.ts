@@ -52,9 +52,24 @@ function recordNsPerParticleStep(record: CaseRecord): number | null {
   );
 }
 
+/** What a step costs the GPU (`record.gpu`): dispatches per step, stage-2 runs, peak buffers. */
+function costCells(record: CaseRecord): string {
+  const g = record.gpu;
+  const stage2 = g?.stage2Runs !== undefined && g.steps
+    ? `${formatNumber(g.stage2Runs)} / ${formatNumber(g.steps)}`
+    : undefined;
+  const mb = g ? g.peakBufferBytes / 2 ** 20 : undefined;
+  return [g?.dispatchesPerStep, stage2, mb].map((v) =>
+    v === undefined
+      ? `<td class="num muted">–</td>`
+      : `<td class="num">${escapeHtml(typeof v === "string" ? v : formatNumber(v))}</td>`
+  ).join("");
+}
+
 /**
  * Renders Table I for one input: rows grouped by scene, a column per phase, the ns per
- * particle-step, and a canvas with id `chartId` for the stacked bars of the phase medians per case.
+ * particle-step, what a step costs the GPU (dispatches per step, how often stage 2 ran, peak
+ * buffer MiB), and a canvas with id `chartId` for the stacked bars of the phase medians per case.
  */
 export function renderTableOne(
   records: readonly CaseRecord[],
@@ -67,7 +82,10 @@ export function renderTableOne(
   const head =
     `<tr><th>scene</th><th>handler</th><th class="num">solid</th><th class="num">fluid</th>${
       phases.map((p) => `<th class="num">${escapeHtml(p)}</th>`).join("")
-    }<th class="num" title="median step time × 10⁶ / (solid + fluid)">ns/p·step</th></tr>`;
+    }<th class="num" title="median step time × 10⁶ / (solid + fluid)">ns/p·step</th>` +
+    `<th class="num" title="dispatches encoded per step (a metrics sample's excluded)">dispatches</th>` +
+    `<th class="num" title="steps whose stage 2 ran (merge-split) / steps">stage 2 ran</th>` +
+    `<th class="num" title="peak bytes of GPU buffers alive at once, MiB">GPU MiB</th></tr>`;
   const scenes = distinct(records.map((r) => `${r.scene}|${r.scale}`));
   const body = scenes.map((key) => {
     const rs = records.filter((r) => `${r.scene}|${r.scale}` === key);
@@ -84,12 +102,14 @@ export function renderTableOne(
         escapeHtml(formatNumber(r.particles?.fluid))
       }</td>${phases.map((p) => timeCell(r, p)).join("")}<td class="num">${
         escapeHtml(formatNumber(recordNsPerParticleStep(r)))
-      }</td></tr>`
+      }</td>${costCells(r)}</tr>`
     ).join("\n");
   }).join("\n");
   return `<p class="muted">ms per step: median [95% bootstrap CI of the median]; timing source: ${
     escapeHtml(sources.join(", ") || "none")
-  }; ns/p·step: the median step time per particle (solid + fluid), in ns.</p>
+  }; ns/p·step: the median step time per particle (solid + fluid), in ns; dispatches per step,
+how often stage 2 ran and the peak GPU buffer memory come from each record's <code>gpu</code>
+field (– where a record has none).</p>
 <div class="scroll"><table class="table-one"><thead>${head}</thead><tbody>${body}</tbody></table></div>
 <div class="chart-box tall"><canvas id="${
     escapeHtml(options.chartId)
