@@ -5,15 +5,17 @@
  * `core/grouping.ts` `groupCollisions`, whose header says how it reads §5.2. Kernels:
  * `grouping.wgsl`.
  *
- * Only the active particles (those with a partner this stage) take part in the rounds; when at
- * most {@link LOCAL_LIMIT} are active the rounds run in one workgroup and one dispatch, leaving
- * as soon as a round merges nothing. Dispatches per stage: `8 + 2 scans` with a limit (plus
- * `5·maxRounds + 1` gated ones when more than LOCAL_LIMIT particles exist: rounds after the one
- * that merges nothing, and all of them when the workgroup did the work, dispatch zero workgroups),
- * `9 + 2 scans` without; a scan takes `2·levels − 1` (`gpu/runtime/prefix_scan.ts`). None of it
- * grows with the particle count beyond the scans' levels, and no invocation loops over more than
- * its particle's pairs or its group's members (or, in the workgroup, its share of the active
- * particles).
+ * Only the active particles (those with a partner this stage) take part in the rounds. Up to
+ * {@link SMALL_LIMIT} particles the whole grouping runs in one workgroup and one dispatch. Up to
+ * {@link LOCAL_LIMIT} particles the rounds run in workgroup dispatches that each go on from where
+ * the previous one's loop budget ran short (llvmpipe stops an invocation's loops after 65,535
+ * iterations in all), as many as `maxRounds` rounds of the costliest kind need. Beyond, one such
+ * dispatch (for at most LOCAL_LIMIT active particles), then `maxRounds` dispatched rounds gated by
+ * indirect dispatches (zero workgroups once nothing merges or the workgroup finished). Dispatches
+ * per stage: 8 + 2 scans plus the rounds' (with a limit), 9 + 2 scans without; a scan takes
+ * `2·levels − 1` (`gpu/runtime/prefix_scan.ts`). None of it grows with the particle count beyond
+ * the scans' levels, and no invocation loops over more than its particle's pairs, its group's
+ * members or its loop budget.
  *
  * @module
  */
@@ -50,13 +52,6 @@ export const GROUPING_PARAMS: StructLayout = defineStruct("GroupingParams", [
  * the rounds over to dispatched ones when its invocations' loop budget runs short).
  */
 export const LOCAL_LIMIT = 16384;
-
-/**
- * Particles up to which the workgroup always finishes the rounds (at most 3072 active: 12 per
- * invocation, 32 partners each, 4 phases, 32 rounds stay within its loop budget), so no dispatched
- * round is encoded.
- */
-export const LOCAL_ALWAYS = 3072;
 
 /**
  * Particles up to which the whole grouping (with a limit) runs in one workgroup and one dispatch
@@ -142,10 +137,10 @@ export class GroupingKernels {
   /** gate bind groups by [stage][args written]. */
   #gate: [[GPUBindGroup, GPUBindGroup], [GPUBindGroup, GPUBindGroup]];
   #limited = true;
-  /** Particles up to which no dispatched round is encoded. */
-  #localAlways: number;
   /** Whether the whole grouping (with a limit) runs in one workgroup. */
   #small: boolean;
+  /** rounds_local dispatches encoded when every particle may be taken by the workgroup. */
+  #localDispatches: number;
 
   /**
    * @param device the GPU device
@@ -178,14 +173,14 @@ export class GroupingKernels {
     }
     this.workgroupSize = options.workgroupSize ?? 64;
     this.localLimit = options.localLimit ?? LOCAL_LIMIT;
-    this.#localAlways = options.localBudget === undefined
-      ? Math.min(this.localLimit, LOCAL_ALWAYS)
-      : 0;
     // one workgroup does it all when its invocations' loops stay within the budget whatever the
     // pairs: ⌈N/256⌉ particles each, up to 2K partners, two pair phases and two others per round
     const perRound = Math.ceil(n / 256) * (2 * (1 + 2 * options.maxPerParticle) + 2) + 8;
+    const budget = options.localBudget ?? 60000;
     this.#small = options.small ?? (n <= Math.min(SMALL_LIMIT, this.localLimit) &&
-      perRound * (this.maxRounds + 1) <= (options.localBudget ?? 60000));
+      perRound * (this.maxRounds + 1) <= budget);
+    const perDispatch = Math.max(1, Math.floor(budget / perRound));
+    this.#localDispatches = Math.max(1, Math.ceil(this.maxRounds / perDispatch));
     if (
       !Number.isInteger(this.localLimit) || this.localLimit < 0 || this.localLimit > LOCAL_LIMIT
     ) {
@@ -318,9 +313,15 @@ export class GroupingKernels {
     this.#activeScan.encode(pass);
     dispatch(pass, k.activeCompact, all);
     if (this.#limited) {
-      dispatch(pass, k.roundsLocal, { bindGroup: main, workgroups: 1 });
-      // the dispatched rounds only when the workgroup may not finish them
-      const rounds = this.count > this.#localAlways ? this.maxRounds : 0;
+      // Up to localLimit particles, only workgroup dispatches, each resuming where the last one's
+      // loop budget ran short: enough of them for maxRounds rounds of the costliest kind. Beyond,
+      // one workgroup dispatch, then the dispatched rounds (for more active particles than it
+      // takes, or to go on after it).
+      const local = this.count <= this.localLimit ? this.#localDispatches : 1;
+      for (let d = 0; d < local; d++) {
+        dispatch(pass, k.roundsLocal, { bindGroup: main, workgroups: 1 });
+      }
+      const rounds = this.count > this.localLimit ? this.maxRounds : 0;
       for (let r = 0; r < rounds; r++) {
         const a = (r % 2) as 0 | 1;
         dispatch(pass, k.gate, { bindGroup: this.#gate[s][a], workgroups: 1 });

@@ -288,6 +288,7 @@ override LOCAL_BUDGET: u32 = 60000u;
 var<workgroup> wMerges: atomic<u32>;
 var<workgroup> wCost: atomic<u32>;
 var<workgroup> wCount: u32;
+var<workgroup> wStart: u32;
 
 fn local_sync() {
   storageBarrier();
@@ -303,15 +304,22 @@ fn rounds_local(@builtin(local_invocation_index) lid: u32) {
 fn run_rounds(lid: u32) {
   if (lid == 0u) {
     wCount = ctrl_load(C_M);
+    // where to start: round 0, or after the rounds an earlier dispatch handed over; nowhere when
+    // an earlier dispatch finished them
+    wStart = 0u;
+    if (ctrl_load(C_LOCAL) == 1u) { wStart = ctrl_load(C_ROUND) + 1u; }
+    if (ctrl_load(C_OPEN) == 0u) { wStart = MAX_ROUNDS; }
     atomicStore(&wMerges, 0u);
     atomicStore(&wCost, 0u);
   }
   let m = workgroupUniformLoad(&wCount);
   if (m > LOCAL_LIMIT) { return; }
-  var merged = 0u;
+  let start = workgroupUniformLoad(&wStart);
+  if (start >= MAX_ROUNDS) { return; }
+  var merged = 0u; // rounds of this dispatch that merged
   var spent = 0u; // this invocation's loop iterations so far
   var lastRound = 0u; // the costliest invocation's iterations in the last round
-  var round = 0u;
+  var round = start;
   var handOver = false;
   loop {
     if (round >= MAX_ROUNDS) { break; }
@@ -346,24 +354,26 @@ fn run_rounds(lid: u32) {
     round++;
     if (mergedNow == 0u) { break; }
     merged++;
-    // can the costliest invocation afford another such round (it has spent at most round × that)?
+    // can the costliest invocation afford another such round in this dispatch (it has spent at
+    // most (rounds so far) × that)?
     if (lid == 0u) { wCount = atomicLoad(&wCost); }
     lastRound = workgroupUniformLoad(&wCount);
-    if ((round + 1u) * lastRound > LOCAL_BUDGET) {
+    if ((round - start + 1u) * lastRound > LOCAL_BUDGET) {
       handOver = true;
       break;
     }
   }
   if (lid == 0u) {
-    atomicMax(&stats[STAT_GROUPING_ROUNDS], merged);
+    // every round before `start` merged (a hand-over follows a merging round)
+    atomicMax(&stats[STAT_GROUPING_ROUNDS], start + merged);
     if (handOver && round < MAX_ROUNDS) {
-      // the dispatched rounds go on from `round`: their first gate reads C_ROUND + 1
+      // the next rounds_local dispatch, or the dispatched rounds, go on from `round`
       ctrl_store(C_ROUND, round - 1u);
       ctrl_store(C_MERGES, 1u);
       ctrl_store(C_OPEN, 1u);
       ctrl_store(C_LOCAL, 1u);
     } else {
-      ctrl_store(C_OPEN, 0u); // the dispatched rounds have nothing to do
+      ctrl_store(C_OPEN, 0u); // nothing left to do
     }
   }
 }

@@ -245,7 +245,8 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
       ["the whole grouping in one workgroup", undefined, undefined, true],
       ["rounds in one workgroup", undefined, undefined, false],
       ["dispatched rounds", 0, undefined, false],
-      ["rounds handed over by the workgroup after one", undefined, 1, false],
+      ["workgroup dispatches resuming each other after one round", undefined, 1, false],
+      ["rounds handed over by the workgroup to dispatched ones", 1999, 1, false],
     ] as const
   ) {
     await t.step(`${path}: equal to the reference; a round cap stops both alike`, async () => {
