@@ -100,6 +100,23 @@ function overScenes(
   };
 }
 
+/**
+ * Merge-split lets nothing through and stays stable on every one of `scenes` that was run
+ * (unstable runs count, as failures).
+ */
+function mergeSplitHoldsOn(
+  scenes: readonly string[],
+): (records: readonly CaseRecord[]) => ClaimResult {
+  return overScenes(scenes, MERGE_SPLIT, (found) => ({
+    ok: found.every((r) => metric(r, "passThroughMax") <= 0 && !unstable(r)),
+    measured: found.map((r) =>
+      `${r.scene}: passThroughMax ${formatNumber(metric(r, "passThroughMax"))}, energy ratio ${
+        formatNumber(metric(r, "energyRatio"))
+      }`
+    ).join("; "),
+  }), { usableOnly: false });
+}
+
 /** The last record of `scene` × `handler`, or undefined. */
 function findCase(
   records: readonly CaseRecord[],
@@ -285,14 +302,7 @@ export const CLAIMS: readonly Claim[] = [
     text:
       "Merge-split lets no ball particle through the cloth and stays stable, at every height run",
     paper: "Fig. 3",
-    evaluate: overScenes(FIG3_SCENES, MERGE_SPLIT, (found) => ({
-      ok: found.every((r) => metric(r, "passThroughMax") <= 0 && !unstable(r)),
-      measured: found.map((r) =>
-        `${r.scene}: passThroughMax ${formatNumber(metric(r, "passThroughMax"))}, energy ratio ${
-          formatNumber(metric(r, "energyRatio"))
-        }`
-      ).join("; "),
-    }), { usableOnly: false }),
+    evaluate: mergeSplitHoldsOn(FIG3_SCENES),
   },
   ...(["penalty-weak", "sph-force-weak"] as const).map((handler): Claim => ({
     id: handler === "penalty-weak" ? "l" : "l2",
@@ -380,27 +390,13 @@ export const CLAIMS: readonly Claim[] = [
     id: "n",
     text: "Merge-split stays stable and leak-free at every mass ratio run (1, 10, 100)",
     paper: "Fig. 7",
-    evaluate: overScenes(FIG7_SCENES, MERGE_SPLIT, (found) => ({
-      ok: found.every((r) => metric(r, "passThroughMax") <= 0 && !unstable(r)),
-      measured: found.map((r) =>
-        `${r.scene}: passThroughMax ${formatNumber(metric(r, "passThroughMax"))}, energy ratio ${
-          formatNumber(metric(r, "energyRatio"))
-        }`
-      ).join("; "),
-    }), { usableOnly: false }),
+    evaluate: mergeSplitHoldsOn(FIG7_SCENES),
   },
   {
     id: "q",
     text: "Merge-split lets no FLIP particle through the cloth and stays stable",
     paper: "Fig. 9",
-    evaluate: overScenes(["fig9-flip-cloth"], MERGE_SPLIT, (found) => ({
-      ok: found.every((r) => metric(r, "passThroughMax") <= 0 && !unstable(r)),
-      measured: found.map((r) =>
-        `${r.scene}: passThroughMax ${formatNumber(metric(r, "passThroughMax"))}, energy ratio ${
-          formatNumber(metric(r, "energyRatio"))
-        }`
-      ).join("; "),
-    }), { usableOnly: false }),
+    evaluate: mergeSplitHoldsOn(["fig9-flip-cloth"]),
   },
 ];
 

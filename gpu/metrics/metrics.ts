@@ -75,7 +75,7 @@ import {
   readBuffer,
   storageBuffer,
 } from "../runtime/kernel.ts";
-import { HANDLER_STATS_CONSTANTS, KIND_BITS } from "../state/particle_state.ts";
+import { handlerStatsConstants, KIND_BITS } from "../state/particle_state.ts";
 import { BOND_BROKEN_BIT } from "../state/bond_flags.ts";
 import { FLUID_FIELDS, FluidMetrics, type FluidRange } from "./fluid_metrics.ts";
 import { FRAGMENT_RESULT, Fragments } from "./fragments.ts";
@@ -96,11 +96,7 @@ function wgslConstants(): Record<string, number> {
     FLAG_CLOTH: KIND_BITS.sheet,
     FLAG_FLUID: KIND_BITS.fluid,
     // the handler statistics metrics.wgsl samples (declared there); a handler may keep more
-    ...Object.fromEntries(
-      Object.entries(HANDLER_STATS_CONSTANTS).filter(([k]) =>
-        METRICS_WGSL.includes(`override ${k}:`)
-      ),
-    ),
+    ...handlerStatsConstants(METRICS_WGSL),
     BROKEN_BIT: BOND_BROKEN_BIT,
     FRAGMENT_COUNT: FRAGMENT_RESULT.COUNT,
     FRAGMENT_LARGEST: FRAGMENT_RESULT.LARGEST,

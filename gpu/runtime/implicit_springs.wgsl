@@ -117,6 +117,22 @@ fn partials_total(lid: u32) -> f32 {
   return workgroup_sum(lid, acc);
 }
 
+// A workgroup's partial sum of the invocations' `v` into its slot (uniform control flow).
+fn store_partial(lid: u32, wid: u32, v: f32) {
+  let s = workgroup_sum(lid, v);
+  if (lid == 0u) {
+    state[PARTIALS + wid] = s;
+  }
+}
+
+// rᵀz of a slot as it is now (0 off the ACTIVE slots).
+fn active_rz(d: u32) -> f32 {
+  if (!is_active(d)) {
+    return 0.0;
+  }
+  return dot(cgB[at(R_R, d)].xyz, cgB[at(R_Z, d)].xyz);
+}
+
 fn is_active(d: u32) -> bool {
   return d < params.count && (flags[d] & ACTIVE) != 0u;
 }
@@ -231,10 +247,7 @@ fn init_cg(
   if (d < params.count) {
     contrib = init_slot(d);
   }
-  let s = workgroup_sum(lid, contrib);
-  if (lid == 0u) {
-    state[PARTIALS + wid.x] = s;
-  }
+  store_partial(lid, wid.x, contrib);
 }
 
 // init_cg of one slot; returns its rᵀz (0 off the ACTIVE slots).
@@ -339,10 +352,7 @@ fn apply_a(
   if (d < params.count && state[S_DONE] == 0.0) {
     contrib = apply_slot(d);
   }
-  let s = workgroup_sum(lid, contrib);
-  if (lid == 0u) {
-    state[PARTIALS + wid.x] = s;
-  }
+  store_partial(lid, wid.x, contrib);
 }
 
 // A p of one slot into R_AP; returns its pᵀAp (0 off the ACTIVE slots).
@@ -394,14 +404,9 @@ fn update_x(
       cgB[at(R_R, d)] = r;
       cgB[at(R_Z, d)] = cgB[at(R_INVD, d)] * r;
     }
-    if (is_active(d)) {
-      contrib = dot(cgB[at(R_R, d)].xyz, cgB[at(R_Z, d)].xyz);
-    }
+    contrib = active_rz(d);
   }
-  let s = workgroup_sum(lid, contrib);
-  if (lid == 0u) {
-    state[PARTIALS + wid.x] = s;
-  }
+  store_partial(lid, wid.x, contrib);
 }
 
 // Per DOF slot: p = z + β p with β = r_newᵀz_new / rᵀz.
@@ -464,14 +469,9 @@ fn warm_residual(
       cgB[at(R_Z, d)] = z;
       cgA[at(R_P, d)] = z;
     }
-    if (is_active(d)) {
-      contrib = dot(cgB[at(R_R, d)].xyz, cgB[at(R_Z, d)].xyz);
-    }
+    contrib = active_rz(d);
   }
-  let s = workgroup_sum(lid, contrib);
-  if (lid == 0u) {
-    state[PARTIALS + wid.x] = s;
-  }
+  store_partial(lid, wid.x, contrib);
 }
 
 // One thread after a stage's solve: its iterations into the stage's running sums.

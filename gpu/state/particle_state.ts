@@ -66,6 +66,17 @@ export const HANDLER_STATS_CONSTANTS: Readonly<Record<string, number>> = Object.
   ) => [`STAT_${k.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`, v]),
 );
 
+/**
+ * The {@link HANDLER_STATS_CONSTANTS} that the WGSL `code` declares as `override`s: a pipeline
+ * must not be given a constant its module does not declare, and each kernel file declares only
+ * the statistics it writes or reads.
+ */
+export function handlerStatsConstants(code: string): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(HANDLER_STATS_CONSTANTS).filter(([k]) => code.includes(`override ${k}:`)),
+  );
+}
+
 /** Values of the handler statistics ({@link HANDLER_STATS}). */
 export type HandlerStats = Record<Exclude<keyof typeof HANDLER_STATS, "length">, number>;
 

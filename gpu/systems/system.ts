@@ -9,30 +9,18 @@
  * @module
  */
 import type { ParamSchema, ParamValues } from "../../core/params.ts";
+import type { CaseRecord } from "../../core/result.ts";
 import type { Scene } from "../../core/scene.ts";
 import type { ParticleSet } from "../../core/scene_builder.ts";
 import type { GridGeometry } from "../state/neighbor_grid.ts";
 import type { ParticleState } from "../state/particle_state.ts";
 import type { PartSlice } from "../state/part_slice.ts";
 
-/** Statistics of an implicit solve (the last one). */
-export interface SolverStats {
-  iterations: number;
-  relativeResidual: number;
-  converged: boolean;
-  /** The solver, e.g. "Jacobi-PCG (backward Euler)". */
-  method?: string;
-  /** Its stopping tolerance and iteration cap. */
-  tolerance?: number;
-  maxIterations?: number;
-  /**
-   * Per stage of the two-stage integration (1, 2), since the engine was built: solves run and
-   * their iterations summed (stage 2 warm-starts from stage 1's solution where the solver can).
-   */
-  stages?: { solves: number; iterations: number }[];
-  /** Whether stage 2's solve starts from stage 1's solution. */
-  warmStart?: boolean;
-}
+/**
+ * Statistics of an implicit solve (the last one, and per stage over the run): the result record's
+ * `solvers` entry (`core/result.ts`), defined once.
+ */
+export type SolverStats = NonNullable<CaseRecord["solvers"]>[string];
 
 /** What a system is built from. */
 export interface SystemContext {

@@ -29,7 +29,7 @@ import {
   type Kernel,
 } from "../../runtime/kernel.ts";
 import { PrefixScan } from "../../runtime/prefix_scan.ts";
-import { HANDLER_STATS_CONSTANTS } from "../../state/particle_state.ts";
+import { handlerStatsConstants } from "../../state/particle_state.ts";
 
 /** WGSL source of the grouping kernels. */
 export const GROUPING_WGSL: string = Deno.readTextFileSync(
@@ -228,11 +228,7 @@ export class GroupingKernels {
       MAX_ROUNDS: this.maxRounds,
       LOCAL_LIMIT: this.localLimit,
       LOCAL_BUDGET: options.localBudget ?? 60000,
-      ...Object.fromEntries(
-        ["STAGE2_PAIRS", "GROUPS", "LARGEST_GROUP", "GROUPING_ROUNDS"].map((
-          k,
-        ) => [`STAT_${k}`, HANDLER_STATS_CONSTANTS[`STAT_${k}`]]),
-      ),
+      ...handlerStatsConstants(GROUPING_WGSL),
     };
     const R = "read-only-storage" as const;
     const W = "storage" as const;

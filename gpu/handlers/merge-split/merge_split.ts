@@ -12,7 +12,7 @@
  */
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 import { bindKernel, createKernel, dispatch, type Kernel } from "../../runtime/kernel.ts";
-import { HANDLER_STATS } from "../../state/particle_state.ts";
+import { HANDLER_STATS, handlerStatsConstants } from "../../state/particle_state.ts";
 import { type GroupingBuffers, GroupingKernels } from "./grouping.ts";
 
 /** WGSL source of the merge/split kernels. */
@@ -134,9 +134,7 @@ export class MergeSplitKernels {
     const code = MERGE_SPLIT_WGSL;
     const constants = {
       WG: this.workgroupSize,
-      STAT_MOMENTUM_ERROR: HANDLER_STATS.momentumError,
-      STAT_ENERGY_ERROR: HANDLER_STATS.energyError,
-      STAT_STAGE2_RUNS: HANDLER_STATS.stage2Runs,
+      ...handlerStatsConstants(code),
     };
     const R = "read-only-storage" as const;
     const W = "storage" as const;

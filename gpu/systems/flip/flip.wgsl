@@ -121,14 +121,17 @@ fn partials_total(lid: u32, which: u32) -> f32 {
   return workgroup_sum(lid, acc);
 }
 
+// Stores a workgroup's partial sum of range 0 (uniform control flow).
+fn store_partial(lid: u32, wid: u32, a: f32) {
+  let sa = workgroup_sum(lid, a);
+  if (lid == 0u) { state[PARTIALS + wid] = sa; }
+}
+
 // Stores a workgroup's partial sums of ranges 0 and 1.
 fn store_partials(lid: u32, wid: u32, a: f32, b: f32) {
-  let sa = workgroup_sum(lid, a);
+  store_partial(lid, wid, a);
   let sb = workgroup_sum(lid, b);
-  if (lid == 0u) {
-    state[PARTIALS + wid] = sa;
-    state[PARTIALS + cg_workgroups() + wid] = sb;
-  }
+  if (lid == 0u) { state[PARTIALS + cg_workgroups() + wid] = sb; }
 }
 
 // The FLIP cell of a point, clamped into the grid.
@@ -427,8 +430,7 @@ fn apply_a(
   let s = invocation(gid, nwg);
   var pap = 0.0;
   if (s < P.slots && state[S_DONE] == 0.0) { pap = apply_slot(s); }
-  let total = workgroup_sum(lid, pap);
-  if (lid == 0u) { state[PARTIALS + wid.x] = total; }
+  store_partial(lid, wid.x, pap);
 }
 
 // A p of one slot; returns its pᵀAp.
