@@ -70,8 +70,8 @@ fn fluid_density(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgro
     let h2 = P.h * P.h;
     let c = gridCell(x, P.gridMin, P.cellSize, P.dims.xyz);
     var rho = 0.0;
-    for (var nb = 0u; nb < 27u; nb++) {
-      let span = gridNeighborRange(c, nb, P.dims.xyz);
+    for (var row = 0u; row < 9u; row++) {
+      let span = gridNeighborRow(c, row, P.dims.xyz);
       for (var k = span.x; k < span.y; k++) {
         let j = sorted[k];
         if (fluidOf[j] != b) { continue; }

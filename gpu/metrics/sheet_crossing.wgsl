@@ -84,8 +84,8 @@ fn sheet_crossing(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgr
     }
     var best = P.cellSize;
     var bestK = n; // none closer than the reach
-    for (var nb = 0u; nb < 27u; nb++) {
-      let span = gridNeighborRange(cell, nb, P.dims.xyz);
+    for (var row = 0u; row < 9u; row++) {
+      let span = gridNeighborRow(cell, row, P.dims.xyz);
       for (var k = span.x; k < span.y; k++) {
         let j = sorted[k];
         if (j < base || j >= base + n) { continue; }

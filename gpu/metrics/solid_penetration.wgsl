@@ -32,8 +32,8 @@ fn solid_penetration(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wor
   if (s != NONE && all((bitcast<vec3u>(x) & vec3u(0x7f800000u)) != vec3u(0x7f800000u))) {
     let c = gridCell(x, P.gridMin, P.cellSize, P.dims.xyz);
     let reach = 2.0 * P.radius;
-    for (var nb = 0u; nb < 27u; nb++) {
-      let span = gridNeighborRange(c, nb, P.dims.xyz);
+    for (var row = 0u; row < 9u; row++) {
+      let span = gridNeighborRow(c, row, P.dims.xyz);
       for (var k = span.x; k < span.y; k++) {
         let j = sorted[k];
         let sj = solidOf[j];

@@ -1,7 +1,8 @@
 // Collision detection of paper §5.1 (Rules 1 and 2, Eqs. 21-22), f32, one invocation per particle.
 // Owner: gpu/state/collision_detection.ts. Reference: core/collision_rules.ts (findCollisions, f64).
 //
-// Two entry points, dispatched in this order over the particles 0 .. params.count:
+// Two entry points, dispatched in this order over the particles 0 .. params.count (`sorted` must be
+// a permutation of them: the grid built over exactly those particles):
 //   collide_contacts  for every j != i in the cells that the sphere of radius r_i + maxRadius
 //                     around x_i overlaps (at most the 27 around its cell; 8 when that reach is
 //                     at most half a cell), cells in z, y, x order, with
@@ -85,10 +86,12 @@ fn excluded(i: u32, j: u32) -> bool {
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn collide_contacts(@builtin(global_invocation_id) gid: vec3u) {
-  let i = gid.x;
-  if (i >= params.count) {
+  // Invocations run in the grid's cell order (i = sorted[k]): neighbouring invocations read the
+  // same cells, so their reads of pos hit the cache. Each slot's content does not depend on it.
+  if (gid.x >= params.count) {
     return;
   }
+  let i = sorted[gid.x];
   let K = MAX_PER_PARTICLE;
   let base = i * K;
   let pi = pos[i];
@@ -101,42 +104,42 @@ fn collide_contacts(@builtin(global_invocation_id) gid: vec3u) {
   let hi = gridCell(pi.xyz + vec3f(reach), params.gridMin, params.cellSize, params.dims.xyz);
   let qlo = max(lo, c - vec3i(1));
   let qhi = min(hi, c + vec3i(1));
-  for (var nb = 0u; nb < 27u; nb++) { // the 27 cells around c, z, y, x order
-    let q = c + vec3i(i32(nb % 3u), i32((nb / 3u) % 3u), i32(nb / 9u)) - vec3i(1);
-    if (any(q < qlo) || any(q > qhi)) {
-      continue;
-    }
-    let span = gridNeighborRange(c, nb, params.dims.xyz);
-    for (var k = span.x; k < span.y; k++) {
-      let j = sorted[k];
-      if (j == i) {
-        continue;
-      }
-      let pj = pos[j];
-      let d = pj.xyz - pi.xyz;
-      let reach = pi.w + pj.w;
-      if (!(dot(d, d) < reach * reach)) { // Rule 1 (Eq. 21)
-        continue;
-      }
-      if (excluded(i, j)) {
-        continue;
-      }
-      // Insert j into the ascending slot, keeping the K smallest indices.
-      var p = n;
-      if (n == K) {
-        dropped++;
-        if (j > contacts[base + K - 1u]) {
+  // rows of cells along x (consecutive ids, so one contiguous range of `sorted`), z, y order
+  for (var z = qlo.z; z <= qhi.z; z++) {
+    for (var y = qlo.y; y <= qhi.y; y++) {
+      let first = gridCellId(vec3i(qlo.x, y, z), params.dims.xyz);
+      let last = gridCellId(vec3i(qhi.x, y, z), params.dims.xyz);
+      for (var k = cellStart[first]; k < cellStart[last + 1u]; k++) {
+        let j = sorted[k];
+        if (j == i) {
           continue;
         }
-        p = K - 1u;
-      } else {
-        n++;
+        let pj = pos[j];
+        let d = pj.xyz - pi.xyz;
+        let reach = pi.w + pj.w;
+        if (!(dot(d, d) < reach * reach)) { // Rule 1 (Eq. 21)
+          continue;
+        }
+        if (excluded(i, j)) {
+          continue;
+        }
+        // Insert j into the ascending slot, keeping the K smallest indices.
+        var p = n;
+        if (n == K) {
+          dropped++;
+          if (j > contacts[base + K - 1u]) {
+            continue;
+          }
+          p = K - 1u;
+        } else {
+          n++;
+        }
+        while (p > 0u && contacts[base + p - 1u] > j) {
+          contacts[base + p] = contacts[base + p - 1u];
+          p--;
+        }
+        contacts[base + p] = j;
       }
-      while (p > 0u && contacts[base + p - 1u] > j) {
-        contacts[base + p] = contacts[base + p - 1u];
-        p--;
-      }
-      contacts[base + p] = j;
     }
   }
   contactCount[i] = n;

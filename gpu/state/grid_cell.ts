@@ -1,7 +1,7 @@
 /**
  * The WGSL preludes of the uniform neighbor grid (gpu/README.md): `gpu/state/grid_cell.wgsl` (cell
  * of a point, linear cell id) and `gpu/state/grid_neighbors.wgsl` (the walk over the 27 cells
- * around a cell, in z, y, x order, as `[begin, end)` ranges of `sorted`). WGSL has no include, so
+ * around a cell, in z, y, x order, as 9 row ranges `[begin, end)` of `sorted`). WGSL has no include, so
  * each kernel that uses the grid loads its source with {@link withGridCell} (it builds the grid)
  * or {@link withGridNeighbors} (it sums over neighbors of a built grid): the preludes' functions
  * take the grid as arguments, each kernel keeps its own uniform declaration, and the neighbor walk

@@ -47,8 +47,8 @@ fn sph_coupling_force(@builtin(global_invocation_id) gid: vec3u) {
   let bi = body[i];
   let c = cellOf(xi);
   var f = vec3f(0.0);
-  for (var nb = 0u; nb < 27u; nb++) { // the 27 cells around c, z, y, x order
-    let span = gridNeighborRange(c, nb, params.dims.xyz);
+  for (var row = 0u; row < 9u; row++) { // the 27 cells around c, z, y, x order
+    let span = gridNeighborRow(c, row, params.dims.xyz);
     for (var k = span.x; k < span.y; k++) {
       let j = sorted[k];
       if (body[j] == bi) {

@@ -184,8 +184,8 @@ fn classify_cells(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgr
   var fluid = false;
   var other = false;
   var m = 0.0;
-  for (var nb = 0u; nb < 27u; nb++) {
-    let span = gridNeighborRange(nc, nb, P.nbDims.xyz);
+  for (var row = 0u; row < 9u; row++) {
+    let span = gridNeighborRow(nc, row, P.nbDims.xyz);
     for (var k = span.x; k < span.y; k++) {
       let j = sorted[k];
       let x = pos[j].xyz;
@@ -216,8 +216,8 @@ fn p2g(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: 
   var fmv = 0.0;
   var om = 0.0;
   var omv = 0.0;
-  for (var nb = 0u; nb < 27u; nb++) {
-    let span = gridNeighborRange(nc, nb, P.nbDims.xyz);
+  for (var row = 0u; row < 9u; row++) {
+    let span = gridNeighborRow(nc, row, P.nbDims.xyz);
     for (var k = span.x; k < span.y; k++) {
       let j = sorted[k];
       let t = abs(pos[j].xyz - fp) / P.dx;
@@ -560,8 +560,8 @@ fn separation(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
   let d0 = P.separationDistance;
   let nc = gridCell(x, P.nbMin, P.nbCell, P.nbDims.xyz);
   var dv = vec3f(0.0);
-  for (var nb = 0u; nb < 27u; nb++) {
-    let span = gridNeighborRange(nc, nb, P.nbDims.xyz);
+  for (var row = 0u; row < 9u; row++) {
+    let span = gridNeighborRow(nc, row, P.nbDims.xyz);
     for (var k = span.x; k < span.y; k++) {
       let j = sorted[k];
       if (j == i || owned[j] == 0u) { continue; }

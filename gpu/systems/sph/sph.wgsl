@@ -1,15 +1,23 @@
 // Weakly compressible SPH forces (Müller, Charypar & Gross 2003), f32, one invocation per particle.
 // Owner: gpu/systems/sph/sph_forces.ts. Reference: core/sph_reference.ts (same formulas, f64).
 //
-// Three entry points, dispatched in this order over the particles 0 .. params.count:
+// Cell order: invocation k (0 .. params.count) handles particle i = sorted[k], and the scratch
+// buffers xm, vel, aux are indexed by k, the particle's slot in the neighbor grid's `sorted` list.
+// The particles of a cell, and of a row of three cells, then sit side by side in memory, so the
+// neighbor loops read contiguous memory and neighboring invocations share it (Green 2008, "Particle
+// Simulation using CUDA": the reorder into cell order). `sorted` must be a permutation of
+// 0 .. params.count (the grid built over exactly those particles). Outputs go to index i.
+//
+// Three entry points, dispatched in this order:
 //   sph_gather   x_i = dofX[dof[i]].xyz + offset[i].xyz (paper Eqs. 6-7), v_i = dofV[dof[i]].xyz,
-//                into scratch xm (xyz, w = m_i for fluid, 0 for non-fluid) and vel.
+//                into scratch xm[k] (xyz, w = m_i for fluid, 0 for non-fluid) and vel[k].
 //   sph_density  rho_i = sum_j m_j W_poly6(|x_i - x_j|) over fluid j (self included); also
-//                aux_i = (p_i / rho_i^2, 1 / rho_i) with p_i = k max((rho_i/rho0)^gamma - 1, 0).
+//                aux[k] = (p_i / rho_i^2, 1 / rho_i) with p_i = k max((rho_i/rho0)^gamma - 1, 0).
 //   sph_forces   f_i = m_i sum_{j != i} m_j [ -(p_i/rho_i^2 + p_j/rho_j^2) gradW_spiky(x_i - x_j)
 //                      + mu (v_j - v_i) lapW_visc(r_ij) / (rho_i rho_j) ].
 // Neighbors: the 27 cells around the cell of x_i in z, y, x order, then `sorted` order
-// (gpu/README.md), so the summation order is fixed and runs repeat bit for bit.
+// (gpu/README.md), walked as 9 rows of contiguous slots (gridNeighborRow), so the summation order
+// is fixed and runs repeat bit for bit.
 // Every variable has its own binding number; each entry point's pipeline layout holds exactly the
 // bindings that entry point uses (so each stays within 10 storage buffers).
 
@@ -68,45 +76,47 @@ fn pressureOf(rho: f32) -> f32 {
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn sph_gather(@builtin(global_invocation_id) gid: vec3u) {
-  let i = gid.x;
-  if (i >= params.count) {
+  let k = gid.x;
+  if (k >= params.count) {
     return;
   }
+  let i = sorted[k];
   let d = dof[i];
   var m = 0.0;
   if (fluid[i] != 0u) {
     m = mass[i];
   }
-  xmOut[i] = vec4f(dofX[d].xyz + offset[i].xyz, m);
-  velOut[i] = vec4f(dofV[d].xyz, 0.0);
+  xmOut[k] = vec4f(dofX[d].xyz + offset[i].xyz, m);
+  velOut[k] = vec4f(dofV[d].xyz, 0.0);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn sph_density(@builtin(global_invocation_id) gid: vec3u) {
-  let i = gid.x;
-  if (i >= params.count) {
+  let k = gid.x;
+  if (k >= params.count) {
     return;
   }
-  let xi = xm[i];
+  let i = sorted[k];
+  let xi = xm[k];
   if (xi.w == 0.0) {
     density[i] = 0.0;
-    auxOut[i] = vec2f(0.0);
+    auxOut[k] = vec2f(0.0);
     return;
   }
   let c = cellOf(xi.xyz);
   var rho = 0.0;
-  for (var nb = 0u; nb < 27u; nb++) { // the 27 cells around c, z, y, x order
-    let span = gridNeighborRange(c, nb, params.dims.xyz);
-    for (var k = span.x; k < span.y; k++) {
-      let xj = xm[sorted[k]];
+  for (var row = 0u; row < 9u; row++) { // the 27 cells around c, z, y, x order
+    let span = gridNeighborRow(c, row, params.dims.xyz);
+    for (var s = span.x; s < span.y; s++) {
+      let xj = xm[s];
       if (xj.w == 0.0) {
         continue;
       }
       let d = xi.xyz - xj.xyz;
       let r2 = dot(d, d);
       if (r2 < params.h2) {
-        let s = 1.0 - r2 * params.invH * params.invH;
-        rho += xj.w * (s * s * s);
+        let q = 1.0 - r2 * params.invH * params.invH;
+        rho += xj.w * (q * q * q);
       }
     }
   }
@@ -117,31 +127,31 @@ fn sph_density(@builtin(global_invocation_id) gid: vec3u) {
     let inv = 1.0 / rho;
     a = vec2f(pressureOf(rho) * inv * inv, inv);
   }
-  auxOut[i] = a;
+  auxOut[k] = a;
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn sph_forces(@builtin(global_invocation_id) gid: vec3u) {
-  let i = gid.x;
-  if (i >= params.count) {
+  let k = gid.x;
+  if (k >= params.count) {
     return;
   }
-  let xi = xm[i];
+  let i = sorted[k];
+  let xi = xm[k];
   if (xi.w == 0.0) {
     force[i] = vec4f(0.0);
     return;
   }
-  let vi = vel[i].xyz;
-  let ai = aux[i];
+  let vi = vel[k].xyz;
+  let ai = aux[k];
   let c = cellOf(xi.xyz);
   var fp = vec3f(0.0); // sum_j m_j (P_i + P_j) g(r) d / r, times -gradW sign folded in
   var fv = vec3f(0.0); // sum_j m_j (v_j - v_i) / rho_j lapW(r) / viscLap
-  for (var nb = 0u; nb < 27u; nb++) { // the 27 cells around c, z, y, x order
-    let span = gridNeighborRange(c, nb, params.dims.xyz);
-    for (var k = span.x; k < span.y; k++) {
-      let j = sorted[k];
-      let xj = xm[j];
-      if (j == i || xj.w == 0.0) {
+  for (var row = 0u; row < 9u; row++) { // the 27 cells around c, z, y, x order
+    let span = gridNeighborRow(c, row, params.dims.xyz);
+    for (var s = span.x; s < span.y; s++) {
+      let xj = xm[s];
+      if (s == k || xj.w == 0.0) {
         continue;
       }
       let d = xi.xyz - xj.xyz;
@@ -150,13 +160,13 @@ fn sph_forces(@builtin(global_invocation_id) gid: vec3u) {
         continue;
       }
       let r = sqrt(r2);
-      let s = 1.0 - r * params.invH;
-      let aj = aux[j];
+      let q = 1.0 - r * params.invH;
+      let aj = aux[s];
       if (r > 0.0) {
-        // -(P_i + P_j) gradW, gradW = -spikyGrad s^2 d / r
-        fp += (xj.w * (ai.x + aj.x) * s * s / r) * d;
+        // -(P_i + P_j) gradW, gradW = -spikyGrad q^2 d / r
+        fp += (xj.w * (ai.x + aj.x) * q * q / r) * d;
       }
-      fv += (xj.w * aj.y * s) * (vel[j].xyz - vi);
+      fv += (xj.w * aj.y * q) * (vel[s].xyz - vi);
     }
   }
   let f = xi.w * (params.spikyGrad * fp + (params.viscosity * params.viscLap * ai.y) * fv);

@@ -98,7 +98,10 @@ export interface SphForcesOptions {
 export interface SphForcesBuffers {
   /** `array<u32>`, cellCount + 1 entries, exclusive prefix sum of the cell counts. */
   cellStart: GPUBuffer;
-  /** `array<u32>`, N particle indices grouped by cell, ascending within a cell. */
+  /**
+   * `array<u32>`, particle indices grouped by cell, ascending within a cell: a permutation of
+   * 0 .. count (the kernels run in this order, see `sph.wgsl`).
+   */
   sorted: GPUBuffer;
   /** `array<f32>` particle masses. */
   mass: GPUBuffer;
@@ -137,7 +140,7 @@ export interface SphEncodeOptions {
  * `read` ones are `read-only-storage`, `write` ones `storage`.
  */
 const ENTRY_BINDINGS = {
-  gather: { read: [3, 4, 5, 6, 7, 8], write: [11, 12] },
+  gather: { read: [2, 3, 4, 5, 6, 7, 8], write: [11, 12] },
   density: { read: [1, 2, 14], write: [9, 13] },
   forces: { read: [1, 2, 14, 15, 16], write: [10] },
 } as const;
