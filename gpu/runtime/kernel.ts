@@ -112,9 +112,13 @@ const workgroupSizes = new WeakMap<GPUDevice, Map<string, number>>();
 /** Names of the `override` constants that set a kernel's workgroup size in this project. */
 const WORKGROUP_SIZE_CONSTANTS = ["WG", "WORKGROUP_SIZE"] as const;
 
+/** `override` constants that set how much work one invocation does (recorded as `<label> NAME`). */
+const SHAPE_CONSTANTS = ["ITEMS"] as const;
+
 /**
  * The workgroup size each kernel created on `device` was given through an `override` constant
- * (`WG` or `WORKGROUP_SIZE`), by kernel label: the dispatch shapes a run used, for its record.
+ * (`WG` or `WORKGROUP_SIZE`), by kernel label, and the elements per invocation of kernels that
+ * take several (`ITEMS`, as `<label> ITEMS`): the dispatch shapes a run used, for its record.
  * Kernels whose size is a literal in their WGSL are not listed.
  */
 export function kernelWorkgroupSizes(device: GPUDevice): Record<string, number> {
@@ -147,12 +151,16 @@ export function createKernel(device: GPUDevice, options: KernelOptions): Kernel 
     }),
     compute: { module, entryPoint: options.entryPoint, constants: options.constants ?? {} },
   });
-  for (const name of WORKGROUP_SIZE_CONSTANTS) {
-    const size = options.constants?.[name];
-    if (size === undefined) continue;
+  const recorded: [string, string][] = [
+    ...WORKGROUP_SIZE_CONSTANTS.map((name): [string, string] => [name, label]),
+    ...SHAPE_CONSTANTS.map((name): [string, string] => [name, `${label} ${name}`]),
+  ];
+  for (const [name, key] of recorded) {
+    const value = options.constants?.[name];
+    if (value === undefined) continue;
     let sizes = workgroupSizes.get(device);
     if (!sizes) workgroupSizes.set(device, sizes = new Map());
-    sizes.set(label, size);
+    sizes.set(key, value);
   }
   return { label, pipeline, layout: groups[0].layout, groups: Object.freeze(groups) };
 }

@@ -9,8 +9,10 @@
  *
  * Build steps (kernels in `neighbor_grid.wgsl`, all dispatched in one compute pass): clear counts,
  * count particles per cell (atomic add, remembering each particle's rank in its cell), multi-level
- * exclusive workgroup scan of the counts in place into `cellStart` (`gpu/runtime/prefix_scan.ts`), scatter by rank, then one
- * invocation per cell insertion-sorts its slice of `sorted` by particle index.
+ * exclusive scan of the counts in place into `cellStart` (`gpu/runtime/prefix_scan.ts`), scatter
+ * by rank into a scratch list, then one invocation per particle places it in its cell's slice of
+ * `sorted` by counting the cell's particles with a lower index (so the result does not depend on
+ * the order the atomics handed out ranks).
  *
  * @module
  */
@@ -151,12 +153,13 @@ export class NeighborGrid {
   readonly particleCell: GPUBuffer;
 
   readonly #rank: GPUBuffer;
+  readonly #unsorted: GPUBuffer;
   readonly #params: GPUBuffer;
   readonly #countSlots: number;
   #slot = -1;
   #slotCount = -1;
   readonly #kernels: Record<
-    "clear" | "count" | "scatter" | "sortCells",
+    "clear" | "count" | "scatter" | "orderCells",
     Kernel
   >;
   readonly #scan: PrefixScan;
@@ -236,6 +239,7 @@ export class NeighborGrid {
     this.sorted = buffer("sorted", capacity * 4, storage);
     this.particleCell = buffer("particleCell", capacity * 4, storage);
     this.#rank = buffer("rank", capacity * 4, GPUBufferUsage.STORAGE);
+    this.#unsorted = buffer("unsorted", capacity * 4, GPUBufferUsage.STORAGE);
     this.#params = buffer(
       "params ring",
       countSlots * PARAM_SLOT_BYTES,
@@ -245,6 +249,7 @@ export class NeighborGrid {
     const gridLayout = createGroupLayout(device, `${label} layout`, [
       { type: "uniform", hasDynamicOffset: true, minBindingSize: GRID_PARAMS.size },
       "read-only-storage",
+      "storage",
       "storage",
       "storage",
       "storage",
@@ -262,7 +267,7 @@ export class NeighborGrid {
       clear: kernel("clear_counts", gridLayout),
       count: kernel("count", gridLayout),
       scatter: kernel("scatter", gridLayout),
-      sortCells: kernel("sort_cells", gridLayout),
+      orderCells: kernel("order_cells", gridLayout),
     };
 
     this.#scan = new PrefixScan(device, {
@@ -330,7 +335,7 @@ export class NeighborGrid {
     dispatch(pass, k.count, { ...grid, invocations: count });
     this.#scan.encode(pass);
     dispatch(pass, k.scatter, { ...grid, invocations: count });
-    dispatch(pass, k.sortCells, { ...grid, invocations: this.cellCount });
+    dispatch(pass, k.orderCells, { ...grid, invocations: count });
     if (ownPass) pass.end();
   }
 
@@ -350,6 +355,7 @@ export class NeighborGrid {
       this.sorted,
       this.particleCell,
       this.#rank,
+      this.#unsorted,
     ], { label: `${this.label} bind group (pos "${pos.label}")` });
     return this.#bindGroup;
   }

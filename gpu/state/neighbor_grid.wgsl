@@ -4,8 +4,13 @@
 //   clear_counts   cellStart[0 ..= cellCount] = 0
 //   count          particleCell[i] = cell of pos[i]; rank[i] = atomicAdd(cellStart[cell], 1)
 //   (scan)         exclusive prefix sum of the counts in place (gpu/runtime/prefix_scan.wgsl)
-//   scatter        sorted[cellStart[cell] + rank[i]] = i
-//   sort_cells     one invocation per cell: insertion sort of its slice of `sorted` (ascending)
+//   scatter        unsorted[cellStart[cell] + rank[i]] = i (the ranks' order is the atomics' order,
+//                  which varies from run to run)
+//   order_cells    one invocation per particle: sorted[cellStart[cell] + #{j in its cell's slice
+//                  of unsorted with j < i}] = i, so each cell's slice of `sorted` is ascending
+//                  whatever the atomics' order; O(particles in the cell) per invocation, so no
+//                  loop comes near llvmpipe's 65,535-iteration cap (an insertion sort per cell
+//                  did, from a few hundred particles in one cell in a scrambled order)
 // cellStart has cellCount + 1 entries; the last is never counted into, so after the exclusive
 // scan it holds the particle count.
 //
@@ -29,6 +34,7 @@ struct GridParams {
 @group(0) @binding(3) var<storage, read_write> sorted: array<u32>;
 @group(0) @binding(4) var<storage, read_write> particleCell: array<u32>;
 @group(0) @binding(5) var<storage, read_write> rank: array<u32>;
+@group(0) @binding(6) var<storage, read_write> unsorted: array<u32>;
 
 fn linearWorkgroup(wid: vec3u, nwg: vec3u) -> u32 {
   return wid.y * nwg.x + wid.x;
@@ -73,36 +79,26 @@ fn scatter(
 ) {
   let i = linearWorkgroup(wid, nwg) * WG + lid;
   if (i < grid.count) {
-    sorted[atomicLoad(&cellStart[particleCell[i]]) + rank[i]] = i;
+    unsorted[atomicLoad(&cellStart[particleCell[i]]) + rank[i]] = i;
   }
 }
 
 @compute @workgroup_size(WG)
-fn sort_cells(
+fn order_cells(
   @builtin(workgroup_id) wid: vec3u,
   @builtin(num_workgroups) nwg: vec3u,
   @builtin(local_invocation_index) lid: u32,
 ) {
-  let cell = linearWorkgroup(wid, nwg) * WG + lid;
-  if (cell >= grid.dims.w) {
+  let i = linearWorkgroup(wid, nwg) * WG + lid;
+  if (i >= grid.count) {
     return;
   }
+  let cell = particleCell[i];
   let begin = atomicLoad(&cellStart[cell]);
   let end = atomicLoad(&cellStart[cell + 1u]);
-  for (var a = begin + 1u; a < end; a = a + 1u) {
-    let v = sorted[a];
-    var b = a;
-    loop {
-      if (b == begin) {
-        break;
-      }
-      let u = sorted[b - 1u];
-      if (u <= v) {
-        break;
-      }
-      sorted[b] = u;
-      b = b - 1u;
-    }
-    sorted[b] = v;
+  var before = 0u;
+  for (var k = begin; k < end; k++) {
+    before += select(0u, 1u, unsorted[k] < i);
   }
+  sorted[begin + before] = i;
 }

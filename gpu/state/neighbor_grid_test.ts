@@ -301,11 +301,12 @@ Deno.test("NeighborGrid", async (t) => {
     grid.destroy();
   });
 
-  await t.step("sort_cells sorts scrambled slices (kernel alone)", async () => {
+  await t.step("order_cells orders scrambled slices (kernel alone)", async () => {
     // llvmpipe tends to hand out atomic ranks in index order, so the build tests above barely
-    // exercise sort_cells; here it runs alone on slices filled in a scrambled order.
+    // exercise order_cells; here it runs alone on slices filled in a scrambled order, one of them
+    // 1,000 particles (an insertion sort per cell met llvmpipe's loop cap there).
     const rand = mulberry32(31);
-    const sizes = Array.from({ length: 300 }, (_, k) => k === 7 ? 300 : Math.floor(rand() * 12));
+    const sizes = Array.from({ length: 300 }, (_, k) => k === 7 ? 1000 : Math.floor(rand() * 12));
     sizes[0] = 0;
     const cells = sizes.length;
     const start = new Uint32Array(cells + 1);
@@ -322,8 +323,14 @@ Deno.test("NeighborGrid", async (t) => {
       return b;
     };
     const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
+    const cellOfValue = new Uint32Array(total);
+    for (let k = 0; k < cells; k++) {
+      for (let p = start[k]; p < start[k + 1]; p++) cellOfValue[values[p]] = k;
+    }
     const startBuf = make("sort test cellStart", start, S);
-    const sortedBuf = make("sort test sorted", values, S);
+    const unsortedBuf = make("sort test unsorted", values, S);
+    const cellBuf = make("sort test particleCell", cellOfValue, S);
+    const sortedBuf = make("sort test sorted", new Uint32Array(total), S);
     const params = device.createBuffer({
       label: "sort test params",
       size: GRID_PARAMS.size,
@@ -332,7 +339,12 @@ Deno.test("NeighborGrid", async (t) => {
     device.queue.writeBuffer(
       params,
       0,
-      GRID_PARAMS.pack({ gridMin: [0, 0, 0], cellSize: 1, dims: [cells, 1, 1, cells], count: 0 }),
+      GRID_PARAMS.pack({
+        gridMin: [0, 0, 0],
+        cellSize: 1,
+        dims: [cells, 1, 1, cells],
+        count: total,
+      }),
     );
     const C = GPUShaderStage.COMPUTE;
     const layout = device.createBindGroupLayout({
@@ -341,17 +353,19 @@ Deno.test("NeighborGrid", async (t) => {
         { binding: 0, visibility: C, buffer: { type: "uniform" } },
         { binding: 2, visibility: C, buffer: { type: "storage" } },
         { binding: 3, visibility: C, buffer: { type: "storage" } },
+        { binding: 4, visibility: C, buffer: { type: "storage" } },
+        { binding: 6, visibility: C, buffer: { type: "storage" } },
       ],
     });
     const pipeline = device.createComputePipeline({
-      label: "sort test sort_cells",
+      label: "sort test order_cells",
       layout: device.createPipelineLayout({
         label: "sort test pipeline layout",
         bindGroupLayouts: [layout],
       }),
       compute: {
         module: device.createShaderModule({ label: "sort test shader", code: NEIGHBOR_GRID_WGSL }),
-        entryPoint: "sort_cells",
+        entryPoint: "order_cells",
         constants: { WG: 64 },
       },
     });
@@ -367,19 +381,19 @@ Deno.test("NeighborGrid", async (t) => {
           { binding: 0, resource: { buffer: params } },
           { binding: 2, resource: { buffer: startBuf } },
           { binding: 3, resource: { buffer: sortedBuf } },
+          { binding: 4, resource: { buffer: cellBuf } },
+          { binding: 6, resource: { buffer: unsortedBuf } },
         ],
       }),
     );
-    pass.dispatchWorkgroups(Math.ceil(cells / 64));
+    pass.dispatchWorkgroups(Math.ceil(total / 64));
     pass.end();
     const [sorted] = await readBuffers(device, encoder, [[sortedBuf, total * 4]]);
     for (let k = 0; k < cells; k++) {
       const want = [...values.slice(start[k], start[k + 1])].sort((a, b) => a - b);
       assert.deepEqual([...sorted.slice(start[k], start[k + 1])], want, `cell ${k}`);
     }
-    startBuf.destroy();
-    sortedBuf.destroy();
-    params.destroy();
+    for (const b of [startBuf, unsortedBuf, cellBuf, sortedBuf, params]) b.destroy();
   });
 
   await t.step(
