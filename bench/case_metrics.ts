@@ -24,13 +24,25 @@ export interface CaseMetrics {
   passThrough: number;
   /** The most at any sample. */
   passThroughMax: number;
+  /**
+   * `passThroughMax` over the particles that can cross a sheet (those of the bodies that are not
+   * cloth): the leak as a fraction, which the claims compare with a threshold; 0 without cloth.
+   */
+  passThroughFraction: number;
   deepOverlaps: number;
   /** Max penetration depth over the run, in radii. */
   maxPenetrationDepth: number;
   /** Max speed over the run / the scene's reference speed. */
   maxSpeedRatio: number;
-  /** Max upward fluid speed over the run (m/s): fluid thrown back. */
+  /** Max upward speed of any fluid particle over the run (m/s): one droplet suffices. */
   maxRebound: number;
+  /**
+   * The fluid's net upward velocity Σ m v_y / Σ m at its most over the samples, at least 0 (m/s):
+   * the fluid as a whole thrown back (`fluidUpVelocity` of gpu/metrics/metrics.ts).
+   */
+  fluidRebound: number;
+  /** The scene's reference speed (m/s): the CFL speed that `maxSpeedRatio` divides by. */
+  referenceSpeed: number;
   /** (kinetic + potential + elastic) at the end / at the first sample. */
   energyRatio: number;
   nanCount: number;
@@ -77,6 +89,8 @@ export interface SummaryOptions {
   referenceSpeed: number;
   /** Breakable bonds of the scene (the broken fraction's denominator). */
   breakableBonds?: number;
+  /** Particles that can cross a sheet (of the non-cloth bodies): the leak fraction's denominator. */
+  crossingParticles?: number;
   /** Whether the scene has fluid: the fluid-validity fields are added. */
   fluid?: boolean;
   /** Dam-break scenes: column width a (m) and |g| (m/s²), recorded in the summary. */
@@ -98,10 +112,15 @@ export function summariseMetrics(
   return {
     passThrough: last?.passThrough ?? 0,
     passThroughMax: max("passThrough"),
+    passThroughFraction: options.crossingParticles
+      ? max("passThrough") / options.crossingParticles
+      : 0,
     deepOverlaps: max("deepOverlaps"),
     maxPenetrationDepth: max("maxPenetrationDepth"),
     maxSpeedRatio,
     maxRebound: max("maxRebound"),
+    fluidRebound: max("fluidUpVelocity"),
+    referenceSpeed: options.referenceSpeed,
     energyRatio: first && last ? energy(last) / energy(first) : NaN,
     nanCount,
     exploded: nanCount > 0 || !(maxSpeedRatio <= 10) ||

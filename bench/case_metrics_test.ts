@@ -36,3 +36,25 @@ Deno.test("case summary: fluid validity and dam-break fields", async (t) => {
     }
   });
 });
+
+Deno.test("case summary: leak fraction and the fluid's net rebound", async (t) => {
+  const series = [
+    sample({ time: 0.1, passThrough: 0, fluidUpVelocity: -3, maxRebound: 0 }),
+    sample({ time: 0.2, passThrough: 4, fluidUpVelocity: 0.4, maxRebound: 2.5 }),
+    sample({ time: 0.3, passThrough: 2, fluidUpVelocity: 0.1, maxRebound: 1 }),
+  ];
+  await t.step("the most particles through, over those that can cross", () => {
+    const s = summariseMetrics(series, { referenceSpeed: 4, crossingParticles: 800 });
+    assert.equal(s.passThroughMax, 4);
+    assert.equal(s.passThroughFraction, 4 / 800);
+    assert.equal(s.referenceSpeed, 4);
+    assert.equal(summariseMetrics(series, { referenceSpeed: 4 }).passThroughFraction, 0);
+  });
+  await t.step("rebound: the fluid's net upward velocity at its most, one droplet's apart", () => {
+    const s = summariseMetrics(series, { referenceSpeed: 4 });
+    assert.equal(s.fluidRebound, 0.4);
+    assert.equal(s.maxRebound, 2.5);
+    const falling = summariseMetrics([sample({ fluidUpVelocity: -1 })], { referenceSpeed: 4 });
+    assert.equal(falling.fluidRebound, 0, "a fluid that only falls has no rebound");
+  });
+});

@@ -9,6 +9,8 @@ import { parseParamAssignments } from "../core/params.ts";
 import { COUPLING_READINGS, type CouplingReading } from "../gpu/coupling/coupling.ts";
 import { type Scale, SCALES } from "../core/scene.ts";
 import { UsageError } from "./suite.ts";
+import { parseSweep, type Sweep } from "./sweep.ts";
+import { HANDLERS } from "../gpu/handlers/registry.ts";
 
 /** Resolved options of a bench run. */
 export interface BenchOptions {
@@ -44,6 +46,8 @@ export interface BenchOptions {
   coupling: CouplingReading;
   /** `--suite`: a named suite (`bench/suites.ts`); default `default` without --scene/--handler. */
   suite: string | undefined;
+  /** `--sweep` options, parsed (`bench/sweep.ts`); their cartesian product is run. */
+  sweeps: Sweep[];
 }
 
 /** The usage text. */
@@ -65,6 +69,10 @@ default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html 
   --seed <n>          override every scene's seed
   --param <id.name=v> override a handler parameter, e.g. merge-split.alpha=0.5 (repeatable;
                       recorded in handlerParams and the config hash; "inf" for Infinity)
+  --sweep <t=values>  one case per value: t is <handler>.<param> (e.g. penalty.stiffness, with
+                      --handler penalty: the family at explicit values) or scene.dt; values are
+                      a..b:n (n log-spaced) or v1,v2,...; repeatable (the cartesian product);
+                      each case records its values in "sweep"
   --coupling <r>      how systems see a meta-particle they share: own-part (default) or whole
   --steps <n>         steps per repetition (default: the scene's duration / dt)
   --duration <s>      simulated seconds per repetition
@@ -128,6 +136,7 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
         out: { type: "string" },
         seed: { type: "string" },
         param: { type: "string", multiple: true },
+        sweep: { type: "string", multiple: true },
         suite: { type: "string" },
         coupling: { type: "string", default: "own-part" },
         steps: { type: "string" },
@@ -168,6 +177,9 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
+  const sweeps = (values.sweep ?? []).map((s) =>
+    parseSweep(s, { knownHandlers: [...HANDLERS.keys()] })
+  );
   const coupling = values.coupling as CouplingReading;
   if (!COUPLING_READINGS.includes(coupling)) {
     throw new UsageError(
@@ -197,5 +209,6 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
     params,
     coupling,
     suite: values.suite,
+    sweeps,
   };
 }

@@ -15,7 +15,8 @@ import { listAdapters, resolveAdapter } from "./adapters.ts";
 import { type BenchOptions, parseBenchArgs, USAGE } from "./cli.ts";
 import { Progress } from "./progress.ts";
 import { caseSteps, runSuite } from "./runner.ts";
-import { resolveCases, SceneFileError, UsageError } from "./suite.ts";
+import { checkCaseParams, resolveCases, SceneFileError, UsageError } from "./suite.ts";
+import { expandSweeps } from "./sweep.ts";
 import { SUITES } from "./suites.ts";
 import { verifyResults } from "./verify.ts";
 import type { CaseRecord } from "../core/result.ts";
@@ -37,7 +38,16 @@ export function nsPerParticleStep(
   return typeof ms === "number" && Number.isFinite(ms) && n > 0 ? (ms * 1e6) / n : null;
 }
 
-/** The summary table printed at the end of a run: one line per case (a scale column in sweeps). */
+/** ` penalty.stiffness=1000` … for a case of a parameter sweep; "" otherwise. */
+export function sweepLabel(sweep: Readonly<Record<string, number>> | undefined): string {
+  return sweep ? Object.entries(sweep).map(([k, v]) => ` ${k}=${v}`).join("") : "";
+}
+
+/**
+ * The summary table printed at the end of a run: one line per case (a scale column in scale
+ * sweeps; a parameter sweep's values after the handler). Rebound is `fluidRebound`, the fluid's
+ * net upward velocity at its most (m/s).
+ */
 export function summaryTable(records: readonly CaseRecord[]): string {
   const sweep = new Set(records.map((r) => r.scale)).size > 1;
   const f = (v: unknown, d = 2) => (typeof v === "number" ? v.toFixed(d) : "-");
@@ -53,10 +63,11 @@ export function summaryTable(records: readonly CaseRecord[]): string {
   ];
   for (const r of records) {
     const m = r.metrics?.summary;
+    const handler = `${r.handler}${sweepLabel(r.sweep)}`;
     lines.push(
-      `${r.scene.padEnd(22)} ${r.handler.padEnd(17)} ${scale(r.scale)}${r.status.padEnd(9)} ${
+      `${r.scene.padEnd(22)} ${handler.padEnd(17)} ${scale(r.scale)}${r.status.padEnd(9)} ${
         String(m?.passThroughMax ?? "-").padStart(9)
-      }  ${f(m?.maxRebound).padStart(7)}  ${f(m?.energyRatio).padStart(5)}  ${
+      }  ${f(m?.fluidRebound).padStart(7)}  ${f(m?.energyRatio).padStart(5)}  ${
         f(r.timings?.phases.total.median, 1).padStart(7)
       }  ${ns(r).padStart(9)}`,
     );
@@ -128,15 +139,19 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
       );
       return { exitCode: bad ? 1 : 0 };
     }
-    const cases = resolveCases({
-      scenes: opts.scenes,
-      handlers: opts.handlers,
-      scale: opts.scales,
-      seed: opts.seed,
-      params: opts.params,
-      coupling: opts.coupling,
-      suite: opts.suite,
-    });
+    const cases = expandSweeps(
+      resolveCases({
+        scenes: opts.scenes,
+        handlers: opts.handlers,
+        scale: opts.scales,
+        seed: opts.seed,
+        params: opts.params,
+        coupling: opts.coupling,
+        suite: opts.suite,
+      }),
+      opts.sweeps,
+    );
+    for (const c of cases) if (c.sweep) checkCaseParams(c, "--sweep");
     const out = opts.out ?? defaultOutDir();
     Deno.mkdirSync(out, { recursive: true });
     const resultsFile = `${out}/results.jsonl`;
@@ -157,8 +172,12 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
     console.error(
       `running ${cases.length} cases (${totalSteps} steps) at ${at} on adapter "${adapter}"; results: ${resultsFile}`,
     );
+    const params = cases.some((c) => c.sweep);
     const progress = new Progress(cases.length, {
-      label: sweep ? (k, label) => `${label} (${cases[k].scene.scale})` : undefined,
+      label: sweep || params
+        ? (k, label) =>
+          `${label}${sweepLabel(cases[k].sweep)}${sweep ? ` (${cases[k].scene.scale})` : ""}`
+        : undefined,
     });
     const { records, interrupted: stopped } = await runSuite(cases, {
       adapter,

@@ -116,6 +116,50 @@ Deno.test({
       assert.match(html, /"label":"merge-split \(k = -?\d+\.\d\d\)"/);
     });
 
+    await t.step("a parameter sweep runs one case per value, each recorded", async () => {
+      const r = await bench([
+        "--scene",
+        "fig4-fluid-cloth",
+        "--handler",
+        "merge-split,penalty",
+        "--sweep",
+        "penalty.stiffness=1e2..1e4:3",
+        "--steps",
+        "10",
+        "--out",
+        `${dir}/param-sweep`,
+        ...common,
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /running 4 cases/);
+      assert.match(r.stderr, /\[4\/4\] fig4-fluid-cloth × penalty penalty\.stiffness=10000: ok/);
+      const recs = parseResults(Deno.readTextFileSync(`${dir}/param-sweep/results.jsonl`));
+      assert.deepEqual(
+        recs.map((x) => [x.handler, x.sweep?.["penalty.stiffness"], x.handlerParams.stiffness]),
+        [["merge-split", undefined, undefined], ["penalty", 100, 100], ["penalty", 1000, 1000], [
+          "penalty",
+          10000,
+          10000,
+        ]],
+      );
+      assert.equal(new Set(recs.map((x) => x.configHash)).size, 4, "one configuration per value");
+      assert.match(r.stdout, /penalty penalty\.stiffness=100 /);
+      const bad = await bench([
+        "--scene",
+        "fig4-fluid-cloth",
+        "--handler",
+        "penalty",
+        "--sweep",
+        "penalty.stifness=1,2",
+        ...common,
+      ]);
+      assert.equal(bad.code, 2);
+      assert.match(
+        bad.stderr,
+        /--sweep or scene fig4-fluid-cloth: .*stifness.*\(parameters of penalty: stiffness\)/,
+      );
+    });
+
     await t.step(
       "two runs of a case on one adapter give the same state hash; --verify agrees",
       async () => {
@@ -197,7 +241,7 @@ Deno.test("the summary table at the end of a run", async (t) => {
       scale,
       status,
       particles: { solid: 0, fluid },
-      metrics: { summary: { passThroughMax: 0, maxRebound: 0.5, energyRatio: 1 }, series: null },
+      metrics: { summary: { passThroughMax: 0, fluidRebound: 0.5, energyRatio: 1 }, series: null },
       timings: ms === null ? null : { phases: { total: { median: ms } } },
     }) as unknown as CaseRecord;
 

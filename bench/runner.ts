@@ -108,6 +108,7 @@ export async function runOne(
     handler,
     handlerParams: { ...params },
     coupling,
+    ...(spec.sweep ? { sweep: { ...spec.sweep } } : {}),
     scale: scene.scale,
     seed: scene.seed,
     steps,
@@ -241,6 +242,8 @@ export async function runOne(
               ...summariseMetrics(series, {
                 referenceSpeed: scene.cfl.referenceSpeed,
                 breakableBonds: engine.particles.springs.filter((b) => b.breakStretch).length,
+                crossingParticles: engine.particles.bodies.filter((b) => b.kind !== "cloth")
+                  .reduce((n, b) => n + b.count, 0),
                 fluid: scene.bodies.some((b) => b.kind === "fluid"),
                 damBreak: scene.damBreak && {
                   columnWidth: scene.damBreak.columnWidth,
@@ -311,7 +314,7 @@ export async function runSuite(
       rec.status,
       rec.error ??
         (m
-          ? `pass-through ${m.passThroughMax}, rebound ${(+m.maxRebound).toFixed(2)} m/s, ${
+          ? `pass-through ${m.passThroughMax}, rebound ${(+m.fluidRebound).toFixed(2)} m/s, ${
             rec.timings?.phases.total.median.toFixed(1)
           } ms/step`
           : ""),

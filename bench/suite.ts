@@ -29,6 +29,8 @@ export interface CaseSpec {
   params?: Record<string, number>;
   /** How systems see a shared meta-particle (`--coupling`; default `own-part`). */
   coupling?: CouplingReading;
+  /** The sweep values this case runs at, by target (`bench/sweep.ts`); recorded as is. */
+  sweep?: Record<string, number>;
 }
 
 /** A bad command-line value: exit status 2, with the valid choices in the message. */
@@ -110,6 +112,29 @@ export function loadSceneFile(path: string): Scene {
  * on, so that an interrupted sweep keeps complete smaller scales. A scene file has its own scale
  * and runs once, with the first scale's cases.
  */
+/**
+ * Resolves a case's handler parameters once (scene values, then `params`) to check them; throws a
+ * {@link UsageError} naming the scene, the bad field and the handler's parameters. `option` names
+ * the command-line option that gave the overrides (`--param`, `--sweep`).
+ */
+export function checkCaseParams(
+  spec: Pick<CaseSpec, "scene" | "handler" | "params">,
+  option: string,
+): void {
+  const { scene, handler, params } = spec;
+  try {
+    handlerParams(scene, handler, params);
+  } catch (e) {
+    if (!(e instanceof ParamError)) throw e;
+    const valid = Object.keys(HANDLERS.get(handler)!.params).join(", ");
+    throw new UsageError(
+      `${
+        params ? `${option} or ` : ""
+      }scene ${scene.id}: ${e.message} (parameters of ${handler}: ${valid})`,
+    );
+  }
+}
+
 export function resolveCases(options: {
   scenes: readonly string[];
   handlers: readonly string[];
@@ -160,27 +185,24 @@ export function resolveCases(options: {
     if (k === 0) picked.push(...files);
     for (const id of ids) picked.push({ scene: getScene(id, { scale }), source: "catalog" });
   });
+  // `*` and globs list the handlers that are not explicit-only (the families run at explicit
+  // values, e.g. `penalty`); an exact id names any handler
   const allHandlers = [...HANDLERS.keys()];
+  const listed = allHandlers.filter((id) => !HANDLERS.get(id)!.explicitOnly);
   const wanted = options.handlers.length
-    ? expand(options.handlers, allHandlers, "handler")
-    : allHandlers;
+    ? [
+      ...new Set(
+        options.handlers.flatMap((p) => expand([p], isGlob(p) ? listed : allHandlers, "handler")),
+      ),
+    ]
+    : listed;
   const cases: CaseSpec[] = [];
   for (const { scene, source } of picked) {
     const s = options.seed === undefined ? scene : { ...scene, seed: options.seed };
     for (const h of wanted) {
       if (handlerApplies(scene, h) && (source !== "catalog" || inSuite(scene.id, h))) {
         const params = options.params?.[h];
-        try {
-          handlerParams(s, h, params);
-        } catch (e) {
-          if (!(e instanceof ParamError)) throw e;
-          const valid = Object.keys(HANDLERS.get(h)!.params).join(", ");
-          throw new UsageError(
-            `${
-              params ? "--param or " : ""
-            }scene ${scene.id}: ${e.message} (parameters of ${h}: ${valid})`,
-          );
-        }
+        checkCaseParams({ scene: s, handler: h, params }, "--param");
         cases.push({
           scene: s,
           sceneSource: source,

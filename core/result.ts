@@ -79,6 +79,12 @@ export interface CaseRecord {
    * absent in records written before it existed (then `own-part`).
    */
   coupling?: string;
+  /**
+   * The values of a parameter sweep (`--sweep`) this case ran at, by target: `<handler>.<param>`
+   * (e.g. `penalty.stiffness`, also in `handlerParams`) or `scene.dt` (also in `dt`); absent for a
+   * case outside a sweep.
+   */
+  sweep?: Record<string, number>;
   scale: Scale;
   seed: number;
   /** Steps per repetition (warm-up included), and their time step (s). */

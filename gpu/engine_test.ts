@@ -37,8 +37,6 @@ async function simulate(
 }
 
 const max = (s: MetricsSample[], f: keyof MetricsSample) => Math.max(...s.map((r) => r[f]));
-const mean = (s: MetricsSample[], f: keyof MetricsSample) =>
-  s.reduce((sum, r) => sum + r[f], 0) / Math.max(1, s.length);
 
 Deno.test({
   name: "engine (tiny scenes, software adapter)",
@@ -133,23 +131,17 @@ Deno.test({
       });
     }
     await t.step(
-      "fig4 findings: merge-split stops the fluid, weak forces and impulses leak, strong forces fling",
+      "fig4 mechanics: merge-split stops the fluid, weak forces and impulses leak",
       () => {
+        // Whether strong forces fling the fluid back is a paper finding, claim (e), evaluated by
+        // the bench on finished runs with its stated threshold (reports/claims.ts); asserting it
+        // here would build it into the stiffness levels (it held at 300·k_ref, not at 100·k_ref).
         assert.equal(max(runs.get("merge-split")!, "passThrough"), 0);
         assert.ok(
           max(runs.get("penalty-weak")!, "passThrough") > 0,
           "penalty-weak lets fluid through",
         );
         assert.ok(max(runs.get("impulse")!, "passThrough") > 0, "impulse lets fluid through");
-        // The rebound as the mean over the samples of the fastest upward fluid speed: the single
-        // largest value of one particle swung by 25 % (2.49 → 3.12 m/s for merge-split) when the
-        // spring solver's f32 rounding changed by an ulp; the mean moved 1.06 → 1.27 m/s.
-        const ms = mean(runs.get("merge-split")!, "maxRebound");
-        const strong = mean(runs.get("penalty-strong")!, "maxRebound");
-        assert.ok(
-          strong > 1.5 * ms,
-          `penalty-strong mean rebound ${strong} m/s vs merge-split ${ms} m/s`,
-        );
       },
     );
 

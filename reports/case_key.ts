@@ -11,11 +11,21 @@ export interface CaseIdentity {
   scene: string;
   handler: string;
   scale: string;
+  /** The values of a parameter sweep the case ran at (`CaseRecord.sweep`), if any. */
+  sweep?: Readonly<Record<string, number>>;
 }
 
-/** `scene|handler|scale`: one case of a suite, whatever its configuration. */
+/** ` k=v …` of a sweep's values in key order; "" outside a sweep. */
+function sweepText(sweep: CaseIdentity["sweep"]): string {
+  return sweep ? Object.keys(sweep).sort().map((k) => ` ${k}=${sweep[k]}`).join("") : "";
+}
+
+/**
+ * `scene|handler|scale` (then ` k=v` per swept value): one case of a suite, whatever its
+ * configuration; each value of a parameter sweep is a case of its own.
+ */
 export function caseKey(record: CaseIdentity): string {
-  return `${record.scene}|${record.handler}|${record.scale}`;
+  return `${record.scene}|${record.handler}|${record.scale}${sweepText(record.sweep)}`;
 }
 
 /** `scene × handler`, with ` (scale)` when `withScale` is set. Plain text: escape it for HTML. */
@@ -23,7 +33,9 @@ export function caseLabel(
   record: CaseIdentity,
   options: { withScale?: boolean } = {},
 ): string {
-  return `${record.scene} × ${record.handler}${options.withScale ? ` (${record.scale})` : ""}`;
+  return `${record.scene} × ${record.handler}${sweepText(record.sweep)}${
+    options.withScale ? ` (${record.scale})` : ""
+  }`;
 }
 
 /** The records with one record per case key, the last one of each (a re-run replaces a case). */

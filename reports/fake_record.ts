@@ -106,10 +106,13 @@ export function fakeRecord(options: FakeRecordOptions = {}): CaseRecord {
       summary: {
         passThrough: pass,
         passThroughMax: pass,
+        passThroughFraction: pass / 400,
         deepOverlaps: 0,
         maxPenetrationDepth: 0.1,
         maxSpeedRatio: 1.05,
         maxRebound: 2.5,
+        fluidRebound: 0.3,
+        referenceSpeed: 4,
         energyRatio: 0.75,
         nanCount: 0,
         exploded: false,

@@ -1,8 +1,8 @@
 /**
  * `reports/`: the HTML report of `results.jsonl` files (one run, or a comparison of several), the
- * paper's claims evaluated on the records, the scaling fit of a scale sweep, and export of the
- * snapshots to PLY/VTK. Reads result records only (through `core/result.ts`'s `parseResults`),
- * never live state.
+ * paper's claims evaluated on the records, the scaling fit of a scale sweep, the working windows
+ * and stable time steps of parameter sweeps, and export of the snapshots to PLY/VTK. Reads result
+ * records only (through `core/result.ts`'s `parseResults`), never live state.
  *
  * @module
  */
@@ -15,16 +15,19 @@ export {
 } from "./write_report.ts";
 export {
   type Claim,
+  CLAIM_THRESHOLDS,
   type ClaimResult,
   CLAIMS,
   type ClaimStatus,
+  type ClaimThreshold,
   ENERGY_ERROR_MAX,
   evaluateClaims,
   FIG4_SCENE,
-  LEAK_PASS_THROUGH_MIN,
+  LEAK_FRACTION_MIN,
   MERGE_SPLIT_PASS_THROUGH_MAX,
   MOMENTUM_ERROR_MAX,
   REBOUND_FACTOR,
+  REBOUND_SPEED_FRACTION,
 } from "./claims.ts";
 export {
   ENERGY_RATIO_HIGH,
@@ -40,6 +43,16 @@ export {
   type ScalingPoint,
 } from "./scaling_fit.ts";
 export { type ScalingSeries, scalingSeries } from "./scaling_section.ts";
+export { type DtSweep, type ParamSweep, type Sweeps, sweepSeries } from "./sweep_section.ts";
+export {
+  DT_TARGET,
+  type DtStability,
+  dtStability,
+  largestStableDt,
+  type SweepWindow,
+  workingWindow,
+} from "./sweep_stats.ts";
+export { caseWorks, summaryMetric } from "./case_status.ts";
 export { phaseShares } from "./phase_shares.ts";
 export { EXPORT_FORMATS, type ExportFormat, exportSnapshots, plyText, vtkText } from "./export.ts";
 export { escapeHtml, scriptJson } from "./escape_html.ts";

@@ -1,7 +1,8 @@
 /**
  * The HTML report: one self-contained file with the run's header and problem warnings, the
  * paper's claims, the scene × handler matrix, Table I with stacked phase bars and phase shares,
- * for a scale sweep the scaling of the step time with the particle count, the metric time series,
+ * for a scale sweep the scaling of the step time with the particle count, for parameter sweeps
+ * (`--sweep`) the leaks and stability against the swept value, the metric time series,
  * a three.js viewer of the snapshots and, for several inputs, the comparison of timings.
  * chart.js and three.js are inlined (the file opens offline, with no server) or, with `cdn`,
  * loaded from a CDN at the installed versions. Text from result files is HTML-escaped; the data
@@ -16,13 +17,16 @@ import type { CaseRecord } from "../core/result.ts";
 import { distinct, latestCases } from "./case_key.ts";
 import { renderClaimsTable } from "./claims_table.ts";
 import { compareInputs, renderComparison } from "./comparison.ts";
+import { ENERGY_GAIN_MAX, LEAK_FRACTION_MIN } from "./claims.ts";
 import { escapeHtml, scriptJson } from "./escape_html.ts";
+import { formatNumber } from "./format_number.ts";
 import { clientCase, type ReportData } from "./report_data.ts";
 import { phaseShareChart, renderPhaseShares } from "./phase_shares.ts";
 import { REPORT_CSS } from "./report_style.ts";
 import { renderRunSummary } from "./run_summary.ts";
 import { renderScalingSection, scalingCharts, scalingSeries } from "./scaling_section.ts";
 import { renderSceneMatrix } from "./scene_matrix.ts";
+import { hasSweeps, renderSweepSection, sweepCharts, sweepSeries } from "./sweep_section.ts";
 import { phaseNames, renderTableOne } from "./table_one.ts";
 import { vendorLibraries } from "./vendor_libraries.ts";
 
@@ -114,6 +118,10 @@ export function renderReport(
   const scaling = sets.map((s) => scalingSeries(s.records));
   const scalingPrefix = (i: number) => `scaling-chart-${i}`;
   const hasScaling = scaling.some((s) => s.length > 0);
+  // From the records as read: the cases of a sweep share scene, handler and scale.
+  const sweeps = inputs.map((input) => sweepSeries(input.records));
+  const sweepPrefix = (i: number) => `sweep-chart-${i}`;
+  const hasSweep = sweeps.some(hasSweeps);
   const data: ReportData = {
     title,
     phases,
@@ -124,6 +132,7 @@ export function renderReport(
       cases: s.records.map((r, k) => clientCase(r, { id: `${i}-${k}` })),
       phaseShares: shares[i],
       scaling: scalingCharts(scaling[i], { chartIdPrefix: scalingPrefix(i) }),
+      sweeps: sweepCharts(sweeps[i], { chartIdPrefix: sweepPrefix(i) }),
     })),
     comparison: comparison ? { ...comparison, chartId: "comparison-chart" } : null,
   };
@@ -165,6 +174,7 @@ export function renderReport(
     ["viewer-section", "3D view"],
     ["table-1", "Table I"],
     ...(hasScaling ? [["scaling", "Scaling"]] : []),
+    ...(hasSweep ? [["sweeps", "Sweeps"]] : []),
     ["series", "Time series"],
     ...(multi ? [["comparison", "Comparison"]] : []),
   ].map(([id, text]) => `<a href="#${id}">${text}</a>`).join("");
@@ -213,6 +223,23 @@ ${
           scaling[i].length
             ? renderScalingSection(scaling[i], { chartIdPrefix: scalingPrefix(i) })
             : `<p class="muted">No case of ${escapeHtml(s.label)} ran at more than one scale.</p>`
+        )
+      }</section>`
+      : ""
+  }
+${
+    hasSweep
+      ? `<section id="sweeps"><h2>Parameter sweeps</h2><p class="muted">Cases run with <code>--sweep</code>, one per swept value. A handler parameter (<code>&lt;handler&gt;.&lt;param&gt;</code>): per scene and scale, the pass-through fraction (<code>passThroughFraction</code>: of the particles that can cross a sheet, the most on its other side at any sample; left axis, dots; a dotted line at the leak threshold ${
+        escapeHtml(formatNumber(LEAK_FRACTION_MIN))
+      }) and the energy ratio end / start (right axis, triangles, drawn at most 2) against the swept value, unstable cases (recorded unstable, exploded or more than ${
+        escapeHtml(formatNumber(100 * ENERGY_GAIN_MAX))
+      } % energy gained) as red crosses, merge-split's pass-through on the same scene and scale (its unswept case) as a horizontal line. Cases that also swept other keys (e.g. <code>scene.dt</code>) give one series per combination of those keys' values. The working window is the range of swept values at which the case finished ok, did not explode, stayed stable and let at most ${
+        escapeHtml(formatNumber(LEAK_FRACTION_MIN))
+      } of the particles through. The time step (<code>scene.dt</code>): per handler, the largest dt that finished ok and stable and the smallest that was unstable.</p>${
+        perInput((s, i) =>
+          hasSweeps(sweeps[i])
+            ? renderSweepSection(sweeps[i], { chartIdPrefix: sweepPrefix(i) })
+            : `<p class="muted">No case of ${escapeHtml(s.label)} was part of a sweep.</p>`
         )
       }</section>`
       : ""

@@ -1,9 +1,9 @@
 // The report page's script (plain browser JavaScript, inlined into report.html by report.ts).
 // It reads the JSON in #report-data, draws the chart.js charts (phase bars, phase shares, the
-// log–log scaling of a scale sweep, metric time series, comparison bars) and the three.js snapshot
-// viewer, and, when the page's URL hash contains
-// "selftest", checks itself: console errors, every chart canvas drawn, the 3D view non-empty; the
-// verdict is written as JSON into #selftest (read by reports/browser_test.ts).
+// log–log scaling of a scale sweep, parameter sweeps, metric time series, comparison bars) and
+// the three.js snapshot viewer, and, when the page's URL hash contains "selftest", checks itself:
+// console errors, every chart canvas drawn, the 3D view non-empty; the verdict is written as JSON
+// into #selftest (read by reports/browser_test.ts).
 // Text from result files is only ever set with textContent, never as HTML.
 (function () {
   "use strict";
@@ -205,6 +205,141 @@
           scales: {
             x: { type: "logarithmic", title: { display: true, text: "particles N" } },
             y: { type: "logarithmic", title: { display: true, text: "ns per particle-step" } },
+          },
+        },
+      });
+    }
+  }
+
+  /** Energy ratios above this are drawn at it (the tooltip gives the value): explosions. */
+  const SWEEP_ENERGY_PLOT_MAX = 2;
+  const UNSTABLE_COLOR = "#d62728";
+  /** Merge-split's reference line (not a palette colour: the series take those). */
+  const MERGE_SPLIT_LINE_COLOR = "#222";
+
+  /**
+   * Per handler-parameter sweep: pass-through fraction (left axis) and energy ratio (right axis)
+   * against the swept value, unstable cases as red crosses, merge-split's pass-through as a line.
+   */
+  function sweepCharts(input) {
+    for (const chart of input.sweeps || []) {
+      const datasets = [];
+      const xs = [];
+      chart.series.forEach((s, k) => {
+        const color = PALETTE[k % PALETTE.length];
+        const name = s.label ? " (" + s.label + ")" : "";
+        const points = s.points;
+        for (const pt of points) xs.push(pt.x);
+        const styled = (key, shape) => ({
+          pointStyle: points.map((pt) => (pt.unstable ? "crossRot" : shape)),
+          pointRadius: points.map((pt) => (pt.unstable ? 7 : 4)),
+          pointBorderColor: points.map((pt) => (pt.unstable ? UNSTABLE_COLOR : color)),
+          pointBackgroundColor: points.map((pt) => (pt.unstable ? UNSTABLE_COLOR : color)),
+          pointBorderWidth: points.map((pt) => (pt.unstable ? 2 : 1)),
+          data: points.map((pt) => ({
+            x: pt.x,
+            y: pt[key] === null
+              ? null
+              : key === "energyRatio"
+              ? Math.min(pt[key], SWEEP_ENERGY_PLOT_MAX)
+              : pt[key],
+            value: pt[key],
+            status: pt.status,
+            unstable: pt.unstable,
+            usable: pt.usable,
+          })),
+        });
+        datasets.push(Object.assign(styled("passThroughFraction", "circle"), {
+          label: "pass-through fraction" + name,
+          yAxisID: "y",
+          showLine: true,
+          spanGaps: true,
+          borderColor: color,
+          backgroundColor: color,
+          borderWidth: 1.5,
+        }));
+        datasets.push(Object.assign(styled("energyRatio", "triangle"), {
+          label: "energy ratio" + name,
+          yAxisID: "y1",
+          showLine: true,
+          spanGaps: true,
+          borderColor: color,
+          backgroundColor: color,
+          borderWidth: 1,
+          borderDash: [5, 4],
+        }));
+      });
+      const lo = Math.min(...xs), hi = Math.max(...xs);
+      const flat = (label, y, style) =>
+        Object.assign({
+          label,
+          yAxisID: "y",
+          data: [{ x: lo, y, value: y }, { x: hi, y, value: y }],
+          showLine: true,
+          pointRadius: 0,
+          borderWidth: 1.5,
+        }, style);
+      if (chart.mergeSplit && xs.length) {
+        datasets.push(flat("merge-split", chart.mergeSplit.passThroughFraction, {
+          borderColor: MERGE_SPLIT_LINE_COLOR,
+          backgroundColor: MERGE_SPLIT_LINE_COLOR,
+          borderWidth: 2,
+        }));
+      }
+      if (xs.length) {
+        datasets.push(flat("leak threshold", chart.leakFractionMin, {
+          borderColor: "#888",
+          backgroundColor: "#888",
+          borderWidth: 1,
+          borderDash: [2, 3],
+        }));
+      }
+      makeChart(document.getElementById(chart.chartId), {
+        type: "scatter",
+        data: { datasets },
+        options: {
+          plugins: {
+            title: {
+              display: true,
+              text: chart.scene + " (" + chart.scale + "): leaks and stability against " +
+                chart.target,
+            },
+            legend: { position: "bottom", labels: { boxWidth: 10, font: { size: 10 } } },
+            tooltip: {
+              callbacks: {
+                label: (ctx) => {
+                  const pt = ctx.raw;
+                  if (pt.status === undefined) {
+                    return ctx.dataset.label + ": " + Number(pt.value).toPrecision(3);
+                  }
+                  return ctx.dataset.label + " at " + chart.target + " = " + pt.x + ": " +
+                    (pt.value === null ? "–" : Number(pt.value).toPrecision(3)) + " (" +
+                    pt.status + (pt.unstable ? ", unstable" : "") +
+                    (pt.usable ? "" : ", not usable") + ")";
+                },
+              },
+            },
+          },
+          scales: {
+            x: {
+              type: chart.logX ? "logarithmic" : "linear",
+              title: { display: true, text: chart.target },
+            },
+            y: {
+              type: "linear",
+              position: "left",
+              min: 0,
+              suggestedMax: 2 * chart.leakFractionMin,
+              title: { display: true, text: "pass-through fraction" },
+            },
+            y1: {
+              type: "linear",
+              position: "right",
+              min: 0,
+              suggestedMax: 1.2,
+              grid: { drawOnChartArea: false },
+              title: { display: true, text: "energy ratio (end / start)" },
+            },
           },
         },
       });
@@ -848,6 +983,7 @@
   data.inputs.forEach(phaseChart);
   data.inputs.forEach(phaseShareChart);
   data.inputs.forEach(scalingCharts);
+  data.inputs.forEach(sweepCharts);
   seriesCharts();
   comparisonChart();
 

@@ -2,7 +2,7 @@
  * The data the report's page script draws from: per input, each case's identity, status, phase
  * medians, metric time series and snapshots — the records without their raw timing samples and
  * environment, which the page does not need (the HTML tables carry the rest) — plus the phase
- * shares and the scaling charts of a scale sweep.
+ * shares, the scaling charts of a scale sweep and the charts of parameter sweeps.
  *
  * @module
  */
@@ -11,6 +11,7 @@ import type { Snapshots } from "../core/snapshot_codec.ts";
 import type { Comparison } from "./comparison.ts";
 import type { PhaseShareChart } from "./phase_shares.ts";
 import type { ScalingChart } from "./scaling_section.ts";
+import type { SweepChart } from "./sweep_section.ts";
 
 /** One case as the page script sees it. */
 export interface ClientCase {
@@ -41,6 +42,8 @@ export interface ReportData {
     phaseShares: PhaseShareChart | null;
     /** One chart per scene of a scale sweep; empty when no case ran at several scales. */
     scaling: ScalingChart[];
+    /** One chart per scene × handler-parameter sweep (`--sweep`); empty when there is none. */
+    sweeps: SweepChart[];
   }[];
   comparison: (Comparison & { chartId: string }) | null;
 }

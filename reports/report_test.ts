@@ -24,9 +24,9 @@ function goodSuite(): CaseRecord[] {
   const ms = (scene: string, summary: Record<string, number | boolean>) =>
     fakeRecord({ scene, handler: "merge-split", summary });
   return [
-    fig4("merge-split", { passThroughMax: 0, maxRebound: 2 }),
+    fig4("merge-split", { passThroughMax: 0, maxRebound: 2, fluidRebound: 0.2 }),
     fig4("penalty-weak", { passThroughMax: 5 }),
-    fig4("penalty-strong", { passThroughMax: 0, maxRebound: 4 }),
+    fig4("penalty-strong", { passThroughMax: 0, maxRebound: 4, fluidRebound: 0.5 }),
     fig4("sph-force-weak", { passThroughMax: 12 }),
     fig4("impulse", { passThroughMax: 3 }),
     ms("fig10-alpha-beta-00", { energyRatio: 0.6 }),
@@ -40,7 +40,7 @@ function goodSuite(): CaseRecord[] {
     fakeRecord({
       scene: "fig3-ball-cloth-high",
       handler: "penalty-weak",
-      summary: { passThroughMax: 500 },
+      summary: { passThroughMax: 50 },
     }),
     fakeRecord({
       scene: "fig3-ball-cloth-low",
@@ -60,7 +60,39 @@ function goodSuite(): CaseRecord[] {
     ...(["penalty-weak", "sph-force-weak", "impulse"] as const).map((handler, k) =>
       fakeRecord({ scene: "fig5-wall", handler, summary: { solidInsideBeforeFracture: k + 2 } })
     ),
+    // (r): a penalty stiffness sweep at both heights: the slow ball is held by 10 and 100, the
+    // fast one only by 1000 and 10000, where the slow one bounces off unstably
+    ...[10, 100, 1000, 10000].flatMap((k) => [
+      sweepCase("fig3-ball-cloth-low", "penalty", { "penalty.stiffness": k }, {
+        passThroughFraction: 0,
+        energyRatio: k >= 1000 ? 1.3 : 0.8,
+      }),
+      sweepCase("fig3-ball-cloth-high", "penalty", { "penalty.stiffness": k }, {
+        passThroughFraction: k >= 1000 ? 0 : 0.2,
+        energyRatio: 0.8,
+      }),
+    ]),
+    // (s): merge-split stable up to 4e-3 s, penalty-medium only at 1e-4 s
+    ...[1e-4, 4e-4, 4e-3].flatMap((dt) => [
+      sweepCase("fig3-ball-cloth-high", "merge-split", { "scene.dt": dt }, { energyRatio: 0.8 }),
+      sweepCase("fig3-ball-cloth-high", "penalty-medium", { "scene.dt": dt }, {
+        energyRatio: dt > 1e-4 ? 3 : 0.9,
+      }),
+    ]),
   ];
+}
+
+/** A record of a parameter sweep's case. */
+function sweepCase(
+  scene: string,
+  handler: string,
+  sweep: Record<string, number>,
+  summary: Record<string, number | boolean>,
+): CaseRecord {
+  const r = fakeRecord({ scene, handler, summary });
+  r.sweep = sweep;
+  if (sweep["scene.dt"]) r.dt = sweep["scene.dt"];
+  return r;
 }
 
 /** The JSON the page script reads (#report-data). */
@@ -69,6 +101,8 @@ function reportData(html: string): any {
   const json = /<script type="application\/json" id="report-data">([^<]*)<\/script>/.exec(html);
   return JSON.parse(json![1]);
 }
+
+const FIG4 = "fig4-fluid-cloth";
 
 function statuses(records: CaseRecord[]): Record<string, string> {
   return Object.fromEntries(evaluateClaims(records).map((c) => [c.claim.id, c.result.status]));
@@ -119,7 +153,7 @@ Deno.test("HTML report", async (t) => {
     );
     const bad = goodSuite();
     bad[0].metrics!.summary.passThroughMax = 2; // (a)
-    bad[2].metrics!.summary.maxRebound = 2.5; // (e): 2.5 < 1.5 × 2
+    bad[2].metrics!.summary.fluidRebound = 0.25; // (e): 0.25 < 1.5 × 0.2
     bad[5].metrics!.summary.momentumError = 1e-3; // (f)
     bad[6].status = "unstable"; // (g)
     bad[5].metrics!.summary.energyRatio = 0.8; // (h): 0.8 > 0.7
@@ -129,7 +163,7 @@ Deno.test("HTML report", async (t) => {
     assert.deepEqual(Object.values(statuses([])), CLAIMS.map(() => "not run"));
     const onlyFig4 = good.filter((r) => r.scene === "fig4-fluid-cloth");
     const s4 = statuses(onlyFig4);
-    for (const id of ["h", "i", "j", "k", "l", "m", "n", "o", "p", "q"]) {
+    for (const id of ["h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s"]) {
       assert.equal(s4[id], "not run", id);
     }
     const failed = goodSuite();
@@ -138,13 +172,15 @@ Deno.test("HTML report", async (t) => {
     assert.equal(b.status, "not run");
     assert.match(b.measured, /penalty-weak failed, no metrics/);
     const html = renderReport([{ label: "x", records: good }], { cdn: true });
-    assert.match(html, /19 reproduced, 0 not reproduced, 0 not run/);
+    assert.match(html, /21 reproduced, 0 not reproduced, 0 not run/);
     // solids: a merge-split leak or instability, no weak leak, strong stable; unstable cases count
     const solid = goodSuite();
     const at = (scene: string, handler: string) =>
       solid.find((r) => r.scene === scene && r.handler === handler)!;
     at("fig3-ball-cloth-low", "merge-split").metrics!.summary.passThroughMax = 2; // (k)
-    at("fig3-ball-cloth-high", "penalty-weak").metrics!.summary.passThroughMax = 0; // (l)
+    // (l): one ball particle of 400 through is below the leak threshold (0.25 % < 0.5 %)
+    at("fig3-ball-cloth-high", "penalty-weak").metrics!.summary.passThroughMax = 1;
+    at("fig3-ball-cloth-high", "penalty-weak").metrics!.summary.passThroughFraction = 1 / 400;
     at("fig3-ball-cloth-high", "penalty-strong").metrics!.summary.energyRatio = 1.02; // (m)
     at("fig7-mass-100", "merge-split").status = "unstable"; // (n)
     at("fig5-wall", "impulse").metrics!.summary.solidInsideBeforeFracture = 0; // (o)
@@ -155,9 +191,52 @@ Deno.test("HTML report", async (t) => {
       assert.equal(so[id], "not reproduced", id);
     }
     for (const id of ["l2", "m2"]) assert.equal(so[id], "reproduced", id);
+    // (r): one stiffness that holds the ball at both heights; (s): penalty stable at 4e-3 s too,
+    // like merge-split
+    const sw = (scene: string, handler: string, key: string, v: number) =>
+      solid.find((r) => r.scene === scene && r.handler === handler && r.sweep?.[key] === v)!;
+    sw("fig3-ball-cloth-low", "penalty", "penalty.stiffness", 1000).metrics!.summary.energyRatio =
+      0.9;
+    for (const dt of [4e-4, 4e-3]) {
+      sw("fig3-ball-cloth-high", "penalty-medium", "scene.dt", dt).metrics!.summary.energyRatio =
+        0.9;
+    }
+    const sr = statuses(solid);
+    for (const id of ["r", "s"]) assert.equal(sr[id], "not reproduced", id);
     // a failed weak case is left out: with no usable case the claim is not run
     at("fig3-ball-cloth-low", "sph-force-weak").status = "failed";
     assert.equal(statuses(solid)["l2"], "not run");
+  });
+
+  await t.step("claims: a leak of one particle, an explosion, an unstable baseline", () => {
+    const suite = goodSuite();
+    const at = (handler: string) =>
+      suite.find((r) => r.scene === "fig4-fluid-cloth" && r.handler === handler)!;
+    const result = (id: string) => evaluateClaims(suite).find((c) => c.claim.id === id)!.result;
+    // one fluid particle of 400 through: not a leak (0.25 % < 0.5 %)
+    at("penalty-weak").metrics!.summary.passThroughMax = 1;
+    at("penalty-weak").metrics!.summary.passThroughFraction = 1 / 400;
+    assert.equal(result("b").status, "not reproduced");
+    // an exploded penalty-strong flings everything: the rebound claim is not run, saying why
+    at("penalty-strong").metrics!.summary.exploded = true;
+    at("penalty-strong").metrics!.summary.fluidRebound = 50;
+    assert.equal(result("e").status, "not run");
+    assert.match(result("e").measured, /penalty-strong exploded/);
+    // an unstable impulse case leaks nothing that counts
+    at("impulse").status = "unstable";
+    assert.equal(result("c").status, "not run");
+    assert.match(result("c").measured, /impulse ended unstable/);
+    // one droplet's speed does not make a rebound: the fluid's net velocity is below the floor
+    const drop = goodSuite();
+    const strong = drop.find((r) => r.handler === "penalty-strong" && r.scene === FIG4)!;
+    strong.metrics!.summary.maxRebound = 40;
+    strong.metrics!.summary.fluidRebound = 0.15; // < 0.05 × 4 m/s
+    drop.find((r) => r.handler === "merge-split" && r.scene === FIG4)!.metrics!.summary
+      .fluidRebound = 0.05;
+    assert.equal(
+      evaluateClaims(drop).find((c) => c.claim.id === "e")!.result.status,
+      "not reproduced",
+    );
   });
 
   await t.step("scene matrix colours problems", () => {

@@ -12,7 +12,7 @@
  *   the impact, ρ_ball·v²/K ≈ 5·10⁻²: s0 = 5·10⁻³ at δ = 0.06 m (`small`); G0 is the material's,
  *   so s0 follows δ at other scales (3.5·10⁻³ at `tiny`);
  * - dt from the CFL condition 0.5·r/v_ref, v_ref = 1.2 × 5 m/s;
- * - baselines by the rule of the other scenes: penalty stiffness 3/30/300 × k_ref = m·v²/(2r)² with
+ * - baselines by the rule of the other scenes: penalty stiffness 1/10/100 × k_ref = m·v²/(2r)² with
  *   the ball's particle mass and the impact speed; SPH-based contact pressure 0.1/1/10 × ρ_ball·v²
  *   with h = 4r; impulse restitution 0.5.
  * - `paper` scale: the lattice spacing that gives Table I's 247.9K solid particles (Fig. 6).

@@ -14,10 +14,9 @@
  *   visibly on impact; air drag 3 s⁻¹ (−c·m·v) so that a sheet comes to rest within a second;
  * - dt = min(CFL: 0.5·r / referenceSpeed (paper §5.1), the SPH limit);
  * - penalty stiffness in units of k_ref = m·v²/(2r)², the stiffness that stops one particle
- *   arriving at the impact speed within one particle diameter: weak = 3·k_ref (about the
- *   threshold below which the column leaks through), medium = 30·k_ref, strong = 300·k_ref
- *   (explicit forces this stiff inject energy at the scene's time step), an order of magnitude
- *   apart as in the paper;
+ *   arriving at the impact speed within one particle diameter: weak/medium/strong = 1/10/100·k_ref
+ *   (`scenes/baseline_handlers.ts`: one physical rule, decades apart as in the paper, kept
+ *   whatever the runs show; an earlier 3/30/300 had been placed by looking at outcomes);
  * - SPH-based coupling: a contact pressure (Pa) around the fluid's dynamic pressure at impact,
  *   p_dyn = ρ0·v², times 0.1, 1 and 10.
  *

@@ -16,7 +16,7 @@
  * - dt from the CFL condition 0.5·r / v_ref (paper §5.1), v_ref = 1.2 × the impact speed;
  * - baselines by the rule of the fluid scenes: penalty stiffness in units of k_ref = m·v²/(2r)²
  *   (the stiffness that stops one particle arriving at the impact speed v within one diameter),
- *   weak/medium/strong = 3/30/300·k_ref; SPH-based contact pressure p_dyn = ρ·v² × 0.1/1/10 with
+ *   weak/medium/strong = 1/10/100·k_ref; SPH-based contact pressure p_dyn = ρ·v² × 0.1/1/10 with
  *   h = 4r; impulse restitution 0.5.
  *
  * @module

@@ -66,6 +66,12 @@ export interface HandlerEntry {
   description: string;
   /** Its parameters (values in `scene.handlers[id]`, overridable by `--param id.name=value`). */
   params: ParamSchema;
+  /**
+   * Run only when named by its exact id (`--handler penalty`), never through `*`, a glob or a
+   * suite: a handler family at explicit parameter values (`--param`, `--sweep`), beside its named
+   * levels.
+   */
+  explicitOnly?: boolean;
   /** The neighbour radius its kernels need from the grid (m), if any. */
   neighborRadius?(params: ParamValues, scene: Scene): number;
   /** Checks across its parameters; throw a `ParamError` naming `field` and the parameter. */

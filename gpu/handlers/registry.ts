@@ -22,10 +22,13 @@ const LEVELS = ["weak", "medium", "strong"] as const;
 
 const REGISTRY = new Registry<HandlerEntry>("handler", [
   MERGE_SPLIT_HANDLER,
-  ...LEVELS.map(penaltyHandler),
-  ...LEVELS.map(sphForceHandler),
+  ...LEVELS.map((level) => penaltyHandler(level)),
+  ...LEVELS.map((level) => sphForceHandler(level)),
   IMPULSE_HANDLER,
   VELOCITY_PROJECTION_HANDLER,
+  // the families at explicit parameter values (`--handler penalty --sweep penalty.stiffness=…`)
+  penaltyHandler(),
+  sphForceHandler(),
 ]);
 
 /** Every handler, by id, in report order (a live view: {@link registerHandler} adds to it). */

@@ -27,7 +27,10 @@
  * - `brokenBonds`: bonds broken so far (peridynamic fracture); `elastic` counts intact ones only.
  * - `sheetDeflection`: max cloth displacement from rest, in radii (rigidification shows as
  *   a small deflection).
- * - `maxRebound`: max upward fluid velocity (m/s): the fling-back of stiff forces.
+ * - `maxRebound`: max upward velocity of any fluid particle (m/s), a splash indicator;
+ *   `fluidUpVelocity`: the fluid's net upward momentum over its mass, Σ m v_y / Σ m (m/s, +y up;
+ *   negative while it falls): the fling-back of stiff forces, which moves the fluid as a whole,
+ *   where one droplet moves `maxRebound`.
  * - `frontX`, `columnHeight` (dam-break scenes: the front along the floor from the back wall and
  *   the water's height at the back wall, m), `densityErrorMax`, `densityErrorMean` (compression
  *   error of the particles' density estimate), `volumeChange` (relative, from the same estimate):
@@ -141,6 +144,7 @@ export const SAMPLE_FIELDS = [
   "nanCount",
   "sheetDeflection",
   "maxRebound",
+  "fluidUpVelocity",
   "momentumError",
   "energyError",
   "stage2Pairs",

@@ -44,6 +44,7 @@ override F_ELASTIC: u32;
 override F_NAN_COUNT: u32;
 override F_SHEET_DEFLECTION: u32;
 override F_MAX_REBOUND: u32;
+override F_FLUID_UP_VELOCITY: u32;
 override F_MOMENTUM_ERROR: u32;
 override F_ENERGY_ERROR: u32;
 override F_STAGE2_PAIRS: u32;
@@ -109,6 +110,7 @@ var<workgroup> redSum: array<vec4f, WG>;  // kinetic, potential, elastic, broken
 var<workgroup> redMax: array<vec4f, WG>;  // speed, penetration depth, deflection, rebound
 var<workgroup> redCnt: array<vec4u, WG>;  // pass-through, deep overlaps, NaN, inside a solid
 var<workgroup> redPen: array<f32, WG>;     // solid–solid penetration depth
+var<workgroup> redFluid: array<vec2f, WG>; // fluid: sum of m v.y, sum of m
 
 fn finite3(v: vec3f) -> bool {
   // By the exponent bits (all ones: Inf or NaN): a comparison would not do, since a shader
@@ -124,6 +126,7 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
   var mx = vec4f(0.0);
   var cnt = vec4u(0u);
   var pen = 0.0;
+  var fluid = vec2f(0.0);
   for (var i = t; i < P.count; i += WG) {
     let x = pos[i].xyz;
     let v = vel[i].xyz;
@@ -141,6 +144,7 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
     }
     if ((f & FLAG_FLUID) != 0u) {
       mx.w = max(mx.w, v.y);
+      fluid += vec2f(m * v.y, m);
     }
     let q = perParticle[2u * i];
     sum.z += perParticle[2u * i + 1u].x;
@@ -152,6 +156,7 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
     if (q.w > 1.0) { cnt.w += 1u; }
   }
   redPen[t] = pen;
+  redFluid[t] = fluid;
   redSum[t] = sum;
   redMax[t] = mx;
   redCnt[t] = cnt;
@@ -162,6 +167,7 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
       redMax[t] = max(redMax[t], redMax[t + stride]);
       redCnt[t] = redCnt[t] + redCnt[t + stride];
       redPen[t] = max(redPen[t], redPen[t + stride]);
+      redFluid[t] = redFluid[t] + redFluid[t + stride];
     }
     workgroupBarrier();
   }
@@ -181,6 +187,11 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
     samples[o + F_MAX_SOLID_PENETRATION] = redPen[0];
     samples[o + F_SHEET_DEFLECTION] = redMax[0].z;
     samples[o + F_MAX_REBOUND] = redMax[0].w;
+    var up = 0.0;
+    if (redFluid[0].y > 0.0) {
+      up = redFluid[0].x / redFluid[0].y;
+    }
+    samples[o + F_FLUID_UP_VELOCITY] = up;
     samples[o + F_MOMENTUM_ERROR] = bitcast<f32>(stats[STAT_MOMENTUM_ERROR]);
     samples[o + F_ENERGY_ERROR] = bitcast<f32>(stats[STAT_ENERGY_ERROR]);
     samples[o + F_STAGE2_PAIRS] = f32(stats[STAT_STAGE2_PAIRS]);

@@ -79,6 +79,9 @@ Deno.test("metrics per sheet: none, one or several sheets, same definitions", as
     assert.ok(Math.abs(row.maxPenetrationDepth - 1.5) < 1e-3, `${row.maxPenetrationDepth}`);
     assert.ok(Math.abs(row.kinetic - 0.5 * 2 * 1) < 1e-6, `${row.kinetic}`);
     assert.equal(row.nanCount, 0);
+    // the 4 fluid particles (mass 2): Σ m v_y / Σ m = (2 · −1) / 8; none moves up
+    assert.ok(Math.abs(row.fluidUpVelocity + 0.25) < 1e-7, `${row.fluidUpVelocity}`);
+    assert.equal(row.maxRebound, 0);
   });
 
   await t.step("solid bodies: overlaps with another solid body, not with its own", async () => {
@@ -133,6 +136,9 @@ Deno.test("metrics per sheet: none, one or several sheets, same definitions", as
     assert.ok(Math.abs(row.kinetic - (9 + 16)) < 1e-5, `${row.kinetic}`);
     // −Σ m g·(x − origin) with the positions sampled: 2·10·(0.5 + 1.5)
     assert.ok(Math.abs(row.potential - 2 * 10 * (0.5 + 1.5)) < 1e-4, `${row.potential}`);
+    // rebound: one particle's 3 m/s up; the fluid's net upward velocity (2·3 + 2·0) / 4
+    assert.equal(row.maxRebound, 3);
+    assert.ok(Math.abs(row.fluidUpVelocity - 1.5) < 1e-7, `${row.fluidUpVelocity}`);
   });
 });
 

@@ -8,12 +8,19 @@
 import type { HandlerContext, HandlerEntry } from "../handler.ts";
 import { PenaltyForce } from "./penalty_force.ts";
 
-/** The penalty handler at one level (`weak`, `medium`, `strong`). */
-export function penaltyHandler(level: "weak" | "medium" | "strong"): HandlerEntry {
-  const id = `penalty-${level}`;
+/**
+ * The penalty handler at one level (`weak`, `medium`, `strong`), or without a level: the family
+ * `penalty`, run only by its exact id at explicit stiffnesses (`--param`, `--sweep`; the scene's
+ * `handlers.penalty` gives its default, the medium level's).
+ */
+export function penaltyHandler(level?: "weak" | "medium" | "strong"): HandlerEntry {
+  const id = level ? `penalty-${level}` : "penalty";
   return {
     id,
-    description: `Penalty force k·(r1 + r2 − d)·n̂ between overlapping particles, ${level}`,
+    description: `Penalty force k·(r1 + r2 − d)·n̂ between overlapping particles, ${
+      level ?? "at an explicit stiffness"
+    }`,
+    explicitOnly: !level,
     params: { stiffness: { description: "penalty stiffness k (N/m)", gt: 0 } },
     create(ctx: HandlerContext) {
       const k = new PenaltyForce(ctx.device, {

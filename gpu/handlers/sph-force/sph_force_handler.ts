@@ -8,12 +8,16 @@
 import type { HandlerContext, HandlerEntry } from "../handler.ts";
 import { SphCouplingForce } from "./sph_coupling_force.ts";
 
-/** The SPH-based force handler at one level (`weak`, `medium`, `strong`). */
-export function sphForceHandler(level: "weak" | "medium" | "strong"): HandlerEntry {
-  const id = `sph-force-${level}`;
+/**
+ * The SPH-based force handler at one level (`weak`, `medium`, `strong`), or without a level: the
+ * family `sph-force`, run only by its exact id at explicit stiffnesses (`--param`, `--sweep`).
+ */
+export function sphForceHandler(level?: "weak" | "medium" | "strong"): HandlerEntry {
+  const id = level ? `sph-force-${level}` : "sph-force";
   return {
     id,
-    description: `SPH-based coupling pressure between bodies, ${level}`,
+    description: `SPH-based coupling pressure between bodies, ${level ?? "at an explicit stiffness"}`,
+    explicitOnly: !level,
     params: {
       stiffness: { description: "contact pressure stiffness (Pa)", gt: 0 },
       h: { description: "kernel support radius h (m)", gt: 0 },

@@ -1,0 +1,164 @@
+/**
+ * Parameter sweeps (`--sweep`): one case per value of a handler parameter or of the scene's time
+ * step, each recorded with the values it ran at (`CaseRecord.sweep`).
+ *
+ * ```sh
+ * deno task bench --scene fig4-fluid-cloth --handler penalty --sweep penalty.stiffness=1e2..1e6:9
+ * deno task bench --scene fig3-* --handler merge-split,penalty-medium --sweep scene.dt=1e-4..4e-3:6
+ * ```
+ *
+ * A value list is `a..b:n` (n values from a to b, log-spaced: both positive) or `v1,v2,…`.
+ * Several `--sweep` options run their cartesian product. A handler target `<handler>.<param>`
+ * applies to the cases of that handler only (a family id such as `penalty` runs at exactly the
+ * swept values, beside the named levels `penalty-weak` … which are left as they are); `scene.dt`
+ * applies to every case.
+ *
+ * @module
+ */
+import type { Scene } from "../core/scene.ts";
+import type { CaseSpec } from "./suite.ts";
+import { UsageError } from "./suite.ts";
+
+/** What a sweep varies: a handler parameter, or a field of the scene. */
+export type SweepTarget =
+  | { kind: "handler"; handler: string; param: string }
+  | { kind: "scene"; field: SceneSweepField };
+
+/** The scene fields a sweep may vary. */
+export const SCENE_SWEEP_FIELDS = ["dt"] as const;
+
+/** A scene field a sweep may vary. */
+export type SceneSweepField = typeof SCENE_SWEEP_FIELDS[number];
+
+/** One `--sweep` option, parsed. */
+export interface Sweep {
+  /** The target as written in the record's `sweep` field, e.g. `penalty.stiffness`, `scene.dt`. */
+  key: string;
+  target: SweepTarget;
+  /** The values, in the order given (ascending for a range). */
+  values: number[];
+}
+
+/**
+ * The values of `a..b:n` (n ≥ 2 log-spaced values from a to b, both > 0; n = 1 gives a) or of a
+ * comma list. Throws a {@link UsageError} saying what is wrong.
+ */
+export function sweepValues(text: string, what = "--sweep"): number[] {
+  const range = /^\s*([^.,:\s][^,:]*?)\s*\.\.\s*([^,:]+?)\s*:\s*(\d+)\s*$/.exec(text);
+  if (range) {
+    const [a, b, n] = [Number(range[1]), Number(range[2]), Number(range[3])];
+    if (!(a > 0) || !(b > 0) || !Number.isFinite(a) || !Number.isFinite(b)) {
+      throw new UsageError(
+        `${what}: a log-spaced range a..b:n needs finite a, b > 0, got "${text}"`,
+      );
+    }
+    if (!Number.isInteger(n) || n < 1 || n > 1000) {
+      throw new UsageError(`${what}: the count n of a..b:n must be 1..1000, got "${text}"`);
+    }
+    if (n === 1) return [a];
+    const la = Math.log(a), lb = Math.log(b);
+    // exact ends; interior values rounded to 6 significant digits so records read cleanly
+    return Array.from(
+      { length: n },
+      (_, k) =>
+        k === 0
+          ? a
+          : k === n - 1
+          ? b
+          : Number(Math.exp(la + (lb - la) * k / (n - 1)).toPrecision(6)),
+    );
+  }
+  const items = text.split(",").map((s) => s.trim());
+  const values = items.map(Number);
+  if (!items.length || items.some((s) => s === "") || values.some((v) => !Number.isFinite(v))) {
+    throw new UsageError(
+      `${what}: values must be a..b:n (log-spaced) or a comma list of numbers, got "${text}"`,
+    );
+  }
+  if (new Set(values).size !== values.length) {
+    throw new UsageError(`${what}: a value is listed twice in "${text}"`);
+  }
+  return values;
+}
+
+/**
+ * Parses one `--sweep <target>=<values>`: target `<handler>.<param>` or `scene.<field>`
+ * ({@link SCENE_SWEEP_FIELDS}). `knownHandlers` are the handler ids; a handler target is checked
+ * against them (the parameter is checked when the cases are resolved, against the schema).
+ */
+export function parseSweep(text: string, options: { knownHandlers: readonly string[] }): Sweep {
+  const m = /^\s*([A-Za-z0-9_-]+)\.([A-Za-z0-9_]+)\s*=(.+)$/.exec(text);
+  if (!m) {
+    throw new UsageError(
+      `--sweep ${text}: must read <handler>.<param>=<values> or scene.dt=<values>, e.g. ` +
+        "penalty.stiffness=1e2..1e6:9",
+    );
+  }
+  const [, owner, name, valuesText] = m;
+  const values = sweepValues(valuesText, `--sweep ${owner}.${name}`);
+  if (owner === "scene") {
+    if (!(SCENE_SWEEP_FIELDS as readonly string[]).includes(name)) {
+      throw new UsageError(
+        `--sweep scene.${name}: a scene sweep varies one of ${SCENE_SWEEP_FIELDS.join(", ")}`,
+      );
+    }
+    if (values.some((v) => !(v > 0))) {
+      throw new UsageError(`--sweep scene.${name}: every value must be > 0`);
+    }
+    return {
+      key: `scene.${name}`,
+      target: { kind: "scene", field: name as SceneSweepField },
+      values,
+    };
+  }
+  if (!options.knownHandlers.includes(owner)) {
+    throw new UsageError(
+      `--sweep ${owner}.${name}: unknown handler "${owner}"; known: ${
+        options.knownHandlers.join(", ")
+      }`,
+    );
+  }
+  return {
+    key: `${owner}.${name}`,
+    target: { kind: "handler", handler: owner, param: name },
+    values,
+  };
+}
+
+/**
+ * Every case of `cases` once per combination of the sweeps' values that apply to it: a handler
+ * sweep multiplies the cases of its handler (its value goes into the case's parameters), a scene
+ * sweep every case (its value replaces the scene field). A case no sweep applies to stays as it
+ * is. Throws a {@link UsageError} when a handler sweep matches no case.
+ */
+export function expandSweeps(cases: readonly CaseSpec[], sweeps: readonly Sweep[]): CaseSpec[] {
+  for (const s of sweeps) {
+    if (
+      s.target.kind === "handler" &&
+      !cases.some((c) => s.target.kind === "handler" && c.handler === s.target.handler)
+    ) {
+      throw new UsageError(
+        `--sweep ${s.key}: no case runs handler "${s.target.handler}"; add --handler ${s.target.handler}`,
+      );
+    }
+  }
+  const keys = new Set<string>();
+  for (const s of sweeps) {
+    if (keys.has(s.key)) throw new UsageError(`--sweep ${s.key} is given twice`);
+    keys.add(s.key);
+  }
+  let out: CaseSpec[] = [...cases];
+  for (const s of sweeps) {
+    out = out.flatMap((c) => {
+      const t = s.target;
+      if (t.kind === "handler" && c.handler !== t.handler) return [c];
+      return s.values.map((v): CaseSpec => {
+        const sweep = { ...c.sweep, [s.key]: v };
+        if (t.kind === "handler") return { ...c, params: { ...c.params, [t.param]: v }, sweep };
+        const scene: Scene = { ...c.scene, [t.field]: v };
+        return { ...c, scene, sweep };
+      });
+    });
+  }
+  return out;
+}
