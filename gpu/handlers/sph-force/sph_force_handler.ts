@@ -16,7 +16,9 @@ export function sphForceHandler(level?: "weak" | "medium" | "strong"): HandlerEn
   const id = level ? `sph-force-${level}` : "sph-force";
   return {
     id,
-    description: `SPH-based coupling pressure between bodies, ${level ?? "at an explicit stiffness"}`,
+    description: `SPH-based coupling pressure between bodies, ${
+      level ?? "at an explicit stiffness"
+    }`,
     explicitOnly: !level,
     params: {
       stiffness: { description: "contact pressure stiffness (Pa)", gt: 0 },
