@@ -16,8 +16,8 @@
  * @module
  */
 import type { CaseRecord } from "../core/result.ts";
-import { caseKey, distinct } from "./case_key.ts";
-import { LEAK_FRACTION_MIN, unstable, usable } from "./case_status.ts";
+import { distinct, latestCases } from "./case_key.ts";
+import { LEAK_FRACTION_MIN, summaryMetric, unstable, usable } from "./case_status.ts";
 import {
   byValue,
   DT_TARGET,
@@ -100,10 +100,10 @@ export interface SweepChart {
   mergeSplit: { passThroughFraction: number; status: string; usable: boolean } | null;
 }
 
-/** A summary metric as a finite number, or null. */
+/** A summary metric as a finite number, or null (for the chart data). */
 function metric(r: CaseRecord, name: string): number | null {
-  const v = r.metrics?.summary[name];
-  return typeof v === "number" && Number.isFinite(v) ? v : null;
+  const v = summaryMetric(r, name);
+  return Number.isFinite(v) ? v : null;
 }
 
 /** Whether the record is part of a sweep (a non-empty `sweep` field). */
@@ -148,24 +148,12 @@ function groupByOthers(
 }
 
 /**
- * The records with one per case and swept values, the last of each: a re-run replaces a case, but
- * the cases of a sweep (same scene, handler and scale) are kept apart by their `sweep` values.
- */
-export function latestSweepCases(records: readonly CaseRecord[]): CaseRecord[] {
-  const key = (r: CaseRecord) => `${caseKey(r)}|${JSON.stringify(otherKeys(r, ""))}`;
-  const last = new Map<string, CaseRecord>();
-  for (const r of records) last.set(key(r), r);
-  const keep = new Set(last.values());
-  return records.filter((r) => keep.has(r));
-}
-
-/**
- * The parameter and time-step sweeps in `records` (one input, as read: several cases of a sweep
- * share scene, handler and scale, so do not reduce them with `latestCases` first), in first-seen
+ * The parameter and time-step sweeps in `records` (one input; a re-run replaces a case, and the
+ * cases of a sweep stay apart: `latestCases` keys them by their swept values), in first-seen
  * order of scene, scale and target. Both lists are empty when no record has a `sweep` field.
  */
 export function sweepSeries(records: readonly CaseRecord[]): Sweeps {
-  const all = latestSweepCases(records);
+  const all = latestCases(records);
   const sweptRecords = all.filter(swept);
   const where = distinct(sweptRecords.map((r) => `${r.scene}\u0000${r.scale}`));
   const params: ParamSweep[] = [];

@@ -3,7 +3,8 @@ import { LEAK_FRACTION_MIN } from "./case_status.ts";
 import { fakeRecord } from "./fake_record.ts";
 import { dtCase, FIG4, stiffnessCase, stiffnessSweep } from "./sweep_fixture.ts";
 import { renderReport } from "./report.ts";
-import { latestSweepCases, sweepSeries } from "./sweep_section.ts";
+import { sweepSeries } from "./sweep_section.ts";
+import { latestCases } from "./case_key.ts";
 
 const EVIL = "<script>alert(1)</script>";
 
@@ -17,7 +18,7 @@ function reportData(html: string): any {
 Deno.test("sweepSeries: the cases of a sweep are kept apart, a re-run replaces one", () => {
   const rerun = stiffnessCase(1e3, { summary: { passThroughFraction: 0.5 } });
   const records = [...stiffnessSweep(), rerun];
-  const latest = latestSweepCases(records);
+  const latest = latestCases(records);
   assert.equal(latest.length, 8);
   assert.ok(latest.includes(rerun));
   const [p] = sweepSeries(records).params;
