@@ -13,15 +13,15 @@ Deno.test("bench arguments", async (t) => {
     assert.equal(o.warmup, undefined, "the runner's default (defaultWarmup)");
     assert.equal(o.repeat, 1);
     const cases = resolveCases({ scenes: o.scenes, handlers: o.handlers, scale: "tiny" });
-    assert.equal(cases.filter((c) => c.scene.id === "fig4-fluid-cloth").length, 9);
-    // the default suite (bench/suites.ts): fig4 × 9, fig10 × 3, fig11 × 4, fig3-high × 5, fig7-100,
-    // fig9-flip-cloth, dam-break-sph and -flip
-    assert.equal(cases.length, 9 + 3 + 4 + 5 + 1 + 1 + 2);
+    assert.equal(cases.filter((c) => c.scene.id === "fig4-fluid-cloth").length, 10);
+    // the default suite (bench/suites.ts): fig4 × 10 (akinci needs its SPH fluid), fig10 × 3,
+    // fig11 × 4, fig3-high × 5, fig7-100, fig9-flip-cloth, dam-break-sph and -flip
+    assert.equal(cases.length, 10 + 3 + 4 + 5 + 1 + 1 + 2);
     assert.equal(
       resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "all" }).length,
-      // fig3 × 2, fig4, fig5, fig6, fig7 × 3, fig9 × 2, fig10 and fig11 (merge-split,
-      // velocity-projection), dam-break-sph and dam-break-flip (merge-split)
-      2 * 9 + 9 + 9 + 1 + 3 + 2 * 9 + 3 * 2 + 5 * 2 + 2,
+      // fig3 × 2, fig4 (and akinci), fig5, fig6, fig7 × 3, fig9 × 2 (FLIP: no akinci), fig10 and
+      // fig11 (merge-split, velocity-projection), dam-break-sph and dam-break-flip (merge-split)
+      2 * 9 + 10 + 9 + 1 + 3 + 2 * 9 + 3 * 2 + 5 * 2 + 2,
     );
     assert.throws(
       () => resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "nope" }),
@@ -42,10 +42,14 @@ Deno.test("bench arguments", async (t) => {
     assert.equal(cases.length, 5 + 4);
     assert.ok(globMatch("fig1?-*", "fig10-alpha-beta-00"));
     assert.deepEqual(
-      expand(["sph-force-*"], ["sph-force-weak", "impulse", "sph-force-strong"], "handler"),
+      expand(["kernel-repulsion-*"], [
+        "kernel-repulsion-weak",
+        "impulse",
+        "kernel-repulsion-strong",
+      ], "handler"),
       [
-        "sph-force-weak",
-        "sph-force-strong",
+        "kernel-repulsion-weak",
+        "kernel-repulsion-strong",
       ],
     );
   });

@@ -200,7 +200,8 @@ export function resolveCases(options: {
   for (const { scene, source } of picked) {
     const s = options.seed === undefined ? scene : { ...scene, seed: options.seed };
     for (const h of wanted) {
-      if (handlerApplies(scene, h) && (source !== "catalog" || inSuite(scene.id, h))) {
+      const usable = handlerApplies(scene, h) && !HANDLERS.get(h)!.notApplicable?.(scene);
+      if (usable && (source !== "catalog" || inSuite(scene.id, h))) {
         const params = options.params?.[h];
         checkCaseParams({ scene: s, handler: h, params }, "--param");
         cases.push({

@@ -28,7 +28,7 @@ export const SUITES: Readonly<Record<string, Suite>> = {
         "merge-split",
         "penalty-weak",
         "penalty-strong",
-        "sph-force-weak",
+        "kernel-repulsion-weak",
         "impulse",
       ]],
       ["fig7-mass-100", ["merge-split"]],

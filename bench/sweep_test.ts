@@ -39,7 +39,7 @@ Deno.test("parameter sweeps", async (t) => {
 
   await t.step("the family id runs only when named; * and globs leave it out", () => {
     const all = resolveCases({ scenes: ["fig4-fluid-cloth"], handlers: [], scale: "tiny" });
-    assert.ok(!all.some((c) => c.handler === "penalty" || c.handler === "sph-force"));
+    assert.ok(!all.some((c) => c.handler === "penalty" || c.handler === "kernel-repulsion"));
     const glob = resolveCases({
       scenes: ["fig4-fluid-cloth"],
       handlers: ["penalty*"],

@@ -1,6 +1,6 @@
 /**
  * The collision-handling baselines that paper §6.1 compares merging-and-splitting with, as f64
- * references for the GPU kernels `gpu/handlers/penalty/penalty_force.ts`, `gpu/handlers/sph-force/sph_coupling_force.ts` and
+ * references for the GPU kernels `gpu/handlers/penalty/penalty_force.ts`, `gpu/handlers/kernel-repulsion/kernel_repulsion.ts` and
  * `gpu/handlers/impulse/impulse.ts`. Brute force O(N²); the contact set is that of {@link findCollisions}
  * (Collision Rule 1, Eq. 21, minus bonded pairs and same-body pairs without self-collision).
  *
@@ -13,8 +13,9 @@
  *   f_ij = max(k δ − c v_n, 0) · n̂_ij, f_i = Σ_j f_ij. The scalar is symmetric in i and j and
  *   n̂_ji = −n̂_ij, so f_ji = −f_ij and Σ_i f_i = 0. k (N/m) is the stiffness, c (N·s/m) the
  *   damping (default 0). Coincident particles (d = 0) exert no force (no direction).
- * - **SPH coupling force** (paper refs [22] Becker et al. 2009, [23] Shao et al. 2014; boundary
- *   pressure in the style of Müller et al. 2004 and Akinci et al. 2012): between particles of
+ * - **Kernel repulsion** (a smooth penalty shaped by the SPH spiky kernel; not the SPH-based
+ *   coupling of the literature, which is Akinci et al. 2012 in `core/akinci_reference.ts`: this
+ *   force ignores the fluid's own density and pressure): between particles of
  *   different bodies within the SPH support h, the symmetric SPH pressure force with a constant
  *   pressure at the rest density ρ0, f_i = −Σ_{j: body_j ≠ body_i} k m_i m_j / ρ0² · ∇W(x⃗_ij, h)
  *   with the spiky kernel gradient ∇W(x⃗, h) = −45 / (π h⁶) (h − r)² x⃗ / r (Müller et al. 2003,
@@ -57,8 +58,8 @@ export interface PenaltyParams {
 /** Options of {@link penaltyForces}: the contact set of {@link findCollisions} and the force. */
 export interface PenaltyForcesOptions extends FindCollisionsOptions, PenaltyParams {}
 
-/** Parameters of the SPH coupling force. */
-export interface SphCouplingParams {
+/** Parameters of the kernel repulsion. */
+export interface KernelRepulsionParams {
   /** SPH support radius h (m, > 0). */
   h: number;
   /** Rest density ρ0 (kg/m³, > 0). */
@@ -67,8 +68,8 @@ export interface SphCouplingParams {
   stiffness: number;
 }
 
-/** Options of {@link sphCouplingForces}. */
-export interface SphCouplingForcesOptions extends SphCouplingParams {
+/** Options of {@link kernelRepulsionForces}. */
+export interface KernelRepulsionForcesOptions extends KernelRepulsionParams {
   /** Body id per particle; only particles of different bodies interact. */
   body: ArrayLike<number>;
 }
@@ -102,7 +103,7 @@ function checkPenalty(params: PenaltyParams, name: string): { k: number; c: numb
   };
 }
 
-function checkSphCoupling(params: SphCouplingParams, name: string): void {
+function checkKernelRepulsion(params: KernelRepulsionParams, name: string): void {
   if (!params) throw new TypeError(`${name} is required`);
   assertPositive(params.h, `${name}.h`);
   assertPositive(params.rho0, `${name}.rho0`);
@@ -163,14 +164,18 @@ export function penaltyForces(
 }
 
 /**
- * SPH coupling force on `a` from `b` (paper refs [22], [23]):
+ * Kernel repulsion on `a` from `b`:
  * −k m_a m_b / ρ0² · ∇W_spiky(x_a − x_b, h) = k m_a m_b / ρ0² · 45/(π h⁶) (h − d)² n̂,
  * n̂ = (x_a − x_b)/d; zero for d ≥ h or d = 0. Body filtering is the caller's.
  */
-export function sphCouplingPairForce(a: Particle, b: Particle, params: SphCouplingParams): Vec3 {
+export function kernelRepulsionPairForce(
+  a: Particle,
+  b: Particle,
+  params: KernelRepulsionParams,
+): Vec3 {
   assertParticle(a, "a");
   assertParticle(b, "b");
-  checkSphCoupling(params, "params");
+  checkKernelRepulsion(params, "params");
   const { h, rho0, stiffness } = params;
   const x = sub(a.x, b.x);
   const d = norm(x);
@@ -181,15 +186,15 @@ export function sphCouplingPairForce(a: Particle, b: Particle, params: SphCoupli
 }
 
 /**
- * SPH coupling forces f_i = Σ_{j: body_j ≠ body_i, d < h} (see {@link sphCouplingPairForce});
+ * Kernel repulsion forces f_i = Σ_{j: body_j ≠ body_i, d < h} (see {@link kernelRepulsionPairForce});
  * particles of the same body do not interact. Σ_i f_i = 0.
  */
-export function sphCouplingForces(
+export function kernelRepulsionForces(
   particles: readonly Particle[],
-  options: SphCouplingForcesOptions,
+  options: KernelRepulsionForcesOptions,
 ): Vec3[] {
   if (!Array.isArray(particles)) throw new TypeError("particles must be an array of particles");
-  checkSphCoupling(options, "options");
+  checkKernelRepulsion(options, "options");
   const n = particles.length;
   if (!options.body || options.body.length !== n) {
     throw new RangeError(`options.body must have ${n} entries, got ${options.body?.length}`);
@@ -198,7 +203,7 @@ export function sphCouplingForces(
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
       if (options.body[i] === options.body[j]) continue;
-      const f = sphCouplingPairForce(particles[i], particles[j], options);
+      const f = kernelRepulsionPairForce(particles[i], particles[j], options);
       force[i] = add(force[i], f);
       force[j] = sub(force[j], f);
     }

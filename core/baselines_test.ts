@@ -4,10 +4,10 @@ import {
   findContacts,
   impulsePairDelta,
   impulseVelocities,
+  kernelRepulsionForces,
+  kernelRepulsionPairForce,
   penaltyForces,
   penaltyPairForce,
-  sphCouplingForces,
-  sphCouplingPairForce,
 } from "./baselines.ts";
 import { findCollisions, type Pair, pairKey } from "./collision_rules.ts";
 import type { Particle } from "./particle.ts";
@@ -119,17 +119,17 @@ Deno.test("penalty force (paper refs [6], [8])", async (t) => {
   });
 });
 
-Deno.test("SPH coupling force (paper refs [22], [23])", async (t) => {
+Deno.test("kernel repulsion (constant contact pressure through the spiky gradient)", async (t) => {
   const p = (x: Vec3, mass = 1): Particle => ({ mass, x, v: ZERO });
   const params = { h: 0.4, rho0: 1000, stiffness: 2e5 };
 
   await t.step("pair force matches −k m_a m_b/ρ0² ∇W_spiky", () => {
     const d = 0.1;
-    const f = sphCouplingPairForce(p([d, 0, 0], 2), p([0, 0, 0], 3), params);
+    const f = kernelRepulsionPairForce(p([d, 0, 0], 2), p([0, 0, 0], 3), params);
     const want = params.stiffness * 6 / 1e6 * 45 / (Math.PI * params.h ** 6) * (params.h - d) ** 2;
     assertCloseVec(f, [want, 0, 0], { tol: 1e-12 });
-    assert.deepEqual(sphCouplingPairForce(p([0.4, 0, 0]), p(ZERO), params), ZERO);
-    assert.deepEqual(sphCouplingPairForce(p(ZERO), p(ZERO), params), ZERO);
+    assert.deepEqual(kernelRepulsionPairForce(p([0.4, 0, 0]), p(ZERO), params), ZERO);
+    assert.deepEqual(kernelRepulsionPairForce(p(ZERO), p(ZERO), params), ZERO);
   });
 
   await t.step("forces sum to zero, repulsive, only across bodies, continuous at h", () => {
@@ -137,23 +137,23 @@ Deno.test("SPH coupling force (paper refs [22], [23])", async (t) => {
       fc.property(cloud, coord(0.1, 0.6), fc.nat(100), (ps, h, salt) => {
         const body = ps.map((_, i) => (i * 5 + salt) % 3);
         const opts = { ...params, h, body };
-        const f = sphCouplingForces(ps, opts);
+        const f = kernelRepulsionForces(ps, opts);
         assertCloseVec(total(f), ZERO, { tol: 1e-12, scale: maxNorm(f) });
         for (let i = 0; i < ps.length; i++) {
           const others = ps.filter((_, j) => body[j] !== body[i]);
           const mine = ps.filter((_, j) => j !== i && body[j] === body[i]);
           // Same-body neighbours do not matter: dropping them leaves f_i unchanged.
           const alone = others.reduce(
-            (acc, q) => add(acc, sphCouplingPairForce(ps[i], q, opts)),
+            (acc, q) => add(acc, kernelRepulsionPairForce(ps[i], q, opts)),
             ZERO as Vec3,
           );
           assertCloseVec(f[i], alone, { tol: 1e-12, scale: maxNorm(f) });
           for (const q of [...others, ...mine]) {
-            const fq = sphCouplingPairForce(ps[i], q, opts);
+            const fq = kernelRepulsionPairForce(ps[i], q, opts);
             assert.ok(dot(fq, sub(ps[i].x, q.x)) >= 0);
           }
         }
-        const near = sphCouplingPairForce(p([h * (1 - 1e-9), 0, 0]), p(ZERO), opts);
+        const near = kernelRepulsionPairForce(p([h * (1 - 1e-9), 0, 0]), p(ZERO), opts);
         assert.ok(norm(near) < 1e-6 * params.stiffness / 1e6 / h ** 4);
       }),
       { numRuns: 300 },
@@ -161,9 +161,12 @@ Deno.test("SPH coupling force (paper refs [22], [23])", async (t) => {
   });
 
   await t.step("rejects bad arguments, naming them", () => {
-    assert.throws(() => sphCouplingForces([p(ZERO)], { ...params, body: [] }), /options\.body/);
-    assert.throws(() => sphCouplingForces([], { ...params, h: 0, body: [] }), /options\.h/);
-    assert.throws(() => sphCouplingPairForce(p(ZERO), p(ZERO), { ...params, rho0: -1 }), /rho0/);
+    assert.throws(() => kernelRepulsionForces([p(ZERO)], { ...params, body: [] }), /options\.body/);
+    assert.throws(() => kernelRepulsionForces([], { ...params, h: 0, body: [] }), /options\.h/);
+    assert.throws(
+      () => kernelRepulsionPairForce(p(ZERO), p(ZERO), { ...params, rho0: -1 }),
+      /rho0/,
+    );
   });
 });
 

@@ -279,6 +279,13 @@ export function restMassForSpacing(spacing: number, h: number, rho0: number): nu
   return rho0 / sum;
 }
 
+/**
+ * Monaghan's artificial viscosity coefficient α of {@link suggestSphParams} (Monaghan 1992/2005;
+ * 0.01–0.1 in the WCSPH literature for free-surface water, e.g. Becker & Teschner 2007): kinematic
+ * ν = α h_s c / 10 in 3D with the smoothing length h_s = h/2.
+ */
+export const ARTIFICIAL_VISCOSITY_ALPHA = 0.1;
+
 /** Inputs of {@link suggestSphParams}. */
 export interface SuggestSphParamsInput {
   /** Particle (collision) radius r (m); the rest spacing is 2r. */
@@ -358,7 +365,7 @@ export function suggestSphParams(input: SuggestSphParamsInput): SuggestedSphPara
     throw new RangeError(`suggestSphParams: soundSpeedFactor must be > 1, got ${factor}`);
   }
   const c = factor * maxSpeed;
-  const nu = 0.005 * h * c;
+  const nu = (ARTIFICIAL_VISCOSITY_ALPHA * hs * c) / 10;
   let dtMax = Math.min((0.4 * spacing) / (c + maxSpeed), (0.125 * hs * hs) / nu, radius / maxSpeed);
   if (g > 0) dtMax = Math.min(dtMax, 0.25 * Math.sqrt(hs / g));
   return {

@@ -154,11 +154,11 @@ export class Engine {
    * the field).
    */
   static async create(scene: Scene, options: EngineOptions): Promise<Engine> {
-    getHandler(options.handler);
-    if (!handlerApplies(scene, options.handler)) {
+    const why = getHandler(options.handler).notApplicable?.(scene);
+    if (!handlerApplies(scene, options.handler) || why) {
       throw new RangeError(
-        `handler "${options.handler}" does not apply to scene "${scene.id}"; it takes: ${
-          scene.applicableHandlers.join(", ")
+        `handler "${options.handler}" does not apply to scene "${scene.id}"; ${
+          why ?? `it takes: ${scene.applicableHandlers.join(", ")}`
         }`,
       );
     }
@@ -205,6 +205,7 @@ export class Engine {
     const at = (phase: Phase, part?: "begin" | "end") => this.#clock.writes(phase, part);
     this.#counted(`integration${stage}`, () => {
       inPass(encoder, `integration stage ${stage}`, at(`integration${stage}`, "begin"), () => {});
+      h.encodeBeforeForces?.(encoder);
       for (const s of this.systems) s.encodeForces(encoder);
       encoder.clearBuffer(state.buffers.handlerForce);
       h.encodeForces?.(encoder);

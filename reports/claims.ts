@@ -71,11 +71,13 @@ export const SWEEP_VALUES_MIN = 3;
 /** "Needs a much smaller time step": merge-split's largest stable dt at least this × a baseline's. */
 export const DT_FACTOR = 10;
 /** The force-based handler families whose stiffness and time-step sweeps the claims read. */
-export const FORCE_FAMILIES = ["penalty", "sph-force"] as const;
+export const FORCE_FAMILIES = ["penalty", "kernel-repulsion"] as const;
 /** The Fig. 7 scenes (mass ratios 1, 10, 100). */
 export const FIG7_SCENES = ["fig7-mass-1", "fig7-mass-10", "fig7-mass-100"] as const;
 
 const MERGE_SPLIT = "merge-split";
+/** The SPH-based coupling of the literature (Akinci et al. 2012), one level as published. */
+const AKINCI = "akinci";
 
 /** A claim threshold: its constant, value, unit and why it is what it is. */
 export interface ClaimThreshold {
@@ -100,7 +102,7 @@ export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
     name: "LEAK_FRACTION_MIN",
     value: LEAK_FRACTION_MIN,
     unit: "of the particles that can cross",
-    claims: "b, c, d, l, l2",
+    claims: "b, c, d, e2, l, l2",
     reason:
       "a leak is a visible amount: one or two particles can cross at a sheet's edge or between two samples; 0.5 % is 6 of fig4's 1,200 fluid particles at `small`",
   },
@@ -108,7 +110,7 @@ export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
     name: "REBOUND_FACTOR",
     value: REBOUND_FACTOR,
     unit: "× merge-split's `fluidRebound`",
-    claims: "e",
+    claims: "e, e2",
     reason:
       "the fluid's net upward velocity must clearly exceed merge-split's, whose elastic sheet also throws the fluid back a little",
   },
@@ -116,7 +118,7 @@ export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
     name: "REBOUND_SPEED_FRACTION",
     value: REBOUND_SPEED_FRACTION,
     unit: "× the reference speed",
-    claims: "e",
+    claims: "e, e2",
     reason:
       "a fling-back is a bounce of the whole fluid: 5 % of the impact speed, far above f32 noise (~1e-6 m/s) in a mass-weighted mean",
   },
@@ -334,7 +336,7 @@ export const CLAIMS: readonly Claim[] = [
       unit: " particles",
     }),
   },
-  ...(["penalty-weak", "impulse", "sph-force-weak"] as const).map((handler, k): Claim => ({
+  ...(["penalty-weak", "impulse", "kernel-repulsion-weak"] as const).map((handler, k): Claim => ({
     id: ["b", "c", "d"][k],
     text: `${handler} lets fluid through the cloth (more than ${LEAK_FRACTION_MIN} of it)`,
     paper: "Fig. 4",
@@ -366,6 +368,51 @@ export const CLAIMS: readonly Claim[] = [
         measured: `fluid's net upward velocity at its most ${formatNumber(strong)} m/s vs ${
           formatNumber(ms)
         } m/s (${formatNumber(strong / ms)}×; reference speed ${formatNumber(vRef)} m/s)`,
+      };
+    },
+  },
+  {
+    id: "e2",
+    text:
+      `The SPH-based coupling of the literature (akinci, Akinci et al. 2012) does not give merge-split's outcome: it lets more than ${LEAK_FRACTION_MIN} of the fluid through, flings it back (as in e) or is unstable`,
+    paper: "Fig. 4",
+    evaluate(records) {
+      const ms = findCase(records, FIG4_SCENE, MERGE_SPLIT);
+      const ak = findCase(records, FIG4_SCENE, AKINCI);
+      const gap = notUsable([[FIG4_SCENE, MERGE_SPLIT]], [ms]) ??
+        missing([[FIG4_SCENE, AKINCI]], [ak]);
+      if (gap) return gap;
+      // instability is this claim's outcome: an unstable or exploded run counts (a failed one is
+      // "not run", from missing(): no metrics)
+      if (unstable(ak!)) {
+        return {
+          status: "reproduced",
+          measured: `akinci ended ${ak!.status}${
+            ak!.metrics?.summary.exploded === true ? ", exploded" : ""
+          }, energy ratio ${formatNumber(metric(ak!, "energyRatio"))}`,
+        };
+      }
+      const leak = metric(ak!, "passThroughFraction");
+      const [rebound, msRebound] = [ak!, ms!].map((r) => metric(r, "fluidRebound"));
+      const vRef = metric(ak!, "referenceSpeed");
+      if ([leak, rebound, msRebound, vRef].some(Number.isNaN)) {
+        return {
+          status: "not run",
+          measured: "no passThroughFraction or fluidRebound in the records",
+        };
+      }
+      const leaks = leak > LEAK_FRACTION_MIN;
+      const flings = rebound > REBOUND_FACTOR * msRebound &&
+        rebound > REBOUND_SPEED_FRACTION * vRef;
+      return {
+        status: leaks || flings ? "reproduced" : "not reproduced",
+        measured:
+          `akinci: passThroughFraction ${formatNumber(leak)} (threshold ${LEAK_FRACTION_MIN}); ` +
+          `fluid's net upward velocity ${formatNumber(rebound)} m/s vs merge-split's ${
+            formatNumber(msRebound)
+          } m/s (reference speed ${formatNumber(vRef)} m/s); energy ratio ${
+            formatNumber(metric(ak!, "energyRatio"))
+          }`,
       };
     },
   },
@@ -451,7 +498,7 @@ export const CLAIMS: readonly Claim[] = [
     paper: "Fig. 3",
     evaluate: mergeSplitHoldsOn(FIG3_SCENES),
   },
-  ...(["penalty-weak", "sph-force-weak"] as const).map((handler): Claim => ({
+  ...(["penalty-weak", "kernel-repulsion-weak"] as const).map((handler): Claim => ({
     id: handler === "penalty-weak" ? "l" : "l2",
     text:
       `${handler} lets the ball through the cloth (more than ${LEAK_FRACTION_MIN} of its particles) at one height at least`,
@@ -465,7 +512,7 @@ export const CLAIMS: readonly Claim[] = [
       ).join("; "),
     })),
   })),
-  ...(["penalty-strong", "sph-force-strong"] as const).map((handler): Claim => ({
+  ...(["penalty-strong", "kernel-repulsion-strong"] as const).map((handler): Claim => ({
     id: handler === "penalty-strong" ? "m" : "m2",
     text:
       `${handler} is unstable at one height at least (recorded unstable, exploded, or energy ratio > ${
@@ -492,7 +539,7 @@ export const CLAIMS: readonly Claim[] = [
       "Weak forces and impulses let the ball into the wall before it breaks (particles more than half inside another solid before the first broken bond); merge-split does not",
     paper: "Fig. 5",
     evaluate(records) {
-      const handlers = [MERGE_SPLIT, "penalty-weak", "sph-force-weak", "impulse"];
+      const handlers = [MERGE_SPLIT, "penalty-weak", "kernel-repulsion-weak", "impulse"];
       const found = handlers.map((h) => findCase(records, FIG5_SCENE, h));
       const ms = found[0];
       if (!usable(ms)) {
@@ -513,14 +560,14 @@ export const CLAIMS: readonly Claim[] = [
   {
     id: "p",
     text:
-      `Strong forces crumble the wall: at least ${FRAGMENT_FACTOR}× merge-split's fragments (penalty-strong, sph-force-strong)`,
+      `Strong forces crumble the wall: at least ${FRAGMENT_FACTOR}× merge-split's fragments (penalty-strong, kernel-repulsion-strong)`,
     paper: "Fig. 5",
     evaluate(records) {
       const ms = findCase(records, FIG5_SCENE, MERGE_SPLIT);
       if (!usable(ms)) {
         return { status: "not run", measured: `no usable ${FIG5_SCENE} × merge-split case` };
       }
-      const strong = ["penalty-strong", "sph-force-strong"].map((h) =>
+      const strong = ["penalty-strong", "kernel-repulsion-strong"].map((h) =>
         findCase(records, FIG5_SCENE, h)
       ).filter(usable);
       if (!strong.length) {

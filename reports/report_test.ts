@@ -27,7 +27,7 @@ function goodSuite(): CaseRecord[] {
     fig4("merge-split", { passThroughMax: 0, maxRebound: 2, fluidRebound: 0.2 }),
     fig4("penalty-weak", { passThroughMax: 5 }),
     fig4("penalty-strong", { passThroughMax: 0, maxRebound: 4, fluidRebound: 0.5 }),
-    fig4("sph-force-weak", { passThroughMax: 12 }),
+    fig4("kernel-repulsion-weak", { passThroughMax: 12 }),
     fig4("impulse", { passThroughMax: 3 }),
     ms("fig10-alpha-beta-00", { energyRatio: 0.6 }),
     ms("fig10-alpha-beta-10", { energyRatio: 0.7 }),
@@ -44,7 +44,7 @@ function goodSuite(): CaseRecord[] {
     }),
     fakeRecord({
       scene: "fig3-ball-cloth-low",
-      handler: "sph-force-weak",
+      handler: "kernel-repulsion-weak",
       summary: { passThroughMax: 9 },
     }),
     fakeRecord({
@@ -52,12 +52,20 @@ function goodSuite(): CaseRecord[] {
       handler: "penalty-strong",
       summary: { energyRatio: 1.4 },
     }),
-    fakeRecord({ scene: "fig3-ball-cloth-low", handler: "sph-force-strong", status: "unstable" }),
+    fakeRecord({
+      scene: "fig3-ball-cloth-low",
+      handler: "kernel-repulsion-strong",
+      status: "unstable",
+    }),
     ...[1, 10, 100].map((k) => ms(`fig7-mass-${k}`, { passThroughMax: 0, energyRatio: 0.9 })),
     ms("fig9-flip-cloth", { passThroughMax: 0, energyRatio: 0.8 }),
     ms("fig5-wall", { solidInsideBeforeFracture: 0, fragments: 10 }),
-    fakeRecord({ scene: "fig5-wall", handler: "sph-force-strong", summary: { fragments: 40 } }),
-    ...(["penalty-weak", "sph-force-weak", "impulse"] as const).map((handler, k) =>
+    fakeRecord({
+      scene: "fig5-wall",
+      handler: "kernel-repulsion-strong",
+      summary: { fragments: 40 },
+    }),
+    ...(["penalty-weak", "kernel-repulsion-weak", "impulse"] as const).map((handler, k) =>
       fakeRecord({ scene: "fig5-wall", handler, summary: { solidInsideBeforeFracture: k + 2 } })
     ),
     // (r): a penalty stiffness sweep at both heights: the slow ball is held by 10 and 100, the
@@ -72,6 +80,8 @@ function goodSuite(): CaseRecord[] {
         energyRatio: 0.8,
       }),
     ]),
+    // (e2): Akinci's coupling lets 3 of 400 fluid particles through (0.75 % > 0.5 %)
+    fig4("akinci", { passThroughMax: 3, fluidRebound: 0.1 }),
     // (s): merge-split stable up to 4e-3 s, penalty-medium only at 1e-4 s
     ...[1e-4, 4e-4, 4e-3].flatMap((dt) => [
       sweepCase("fig3-ball-cloth-high", "merge-split", { "scene.dt": dt }, { energyRatio: 0.8 }),
@@ -172,7 +182,7 @@ Deno.test("HTML report", async (t) => {
     assert.equal(b.status, "not run");
     assert.match(b.measured, /penalty-weak failed, no metrics/);
     const html = renderReport([{ label: "x", records: good }], { cdn: true });
-    assert.match(html, /21 reproduced, 0 not reproduced, 0 not run/);
+    assert.match(html, /22 reproduced, 0 not reproduced, 0 not run/);
     // solids: a merge-split leak or instability, no weak leak, strong stable; unstable cases count
     const solid = goodSuite();
     const at = (scene: string, handler: string) =>
@@ -184,7 +194,7 @@ Deno.test("HTML report", async (t) => {
     at("fig3-ball-cloth-high", "penalty-strong").metrics!.summary.energyRatio = 1.02; // (m)
     at("fig7-mass-100", "merge-split").status = "unstable"; // (n)
     at("fig5-wall", "impulse").metrics!.summary.solidInsideBeforeFracture = 0; // (o)
-    at("fig5-wall", "sph-force-strong").metrics!.summary.fragments = 15; // (p): 15 < 2 × 10
+    at("fig5-wall", "kernel-repulsion-strong").metrics!.summary.fragments = 15; // (p): 15 < 2 × 10
     at("fig9-flip-cloth", "merge-split").metrics!.summary.passThroughMax = 1; // (q)
     const so = statuses(solid);
     for (const id of ["k", "l", "m", "n", "o", "p", "q"]) {
@@ -204,7 +214,7 @@ Deno.test("HTML report", async (t) => {
     const sr = statuses(solid);
     for (const id of ["r", "s"]) assert.equal(sr[id], "not reproduced", id);
     // a failed weak case is left out: with no usable case the claim is not run
-    at("fig3-ball-cloth-low", "sph-force-weak").status = "failed";
+    at("fig3-ball-cloth-low", "kernel-repulsion-weak").status = "failed";
     assert.equal(statuses(solid)["l2"], "not run");
   });
 
@@ -237,6 +247,24 @@ Deno.test("HTML report", async (t) => {
       evaluateClaims(drop).find((c) => c.claim.id === "e")!.result.status,
       "not reproduced",
     );
+    // (e2): Akinci's coupling holding the fluid (one particle through, no rebound) is not
+    // reproduced; unstable, it is (instability is the outcome); failed, it is not run
+    const ak = goodSuite();
+    const akinci = ak.find((r) => r.handler === "akinci")!;
+    akinci.metrics!.summary.passThroughMax = 1;
+    akinci.metrics!.summary.passThroughFraction = 1 / 400;
+    const e2 = () => evaluateClaims(ak).find((c) => c.claim.id === "e2")!.result;
+    assert.equal(e2().status, "not reproduced");
+    assert.match(e2().measured, /passThroughFraction 0\.0025/);
+    akinci.metrics!.summary.fluidRebound = 0.35; // > 1.5 × 0.2 and > 0.05 × 4 m/s
+    assert.equal(e2().status, "reproduced");
+    akinci.metrics!.summary.fluidRebound = 0.1;
+    akinci.status = "unstable";
+    assert.equal(e2().status, "reproduced");
+    assert.match(e2().measured, /akinci ended unstable/);
+    akinci.status = "failed";
+    akinci.metrics = null;
+    assert.equal(e2().status, "not run");
     // (r): the slow ball leaks at every swept stiffness: no window there, so the sweep does not
     // show two windows that miss each other
     const noWindow = goodSuite();

@@ -60,13 +60,13 @@ Deno.test("report: a Sweeps section with the chart data and the merge-split line
   const records = [
     fakeRecord({ scene: FIG4, handler: "merge-split", summary: { passThroughFraction: 0 } }),
     ...stiffnessSweep(),
-    // an sph-force sweep of another scene, with an escaped name
+    // an kernel-repulsion sweep of another scene, with an escaped name
     ...[1, 10].map((k) =>
       fakeRecord({
         scene: EVIL,
-        handler: "sph-force",
+        handler: "kernel-repulsion",
         handlerParams: { stiffness: k },
-        sweep: { "sph-force.stiffness": k },
+        sweep: { "kernel-repulsion.stiffness": k },
         summary: { passThroughFraction: 0.2 / k },
       })
     ),
@@ -87,7 +87,9 @@ Deno.test("report: a Sweeps section with the chart data and the merge-split line
   assert.match(section, /merge-split \(unswept\) lets 0 of the particles through/);
   assert.match(section, /none of 2 values/);
   assert.ok(!section.includes(EVIL));
-  assert.ok(section.includes("&lt;script&gt;alert(1)&lt;/script&gt; (tiny): sph-force.stiffness"));
+  assert.ok(
+    section.includes("&lt;script&gt;alert(1)&lt;/script&gt; (tiny): kernel-repulsion.stiffness"),
+  );
   // the time-step table: merge-split stable up to 0.001, unstable at 0.01; impulse never stable
   assert.match(
     section,

@@ -6,11 +6,15 @@
  * apart as the paper's levels (an earlier 3/30/300·k_ref had been placed by looking at outcomes;
  * these are kept whatever the runs show); SPH-based contact pressure in units of the dynamic
  * pressure p_dyn = ρ·v² — 0.1/1/10·p_dyn; impulse restitution 0.5; merge-split with the paper's
- * defaults (α = 1, β = 0, n in [8, 64], §6) unless given.
+ * defaults (α = 1, β = 0, n in [8, 64], §6) unless given; Akinci's coupling (scenes with an SPH
+ * fluid) with the fluid's own h, ρ0 and speed of sound and, as boundary friction σ, the fluid's
+ * artificial viscosity coefficient α ({@link ARTIFICIAL_VISCOSITY_ALPHA}): the boundary is as
+ * viscous as the fluid (Akinci's Eq. 13 is Monaghan's artificial viscosity).
  *
  * @module
  */
 import type { PluginParams } from "../core/scene.ts";
+import { ARTIFICIAL_VISCOSITY_ALPHA } from "../core/sph_reference.ts";
 
 /** The quantities of the rule. */
 export interface ImpactScale {
@@ -34,13 +38,23 @@ export function impactReferences(s: ImpactScale): { kRef: number; pDyn: number }
   };
 }
 
+/** Options of {@link baselineHandlers}. */
+export interface BaselineHandlerOptions {
+  /** Merge-split's parameters where they differ from the paper's defaults. */
+  mergeSplit?: { alpha?: number; beta?: number; nMin?: number; nMax?: number };
+  /** The SPH fluid of the scene, if any: Akinci's coupling takes its parameters. */
+  fluid?: { h: number; rho0: number; soundSpeed: number };
+}
+
 /** Every handler's parameters by the rule above. */
 export function baselineHandlers(
   s: ImpactScale,
-  mergeSplit: { alpha?: number; beta?: number; nMin?: number; nMax?: number } = {},
+  options: BaselineHandlerOptions = {},
 ): PluginParams {
   const { kRef, pDyn } = impactReferences(s);
-  const sphForce = (f: number) => ({ stiffness: f * pDyn, h: s.h, rho0: s.density });
+  const mergeSplit = options.mergeSplit ?? {};
+  const fluid = options.fluid;
+  const kernelRepulsion = (f: number) => ({ stiffness: f * pDyn, h: s.h, rho0: s.density });
   return {
     "merge-split": {
       alpha: mergeSplit.alpha ?? 1,
@@ -53,10 +67,11 @@ export function baselineHandlers(
     "penalty-strong": { stiffness: 100 * kRef },
     // the families run at explicit values (`--param`, `--sweep`); by default the medium level
     penalty: { stiffness: 10 * kRef },
-    "sph-force": sphForce(1),
-    "sph-force-weak": sphForce(0.1),
-    "sph-force-medium": sphForce(1),
-    "sph-force-strong": sphForce(10),
+    "kernel-repulsion": kernelRepulsion(1),
+    "kernel-repulsion-weak": kernelRepulsion(0.1),
+    "kernel-repulsion-medium": kernelRepulsion(1),
+    "kernel-repulsion-strong": kernelRepulsion(10),
     impulse: { restitution: 0.5 },
+    ...(fluid ? { akinci: { ...fluid, friction: ARTIFICIAL_VISCOSITY_ALPHA } } : {}),
   };
 }

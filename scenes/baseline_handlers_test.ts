@@ -18,7 +18,7 @@ Deno.test("baseline levels: one physical rule, decades apart", async (t) => {
       assert.ok(Math.abs(k(`penalty-${id}`) / kRef - f) < 1e-12, id);
     }
     for (const [id, f] of [["weak", 0.1], ["medium", 1], ["strong", 10]] as const) {
-      assert.ok(Math.abs(k(`sph-force-${id}`) / pDyn - f) < 1e-12, id);
+      assert.ok(Math.abs(k(`kernel-repulsion-${id}`) / pDyn - f) < 1e-12, id);
     }
   });
 });

@@ -188,7 +188,10 @@ export function fluidOnCloth(options: FluidOnClothOptions): Scene {
     },
     // Baseline levels an order of magnitude apart around the physical reference stiffness k_ref
     // (penalty) and the dynamic pressure of the impact (SPH-based force), fixed before any run.
-    handlers: baselineHandlers(impactScale, ms),
+    handlers: baselineHandlers(impactScale, {
+      mergeSplit: ms,
+      ...(flip ? {} : { fluid: { h: sph.h, rho0: 1000, soundSpeed: sph.soundSpeed } }),
+    }),
     applicableHandlers: [...options.applicableHandlers],
     notes: `r = ${r} m, spacing 2r; impact speed ${impact.toFixed(2)} m/s; ` +
       `k_ref = m v²/(2r)² = ${kRef.toFixed(1)} N/m; SPH c = ${sph.soundSpeed} m/s, ` +

@@ -2,7 +2,8 @@
  * The `Handler` plug-in interface: a collision handler (merge-split, or a baseline) hooks into a
  * step at fixed points and never sees a system. The engine calls, per stage: `encodeBegin`
  * (merge-split groups colliding pairs and merges them into DOFs; without it every particle is its
- * own DOF), the systems' forces, `encodeForces` (penalty and SPH-based forces into
+ * own DOF), `encodeBeforeForces` (what the systems' forces read: Akinci's boundary density), the
+ * systems' forces, `encodeForces` (penalty and SPH-based forces into
  * `state.handlerForce`), the systems' integration and the coupling, `encodeEnd` (merge-split
  * splits the DOFs into particle velocities; without it each particle takes its DOF's velocity);
  * after the last stage `encodeEndOfStep` (impulses).
@@ -50,6 +51,12 @@ export interface GpuHandler {
   ): { buffer: GPUBuffer; word: number } | undefined;
   /** Builds the DOF map of `stage` into `pass`; absent: every particle its own DOF. */
   encodeBegin?(pass: GPUComputePassEncoder, stage: 1 | 2): void;
+  /**
+   * Before the systems' forces of each stage: writes what they read from the handler, i.e.
+   * `state.buffers.boundaryDensity` (the boundary term of the SPH density, Akinci et al. 2012,
+   * Eq. 6).
+   */
+  encodeBeforeForces?(encoder: GPUCommandEncoder): void;
   /** Adds its per-particle forces into `state.buffers.handlerForce` (already cleared). */
   encodeForces?(encoder: GPUCommandEncoder): void;
   /** Particle velocities of `stage` into `state.buffers.velOut`; absent: the DOF's velocity. */
@@ -72,6 +79,12 @@ export interface HandlerEntry {
    * levels.
    */
   explicitOnly?: boolean;
+  /**
+   * Why it cannot run on `scene` even where the scene lists it or `*` (e.g. a fluid coupling on a
+   * scene without an SPH fluid), or nothing when it can. A suite skips such a case; the engine
+   * refuses it with this reason.
+   */
+  notApplicable?(scene: Scene): string | undefined;
   /** The neighbour radius its kernels need from the grid (m), if any. */
   neighborRadius?(params: ParamValues, scene: Scene): number;
   /** Checks across its parameters; throw a `ParamError` naming `field` and the parameter. */

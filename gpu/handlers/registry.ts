@@ -1,6 +1,6 @@
 /**
  * Every collision handler, by string id, in one place and in report order: `merge-split` (the
- * paper's method) and the baselines it is compared with (§6.1) — `penalty-*`, `sph-force-*` and
+ * paper's method) and the baselines it is compared with (§6.1) — `penalty-*`, `kernel-repulsion-*` and
  * `impulse` — and `velocity-projection` (Gao et al. 2018, Eqs. 19–20). A new handler is a folder
  * under `gpu/handlers/` plus one line here, or a {@link registerHandler} call; it touches no
  * system and not `core/scene.ts` (its parameters live in `scene.handlers[id]`, checked against
@@ -12,10 +12,11 @@ import { type ParamValues, resolveParams } from "../../core/params.ts";
 import { Registry } from "../../core/registry.ts";
 import type { Scene } from "../../core/scene.ts";
 import type { HandlerEntry } from "./handler.ts";
+import { AKINCI_HANDLER } from "./akinci/akinci_handler.ts";
 import { IMPULSE_HANDLER } from "./impulse/impulse_handler.ts";
 import { MERGE_SPLIT_HANDLER } from "./merge-split/merge_split_handler.ts";
 import { penaltyHandler } from "./penalty/penalty_handler.ts";
-import { sphForceHandler } from "./sph-force/sph_force_handler.ts";
+import { kernelRepulsionHandler } from "./kernel-repulsion/kernel_repulsion_handler.ts";
 import { VELOCITY_PROJECTION_HANDLER } from "./velocity-projection/velocity_projection_handler.ts";
 
 const LEVELS = ["weak", "medium", "strong"] as const;
@@ -23,12 +24,13 @@ const LEVELS = ["weak", "medium", "strong"] as const;
 const REGISTRY = new Registry<HandlerEntry>("handler", [
   MERGE_SPLIT_HANDLER,
   ...LEVELS.map((level) => penaltyHandler(level)),
-  ...LEVELS.map((level) => sphForceHandler(level)),
+  ...LEVELS.map((level) => kernelRepulsionHandler(level)),
+  AKINCI_HANDLER,
   IMPULSE_HANDLER,
   VELOCITY_PROJECTION_HANDLER,
   // the families at explicit parameter values (`--handler penalty --sweep penalty.stiffness=…`)
   penaltyHandler(),
-  sphForceHandler(),
+  kernelRepulsionHandler(),
 ]);
 
 /** Every handler, by id, in report order (a live view: {@link registerHandler} adds to it). */

@@ -1,6 +1,6 @@
 /**
  * Host side shared by the per-particle collision-handler passes (`penalty_force.ts`,
- * `impulse.ts`, `sph_coupling_force.ts`): one WGSL entry point, a params uniform at binding 0,
+ * `impulse.ts`, `kernel_repulsion.ts`): one WGSL entry point, a params uniform at binding 0,
  * storage buffers at bindings 1.., one invocation per particle in a single compute pass.
  *
  * {@link ParticlePass} owns the uniform and the kernel (`kernel.ts`: explicit layout, labelled

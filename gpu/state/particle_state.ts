@@ -105,6 +105,8 @@ export type StateBufferName =
   | "velOut"
   | "velTmp"
   | "handlerForce"
+  | "boundaryDensity"
+  | "fluidPressure"
   | "syncEnergy"
   | "stats";
 
@@ -122,7 +124,13 @@ export type StateBufferName =
  * - the DOF map: `dof`, `memberStart` (N + 1), `memberList`, `offset`, `dofX`, `dofV`, `dofM`;
  * - `handlerForce` per-particle force of the handler (cleared each stage), `velOut` the particle
  *   velocities a stage ends with, `velTmp` scratch of its size, `syncEnergy` ΔĒk per DOF (Eq. 19,
- *   written by the coupling), `stats` {@link HANDLER_STATS}.
+ *   written by the coupling), `stats` {@link HANDLER_STATS};
+ * - the channel of boundary-particle coupling (Akinci et al. 2012): `boundaryDensity` `array<f32>`
+ *   the boundary term Σ_b Ψ_b W_ib of each fluid particle's density (Eq. 6), written by such a
+ *   handler before the systems' forces and added by the SPH system to its density sum (zero when
+ *   no handler writes it); `fluidPressure` `array<vec2f>` (p_i/ρ_i², ρ_i) of each SPH fluid
+ *   particle, written by the SPH system's density pass (other particles keep (0, 0)), read by such
+ *   a handler's forces (Eqs. 10–13).
  */
 export class ParticleState {
   /** Particles N. */
@@ -205,7 +213,10 @@ export class ParticleState {
     B("bondList", bondList.byteLength, bondList);
     B("bondClass", bondClass.byteLength, bondClass);
     B("springClasses", bonds.classes.byteLength, bonds.classes);
-    for (const name of ["dof", "memberList", "dofM", "syncEnergy"] as const) B(name, 4 * n);
+    for (const name of ["dof", "memberList", "dofM", "syncEnergy", "boundaryDensity"] as const) {
+      B(name, 4 * n);
+    }
+    B("fluidPressure", 8 * n);
     B("memberStart", 4 * (n + 1));
     for (const name of ["offset", "dofX", "dofV", "velOut", "velTmp", "handlerForce"] as const) {
       B(name, 16 * n);

@@ -11,8 +11,12 @@
 // Three entry points, dispatched in this order:
 //   sph_gather   x_i = dofX[dof[i]].xyz + offset[i].xyz (paper Eqs. 6-7), v_i = dofV[dof[i]].xyz,
 //                into scratch xm[k] (xyz, w = m_i for fluid, 0 for non-fluid) and vel[k].
-//   sph_density  rho_i = sum_j m_j W_poly6(|x_i - x_j|) over fluid j (self included); also
-//                aux[k] = (p_i / rho_i^2, 1 / rho_i) with p_i = k max((rho_i/rho0)^gamma - 1, 0).
+//   sph_density  rho_i = sum_j m_j W_poly6(|x_i - x_j|) over fluid j (self included), plus
+//                boundaryDensity[i] (the boundary term of Akinci et al. 2012, Eq. 6; zero unless a
+//                boundary-coupling handler writes it); also aux[k] = (p_i / rho_i^2, 1 / rho_i)
+//                with p_i = k max((rho_i/rho0)^gamma - 1, 0), and pressureOut[i] =
+//                (p_i / rho_i^2, rho_i) by particle index for such a handler's forces (written
+//                for this system's fluid particles only: the buffer is shared by all systems).
 //   sph_forces   f_i = m_i sum_{j != i} m_j [ -(p_i/rho_i^2 + p_j/rho_j^2) gradW_spiky(x_i - x_j)
 //                      + mu (v_j - v_i) lapW_visc(r_ij) / (rho_i rho_j) ].
 // Neighbors: the 27 cells around the cell of x_i in z, y, x order, then `sorted` order
@@ -58,6 +62,9 @@ override WORKGROUP_SIZE: u32 = 64;
 @group(0) @binding(14) var<storage, read> xm: array<vec4f>;
 @group(0) @binding(15) var<storage, read> vel: array<vec4f>;
 @group(0) @binding(16) var<storage, read> aux: array<vec2f>;
+// The boundary-coupling channel (gpu/state/particle_state.ts: boundaryDensity, fluidPressure).
+@group(0) @binding(17) var<storage, read> boundaryDensity: array<f32>;
+@group(0) @binding(18) var<storage, read_write> pressureOut: array<vec2f>;
 
 // Cell of a point, clamped into the grid (gpu/state/grid_cell.wgsl, prepended by the owner).
 fn cellOf(x: vec3f) -> vec3i {
@@ -101,7 +108,7 @@ fn sph_density(@builtin(global_invocation_id) gid: vec3u) {
   if (xi.w == 0.0) {
     density[i] = 0.0;
     auxOut[k] = vec2f(0.0);
-    return;
+    return; // pressureOut[i] untouched: another system's particle (zero-initialised otherwise)
   }
   let c = cellOf(xi.xyz);
   var rho = 0.0;
@@ -120,7 +127,7 @@ fn sph_density(@builtin(global_invocation_id) gid: vec3u) {
       }
     }
   }
-  rho *= params.poly6;
+  rho = rho * params.poly6 + boundaryDensity[i];
   density[i] = rho;
   var a = vec2f(0.0);
   if (rho > 0.0) {
@@ -128,6 +135,7 @@ fn sph_density(@builtin(global_invocation_id) gid: vec3u) {
     a = vec2f(pressureOf(rho) * inv * inv, inv);
   }
   auxOut[k] = a;
+  pressureOut[i] = vec2f(a.x, rho);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)

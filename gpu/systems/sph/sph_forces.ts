@@ -119,6 +119,16 @@ export interface SphForcesBuffers {
   density: GPUBuffer;
   /** Output `array<vec4f>` SPH force (xyz, w = 0). */
   force: GPUBuffer;
+  /**
+   * `array<f32>` the boundary term of each fluid particle's density (Akinci et al. 2012, Eq. 6),
+   * added to the fluid sum; absent: zero (a buffer of this object).
+   */
+  boundaryDensity?: GPUBuffer;
+  /**
+   * Output `array<vec2f>` (p_i/ρ_i², ρ_i) by particle index ((0, 0) for non-fluid), for a
+   * boundary-coupling handler; absent: a scratch buffer of this object.
+   */
+  pressure?: GPUBuffer;
 }
 
 /** Bind groups of one set of {@link SphForcesBuffers}, from {@link SphForces.bind}. */
@@ -141,7 +151,7 @@ export interface SphEncodeOptions {
  */
 const ENTRY_BINDINGS = {
   gather: { read: [2, 3, 4, 5, 6, 7, 8], write: [11, 12] },
-  density: { read: [1, 2, 14], write: [9, 13] },
+  density: { read: [1, 2, 14, 17], write: [9, 13, 18] },
   forces: { read: [1, 2, 14, 15, 16], write: [10] },
 } as const;
 
@@ -173,7 +183,12 @@ const USER_BINDINGS: Record<keyof SphForcesBuffers, [number, number]> = {
   fluid: [8, 4],
   density: [9, 4],
   force: [10, 16],
+  boundaryDensity: [17, 4],
+  pressure: [18, 8],
 };
+
+/** The buffers of {@link SphForcesBuffers} that may be left out. */
+const OPTIONAL_BUFFERS: ReadonlySet<string> = new Set(["boundaryDensity", "pressure"]);
 
 function positive(value: number, name: string): number {
   if (!(value > 0) || !Number.isFinite(value)) {
@@ -196,7 +211,8 @@ function nonNegative(value: number, name: string): number {
  * Bindings (group 0 of `sph.wgsl`): 0 `params` uniform; 1 `cellStart`, 2 `sorted`, 3 `mass`,
  * 4 `dof`, 5 `offset`, 6 `dofX`, 7 `dofV`, 8 `fluid` (read-only storage); 9 `density`,
  * 10 `force` (storage, written); 11–16 scratch owned by this object (member positions with fluid
- * mass, velocities, (p/ρ², 1/ρ)). Three kernels (`runtime/kernel.ts`): `sph_gather` and
+ * mass, velocities, (p/ρ², 1/ρ)); 17 `boundaryDensity` (read), 18 `pressure` (written), the
+ * boundary-coupling channel (optional). Three kernels (`runtime/kernel.ts`): `sph_gather` and
  * `sph_density` (one pass, {@link encodeDensity}), `sph_forces` ({@link encodeForces}).
  */
 export class SphForces {
@@ -222,6 +238,8 @@ export class SphForces {
   readonly #xm: GPUBuffer;
   readonly #vel: GPUBuffer;
   readonly #aux: GPUBuffer;
+  readonly #noBoundary: GPUBuffer;
+  readonly #pressure: GPUBuffer;
   readonly #kernels: Record<keyof typeof ENTRY_POINTS, Kernel>;
 
   /** Creates the pipelines, the uniform and the scratch buffers (see {@link SphForcesOptions}). */
@@ -271,6 +289,8 @@ export class SphForces {
     this.#xm = scratch("member position and fluid mass", 16);
     this.#vel = scratch("member velocity", 16);
     this.#aux = scratch("pressure over density squared and inverse density", 8);
+    this.#noBoundary = scratch("no boundary density", 4); // zero-initialised, never written
+    this.#pressure = scratch("pressure over density squared and density", 8);
 
     const kernel = (key: keyof typeof ENTRY_POINTS) =>
       createKernel(device, {
@@ -323,6 +343,7 @@ export class SphForces {
     if (!buffers) throw new TypeError("SphForces.bind: buffers are required");
     for (const [name, [, stride]] of Object.entries(USER_BINDINGS)) {
       const buffer = buffers[name as keyof SphForcesBuffers];
+      if (!buffer && OPTIONAL_BUFFERS.has(name)) continue;
       if (!buffer) throw new TypeError(`SphForces.bind: buffers.${name} is missing`);
       if (!(buffer.usage & GPUBufferUsage.STORAGE)) {
         throw new TypeError(`SphForces.bind: buffers.${name} needs GPUBufferUsage.STORAGE`);
@@ -342,9 +363,12 @@ export class SphForces {
       [14, this.#xm],
       [15, this.#vel],
       [16, this.#aux],
+      [17, this.#noBoundary],
+      [18, this.#pressure],
     ]);
     for (const [name, [binding]] of Object.entries(USER_BINDINGS)) {
-      byBinding.set(binding, buffers[name as keyof SphForcesBuffers]);
+      const buffer = buffers[name as keyof SphForcesBuffers];
+      if (buffer) byBinding.set(binding, buffer);
     }
     const group = (key: keyof typeof ENTRY_POINTS) =>
       bindKernel(this.device, this.#kernels[key], byBinding);
@@ -409,6 +433,8 @@ export class SphForces {
     this.#xm.destroy();
     this.#vel.destroy();
     this.#aux.destroy();
+    this.#noBoundary.destroy();
+    this.#pressure.destroy();
   }
 
   #groups(): number {

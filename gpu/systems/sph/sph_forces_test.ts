@@ -152,6 +152,8 @@ function gridFor(s: Scene, cellSize: number): SphGrid {
 interface GpuResult {
   density: Float32Array;
   force: Float32Array;
+  /** (p/ρ², ρ) per particle, the boundary-coupling channel (when `boundaryDensity` was given). */
+  pressure?: Float32Array;
 }
 
 /** Uploads a scene, runs density and forces (twice when asked) and reads both outputs back. */
@@ -160,6 +162,7 @@ async function runGpu(
   s: Scene,
   sph: SphForces,
   grid: SphGrid,
+  boundaryDensity?: Float32Array<ArrayBuffer>,
 ): Promise<GpuResult> {
   const { cellStart, sorted } = referenceGrid(s.x, { grid, stride: 3 });
   const created: GPUBuffer[] = [];
@@ -185,13 +188,19 @@ async function runGpu(
     fluid: upload("fluid", s.fluid, 4 * cap),
     density: upload("density", new Float32Array(cap).fill(-1)),
     force: upload("force", new Float32Array(4 * cap).fill(-1)),
+    ...(boundaryDensity
+      ? {
+        boundaryDensity: upload("boundary density", boundaryDensity, 4 * cap),
+        pressure: upload("pressure channel", new Float32Array(2 * cap)),
+      }
+      : {}),
   };
   const bindings: SphBindings = sph.bind(buffers);
   sph.setGrid(grid);
   sph.setCount(s.n);
   const readback = device.createBuffer({
     label: "test readback",
-    size: 20 * s.n,
+    size: 28 * s.n,
     usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
   });
   created.push(readback);
@@ -199,6 +208,9 @@ async function runGpu(
   sph.encode(encoder, bindings);
   encoder.copyBufferToBuffer(buffers.density, 0, readback, 0, 4 * s.n);
   encoder.copyBufferToBuffer(buffers.force, 0, readback, 4 * s.n, 16 * s.n);
+  if (buffers.pressure) {
+    encoder.copyBufferToBuffer(buffers.pressure, 0, readback, 20 * s.n, 8 * s.n);
+  }
   device.queue.submit([encoder.finish()]);
   await readback.mapAsync(GPUMapMode.READ);
   const bytes = readback.getMappedRange().slice(0);
@@ -207,14 +219,22 @@ async function runGpu(
   return {
     density: new Float32Array(bytes, 0, s.n),
     force: new Float32Array(bytes, 4 * s.n, 4 * s.n),
+    ...(boundaryDensity ? { pressure: new Float32Array(bytes, 20 * s.n, 2 * s.n) } : {}),
   };
 }
 
 /** Asserts GPU outputs match the f64 reference within `tol` of the largest magnitude. */
-function compare(s: Scene, gpu: GpuResult, params: Parameters<typeof sphForces>[1], tol = 1e-4) {
+function compare(
+  s: Scene,
+  gpu: GpuResult,
+  params: Parameters<typeof sphForces>[1],
+  options: { tol?: number; density?: ArrayLike<number> } = {},
+) {
+  const tol = options.tol ?? 1e-4;
   const ref = sphForces(
     { positions: s.x, velocities: s.v, masses: s.mass, fluid: s.fluid },
     params,
+    options.density ? { density: options.density } : {},
   );
   const rhoMax = Math.max(...ref.density);
   const fMax = Math.max(...Array.from(ref.force, Math.abs));
@@ -265,6 +285,28 @@ Deno.test("SphForces (WebGPU, software adapter)", async (t) => {
     const out = await runGpu(device, s, sph, gridFor(s, h));
     const ref = compare(s, out, params);
     assert.ok(ref.pressure.some((p) => p > 0));
+  });
+
+  await t.step("the boundary channel: Σ_b Ψ_b W_ib added to ρ_i, (p/ρ², ρ) written", async () => {
+    // Akinci et al. 2012, Eq. 6: a handler's boundary term enters the density, hence the pressure
+    // and the forces; the SPH system hands (p_i/ρ_i², ρ_i) back for the handler's forces.
+    const s = makeScene(side, 0.1, suggested.mass, 5);
+    const r = rng(9);
+    const bd = Float32Array.from({ length: s.n }, () => q12(300 * r()));
+    const out = await runGpu(device, s, sph, gridFor(s, h), bd);
+    const fluidOnly = sphForces(
+      { positions: s.x, velocities: s.v, masses: s.mass, fluid: s.fluid },
+      params,
+    ).density;
+    const density = fluidOnly.map((rho, i) => rho + bd[i]);
+    const ref = compare(s, out, params, { density });
+    for (let i = 0; i < s.n; i++) {
+      const rho = ref.density[i];
+      assert.ok(Math.abs(out.pressure![2 * i + 1] - rho) <= 1e-5 * rho, `ρ ${i}`);
+      const want = ref.pressure[i] / (rho * rho);
+      assert.ok(Math.abs(out.pressure![2 * i] - want) <= 1e-4 * Math.max(want, 1e-3), `p/ρ² ${i}`);
+    }
+    assert.ok(ref.pressure.filter((p) => p > 0).length > s.n / 2, "the boundary term compresses");
   });
 
   await t.step("viscosity alone and pressure alone match the reference", async () => {

@@ -76,6 +76,8 @@ export const SPH_SYSTEM: SystemEntry = {
       fluid: owned,
       density,
       force,
+      boundaryDensity: b.boundaryDensity,
+      pressure: b.fluidPressure,
     });
     const params = device.createBuffer({
       label: "sph integrate params",

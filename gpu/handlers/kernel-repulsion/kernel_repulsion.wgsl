@@ -1,7 +1,6 @@
-// SPH-based coupling force between bodies (paper §6.1 baseline; refs [22] Becker et al. 2009,
-// [23] Shao et al. 2014; boundary pressure in the style of Müller et al. 2004 / Akinci et al.
-// 2012), f32, one invocation per particle. Owner: gpu/handlers/sph-force/sph_coupling_force.ts. Reference:
-// core/baselines.ts (sphCouplingForces, f64).
+// Kernel repulsion between bodies: a constant contact pressure through the SPH spiky-kernel
+// gradient (a smooth penalty; the SPH-based coupling of the literature is gpu/handlers/akinci), f32, one invocation per particle. Owner: gpu/handlers/kernel-repulsion/kernel_repulsion.ts. Reference:
+// core/baselines.ts (kernelRepulsionForces, f64).
 //
 // For every j of another body (body[j] != body[i]) with 0 < r = |x_i - x_j| < h, found in the 27
 // cells around x_i (gpu/README.md order):
@@ -11,7 +10,7 @@
 // from symmetric terms (m_i m_j, r), so f_ji = -f_ij bit for bit. The result is ADDED to
 // force[i].xyz (force[i].w is kept).
 
-struct SphCouplingParams {
+struct KernelRepulsionParams {
   gridMin: vec3f,
   cellSize: f32,
   dims: vec4u, // xyz: cells per axis, w: cell count
@@ -23,7 +22,7 @@ struct SphCouplingParams {
 
 override WORKGROUP_SIZE: u32 = 64;
 
-@group(0) @binding(0) var<uniform> params: SphCouplingParams;
+@group(0) @binding(0) var<uniform> params: KernelRepulsionParams;
 @group(0) @binding(1) var<storage, read> pos: array<vec4f>;
 @group(0) @binding(2) var<storage, read> mass: array<f32>;
 @group(0) @binding(3) var<storage, read> body: array<u32>;
@@ -37,7 +36,7 @@ fn cellOf(x: vec3f) -> vec3i {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn sph_coupling_force(@builtin(global_invocation_id) gid: vec3u) {
+fn kernel_repulsion(@builtin(global_invocation_id) gid: vec3u) {
   let i = gid.x;
   if (i >= params.count) {
     return;

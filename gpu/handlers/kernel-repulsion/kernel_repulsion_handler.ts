@@ -1,22 +1,23 @@
 /**
- * The `sph-force-*` handlers: an SPH-based coupling pressure between particles of different
- * bodies (boundary-particle style, Akinci et al. 2012), at three contact pressures an order of
+ * The `kernel-repulsion-*` handlers: a constant contact pressure through the SPH spiky-kernel
+ * gradient between particles of different bodies (a smooth penalty, independent of the fluid's
+ * density; Akinci's SPH-based coupling is the `akinci` handler), at three contact pressures an order of
  * magnitude apart that the scene derives from the impact's dynamic pressure.
  *
  * @module
  */
 import type { HandlerContext, HandlerEntry } from "../handler.ts";
-import { SphCouplingForce } from "./sph_coupling_force.ts";
+import { KernelRepulsion } from "./kernel_repulsion.ts";
 
 /**
- * The SPH-based force handler at one level (`weak`, `medium`, `strong`), or without a level: the
- * family `sph-force`, run only by its exact id at explicit stiffnesses (`--param`, `--sweep`).
+ * The kernel-repulsion handler at one level (`weak`, `medium`, `strong`), or without a level: the
+ * family `kernel-repulsion`, run only by its exact id at explicit stiffnesses (`--param`, `--sweep`).
  */
-export function sphForceHandler(level?: "weak" | "medium" | "strong"): HandlerEntry {
-  const id = level ? `sph-force-${level}` : "sph-force";
+export function kernelRepulsionHandler(level?: "weak" | "medium" | "strong"): HandlerEntry {
+  const id = level ? `kernel-repulsion-${level}` : "kernel-repulsion";
   return {
     id,
-    description: `SPH-based coupling pressure between bodies, ${
+    description: `Kernel repulsion (contact pressure through the spiky gradient) between bodies, ${
       level ?? "at an explicit stiffness"
     }`,
     explicitOnly: !level,
@@ -27,7 +28,7 @@ export function sphForceHandler(level?: "weak" | "medium" | "strong"): HandlerEn
     },
     neighborRadius: (params) => params.h,
     create(ctx: HandlerContext) {
-      const k = new SphCouplingForce(ctx.device, {
+      const k = new KernelRepulsion(ctx.device, {
         capacity: ctx.state.count,
         h: ctx.params.h,
         rho0: ctx.params.rho0,

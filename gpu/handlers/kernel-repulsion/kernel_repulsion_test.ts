@@ -1,16 +1,16 @@
 import assert from "node:assert/strict";
 import { referenceGrid } from "../../state/grid_reference.ts";
-import { sphCouplingForces } from "../../../core/baselines.ts";
+import { kernelRepulsionForces } from "../../../core/baselines.ts";
 import type { Particle } from "../../../core/particle.ts";
 import { Rng } from "../../../core/rng.ts";
 import { acquireGpu } from "../../runtime/device.ts";
 import {
-  SPH_COUPLING_FORCE_WGSL,
-  SPH_COUPLING_PARAMS_STRUCT,
-  SphCouplingForce,
-  type SphCouplingForceBuffers,
-  type SphCouplingGrid,
-} from "./sph_coupling_force.ts";
+  KERNEL_REPULSION_PARAMS_STRUCT,
+  KERNEL_REPULSION_WGSL,
+  KernelRepulsion,
+  type KernelRepulsionBuffers,
+  type KernelRepulsionGrid,
+} from "./kernel_repulsion.ts";
 import { checkWgslStruct } from "../../runtime/struct_layout.ts";
 import { storageBuffers, testBuffers } from "../contact_cloud_fixture.ts";
 
@@ -37,9 +37,9 @@ function makeCloud(rng: Rng, n: number, options: { side: number; bodies: number 
 /** Runs the coupling pass on the first `n` particles of a cloud; returns the force buffer. */
 async function runGpu(
   device: GPUDevice,
-  coupling: SphCouplingForce,
+  coupling: KernelRepulsion,
   cloud: Cloud,
-  options: { grid: SphCouplingGrid; initial?: Float32Array; n?: number },
+  options: { grid: KernelRepulsionGrid; initial?: Float32Array; n?: number },
 ): Promise<Float32Array> {
   const cap = coupling.capacity;
   const n = options.n ?? cloud.n;
@@ -53,7 +53,7 @@ async function runGpu(
   const t = testBuffers(device);
   const force = new Float32Array(4 * cap);
   if (options.initial) force.set(options.initial.subarray(0, 4 * cap));
-  const buffers: SphCouplingForceBuffers = {
+  const buffers: KernelRepulsionBuffers = {
     pos: t.upload("pos", pos),
     mass: t.upload("mass", mass),
     body: t.upload("body", Uint32Array.from(cloud.body), 4 * cap),
@@ -71,22 +71,22 @@ async function runGpu(
   });
 }
 
-Deno.test("SphCouplingForce (WebGPU, software adapter)", async (t) => {
+Deno.test("KernelRepulsion (WebGPU, software adapter)", async (t) => {
   const gpu = await acquireGpu({ adapter: "software", label: "sph coupling test device" });
   const device = gpu.device;
   const n = 1000;
   const side = 0.6;
   const params = { h: 0.08, rho0: 1000, stiffness: 2e4 };
   const cloud = makeCloud(new Rng(11), n, { side, bodies: 3 });
-  const coupling = new SphCouplingForce(device, { capacity: n, ...params, label: "test coupling" });
+  const coupling = new KernelRepulsion(device, { capacity: n, ...params, label: "test coupling" });
   /** A grid of edge `cellSize` leaving the top x layer outside (clamped into the border). */
-  const gridFor = (cellSize: number): SphCouplingGrid => {
+  const gridFor = (cellSize: number): KernelRepulsionGrid => {
     const dims = Math.ceil(side / cellSize);
     return { gridMin: [0, -0.01, 0], cellSize, dims: [dims - 1, dims, dims] };
   };
 
   const compare = (got: Float32Array, c: Cloud, m: number, initial?: Float32Array) => {
-    const ref = sphCouplingForces(c.particles.slice(0, m), {
+    const ref = kernelRepulsionForces(c.particles.slice(0, m), {
       ...coupling.params,
       body: c.body.slice(0, m),
     });
@@ -105,8 +105,8 @@ Deno.test("SphCouplingForce (WebGPU, software adapter)", async (t) => {
     return ref;
   };
 
-  await t.step("SphCouplingParams in the WGSL matches SPH_COUPLING_PARAMS_STRUCT", () => {
-    checkWgslStruct(SPH_COUPLING_FORCE_WGSL, SPH_COUPLING_PARAMS_STRUCT);
+  await t.step("KernelRepulsionParams in the WGSL matches KERNEL_REPULSION_PARAMS_STRUCT", () => {
+    checkWgslStruct(KERNEL_REPULSION_WGSL, KERNEL_REPULSION_PARAMS_STRUCT);
   });
 
   await t.step("matches the f64 reference, accumulating onto the force buffer", async () => {
@@ -163,11 +163,11 @@ Deno.test("SphCouplingForce (WebGPU, software adapter)", async (t) => {
 
   await t.step("argument errors name the argument", () => {
     assert.throws(
-      () => new SphCouplingForce(device, { ...params, capacity: 0 }),
+      () => new KernelRepulsion(device, { ...params, capacity: 0 }),
       /options\.capacity/,
     );
     assert.throws(
-      () => new SphCouplingForce(device, { ...params, capacity: 4, rho0: 0 }),
+      () => new KernelRepulsion(device, { ...params, capacity: 4, rho0: 0 }),
       /options\.rho0/,
     );
     assert.throws(() => coupling.setGrid({ ...gridFor(params.h), cellSize: 0.05 }), /cellSize/);

@@ -1,7 +1,7 @@
 /**
- * SPH-based coupling force between bodies on WebGPU: the SPH-force baseline of paper §6.1 (refs
- * [22] Becker et al. 2009, [23] Shao et al. 2014; a constant boundary pressure in the style of
- * Müller et al. 2004 / Akinci et al. 2012). Formula and f64 reference: `sphCouplingForces` in
+ * Kernel repulsion between bodies on WebGPU: a constant contact pressure pushed through the SPH
+ * spiky-kernel gradient, a smooth penalty that ignores the fluid's own density and pressure (the
+ * SPH-based coupling of the literature is the `akinci` handler). Formula and f64 reference: `kernelRepulsionForces` in
  * `core/baselines.ts`.
  *
  * For every particle j of another body within the SPH support h (0 < r = |x_i − x_j| < h):
@@ -21,7 +21,7 @@
  * alone.
  *
  * ```ts
- * const coupling = new SphCouplingForce(device, { capacity, h, rho0: 1000, stiffness: 1e3, grid });
+ * const coupling = new KernelRepulsion(device, { capacity, h, rho0: 1000, stiffness: 1e3, grid });
  * const bindings = coupling.bind({ pos, mass, body, cellStart, sorted, force });
  * coupling.setCount(n);
  * coupling.encode(encoder, bindings);
@@ -40,16 +40,16 @@ import {
 } from "../../runtime/particle_pass.ts";
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 
-/** WGSL source of the kernel (`gpu/handlers/sph-force/sph_coupling_force.wgsl` after the grid preludes). */
-export const SPH_COUPLING_FORCE_WGSL: string = withGridNeighbors(
-  new URL("./sph_coupling_force.wgsl", import.meta.url),
+/** WGSL source of the kernel (`gpu/handlers/kernel-repulsion/kernel_repulsion.wgsl` after the grid preludes). */
+export const KERNEL_REPULSION_WGSL: string = withGridNeighbors(
+  new URL("./kernel_repulsion.wgsl", import.meta.url),
 );
 
 /**
- * Uniform `SphCouplingParams` of `sph_coupling_force.wgsl`: grid (gpu/README.md), count, h², 1/h
+ * Uniform `KernelRepulsionParams` of `kernel_repulsion.wgsl`: grid (gpu/README.md), count, h², 1/h
  * and coef = k/ρ0² · 45/(π h⁴) (precomputed in f64).
  */
-export const SPH_COUPLING_PARAMS_STRUCT: StructLayout = defineStruct("SphCouplingParams", [
+export const KERNEL_REPULSION_PARAMS_STRUCT: StructLayout = defineStruct("KernelRepulsionParams", [
   ["gridMin", "vec3f"],
   ["cellSize", "f32"],
   ["dims", "vec4u"],
@@ -60,7 +60,7 @@ export const SPH_COUPLING_PARAMS_STRUCT: StructLayout = defineStruct("SphCouplin
 ]);
 
 /** Uniform neighbor grid (gpu/README.md), the shape of `GridGeometry` in `gpu/state/neighbor_grid.ts`. */
-export interface SphCouplingGrid {
+export interface KernelRepulsionGrid {
   /** Lower corner (xyz). */
   gridMin: readonly number[];
   /** Cell edge; must be ≥ h. */
@@ -69,8 +69,8 @@ export interface SphCouplingGrid {
   dims: readonly number[];
 }
 
-/** Material parameters of {@link SphCouplingForce}. */
-export interface SphCouplingForceParams {
+/** Material parameters of {@link KernelRepulsion}. */
+export interface KernelRepulsionParams {
   /** SPH support radius h (m, > 0). */
   h: number;
   /** Rest density ρ0 (kg/m³, > 0). */
@@ -79,12 +79,12 @@ export interface SphCouplingForceParams {
   stiffness: number;
 }
 
-/** Options of {@link SphCouplingForce}. */
-export interface SphCouplingForceOptions extends SphCouplingForceParams {
+/** Options of {@link KernelRepulsion}. */
+export interface KernelRepulsionOptions extends KernelRepulsionParams {
   /** Largest particle count; sizes the checks on bound buffers. */
   capacity: number;
-  /** Neighbor grid; may be given later with {@link SphCouplingForce.setGrid}. */
-  grid?: SphCouplingGrid;
+  /** Neighbor grid; may be given later with {@link KernelRepulsion.setGrid}. */
+  grid?: KernelRepulsionGrid;
   /** Particles processed by the next encode; default `capacity`. */
   count?: number;
   /** `override WORKGROUP_SIZE` (1..256, default 64). */
@@ -93,8 +93,8 @@ export interface SphCouplingForceOptions extends SphCouplingForceParams {
   label?: string;
 }
 
-/** Buffers of {@link SphCouplingForce.bind} (all `STORAGE`; N = capacity). */
-export interface SphCouplingForceBuffers {
+/** Buffers of {@link KernelRepulsion.bind} (all `STORAGE`; N = capacity). */
+export interface KernelRepulsionBuffers {
   /** `array<vec4f>`, N: xyz member position (w unused). */
   pos: GPUBuffer;
   /** `array<f32>`, N: particle mass. */
@@ -109,9 +109,9 @@ export interface SphCouplingForceBuffers {
   force: GPUBuffer;
 }
 
-/** Bind group of one set of {@link SphCouplingForceBuffers}, from {@link SphCouplingForce.bind}. */
-export interface SphCouplingForceBindings {
-  readonly buffers: Readonly<SphCouplingForceBuffers>;
+/** Bind group of one set of {@link KernelRepulsionBuffers}, from {@link KernelRepulsion.bind}. */
+export interface KernelRepulsionBindings {
+  readonly buffers: Readonly<KernelRepulsionBuffers>;
   readonly group: GPUBindGroup;
 }
 
@@ -119,7 +119,7 @@ export interface SphCouplingForceBindings {
  * Binding number, element size and element count of each buffer (cellStart: at least 2 entries
  * here, checked against the grid by encode).
  */
-const BINDINGS: BufferTable<SphCouplingForceBuffers> = {
+const BINDINGS: BufferTable<KernelRepulsionBuffers> = {
   pos: [1, 16, "N"],
   mass: [2, 4, "N"],
   body: [3, 4, "N"],
@@ -128,14 +128,14 @@ const BINDINGS: BufferTable<SphCouplingForceBuffers> = {
   force: [6, 16, "N"],
 };
 
-const OWNER = "SphCouplingForce";
+const OWNER = "KernelRepulsion";
 
 /**
- * SPH coupling force pass (see the module comment). Bindings (group 0 of
- * `sph_coupling_force.wgsl`): 0 `params` uniform; 1 `pos`, 2 `mass`, 3 `body`, 4 `cellStart`,
+ * Kernel repulsion pass (see the module comment). Bindings (group 0 of
+ * `kernel_repulsion.wgsl`): 0 `params` uniform; 1 `pos`, 2 `mass`, 3 `body`, 4 `cellStart`,
  * 5 `sorted` (read-only storage); 6 `force` (storage, accumulated).
  */
-export class SphCouplingForce {
+export class KernelRepulsion {
   /** Device the pipeline lives on. */
   readonly device: GPUDevice;
   /** Label prefix of every GPU object. */
@@ -144,13 +144,13 @@ export class SphCouplingForce {
   readonly capacity: number;
   /** Workgroup size of the kernel. */
   readonly workgroupSize: number;
-  #params: Readonly<SphCouplingForceParams>;
-  #grid: SphCouplingGrid | undefined;
+  #params: Readonly<KernelRepulsionParams>;
+  #grid: KernelRepulsionGrid | undefined;
   #count: number;
-  readonly #pass: ParticlePass<SphCouplingForceBuffers>;
+  readonly #pass: ParticlePass<KernelRepulsionBuffers>;
 
-  /** Creates the pipeline and the uniform (see {@link SphCouplingForceOptions}). */
-  constructor(device: GPUDevice, options: SphCouplingForceOptions) {
+  /** Creates the pipeline and the uniform (see {@link KernelRepulsionOptions}). */
+  constructor(device: GPUDevice, options: KernelRepulsionOptions) {
     const sizes = checkPassOptions(OWNER, device, options, false);
     this.device = device;
     this.label = options.label ?? "sph coupling force";
@@ -163,10 +163,10 @@ export class SphCouplingForce {
       ...sizes,
       owner: OWNER,
       label: this.label,
-      code: SPH_COUPLING_FORCE_WGSL,
-      entryPoint: "sph_coupling_force",
+      code: KERNEL_REPULSION_WGSL,
+      entryPoint: "kernel_repulsion",
       constants: { WORKGROUP_SIZE: sizes.workgroupSize },
-      paramsSize: SPH_COUPLING_PARAMS_STRUCT.size,
+      paramsSize: KERNEL_REPULSION_PARAMS_STRUCT.size,
       buffers: BINDINGS,
       output: "force",
     });
@@ -179,12 +179,12 @@ export class SphCouplingForce {
   }
 
   /** The current h, ρ0 and k. */
-  get params(): Readonly<SphCouplingForceParams> {
+  get params(): Readonly<KernelRepulsionParams> {
     return this.#params;
   }
 
   /** The grid set last, if any. */
-  get grid(): SphCouplingGrid | undefined {
+  get grid(): KernelRepulsionGrid | undefined {
     return this.#grid;
   }
 
@@ -195,13 +195,13 @@ export class SphCouplingForce {
   }
 
   /** Sets the neighbor grid (cellSize ≥ h); same timing as {@link setCount}. */
-  setGrid(grid: SphCouplingGrid): void {
+  setGrid(grid: KernelRepulsionGrid): void {
     this.#grid = this.#checkGrid(grid, "grid", this.#params.h);
     this.#write();
   }
 
   /** Changes h, ρ0 and/or k (a new h must still fit the grid); same timing as {@link setCount}. */
-  setParams(params: Partial<SphCouplingForceParams>): void {
+  setParams(params: Partial<KernelRepulsionParams>): void {
     const next = checkParams({ ...this.#params, ...params }, "params");
     if (this.#grid) this.#checkGrid(this.#grid, "grid", next.h);
     this.#params = next;
@@ -213,25 +213,25 @@ export class SphCouplingForce {
    * naming a missing buffer or one without `STORAGE` usage and a `RangeError` naming one too
    * small.
    */
-  bind(buffers: SphCouplingForceBuffers): SphCouplingForceBindings {
+  bind(buffers: KernelRepulsionBuffers): KernelRepulsionBindings {
     return this.#pass.bind(buffers);
   }
 
   /** Encodes one compute pass adding the coupling forces into `force`. */
   encode(
     encoder: GPUCommandEncoder,
-    bindings: SphCouplingForceBindings,
+    bindings: KernelRepulsionBindings,
     options: { timestampWrites?: GPUComputePassTimestampWrites } = {},
   ): void {
     if (!this.#grid) {
-      throw new Error("SphCouplingForce: no grid; pass options.grid or call setGrid first");
+      throw new Error("KernelRepulsion: no grid; pass options.grid or call setGrid first");
     }
-    if (!bindings?.group) throw new TypeError("SphCouplingForce: bindings must come from bind()");
+    if (!bindings?.group) throw new TypeError("KernelRepulsion: bindings must come from bind()");
     const [x, y, z] = this.#grid.dims;
     const need = 4 * (x * y * z + 1);
     if (bindings.buffers.cellStart.size < need) {
       throw new RangeError(
-        `SphCouplingForce: buffers.cellStart has ${bindings.buffers.cellStart.size} bytes, the grid needs ${need}`,
+        `KernelRepulsion: buffers.cellStart has ${bindings.buffers.cellStart.size} bytes, the grid needs ${need}`,
       );
     }
     this.#pass.encode(encoder, bindings, this.#count, options);
@@ -242,24 +242,24 @@ export class SphCouplingForce {
     this.#pass.destroy();
   }
 
-  #checkGrid(grid: SphCouplingGrid, name: string, h: number): SphCouplingGrid {
+  #checkGrid(grid: KernelRepulsionGrid, name: string, h: number): KernelRepulsionGrid {
     if (
       !grid || !grid.gridMin || grid.gridMin.length !== 3 || !grid.gridMin.every(Number.isFinite)
     ) {
-      throw new RangeError(`SphCouplingForce: ${name}.gridMin must be 3 finite numbers`);
+      throw new RangeError(`KernelRepulsion: ${name}.gridMin must be 3 finite numbers`);
     }
     if (
       !grid.dims || grid.dims.length !== 3 || !grid.dims.every((d) => Number.isInteger(d) && d >= 1)
     ) {
-      throw new RangeError(`SphCouplingForce: ${name}.dims must be 3 integers >= 1`);
+      throw new RangeError(`KernelRepulsion: ${name}.dims must be 3 integers >= 1`);
     }
     if (!(grid.cellSize >= h) || !Number.isFinite(grid.cellSize)) {
       throw new RangeError(
-        `SphCouplingForce: ${name}.cellSize (${grid.cellSize}) must be finite and >= h (${h})`,
+        `KernelRepulsion: ${name}.cellSize (${grid.cellSize}) must be finite and >= h (${h})`,
       );
     }
     if (grid.dims[0] * grid.dims[1] * grid.dims[2] >= 2 ** 32 - 1) {
-      throw new RangeError(`SphCouplingForce: ${name}.dims has too many cells`);
+      throw new RangeError(`KernelRepulsion: ${name}.dims has too many cells`);
     }
     return { gridMin: [...grid.gridMin], cellSize: grid.cellSize, dims: [...grid.dims] };
   }
@@ -269,7 +269,7 @@ export class SphCouplingForce {
     const grid = this.#grid ?? { gridMin: [0, 0, 0], cellSize: h, dims: [1, 1, 1] };
     const [x, y, z] = grid.dims;
     this.#pass.writeParams(
-      SPH_COUPLING_PARAMS_STRUCT.pack({
+      KERNEL_REPULSION_PARAMS_STRUCT.pack({
         gridMin: grid.gridMin,
         cellSize: grid.cellSize,
         dims: [x, y, z, x * y * z],
@@ -282,11 +282,11 @@ export class SphCouplingForce {
   }
 }
 
-function checkParams(p: SphCouplingForceParams, name: string): Readonly<SphCouplingForceParams> {
+function checkParams(p: KernelRepulsionParams, name: string): Readonly<KernelRepulsionParams> {
   const positive = (v: unknown, what: string) => {
     if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) {
       throw new RangeError(
-        `SphCouplingForce: ${name}.${what} must be a finite number > 0, got ${v}`,
+        `KernelRepulsion: ${name}.${what} must be a finite number > 0, got ${v}`,
       );
     }
     return v;

@@ -1,0 +1,74 @@
+/**
+ * The `akinci` handler: two-way coupling of an SPH fluid with cloth and solids through boundary
+ * particles (Akinci et al. 2012; {@link AkinciCoupling}), the SPH-based coupling of the literature.
+ * It has no contact stiffness of its own: the fluid's state equation pushes the fluid off the
+ * boundary once the boundary's volume Ψ_b raises its density, so the method runs as published
+ * (Ψ from the sampling, friction σ from the scene) with no weak/strong levels.
+ *
+ * @module
+ */
+import type { Scene } from "../../../core/scene.ts";
+import type { HandlerContext, HandlerEntry } from "../handler.ts";
+import { AkinciCoupling } from "./akinci_coupling.ts";
+
+/** Why Akinci's coupling cannot run on `scene` (no SPH fluid, or nothing for it to meet). */
+function notApplicable(scene: Scene): string | undefined {
+  const fluids = scene.bodies.filter((b) => b.kind === "fluid");
+  if (fluids.length === 0) {
+    return "Akinci's coupling acts between an SPH fluid and boundary particles; the scene has no fluid";
+  }
+  const other = fluids.find((b) => (b.system ?? "sph") !== "sph");
+  if (other) {
+    return `Akinci's coupling adds the boundary to the SPH density sum; a fluid body is integrated by ${
+      JSON.stringify(other.system)
+    }`;
+  }
+  if (fluids.length === scene.bodies.length) {
+    return "Akinci's coupling needs boundary particles (cloth or solids); the scene has only fluid";
+  }
+  return undefined;
+}
+
+/** The `akinci` handler entry. */
+export const AKINCI_HANDLER: HandlerEntry = {
+  id: "akinci",
+  description: "Akinci et al. 2012 boundary-particle coupling of SPH fluid with cloth and solids",
+  params: {
+    h: { description: "the fluid's kernel support radius h (m)", gt: 0 },
+    rho0: { description: "the fluid's rest density ρ0 (kg/m³)", gt: 0 },
+    soundSpeed: { description: "the fluid's speed of sound c_s (m/s)", gt: 0 },
+    friction: { description: "boundary friction σ of Eq. 13 (the fluid's α)", min: 0 },
+  },
+  neighborRadius: (params) => params.h,
+  notApplicable,
+  create(ctx: HandlerContext) {
+    const b = ctx.state.buffers;
+    const k = new AkinciCoupling(ctx.device, {
+      capacity: ctx.state.count,
+      h: ctx.params.h,
+      rho0: ctx.params.rho0,
+      soundSpeed: ctx.params.soundSpeed,
+      friction: ctx.params.friction,
+      grid: ctx.grid.geometry,
+      label: "akinci",
+    });
+    const bind = k.bind({
+      pos: b.pos,
+      vel: b.vel,
+      mass: b.mass,
+      kind: b.kind,
+      cellStart: ctx.grid.cellStart,
+      sorted: ctx.grid.sorted,
+      boundaryDensity: b.boundaryDensity,
+      pressure: b.fluidPressure,
+      force: b.handlerForce,
+    });
+    return {
+      id: "akinci",
+      stages: 1,
+      encodeBeforeForces: (encoder) => k.encodeBoundary(encoder, bind),
+      encodeForces: (encoder) => k.encodeForces(encoder, bind),
+      destroy: () => k.destroy(),
+    };
+  },
+};
