@@ -45,11 +45,25 @@ export interface CaseMetrics {
   referenceSpeed: number;
   /** (kinetic + potential + elastic) at the end / at the first sample. */
   energyRatio: number;
+  /**
+   * That energy at the first and the last sample (J), the potential energy measured from the
+   * scene's floor (its lowest particle at the start).
+   */
+  energyStart: number;
+  energyEnd: number;
   nanCount: number;
   /** NaN/Inf appeared, or the max speed exceeded 10× the reference speed. */
   exploded: boolean;
   /** Max cloth displacement from rest, in radii. */
   sheetDeflection: number;
+  /** The cloth's displacement at the last sample, in radii (the state the run ends in). */
+  sheetDeflectionEnd: number;
+  /**
+   * Scenes with cloth: the most cloth particles in one meta-particle at any sample, as a fraction of
+   * the cloth particles (`largestSheetGroup`; 0 under handlers that do not merge): how much of the
+   * sheet moved as one rigid piece (Fig. 11).
+   */
+  largestSheetGroupFraction?: number;
   /** Worst relative momentum / energy error of any split. */
   momentumError: number;
   energyError: number;
@@ -91,6 +105,8 @@ export interface SummaryOptions {
   breakableBonds?: number;
   /** Particles that can cross a sheet (of the non-cloth bodies): the leak fraction's denominator. */
   crossingParticles?: number;
+  /** Cloth particles: the denominator of `largestSheetGroupFraction` (absent or 0: no cloth). */
+  sheetParticles?: number;
   /** Whether the scene has fluid: the fluid-validity fields are added. */
   fluid?: boolean;
   /** Dam-break scenes: column width a (m) and |g| (m/s²), recorded in the summary. */
@@ -122,10 +138,16 @@ export function summariseMetrics(
     fluidRebound: max("fluidUpVelocity"),
     referenceSpeed: options.referenceSpeed,
     energyRatio: first && last ? energy(last) / energy(first) : NaN,
+    energyStart: first ? energy(first) : NaN,
+    energyEnd: last ? energy(last) : NaN,
     nanCount,
     exploded: nanCount > 0 || !(maxSpeedRatio <= 10) ||
       series.some((r) => !Number.isFinite(energy(r))),
     sheetDeflection: max("sheetDeflection"),
+    sheetDeflectionEnd: last?.sheetDeflection ?? 0,
+    ...(options.sheetParticles
+      ? { largestSheetGroupFraction: max("largestSheetGroup") / options.sheetParticles }
+      : {}),
     momentumError: last?.momentumError ?? 0,
     energyError: last?.energyError ?? 0,
     stage2Pairs: last?.stage2Pairs ?? 0,

@@ -15,8 +15,13 @@ Deno.test("bench arguments", async (t) => {
     const cases = resolveCases({ scenes: o.scenes, handlers: o.handlers, scale: "tiny" });
     assert.equal(cases.filter((c) => c.scene.id === "fig4-fluid-cloth").length, 10);
     // the default suite (bench/suites.ts): fig4 × 10 (akinci needs its SPH fluid), fig10 × 3,
-    // fig11 × 4, fig3-high × 5, fig7-100, fig9-flip-cloth, dam-break-sph and -flip
-    assert.equal(cases.length, 10 + 3 + 4 + 5 + 1 + 1 + 2);
+    // fig3-high × 5, fig7-100, fig9-flip-cloth, dam-break-sph and -flip; Fig. 11 has its own
+    assert.equal(cases.length, 10 + 3 + 5 + 1 + 1 + 2);
+    const fig11 = resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "fig11" });
+    assert.deepEqual(
+      fig11.map((c) => [c.scene.id, c.handler, c.scene.duration]),
+      ["inf", "32-64", "16-32", "8-16", "4-8"].map((t) => [`fig11-nlimit-${t}`, "merge-split", 2]),
+    );
     assert.equal(
       resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "all" }).length,
       // fig3 × 2, fig4 (and akinci), fig5, fig6, fig7 × 3, fig9 × 2 (FLIP: no akinci), fig10 and
@@ -25,7 +30,7 @@ Deno.test("bench arguments", async (t) => {
     );
     assert.throws(
       () => resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "nope" }),
-      /unknown suite "nope"; suites: default, all/,
+      /unknown suite "nope"; suites: default, all, fig11/,
     );
   });
   await t.step("comma lists, repeats and globs", () => {

@@ -244,6 +244,8 @@ export async function runOne(
                 breakableBonds: engine.particles.springs.filter((b) => b.breakStretch).length,
                 crossingParticles: engine.particles.bodies.filter((b) => b.kind !== "cloth")
                   .reduce((n, b) => n + b.count, 0),
+                sheetParticles: engine.particles.bodies.filter((b) => b.kind === "cloth")
+                  .reduce((n, b) => n + b.count, 0),
                 fluid: scene.bodies.some((b) => b.kind === "fluid"),
                 damBreak: scene.damBreak && {
                   columnWidth: scene.damBreak.columnWidth,

@@ -53,6 +53,7 @@ const SERIES_FIELDS = [
   "stage2Pairs",
   "groups",
   "largestGroup",
+  "largestSheetGroup",
 ];
 
 /** A complete record of a finished case; `options` override fields and summary metrics. */
@@ -85,6 +86,7 @@ export function fakeRecord(options: FakeRecordOptions = {}): CaseRecord {
       10 * k,
       20 * k,
       8,
+      3 + k,
     ];
   });
   return {

@@ -17,8 +17,10 @@
  * - `deepOverlaps`: pairs of a sheet particle and a particle of another body closer than r (more
  *   than half interpenetrated); `maxPenetrationDepth`: max over the pairs closer than 2r of
  *   (2r − d)/r, in radii.
- * - `kinetic`, `potential` (−Σ m g·(x − origin), origin the domain's lower corner, so it is
- *   never negative), `elastic` (Σ ½k(|xi − xj| − L)² over springs); the
+ * - `kinetic`, `potential` (−Σ m g·(x − origin), origin the scene's floor: its lowest particle
+ *   at the start along g, so the potential energy of the initial state is never negative and the
+ *   energy ratio measures the energy the scene has to lose, not its height above an arbitrary
+ *   corner; what sags or falls below that level has negative potential energy), `elastic` (Σ ½k(|xi − xj| − L)² over springs); the
  *   energy ratio is (kinetic + potential + elastic) / its initial value.
  * - `solidInside`: particles of a solid body more than half inside a particle of another solid body
  *   (closer than r); `maxSolidPenetration`: the deepest such overlap, (2r − d)/r in radii.
@@ -27,6 +29,9 @@
  * - `brokenBonds`: bonds broken so far (peridynamic fracture); `elastic` counts intact ones only.
  * - `sheetDeflection`: max cloth displacement from rest, in radii (rigidification shows as
  *   a small deflection).
+ * - `largestSheetGroup`: cloth particles in the meta-particle with the most of them, in the groups
+ *   the step ended with (merge-split's statistic; 0 under other handlers): how much of the sheet
+ *   moves as one rigid piece (Fig. 11).
  * - `maxRebound`: max upward velocity of any fluid particle (m/s), a splash indicator;
  *   `fluidUpVelocity`: the fluid's net upward momentum over its mass, Σ m v_y / Σ m (m/s, +y up;
  *   negative while it falls): the fling-back of stiff forces, which moves the fluid as a whole,
@@ -150,6 +155,7 @@ export const SAMPLE_FIELDS = [
   "stage2Pairs",
   "groups",
   "largestGroup",
+  "largestSheetGroup",
   "brokenBonds",
   "solidInside",
   "maxSolidPenetration",
@@ -213,11 +219,32 @@ export interface MetricsOptions {
   domain: { min: readonly [number, number, number]; max: readonly [number, number, number] };
   radius: number;
   gravity: readonly [number, number, number];
-  /** Reference point of the potential energy (the domain's lower corner). */
+  /** Reference point of the potential energy (`forScene`: the lowest particle at the start). */
   origin: readonly [number, number, number];
   /** Most samples the buffer holds. */
   capacity: number;
   buffers: MetricsBuffers;
+}
+
+/**
+ * The scene's floor for the potential energy: the initial particle lowest along gravity g (the
+ * largest g·x); undefined without gravity or particles.
+ */
+export function floorOf(
+  x: ArrayLike<number>,
+  gravity: readonly number[],
+): [number, number, number] | undefined {
+  if (!gravity.some((g) => g !== 0) || x.length < 3) return undefined;
+  let best = 0;
+  let lowest = -Infinity;
+  for (let i = 0; i < x.length / 3; i++) {
+    const h = gravity[0] * x[3 * i] + gravity[1] * x[3 * i + 1] + gravity[2] * x[3 * i + 2];
+    if (h > lowest) {
+      lowest = h;
+      best = i;
+    }
+  }
+  return [x[3 * best], x[3 * best + 1], x[3 * best + 2]];
 }
 
 /** Samples metrics on the GPU; {@link Metrics.read} maps the samples once. */
@@ -279,7 +306,7 @@ export class Metrics {
       domain: scene.domain,
       radius: scene.radius,
       gravity: [...scene.gravity] as [number, number, number],
-      origin: [...scene.domain.min] as [number, number, number],
+      origin: floorOf(p.x, scene.gravity) ?? [...scene.domain.min] as [number, number, number],
       capacity: Math.ceil(Math.round(scene.duration / scene.dt) / scene.metricsEvery) + 64,
       buffers: options.buffers,
     });

@@ -31,6 +31,7 @@ override STAT_ENERGY_ERROR: u32;
 override STAT_STAGE2_PAIRS: u32;
 override STAT_GROUPS: u32;
 override STAT_LARGEST_GROUP: u32;
+override STAT_LARGEST_SHEET_GROUP: u32;
 
 // Columns of a sample row (gpu/metrics/metrics.ts SAMPLE_FIELDS, passed in).
 override F_TIME: u32;
@@ -50,6 +51,7 @@ override F_ENERGY_ERROR: u32;
 override F_STAGE2_PAIRS: u32;
 override F_GROUPS: u32;
 override F_LARGEST_GROUP: u32;
+override F_LARGEST_SHEET_GROUP: u32;
 override F_BROKEN_BONDS: u32;
 override F_SOLID_INSIDE: u32;
 override F_FRAGMENTS: u32;
@@ -197,6 +199,7 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
     samples[o + F_STAGE2_PAIRS] = f32(stats[STAT_STAGE2_PAIRS]);
     samples[o + F_GROUPS] = f32(stats[STAT_GROUPS]);
     samples[o + F_LARGEST_GROUP] = f32(stats[STAT_LARGEST_GROUP]);
+    samples[o + F_LARGEST_SHEET_GROUP] = f32(stats[STAT_LARGEST_SHEET_GROUP]);
   }
 }
 

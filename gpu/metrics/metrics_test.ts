@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { checkWgslStruct } from "../runtime/struct_layout.ts";
 import { SOLID_PARAMS, SOLID_PENETRATION_WGSL } from "./solid_penetration.ts";
 import { KIND_BITS } from "../state/particle_state.ts";
-import { METRICS_PARAMS, METRICS_WGSL, type Sheet } from "./metrics.ts";
+import { floorOf, METRICS_PARAMS, METRICS_WGSL, type Sheet } from "./metrics.ts";
 import { sampleMetrics } from "./metrics_fixture.ts";
 
 const R = 0.02;
@@ -170,4 +170,12 @@ Deno.test("spring metrics: elastic energy of intact springs, broken bonds counte
   const elastic = 0.5 * 10 * 0.5 ** 2 + 0.5 * 30 * 0.25 ** 2;
   assert.ok(Math.abs(row.elastic - elastic) < 1e-6, `elastic ${row.elastic}`);
   assert.equal(row.brokenBonds, 1);
+});
+
+Deno.test("floorOf: the potential energy's reference is the lowest particle along g", () => {
+  const x = [0, 1, 0, 2, -0.5, 1, 3, 0.2, 0];
+  assert.deepEqual(floorOf(x, [0, -9.81, 0]), [2, -0.5, 1]);
+  assert.deepEqual(floorOf(x, [9.81, 0, 0]), [3, 0.2, 0]); // gravity along +x: largest x lowest
+  assert.equal(floorOf(x, [0, 0, 0]), undefined);
+  assert.equal(floorOf([], [0, -9.81, 0]), undefined);
 });

@@ -217,4 +217,5 @@ Deno.test("kernel.ts on the software adapter", async (t) => {
 
   await device.queue.onSubmittedWorkDone();
   assert.deepEqual(gpuErrors, []);
+  device.destroy();
 });

@@ -52,6 +52,12 @@ export const HANDLER_STATS = {
   groupingRounds: 5,
   /** Steps whose stage 2 ran (a marked pair approached after stage 1, §5.1; cumulative). */
   stage2Runs: 6,
+  /**
+   * Sheet (cloth) particles in the meta-particle with the most of them, in the groups of the last
+   * stage that ran (reset by each stage's grouping): how much of a sheet moves as one rigid piece
+   * (Fig. 11's rigidification).
+   */
+  largestSheetGroup: 7,
   /** Number of u32 slots. */
   length: 8,
 } as const;
@@ -321,6 +327,7 @@ export class ParticleState {
       largestGroup: u[HANDLER_STATS.largestGroup],
       groupingRounds: u[HANDLER_STATS.groupingRounds],
       stage2Runs: u[HANDLER_STATS.stage2Runs],
+      largestSheetGroup: u[HANDLER_STATS.largestSheetGroup],
     };
   }
 

@@ -123,6 +123,7 @@ Deno.test("ParticleState: buffers from a particle set; identity DOFs, DOF veloci
       largestGroup: 0,
       groupingRounds: 0,
       stage2Runs: 0,
+      largestSheetGroup: 0,
     });
     assert.equal(await device.popErrorScope(), null);
     state.destroy();

@@ -45,6 +45,7 @@ override STAT_STAGE2_PAIRS: u32;
 override STAT_GROUPS: u32;
 override STAT_LARGEST_GROUP: u32;
 override STAT_GROUPING_ROUNDS: u32;
+override STAT_LARGEST_SHEET_GROUP: u32;
 
 /// Workgroup size of rounds_local, and the most active particles it takes.
 const WG_LOCAL: u32 = 256u;
@@ -174,6 +175,8 @@ fn init_particle(i: u32) {
     ctrl_store(C_LOCAL, 0u);
     atomicStore(&memberStart[n], 0u);
     atomicStore(&activeFlag[n], 0u);
+    // this stage's groups replace the last ones (merge_split.wgsl member_offsets takes the max)
+    atomicStore(&stats[STAT_LARGEST_SHEET_GROUP], 0u);
   }
   atomicStore(&dof[i], i);
   atomicStore(&work[r_size() + i], 1u);

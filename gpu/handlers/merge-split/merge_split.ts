@@ -12,7 +12,7 @@
  */
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 import { bindKernel, createKernel, dispatch, type Kernel } from "../../runtime/kernel.ts";
-import { HANDLER_STATS, handlerStatsConstants } from "../../state/particle_state.ts";
+import { HANDLER_STATS, handlerStatsConstants, KIND_BITS } from "../../state/particle_state.ts";
 import { type GroupingBuffers, GroupingKernels } from "./grouping.ts";
 
 /** WGSL source of the merge/split kernels. */
@@ -43,6 +43,8 @@ export interface MergeSplitBuffers extends GroupingBuffers {
   dofM: GPUBuffer;
   /** 2N vec4f of per-level merge data (see the WGSL header). */
   level: GPUBuffer;
+  /** `array<u32>` body-kind bits per particle (`KIND_BITS`): the sheet members of a group. */
+  kind: GPUBuffer;
   /** `array<f32>` per DOF: ΔĒk of the synchronisation (Eq. 19), read by the split (Eq. 20). */
   syncEnergy: GPUBuffer;
   velOut: GPUBuffer;
@@ -134,6 +136,7 @@ export class MergeSplitKernels {
     const code = MERGE_SPLIT_WGSL;
     const constants = {
       WG: this.workgroupSize,
+      FLAG_CLOTH: KIND_BITS.sheet,
       ...handlerStatsConstants(code),
     };
     const R = "read-only-storage" as const;
@@ -144,14 +147,14 @@ export class MergeSplitKernels {
         label: "merge-split merge_groups",
         code,
         entryPoint: "merge_groups",
-        bindings: [U, R, R, R, R, R, W, W, W, W],
+        bindings: [U, R, R, R, R, R, W, W, W, W, R],
         constants,
       }),
       offsets: createKernel(device, {
         label: "merge-split member_offsets",
         code,
         entryPoint: "member_offsets",
-        bindings: [U, R, R, R, W],
+        bindings: [U, R, R, R, W, R, W],
         constants,
       }),
       mark: createKernel(device, {
@@ -196,6 +199,7 @@ export class MergeSplitKernels {
         b.dofV,
         b.dofM,
         b.level,
+        b.kind,
       ]);
       this.#bg[`offsets${s}`] = bindKernel(device, this.#k.offsets, [
         P,
@@ -203,6 +207,8 @@ export class MergeSplitKernels {
         b.dof,
         b.dofX,
         b.offset,
+        b.level,
+        b.stats,
       ]);
       this.#bg[`mark${s}`] = bindKernel(device, this.#k.mark, [
         P,

@@ -4,7 +4,8 @@
 // Per-particle `level` data (array of 2N vec4f): for the k-th member i_k (k ≥ 1) of a group,
 //   level[i_k]     = (n_k.xyz, ΔE_k)        n_k = x_k − X_{k−1} (Eq. 5), ΔE_k (Eq. 4)
 //   level[N + i_k] = (V_{k−1}.xyz, M_{k−1}) the meta merged with member k (its v1 and m1)
-// and for the group's root d = i_0 (its lowest index): level[d] = (0, 0, 0, member count).
+// and for the group's root d = i_0 (its lowest index): level[d] = (sheet members, 0, 0, member
+// count), the sheet members being its particles of a cloth body (FLAG_CLOTH).
 // ΔĒk of the synchronisation (Eq. 19) comes per DOF from the coupling (`syncEnergy`).
 
 struct MergeSplitParams {
@@ -20,6 +21,9 @@ override WG: u32 = 64u;
 override STAT_MOMENTUM_ERROR: u32;
 override STAT_ENERGY_ERROR: u32;
 override STAT_STAGE2_RUNS: u32;
+override STAT_LARGEST_SHEET_GROUP: u32;
+// Body-kind bit of a cloth particle (gpu/state/particle_state.ts KIND_BITS.sheet, passed in).
+override FLAG_CLOTH: u32;
 
 const APPROACH_BIT: u32 = 0x80000000u;
 
@@ -37,6 +41,7 @@ const APPROACH_BIT: u32 = 0x80000000u;
 @group(0) @binding(7) var<storage, read_write> m_dofV: array<vec4f>;
 @group(0) @binding(8) var<storage, read_write> m_dofM: array<f32>;
 @group(0) @binding(9) var<storage, read_write> m_level: array<vec4f>;
+@group(0) @binding(10) var<storage, read> m_kind: array<u32>;
 
 @compute @workgroup_size(WG)
 fn merge_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
@@ -50,8 +55,10 @@ fn merge_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
   var M = m_mass[i0];
   var X = m_pos[i0].xyz;
   var V = m_vel[i0].xyz;
+  var sheet = select(0u, 1u, (m_kind[i0] & FLAG_CLOTH) != 0u);
   for (var k = begin + 1u; k < end; k++) {
     let i = m_memberList[k];
+    if ((m_kind[i] & FLAG_CLOTH) != 0u) { sheet++; }
     let m2 = m_mass[i];
     let x2 = m_pos[i].xyz;
     let v2 = m_vel[i].xyz;
@@ -66,7 +73,7 @@ fn merge_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
   m_dofX[d] = vec4f(X, 0.0);
   m_dofV[d] = vec4f(V, 0.0);
   m_dofM[d] = M;
-  m_level[d] = vec4f(0.0, 0.0, 0.0, f32(end - begin));
+  m_level[d] = vec4f(f32(sheet), 0.0, 0.0, f32(end - begin));
 }
 
 // Member offsets (Eqs. 6–7): x_i = X_dof + offset_i throughout the step.
@@ -74,12 +81,19 @@ fn merge_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
 @group(0) @binding(2) var<storage, read> o_dof: array<u32>;
 @group(0) @binding(3) var<storage, read> o_dofX: array<vec4f>;
 @group(0) @binding(4) var<storage, read_write> o_offset: array<vec4f>;
+@group(0) @binding(5) var<storage, read> o_level: array<vec4f>;
+@group(0) @binding(6) var<storage, read_write> o_stats: array<atomic<u32>>;
 
 @compute @workgroup_size(WG)
 fn member_offsets(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = gid.x + gid.y * nwg.x * WG;
   if (i >= P.count) { return; }
-  o_offset[i] = vec4f(o_pos[i].xyz - o_dofX[o_dof[i]].xyz, 0.0);
+  let d = o_dof[i];
+  o_offset[i] = vec4f(o_pos[i].xyz - o_dofX[d].xyz, 0.0);
+  if (d == i) { // a root: the most sheet members of any group (an integer max, order-free)
+    let sheet = u32(o_level[i].x);
+    if (sheet > 0u) { atomicMax(&o_stats[STAT_LARGEST_SHEET_GROUP], sheet); }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

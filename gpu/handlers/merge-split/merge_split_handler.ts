@@ -64,6 +64,7 @@ export const MERGE_SPLIT_HANDLER: HandlerEntry = {
         dofV: b.dofV,
         dofM: b.dofM,
         level,
+        kind: b.kind,
         syncEnergy: b.syncEnergy,
         velOut: b.velOut,
         stats: b.stats,

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { acquireGpu } from "../../runtime/device.ts";
 import { checkWgslStruct } from "../../runtime/struct_layout.ts";
 import { readBuffer, storageBuffer } from "../../runtime/kernel.ts";
+import { KIND_BITS } from "../../state/particle_state.ts";
 import { MERGE_SPLIT_PARAMS, MERGE_SPLIT_WGSL, MergeSplitKernels, STATS } from "./merge_split.ts";
 import { groupCollisions } from "../../../core/grouping.ts";
 import { mergeAll, splitAll } from "../../../core/merge_split.ts";
@@ -60,6 +61,11 @@ function packLists(n: number, list: readonly Pair[]): { count: Uint32Array; item
   return { count, items };
 }
 
+/** Body-kind bits: every third particle is a sheet (cloth) particle. */
+function sheetKinds(n: number): Uint32Array {
+  return Uint32Array.from({ length: n }, (_, i) => (i % 3 === 0 ? KIND_BITS.sheet : 0));
+}
+
 async function setup(
   c: Case,
   options: {
@@ -92,6 +98,7 @@ async function setup(
     dofV: buf("dofV", 16 * n),
     dofM: buf("dofM", 4 * n),
     level: buf("level", 32 * n),
+    kind: buf("kind", 4 * n, sheetKinds(n)),
     syncEnergy: buf("syncEnergy", 4 * n),
     velOut: buf("velOut", 16 * n),
     stats: buf("stats", 4 * STATS.length),
@@ -168,6 +175,15 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
       assert.equal(groupStats[STATS.groupingRounds], want.rounds, "rounds that merged");
       assert.equal(groupStats[STATS.groups], want.groups.length);
       assert.equal(groupStats[STATS.largestGroup], Math.max(...want.groups.map((g) => g.length)));
+      // the most sheet members of any group (a lone sheet particle is a group of one)
+      const kinds = sheetKinds(n);
+      const sheetOf = (g: readonly number[]) =>
+        g.filter((i) => kinds[i] === KIND_BITS.sheet).length;
+      assert.equal(
+        groupStats[STATS.largestSheetGroup],
+        Math.max(1, ...want.groups.map(sheetOf)),
+        "sheet members of the largest sheet group",
+      );
       // merged state equals mergeAll per group (f32)
       const dofX = await f32(device, buffers.dofX);
       const dofV = await f32(device, buffers.dofV);

@@ -48,6 +48,7 @@ Deno.test({
     const y1 = await meanHeight(engine);
     const stats = await engine.readSolverStats();
     engine.destroy();
+    gpu.device.destroy();
     const limit = 0.05 * Math.sqrt(2 * 9.81 * H);
     const fastest = Math.max(...series.map((s) => s.maxSpeed));
     assert.equal(Math.max(...series.map((s) => s.nanCount)), 0);
