@@ -11,11 +11,15 @@
  * Several `--sweep` options run their cartesian product. A handler target `<handler>.<param>`
  * applies to the cases of that handler only (a family id such as `penalty` runs at exactly the
  * swept values, beside the named levels `penalty-weak` … which are left as they are); `scene.dt`
- * applies to every case.
+ * applies to every case; `scene.speed` (the impact speed, m/s) rebuilds each case's catalogue
+ * scene at that speed (`scenes/catalog.ts` `getScene`: the drop height or the fluid's initial
+ * speed, and with them the reference speed, the time step and the stiffness levels of the rule),
+ * before any other sweep applies.
  *
  * @module
  */
 import type { Scene } from "../core/scene.ts";
+import { getScene, hasImpactSpeed } from "../scenes/catalog.ts";
 import type { CaseSpec } from "./suite.ts";
 import { UsageError } from "./suite.ts";
 
@@ -25,7 +29,7 @@ export type SweepTarget =
   | { kind: "scene"; field: SceneSweepField };
 
 /** The scene fields a sweep may vary. */
-export const SCENE_SWEEP_FIELDS = ["dt"] as const;
+export const SCENE_SWEEP_FIELDS = ["dt", "speed"] as const;
 
 /** A scene field a sweep may vary. */
 export type SceneSweepField = typeof SCENE_SWEEP_FIELDS[number];
@@ -90,7 +94,7 @@ export function parseSweep(text: string, options: { knownHandlers: readonly stri
   const m = /^\s*([A-Za-z0-9_-]+)\.([A-Za-z0-9_]+)\s*=(.+)$/.exec(text);
   if (!m) {
     throw new UsageError(
-      `--sweep ${text}: must read <handler>.<param>=<values> or scene.dt=<values>, e.g. ` +
+      `--sweep ${text}: must read <handler>.<param>=<values>, scene.dt=<values> or scene.speed=<values>, e.g. ` +
         "penalty.stiffness=1e2..1e6:9",
     );
   }
@@ -125,6 +129,10 @@ export function parseSweep(text: string, options: { knownHandlers: readonly stri
   };
 }
 
+function isSpeed(s: Sweep): boolean {
+  return s.target.kind === "scene" && s.target.field === "speed";
+}
+
 /**
  * Every case of `cases` once per combination of the sweeps' values that apply to it: a handler
  * sweep multiplies the cases of its handler (its value goes into the case's parameters), a scene
@@ -147,15 +155,29 @@ export function expandSweeps(cases: readonly CaseSpec[], sweeps: readonly Sweep[
     if (keys.has(s.key)) throw new UsageError(`--sweep ${s.key} is given twice`);
     keys.add(s.key);
   }
-  let out: CaseSpec[] = [...cases];
   for (const s of sweeps) {
+    if (s.target.kind !== "scene" || s.target.field !== "speed") continue;
+    const bad = cases.find((c) => c.sceneSource !== "catalog" || !hasImpactSpeed(c.scene.id));
+    if (bad) {
+      throw new UsageError(
+        `--sweep scene.speed: scene "${bad.scene.id}" (${bad.sceneSource}) has no impact speed to ` +
+          "set; it applies to the catalogue scenes of Figs. 3, 4, 7, 10 and 11",
+      );
+    }
+  }
+  // a speed rebuilds the scene, so it goes first and the other sweeps apply on top
+  const ordered = [...sweeps].sort((a, b) => Number(isSpeed(b)) - Number(isSpeed(a)));
+  let out: CaseSpec[] = [...cases];
+  for (const s of ordered) {
     out = out.flatMap((c) => {
       const t = s.target;
       if (t.kind === "handler" && c.handler !== t.handler) return [c];
       return s.values.map((v): CaseSpec => {
         const sweep = { ...c.sweep, [s.key]: v };
         if (t.kind === "handler") return { ...c, params: { ...c.params, [t.param]: v }, sweep };
-        const scene: Scene = { ...c.scene, [t.field]: v };
+        const scene: Scene = t.field === "speed"
+          ? { ...getScene(c.scene.id, { scale: c.scene.scale, speed: v }), seed: c.scene.seed }
+          : { ...c.scene, [t.field]: v };
         return { ...c, scene, sweep };
       });
     });

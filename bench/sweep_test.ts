@@ -82,6 +82,73 @@ Deno.test("parameter sweeps", async (t) => {
     assert.ok(base.every((c) => c.scene.dt === tinyDt), "the resolved cases are not changed");
   });
 
+  await t.step("scene.speed rebuilds the catalogue scene at each impact speed, first", () => {
+    const base = resolveCases({
+      scenes: ["fig3-ball-cloth-low"],
+      handlers: ["penalty"],
+      scale: "tiny",
+      seed: 7,
+    });
+    // given after the dt sweep, the speed still applies first: every case keeps its dt value
+    const cases = expandSweeps(base, [
+      parseSweep("scene.dt=1e-3", known),
+      parseSweep("scene.speed=1,2", known),
+      parseSweep("penalty.stiffness=10,100", known),
+    ]);
+    assert.equal(cases.length, 4);
+    assert.deepEqual(cases.map((c) => c.sweep), [
+      { "scene.speed": 1, "scene.dt": 1e-3, "penalty.stiffness": 10 },
+      { "scene.speed": 1, "scene.dt": 1e-3, "penalty.stiffness": 100 },
+      { "scene.speed": 2, "scene.dt": 1e-3, "penalty.stiffness": 10 },
+      { "scene.speed": 2, "scene.dt": 1e-3, "penalty.stiffness": 100 },
+    ]);
+    for (const c of cases) {
+      assert.equal(c.scene.dt, 1e-3);
+      assert.equal(c.scene.seed, 7, "the --seed override is kept");
+      const want = getScene("fig3-ball-cloth-low", {
+        scale: "tiny",
+        speed: c.sweep!["scene.speed"],
+      });
+      assert.deepEqual(c.scene.bodies, want.bodies, "the ball dropped from v²/2g");
+      assert.deepEqual(c.scene.cfl, want.cfl);
+    }
+    // the drop height that gives the speed: the ball's centre rises with v²
+    const y = (v: number) => {
+      const ball = getScene("fig3-ball-cloth-low", { scale: "tiny", speed: v }).bodies[1];
+      return ball.kind === "solid" && ball.shape.type === "sphere" ? ball.shape.center[1] : NaN;
+    };
+    assert.ok(Math.abs(y(2) - y(1) - (4 - 1) / (2 * 9.81)) < 1e-12);
+    // a scene without an impact speed, or a scene file, is a usage error naming it
+    const wall = resolveCases({ scenes: ["fig5-wall"], handlers: ["merge-split"], scale: "tiny" });
+    assert.throws(
+      () => expandSweeps(wall, [parseSweep("scene.speed=1,2", known)]),
+      (e) =>
+        e instanceof UsageError && /"fig5-wall" \(catalog\) has no impact speed/.test(e.message),
+    );
+    const file = base.map((c) => ({ ...c, sceneSource: "my.json" }));
+    assert.throws(() => expandSweeps(file, [parseSweep("scene.speed=1", known)]), /\(my\.json\)/);
+  });
+
+  await t.step("impact speeds of the fluid scenes: from the fluid's initial speed", () => {
+    const at = (v: number) => getScene("fig4-fluid-cloth", { scale: "tiny", speed: v });
+    const fluid = at(4).bodies.find((b) => b.kind === "fluid")!;
+    // the column's top (0.35 m above the cloth) arrives at 4 m/s: v0² = 16 − 2 g 0.35
+    assert.ok(Math.abs(fluid.velocity[1] + Math.sqrt(16 - 2 * 9.81 * 0.35)) < 1e-12);
+    assert.ok(at(4).cfl.referenceSpeed > at(3).cfl.referenceSpeed);
+    assert.throws(
+      () => at(2),
+      /impactSpeed: .* reaches the cloth at 2\.620 m\/s falling from rest/,
+    );
+    assert.throws(
+      () => getScene("dam-break-sph", { scale: "tiny", speed: 1 }),
+      /has no impact speed to set; scenes with one: fig3-ball-cloth-low/,
+    );
+    assert.throws(
+      () => getScene("fig4-fluid-cloth", { scale: "tiny", speed: -1 }),
+      /speed: must be/,
+    );
+  });
+
   await t.step("a sweep of a handler no case runs, or given twice, is a usage error", () => {
     const base = resolveCases({
       scenes: ["fig4-fluid-cloth"],

@@ -11,7 +11,8 @@ import { fluidOnCloth } from "./fluid_on_cloth.ts";
 import { fluidOnWall } from "./fluid_on_wall.ts";
 import { solidOnCloth } from "./solid_on_cloth.ts";
 
-type Builder = (scale: Scale) => Scene;
+/** Builds a scene at a scale, at an impact speed (m/s) where the scene has one to set. */
+type Builder = (scale: Scale, speed?: number) => Scene;
 
 /**
  * Handlers that apply to every scene where fluid meets cloth or solids, beyond those a scene
@@ -36,10 +37,15 @@ const FIG11: ReadonlyArray<readonly [string, number, number]> = [
  */
 export const FIG11_DURATION = 2;
 
+/** Drop height (m) of a ball that reaches the cloth at `speed` (m/s) in free fall. */
+function dropForSpeed(speed: number): number {
+  return (speed * speed) / (2 * 9.81);
+}
+
 const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
   ...([["low", 0.05], ["high", 0.4]] as const).map(([tag, drop]): [string, Builder] => [
     `fig3-ball-cloth-${tag}`,
-    (scale) =>
+    (scale, speed) =>
       solidOnCloth({
         id: `fig3-ball-cloth-${tag}`,
         figure: "Fig. 3",
@@ -47,14 +53,14 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
           `A peridynamic ball (unbreakable) falls ${drop} m onto a pinned cloth in the ` +
           "same implicit solve; every handler is compared.",
         scale,
-        drop,
+        drop: speed === undefined ? drop : dropForSpeed(speed),
         massRatio: 1,
         applicableHandlers: ["*"],
       }),
   ]),
   [
     "fig4-fluid-cloth",
-    (scale) =>
+    (scale, speed) =>
       fluidOnCloth({
         id: "fig4-fluid-cloth",
         figure: "Fig. 4",
@@ -62,6 +68,7 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
           "every handler is compared.",
         scale,
         fluid: "column",
+        impactSpeed: speed,
         applicableHandlers: ["*"],
       }),
   ],
@@ -117,7 +124,7 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
   ],
   ...[1, 10, 100].map((ratio): [string, Builder] => [
     `fig7-mass-${ratio}`,
-    (scale) =>
+    (scale, speed) =>
       solidOnCloth({
         id: `fig7-mass-${ratio}`,
         figure: "Fig. 7",
@@ -125,7 +132,7 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
           `A ball of ${ratio}× heavier particles than the cloth's falls 0.2 m onto it; ` +
           "merge-split.",
         scale,
-        drop: 0.2,
+        drop: speed === undefined ? 0.2 : dropForSpeed(speed),
         massRatio: ratio,
         applicableHandlers: ["merge-split"],
       }),
@@ -134,20 +141,21 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
     [alpha, beta, tag],
   ): [string, Builder] => [
     `fig10-alpha-beta-${tag}`,
-    (scale) =>
+    (scale, speed) =>
       fluidOnCloth({
         id: `fig10-alpha-beta-${tag}`,
         figure: "Fig. 10",
         description: `A fluid column onto cloth under merge-split with α = ${alpha}, β = ${beta}.`,
         scale,
         fluid: "column",
+        impactSpeed: speed,
         mergeSplit: { alpha, beta },
         applicableHandlers: ["merge-split", ...FLUID_SOLID_HANDLERS],
       }),
   ]),
   ...FIG11.map(([tag, nMin, nMax]): [string, Builder] => [
     `fig11-nlimit-${tag}`,
-    (scale) =>
+    (scale, speed) =>
       fluidOnCloth({
         id: `fig11-nlimit-${tag}`,
         figure: "Fig. 11",
@@ -156,6 +164,7 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
           "few seconds after the collision).",
         scale,
         fluid: "block",
+        impactSpeed: speed,
         duration: FIG11_DURATION,
         mergeSplit: { nMin, nMax },
         applicableHandlers: ["merge-split", ...FLUID_SOLID_HANDLERS],
@@ -167,6 +176,16 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
   ]),
 ]);
 
+/**
+ * The scenes with an impact speed to set (`getScene`'s `speed`, `--sweep scene.speed`): a ball
+ * dropped onto the cloth from the height that gives that speed (Figs. 3, 7), a fluid whose top
+ * reaches the cloth at that speed (Figs. 4, 10, 11). The stiffness levels follow (k_ref and p_dyn
+ * are defined by the impact speed), as do the reference speed and the time step.
+ */
+const SPEED_SCENES: ReadonlySet<string> = new Set(
+  [...BUILDERS.keys()].filter((id) => /^fig(3|4|7|10|11)-/.test(id)),
+);
+
 /** Ids of every scene in the catalogue. */
 export function sceneIds(): string[] {
   return [...BUILDERS.keys()];
@@ -176,8 +195,26 @@ export function sceneIds(): string[] {
  * The scene `id` at `scale`, validated. Throws a `RangeError` listing the known ids when `id`
  * is unknown.
  */
-export function getScene(id: string, options: { scale: Scale }): Scene {
+export function getScene(id: string, options: { scale: Scale; speed?: number }): Scene {
   const build = BUILDERS.get(id);
   if (!build) throw new RangeError(`unknown scene "${id}"; known scenes: ${sceneIds().join(", ")}`);
-  return validateScene(build(options.scale));
+  const { speed } = options;
+  if (speed !== undefined) {
+    if (!SPEED_SCENES.has(id)) {
+      throw new RangeError(
+        `scene "${id}" has no impact speed to set; scenes with one: ${
+          [...SPEED_SCENES].join(", ")
+        }`,
+      );
+    }
+    if (!(speed > 0) || !Number.isFinite(speed)) {
+      throw new RangeError(`speed: must be a finite number > 0 (m/s), got ${speed}`);
+    }
+  }
+  return validateScene(build(options.scale, speed));
+}
+
+/** Whether the catalogue scene `id` takes an impact speed ({@link getScene}'s `speed`). */
+export function hasImpactSpeed(id: string): boolean {
+  return SPEED_SCENES.has(id);
 }

@@ -58,6 +58,12 @@ export interface FluidOnClothOptions {
    */
   fluidSystem?: "sph" | "flip";
   applicableHandlers: readonly string[];
+  /**
+   * Speed (m/s) at which the fluid's top reaches the cloth: the fluid starts with the downward
+   * speed that gives it after its fall; default the scene's (the column starts at 2 m/s, the block
+   * at rest). Below the free-fall speed of the geometry a `RangeError` says the least.
+   */
+  impactSpeed?: number;
   /** Simulated time (s); default 0.3 (the column's impact and rebound). */
   duration?: number;
   /** Seed; default 2021. */
@@ -96,9 +102,22 @@ export function fluidOnCloth(options: FluidOnClothOptions): Scene {
   const r = flip && options.scale === "paper" ? FIG9_PAPER_RADIUS : RADIUS_BY_SCALE[options.scale];
   const spacing = 2 * r;
   const column = options.fluid === "column";
-  const v0 = column ? 2.0 : 0.0; // initial downward speed (m/s)
   const gap = column ? 0.05 : 0.03; // fluid bottom above the cloth (m)
   const fallHeight = column ? 0.3 : 0.1; // fluid height (m)
+  const freeFall2 = 2 * 9.81 * (gap + fallHeight);
+  if (options.impactSpeed !== undefined && options.impactSpeed ** 2 < freeFall2) {
+    throw new RangeError(
+      `impactSpeed: the fluid of ${options.id} reaches the cloth at ${
+        Math.sqrt(freeFall2).toFixed(3)
+      } m/s falling from rest; got ${options.impactSpeed}`,
+    );
+  }
+  // initial downward speed (m/s)
+  const v0 = options.impactSpeed !== undefined
+    ? Math.sqrt(options.impactSpeed ** 2 - freeFall2)
+    : column
+    ? 2.0
+    : 0.0;
   // Reference speed: the impact speed of the fluid's top after falling gap + its own height,
   // with a 1.2× margin for splashes.
   const impact = Math.sqrt(v0 * v0 + 2 * 9.81 * (gap + fallHeight));
@@ -142,7 +161,7 @@ export function fluidOnCloth(options: FluidOnClothOptions): Scene {
         shape: { type: "cylinder", base: [0, gap, 0], radius: 0.1, height: fallHeight },
         spacing,
         jitter: 0.05,
-        velocity: [0, -v0, 0],
+        velocity: [0, 0 - v0, 0], // 0 − v0: +0 at rest (a −0 would not survive JSON)
         particleMass: mass,
       }
       : {
@@ -156,7 +175,7 @@ export function fluidOnCloth(options: FluidOnClothOptions): Scene {
         },
         spacing,
         jitter: 0.05,
-        velocity: [0, 0, 0],
+        velocity: [0, 0 - v0, 0], // 0 − v0: +0 at rest (a −0 would not survive JSON)
         particleMass: mass,
       },
   ];
