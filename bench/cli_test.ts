@@ -15,8 +15,8 @@ Deno.test("bench arguments", async (t) => {
     const cases = resolveCases({ scenes: o.scenes, handlers: o.handlers, scale: "tiny" });
     assert.equal(cases.filter((c) => c.scene.id === "fig4-fluid-cloth").length, 10);
     // the default suite (bench/suites.ts): fig4 × 10 (akinci needs its SPH fluid), fig10 × 3,
-    // fig3-high × 5, fig7-100, fig9-flip-cloth, dam-break-sph and -flip; Fig. 11 has its own
-    assert.equal(cases.length, 10 + 3 + 5 + 1 + 1 + 2);
+    // fig3-high × 6, fig7-100, fig9-flip-cloth, dam-break-sph and -flip; Fig. 11 has its own
+    assert.equal(cases.length, 10 + 3 + 6 + 1 + 1 + 2);
     const fig11 = resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "fig11" });
     assert.deepEqual(
       fig11.map((c) => [c.scene.id, c.handler, c.scene.duration]),

@@ -25,6 +25,7 @@ export const SUITES: Readonly<Record<string, Suite>> = {
         "penalty-weak",
         "penalty-strong",
         "kernel-repulsion-weak",
+        "kernel-repulsion-strong", // claim (m2), as penalty-strong for (m)
         "impulse",
       ]],
       ["fig7-mass-100", ["merge-split"]],

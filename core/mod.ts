@@ -16,3 +16,4 @@ export * from "./result.ts";
 export * from "./peridynamics_reference.ts";
 export * from "./flip_reference.ts";
 export * from "./velocity_projection_reference.ts";
+export * from "./akinci_reference.ts";
