@@ -242,13 +242,18 @@ function mergeSplitHoldsOn(
   }), { usableOnly: false });
 }
 
-/** The last record of `scene` × `handler`, or undefined. */
+/**
+ * The last record of `scene` × `handler` at the scene's own parameters, or undefined: a case of a
+ * parameter sweep (`sweep` set) ran at other values and is read only by the sweep claims.
+ */
 function findCase(
   records: readonly CaseRecord[],
   scene: string,
   handler: string,
 ): CaseRecord | undefined {
-  return records.findLast((r) => r.scene === scene && r.handler === handler);
+  return records.findLast((r) =>
+    r.scene === scene && r.handler === handler && Object.keys(r.sweep ?? {}).length === 0
+  );
 }
 
 /** A summary metric as a number (NaN when missing). */

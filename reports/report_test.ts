@@ -218,6 +218,13 @@ Deno.test("HTML report", async (t) => {
     }
     const sr = statuses(solid);
     for (const id of ["r", "s"]) assert.equal(sr[id], "not reproduced", id);
+    // a sweep's case is not the scene's case: a leaking merge-split at a large swept dt, recorded
+    // after the plain run, leaves (k) to the plain run
+    const swept = goodSuite();
+    const leaky = sweepCase("fig3-ball-cloth-high", "merge-split", { "scene.dt": 0.01 }, {
+      passThroughMax: 8,
+    });
+    assert.equal(statuses([...swept, leaky]).k, "reproduced");
     // a failed weak case is left out: with no usable case the claim is not run
     at("fig3-ball-cloth-low", "kernel-repulsion-weak").status = "failed";
     assert.equal(statuses(solid)["l2"], "not run");
