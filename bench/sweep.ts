@@ -38,6 +38,7 @@ export type SceneSweepField = typeof SCENE_SWEEP_FIELDS[number];
 export interface Sweep {
   /** The target as written in the record's `sweep` field, e.g. `penalty.stiffness`, `scene.dt`. */
   key: string;
+  /** What it varies. */
   target: SweepTarget;
   /** The values, in the order given (ascending for a range). */
   values: number[];

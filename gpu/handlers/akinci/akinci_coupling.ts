@@ -103,9 +103,13 @@ export interface AkinciCouplingBuffers {
 
 /** Bind groups of one set of buffers, from {@link AkinciCoupling.bind}. */
 export interface AkinciBindings {
+  /** The buffers bound. */
   readonly buffers: Readonly<AkinciCouplingBuffers>;
+  /** `akinci_psi` (Eqs. 4–5). */
   readonly psi: GPUBindGroup;
+  /** `akinci_density` (Eq. 6). */
   readonly density: GPUBindGroup;
+  /** `akinci_forces` (Eqs. 10–14). */
   readonly forces: GPUBindGroup;
 }
 
