@@ -151,6 +151,11 @@ Deno.test("bench arguments", async (t) => {
       () => resolveCases({ scenes: ["fig10-*"], handlers: ["impulse"], scale: "tiny" }),
       /no case to run/,
     );
+    // a handler the scene lists but cannot run says why
+    assert.throws(
+      () => resolveCases({ scenes: ["fig9-flip-cloth"], handlers: ["akinci"], scale: "tiny" }),
+      /no case to run: .*\(akinci on fig9-flip-cloth: .*integrated by "flip"\)/,
+    );
   });
 });
 

@@ -215,10 +215,21 @@ export function resolveCases(options: {
     }
   }
   if (cases.length === 0) {
+    // a handler a scene lists but cannot run says why (e.g. akinci without an SPH fluid)
+    const why = [
+      ...new Set(picked.flatMap(({ scene }) =>
+        wanted.flatMap((h) => {
+          const reason = handlerApplies(scene, h)
+            ? HANDLERS.get(h)!.notApplicable?.(scene)
+            : undefined;
+          return reason ? [`${h} on ${scene.id}: ${reason}`] : [];
+        })
+      )),
+    ];
     throw new UsageError(
       `no case to run: the handlers ${wanted.join(", ")} apply to none of the scenes ${
         [...new Set(picked.map((p) => p.scene.id))].join(", ")
-      }`,
+      }${why.length ? ` (${why.join("; ")})` : ""}`,
     );
   }
   return cases;
