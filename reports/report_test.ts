@@ -169,6 +169,12 @@ Deno.test("HTML report", async (t) => {
     bad[5].metrics!.summary.energyRatio = 0.8; // (h): 0.8 > 0.7
     const s = statuses(bad);
     for (const id of ["a", "e", "f", "g"]) assert.equal(s[id], "not reproduced", id);
+    // (g): a merge-split case that timed out or failed says nothing about stability
+    const timedOut = goodSuite();
+    timedOut.push(fakeRecord({ scene: "fig11-nlimit-inf", status: "timeout", metrics: null }));
+    const g = evaluateClaims(timedOut).find((c) => c.claim.id === "g")!.result;
+    assert.equal(g.status, "reproduced");
+    assert.match(g.measured, /not counted: fig11-nlimit-inf timeout/);
     // (h) compares energy on cases that finished ok: with α = 1 unstable it is not run
     assert.equal(s.h, "not run");
     const dissipation = goodSuite();
