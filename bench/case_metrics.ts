@@ -6,6 +6,7 @@
  */
 import type { Phase } from "../gpu/engine.ts";
 import type { MetricsSample } from "../gpu/metrics/metrics.ts";
+import { BUDGET_ENERGY_PHASES, type BudgetField } from "../gpu/metrics/step_budget.ts";
 
 /** Table I phases, each the sum of the engine phases it covers. */
 export const TABLE_I_PHASES: Readonly<Record<string, readonly Phase[]>> = {
@@ -95,6 +96,55 @@ export interface CaseMetrics {
   /** Dam-break scenes: the column width a (m) and |g| (m/s²), to scale frontX and columnHeight. */
   columnWidth?: number;
   gravity?: number;
+  /**
+   * The whole-step budget (`gpu/metrics/step_budget.ts`) over the budget steps (the steps that end
+   * with a sample): how many were measured; per phase the mean energy change per step (J,
+   * `<column>Mean`); the worst momentum change of merging, splitting and the end of the step, and
+   * the handler's impulse that does not cancel, each relative to `budgetMomentumScale`
+   * (`<column>Max`).
+   */
+  budgetSteps: number;
+  budgetMergeMomentumMax: number;
+  budgetSplitMomentumMax: number;
+  budgetEndMomentumMax: number;
+  budgetHandlerImpulseMax: number;
+  budgetMergeEnergyMean: number;
+  budgetPinEnergyMean: number;
+  budgetIntegrationEnergyMean: number;
+  budgetCouplingEnergyMean: number;
+  budgetWallEnergyMean: number;
+  budgetSplitEnergyMean: number;
+  budgetEndEnergyMean: number;
+  budgetStepEnergyMean: number;
+}
+
+/** The budget's momentum terms summarised as their worst value relative to the scale. */
+const BUDGET_MOMENTUM = [
+  "budgetMergeMomentum",
+  "budgetSplitMomentum",
+  "budgetEndMomentum",
+  "budgetHandlerImpulse",
+] as const;
+
+/** The budget's summary fields from the rows of the budget steps (those with a momentum scale). */
+function summariseBudget(series: readonly MetricsSample[]) {
+  const rows = series.filter((r) => r.budgetMomentumScale > 0);
+  const mean = (f: BudgetField) =>
+    rows.length ? rows.reduce((s, r) => s + r[f], 0) / rows.length : 0;
+  const worst = (f: BudgetField) =>
+    rows.reduce((m, r) => Math.max(m, r[f] / r.budgetMomentumScale), 0);
+  return {
+    budgetSteps: rows.length,
+    ...Object.fromEntries(BUDGET_MOMENTUM.map((f) => [`${f}Max`, worst(f)])),
+    ...Object.fromEntries(
+      [...BUDGET_ENERGY_PHASES, "budgetStepEnergy" as const].map((f) => [`${f}Mean`, mean(f)]),
+    ),
+  } as Pick<
+    CaseMetrics,
+    | "budgetSteps"
+    | `${typeof BUDGET_MOMENTUM[number]}Max`
+    | `${typeof BUDGET_ENERGY_PHASES[number] | "budgetStepEnergy"}Mean`
+  >;
 }
 
 /** What the summary needs from the scene besides the series. */
@@ -172,5 +222,6 @@ export function summariseMetrics(
       }
       : {}),
     ...(options.damBreak ? { ...options.damBreak } : {}),
+    ...summariseBudget(series),
   };
 }

@@ -58,3 +58,17 @@ Deno.test("case summary: leak fraction and the fluid's net rebound", async (t) =
     assert.equal(falling.fluidRebound, 0, "a fluid that only falls has no rebound");
   });
 });
+
+Deno.test("case summary: the step budget over the budget steps", () => {
+  const series = [
+    sample({ budgetMomentumScale: 2, budgetMergeMomentum: 2e-6, budgetMergeEnergy: -0.4 }),
+    sample({ budgetMomentumScale: 4, budgetMergeMomentum: 2e-6, budgetMergeEnergy: -0.2 }),
+    // the final sample of a run whose length is not a multiple of metricsEvery: no budget
+    sample({ budgetMomentumScale: 0, budgetMergeEnergy: 0 }),
+  ];
+  const s = summariseMetrics(series, { referenceSpeed: 1 });
+  assert.equal(s.budgetSteps, 2);
+  assert.equal(s.budgetMergeMomentumMax, 1e-6, "the worst relative to that step's scale");
+  assert.ok(Math.abs(s.budgetMergeEnergyMean - -0.3) < 1e-12, "mean per budget step");
+  assert.equal(summariseMetrics([sample({})], { referenceSpeed: 1 }).budgetSteps, 0);
+});

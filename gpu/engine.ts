@@ -17,6 +17,7 @@ import type { EngineOptions } from "./engine_options.ts";
 import type { GpuHandler } from "./handlers/handler.ts";
 import { getHandler, handlerParams } from "./handlers/registry.ts";
 import { Metrics, type MetricsSample } from "./metrics/metrics.ts";
+import { type BudgetProbe, StepBudget } from "./metrics/step_budget.ts";
 import { acquireGpu, type GpuContext } from "./runtime/device.ts";
 import { dispatchesEncoded, readBuffer } from "./runtime/kernel.ts";
 import { type BufferMemory, trackBufferMemory } from "./runtime/buffer_memory.ts";
@@ -61,6 +62,9 @@ export class Engine {
   #contacts: Contacts;
   #coupling: Coupling;
   #metrics: Metrics;
+  #budget: StepBudget;
+  /** Whether the step being encoded is a budget step (it ends with a metrics sample). */
+  #budgetStep = false;
   #clock: StepClock<Phase>;
   #gpuErrors: string[] = [];
   #onGpuError = (e: Event) => {
@@ -137,6 +141,34 @@ export class Engine {
       grid,
     });
     this.#metrics = Metrics.forScene(device, { scene, particles: p, buffers: state.buffers });
+    const sb = state.buffers;
+    this.#budget = new StepBudget(device, {
+      count: p.count,
+      systems: this.#coupling.systems,
+      stride: this.#coupling.stride,
+      dt: scene.dt,
+      gravity: [...scene.gravity] as [number, number, number],
+      buffers: {
+        mass: sb.mass,
+        pos: sb.pos,
+        vel: sb.vel,
+        velOut: sb.velOut,
+        handlerForce: sb.handlerForce,
+        bondStart: sb.bondStart,
+        bondList: sb.bondList,
+        bondClass: sb.bondClass,
+        springClasses: sb.springClasses,
+        memberStart: sb.memberStart,
+        memberList: sb.memberList,
+        pinned: sb.pinned,
+        dofM: sb.dofM,
+        dofV: sb.dofV,
+        syncEnergy: sb.syncEnergy,
+        partMass: this.#coupling.parts.mass,
+        partVel: this.#coupling.parts.vel,
+      },
+      ...this.#metrics.budgetTarget,
+    });
     this.#clock = new StepClock(device, {
       phases: PHASES,
       timestamps: (options.timing ?? true) && gpu.timestamps,
@@ -193,6 +225,7 @@ export class Engine {
       });
     });
     try {
+      this.#probe(encoder, "merged");
       this.#stageBody(encoder, stage, h);
     } finally {
       gate?.end();
@@ -215,12 +248,20 @@ export class Engine {
         this.#coupling.encodeSync(pass);
       });
     });
+    this.#probe(encoder, "integrated");
+    this.#probe(encoder, "synced");
     this.#counted(`splitting${stage}`, () => {
       inPass(encoder, `splitting stage ${stage}`, at(`splitting${stage}`), (pass) => {
         if (h.encodeEnd) h.encodeEnd(pass, stage);
         else state.encodeDofVelocities(pass);
       });
     });
+    this.#probe(encoder, "split");
+  }
+
+  /** The step budget's probe at `point`, on budget steps only (untimed, uncounted). */
+  #probe(encoder: GPUCommandEncoder, point: BudgetProbe): void {
+    if (this.#budgetStep) this.#budget.encodeProbe(encoder, point);
   }
 
   /** Runs `encode` and records how many dispatches it encoded under `phase`. */
@@ -235,6 +276,8 @@ export class Engine {
     const h: Partial<GpuHandler> = this.collisionsPossible ? this.handler : {};
     h.prepareStep?.(this.step);
     const encoder = this.gpu.device.createCommandEncoder({ label: `step ${this.step}` });
+    this.#budgetStep = (this.step + 1) % this.scene.metricsEvery === 0;
+    this.#probe(encoder, "start");
     this.#counted("neighborSearch", () => {
       this.#contacts.encodeGrid(encoder, this.#clock.writes("neighborSearch"));
     });
@@ -251,14 +294,16 @@ export class Engine {
       });
       for (const s of this.systems) s.encodeEndOfStep?.(encoder);
     });
+    this.#probe(encoder, "end");
     this.step++;
-    if (this.step % this.scene.metricsEvery === 0) {
+    if (this.#budgetStep) {
       this.#counted("metrics", () => {
         this.#metrics.encodeSample(encoder, {
           time: this.step * this.scene.dt,
           timestampWrites: this.#clock.writes("metrics"),
         });
       });
+      this.#budget.encodeFinish(encoder, this.#metrics.taken - 1);
     }
     return encoder;
   }
@@ -404,6 +449,7 @@ export class Engine {
     for (const s of this.systems ?? []) s.destroy();
     this.#coupling?.destroy();
     this.#metrics?.destroy();
+    this.#budget?.destroy();
     this.#clock?.destroy();
     this.#contacts?.destroy();
     for (const g of this.#gates ?? []) g?.destroy();

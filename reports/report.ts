@@ -27,6 +27,7 @@ import { renderRunSummary } from "./run_summary.ts";
 import { renderScalingSection, scalingCharts, scalingSeries } from "./scaling_section.ts";
 import { renderSceneMatrix } from "./scene_matrix.ts";
 import { hasSweeps, renderSweepSection, sweepCharts, sweepSeries } from "./sweep_section.ts";
+import { hasBudget, renderBudgetSection } from "./budget_section.ts";
 import { phaseNames, renderTableOne } from "./table_one.ts";
 import { vendorLibraries } from "./vendor_libraries.ts";
 
@@ -122,6 +123,7 @@ export function renderReport(
   const sweeps = inputs.map((input) => sweepSeries(input.records));
   const sweepPrefix = (i: number) => `sweep-chart-${i}`;
   const hasSweep = sweeps.some(hasSweeps);
+  const budget = sets.some((s) => hasBudget(s.records));
   const data: ReportData = {
     title,
     phases,
@@ -175,6 +177,7 @@ export function renderReport(
     ["table-1", "Table I"],
     ...(hasScaling ? [["scaling", "Scaling"]] : []),
     ...(hasSweep ? [["sweeps", "Sweeps"]] : []),
+    ...(budget ? [["budget", "Budget"]] : []),
     ["series", "Time series"],
     ...(multi ? [["comparison", "Comparison"]] : []),
   ].map(([id, text]) => `<a href="#${id}">${text}</a>`).join("");
@@ -241,6 +244,13 @@ ${
             ? renderSweepSection(sweeps[i], { chartIdPrefix: sweepPrefix(i) })
             : `<p class="muted">No case of ${escapeHtml(s.label)} was part of a sweep.</p>`
         )
+      }</section>`
+      : ""
+  }
+${
+    budget
+      ? `<section id="budget"><h2>Momentum and energy budget of a step</h2><p class="muted">Measured on the steps that end with a metrics sample (<code>gpu/metrics/step_budget.ts</code>): the state is reduced at each phase boundary of the step whose result is kept (stage 2's when it ran). Energies: mean change per step in mJ (kinetic; the integration column adds gravity's and the bonds' elastic change); the seven phases sum to the step's. Momentum: the worst change of a phase that conserves it, over Σ m|v| + Δt|g|Σ m of that step (f32 rounding is about 10⁻⁷). Hover a heading for its definition.</p>${
+        perInput((s) => renderBudgetSection(s.records))
       }</section>`
       : ""
   }

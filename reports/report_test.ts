@@ -296,6 +296,25 @@ Deno.test("HTML report", async (t) => {
     assert.match(rr.measured, /works low at none/);
   });
 
+  await t.step("budget section: shown for records with a step budget, in mJ per step", () => {
+    const none = renderReport([{ label: "a", records: [fakeRecord({})] }], { cdn: true });
+    assert.ok(!none.includes('id="budget"'), "no budget, no section");
+    const r = fakeRecord({
+      summary: {
+        budgetSteps: 40,
+        budgetMergeEnergyMean: -0.0125,
+        budgetSplitEnergyMean: 0.0125,
+        budgetStepEnergyMean: -0.002,
+        budgetMergeMomentumMax: 3e-8,
+      },
+    });
+    const html = renderReport([{ label: "a", records: [r] }], { cdn: true });
+    assert.ok(html.includes('<section id="budget">'));
+    const table = html.slice(html.indexOf('<table class="budget">'));
+    assert.match(table, />-12\.5<\/td>/, "J per step shown in mJ");
+    assert.match(table, />40<\/td>/, "budget steps");
+  });
+
   await t.step("scene matrix colours problems", () => {
     const html = renderReport([{ label: "x", records: goodSuite() }], { cdn: true });
     const matrix = html.slice(html.indexOf('<table class="matrix">'));

@@ -173,6 +173,15 @@ export class Coupling {
     };
   }
 
+  /**
+   * The whole part buffers, for the step budget (`gpu/metrics/step_budget.ts`): `mass` holds the
+   * part masses m_s of system s at s·stride + d (its first K slices; Eq. 17's weights), `vel` the
+   * velocities v_s the systems produced at the same places.
+   */
+  get parts(): { mass: GPUBuffer; vel: GPUBuffer } {
+    return { mass: this.#masses, vel: this.#partVel };
+  }
+
   #run(pass: GPUComputePassEncoder, k: "gather" | "sync"): void {
     const { kernel, bind } = this.#k[k];
     dispatch(pass, kernel, { bindGroup: bind, invocations: this.#count, workgroupSize: 64 });

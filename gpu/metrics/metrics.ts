@@ -74,7 +74,7 @@
  * @module
  */
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
-import { SPRING_CSR_WGSL } from "../runtime/spring_csr.ts";
+import { BOND_ENERGY_WGSL } from "./bond_energy.ts";
 import {
   bindKernel,
   createKernel,
@@ -86,6 +86,7 @@ import {
 import { handlerStatsConstants, KIND_BITS } from "../state/particle_state.ts";
 import { BOND_BROKEN_BIT } from "../state/bond_flags.ts";
 import { FLUID_FIELDS, FluidMetrics, type FluidRange } from "./fluid_metrics.ts";
+import { BUDGET_FIELDS, type BudgetField } from "./step_budget.ts";
 import { FRAGMENT_RESULT, Fragments } from "./fragments.ts";
 import { SolidPenetration } from "./solid_penetration.ts";
 import { SAMPLE_TRAVEL_MARGIN, type Sheet, SheetCrossing } from "./sheet_crossing.ts";
@@ -94,7 +95,7 @@ import type { ParticleSet } from "../../core/scene_builder.ts";
 
 /** WGSL source of the metrics kernel. */
 export const METRICS_WGSL: string = [
-  SPRING_CSR_WGSL,
+  BOND_ENERGY_WGSL,
   Deno.readTextFileSync(new URL("./metrics.wgsl", import.meta.url)),
 ].join("\n");
 
@@ -108,13 +109,17 @@ function wgslConstants(): Record<string, number> {
     BROKEN_BIT: BOND_BROKEN_BIT,
     FRAGMENT_COUNT: FRAGMENT_RESULT.COUNT,
     FRAGMENT_LARGEST: FRAGMENT_RESULT.LARGEST,
-    // the fluid columns are written by fluid_metrics.wgsl (FluidMetrics), which takes its own
+    // the fluid columns are written by fluid_metrics.wgsl (FluidMetrics) and the budget's by
+    // step_budget.wgsl (StepBudget), which take their own
     ...Object.fromEntries(
       SAMPLE_FIELDS.map((f, k) => [`F_${f.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`, k])
-        .filter((_, k) => !(FLUID_FIELDS as readonly string[]).includes(SAMPLE_FIELDS[k])),
+        .filter((_, k) => !OTHER_WRITERS.includes(SAMPLE_FIELDS[k])),
     ),
   };
 }
+
+/** Columns that other kernels write into the sample rows (not `metrics.wgsl`). */
+const OTHER_WRITERS: readonly string[] = [...FLUID_FIELDS, ...BUDGET_FIELDS];
 
 /** Layout of `MetricsParams` in `metrics.wgsl`. */
 export const METRICS_PARAMS: StructLayout = defineStruct("MetricsParams", [
@@ -162,6 +167,7 @@ export const SAMPLE_FIELDS = [
   "fragments",
   "largestFragment",
   ...FLUID_FIELDS,
+  ...BUDGET_FIELDS,
 ] as const;
 
 /** One sample of every metric. */
@@ -520,6 +526,27 @@ export class Metrics {
    */
   get fragmentLabels(): GPUBuffer {
     return this.#fragments.labels;
+  }
+
+  /**
+   * The samples buffer (`array<f32>`, {@link SAMPLE_FIELDS} per row) and the column of each budget
+   * field: where the step budget (`step_budget.ts`) writes its columns of a row.
+   */
+  get budgetTarget(): {
+    samples: GPUBuffer;
+    fields: number;
+    columns: Record<BudgetField, number>;
+  } {
+    return {
+      samples: this.#samples,
+      fields: SAMPLE_FIELDS.length,
+      columns: Object.fromEntries(
+        BUDGET_FIELDS.map((f) => [f, SAMPLE_FIELDS.indexOf(f)]),
+      ) as Record<
+        BudgetField,
+        number
+      >,
+    };
   }
 
   /** Samples taken so far. */

@@ -83,19 +83,7 @@ override BROKEN_BIT: u32;
 fn metrics_particle(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = gid.x + gid.y * nwg.x * 64u;
   if (i >= P.count) { return; }
-  let x = q_pos[i].xyz;
-  var bonds = vec4f(0.0);
-  for (var e = q_bondStart[i]; e < q_bondStart[i + 1u]; e++) {
-    let w = q_bondList[e];
-    if ((w & BROKEN_BIT) != 0u) {
-      bonds.y += 1.0;
-      continue;
-    }
-    let sc = q_springClasses[q_bondClass[e]];
-    let d = length(q_pos[w].xyz - x) - sc.restLength;
-    bonds.x += 0.5 * sc.ks * d * d;
-  }
-  q_out[2u * i + 1u] = bonds;
+  q_out[2u * i + 1u] = vec4f(bond_energy(i), 0.0, 0.0); // bond_energy.wgsl
 }
 
 // Reduction pass: one workgroup, fixed-order tree reductions (bit-reproducible).

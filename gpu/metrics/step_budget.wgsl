@@ -1,0 +1,220 @@
+// The whole-step momentum and energy budget (host code and definitions: gpu/metrics/step_budget.ts).
+// On a budget step, probes reduce the state at the phase boundaries of the step into slots of
+// `probes` (4 vec4 per slot); `finish` turns the slots into the budget's columns of the step's
+// metrics sample row. One workgroup per probe, fixed-order tree reductions: bit-reproducible.
+
+struct BudgetParams {
+  count: u32,     // particles (= DOF slots)
+  slot: u32,      // the probe slot this dispatch writes
+  systems: u32,   // K: the part slices
+  stride: u32,    // elements per part slice
+  withBonds: u32, // particle probes: 1 sums the bonds' elastic energy into b.w
+  row: u32,       // finish: the sample row
+  fields: u32,    // finish: columns per sample row
+  dt: f32,
+  gravity: vec3f,
+  pad0: u32,
+}
+
+const WG: u32 = 256u;
+// The broken-bond flag of bondList entries (gpu/state/bond_flags.ts BOND_BROKEN_BIT, passed in).
+override BROKEN_BIT: u32;
+// Probe slots (step_budget.ts BUDGET_PROBES, passed in).
+override S_START: u32;
+override S_MERGED: u32;
+override S_INTEGRATED: u32;
+override S_SYNCED: u32;
+override S_SPLIT: u32;
+override S_END: u32;
+// Columns of the sample row (gpu/metrics/metrics.ts SAMPLE_FIELDS, passed in).
+override C_MOMENTUM_SCALE: u32;
+override C_MERGE_MOMENTUM: u32;
+override C_PIN_MOMENTUM: u32;
+override C_INTEGRATION_MOMENTUM: u32;
+override C_HANDLER_IMPULSE: u32;
+override C_WALL_MOMENTUM: u32;
+override C_SPLIT_MOMENTUM: u32;
+override C_END_MOMENTUM: u32;
+override C_EXTERNAL_MOMENTUM: u32;
+override C_MERGE_ENERGY: u32;
+override C_PIN_ENERGY: u32;
+override C_INTEGRATION_ENERGY: u32;
+override C_COUPLING_ENERGY: u32;
+override C_WALL_ENERGY: u32;
+override C_SPLIT_ENERGY: u32;
+override C_END_ENERGY: u32;
+override C_STEP_ENERGY: u32;
+
+@group(0) @binding(0) var<uniform> P: BudgetParams;
+@group(0) @binding(9) var<storage, read_write> probes: array<vec4f>;
+
+var<workgroup> red: array<vec4f, WG>;
+
+// Fixed-order tree sum over the workgroup; every invocation gets the total. Uniform control flow.
+fn reduce4(lid: u32, v: vec4f) -> vec4f {
+  red[lid] = v;
+  workgroupBarrier();
+  for (var s = WG / 2u; s > 0u; s = s / 2u) {
+    if (lid < s) { red[lid] = red[lid] + red[lid + s]; }
+    workgroupBarrier();
+  }
+  let total = red[0];
+  workgroupBarrier();
+  return total;
+}
+
+fn write_slot(lid: u32, a: vec4f, b: vec4f, c: vec4f, d: vec4f) {
+  let ra = reduce4(lid, a);
+  let rb = reduce4(lid, b);
+  let rc = reduce4(lid, c);
+  let rd = reduce4(lid, d);
+  if (lid == 0u) {
+    probes[4u * P.slot] = ra;
+    probes[4u * P.slot + 1u] = rb;
+    probes[4u * P.slot + 2u] = rc;
+    probes[4u * P.slot + 3u] = rd;
+  }
+}
+
+// Particles (the start and end of a step: x, v; after splitting: v = velOut):
+//   a = (Σ m v, Σ ½ m |v|²), b = (Σ m x, Σ bond energy if withBonds), c = (Σ m |v|, Σ m, 0, 0),
+//   d = (Σ handler force, 0).
+@group(0) @binding(1) var<storage, read> p_mass: array<f32>;
+@group(0) @binding(2) var<storage, read> q_pos: array<vec4f>;
+@group(0) @binding(3) var<storage, read> p_vel: array<vec4f>;
+@group(0) @binding(4) var<storage, read> p_force: array<vec4f>;
+@group(0) @binding(5) var<storage, read> q_bondStart: array<u32>;
+@group(0) @binding(6) var<storage, read> q_bondList: array<u32>;
+@group(0) @binding(7) var<storage, read> q_bondClass: array<u32>;
+@group(0) @binding(8) var<storage, read> q_springClasses: array<SpringClass>;
+
+@compute @workgroup_size(WG)
+fn probe_particles(@builtin(local_invocation_index) lid: u32) {
+  var a = vec4f(0.0);
+  var b = vec4f(0.0);
+  var c = vec4f(0.0);
+  var d = vec4f(0.0);
+  for (var i = lid; i < P.count; i += WG) {
+    let m = p_mass[i];
+    let v = p_vel[i].xyz;
+    a += vec4f(m * v, 0.5 * m * dot(v, v));
+    var e = 0.0;
+    if (P.withBonds != 0u) { e = bond_energy(i).x; } // bond_energy.wgsl
+    b += vec4f(m * q_pos[i].xyz, e);
+    c += vec4f(m * length(v), m, 0.0, 0.0);
+    d += vec4f(p_force[i].xyz, 0.0);
+  }
+  write_slot(lid, a, b, c, d);
+}
+
+// DOFs (after merging, after the coupling's sync), live slots only (a non-empty member list):
+//   a = (Σ M v, Σ ½ M |v|²) over DOFs without a pinned member, b = the same over pinned ones,
+//   c = (Σ M over unpinned DOFs, Σ ΔĒk of the sync (Eq. 19), 0, 0), d = 0.
+@group(0) @binding(1) var<storage, read> d_memberStart: array<u32>;
+@group(0) @binding(2) var<storage, read> d_memberList: array<u32>;
+@group(0) @binding(3) var<storage, read> d_pinned: array<u32>;
+@group(0) @binding(4) var<storage, read> d_dofM: array<f32>;
+@group(0) @binding(5) var<storage, read> d_dofV: array<vec4f>;
+@group(0) @binding(6) var<storage, read> d_syncEnergy: array<f32>;
+
+fn has_pin(begin: u32, end: u32) -> bool {
+  var pin = false;
+  for (var k = begin; k < end; k++) { pin = pin || d_pinned[d_memberList[k]] != 0u; }
+  return pin;
+}
+
+@compute @workgroup_size(WG)
+fn probe_dofs(@builtin(local_invocation_index) lid: u32) {
+  var a = vec4f(0.0);
+  var b = vec4f(0.0);
+  var c = vec4f(0.0);
+  for (var d = lid; d < P.count; d += WG) {
+    let begin = d_memberStart[d];
+    let end = d_memberStart[d + 1u];
+    if (end <= begin) { continue; }
+    let M = d_dofM[d];
+    let v = d_dofV[d].xyz;
+    let t = vec4f(M * v, 0.5 * M * dot(v, v));
+    if (has_pin(begin, end)) {
+      b += t;
+    } else {
+      a += t;
+      c += vec4f(M, d_syncEnergy[d], 0.0, 0.0);
+    }
+  }
+  write_slot(lid, a, b, c, vec4f(0.0));
+}
+
+// Parts (after the systems' integration, before the sync), over live DOFs without a pinned member
+// (a pinned DOF's parts are discarded by the sync): a = (Σ_s m_s v_s, Σ_s ½ m_s |v_s|²),
+// b = (Σ handler force on the members, 0), c = d = 0.
+@group(0) @binding(4) var<storage, read> t_partMass: array<f32>;
+@group(0) @binding(5) var<storage, read> t_partVel: array<vec4f>;
+@group(0) @binding(6) var<storage, read> t_force: array<vec4f>;
+
+@compute @workgroup_size(WG)
+fn probe_parts(@builtin(local_invocation_index) lid: u32) {
+  var a = vec4f(0.0);
+  var b = vec4f(0.0);
+  for (var d = lid; d < P.count; d += WG) {
+    let begin = d_memberStart[d];
+    let end = d_memberStart[d + 1u];
+    if (end <= begin || has_pin(begin, end)) { continue; }
+    for (var s = 0u; s < P.systems; s++) {
+      let m = t_partMass[s * P.stride + d];
+      if (m <= 0.0) { continue; }
+      let v = t_partVel[s * P.stride + d].xyz;
+      a += vec4f(m * v, 0.5 * m * dot(v, v));
+    }
+    for (var k = begin; k < end; k++) { b += vec4f(t_force[d_memberList[k]].xyz, 0.0); }
+  }
+  write_slot(lid, a, b, vec4f(0.0), vec4f(0.0));
+}
+
+// The budget's columns of sample row P.row from the slots (one invocation; step_budget.ts has the
+// definitions). Momenta are magnitudes (N s), energies signed changes (J).
+@group(0) @binding(1) var<storage, read> f_probes: array<vec4f>;
+@group(0) @binding(2) var<storage, read_write> f_samples: array<f32>;
+
+fn slot(s: u32, k: u32) -> vec4f { return f_probes[4u * s + k]; }
+
+@compute @workgroup_size(1)
+fn finish() {
+  let g = P.gravity;
+  let dt = P.dt;
+  let start = slot(S_START, 0u);
+  let merged = slot(S_MERGED, 0u);
+  let mergedPin = slot(S_MERGED, 1u);
+  let mFree = slot(S_MERGED, 2u).x;
+  let integrated = slot(S_INTEGRATED, 0u);
+  let handlerForce = slot(S_INTEGRATED, 1u).xyz;
+  let synced = slot(S_SYNCED, 0u);
+  let syncedPin = slot(S_SYNCED, 1u);
+  let syncLoss = slot(S_SYNCED, 2u).y;
+  let split = slot(S_SPLIT, 0u);
+  let end = slot(S_END, 0u);
+  let gravityImpulse = dt * mFree * g;
+  // potential energy −Σ m g·x and the bonds' elastic energy change only with the positions
+  let dPotential = -dot(g, slot(S_END, 1u).xyz - slot(S_START, 1u).xyz);
+  let dElastic = slot(S_END, 1u).w - slot(S_START, 1u).w;
+  let row = P.row * P.fields;
+  f_samples[row + C_MOMENTUM_SCALE] = slot(S_START, 2u).x + length(dt * slot(S_START, 2u).y * g);
+  f_samples[row + C_MERGE_MOMENTUM] = length(merged.xyz + mergedPin.xyz - start.xyz);
+  f_samples[row + C_PIN_MOMENTUM] = length(syncedPin.xyz - mergedPin.xyz);
+  f_samples[row + C_INTEGRATION_MOMENTUM] = length(
+    integrated.xyz - merged.xyz - gravityImpulse - dt * handlerForce,
+  );
+  f_samples[row + C_HANDLER_IMPULSE] = length(dt * handlerForce);
+  f_samples[row + C_WALL_MOMENTUM] = length(synced.xyz - integrated.xyz);
+  f_samples[row + C_SPLIT_MOMENTUM] = length(split.xyz - synced.xyz - syncedPin.xyz);
+  f_samples[row + C_END_MOMENTUM] = length(end.xyz - split.xyz);
+  f_samples[row + C_EXTERNAL_MOMENTUM] = length(end.xyz - start.xyz - gravityImpulse);
+  f_samples[row + C_MERGE_ENERGY] = merged.w + mergedPin.w - start.w;
+  f_samples[row + C_PIN_ENERGY] = syncedPin.w - mergedPin.w;
+  f_samples[row + C_INTEGRATION_ENERGY] = integrated.w - merged.w + dPotential + dElastic;
+  f_samples[row + C_COUPLING_ENERGY] = -syncLoss;
+  f_samples[row + C_WALL_ENERGY] = synced.w - (integrated.w - syncLoss);
+  f_samples[row + C_SPLIT_ENERGY] = split.w - synced.w - syncedPin.w;
+  f_samples[row + C_END_ENERGY] = end.w - split.w;
+  f_samples[row + C_STEP_ENERGY] = end.w - start.w + dPotential + dElastic;
+}
