@@ -9,7 +9,8 @@
 // in a fixed order and runs repeat bit for bit.
 //
 // Three entry points, dispatched in this order:
-//   akinci_psi      Eqs. 4-5: psi_b = rho0 / sum_k W(x_b - x_k), k over boundary particles
+//   akinci_psi      Eqs. 4-5: psi_b = rho0 / sum_k W(x_b - x_k), k over boundary particles (times
+//                     volumeScale, 1 as published)
 //                   (b itself included); 0 for fluid particles.
 //   akinci_density  Eq. 6, its boundary term: boundaryDensity[i] = sum_b psi_b W(x_i - x_b) for a
 //                   fluid particle i (0 for others); the SPH system adds it to its density sum.
@@ -34,6 +35,7 @@ struct AkinciParams {
   spikyGrad: f32, // 45 / (pi h^4)
   nuCoef: f32, // sigma h c_s / 2 (nu = nuCoef / rho_i)
   epsH2: f32, // 0.01 h^2
+  volumeScale: f32, // scale of psi (1: as published; a sweep's stiffness knob)
 }
 
 override WORKGROUP_SIZE: u32 = 64;
@@ -96,7 +98,7 @@ fn akinci_psi(@builtin(global_invocation_id) gid: vec3u) {
     }
   }
   // sum >= 1 (b itself), so psi is finite
-  psiOut[b] = params.rho0 / (params.poly6 * sum);
+  psiOut[b] = params.volumeScale * params.rho0 / (params.poly6 * sum);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)

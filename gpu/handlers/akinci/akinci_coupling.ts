@@ -53,6 +53,7 @@ export const AKINCI_PARAMS_STRUCT: StructLayout = defineStruct("AkinciParams", [
   ["spikyGrad", "f32"],
   ["nuCoef", "f32"],
   ["epsH2", "f32"],
+  ["volumeScale", "f32"],
 ]);
 
 /** Material parameters of {@link AkinciCoupling}: the fluid's, and the boundary friction σ. */
@@ -65,6 +66,12 @@ export interface AkinciCouplingParams {
   soundSpeed: number;
   /** Boundary friction (viscosity) coefficient σ of Eq. 13 (≥ 0). */
   friction: number;
+  /**
+   * Scale of the boundary volume Ψ_b of Eq. 5 (> 0; default 1, as published): Ψ sets how much a
+   * boundary particle raises the fluid's density and how hard the mirrored pressure pushes, so it
+   * is the coupling's stiffness knob for a sweep (`--sweep akinci.volumeScale=...`).
+   */
+  volumeScale?: number;
 }
 
 /** Options of {@link AkinciCoupling}. */
@@ -192,6 +199,7 @@ export class AkinciCoupling {
       rho0: check("rho0", "positive"),
       soundSpeed: check("soundSpeed", "non-negative"),
       friction: check("friction", "non-negative"),
+      volumeScale: options.volumeScale === undefined ? 1 : check("volumeScale", "positive"),
     });
     const grid = options.grid;
     if (!grid || !(grid.cellSize >= this.params.h)) {
@@ -201,7 +209,7 @@ export class AkinciCoupling {
     }
     const [x, y, z] = grid.dims;
     this.#cells = x * y * z;
-    const { h, rho0, soundSpeed, friction } = this.params;
+    const { h, rho0, soundSpeed, friction, volumeScale } = this.params;
     this.#uniform = device.createBuffer({
       label: `${this.label} params`,
       size: AKINCI_PARAMS_STRUCT.size,
@@ -222,6 +230,7 @@ export class AkinciCoupling {
         spikyGrad: 45 / (Math.PI * h * h * h * h),
         nuCoef: friction * h * soundSpeed / 2,
         epsH2: AKINCI_EPSILON * h * h,
+        volumeScale: volumeScale ?? 1,
       }),
     );
     this.#psi = device.createBuffer({

@@ -116,7 +116,7 @@ Deno.test("AkinciCoupling (WebGPU, software adapter) against core/akinci_referen
   const grid: GridGeometry = { gridMin: [-0.02, 0.0, -0.02], cellSize: H, dims: [8, 6, 8] };
   const akinci = new AkinciCoupling(device, { capacity: n, ...PARAMS, grid, label: "test akinci" });
 
-  const run = async () => {
+  const run = async (coupling = akinci) => {
     const { cellStart, sorted } = referenceGrid(cloud.pos, { grid, stride: 4 });
     const up = (label: string, data: ArrayBufferView) =>
       storageBuffer(device, { label, size: data.byteLength, data });
@@ -131,13 +131,13 @@ Deno.test("AkinciCoupling (WebGPU, software adapter) against core/akinci_referen
       pressure: up("pressure", cloud.pressure),
       force: storageBuffer(device, { label: "force", size: 16 * n }),
     };
-    const bindings = akinci.bind(buffers);
+    const bindings = coupling.bind(buffers);
     const encoder = device.createCommandEncoder({ label: "akinci test" });
-    akinci.encodeBoundary(encoder, bindings);
-    akinci.encodeForces(encoder, bindings);
+    coupling.encodeBoundary(encoder, bindings);
+    coupling.encodeForces(encoder, bindings);
     device.queue.submit([encoder.finish()]);
     const out = {
-      psi: new Float32Array(await readBuffer(device, akinci.psi)),
+      psi: new Float32Array(await readBuffer(device, coupling.psi)),
       density: new Float32Array(await readBuffer(device, buffers.boundaryDensity)),
       force: new Float32Array(await readBuffer(device, buffers.force)),
     };
@@ -208,6 +208,34 @@ Deno.test("AkinciCoupling (WebGPU, software adapter) against core/akinci_referen
     assert.ok(coupled > n / 3, `most particles couple (${coupled} of ${n})`);
     const sum = [0, 1, 2].map((a) => all.reduce((s, [i]) => s + got.force[4 * i + a], 0));
     assert.ok(Math.hypot(...sum) <= 1e-4 * fMax, `momentum: Σf = ${sum}`);
+  });
+
+  await t.step("volumeScale scales Ψ and the boundary's density term with it", async () => {
+    const scaled = new AkinciCoupling(device, {
+      capacity: n,
+      ...PARAMS,
+      volumeScale: 2.5,
+      grid,
+      label: "test akinci scaled",
+    });
+    try {
+      const s = await run(scaled);
+      boundary.index.forEach((i, k) =>
+        assert.ok(Math.abs(s.psi[i] - 2.5 * psi[k]) <= 1e-5 * 2.5 * psi[k], `psi ${i}`)
+      );
+      fluid.index.forEach((i, k) =>
+        assert.ok(
+          Math.abs(s.density[i] - 2.5 * density[k]) <= 1e-5 * (2.5 * density[k] + 1e-3),
+          `density ${i}: ${s.density[i]} want ${2.5 * density[k]}`,
+        )
+      );
+    } finally {
+      scaled.destroy();
+    }
+    assert.throws(
+      () => new AkinciCoupling(device, { capacity: n, ...PARAMS, volumeScale: 0, grid }),
+      /options\.volumeScale must be/,
+    );
   });
 
   await t.step("a rerun is bit-identical", async () => {

@@ -38,6 +38,12 @@ export const AKINCI_HANDLER: HandlerEntry = {
     rho0: { description: "the fluid's rest density ρ0 (kg/m³)", gt: 0 },
     soundSpeed: { description: "the fluid's speed of sound c_s (m/s)", gt: 0 },
     friction: { description: "boundary friction σ of Eq. 13 (the fluid's α)", min: 0 },
+    volumeScale: {
+      description:
+        "scale of the boundary volume Ψ_b (Eq. 5; 1 as published): the coupling's stiffness, for sweeps",
+      gt: 0,
+      default: 1,
+    },
   },
   neighborRadius: (params) => params.h,
   notApplicable,
@@ -49,6 +55,7 @@ export const AKINCI_HANDLER: HandlerEntry = {
       rho0: ctx.params.rho0,
       soundSpeed: ctx.params.soundSpeed,
       friction: ctx.params.friction,
+      volumeScale: ctx.params.volumeScale,
       grid: ctx.grid.geometry,
       label: "akinci",
     });
