@@ -11,6 +11,7 @@
  * @module
  */
 import { checkParam, ParamError, type ParamSpec } from "./params.ts";
+import { SOLID_SHAPE_TYPES, type SolidShape, solidShapeBounds } from "./solid_shape.ts";
 import type { Vec3 } from "./vec3.ts";
 
 /** Scene sizes: `tiny` for tests, `small` for the default bench, `paper` for Table I counts. */
@@ -80,10 +81,8 @@ export interface SolidBody {
   name: string;
   /** System that integrates it (default by kind: `peridynamics`); see `gpu/systems/registry.ts`. */
   system?: string;
-  /** Region sampled by the lattice (centred in it, no jitter). */
-  shape:
-    | { type: "sphere"; center: Vec3; radius: number }
-    | { type: "box"; min: Vec3; max: Vec3 };
+  /** Region sampled by the lattice (centred in its bounding box, no jitter; `solid_shape.ts`). */
+  shape: SolidShape;
   /** Lattice spacing h (m), ≥ 2·scene.radius. */
   spacing: number;
   /** Density ρ (kg/m³); particle mass ρ h³. */
@@ -268,6 +267,61 @@ function boxOf(o: Obj, field: string): { min: Vec3; max: Vec3 } {
   return { min: mn, max: mx };
 }
 
+/**
+ * A solid body's `shape` (`solid_shape.ts`): its fields, inside the domain, and thick enough to
+ * hold lattice samples at `spacing`.
+ */
+function validateSolidShape(
+  shape: Obj,
+  f: string,
+  options: { spacing: number; domain: { min: Vec3; max: Vec3 } },
+): void {
+  const { spacing, domain } = options;
+  const type = str(shape, "type", f, SOLID_SHAPE_TYPES);
+  const atLeast = (name: string, v: number, min: number, what: string) => {
+    if (v < min * (1 - 1e-9)) {
+      throw new SceneError(`${f}.${name}`, `${v} ${what} (needs >= ${min} at spacing ${spacing})`);
+    }
+  };
+  if (type === "box") {
+    const { min: mn, max: mx } = boxOf(shape, f);
+    inside(mn, domain, `${f}.min`);
+    inside(mx, domain, `${f}.max`);
+    for (let k = 0; k < 3; k++) {
+      if (mx[k] - mn[k] < spacing * (1 - 1e-9)) {
+        throw new SceneError(
+          `${f}.max`,
+          `the box is ${mx[k] - mn[k]} m wide along axis ${k}, less than one spacing ${spacing}`,
+        );
+      }
+    }
+    return;
+  }
+  const c = vec(shape, "center", f);
+  inside(c, domain, `${f}.center`);
+  if (type === "sphere") {
+    atLeast("radius", num(shape, "radius", f, { gt: 0 }), spacing / 2, "holds no lattice sample");
+  } else if (type === "torus") {
+    const major = num(shape, "majorRadius", f, { gt: 0 });
+    const minor = num(shape, "minorRadius", f, { gt: 0 });
+    if (!(minor < major)) {
+      throw new SceneError(
+        `${f}.minorRadius`,
+        `${minor} must be below majorRadius ${major} (a torus with a hole)`,
+      );
+    }
+    atLeast("minorRadius", minor, spacing / 2, "holds no lattice sample across the tube");
+  } else {
+    const R = num(shape, "radius", f, { gt: 0 });
+    const t = num(shape, "thickness", f, { gt: 0 });
+    if (!(t < R)) throw new SceneError(`${f}.thickness`, `${t} must be below radius ${R}`);
+    atLeast("thickness", t, spacing, "is thinner than one lattice spacing");
+  }
+  const { min, max } = solidShapeBounds(shape as unknown as SolidShape);
+  inside(min, domain, f);
+  inside(max, domain, f);
+}
+
 /** The fields of a {@link SolidBody} (after kind, name and system). */
 function validateSolid(
   b: Obj,
@@ -282,33 +336,7 @@ function validateSolid(
       `${spacing} is below 2·radius = ${2 * radius}: neighbouring solid particles would overlap`,
     );
   }
-  const shape = obj(b.shape, `${f}.shape`);
-  const type = str(shape, "type", `${f}.shape`, ["sphere", "box"]);
-  if (type === "sphere") {
-    const c = vec(shape, "center", `${f}.shape`);
-    const r = num(shape, "radius", `${f}.shape`, { gt: 0 });
-    inside(c, domain, `${f}.shape.center`);
-    inside([c[0] - r, c[1] - r, c[2] - r], domain, `${f}.shape`);
-    inside([c[0] + r, c[1] + r, c[2] + r], domain, `${f}.shape`);
-    if (r < spacing / 2) {
-      throw new SceneError(
-        `${f}.shape.radius`,
-        `${r} holds no lattice sample at spacing ${spacing} (needs >= spacing/2)`,
-      );
-    }
-  } else {
-    const { min: mn, max: mx } = boxOf(shape, `${f}.shape`);
-    inside(mn, domain, `${f}.shape.min`);
-    inside(mx, domain, `${f}.shape.max`);
-    for (let k = 0; k < 3; k++) {
-      if (mx[k] - mn[k] < spacing * (1 - 1e-9)) {
-        throw new SceneError(
-          `${f}.shape.max`,
-          `the box is ${mx[k] - mn[k]} m wide along axis ${k}, less than one spacing ${spacing}`,
-        );
-      }
-    }
-  }
+  validateSolidShape(obj(b.shape, `${f}.shape`), `${f}.shape`, { spacing, domain });
   num(b, "density", f, { gt: 0 });
   num(b, "bulkModulus", f, { gt: 0 });
   num(b, "fractureEnergy", f, { gt: 0 });

@@ -14,6 +14,8 @@ import {
 } from "./peridynamics_reference.ts";
 import { Rng } from "./rng.ts";
 import type { Body, ClothBody, FluidBody, Scene, SolidBody } from "./scene.ts";
+import { solidShapeBounds, solidShapeContains } from "./solid_shape.ts";
+import type { Vec3 } from "./vec3.ts";
 
 /** Which kind of body a range of particles is (the body's `kind`). */
 export type SystemKind = "cloth" | "fluid" | "solid";
@@ -90,24 +92,21 @@ export function sampleFluid(body: FluidBody, options: { seed: number; stream: nu
 /**
  * Lattice samples of a solid body (xyz interleaved): the simple cubic lattice of its spacing h
  * centred in the shape's bounding box exactly as {@link sampleFluid} places it (⌊extent/h⌋ samples
- * per axis, y slowest, then z, then x), no jitter; for a sphere, the samples within its radius.
+ * per axis, y slowest, then z, then x), no jitter; the samples the shape contains
+ * (`solid_shape.ts`: all of a box's; a sphere's, torus's or bowl's within it).
  */
 export function sampleSolid(body: SolidBody): number[] {
   const s = body.spacing;
   const sh = body.shape;
-  const min = sh.type === "box" ? [...sh.min] : sh.center.map((c) => c - sh.radius);
-  const max = sh.type === "box" ? [...sh.max] : sh.center.map((c) => c + sh.radius);
+  const { min, max } = solidShapeBounds(sh);
   const n = [0, 1, 2].map((k) => Math.max(1, Math.floor((max[k] - min[k]) / s + 1e-9)));
   const off = [0, 1, 2].map((k) => min[k] + (max[k] - min[k] - (n[k] - 1) * s) / 2);
   const pts: number[] = [];
   for (let iy = 0; iy < n[1]; iy++) {
     for (let iz = 0; iz < n[2]; iz++) {
       for (let ix = 0; ix < n[0]; ix++) {
-        const p = [off[0] + ix * s, off[1] + iy * s, off[2] + iz * s];
-        if (sh.type === "sphere") {
-          const dx = p[0] - sh.center[0], dy = p[1] - sh.center[1], dz = p[2] - sh.center[2];
-          if (dx * dx + dy * dy + dz * dz > sh.radius * sh.radius) continue;
-        }
+        const p: Vec3 = [off[0] + ix * s, off[1] + iy * s, off[2] + iz * s];
+        if (sh.type !== "box" && !solidShapeContains(sh, p)) continue;
         pts.push(p[0], p[1], p[2]);
       }
     }

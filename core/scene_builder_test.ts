@@ -128,6 +128,40 @@ Deno.test("solid bodies: validation names the bad field", () => {
   bad((s) => (s.bodies[2].shape.radius = 0.009), /bodies\[2\]\.shape\.radius: 0\.009 holds no/);
   bad((s) => (s.bodies[2].shape.center = [0.99, 0, 0]), /bodies\[2\]\.shape: .*outside the domain/);
   bad((s) => (s.bodies[3].shape.max[1] = -0.6), /bodies\[3\]\.shape\.max: must exceed shape\.min/);
+  const torus = { type: "torus", center: [0, 0.3, 0], majorRadius: 0.1, minorRadius: 0.03 };
+  const bowl = { type: "bowl", center: [0, 0.3, 0], radius: 0.1, thickness: 0.03 };
+  validateScene({
+    ...structuredClone(good),
+    bodies: [...good.bodies, { ...good.bodies[2], name: "torus", shape: torus }],
+  });
+  validateScene({
+    ...structuredClone(good),
+    bodies: [...good.bodies, { ...good.bodies[2], name: "bowl", shape: bowl }],
+  });
+  bad(
+    (s) => (s.bodies[2].shape = { ...torus, minorRadius: 0.1 }),
+    /bodies\[2\]\.shape\.minorRadius: 0\.1 must be below majorRadius/,
+  );
+  bad(
+    (s) => (s.bodies[2].shape = { ...torus, minorRadius: 0.005 }),
+    /bodies\[2\]\.shape\.minorRadius: 0\.005 holds no lattice sample across the tube/,
+  );
+  bad(
+    (s) => (s.bodies[2].shape = { ...torus, majorRadius: undefined }),
+    /shape\.majorRadius: must be/,
+  );
+  bad(
+    (s) => (s.bodies[2].shape = { ...bowl, thickness: 0.01 }),
+    /bodies\[2\]\.shape\.thickness: 0\.01 is thinner than one lattice spacing/,
+  );
+  bad(
+    (s) => (s.bodies[2].shape = { ...bowl, thickness: 0.2 }),
+    /shape\.thickness: 0\.2 must be below/,
+  );
+  bad(
+    (s) => (s.bodies[2].shape = { ...bowl, center: [0.95, 0.3, 0] }),
+    /bodies\[2\]\.shape: .*outside the domain/,
+  );
   bad(
     (s) => (s.bodies[3].shape.max[1] = -0.49),
     /bodies\[3\]\.shape\.max: .*less than one spacing/,
