@@ -25,12 +25,27 @@ Deno.test("bench arguments", async (t) => {
     assert.equal(
       resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "all" }).length,
       // fig3 × 2, fig4 (and akinci), fig5, fig6, fig7 × 3, fig9 × 2 (FLIP: no akinci), fig10 and
-      // fig11 (merge-split, velocity-projection), dam-break-sph and dam-break-flip (merge-split)
-      2 * 9 + 10 + 9 + 1 + 3 + 2 * 9 + 3 * 2 + 5 * 2 + 2,
+      // fig11 (merge-split, velocity-projection), dam-break-sph and dam-break-flip (merge-split),
+      // fig8 × 3 (SPH water meets cloth or solids: every handler, akinci too)
+      2 * 9 + 10 + 9 + 1 + 3 + 2 * 9 + 3 * 2 + 5 * 2 + 2 + 3 * 10,
+    );
+    assert.deepEqual(
+      resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "table1" }).map((c) => [
+        c.scene.id,
+        c.handler,
+      ]).sort(),
+      [
+        "fig6-wall",
+        "fig8-cloth-tori",
+        "fig8-dam-break-wall",
+        "fig8-bowl",
+        "fig9-flip-cloth",
+        "fig9-flip-peridynamics",
+      ].map((id) => [id, "merge-split"]).sort(),
     );
     assert.throws(
       () => resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "nope" }),
-      /unknown suite "nope"; suites: default, all, fig11/,
+      /unknown suite "nope"; suites: default, all, fig11, table1/,
     );
   });
   await t.step("comma lists, repeats and globs", () => {

@@ -40,6 +40,19 @@ export const SUITES: Readonly<Record<string, Suite>> = {
       "Fig. 11, the meta-particle size limits: a fluid block resting on the cloth for a few seconds, every limit (claims i, j)",
     cases: [["fig11-*", ["merge-split"]]],
   },
+  table1: {
+    description:
+      "Table I's six scenes under merge-split (Fig. 6; Fig. 8 top, middle, bottom; Fig. 9 top, bottom); " +
+      "--scale paper --steps N for the paper's particle counts",
+    cases: [
+      ["fig6-wall", ["merge-split"]],
+      ["fig8-cloth-tori", ["merge-split"]],
+      ["fig8-dam-break-wall", ["merge-split"]],
+      ["fig8-bowl", ["merge-split"]],
+      ["fig9-flip-cloth", ["merge-split"]],
+      ["fig9-flip-peridynamics", ["merge-split"]],
+    ],
+  },
 };
 
 /** Looks up a suite; the error lists the valid names. */

@@ -77,6 +77,19 @@ export function wallMaterial(spacing: number, options: { fractureEnergy: number 
 }
 
 /**
+ * The family's fracture rule, fixed before any run: the fracture energy G0 (J/m²) whose critical
+ * stretch s0 = √(5G0/(9Kδ)) lies halfway, on a log scale, between a body's strain under its own
+ * weight and the strain of the impact it meets: s0 = √(static · impact), G0 = 9Kδ·s0²/5.
+ */
+export function fractureEnergyBetween(
+  strain: { static: number; impact: number },
+  material: { bulkModulus: number; horizon: number },
+): number {
+  const s0 = Math.sqrt(strain.static * strain.impact);
+  return s0 * s0 * 9 * material.bulkModulus * material.horizon / 5;
+}
+
+/**
  * The family's breakable wall of `material` standing on the ground at y = `bottom`: the box
  * [x, x + thickness] × [bottom, bottom + height] × [−width/2, width/2] ({@link WALL_SIZE}), density
  * {@link WALL_DENSITY}, at rest, its lowest lattice layer pinned.

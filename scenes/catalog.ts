@@ -5,7 +5,10 @@
  */
 import type { Scale, Scene } from "../core/scene.ts";
 import { validateScene } from "../core/scene.ts";
+import { bowlOnWater } from "./bowl_on_water.ts";
 import { brittleWall } from "./brittle_wall.ts";
+import { clothTori } from "./cloth_tori.ts";
+import { damBreakWall } from "./dam_break_wall.ts";
 import { damBreak } from "./dam_break.ts";
 import { fluidOnCloth } from "./fluid_on_cloth.ts";
 import { fluidOnWall } from "./fluid_on_wall.ts";
@@ -170,6 +173,15 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
         applicableHandlers: ["merge-split", ...FLUID_SOLID_HANDLERS],
       }),
   ]),
+  [
+    "fig8-cloth-tori",
+    (scale) => clothTori({ id: "fig8-cloth-tori", scale, applicableHandlers: ["*"] }),
+  ],
+  [
+    "fig8-dam-break-wall",
+    (scale) => damBreakWall({ id: "fig8-dam-break-wall", scale, applicableHandlers: ["*"] }),
+  ],
+  ["fig8-bowl", (scale) => bowlOnWater({ id: "fig8-bowl", scale, applicableHandlers: ["*"] })],
   ...(["sph", "flip"] as const).map((fluidSystem): [string, Builder] => [
     `dam-break-${fluidSystem}`,
     (scale) => damBreak({ id: `dam-break-${fluidSystem}`, scale, fluidSystem }),

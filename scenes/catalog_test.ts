@@ -84,6 +84,10 @@ Deno.test("plug-in parameters of the catalogue scenes are checked against the sc
         ? ["mass-spring", "flip"]
         : id === "fig9-flip-peridynamics"
         ? ["peridynamics", "flip"]
+        : id === "fig8-cloth-tori"
+        ? ["mass-spring", "peridynamics", "sph"] // cloth, tori, water: three systems
+        : id.startsWith("fig8-")
+        ? ["peridynamics", "sph"]
         : id.startsWith("dam-break-")
         ? [id.slice("dam-break-".length)] // the water alone, in the system the id names
         : ["mass-spring", "sph"];

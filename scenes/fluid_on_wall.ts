@@ -21,6 +21,7 @@ import type { Body, Scale, Scene } from "../core/scene.ts";
 import { baselineHandlers, impactReferences } from "./baseline_handlers.ts";
 import {
   type BrittleWallOptions,
+  fractureEnergyBetween,
   WALL_BULK_MODULUS,
   WALL_DENSITY,
   WALL_GRAVITY,
@@ -60,7 +61,10 @@ export function fluidOnWall(options: FluidOnWallOptions): Scene {
   const staticStrain = WALL_DENSITY * -WALL_GRAVITY * WALL_SIZE.height / WALL_BULK_MODULUS;
   const impactStrain = WATER_DENSITY * WALL_IMPACT_SPEED * WALL_IMPACT_SPEED / WALL_BULK_MODULUS;
   const s0 = Math.sqrt(staticStrain * impactStrain);
-  const fractureEnergy = s0 * s0 * 9 * WALL_BULK_MODULUS * horizon / 5;
+  const fractureEnergy = fractureEnergyBetween(
+    { static: staticStrain, impact: impactStrain },
+    { bulkModulus: WALL_BULK_MODULUS, horizon },
+  );
   const dx = flipCellSize(frame.domain, spacing);
   const waterMin = WALL.x - WATER.gap - WATER.length;
   const bodies: Body[] = [
