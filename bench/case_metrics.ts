@@ -108,6 +108,8 @@ export interface CaseMetrics {
   budgetSplitMomentumMax: number;
   budgetEndMomentumMax: number;
   budgetHandlerImpulseMax: number;
+  /** The worst fraction of the handler's forces that did not cancel (`budgetHandlerImbalance`). */
+  budgetHandlerImbalanceMax: number;
   budgetMergeEnergyMean: number;
   budgetPinEnergyMean: number;
   budgetIntegrationEnergyMean: number;
@@ -136,12 +138,14 @@ function summariseBudget(series: readonly MetricsSample[]) {
   return {
     budgetSteps: rows.length,
     ...Object.fromEntries(BUDGET_MOMENTUM.map((f) => [`${f}Max`, worst(f)])),
+    budgetHandlerImbalanceMax: rows.reduce((m, r) => Math.max(m, r.budgetHandlerImbalance), 0),
     ...Object.fromEntries(
       [...BUDGET_ENERGY_PHASES, "budgetStepEnergy" as const].map((f) => [`${f}Mean`, mean(f)]),
     ),
   } as Pick<
     CaseMetrics,
     | "budgetSteps"
+    | "budgetHandlerImbalanceMax"
     | `${typeof BUDGET_MOMENTUM[number]}Max`
     | `${typeof BUDGET_ENERGY_PHASES[number] | "budgetStepEnergy"}Mean`
   >;

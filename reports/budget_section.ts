@@ -3,8 +3,8 @@
  * `bench/case_metrics.ts`): per phase the mean energy change per step in mJ (merging Eq. 4,
  * pinned groups, integration, the coupling of Eq. 17–19, the domain walls, splitting, the end of
  * the step) beside the step's, and the worst momentum change of merging, splitting and the end of
- * the step, and the handler's impulse that does not cancel, each relative to the step's momentum
- * scale.
+ * the step relative to the step's momentum scale, and the fraction of the handler's forces that
+ * does not cancel.
  *
  * @module
  */
@@ -33,8 +33,16 @@ const ENERGY_COLUMNS: readonly (readonly [field: string, head: string, title: st
 const MOMENTUM_COLUMNS: readonly (readonly [field: string, head: string, title: string])[] = [
   ["budgetMergeMomentumMax", "merging", "Eq. 2 conserves momentum"],
   ["budgetSplitMomentumMax", "splitting", "Eq. 8 conserves momentum"],
-  ["budgetEndMomentumMax", "end of step", "impulses exchanged in pairs conserve momentum"],
-  ["budgetHandlerImpulseMax", "handler forces", "forces that do not cancel (Newton's third law)"],
+  [
+    "budgetEndMomentumMax",
+    "end of step",
+    "impulses exchanged in pairs conserve momentum, except with a pinned partner (its support takes its share)",
+  ],
+  [
+    "budgetHandlerImbalanceMax",
+    "handler forces",
+    "the fraction of the handler's forces that does not cancel, |ΣF| / Σ|F| over every particle (Newton's third law; f32 rounding ~1e-6)",
+  ],
 ];
 
 /** Whether any record carries a budget. */

@@ -27,12 +27,16 @@
  *   unpinned DOFs: the impulse of forces other than gravity and the handler's from outside the
  *   unpinned set — springs to pinned particles, the cloth's air drag, a FLIP grid's walls — and
  *   the solvers' residuals (internal forces cancel);
- * - `budgetHandlerImpulse` Δt |ΣF_handler|: the handler's forces that do not cancel (Newton's
- *   third law: 0 for penalty, kernel repulsion and Akinci's mirrored forces, Eq. 14);
+ * - `budgetHandlerImpulse` Δt |ΣF_handler| over every particle (pinned ones included): the
+ *   handler's forces that do not cancel (Newton's third law: 0 for penalty, kernel repulsion and
+ *   Akinci's mirrored forces, Eq. 14);
+ * - `budgetHandlerImbalance` |ΣF_handler| / Σ|F_handler| over every particle: the fraction of the
+ *   handler's forces that does not cancel (0 without forces; f32 rounding is ~10⁻⁶);
  * - `budgetWallMomentum` |P_synced − P_integrated| over the unpinned DOFs: Eq. 17 conserves it,
  *   so this is what the domain walls absorb;
  * - `budgetSplitMomentum` |P_split − P_synced| (Eq. 8 conserves it);
- * - `budgetEndMomentum` |P_end − P_split| (impulses exchanged in pairs conserve it);
+ * - `budgetEndMomentum` |P_end − P_split| (impulses exchanged in pairs conserve it, except with
+ *   a pinned partner, whose support takes its share);
  * - `budgetExternalMomentum` |P_end − P_start − Δt M_free g|: everything but gravity that the
  *   step's momentum change owes to the outside (supports, walls, drag);
  * - `budgetMergeEnergy` ΔK of merging (Eq. 4: ≤ 0, the inelastic merge);
@@ -75,6 +79,7 @@ export const BUDGET_FIELDS = [
   "budgetPinMomentum",
   "budgetIntegrationMomentum",
   "budgetHandlerImpulse",
+  "budgetHandlerImbalance",
   "budgetWallMomentum",
   "budgetSplitMomentum",
   "budgetEndMomentum",

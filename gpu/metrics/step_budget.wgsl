@@ -32,6 +32,7 @@ override C_MERGE_MOMENTUM: u32;
 override C_PIN_MOMENTUM: u32;
 override C_INTEGRATION_MOMENTUM: u32;
 override C_HANDLER_IMPULSE: u32;
+override C_HANDLER_IMBALANCE: u32;
 override C_WALL_MOMENTUM: u32;
 override C_SPLIT_MOMENTUM: u32;
 override C_END_MOMENTUM: u32;
@@ -78,7 +79,7 @@ fn write_slot(lid: u32, a: vec4f, b: vec4f, c: vec4f, d: vec4f) {
 
 // Particles (the start and end of a step: x, v; after splitting: v = velOut):
 //   a = (Σ m v, Σ ½ m |v|²), b = (Σ m x, Σ bond energy if withBonds), c = (Σ m |v|, Σ m, 0, 0),
-//   d = (Σ handler force, 0).
+//   d = (Σ handler force, Σ its magnitude) over every particle, pinned ones included.
 @group(0) @binding(1) var<storage, read> p_mass: array<f32>;
 @group(0) @binding(2) var<storage, read> q_pos: array<vec4f>;
 @group(0) @binding(3) var<storage, read> p_vel: array<vec4f>;
@@ -102,7 +103,8 @@ fn probe_particles(@builtin(local_invocation_index) lid: u32) {
     if (P.withBonds != 0u) { e = bond_energy(i).x; } // bond_energy.wgsl
     b += vec4f(m * q_pos[i].xyz, e);
     c += vec4f(m * length(v), m, 0.0, 0.0);
-    d += vec4f(p_force[i].xyz, 0.0);
+    let f = p_force[i].xyz;
+    d += vec4f(f, length(f));
   }
   write_slot(lid, a, b, c, d);
 }
@@ -147,7 +149,7 @@ fn probe_dofs(@builtin(local_invocation_index) lid: u32) {
 
 // Parts (after the systems' integration, before the sync), over live DOFs without a pinned member
 // (a pinned DOF's parts are discarded by the sync): a = (Σ_s m_s v_s, Σ_s ½ m_s |v_s|²),
-// b = (Σ handler force on the members, 0), c = d = 0.
+// b = (Σ handler force on the members, Σ its magnitude), c = d = 0.
 @group(0) @binding(4) var<storage, read> t_partMass: array<f32>;
 @group(0) @binding(5) var<storage, read> t_partVel: array<vec4f>;
 @group(0) @binding(6) var<storage, read> t_force: array<vec4f>;
@@ -166,7 +168,10 @@ fn probe_parts(@builtin(local_invocation_index) lid: u32) {
       let v = t_partVel[s * P.stride + d].xyz;
       a += vec4f(m * v, 0.5 * m * dot(v, v));
     }
-    for (var k = begin; k < end; k++) { b += vec4f(t_force[d_memberList[k]].xyz, 0.0); }
+    for (var k = begin; k < end; k++) {
+      let f = t_force[d_memberList[k]].xyz;
+      b += vec4f(f, length(f));
+    }
   }
   write_slot(lid, a, b, vec4f(0.0), vec4f(0.0));
 }
@@ -204,7 +209,10 @@ fn finish() {
   f_samples[row + C_INTEGRATION_MOMENTUM] = length(
     integrated.xyz - merged.xyz - gravityImpulse - dt * handlerForce,
   );
-  f_samples[row + C_HANDLER_IMPULSE] = length(dt * handlerForce);
+  // Newton's third law over every particle (the split probe's; pinned ones take reactions too)
+  let allForce = slot(S_SPLIT, 3u);
+  f_samples[row + C_HANDLER_IMPULSE] = length(dt * allForce.xyz);
+  f_samples[row + C_HANDLER_IMBALANCE] = select(0.0, length(allForce.xyz) / allForce.w, allForce.w > 0.0);
   f_samples[row + C_WALL_MOMENTUM] = length(synced.xyz - integrated.xyz);
   f_samples[row + C_SPLIT_MOMENTUM] = length(split.xyz - synced.xyz - syncedPin.xyz);
   f_samples[row + C_END_MOMENTUM] = length(end.xyz - split.xyz);
