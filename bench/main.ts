@@ -13,6 +13,7 @@ import { getScene, sceneIds } from "../scenes/catalog.ts";
 import { HANDLERS } from "../gpu/handlers/registry.ts";
 import { listAdapters, resolveAdapter } from "./adapters.ts";
 import { type BenchOptions, parseBenchArgs, USAGE } from "./cli.ts";
+import { OutputDirError, prepareOutputDir } from "./output_dir.ts";
 import { Progress } from "./progress.ts";
 import { caseSteps, runSuite } from "./runner.ts";
 import { checkCaseParams, resolveCases, SceneFileError, UsageError } from "./suite.ts";
@@ -87,8 +88,9 @@ export interface BenchOutcome {
 
 /**
  * Runs the bench with `args` (the options of `deno task bench`, see `USAGE` in `bench/cli.ts`) and
- * prints its progress and summary; writes no report. Usage and scene-file errors are printed and
- * give exit status 2; other exceptions propagate.
+ * prints its progress and summary; writes no report. Usage and scene-file errors, and an output
+ * folder that cannot be created or written (checked before the first case), are printed and give
+ * exit status 2; other exceptions propagate.
  */
 export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
   let opts: BenchOptions;
@@ -153,7 +155,7 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
     );
     for (const c of cases) if (c.sweep) checkCaseParams(c, "--sweep");
     const out = opts.out ?? defaultOutDir();
-    Deno.mkdirSync(out, { recursive: true });
+    prepareOutputDir(out);
     const resultsFile = `${out}/results.jsonl`;
     let interrupted = false;
     const onSigint = () => {
@@ -199,7 +201,7 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
       ? { exitCode, outDir: out, resultsPath: resultsFile }
       : { exitCode, outDir: out };
   } catch (e) {
-    if (e instanceof UsageError || e instanceof SceneFileError) {
+    if (e instanceof UsageError || e instanceof SceneFileError || e instanceof OutputDirError) {
       console.error(`mergesplit bench: ${e.message}`);
       return { exitCode: 2 };
     }

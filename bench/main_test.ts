@@ -36,6 +36,33 @@ Deno.test({
       assert.throws(() => Deno.statSync(`${dir}/bad`), "nothing written");
     });
 
+    await t.step({
+      name: "an --out folder that cannot be created: one line, exit 2, no case run",
+      ignore: Deno.build.os !== "linux",
+      fn: async () => {
+        const r = await bench([
+          "--scene",
+          "fig4-fluid-cloth",
+          "--handler",
+          "merge-split",
+          "--steps",
+          "40",
+          "--out",
+          "/proc/mergesplit-test",
+          ...common,
+        ]);
+        assert.equal(r.code, 2, r.stdout + r.stderr);
+        const lines = r.stderr.split("\n").filter((l) => l.trim());
+        assert.equal(lines.length, 1, `one line, no stack trace: ${r.stderr}`);
+        assert.match(
+          lines[0],
+          /^mergesplit bench: cannot create the output folder \/proc\/mergesplit-test: .*\(os error \d+\)/,
+        );
+        assert.ok(!/running \d+ cases/.test(r.stderr + r.stdout), "no case started");
+        assert.equal(r.stdout, "", "no summary, no report");
+      },
+    });
+
     await t.step("a malformed scene file: clear message, exit 2, nothing written", async () => {
       const scene = JSON.parse(sceneToJson(getScene("fig4-fluid-cloth", { scale: "tiny" })));
       scene.bodies[1].spacing = -0.01;

@@ -5,6 +5,7 @@
  * @module
  */
 import type { CaseRecord } from "../core/result.ts";
+import { SCALES } from "../core/scene.ts";
 
 /** What identifies a case in a suite. */
 export interface CaseIdentity {
@@ -15,8 +16,8 @@ export interface CaseIdentity {
   sweep?: Readonly<Record<string, number>>;
 }
 
-/** ` k=v …` of a sweep's values in key order; "" outside a sweep. */
-function sweepText(sweep: CaseIdentity["sweep"]): string {
+/** ` k=v …` of a sweep's values in key order (a leading space); "" outside a sweep. */
+export function sweepText(sweep: CaseIdentity["sweep"]): string {
   return sweep ? Object.keys(sweep).sort().map((k) => ` ${k}=${sweep[k]}`).join("") : "";
 }
 
@@ -52,4 +53,10 @@ export function latestCases(records: readonly CaseRecord[]): CaseRecord[] {
 /** Distinct values in first-seen order. */
 export function distinct<T>(values: Iterable<T>): T[] {
   return [...new Set(values)];
+}
+
+/** A scale's place in `SCALES` (smallest first; unknown scales after every known one). */
+export function scaleRank(scale: string): number {
+  const k = (SCALES as readonly string[]).indexOf(scale);
+  return k < 0 ? SCALES.length : k;
 }

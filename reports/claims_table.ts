@@ -5,7 +5,13 @@
  * @module
  */
 import type { CaseRecord } from "../core/result.ts";
-import { type Claim, CLAIMS, type ClaimStatus, evaluateClaims } from "./claims.ts";
+import {
+  type Claim,
+  type ClaimResult,
+  CLAIMS,
+  type ClaimStatus,
+  evaluateClaims,
+} from "./claims.ts";
 import { distinct } from "./case_key.ts";
 import { escapeHtml } from "./escape_html.ts";
 
@@ -15,19 +21,33 @@ const BADGE: Readonly<Record<ClaimStatus, string>> = {
   "not run": "none",
 };
 
+/** The claims evaluated on one input at one scale: a column of the claims table. */
+export interface ClaimColumn {
+  /** The input's label. */
+  label: string;
+  /** The scale whose records were evaluated, or null for an input without records. */
+  scale: string | null;
+  /** The column's heading: the label, with the scale where there are several inputs or scales. */
+  title: string;
+  results: { claim: Claim; result: ClaimResult }[];
+}
+
 /**
- * Renders the claims evaluated on every input, separately per scale present in it (claims compare
- * cases of one scale). Inputs without records get one "not run" column.
+ * The claims evaluated on every input, separately per scale present in it (claims compare cases
+ * of one scale), in input order and each input's first-seen scale order. An input without
+ * records gives one column in which every claim is "not run".
  */
-export function renderClaimsTable(
+export function claimColumns(
   inputs: readonly { label: string; records: readonly CaseRecord[] }[],
   options: { claims?: readonly Claim[] } = {},
-): string {
+): ClaimColumn[] {
   const claims = options.claims ?? CLAIMS;
-  const columns = inputs.flatMap((input) => {
+  return inputs.flatMap((input) => {
     const scales = distinct(input.records.map((r) => r.scale));
     const groups = scales.length ? scales : [null];
     return groups.map((scale) => ({
+      label: input.label,
+      scale,
       title: `${input.label}${
         scale && (scales.length > 1 || inputs.length > 1) ? ` (${scale})` : ""
       }`,
@@ -37,6 +57,18 @@ export function renderClaimsTable(
       ),
     }));
   });
+}
+
+/**
+ * Renders the claims evaluated on every input, separately per scale present in it (claims compare
+ * cases of one scale; {@link claimColumns}). Inputs without records get one "not run" column.
+ */
+export function renderClaimsTable(
+  inputs: readonly { label: string; records: readonly CaseRecord[] }[],
+  options: { claims?: readonly Claim[] } = {},
+): string {
+  const claims = options.claims ?? CLAIMS;
+  const columns = claimColumns(inputs, { claims });
   const head = `<tr><th>claim</th><th>paper</th>${
     columns.map((c) => `<th>${escapeHtml(columns.length > 1 ? c.title : "measured")}</th>`).join("")
   }</tr>`;

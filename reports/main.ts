@@ -1,15 +1,17 @@
 /**
  * `deno run -A reports/main.ts <results.jsonl…> [options]`: writes the HTML report of one result
- * file, or the comparison of several, and optionally exports the snapshots as PLY or VTK frames.
- * `--help` lists the options. Exit status: 0 done, 1 a failure while writing, 2 bad arguments or
- * unreadable result files.
+ * file, or the comparison of several, optionally its tables as Markdown, CSV or LaTeX files beside
+ * it (`--format`), and optionally exports the snapshots as PLY or VTK frames. `--help` lists the
+ * options. Exit status: 0 done, 1 a failure while writing, 2 bad arguments, unreadable result
+ * files or an output path that cannot be written.
  *
  * @module
  */
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { EXPORT_FORMATS, type ExportFormat, exportSnapshots } from "./export.ts";
-import { readResults, ResultsFileError, writeReport } from "./write_report.ts";
+import { parsePublishFormats } from "./table_writers.ts";
+import { readResults, ReportOutputError, ResultsFileError, writeReport } from "./write_report.ts";
 
 export { writeReport } from "./write_report.ts";
 
@@ -17,10 +19,13 @@ export { writeReport } from "./write_report.ts";
 export const USAGE = `usage: deno run -A reports/main.ts <results.jsonl>... [options]
 
 Writes one self-contained HTML report of the given result files (several files: a comparison of
-their timings, relative to the first).
+their timings, with each file's speed-up over the first).
 
   --out <file>          output file (default: report.html beside the first results file,
                         comparison.html for several)
+  --format <md|csv|tex> also write the tables beside the report: table1, claims, matrix and (for
+                        several files) comparison, as .md (GitHub Markdown), .csv (RFC 4180) or
+                        .tex (a LaTeX tabular); repeatable or a comma list (md,csv,tex)
   --cdn                 load chart.js and three.js from a CDN instead of inlining them
   --title <text>        page title
   --label <text>        label of a results file in the report (repeat once per file, in order;
@@ -29,10 +34,12 @@ their timings, relative to the first).
   --export-dir <dir>    where the frames go (default: export-<format>/ beside the first file)
   -h, --help            this text
 
-Exit status: 0 done, 1 a failure while writing, 2 bad arguments or unreadable result files.`;
+Exit status: 0 done, 1 a failure while writing, 2 bad arguments, unreadable result files or an
+output path that cannot be created or written.`;
 
 const OPTIONS = {
   out: { type: "string" },
+  format: { type: "string", multiple: true },
   cdn: { type: "boolean" },
   title: { type: "string" },
   label: { type: "string", multiple: true },
@@ -80,13 +87,21 @@ export function main(args: readonly string[]): number {
         `${values.label.length} --label for ${files.length} file(s); give one --label per file`,
       );
     }
-    const { path, bytes } = writeReport(files, {
+    let formats;
+    try {
+      formats = parsePublishFormats(values.format ?? []);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    const { path, bytes, tables } = writeReport(files, {
       out: values.out,
       cdn: values.cdn,
       title: values.title,
       labels: values.label,
+      formats,
     });
     console.log(`wrote ${path} (${(bytes / 1024).toFixed(0)} KiB)`);
+    if (tables.length) console.log(`wrote ${tables.join(", ")}`);
     if (format !== undefined) {
       const dir = values["export-dir"] ?? join(dirname(files[0]), `export-${format}`);
       const records = files.flatMap((f) => readResults(f));
@@ -104,7 +119,9 @@ export function main(args: readonly string[]): number {
     }
     return 0;
   } catch (e) {
-    if (e instanceof UsageError || e instanceof ResultsFileError) {
+    if (
+      e instanceof UsageError || e instanceof ResultsFileError || e instanceof ReportOutputError
+    ) {
       console.error(`mergesplit report: ${e.message}`);
       if (e instanceof UsageError) console.error("run with --help for the options");
       return 2;

@@ -1,7 +1,8 @@
 /**
- * `reports/`: the HTML report of `results.jsonl` files (one run, or a comparison of several), the
- * paper's claims evaluated on the records, the scaling fit of a scale sweep, the working windows
- * and stable time steps of parameter sweeps, and export of the snapshots to PLY/VTK. Reads result
+ * `reports/`: the HTML report of `results.jsonl` files (one run, or a comparison of several with
+ * each run's speed-ups over the first), its tables as Markdown, CSV or LaTeX, the paper's claims
+ * evaluated on the records, the scaling fit of a scale sweep, the working windows and stable time
+ * steps of parameter sweeps, and export of the snapshots to PLY/VTK. Reads result
  * records only (through `core/result.ts`'s `parseResults`), never live state.
  *
  * @module
@@ -9,10 +10,28 @@
 export { renderReport, type RenderReportOptions, type ReportInput } from "./report.ts";
 export {
   readResults,
+  ReportOutputError,
   ResultsFileError,
   writeReport,
   type WriteReportOptions,
 } from "./write_report.ts";
+export {
+  type NumberCell,
+  type PublishTable,
+  type PublishTableName,
+  publishTables,
+  type TableCell,
+  type TextCell,
+} from "./publish_tables.ts";
+export {
+  escapeLatex,
+  escapeMarkdown,
+  parsePublishFormats,
+  PUBLISH_FORMATS,
+  type PublishFormat,
+  TABLE_WRITERS,
+} from "./table_writers.ts";
+export { geometricMean, type Speedup, speedup } from "./speedup.ts";
 export {
   type Claim,
   CLAIM_THRESHOLDS,
@@ -35,7 +54,12 @@ export {
   PENETRATION_WARN,
   SPEED_RATIO_WARN,
 } from "./scene_matrix.ts";
-export { compareInputs, type Comparison } from "./comparison.ts";
+export {
+  compareInputs,
+  type Comparison,
+  type ComparisonMismatch,
+  type ComparisonSummary,
+} from "./comparison.ts";
 export {
   nsPerParticleStep,
   type ScalingFit,

@@ -16,7 +16,7 @@
 import type { CaseRecord } from "../core/result.ts";
 import { distinct, latestCases } from "./case_key.ts";
 import { renderClaimsTable } from "./claims_table.ts";
-import { compareInputs, renderComparison } from "./comparison.ts";
+import { compareInputs, type Comparison, renderComparison } from "./comparison.ts";
 import { ENERGY_GAIN_MAX, LEAK_FRACTION_MIN } from "./claims.ts";
 import { escapeHtml, scriptJson } from "./escape_html.ts";
 import { formatNumber } from "./format_number.ts";
@@ -28,7 +28,10 @@ import { renderScalingSection, scalingCharts, scalingSeries } from "./scaling_se
 import { renderSceneMatrix } from "./scene_matrix.ts";
 import { hasSweeps, renderSweepSection, sweepCharts, sweepSeries } from "./sweep_section.ts";
 import { hasBudget, renderBudgetSection } from "./budget_section.ts";
+import { comparePaperTableOne, renderPaperTableOne } from "./paper_table_one.ts";
 import { phaseNames, renderTableOne } from "./table_one.ts";
+import type { PublishTableName } from "./publish_tables.ts";
+import { FORMAT_NAMES, type PublishFormat } from "./table_writers.ts";
 import { vendorLibraries } from "./vendor_libraries.ts";
 
 /** One result file (or any set of records) to report on, with the label the report shows. */
@@ -43,6 +46,30 @@ export interface RenderReportOptions {
   cdn?: boolean;
   /** Page title; default "mergesplit report" with the input labels. */
   title?: string;
+  /**
+   * The comparison of the inputs where the caller has computed it (`compareInputs` of the same
+   * inputs); default computed here, for several inputs.
+   */
+  comparison?: Comparison | null;
+  /** Tables written beside the page (`--format`), linked from their sections. */
+  published?: readonly PublishedFile[];
+}
+
+/** A table written in a publishing format beside the report, and its address relative to it. */
+export interface PublishedFile {
+  table: PublishTableName;
+  format: PublishFormat;
+  /** Relative URL of the file from the report (its file name when they share a folder). */
+  href: string;
+}
+
+/** "Also as Markdown, CSV, LaTeX" with links to the files of `table`, or "" when none was written. */
+function publishedLinks(published: readonly PublishedFile[], table: PublishTableName): string {
+  const files = published.filter((p) => p.table === table);
+  if (!files.length) return "";
+  return `<p class="muted published">Also as ${
+    files.map((p) => `<a href="${escapeHtml(p.href)}">${FORMAT_NAMES[p.format]}</a>`).join(", ")
+  }.</p>`;
 }
 
 /** Installs console.error / error hooks before anything else runs (read by the self-test). */
@@ -112,7 +139,8 @@ export function renderReport(
   const title = options.title ??
     `mergesplit report: ${sets.map((s) => s.label).join(" vs ") || "no input"}`;
   const phases = phaseNames(all).filter((p) => p !== "total");
-  const comparison = sets.length > 1 ? compareInputs(sets) : null;
+  const comparison = sets.length > 1 ? options.comparison ?? compareInputs(sets) : null;
+  const published = options.published ?? [];
   const shares = sets.map((s, i) =>
     phaseShareChart(s.records, { chartId: `phase-share-chart-${i}`, phases })
   );
@@ -124,6 +152,7 @@ export function renderReport(
   const sweepPrefix = (i: number) => `sweep-chart-${i}`;
   const hasSweep = sweeps.some(hasSweeps);
   const budget = sets.some((s) => hasBudget(s.records));
+  const paperScenes = sets.some((s) => comparePaperTableOne(s.records).length > 0);
   const data: ReportData = {
     title,
     phases,
@@ -207,17 +236,27 @@ export function renderReport(
 <section id="summary"><h2>Run</h2>${dupNote}<div class="runs">${
     sets.map((s) => renderRunSummary(s)).join("\n")
   }</div></section>
-<section id="claims"><h2>Claims of the paper</h2>${renderClaimsTable(sets)}</section>
-<section id="matrix"><h2>Scene × handler</h2><p class="muted">Red: status not ok, fluid passed through, exploded or energy gained; amber: deep penetration, high speed or strong dissipation. Hover a failed cell for its error.</p>${
-    perInput((s) => renderSceneMatrix(s.records))
+<section id="claims"><h2>Claims of the paper</h2>${publishedLinks(published, "claims")}${
+    renderClaimsTable(sets)
   }</section>
+<section id="matrix"><h2>Scene × handler</h2><p class="muted">Red: status not ok, fluid passed through, exploded or energy gained; amber: deep penetration, high speed or strong dissipation. Hover a failed cell for its error.</p>${
+    publishedLinks(published, "matrix")
+  }${perInput((s) => renderSceneMatrix(s.records))}</section>
 <section id="viewer-section"><h2>3D view of the snapshots</h2>${
     viewerSection(hasSnapshots)
   }</section>
 <section id="table-1"><h2>Table I: particles and time per phase</h2>${
+    publishedLinks(published, "table1")
+  }${
     perInput((s, i) =>
       renderTableOne(s.records, { chartId: `phases-chart-${i}` }) + renderPhaseShares(shares[i])
     )
+  }${
+    paperScenes
+      ? `<h3 id="table-1-paper">Beside the paper's Table I</h3>${
+        publishedLinks(published, "table1-paper")
+      }${perInput((s) => renderPaperTableOne(s.records))}`
+      : ""
   }</section>
 ${
     hasScaling
@@ -257,11 +296,11 @@ ${
 <section id="series"><h2>Metric time series</h2><p class="muted">One chart per metric and scene, one line per handler.</p><div id="series-root"></div></section>
 ${
     comparison
-      ? `<section id="comparison"><h2>Comparison of timings</h2><p class="muted">Cases matched by scene, handler, scale and configuration hash; ratios relative to ${
+      ? `<section id="comparison"><h2>Comparison of timings</h2><p class="muted">Cases matched by scene, handler, scale and configuration hash; speed-ups over ${
         escapeHtml(sets[0].label)
-      } (red: more than 10% slower, green: more than 10% faster).</p>${
-        renderComparison(comparison, { chartId: "comparison-chart" })
-      }</section>`
+      }: its median step time over the other input's (red: more than 10% slower, green: more than 10% faster).</p>${
+        publishedLinks(published, "comparison")
+      }${renderComparison(comparison, { chartId: "comparison-chart" })}</section>`
       : ""
   }
 <pre id="selftest" hidden></pre>

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { parseResults, recordLine } from "../core/result.ts";
 import { decodeFragments } from "../core/snapshot_codec.ts";
 import type { CaseRecord } from "../core/result.ts";
@@ -447,7 +447,7 @@ Deno.test("HTML report", async (t) => {
     assert.deepEqual(reportData(single).inputs[0].scaling, []);
   });
 
-  await t.step("comparison of two inputs shows ratios and config mismatches", () => {
+  await t.step("comparison of two inputs shows speed-ups and config mismatches", () => {
     const a = [
       fakeRecord({ handler: "merge-split" }),
       fakeRecord({ handler: "impulse" }),
@@ -466,9 +466,16 @@ Deno.test("HTML report", async (t) => {
     const html = renderReport([{ label: "A", records: a }, { label: "B", records: b }], {
       cdn: true,
     });
-    assert.match(html, /\(2×\)/);
-    assert.match(html, /\(0\.5×\)/);
-    assert.match(html, /Configuration hashes differ/);
+    // speed-ups over A with their intervals: B twice as slow on merge-split, twice as fast on impulse
+    assert.match(html, /\(0\.5× \[0\.\d+, 0\.\d+\]\)/);
+    assert.match(html, /\(2× \[\d\.\d+, \d\.\d+\]\)/);
+    assert.match(html, /Configurations differ/);
+    assert.match(html, /penalty-weak \(tiny\): configuration hash differs/);
+    // the geometric mean of 0.5 and 2
+    assert.match(
+      html,
+      /<strong>B<\/strong>: speed-up 1× over A, the geometric mean .* over 2 matched/,
+    );
     assert.match(html, /id="comparison-chart"/);
   });
 
@@ -604,7 +611,7 @@ Deno.test("HTML report", async (t) => {
       assert.equal(main([file, "--bogus"]), 2);
       assert.match(
         errors.join("\n"),
-        /--bogus.*valid options: --out, --cdn, --title, --label, --export, --export-dir, --help/s,
+        /--bogus.*valid options: --out, --format, --cdn, --title, --label, --export, --export-dir, --help/s,
       );
       assert.equal(main([]), 2);
       assert.equal(main([file, "--export", "obj"]), 2);
@@ -616,6 +623,55 @@ Deno.test("HTML report", async (t) => {
       // No snapshots: the report is written, the export says why nothing was exported.
       assert.equal(main([file, "--out", out, "--cdn", "--export", "ply"]), 1);
       assert.match(errors.at(-1)!, /no case has snapshots/);
+
+      // --format: the tables beside the HTML (--out's folder), linked from it
+      const pub = join(dir, "pub", "r.html");
+      assert.equal(main([file, "--out", pub, "--cdn", "--format", "md,csv", "--format", "tex"]), 0);
+      // goodSuite has fig6-wall under merge-split: Table I beside the paper's too
+      const names = ["table1", "table1-paper", "claims", "matrix"].flatMap((t) =>
+        ["md", "csv", "tex"].map((f) => `${t}.${f}`)
+      );
+      assert.deepEqual(
+        [...Deno.readDirSync(join(dir, "pub"))].map((e) => e.name).sort(),
+        [...names, "r.html"].sort(),
+      );
+      assert.match(Deno.readTextFileSync(join(dir, "pub", "table1.csv")), /^scene,scale,handler,/);
+      const html = Deno.readTextFileSync(pub);
+      assert.match(
+        html,
+        /<section id="table-1"><h2>[^<]*<\/h2><p class="muted published">Also as <a href="table1\.md">Markdown<\/a>, <a href="table1\.csv">CSV<\/a>, <a href="table1\.tex">LaTeX<\/a>\.<\/p>/,
+      );
+      assert.match(html, /<a href="claims\.tex">LaTeX<\/a>/);
+      assert.match(html, /<a href="matrix\.md">Markdown<\/a>/);
+      assert.ok(!Deno.readTextFileSync(out).includes("Also as"), "no links without --format");
+      // beside the first results file by default; several files add the comparison
+      const file2 = join(dir, "run2", "results.jsonl");
+      Deno.mkdirSync(join(dir, "run2"));
+      Deno.writeTextFileSync(file2, goodSuite().map(recordLine).join(""));
+      assert.equal(main([file, file2, "--cdn", "--format", "csv"]), 0);
+      for (const t of ["table1", "claims", "matrix", "comparison"]) {
+        assert.ok(Deno.statSync(join(dir, "run1", `${t}.csv`)).isFile, t);
+      }
+      assert.match(
+        Deno.readTextFileSync(join(dir, "run1", "comparison.html")),
+        /<a href="comparison\.csv">CSV<\/a>/,
+      );
+      // a format that does not exist: exit 2, the valid ones named, nothing written
+      errors.length = 0;
+      assert.equal(main([file, "--out", join(dir, "pdf", "r.html"), "--format", "pdf"]), 2);
+      assert.match(errors[0], /--format pdf: not a format; valid formats: md, csv, tex/);
+      assert.throws(() => Deno.statSync(join(dir, "pdf")), "nothing written");
+
+      // an output path that cannot be written: exit 2, the path and the system's error
+      for (const bad of ["/proc/mergesplit-test/r.html", join(file, "r.html")]) {
+        errors.length = 0;
+        assert.equal(main([file, "--out", bad, "--cdn", "--format", "md"]), 2, bad);
+        assert.equal(errors.length, 1, `one line: ${errors.join("\n")}`);
+        assert.match(errors[0], /^mergesplit report: cannot write the report's folder /);
+        assert.ok(errors[0].includes(dirname(bad)), errors[0]);
+        assert.match(errors[0], /os error \d+/);
+        assert.ok(!/\n\s+at /.test(errors.join("\n")), "no stack trace");
+      }
     } finally {
       console.error = error;
       console.log = log;

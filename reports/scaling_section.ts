@@ -7,9 +7,8 @@
  *
  * @module
  */
-import { SCALES } from "../core/scene.ts";
 import type { CaseRecord } from "../core/result.ts";
-import { distinct } from "./case_key.ts";
+import { distinct, scaleRank } from "./case_key.ts";
 import { escapeHtml } from "./escape_html.ts";
 import { formatNumber } from "./format_number.ts";
 import { nsPerParticleStep, type ScalingFit, scalingFit } from "./scaling_fit.ts";
@@ -51,11 +50,6 @@ export interface ScalingChart {
     fit: { x: number; y: number }[] | null;
   }[];
 }
-
-const scaleRank = (s: string) => {
-  const k = (SCALES as readonly string[]).indexOf(s);
-  return k < 0 ? SCALES.length : k;
-};
 
 /**
  * The scene × handler pairs of `records` (one input) present at two or more scales, in first-seen

@@ -43,7 +43,11 @@ export function metricSeverity(name: string, value: unknown): Severity {
   }
 }
 
-const SHOWN: ReadonlyArray<[string, string, string]> = [
+/**
+ * The summary metrics each matrix cell shows, in order: `[metric, label, unit suffix]`
+ * (the unit suffix follows the value: ` r` radii, `×` the reference speed).
+ */
+export const MATRIX_METRICS: ReadonlyArray<readonly [string, string, string]> = [
   ["passThroughMax", "pass-through", ""],
   ["maxPenetrationDepth", "penetration", " r"],
   ["maxSpeedRatio", "max speed", "×"],
@@ -56,7 +60,7 @@ export function caseSeverity(record: CaseRecord): Severity {
   const s = record.metrics.summary;
   const all = [
     metricSeverity("exploded", s.exploded),
-    ...SHOWN.map(([k]) => metricSeverity(k, s[k])),
+    ...MATRIX_METRICS.map(([k]) => metricSeverity(k, s[k])),
   ];
   return all.includes("bad") ? "bad" : all.includes("warn") ? "warn" : "ok";
 }
@@ -66,7 +70,7 @@ function cell(record: CaseRecord | undefined): string {
   const sev = caseSeverity(record);
   const s = record.metrics?.summary;
   const lines = s
-    ? SHOWN.map(([k, label, unit]) =>
+    ? MATRIX_METRICS.map(([k, label, unit]) =>
       `<div><span class="k">${label}</span> <span class="v ${metricSeverity(k, s[k])}">${
         escapeHtml(formatNumber(s[k]))
       }${unit}</span></div>`

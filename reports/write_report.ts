@@ -1,17 +1,30 @@
 /**
  * Writes the HTML report of one or more `results.jsonl` files: reads them through
- * `parseResults`, renders them with {@link renderReport} and writes one file. The bench calls it at
- * the end of a run (`reports/out/<timestamp>/report.html`); `reports/main.ts` is its command line.
+ * `parseResults`, renders them with {@link renderReport} and writes one file, and with `formats`
+ * the report's tables as Markdown, CSV or LaTeX files beside it (`table1.md`, `claims.csv`, …;
+ * reports/publish_tables.ts), which the page links to. The bench calls it at the end of a run
+ * (`reports/out/<timestamp>/report.html`); `reports/main.ts` is its command line.
  *
  * @module
  */
 import { basename, dirname, join } from "node:path";
 import { type CaseRecord, parseResults } from "../core/result.ts";
-import { renderReport } from "./report.ts";
+import { compareInputs } from "./comparison.ts";
+import { publishTables } from "./publish_tables.ts";
+import { type PublishedFile, renderReport } from "./report.ts";
+import { type PublishFormat, TABLE_WRITERS } from "./table_writers.ts";
 
 /** A results file that cannot be read or parsed (the message names the file and the fix). */
 export class ResultsFileError extends Error {
   override name = "ResultsFileError";
+}
+
+/**
+ * The report's output (its folder or one of its files) cannot be created or written; the message
+ * names the path and the system's error.
+ */
+export class ReportOutputError extends Error {
+  override name = "ReportOutputError";
 }
 
 /** Options of {@link writeReport}. */
@@ -23,6 +36,24 @@ export interface WriteReportOptions {
   title?: string;
   /** A label per file; default the name of the file's folder (the run's timestamp). */
   labels?: string[];
+  /** Also write the tables in these formats, beside the HTML file (default none). */
+  formats?: readonly PublishFormat[];
+}
+
+/**
+ * Runs `write` (a file system operation on `path`, which is `what`); turns its error into a
+ * {@link ReportOutputError} naming both.
+ */
+function writing<T>(write: () => T, { path, what }: { path: string; what: string }): T {
+  try {
+    return write();
+  } catch (e) {
+    throw new ReportOutputError(
+      `cannot write ${what} ${path}: ${
+        (e as Error).message
+      }; pass --out a path in a folder that can be created and written`,
+    );
+  }
 }
 
 /** Reads and parses one results file; throws a {@link ResultsFileError} naming it. */
@@ -51,14 +82,16 @@ export function defaultLabels(files: readonly string[]): string[] {
 }
 
 /**
- * Renders the report of `files` and writes it; returns its path and size in bytes. Throws a
- * {@link ResultsFileError} for a missing or malformed file and a `RangeError` when no file is
- * given or the labels do not match the files.
+ * Renders the report of `files` and writes it, with the tables in `options.formats` beside it;
+ * returns its path, its size in bytes and the paths of the tables written. Throws a
+ * {@link ResultsFileError} for a missing or malformed file, a {@link ReportOutputError} when the
+ * output folder or a file cannot be written, and a `RangeError` when no file is given or the
+ * labels do not match the files.
  */
 export function writeReport(
   files: readonly string[],
   options: WriteReportOptions = {},
-): { path: string; bytes: number } {
+): { path: string; bytes: number; tables: string[] } {
   if (!files.length) throw new RangeError("writeReport: no results file given");
   const labels = options.labels ?? defaultLabels(files);
   if (labels.length !== files.length) {
@@ -67,12 +100,38 @@ export function writeReport(
     );
   }
   const inputs = files.map((f, k) => ({ label: labels[k], records: readResults(f) }));
-  const html = renderReport(inputs, { cdn: options.cdn, title: options.title });
   const path = options.out ??
     join(dirname(files[0]), files.length > 1 ? "comparison.html" : "report.html");
   const parent = dirname(path);
-  if (parent) Deno.mkdirSync(parent, { recursive: true });
+  writing(() => Deno.mkdirSync(parent, { recursive: true }), {
+    path: parent,
+    what: "the report's folder",
+  });
+  const formats = options.formats ?? [];
+  const comparison = inputs.length > 1 ? compareInputs(inputs) : null;
+  const published: PublishedFile[] = [];
+  const tables: string[] = [];
+  if (formats.length) {
+    for (const table of publishTables(inputs, { comparison })) {
+      for (const format of formats) {
+        const file = `${table.name}.${format}`;
+        const at = join(parent, file);
+        writing(() => Deno.writeTextFileSync(at, TABLE_WRITERS[format](table)), {
+          path: at,
+          what: "the table",
+        });
+        published.push({ table: table.name, format, href: file });
+        tables.push(at);
+      }
+    }
+  }
+  const html = renderReport(inputs, {
+    cdn: options.cdn,
+    title: options.title,
+    comparison,
+    published,
+  });
   const bytes = new TextEncoder().encode(html);
-  Deno.writeFileSync(path, bytes);
-  return { path, bytes: bytes.length };
+  writing(() => Deno.writeFileSync(path, bytes), { path, what: "the report" });
+  return { path, bytes: bytes.length, tables };
 }

@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { OutputDirError, prepareOutputDir } from "./output_dir.ts";
+
+const linux = Deno.build.os === "linux";
+
+Deno.test("the bench's output folder", async (t) => {
+  const dir = Deno.makeTempDirSync({ prefix: "mergesplit-out-" });
+  try {
+    await t.step("a missing folder is created with its parents and left empty", () => {
+      const out = join(dir, "a", "b", "c");
+      prepareOutputDir(out);
+      assert.ok(Deno.statSync(out).isDirectory);
+      assert.deepEqual([...Deno.readDirSync(out)], [], "the probe file is removed");
+    });
+
+    await t.step("an existing folder keeps its files", () => {
+      Deno.writeTextFileSync(join(dir, "results.jsonl"), "{}\n");
+      prepareOutputDir(dir);
+      assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [
+        "a",
+        "results.jsonl",
+      ]);
+      assert.equal(Deno.readTextFileSync(join(dir, "results.jsonl")), "{}\n");
+    });
+
+    await t.step("a path under a file, or a file: the path and the system's error", () => {
+      const file = join(dir, "results.jsonl");
+      for (const path of [join(file, "sub"), file]) {
+        assert.throws(
+          () => prepareOutputDir(path),
+          (e: unknown) => {
+            assert.ok(e instanceof OutputDirError);
+            assert.ok(e.message.startsWith(`cannot create the output folder ${path}: `), e.message);
+            assert.match(e.message, /\(os error \d+\).*; pass --out a folder that can be created/);
+            assert.ok(!e.message.includes("\n"), "one line");
+            return true;
+          },
+        );
+      }
+    });
+
+    await t.step({
+      name: "/proc: a folder that cannot be created, one that cannot be written",
+      ignore: !linux,
+      fn: () => {
+        assert.throws(
+          () => prepareOutputDir("/proc/mergesplit-test"),
+          /^OutputDirError: cannot create the output folder \/proc\/mergesplit-test: .*os error/,
+        );
+        // /proc exists, but not even root can create a file in it
+        assert.throws(
+          () => prepareOutputDir("/proc"),
+          /cannot write a file in the output folder \/proc: .*os error/,
+        );
+      },
+    });
+
+    await t.step({
+      name: "a read-only folder (not as root, who may write anywhere)",
+      ignore: Deno.build.os === "windows" || Deno.uid() === 0,
+      fn: () => {
+        const ro = join(dir, "read-only");
+        Deno.mkdirSync(ro, { mode: 0o555 });
+        try {
+          assert.throws(
+            () => prepareOutputDir(ro),
+            /cannot write a file in the output folder .*read-only: .*os error/,
+          );
+          assert.throws(
+            () => prepareOutputDir(join(ro, "sub")),
+            /cannot create the output folder .*read-only\/sub: /,
+          );
+        } finally {
+          Deno.chmodSync(ro, 0o755);
+        }
+      },
+    });
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
