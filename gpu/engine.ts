@@ -20,7 +20,12 @@ import { Metrics, type MetricsSample } from "./metrics/metrics.ts";
 import { type BudgetProbe, StepBudget } from "./metrics/step_budget.ts";
 import { acquireGpu, type GpuContext } from "./runtime/device.ts";
 import { dispatchesEncoded, readBuffer } from "./runtime/kernel.ts";
-import { type BufferMemory, trackBufferMemory } from "./runtime/buffer_memory.ts";
+import {
+  type BufferMemory,
+  defaultBufferBudget,
+  GpuMemoryError,
+  trackBufferMemory,
+} from "./runtime/buffer_memory.ts";
 import { DispatchGate } from "./runtime/dispatch_gate.ts";
 import { buildValidated } from "./runtime/validated.ts";
 import { type Phase, PHASES } from "./phases.ts";
@@ -91,6 +96,9 @@ export class Engine {
     this.#stageGates = options.stageGates ?? true;
     this.#memory = trackBufferMemory(device);
     this.#memory.resetPeak();
+    this.#memory.setBudget(
+      options.memoryBudget === undefined ? defaultBufferBudget(gpu.info) : options.memoryBudget,
+    );
     const K = options.maxPerParticle ?? 16;
     const p = this.particles = buildParticles(scene);
     this.count = p.count;
@@ -197,11 +205,25 @@ export class Engine {
     handlerParams(scene, options.handler, options.params);
     planSystems(scene);
     const gpu = options.gpu ?? await acquireGpu({ adapter: options.adapter ?? "default" });
-    return await buildValidated(gpu.device, {
-      what: `${scene.id} under ${options.handler}`,
-      build: () => new Engine(scene, gpu, { ...options, ownsGpu: !options.gpu }),
-      cleanup: (engine) => engine.destroy(),
-    });
+    try {
+      return await buildValidated(gpu.device, {
+        what: `${scene.id} under ${options.handler}`,
+        build: () => new Engine(scene, gpu, { ...options, ownsGpu: !options.gpu }),
+        cleanup: (engine) => engine.destroy(),
+      });
+    } catch (e) {
+      // a constructor that threw leaves its budget on the device (and, when it acquired the
+      // device, the device itself)
+      trackBufferMemory(gpu.device).setBudget(null);
+      if (!options.gpu) gpu.device.destroy();
+      if (e instanceof GpuMemoryError) {
+        throw new GpuMemoryError(
+          `${scene.id} at scale ${scene.scale} under ${options.handler} ${e.message}`,
+          e,
+        );
+      }
+      throw e;
+    }
   }
 
   #stage(encoder: GPUCommandEncoder, stage: 1 | 2): void {
@@ -454,6 +476,7 @@ export class Engine {
     this.#contacts?.destroy();
     for (const g of this.#gates ?? []) g?.destroy();
     this.state?.destroy();
+    this.#memory?.setBudget(null);
     if (this.#ownsGpu) this.gpu.device.destroy();
   }
 }

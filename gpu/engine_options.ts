@@ -5,6 +5,7 @@
  */
 import type { CouplingReading } from "./coupling/coupling.ts";
 import type { GpuContext } from "./runtime/device.ts";
+import type { BufferBudget } from "./runtime/buffer_memory.ts";
 
 /** Options of {@link Engine.create}. */
 export interface EngineOptions {
@@ -28,4 +29,10 @@ export interface EngineOptions {
    * marked pair approaches; default true). False runs every stage every step, as the paper does.
    */
   stageGates?: boolean;
+  /**
+   * The most bytes of GPU buffers the engine may hold: building past it throws a
+   * `GpuMemoryError` naming the buffer and the need before any step runs. Default
+   * `defaultBufferBudget` (on a software adapter 90 % of the host memory available); null: none.
+   */
+  memoryBudget?: BufferBudget | null;
 }

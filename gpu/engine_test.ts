@@ -9,6 +9,7 @@ import { PARTICLE_STATE_WGSL, STATE_PARAMS } from "./state/particle_state.ts";
 import { SPH_INTEGRATE_PARAMS, SPH_INTEGRATE_WGSL } from "./systems/sph/sph_system.ts";
 import { METRICS_PARAMS, METRICS_WGSL, type MetricsSample } from "./metrics/metrics.ts";
 import { checkWgslStruct } from "./runtime/struct_layout.ts";
+import { GpuMemoryError } from "./runtime/buffer_memory.ts";
 
 // Engine tests run the tiny scenes end to end on the software adapter (llvmpipe).
 let gpu: GpuContext | undefined;
@@ -62,6 +63,29 @@ Deno.test({
         /does not apply to scene "fig10-alpha-beta-10"/,
       );
     });
+
+    await t.step(
+      "a scene past the memory budget fails before any step, saying what it needs",
+      async () => {
+        const scene = getScene("fig4-fluid-cloth", { scale: "tiny" });
+        await assert.rejects(
+          () =>
+            Engine.create(scene, {
+              handler: "merge-split",
+              gpu: gpu,
+              memoryBudget: { bytes: 2 ** 18, what: "a 256 KiB test budget" },
+            }),
+          (e: unknown) =>
+            e instanceof GpuMemoryError && e.needed > 2 ** 18 &&
+            /^fig4-fluid-cloth at scale tiny under merge-split needs more than [\d.]+ KiB of GPU buffers, over 256\.0 KiB \(a 256 KiB test budget\): buffer "/
+              .test(e.message),
+        );
+        // the budget went with the failed engine: the device builds the scene again
+        const engine = await Engine.create(scene, { handler: "merge-split", gpu: gpu });
+        assert.ok(engine.peakBufferBytes > 2 ** 18);
+        engine.destroy();
+      },
+    );
 
     await t.step("the cloth under gravity alone settles at the scene's time step", async () => {
       const base = getScene("fig4-fluid-cloth", { scale: "tiny" });
