@@ -15,22 +15,12 @@ import { join } from "node:path";
 import type { CaseRecord } from "../core/result.ts";
 import { fakeRecord, fakeSnapshots } from "./fake_record.ts";
 import { renderReport } from "./report.ts";
-
-/** $CHROMIUM when set (only that path), else Debian's and Ubuntu's locations. */
-const CANDIDATES = Deno.env.get("CHROMIUM")
-  ? [Deno.env.get("CHROMIUM")!]
-  : ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
-
-function findChromium(): string | null {
-  for (const p of CANDIDATES) {
-    try {
-      if (Deno.statSync(p).isFile) return p;
-    } catch {
-      // not here
-    }
-  }
-  return null;
-}
+import { screenshot } from "./screenshot.ts";
+import {
+  CHROMIUM_CANDIDATES as CANDIDATES,
+  findChromium,
+  runChromium as runChromiumAt,
+} from "./chromium.ts";
 
 const chromium = findChromium();
 const SCREENSHOT_DIR = new URL("./out/test-screenshots/", import.meta.url);
@@ -91,34 +81,9 @@ function inputs(): { label: string; records: CaseRecord[] }[] {
   return [{ label: "machine A", records: first }, { label: "machine B", records: second }];
 }
 
-async function runChromium(args: string[], options: { profile: string }): Promise<string> {
-  const out = await new Deno.Command(chromium!, {
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--use-angle=swiftshader",
-      "--enable-unsafe-swiftshader",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--disable-quic",
-      "--hide-scrollbars",
-      `--user-data-dir=${options.profile}`,
-      "--virtual-time-budget=10000",
-      ...args,
-    ],
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(45_000),
-  }).output();
-  const stdout = new TextDecoder().decode(out.stdout);
-  if (!out.success) {
-    const stderr = new TextDecoder().decode(out.stderr);
-    throw new Error(`chromium exited with ${out.code}: ${stderr.slice(-2000)}`);
-  }
-  return stdout;
+/** Chromium on the report, with the found binary. */
+function runChromium(args: string[], options: { profile: string }): Promise<string> {
+  return runChromiumAt(chromium!, args, options);
 }
 
 function unescapeHtml(text: string): string {
@@ -202,6 +167,16 @@ Deno.test({
           assert.ok(png.length > 20_000, `${path} is suspiciously small (${png.length} bytes)`);
           console.log(`screenshot: ${path}`);
         }
+      });
+
+      await t.step("deno task screenshot: one scene's 3D view at its last frame", async () => {
+        const path = new URL("report-viewer-last.png", SCREENSHOT_DIR).pathname;
+        const first = inputs()[0].records.find((r) => r.snapshots)!;
+        await screenshot(file, path, { case: first.scene, frame: "last", size: [900, 700] });
+        const png = Deno.readFileSync(path);
+        assert.deepEqual([...png.slice(0, 4)], [0x89, 0x50, 0x4e, 0x47], `${path} is not a PNG`);
+        assert.ok(png.length > 10_000, `${path} is suspiciously small (${png.length} bytes)`);
+        console.log(`screenshot: ${path}`);
       });
     } finally {
       await Deno.remove(dir, { recursive: true });

@@ -872,7 +872,19 @@
       requestAnimationFrame(loop);
     }
     resize();
-    selectCase(0);
+    // "#case=<scene>&frame=<n|last>" opens that scene's first case at that frame (screenshots);
+    // default: the first case at its middle frame.
+    const wantCase = /case=([\w.-]+)/.exec(location.hash);
+    const first = wantCase ? cases.findIndex((v) => v.c.scene === wantCase[1]) : -1;
+    selectCase(Math.max(0, first));
+    select.value = String(Math.max(0, first));
+    const wantFrame = /frame=(\d+|last)/.exec(location.hash);
+    if (wantFrame) {
+      const n = current.c.snapshots.frames.length;
+      const f = wantFrame[1] === "last" ? n - 1 : Math.min(n - 1, Number(wantFrame[1]));
+      frameSlider.value = String(f);
+      showFrame(f);
+    }
     renderer.render(scene, camera);
     dirty = false;
     requestAnimationFrame(loop);
