@@ -64,6 +64,14 @@ export const RIGIDIFY_FACTOR = 0.8;
 export const FIG3_SCENES = ["fig3-ball-cloth-low", "fig3-ball-cloth-high"] as const;
 /** Fig. 5: strong forces "crumble" the wall: at least this many times merge-split's fragments. */
 export const FRAGMENT_FACTOR = 2;
+/** Fig. 8: a solid that broke ends in at least this many fragments (a break makes two pieces). */
+export const BROKEN_FRAGMENTS_MIN = 2;
+/** The Fig. 8 scenes: the cloth holding tori, the dam break against a wall, the bowl. */
+export const FIG8_SCENES = {
+  cloth: "fig8-cloth-tori",
+  wall: "fig8-dam-break-wall",
+  bowl: "fig8-bowl",
+} as const;
 /** The Fig. 5 scene (a dense ball hits a brittle wall). */
 export const FIG5_SCENE = "fig5-wall";
 /** A sweep claim needs at least this many swept values run at each of the cases it compares. */
@@ -99,7 +107,7 @@ export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
     name: "MERGE_SPLIT_PASS_THROUGH_MAX",
     value: MERGE_SPLIT_PASS_THROUGH_MAX,
     unit: "particles",
-    claims: "a, k, n, q",
+    claims: "a, k, n, q, t",
     reason:
       "the paper claims no penetration; merge-split is held to none, stricter than the baselines",
   },
@@ -145,7 +153,7 @@ export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
     name: "ENERGY_GAIN_MAX",
     value: ENERGY_GAIN_MAX,
     unit: "relative",
-    claims: "g, k, m, m2, n, q",
+    claims: "g, k, m, m2, n, q, t, u, v",
     reason:
       "a passive scene only loses energy to damping; a 5 % gain is instability, orders above round-off",
   },
@@ -187,7 +195,43 @@ export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
     claims: "p",
     reason: "crumbling means many more pieces than a clean break: at least twice as many",
   },
+  {
+    name: "BROKEN_FRAGMENTS_MIN",
+    value: BROKEN_FRAGMENTS_MIN,
+    unit: "fragments at the end",
+    claims: "u, v",
+    reason: "a solid that broke is in pieces: one break makes two components of intact bonds",
+  },
 ];
+
+/**
+ * Fig. 8: merge-split's case of `scene` breaks its brittle solid: bonds broke and the solids end in
+ * at least {@link BROKEN_FRAGMENTS_MIN} fragments, with the run stable (instability is an outcome:
+ * "not reproduced"; a case that failed or timed out is "not run").
+ */
+function breaksUnderFluid(scene: string): (records: readonly CaseRecord[]) => ClaimResult {
+  return (records) => {
+    const r = findCase(records, scene, MERGE_SPLIT);
+    const gap = missing([[scene, MERGE_SPLIT]], [r]);
+    if (gap) return gap;
+    if (r!.status === "failed" || r!.status === "timeout") {
+      return { status: "not run", measured: `${scene} × ${MERGE_SPLIT} ended ${r!.status}` };
+    }
+    const fragments = metric(r!, "fragments");
+    const broke = metric(r!, "brokenBonds") > 0 && fragments >= BROKEN_FRAGMENTS_MIN;
+    const first = metric(r!, "firstFracture");
+    return {
+      status: broke && !unstable(r!) ? "reproduced" : "not reproduced",
+      measured: `${scene}: ${formatNumber(fragments)} fragments (largest ${
+        formatNumber(metric(r!, "largestFragment"))
+      } particles), ${formatNumber(100 * metric(r!, "brokenFraction"))} % of bonds broken${
+        Number.isFinite(first) ? `, first at ${formatNumber(first)} s` : ""
+      }; energy ratio ${formatNumber(metric(r!, "energyRatio"))}${
+        unstable(r!) ? ", unstable" : ""
+      }`,
+    };
+  };
+}
 
 /** The records of `scene` × `handler` whose only sweep key is `key` (one sweep, nothing else varied). */
 function sweptOnly(
@@ -349,7 +393,7 @@ function twoScenes(
 
 /**
  * The claims: (a)–(j) fluid on cloth, (k)–(p) solids, (r), (s) from parameter sweeps, (q) FLIP on
- * cloth.
+ * cloth, (t)–(v) the coupled scenes of Fig. 8.
  */
 export const CLAIMS: readonly Claim[] = [
   {
@@ -738,6 +782,27 @@ export const CLAIMS: readonly Claim[] = [
     text: "Merge-split lets no FLIP particle through the cloth and stays stable",
     paper: "Fig. 9",
     evaluate: mergeSplitHoldsOn(["fig9-flip-cloth"]),
+  },
+  {
+    id: "t",
+    text:
+      "A single-layer cloth holds the poured fluid and the tori on it: nothing passes through, stable (merge-split)",
+    paper: "Fig. 8 (top)",
+    evaluate: mergeSplitHoldsOn([FIG8_SCENES.cloth]),
+  },
+  {
+    id: "u",
+    text:
+      `The dam break fractures the brittle wall: bonds break and it ends in at least ${BROKEN_FRAGMENTS_MIN} fragments, stable (merge-split)`,
+    paper: "Fig. 8 (middle)",
+    evaluate: breaksUnderFluid(FIG8_SCENES.wall),
+  },
+  {
+    id: "v",
+    text:
+      `The bowl breaks on the water: bonds break and it ends in at least ${BROKEN_FRAGMENTS_MIN} fragments, stable (merge-split)`,
+    paper: "Fig. 8 (bottom)",
+    evaluate: breaksUnderFluid(FIG8_SCENES.bowl),
   },
 ];
 
