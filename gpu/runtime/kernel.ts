@@ -47,6 +47,8 @@ export interface GroupLayout {
   readonly layout: GPUBindGroupLayout;
   /** Binding numbers, ascending. */
   readonly bindings: readonly number[];
+  /** The kind of each binding, in the order of `bindings`. */
+  readonly kinds: readonly BindingKind[];
 }
 
 /** One group of a kernel: its bindings, or a layout shared with other kernels. */
@@ -103,6 +105,7 @@ export function createGroupLayout(
     label,
     layout: device.createBindGroupLayout({ label, entries: layoutEntries }),
     bindings: Object.freeze(layoutEntries.map((e) => e.binding)),
+    kinds: Object.freeze(layoutEntries.map((e) => e.buffer!.type as BindingKind)),
   });
 }
 
@@ -213,11 +216,24 @@ export function bindKernel(
       return r;
     };
   }
+  const maxStorage = device.limits.maxStorageBufferBindingSize;
   return device.createBindGroup({
     label: options.label ?? `${kernel.label} ${g ? `group ${g} ` : ""}bind group`,
     layout: layout.layout,
     entries: bindings.map((binding, k) => {
       const r = pick(binding, k);
+      const buffer = r instanceof GPUBuffer ? r : r.buffer;
+      const size = r instanceof GPUBuffer ? r.size : r.size ?? buffer.size - (r.offset ?? 0);
+      if (layout.kinds[k] !== "uniform" && size > maxStorage) {
+        // WebGPU's own message names neither the buffer nor the kernel
+        throw new RangeError(
+          `${kernel.label}: binding ${binding}${where} would bind ${
+            (size / 2 ** 20).toFixed(1)
+          } MiB of buffer "${buffer.label}", more than the adapter's maxStorageBufferBindingSize (${
+            (maxStorage / 2 ** 20).toFixed(1)
+          } MiB); the scene is too large for this adapter at this scale: run a smaller scale`,
+        );
+      }
       return { binding, resource: r instanceof GPUBuffer ? { buffer: r } : r };
     }),
   });

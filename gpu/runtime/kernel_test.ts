@@ -12,6 +12,7 @@ import {
   readBuffer,
   storageBuffer,
 } from "./kernel.ts";
+import type { BindingResource } from "./kernel.ts";
 
 const SPARSE_WGSL = `
 struct P { scale: f32, unused: f32, count: u32 }
@@ -188,6 +189,28 @@ Deno.test("kernel.ts on the software adapter", async (t) => {
       /bad: binding 7 is missing/,
     );
     assert.throws(() => bindKernel(device, kernel, [b], { group: 1 }), /bad: no bind group 1/);
+    // a storage binding past the adapter's limit names the buffer, its size and the limit
+    const limit = device.limits.maxStorageBufferBindingSize;
+    if (limit + 256 <= device.limits.maxBufferSize) {
+      const u = device.createBuffer({ label: "u", size: 16, usage: GPUBufferUsage.UNIFORM });
+      const big = device.createBuffer({
+        label: "too big to bind",
+        size: limit + 256,
+        usage: GPUBufferUsage.STORAGE,
+      });
+      assert.throws(
+        () => bindKernel(device, kernel, new Map([[0, u], [3, big], [7, b]])),
+        /^RangeError: bad: binding 3 would bind [\d.]+ MiB of buffer "too big to bind", more than the adapter's maxStorageBufferBindingSize/,
+      );
+      // a range within the limit binds
+      bindKernel(
+        device,
+        kernel,
+        new Map<number, BindingResource>([[0, u], [3, { buffer: big, size: 1024 }], [7, b]]),
+      );
+      big.destroy();
+      u.destroy();
+    }
   });
 
   await t.step("dispatches are counted; workgroup sizes set by override are recorded", () => {
