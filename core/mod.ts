@@ -17,3 +17,4 @@ export * from "./peridynamics_reference.ts";
 export * from "./flip_reference.ts";
 export * from "./velocity_projection_reference.ts";
 export * from "./akinci_reference.ts";
+export * from "./solid_shape.ts";

@@ -17,3 +17,5 @@ export * from "./coupling/coupling.ts";
 export * from "./state/particle_state.ts";
 export type * from "./state/part_slice.ts";
 export * from "./runtime/kernel.ts";
+export * from "./metrics/step_budget.ts";
+export * from "./runtime/buffer_memory.ts";

@@ -81,3 +81,11 @@ export { phaseShares } from "./phase_shares.ts";
 export { EXPORT_FORMATS, type ExportFormat, exportSnapshots, plyText, vtkText } from "./export.ts";
 export { escapeHtml, scriptJson } from "./escape_html.ts";
 export { main as reportMain } from "./main.ts";
+export {
+  comparePaperTableOne,
+  PAPER_TABLE_ONE,
+  type PaperComparison,
+  renderPaperTableOne,
+} from "./paper_table_one.ts";
+export { hasBudget, renderBudgetSection } from "./budget_section.ts";
+export { screenshot, screenshotMain, type ScreenshotOptions } from "./screenshot.ts";
