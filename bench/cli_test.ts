@@ -13,10 +13,10 @@ Deno.test("bench arguments", async (t) => {
     assert.equal(o.warmup, undefined, "the runner's default (defaultWarmup)");
     assert.equal(o.repeat, 1);
     const cases = resolveCases({ scenes: o.scenes, handlers: o.handlers, scale: "tiny" });
-    assert.equal(cases.filter((c) => c.scene.id === "fig4-fluid-cloth").length, 10);
-    // the default suite (bench/suites.ts): fig4 × 10 (akinci needs its SPH fluid), fig10 × 3,
+    assert.equal(cases.filter((c) => c.scene.id === "fig4-fluid-cloth").length, 12);
+    // the default suite (bench/suites.ts): fig4 × 12 (akinci's three levels need its SPH fluid), fig10 × 3,
     // fig3-high × 6, fig7-100, fig9-flip-cloth, dam-break-sph and -flip; Fig. 11 has its own
-    assert.equal(cases.length, 10 + 3 + 6 + 1 + 1 + 2);
+    assert.equal(cases.length, 12 + 3 + 6 + 1 + 1 + 2);
     const fig11 = resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "fig11" });
     assert.deepEqual(
       fig11.map((c) => [c.scene.id, c.handler, c.scene.duration]),
@@ -24,10 +24,10 @@ Deno.test("bench arguments", async (t) => {
     );
     assert.equal(
       resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "all" }).length,
-      // fig3 × 2, fig4 (and akinci), fig5, fig6, fig7 × 3, fig9 × 2 (FLIP: no akinci), fig10 and
+      // fig3 × 2, fig4 (and akinci's three levels), fig5, fig6, fig7 × 3, fig9 × 2 (FLIP: no akinci), fig10 and
       // fig11 (merge-split, velocity-projection), dam-break-sph and dam-break-flip (merge-split),
-      // fig8 × 3 (SPH water meets cloth or solids: every handler, akinci too)
-      2 * 9 + 10 + 9 + 1 + 3 + 2 * 9 + 3 * 2 + 5 * 2 + 2 + 3 * 10,
+      // fig8 × 3 (SPH water meets cloth or solids: every handler, akinci's levels too)
+      2 * 9 + 12 + 9 + 1 + 3 + 2 * 9 + 3 * 2 + 5 * 2 + 2 + 3 * 12,
     );
     assert.deepEqual(
       resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "table1" }).map((c) => [

@@ -9,7 +9,8 @@
  * defaults (α = 1, β = 0, n in [8, 64], §6) unless given; Akinci's coupling (scenes with an SPH
  * fluid) with the fluid's own h, ρ0 and speed of sound and, as boundary friction σ, the fluid's
  * artificial viscosity coefficient α ({@link ARTIFICIAL_VISCOSITY_ALPHA}): the boundary is as
- * viscous as the fluid (Akinci's Eq. 13 is Monaghan's artificial viscosity).
+ * viscous as the fluid (Akinci's Eq. 13 is Monaghan's artificial viscosity); its levels
+ * `akinci-weak`/`akinci-strong` scale the boundary volume Ψ_b by 0.1/10 ({@link AKINCI_VOLUME_LEVELS}).
  *
  * @module
  */
@@ -37,6 +38,13 @@ export function impactReferences(s: ImpactScale): { kRef: number; pDyn: number }
     pDyn: s.density * s.speed * s.speed,
   };
 }
+
+/**
+ * Akinci's stiffness levels beside the published coupling (`akinci`, volume scale 1): the boundary
+ * volume Ψ_b × 0.1 (`akinci-weak`) and × 10 (`akinci-strong`), a decade apart as the other
+ * families' levels, fixed before any run.
+ */
+export const AKINCI_VOLUME_LEVELS = { weak: 0.1, strong: 10 } as const;
 
 /** Options of {@link baselineHandlers}. */
 export interface BaselineHandlerOptions {
@@ -72,6 +80,20 @@ export function baselineHandlers(
     "kernel-repulsion-medium": kernelRepulsion(1),
     "kernel-repulsion-strong": kernelRepulsion(10),
     impulse: { restitution: 0.5 },
-    ...(fluid ? { akinci: { ...fluid, friction: ARTIFICIAL_VISCOSITY_ALPHA } } : {}),
+    ...(fluid
+      ? {
+        akinci: { ...fluid, friction: ARTIFICIAL_VISCOSITY_ALPHA },
+        "akinci-weak": {
+          ...fluid,
+          friction: ARTIFICIAL_VISCOSITY_ALPHA,
+          volumeScale: AKINCI_VOLUME_LEVELS.weak,
+        },
+        "akinci-strong": {
+          ...fluid,
+          friction: ARTIFICIAL_VISCOSITY_ALPHA,
+          volumeScale: AKINCI_VOLUME_LEVELS.strong,
+        },
+      }
+      : {}),
   };
 }

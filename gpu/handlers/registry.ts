@@ -12,7 +12,7 @@ import { type ParamValues, resolveParams } from "../../core/params.ts";
 import { Registry } from "../../core/registry.ts";
 import type { Scene } from "../../core/scene.ts";
 import type { HandlerEntry } from "./handler.ts";
-import { AKINCI_HANDLER } from "./akinci/akinci_handler.ts";
+import { akinciHandler } from "./akinci/akinci_handler.ts";
 import { IMPULSE_HANDLER } from "./impulse/impulse_handler.ts";
 import { MERGE_SPLIT_HANDLER } from "./merge-split/merge_split_handler.ts";
 import { penaltyHandler } from "./penalty/penalty_handler.ts";
@@ -25,7 +25,9 @@ const REGISTRY = new Registry<HandlerEntry>("handler", [
   MERGE_SPLIT_HANDLER,
   ...LEVELS.map((level) => penaltyHandler(level)),
   ...LEVELS.map((level) => kernelRepulsionHandler(level)),
-  AKINCI_HANDLER,
+  akinciHandler("weak"),
+  akinciHandler(),
+  akinciHandler("strong"),
   IMPULSE_HANDLER,
   VELOCITY_PROJECTION_HANDLER,
   // the families at explicit parameter values (`--handler penalty --sweep penalty.stiffness=…`)

@@ -29,7 +29,25 @@ function notApplicable(scene: Scene): string | undefined {
   return undefined;
 }
 
-/** The `akinci` handler entry. */
+/**
+ * The `akinci` handler entry (the method as published), or a stiffness level `akinci-weak` /
+ * `akinci-strong`: the same coupling with the boundary volume Ψ_b scaled by the scene's
+ * `volumeScale` for that id (`scenes/baseline_handlers.ts`: 0.1 and 10, the decade apart of the
+ * other families' levels).
+ */
+export function akinciHandler(level?: "weak" | "strong"): HandlerEntry {
+  const id = level ? `akinci-${level}` : "akinci";
+  return {
+    ...AKINCI_HANDLER,
+    id,
+    description: level
+      ? `${AKINCI_HANDLER.description}, ${level} (the scene's boundary-volume scale)`
+      : AKINCI_HANDLER.description,
+    create: (ctx) => ({ ...AKINCI_HANDLER.create(ctx), id }),
+  };
+}
+
+/** The `akinci` handler entry, as published (volume scale 1 unless a scene or `--param` sets it). */
 export const AKINCI_HANDLER: HandlerEntry = {
   id: "akinci",
   description: "Akinci et al. 2012 boundary-particle coupling of SPH fluid with cloth and solids",
