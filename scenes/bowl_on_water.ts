@@ -95,13 +95,7 @@ export function bowlOnWater(options: BowlOnWaterOptions): Scene {
       particleMass: water.sph.mass,
     },
   ];
-  const impactScale = {
-    particleMass: water.sph.mass,
-    density: WATER_RHO0,
-    speed: impact,
-    spacing,
-    h: water.sph.h,
-  };
+  const impactScale = water.impactScale(impact);
   const { kRef } = impactReferences(impactScale);
   const s0 = Math.sqrt(5 * fractureEnergy / (9 * WALL_BULK_MODULUS * horizon));
   return {

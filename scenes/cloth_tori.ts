@@ -101,13 +101,7 @@ export function clothTori(options: ClothToriOptions): Scene {
       particleMass: water.sph.mass,
     },
   ];
-  const impactScale = {
-    particleMass: water.sph.mass,
-    density: 1000,
-    speed: impact,
-    spacing,
-    h: water.sph.h,
-  };
+  const impactScale = water.impactScale(impact);
   const { kRef } = impactReferences(impactScale);
   return {
     id: options.id,

@@ -106,13 +106,7 @@ export function damBreakWall(options: DamBreakWallOptions): Scene {
       particleMass: water.sph.mass,
     },
   ];
-  const impactScale = {
-    particleMass: water.sph.mass,
-    density: WATER_RHO0,
-    speed: front,
-    spacing,
-    h: water.sph.h,
-  };
+  const impactScale = water.impactScale(front);
   const { kRef } = impactReferences(impactScale);
   const s0 = Math.sqrt(5 * fractureEnergy / (9 * WALL_BULK_MODULUS * horizon));
   return {

@@ -9,6 +9,7 @@
 import { type SuggestedSphParams, suggestSphParams } from "../core/sph_reference.ts";
 import type { PluginParams } from "../core/scene.ts";
 import { SOUND_SPEED_FACTOR } from "./fluid_on_cloth.ts";
+import type { ImpactScale } from "./baseline_handlers.ts";
 
 /** Rest density of the water (kg/m³). */
 export const WATER_RHO0 = 1000;
@@ -29,6 +30,8 @@ export interface SphWater {
   system: PluginParams[string];
   /** What Akinci's coupling takes from the fluid (`baselineHandlers`' `fluid`). */
   coupling: { h: number; rho0: number; soundSpeed: number };
+  /** The baseline rule's impact quantities for this water arriving at `speed` (m/s). */
+  impactScale(speed: number): ImpactScale;
 }
 
 /** The SPH water of a Fig. 8 scene at radius `r` (m) and reference speed `referenceSpeed` (m/s). */
@@ -45,5 +48,12 @@ export function sphWater(r: number, options: { referenceSpeed: number }): SphWat
     dt: Math.min(CFL_FRACTION * r / options.referenceSpeed, sph.dtMax),
     system: { h: sph.h, rho0: WATER_RHO0, stiffness: sph.stiffness, viscosity: sph.viscosity },
     coupling: { h: sph.h, rho0: WATER_RHO0, soundSpeed: sph.soundSpeed },
+    impactScale: (speed) => ({
+      particleMass: sph.mass,
+      density: WATER_RHO0,
+      speed,
+      spacing: 2 * r,
+      h: sph.h,
+    }),
   };
 }
