@@ -27,6 +27,7 @@ import {
   trackBufferMemory,
 } from "./runtime/buffer_memory.ts";
 import { DispatchGate } from "./runtime/dispatch_gate.ts";
+import type { KernelProfiler } from "./runtime/kernel_profiler.ts";
 import { buildValidated } from "./runtime/validated.ts";
 import { type Phase, PHASES } from "./phases.ts";
 import { RunStopped } from "./run_stopped.ts";
@@ -83,6 +84,8 @@ export class Engine {
   #stageGates: boolean;
   /** Dispatches encoded per phase in the last step (metrics: the last sample). */
   #dispatches: Partial<Record<Phase, number>> = {};
+  /** Per-kernel timing (`EngineOptions.profiler`): one readback per step. */
+  #profiler: KernelProfiler | undefined;
 
   private constructor(
     scene: Scene,
@@ -94,6 +97,7 @@ export class Engine {
     this.#ownsGpu = options.ownsGpu;
     const device = gpu.device;
     this.#stageGates = options.stageGates ?? true;
+    this.#profiler = options.profiler;
     this.#memory = trackBufferMemory(device);
     this.#memory.resetPeak();
     this.#memory.setBudget(
@@ -179,7 +183,8 @@ export class Engine {
     });
     this.#clock = new StepClock(device, {
       phases: PHASES,
-      timestamps: (options.timing ?? true) && gpu.timestamps,
+      // a profiled step has one pass per dispatch: the phases' own timestamps are not written
+      timestamps: (options.timing ?? true) && gpu.timestamps && !options.profiler,
       batchSteps: options.batchSteps ?? 100,
     });
     device.addEventListener("uncapturederror", this.#onGpuError);
@@ -283,11 +288,14 @@ export class Engine {
 
   /** The step budget's probe at `point`, on budget steps only (untimed, uncounted). */
   #probe(encoder: GPUCommandEncoder, point: BudgetProbe): void {
-    if (this.#budgetStep) this.#budget.encodeProbe(encoder, point);
+    if (!this.#budgetStep) return;
+    if (this.#profiler) this.#profiler.phase = "budget probes";
+    this.#budget.encodeProbe(encoder, point);
   }
 
   /** Runs `encode` and records how many dispatches it encoded under `phase`. */
   #counted(phase: Phase, encode: () => void): void {
+    if (this.#profiler) this.#profiler.phase = phase;
     const before = dispatchesEncoded();
     encode();
     this.#dispatches[phase] = dispatchesEncoded() - before;
@@ -297,7 +305,8 @@ export class Engine {
   #encodeStep(): GPUCommandEncoder {
     const h: Partial<GpuHandler> = this.collisionsPossible ? this.handler : {};
     h.prepareStep?.(this.step);
-    const encoder = this.gpu.device.createCommandEncoder({ label: `step ${this.step}` });
+    const real = this.gpu.device.createCommandEncoder({ label: `step ${this.step}` });
+    const encoder = this.#profiler?.wrap(real) ?? real;
     this.#budgetStep = (this.step + 1) % this.scene.metricsEvery === 0;
     this.#probe(encoder, "start");
     this.#counted("neighborSearch", () => {
@@ -347,7 +356,9 @@ export class Engine {
       this.#clock.beginStep();
       const encoder = this.#encodeStep();
       const ends = this.#clock.endStep(encoder, s === steps - 1);
+      this.#profiler?.resolve(encoder);
       this.gpu.device.queue.submit([encoder.finish()]);
+      await this.#profiler?.read();
       if (!ends) continue;
       await this.#clock.endBatch();
       if (this.#gpuErrors.length) {
@@ -371,9 +382,10 @@ export class Engine {
     this.gpu.device.queue.submit([encoder.finish()]);
   }
 
-  /** Forgets the timings measured so far (e.g. after warm-up steps). */
+  /** Forgets the timings measured so far (e.g. after warm-up steps), the profiler's too. */
   resetTimings(): void {
     this.#clock.reset();
+    this.#profiler?.reset();
   }
 
   /** Reads every metrics sample taken so far (one readback). */

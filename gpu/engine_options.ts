@@ -6,6 +6,7 @@
 import type { CouplingReading } from "./coupling/coupling.ts";
 import type { GpuContext } from "./runtime/device.ts";
 import type { BufferBudget } from "./runtime/buffer_memory.ts";
+import type { KernelProfiler } from "./runtime/kernel_profiler.ts";
 
 /** Options of {@link Engine.create}. */
 export interface EngineOptions {
@@ -35,4 +36,10 @@ export interface EngineOptions {
    * `defaultBufferBudget` (on a software adapter 90 % of the host memory available); null: none.
    */
   memoryBudget?: BufferBudget | null;
+  /**
+   * Time every dispatch with this profiler (`gpu/runtime/kernel_profiler.ts`; created on the
+   * engine's device): one pass per dispatch and one readback per step, so phase timings are off.
+   * A diagnostic (`deno task profile`), never part of a bench case.
+   */
+  profiler?: KernelProfiler;
 }

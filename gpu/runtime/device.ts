@@ -42,6 +42,12 @@ export const REQUIRED_LIMITS: Readonly<Record<string, number>> = {
 };
 
 /**
+ * Storage buffers per shader stage asked for where the adapter offers them (above the required
+ * 10): fused kernels use them when the device has them.
+ */
+export const WANTED_STORAGE_BUFFERS = 16;
+
+/**
  * Acquires an adapter and a device with the features and limits the harness needs.
  *
  * Throws an `Error` naming what is missing (no WebGPU, no adapter, a limit too low) and what to
@@ -82,9 +88,15 @@ export async function acquireGpu(options: AcquireGpuOptions = {}): Promise<GpuCo
           `but the harness needs at least ${want}. Use another adapter (--adapter).`,
       );
     }
-    // Buffer sizes: ask for all the adapter offers (Table I's solids need large spring arrays).
+    // Buffer sizes: ask for all the adapter offers (Table I's solids need large spring arrays);
+    // storage buffers per stage: up to WANTED_STORAGE_BUFFERS where offered (kernels that fuse
+    // several steps, e.g. the spring solver's one-workgroup CG, bind more and fall back without).
     const bufferLimit = name.startsWith("maxStorageBufferBindingSize") || name === "maxBufferSize";
-    limits[name] = bufferLimit ? have : want;
+    limits[name] = bufferLimit
+      ? have
+      : name === "maxStorageBuffersPerShaderStage"
+      ? Math.max(want, Math.min(have, WANTED_STORAGE_BUFFERS))
+      : want;
   }
   const wantTimestamps = options.timestamps ?? true;
   const features: GPUFeatureName[] = [];

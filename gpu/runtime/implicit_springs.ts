@@ -58,7 +58,8 @@ export const IMPLICIT_SPRINGS_WGSL: string = [
 
 /**
  * Uniform `ClothParams` of `implicit_springs.wgsl`: slot count N, region stride of the CG scratch, dt,
- * squared relative tolerance, gravity, and the number of u32 indirect arguments the gate writes.
+ * squared relative tolerance, gravity, the number of u32 indirect arguments the gate writes, the
+ * drag coefficient and the CG iterations encoded (the loop `solve_local` walks).
  */
 export const CLOTH_PARAMS_STRUCT: StructLayout = defineStruct("ClothParams", [
   ["count", "u32"],
@@ -68,6 +69,7 @@ export const CLOTH_PARAMS_STRUCT: StructLayout = defineStruct("ClothParams", [
   ["gravity", "vec3f"],
   ["argCount", "u32"],
   ["drag", "f32"],
+  ["iterations", "u32"],
 ]);
 
 /** Flag bits of `flags` per DOF slot (as in core/cloth_reference.ts). */
@@ -76,9 +78,14 @@ export const CLOTH_DOF_ACTIVE: number = DOF_ACTIVE;
 export const CLOTH_DOF_FIXED: number = DOF_FIXED;
 
 /** Scalars of the solver state buffer (`array<f32>`), see {@link ImplicitSprings.readSolverStats}. */
-export const CG_SCALARS = { RZ0: 0, RZ: 1, RZNEW: 2, PAP: 3, DONE: 4, ITER: 5 } as const;
+export const CG_SCALARS = { RZ0: 0, RZ: 1, RZNEW: 2, PAP: 3, DONE: 4, ITER: 5, LOOP: 6 } as const;
 const { RZ0: S_RZ0, RZNEW: S_RZNEW, DONE: S_DONE, ITER: S_ITER } = CG_SCALARS;
 const STATE_FLOATS = 8;
+/**
+ * Loop iterations an invocation of `solve_local` may spend in one dispatch: llvmpipe stops an
+ * invocation's loops after 65,535 iterations in all; the rest is margin.
+ */
+export const LOCAL_BUDGET = 60000;
 /**
  * The CG scratch: three buffers of four regions (each `stride` vec4 long), so that each buffer
  * stays under the per-binding limit at Table I's particle counts; grouped by the kernels that use
@@ -137,6 +144,18 @@ export interface ImplicitSpringsOptions {
   workgroupSize?: number;
   /** Label prefix of every GPU object (default "cloth"). */
   label?: string;
+  /**
+   * Run the CG iterations in one workgroup (`solve_local`: one dispatch for many iterations, bit
+   * for bit the dispatched kernels' result) when the system is small enough that the worst case
+   * fits a few dispatches' loop budget and the device offers the storage bindings it needs.
+   * Default true; false always dispatches five kernels per iteration.
+   */
+  localSolve?: boolean;
+  /**
+   * Loop iterations a `solve_local` invocation may spend per dispatch (default
+   * {@link LOCAL_BUDGET}); a smaller value exercises the hand-over between its dispatches.
+   */
+  localBudget?: number;
   /**
    * Largest storage binding in bytes (default: the device's `maxStorageBufferBindingSize`). Spring
    * words past it are bound as a second range of the same buffer (`split_binding.ts`); a smaller
@@ -235,7 +254,8 @@ export type ClothKernel =
   | "warm_begin"
   | "warm_residual"
   | "record_stage1"
-  | "record_stage2";
+  | "record_stage2"
+  | "solve_local";
 
 const READ: BindingKind = "read-only-storage";
 const WRITE: BindingKind = "storage";
@@ -258,6 +278,7 @@ const KERNEL_BINDINGS: Record<ClothKernel, ReadonlyArray<number>> = {
   warm_residual: [11, 15, 16, 21],
   record_stage1: [16, 24],
   record_stage2: [16, 24],
+  solve_local: [1, 7, 8, 11, 12, 13, 14, 15, 16, 20, 21],
 };
 const WRITABLE = new Set([11, 15, 16, 18, 19, 21, 22, 23, 24]);
 
@@ -268,6 +289,7 @@ const ONE_WORKGROUP: ReadonlySet<ClothKernel> = new Set<ClothKernel>([
   "pap_finish",
   "record_stage1",
   "record_stage2",
+  "solve_local",
 ]);
 
 /** Binding and bytes per element (N elements; memberStart N + 1) of the step's buffers. */
@@ -328,6 +350,11 @@ export class ImplicitSprings {
   readonly #argCount: number;
   readonly #params = new Map<string, { buffer: GPUBuffer; group: GPUBindGroup }>();
   readonly #words: SplitBinding;
+  /**
+   * Iterations one `solve_local` dispatch surely takes (its worst case: every member and spring in
+   * one invocation's slots); 0 where the CG runs as dispatched kernels only.
+   */
+  readonly localIterations: number;
 
   /** Builds the spring CSR, the scratch buffers and the pipelines (see {@link ImplicitSpringsOptions}). */
   constructor(device: GPUDevice, options: ImplicitSpringsOptions) {
@@ -415,10 +442,22 @@ export class ImplicitSprings {
       limit: options.maxBindingSize,
       name: `${label} spring words`,
     });
-    // the scalars, then one partial sum per workgroup of the per-slot kernels
+    // the scalars, one partial sum per workgroup of the per-slot kernels, then solve_local's
+    // per-slot terms (padded to whole workgroups)
+    const chunks = Math.ceil(n / wg);
+    const local = options.localSolve ?? true;
+    const bindingsNeeded = KERNEL_BINDINGS.solve_local.length;
+    this.localIterations = local &&
+        device.limits.maxStorageBuffersPerShaderStage >= bindingsNeeded
+      ? localIterationsPerDispatch(n, {
+        entries: packed.words.length,
+        workgroupSize: wg,
+        budget: options.localBudget,
+      })
+      : 0;
     const state = buffer(
       "solver state",
-      4 * (STATE_FLOATS + Math.ceil(n / wg)),
+      4 * (STATE_FLOATS + chunks + (this.localIterations > 0 ? chunks * wg : 0)),
       S | GPUBufferUsage.COPY_SRC,
     );
     const cg = Object.fromEntries(
@@ -450,7 +489,7 @@ export class ImplicitSprings {
     ]);
     const params = createGroupLayout(device, `${label} params bind group layout`, ["uniform"]);
     const kernels = {} as Record<ClothKernel, Kernel>;
-    for (const kernel of Object.keys(KERNEL_BINDINGS) as ClothKernel[]) {
+    for (const kernel of this.#kernelNames()) {
       kernels[kernel] = createKernel(device, {
         label: `${label} ${kernel}`,
         code: IMPLICIT_SPRINGS_WGSL,
@@ -466,6 +505,8 @@ export class ImplicitSprings {
           WORKGROUP_SIZE: wg,
           SUM_WORKGROUP_SIZE: wg,
           PARTIALS: STATE_FLOATS,
+          SLOTS: STATE_FLOATS + chunks,
+          LOCAL_BUDGET: options.localBudget ?? LOCAL_BUDGET,
         },
       });
     }
@@ -548,15 +589,26 @@ export class ImplicitSprings {
       byBinding.set(binding, b);
     }
     const groups = {} as Record<ClothKernel, GPUBindGroup>;
-    for (const kernel of Object.keys(KERNEL_BINDINGS) as ClothKernel[]) {
+    for (const kernel of this.#kernelNames()) {
       groups[kernel] = bindKernel(this.device, this.#kernels[kernel], byBinding);
     }
     return Object.freeze({ buffers: Object.freeze({ ...buffers }), groups: Object.freeze(groups) });
   }
 
-  /** Uniform bind group of (dt, gravity, tolerance); immutable buffers, cached per value. */
-  #paramsGroup(dt: number, gravity: readonly number[], tolerance: number): GPUBindGroup {
-    const key = `${dt}|${gravity.join(",")}|${tolerance}`;
+  /** The entry points this solver uses (`solve_local` only where it runs). */
+  #kernelNames(): ClothKernel[] {
+    return (Object.keys(KERNEL_BINDINGS) as ClothKernel[])
+      .filter((k) => k !== "solve_local" || this.localIterations > 0);
+  }
+
+  /** Uniform bind group of (dt, gravity, tolerance, iterations); immutable, cached per value. */
+  #paramsGroup(
+    dt: number,
+    gravity: readonly number[],
+    tolerance: number,
+    iterations: number,
+  ): GPUBindGroup {
+    const key = `${dt}|${gravity.join(",")}|${tolerance}|${iterations}`;
     const cached = this.#params.get(key);
     if (cached) return cached.group;
     const buffer = this.device.createBuffer({
@@ -574,6 +626,7 @@ export class ImplicitSprings {
         gravity: [...gravity],
         argCount: this.#argCount,
         drag: this.drag,
+        iterations,
       })),
     );
     buffer.unmap();
@@ -616,7 +669,7 @@ export class ImplicitSprings {
       options.maxIterations ?? this.maxIterations,
       "options.maxIterations",
     );
-    const params = this.#paramsGroup(dt, gravity, tolerance);
+    const params = this.#paramsGroup(dt, gravity, tolerance, iterations);
     const pass = encoder.beginComputePass({
       label: `${this.label} backward Euler step`,
       timestampWrites: options.timestampWrites,
@@ -647,7 +700,13 @@ export class ImplicitSprings {
       run("warm_residual", 0);
       run("gate", false);
     }
-    for (let k = 0; k < iterations; k++) {
+    if (this.localIterations > 0) {
+      // one workgroup takes the iterations: as many dispatches as the worst case needs (those
+      // after the solve ends return at once)
+      const dispatches = Math.ceil(iterations / this.localIterations);
+      for (let k = 0; k < dispatches; k++) run("solve_local", false);
+    }
+    for (let k = 0; this.localIterations === 0 && k < iterations; k++) {
       run("apply_a", 0);
       run("pap_finish", 1);
       run("update_x", 0);
@@ -711,4 +770,24 @@ function checkTolerance(v: number, name: string): number {
     throw new RangeError(`ImplicitSprings: ${name} must be finite and >= 0, got ${v}`);
   }
   return v;
+}
+
+/**
+ * Iterations a `solve_local` dispatch surely fits in {@link LOCAL_BUDGET} loop iterations per
+ * invocation, for `n` slots, `entries` spring CSR entries and workgroup size `wg`: the worst case
+ * puts every member and spring in one invocation's slots (as `local_cost` in the WGSL counts
+ * them). 0 when fewer than two fit (the dispatched kernels are then the better path).
+ */
+export function localIterationsPerDispatch(
+  n: number,
+  options: { entries: number; workgroupSize: number; budget?: number },
+): number {
+  const { entries, workgroupSize: wg } = options;
+  const budget = options.budget ?? LOCAL_BUDGET;
+  const chunks = Math.ceil(n / wg);
+  const owned = Math.ceil(chunks / wg);
+  const work = n + entries + 3 * chunks + 2 * (owned * (wg + 8) + owned + 8) + 16;
+  const counting = chunks + n + 8;
+  const fits = Math.floor((budget - counting) / work);
+  return fits >= 2 ? fits : 0;
 }

@@ -16,7 +16,8 @@
 //
 // Kernels, in encode order: classify, positions, spring_forces, init_cg, gate, then per CG
 // iteration apply_a, pap_finish, update_x, gate, update_p (the last iteration: gate_final and no
-// update_p); finally finish. init_cg, apply_a and update_x leave one partial sum of their dot
+// update_p); finally finish. Small systems run the iterations in one workgroup instead
+// (solve_local, below): the same arithmetic in the same order, one dispatch for many iterations. init_cg, apply_a and update_x leave one partial sum of their dot
 // product per workgroup; `gate` and `pap_finish` (one workgroup each) add them up in a fixed
 // order. `gate` decides convergence and writes the indirect dispatch arguments of the next
 // iteration (0 workgroups once converged); every loop kernel also early-outs on state[S_DONE].
@@ -48,6 +49,7 @@ override S_RZNEW: u32; // rᵀz after the update (written by the reduction)
 override S_PAP: u32;   // pᵀAp (written by the reduction)
 override S_DONE: u32;  // 1 once converged
 override S_ITER: u32;  // iterations run
+override S_LOOP: u32;  // iterations of the encoded loop taken so far (solve_local's position)
 
 struct ClothParams {
   count: u32,
@@ -57,6 +59,7 @@ struct ClothParams {
   gravity: vec3f,
   argCount: u32,
   drag: f32,
+  iterations: u32,
 }
 
 // The linearised spring seen from one end: direction u, length l (0: degenerate, no force), and
@@ -258,6 +261,7 @@ fn init_slot(d: u32) -> f32 {
     state[S_PAP] = 1.0;
     state[S_DONE] = 0.0;
     state[S_ITER] = 0.0;
+    state[S_LOOP] = 0.0;
   }
   var b = vec3f(0.0);
   var inv = vec3f(0.0);
@@ -299,6 +303,14 @@ fn gate(@builtin(local_invocation_index) lid: u32) {
   if (lid != 0u) {
     return;
   }
+  let done = gate_decide(rz);
+  for (var k = 0u; k < params.argCount; k++) {
+    args[k] = select(argsFull[k], 0u, done && k % 3u == 0u);
+  }
+}
+
+// The gate's decision on the total rᵀz (one thread): whether the solve has ended.
+fn gate_decide(rz: f32) -> bool {
   state[S_RZNEW] = rz;
   if (state[S_RZ0] < 0.0) {
     state[S_RZ0] = rz;
@@ -311,16 +323,21 @@ fn gate(@builtin(local_invocation_index) lid: u32) {
   } else {
     state[S_ITER] = state[S_ITER] + 1.0;
   }
-  for (var k = 0u; k < params.argCount; k++) {
-    args[k] = select(argsFull[k], 0u, done && k % 3u == 0u);
-  }
+  return done;
 }
 
 // One workgroup after the last iteration: its rᵀz (for the statistics) and whether it converged.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn gate_final(@builtin(local_invocation_index) lid: u32) {
   let rz = partials_total(lid);
-  if (lid != 0u || state[S_DONE] != 0.0) {
+  if (lid == 0u) {
+    gate_final_decide(rz);
+  }
+}
+
+// gate_final's decision on the total rᵀz (one thread).
+fn gate_final_decide(rz: f32) {
+  if (state[S_DONE] != 0.0) {
     return;
   }
   state[S_RZNEW] = rz;
@@ -394,26 +411,41 @@ fn update_x(
   @builtin(workgroup_id) wid: vec3u,
 ) {
   let d = gid.x;
-  let pAp = state[S_PAP];
   var contrib = 0.0;
-  if (d < params.count && state[S_DONE] == 0.0 && pAp > 0.0) {
-    if (is_free(d)) {
-      let alpha = state[S_RZ] / pAp;
-      let r = cgB[at(R_R, d)] - alpha * cgA[at(R_AP, d)];
-      cgB[at(R_X, d)] = cgB[at(R_X, d)] + alpha * cgA[at(R_P, d)];
-      cgB[at(R_R, d)] = r;
-      cgB[at(R_Z, d)] = cgB[at(R_INVD, d)] * r;
-    }
-    contrib = active_rz(d);
+  if (d < params.count && state[S_DONE] == 0.0) {
+    contrib = update_slot(d);
   }
   store_partial(lid, wid.x, contrib);
+}
+
+// update_x of one slot (pᵀAp > 0: else nothing); returns its new rᵀz (0 off the ACTIVE slots).
+fn update_slot(d: u32) -> f32 {
+  let pAp = state[S_PAP];
+  if (!(pAp > 0.0)) {
+    return 0.0;
+  }
+  if (is_free(d)) {
+    let alpha = state[S_RZ] / pAp;
+    let r = cgB[at(R_R, d)] - alpha * cgA[at(R_AP, d)];
+    cgB[at(R_X, d)] = cgB[at(R_X, d)] + alpha * cgA[at(R_P, d)];
+    cgB[at(R_R, d)] = r;
+    cgB[at(R_Z, d)] = cgB[at(R_INVD, d)] * r;
+  }
+  return active_rz(d);
 }
 
 // Per DOF slot: p = z + β p with β = r_newᵀz_new / rᵀz.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn update_p(@builtin(global_invocation_id) gid: vec3u) {
   let d = gid.x;
-  if (d >= params.count || state[S_DONE] != 0.0 || !(state[S_PAP] > 0.0) || !is_free(d)) {
+  if (d < params.count) {
+    update_p_slot(d);
+  }
+}
+
+// update_p of one slot.
+fn update_p_slot(d: u32) {
+  if (state[S_DONE] != 0.0 || !(state[S_PAP] > 0.0) || !is_free(d)) {
     return;
   }
   let beta = state[S_RZNEW] / state[S_RZ];
@@ -496,4 +528,165 @@ fn finish(@builtin(global_invocation_id) gid: vec3u) {
     return;
   }
   dofVOut[d] = vec4f(cgC[at(R_VHAT, d)].xyz + cgB[at(R_X, d)].xyz, 0.0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// One workgroup runs the CG iterations (solve_local): on an adapter where a dispatch has a fixed
+// cost of tens of µs (llvmpipe), a small system's five dispatches per iteration cost more than
+// their arithmetic. The workgroup's invocations take the slots d = lid, lid + WORKGROUP_SIZE, …
+// and run exactly the per-slot functions of apply_a, update_x and update_p; each slot's term of a
+// dot product goes to state[SLOTS + d], and the invocation that owns a chunk of WORKGROUP_SIZE
+// slots adds them up in place in workgroup_sum's tree order, so the partial sums, their total
+// (partials_total) and every iterate are bit for bit those of the dispatched kernels.
+// llvmpipe stops an invocation's loops after 65,535 iterations in all, so a dispatch takes only
+// as many iterations as fit LOCAL_BUDGET loop iterations of its busiest invocation (counted from
+// the member and spring lists); the host encodes enough dispatches for the worst case, and those
+// after the solve ends return at once.
+
+// Where the per-slot terms start in `state` (after the per-workgroup partial sums).
+override SLOTS: u32;
+// Loop iterations one invocation may spend in one dispatch (below llvmpipe's 65,535).
+override LOCAL_BUDGET: u32 = 60000u;
+
+var<workgroup> w_max: atomic<u32>;
+var<workgroup> w_value: u32;
+
+// The largest `v` of the workgroup, the same value in every invocation. Uniform control flow.
+fn workgroup_max(lid: u32, v: u32) -> u32 {
+  if (lid == 0u) {
+    atomicStore(&w_max, 0u);
+  }
+  workgroupBarrier();
+  atomicMax(&w_max, v);
+  workgroupBarrier();
+  if (lid == 0u) {
+    w_value = atomicLoad(&w_max);
+  }
+  return workgroupUniformLoad(&w_value);
+}
+
+// Invocation 0's `v`, in every invocation. Uniform control flow.
+fn workgroup_broadcast(lid: u32, v: u32) -> u32 {
+  workgroupBarrier();
+  if (lid == 0u) {
+    w_value = v;
+  }
+  return workgroupUniformLoad(&w_value);
+}
+
+fn chunk_count() -> u32 {
+  return (params.count + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
+}
+
+// The total of the slot terms in state[SLOTS ..]: per chunk workgroup_sum's tree, in place, by the
+// chunk's owner; then partials_total. Uniform control flow.
+fn local_total(lid: u32) -> f32 {
+  storageBarrier();
+  let chunks = chunk_count();
+  for (var k = lid; k < chunks; k += WORKGROUP_SIZE) {
+    let base = SLOTS + k * WORKGROUP_SIZE;
+    for (var stride = WORKGROUP_SIZE / 2u; stride > 0u; stride = stride / 2u) {
+      for (var i = 0u; i < stride; i++) {
+        state[base + i] = state[base + i] + state[base + i + stride];
+      }
+    }
+    state[PARTIALS + k] = state[base];
+  }
+  storageBarrier();
+  return partials_total(lid);
+}
+
+// Loop iterations of one CG iteration in this invocation (an upper bound, counted the way the
+// loops below run), and those of counting it.
+fn local_cost(lid: u32) -> vec2u {
+  let chunks = chunk_count();
+  let owned = (chunks + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
+  var work = 0u;
+  var counting = 0u;
+  for (var d = lid; d < params.count; d += WORKGROUP_SIZE) {
+    counting += 1u;
+    if (is_free(d)) {
+      let end = memberStart[d + 1u];
+      for (var k = memberStart[d]; k < end; k++) {
+        counting += 1u;
+        let m = memberList[k];
+        work += 1u + springStart[m + 1u] - springStart[m];
+      }
+    }
+  }
+  // three slot loops (apply, update_x, update_p); two totals: the chunk trees, partials_total and
+  // workgroup_sum's halvings; a margin
+  work += 3u * chunks + 2u * (owned * (WORKGROUP_SIZE + 8u) + owned + 8u) + 16u;
+  return vec2u(work, counting + 8u);
+}
+
+// The state scalar at `s` as invocation 0 reads it now, in every invocation.
+fn state_u32(lid: u32, s: u32) -> u32 {
+  storageBarrier();
+  var v = 0u;
+  if (lid == 0u) {
+    v = u32(max(state[s], 0.0));
+  }
+  return workgroup_broadcast(lid, v);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn solve_local(@builtin(local_invocation_index) lid: u32) {
+  let cost = local_cost(lid);
+  let perIteration = workgroup_max(lid, cost.x);
+  let spent = workgroup_max(lid, cost.y);
+  var fits = 0u;
+  if (LOCAL_BUDGET > spent) {
+    fits = (LOCAL_BUDGET - spent) / max(perIteration, 1u);
+  }
+  let padded = chunk_count() * WORKGROUP_SIZE;
+  for (var t = 0u; t < fits; t++) {
+    // the next iteration of the encoded loop, unless the solve has ended
+    let k = state_u32(lid, S_LOOP);
+    let done = state_u32(lid, S_DONE);
+    if (done != 0u || k >= params.iterations) {
+      break;
+    }
+    // apply_a
+    for (var d = lid; d < padded; d += WORKGROUP_SIZE) {
+      var contrib = 0.0;
+      if (d < params.count) {
+        contrib = apply_slot(d);
+      }
+      state[SLOTS + d] = contrib;
+    }
+    // pap_finish
+    let pap = local_total(lid);
+    if (lid == 0u) {
+      state[S_PAP] = pap;
+      state[S_RZ] = state[S_RZNEW];
+    }
+    storageBarrier();
+    // update_x
+    for (var d = lid; d < padded; d += WORKGROUP_SIZE) {
+      var contrib = 0.0;
+      if (d < params.count) {
+        contrib = update_slot(d);
+      }
+      state[SLOTS + d] = contrib;
+    }
+    let rz = local_total(lid);
+    let last = k + 1u >= params.iterations;
+    if (lid == 0u) {
+      state[S_LOOP] = f32(k + 1u);
+      if (last) {
+        gate_final_decide(rz);
+      } else {
+        // the gate (its indirect arguments are not used on this path)
+        gate_decide(rz);
+      }
+    }
+    storageBarrier();
+    // update_p
+    if (!last) {
+      for (var d = lid; d < params.count; d += WORKGROUP_SIZE) {
+        update_p_slot(d);
+      }
+    }
+  }
 }

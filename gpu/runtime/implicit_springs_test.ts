@@ -417,6 +417,76 @@ Deno.test("ImplicitSprings on the software adapter", async (t) => {
     },
   );
 
+  await t.step(
+    "the one-workgroup CG (solve_local) equals the dispatched kernels bit for bit, across dispatches",
+    async () => {
+      const [rows, cols] = [9, 7];
+      const nc = rows * cols;
+      const n = nc + 3;
+      const springs = buildClothSprings({
+        rows,
+        cols,
+        spacing: 0.02,
+        structural: 3000,
+        shear: 700,
+        bend: 150,
+        damping: 0.2,
+      });
+      const g = gridParticles(rows, cols, 0.02, 0.005, 11);
+      const x = new Float64Array(3 * n), v = new Float64Array(3 * n);
+      x.set(g.x);
+      v.set(g.v);
+      const m = new Float64Array(n).fill(1e-3);
+      const pinned = new Uint8Array(n);
+      pinned[0] = pinned[cols - 1] = 1;
+      const cloth = Uint8Array.from({ length: n }, (_, i) => (i < nc ? 1 : 0));
+      const groups = [[3, 4, 10], [30, 31], [nc - 1, nc], [40, 47, 48, 54]];
+      const state = roundState(dofStateFromGroups({ x, v, m, groups, pinned, cloth }));
+      const dt = 3e-3;
+      const gravity: [number, number, number] = [0, -9.81, 0];
+      const run = async (options: { localSolve: boolean; localBudget?: number }) => {
+        const system = new ImplicitSprings(device, {
+          particleCount: n,
+          springs,
+          maxIterations: 40,
+          tolerance: 1e-7,
+          drag: 1,
+          ...options,
+        });
+        const buffers = uploadState(device, state);
+        const bindings = system.bind(buffers);
+        const outs: Float32Array[] = [];
+        for (const stage of [1, 2] as const) {
+          const encoder = device.createCommandEncoder({ label: `stage ${stage}` });
+          system.encodeStep(encoder, { bindings, dt, gravity, stage });
+          device.queue.submit([encoder.finish()]);
+          outs.push(await read(device, buffers.dofVOut as GPUBuffer));
+        }
+        const stats = await system.readSolverStats();
+        const local = system.localIterations;
+        destroyAll(buffers);
+        system.destroy();
+        return { outs, stats, local };
+      };
+      const dispatched = await run({ localSolve: false });
+      assert.equal(dispatched.local, 0);
+      assert.ok(dispatched.stats.stages![0].iterations > 3, JSON.stringify(dispatched.stats));
+      // stage 1 runs into the cap of 40 iterations (gate_final's path), stage 2 converges earlier
+      assert.equal(dispatched.stats.stages![0].iterations, 40);
+      assert.ok(dispatched.stats.stages![1].iterations < 40);
+      // the default budget: one dispatch takes every iteration; a budget of 4000: an iteration
+      // costs every invocation at least 184 counted loop iterations here (its slot loops and the
+      // two totals), so a dispatch takes at most 21 of the 40 and the solve goes on in the next
+      for (const localBudget of [undefined, 4000]) {
+        const local = await run({ localSolve: true, localBudget });
+        assert.ok(local.local >= 2, `iterations per dispatch: ${local.local}`);
+        if (localBudget) assert.ok(local.local < dispatched.stats.stages![0].iterations);
+        assert.deepEqual(local.stats, dispatched.stats);
+        assert.deepEqual(local.outs, dispatched.outs, `budget ${localBudget}`);
+      }
+    },
+  );
+
   await t.step("errors name the bad argument", () => {
     const springs = [{ i: 0, j: 1, restLength: 1, ks: 1, kd: 0 }];
     assert.throws(
