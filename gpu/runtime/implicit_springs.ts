@@ -38,6 +38,7 @@ import {
 } from "./spring_csr.ts";
 import { defineStruct, type StructLayout } from "./struct_layout.ts";
 import { WORKGROUP_SUM_WGSL } from "./workgroup_sum.ts";
+import { iterationsPerDispatch, LOCAL_BUDGET, LOCAL_SOLVE_WGSL, totalCost } from "./local_solve.ts";
 
 /** WGSL of the packed spring words over two bindings (`gpu/runtime/spring_words.wgsl`). */
 export const SPRING_WORDS_WGSL: string = Deno.readTextFileSync(
@@ -46,13 +47,14 @@ export const SPRING_WORDS_WGSL: string = Deno.readTextFileSync(
 
 /**
  * WGSL source of the solver kernels: `gpu/runtime/implicit_springs.wgsl` after the packed-spring
- * decoding (`spring_csr.wgsl`), its two-binding accessor (`spring_words.wgsl`) and the workgroup sum
- * (`workgroup_sum.wgsl`).
+ * decoding (`spring_csr.wgsl`), its two-binding accessor (`spring_words.wgsl`), the workgroup sum
+ * (`workgroup_sum.wgsl`) and the local-solve helpers (`local_solve.wgsl`).
  */
 export const IMPLICIT_SPRINGS_WGSL: string = [
   SPRING_CSR_WGSL,
   SPRING_WORDS_WGSL,
   WORKGROUP_SUM_WGSL,
+  LOCAL_SOLVE_WGSL,
   Deno.readTextFileSync(new URL("./implicit_springs.wgsl", import.meta.url)),
 ].join("\n");
 
@@ -81,11 +83,6 @@ export const CLOTH_DOF_FIXED: number = DOF_FIXED;
 export const CG_SCALARS = { RZ0: 0, RZ: 1, RZNEW: 2, PAP: 3, DONE: 4, ITER: 5, LOOP: 6 } as const;
 const { RZ0: S_RZ0, RZNEW: S_RZNEW, DONE: S_DONE, ITER: S_ITER } = CG_SCALARS;
 const STATE_FLOATS = 8;
-/**
- * Loop iterations an invocation of `solve_local` may spend in one dispatch: llvmpipe stops an
- * invocation's loops after 65,535 iterations in all; the rest is margin.
- */
-export const LOCAL_BUDGET = 60000;
 /**
  * The CG scratch: three buffers of four regions (each `stride` vec4 long), so that each buffer
  * stays under the per-binding limit at Table I's particle counts; grouped by the kernels that use
@@ -773,7 +770,7 @@ function checkTolerance(v: number, name: string): number {
 }
 
 /**
- * Iterations a `solve_local` dispatch surely fits in {@link LOCAL_BUDGET} loop iterations per
+ * Iterations a `solve_local` dispatch surely fits in the loop budget (default `LOCAL_BUDGET`) per
  * invocation, for `n` slots, `entries` spring CSR entries and workgroup size `wg`: the worst case
  * puts every member and spring in one invocation's slots (as `local_cost` in the WGSL counts
  * them). 0 when fewer than two fit (the dispatched kernels are then the better path).
@@ -783,11 +780,7 @@ export function localIterationsPerDispatch(
   options: { entries: number; workgroupSize: number; budget?: number },
 ): number {
   const { entries, workgroupSize: wg } = options;
-  const budget = options.budget ?? LOCAL_BUDGET;
   const chunks = Math.ceil(n / wg);
-  const owned = Math.ceil(chunks / wg);
-  const work = n + entries + 3 * chunks + 2 * (owned * (wg + 8) + owned + 8) + 16;
-  const counting = chunks + n + 8;
-  const fits = Math.floor((budget - counting) / work);
-  return fits >= 2 ? fits : 0;
+  const work = n + entries + 3 * chunks + 2 * totalCost(chunks, wg) + 16;
+  return iterationsPerDispatch(work, { setup: chunks + n + 8, budget: options.budget });
 }

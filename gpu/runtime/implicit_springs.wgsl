@@ -531,76 +531,27 @@ fn finish(@builtin(global_invocation_id) gid: vec3u) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// One workgroup runs the CG iterations (solve_local): on an adapter where a dispatch has a fixed
-// cost of tens of µs (llvmpipe), a small system's five dispatches per iteration cost more than
-// their arithmetic. The workgroup's invocations take the slots d = lid, lid + WORKGROUP_SIZE, …
-// and run exactly the per-slot functions of apply_a, update_x and update_p; each slot's term of a
-// dot product goes to state[SLOTS + d], and the invocation that owns a chunk of WORKGROUP_SIZE
-// slots adds them up in place in workgroup_sum's tree order, so the partial sums, their total
-// (partials_total) and every iterate are bit for bit those of the dispatched kernels.
-// llvmpipe stops an invocation's loops after 65,535 iterations in all, so a dispatch takes only
-// as many iterations as fit LOCAL_BUDGET loop iterations of its busiest invocation (counted from
-// the member and spring lists); the host encodes enough dispatches for the worst case, and those
-// after the solve ends return at once.
+// One workgroup runs the CG iterations (solve_local; gpu/runtime/local_solve.wgsl says why and
+// how): the per-slot functions of apply_a, update_x and update_p, the slot terms of each dot
+// product in state[SLOTS + d], summed by chunk_trees and partials_total as the dispatched kernels
+// sum them.
 
 // Where the per-slot terms start in `state` (after the per-workgroup partial sums).
 override SLOTS: u32;
-// Loop iterations one invocation may spend in one dispatch (below llvmpipe's 65,535).
-override LOCAL_BUDGET: u32 = 60000u;
-
-var<workgroup> w_max: atomic<u32>;
-var<workgroup> w_value: u32;
-
-// The largest `v` of the workgroup, the same value in every invocation. Uniform control flow.
-fn workgroup_max(lid: u32, v: u32) -> u32 {
-  if (lid == 0u) {
-    atomicStore(&w_max, 0u);
-  }
-  workgroupBarrier();
-  atomicMax(&w_max, v);
-  workgroupBarrier();
-  if (lid == 0u) {
-    w_value = atomicLoad(&w_max);
-  }
-  return workgroupUniformLoad(&w_value);
-}
-
-// Invocation 0's `v`, in every invocation. Uniform control flow.
-fn workgroup_broadcast(lid: u32, v: u32) -> u32 {
-  workgroupBarrier();
-  if (lid == 0u) {
-    w_value = v;
-  }
-  return workgroupUniformLoad(&w_value);
-}
 
 fn chunk_count() -> u32 {
   return (params.count + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
 }
 
-// The total of the slot terms in state[SLOTS ..]: per chunk workgroup_sum's tree, in place, by the
-// chunk's owner; then partials_total. Uniform control flow.
+// The total of the slot terms in state[SLOTS ..] (uniform control flow).
 fn local_total(lid: u32) -> f32 {
-  storageBarrier();
-  let chunks = chunk_count();
-  for (var k = lid; k < chunks; k += WORKGROUP_SIZE) {
-    let base = SLOTS + k * WORKGROUP_SIZE;
-    for (var stride = WORKGROUP_SIZE / 2u; stride > 0u; stride = stride / 2u) {
-      for (var i = 0u; i < stride; i++) {
-        state[base + i] = state[base + i] + state[base + i + stride];
-      }
-    }
-    state[PARTIALS + k] = state[base];
-  }
-  storageBarrier();
+  chunk_trees(lid, SLOTS, PARTIALS, chunk_count());
   return partials_total(lid);
 }
 
 // Loop iterations of one CG iteration in this invocation (an upper bound, counted the way the
 // loops below run), and those of counting it.
 fn local_cost(lid: u32) -> vec2u {
-  let chunks = chunk_count();
-  let owned = (chunks + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
   var work = 0u;
   var counting = 0u;
   for (var d = lid; d < params.count; d += WORKGROUP_SIZE) {
@@ -614,20 +565,10 @@ fn local_cost(lid: u32) -> vec2u {
       }
     }
   }
-  // three slot loops (apply, update_x, update_p); two totals: the chunk trees, partials_total and
-  // workgroup_sum's halvings; a margin
-  work += 3u * chunks + 2u * (owned * (WORKGROUP_SIZE + 8u) + owned + 8u) + 16u;
+  // three slot loops (apply, update_x, update_p), two totals, a margin
+  let chunks = chunk_count();
+  work += 3u * chunks + 2u * total_cost(chunks) + 16u;
   return vec2u(work, counting + 8u);
-}
-
-// The state scalar at `s` as invocation 0 reads it now, in every invocation.
-fn state_u32(lid: u32, s: u32) -> u32 {
-  storageBarrier();
-  var v = 0u;
-  if (lid == 0u) {
-    v = u32(max(state[s], 0.0));
-  }
-  return workgroup_broadcast(lid, v);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)

@@ -30,6 +30,7 @@ import {
 } from "../../runtime/kernel.ts";
 import { PrefixScan } from "../../runtime/prefix_scan.ts";
 import { handlerStatsConstants } from "../../state/particle_state.ts";
+import { LOCAL_BUDGET } from "../../runtime/local_solve.ts";
 
 /** WGSL source of the grouping kernels. */
 export const GROUPING_WGSL: string = Deno.readTextFileSync(
@@ -158,7 +159,7 @@ export class GroupingKernels {
       localLimit?: number;
       /**
        * Loop iterations an invocation of the workgroup may spend before it hands the rounds over
-       * (default 60,000, under llvmpipe's 65,535; smaller in tests).
+       * (default `LOCAL_BUDGET`, 60,000, under llvmpipe's 65,535; smaller in tests).
        */
       localBudget?: number;
       /** Whether the whole grouping runs in one workgroup (default: when N ≤ SMALL_LIMIT). */
@@ -176,7 +177,7 @@ export class GroupingKernels {
     // one workgroup does it all when its invocations' loops stay within the budget whatever the
     // pairs: ⌈N/256⌉ particles each, up to 2K partners, two pair phases and two others per round
     const perRound = Math.ceil(n / 256) * (2 * (1 + 2 * options.maxPerParticle) + 2) + 8;
-    const budget = options.localBudget ?? 60000;
+    const budget = options.localBudget ?? LOCAL_BUDGET;
     this.#small = options.small ?? (n <= Math.min(SMALL_LIMIT, this.localLimit) &&
       perRound * (this.maxRounds + 1) <= budget);
     const perDispatch = Math.max(1, Math.floor(budget / perRound));
@@ -227,7 +228,7 @@ export class GroupingKernels {
       ROUND_SALT,
       MAX_ROUNDS: this.maxRounds,
       LOCAL_LIMIT: this.localLimit,
-      LOCAL_BUDGET: options.localBudget ?? 60000,
+      LOCAL_BUDGET: options.localBudget ?? LOCAL_BUDGET,
       ...handlerStatsConstants(GROUPING_WGSL),
     };
     const R = "read-only-storage" as const;

@@ -40,7 +40,7 @@ struct FlipParams {
   occupiedAsSolid: u32, // 0: the paper's reading (occupied cells are FLUID), 1: moving solids
   restMass: f32,        // ρ0 dx³: the volume correction's rest mass of a cell
   volumeCorrection: f32, // γ (0: classic FLIP)
-  pad0: u32,
+  iterations: u32,  // CG iterations encoded (the loop solve_local walks)
   separationDistance: f32, // particle separation: pairs closer than this ...
   separationStrength: f32, // ... get this fraction of half their overlap per step (0: off)
   pad1: u32,
@@ -63,6 +63,7 @@ override S_RZNEW: u32;
 override S_PAP: u32;
 override S_DONE: u32;
 override S_ITER: u32;
+override S_LOOP: u32; // iterations of the encoded loop taken so far (solve_local's position)
 override WG: u32 = 64u;
 
 @group(1) @binding(0) var<uniform> P: FlipParams;
@@ -339,6 +340,7 @@ fn init_slot(s: u32) -> vec2f {
     state[S_PAP] = 1.0;
     state[S_DONE] = 0.0;
     state[S_ITER] = 0.0;
+    state[S_LOOP] = 0.0;
   }
   var b = vec4f(0.0);
   var inv = vec4f(0.0);
@@ -379,6 +381,14 @@ fn gate(@builtin(local_invocation_index) lid: u32) {
   let rz = partials_total(lid, 0u);
   let rr = partials_total(lid, 1u);
   if (lid != 0u) { return; }
+  let done = gate_decide(rz, rr);
+  for (var k = 0u; k < P.argCount; k++) {
+    args[k] = select(argsFull[k], 0u, done && k % 3u == 0u);
+  }
+}
+
+// The gate's decision on the totals rᵀz, rᵀr (one thread): whether the solve has ended.
+fn gate_decide(rz: f32, rr: f32) -> bool {
   state[S_RZNEW] = rz;
   state[S_RR] = rr;
   if (state[S_BB] < 0.0) {
@@ -392,9 +402,7 @@ fn gate(@builtin(local_invocation_index) lid: u32) {
   } else {
     state[S_ITER] = state[S_ITER] + 1.0;
   }
-  for (var k = 0u; k < P.argCount; k++) {
-    args[k] = select(argsFull[k], 0u, done && k % 3u == 0u);
-  }
+  return done;
 }
 
 // One workgroup after the last iteration: its rᵀz and rᵀr (statistics) and whether it converged.
@@ -402,7 +410,12 @@ fn gate(@builtin(local_invocation_index) lid: u32) {
 fn gate_final(@builtin(local_invocation_index) lid: u32) {
   let rz = partials_total(lid, 0u);
   let rr = partials_total(lid, 1u);
-  if (lid != 0u || state[S_DONE] != 0.0) { return; }
+  if (lid == 0u) { gate_final_decide(rz, rr); }
+}
+
+// gate_final's decision (one thread).
+fn gate_final_decide(rz: f32, rr: f32) {
+  if (state[S_DONE] != 0.0) { return; }
   state[S_RZNEW] = rz;
   state[S_RR] = rr;
   if (!(rr > P.tolerance2 * state[S_BB])) { state[S_DONE] = 1.0; }
@@ -467,29 +480,94 @@ fn update_x(
   @builtin(workgroup_id) wid: vec3u,
 ) {
   let s = invocation(gid, nwg);
+  var terms = vec2f(0.0);
+  if (s < P.slots && state[S_DONE] == 0.0) { terms = update_slot(s); }
+  store_partials(lid, wid.x, terms.x, terms.y);
+}
+
+// update_x of one slot (pᵀAp > 0: else nothing); returns its new (rᵀz, rᵀr).
+fn update_slot(s: u32) -> vec2f {
   let pAp = state[S_PAP];
-  var rz = 0.0;
-  var rr = 0.0;
-  if (s < P.slots && state[S_DONE] == 0.0 && pAp > 0.0) {
-    let alpha = state[S_RZ] / pAp;
-    let r = cgR[s] - alpha * cgAP[s];
-    let z = cgInvD[s] * r;
-    cgX[s] = cgX[s] + alpha * cgP[s];
-    cgR[s] = r;
-    cgZ[s] = z;
-    rz = dot(r, z);
-    rr = dot(r, r);
-  }
-  store_partials(lid, wid.x, rz, rr);
+  if (!(pAp > 0.0)) { return vec2f(0.0); }
+  let alpha = state[S_RZ] / pAp;
+  let r = cgR[s] - alpha * cgAP[s];
+  let z = cgInvD[s] * r;
+  cgX[s] = cgX[s] + alpha * cgP[s];
+  cgR[s] = r;
+  cgZ[s] = z;
+  return vec2f(dot(r, z), dot(r, r));
 }
 
 // Per slot: p = z + β p with β = r_newᵀz_new / rᵀz.
 @compute @workgroup_size(WG)
 fn update_p(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let s = invocation(gid, nwg);
-  if (s >= P.slots || state[S_DONE] != 0.0 || !(state[S_PAP] > 0.0)) { return; }
+  if (s < P.slots) { update_p_slot(s); }
+}
+
+// update_p of one slot.
+fn update_p_slot(s: u32) {
+  if (state[S_DONE] != 0.0 || !(state[S_PAP] > 0.0)) { return; }
   let beta = state[S_RZNEW] / state[S_RZ];
   cgP[s] = cgZ[s] + beta * cgP[s];
+}
+
+// One workgroup runs the CG iterations (gpu/runtime/local_solve.wgsl says why and how): the
+// per-slot functions of apply_a, update_x and update_p; the slot terms of pᵀAp and rᵀz in
+// state[SLOTS ..], those of rᵀr after them, summed by chunk_trees and partials_total as the
+// dispatched kernels sum them. An iteration's loops do not depend on the data: the host passes how
+// many fit one dispatch (LOCAL_ITERATIONS).
+override SLOTS: u32;
+override LOCAL_ITERATIONS: u32 = 1u;
+
+@compute @workgroup_size(WG)
+fn solve_local(@builtin(local_invocation_index) lid: u32) {
+  let chunks = cg_workgroups();
+  let padded = chunks * WG;
+  for (var t = 0u; t < LOCAL_ITERATIONS; t++) {
+    let k = state_u32(lid, S_LOOP);
+    let done = state_u32(lid, S_DONE);
+    if (done != 0u || k >= P.iterations) { break; }
+    // apply_a
+    for (var s = lid; s < padded; s += WG) {
+      var pap = 0.0;
+      if (s < P.slots) { pap = apply_slot(s); }
+      state[SLOTS + s] = pap;
+    }
+    chunk_trees(lid, SLOTS, PARTIALS, chunks);
+    let pap = partials_total(lid, 0u);
+    // pap_finish
+    if (lid == 0u) {
+      state[S_PAP] = pap;
+      state[S_RZ] = state[S_RZNEW];
+    }
+    storageBarrier();
+    // update_x
+    for (var s = lid; s < padded; s += WG) {
+      var terms = vec2f(0.0);
+      if (s < P.slots) { terms = update_slot(s); }
+      state[SLOTS + s] = terms.x;
+      state[SLOTS + padded + s] = terms.y;
+    }
+    chunk_trees(lid, SLOTS, PARTIALS, chunks);
+    chunk_trees(lid, SLOTS + padded, PARTIALS + chunks, chunks);
+    let rz = partials_total(lid, 0u);
+    let rr = partials_total(lid, 1u);
+    let last = k + 1u >= P.iterations;
+    if (lid == 0u) {
+      state[S_LOOP] = f32(k + 1u);
+      if (last) {
+        gate_final_decide(rz, rr);
+      } else {
+        gate_decide(rz, rr); // its indirect arguments are not used on this path
+      }
+    }
+    storageBarrier();
+    // update_p
+    if (!last) {
+      for (var s = lid; s < P.slots; s += WG) { update_p_slot(s); }
+    }
+  }
 }
 
 // Per face: u −= q_high − q_low on FLUID faces (q = 0 in AIR cells).

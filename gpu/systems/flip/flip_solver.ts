@@ -38,11 +38,13 @@ import {
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 import { withGridNeighbors } from "../../state/grid_cell.ts";
 import { WORKGROUP_SUM_WGSL } from "../../runtime/workgroup_sum.ts";
+import { iterationsPerDispatch, LOCAL_SOLVE_WGSL, totalCost } from "../../runtime/local_solve.ts";
 import type { GridGeometry } from "../../state/neighbor_grid.ts";
 
 /** WGSL of the FLIP kernels (after the neighbour-grid preludes). */
 export const FLIP_WGSL: string = [
   WORKGROUP_SUM_WGSL,
+  LOCAL_SOLVE_WGSL,
   withGridNeighbors(new URL("./flip.wgsl", import.meta.url)),
 ].join("\n");
 
@@ -64,7 +66,7 @@ export const FLIP_PARAMS: StructLayout = defineStruct("FlipParams", [
   ["occupiedAsSolid", "u32"],
   ["restMass", "f32"],
   ["volumeCorrection", "f32"],
-  ["pad0", "u32"],
+  ["iterations", "u32"],
   ["separationDistance", "f32"],
   ["separationStrength", "f32"],
   ["pad1", "u32"],
@@ -80,6 +82,7 @@ export const FLIP_CG_SCALARS = {
   PAP: 4,
   DONE: 5,
   ITER: 6,
+  LOOP: 7,
 } as const;
 const S = FLIP_CG_SCALARS;
 
@@ -115,7 +118,8 @@ export type FlipKernel =
   | "pressure_update"
   | "g2p"
   | "separation"
-  | "part_velocity";
+  | "part_velocity"
+  | "solve_local";
 
 /** Bindings (group 0) of each entry point. */
 const KERNEL_BINDINGS: Record<FlipKernel, readonly number[]> = {
@@ -133,6 +137,7 @@ const KERNEL_BINDINGS: Record<FlipKernel, readonly number[]> = {
   g2p: [1, 3, 4, 5, 9, 10, 25, 26, 27],
   separation: [1, 5, 6, 7, 25],
   part_velocity: [2, 4, 5, 20, 21, 22, 23, 24, 25],
+  solve_local: [10, 11, 12, 13, 14, 15, 16, 17],
 };
 const WRITABLE = new Set([8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 24, 25, 26, 27, 28, 29]);
 
@@ -200,6 +205,17 @@ export interface FlipSolverOptions {
   separation?: { distance: number; strength: number };
   /** Label prefix of every GPU object (default "flip"). */
   label?: string;
+  /**
+   * Run the CG iterations in one workgroup (`solve_local`: one dispatch for many iterations, bit
+   * for bit the dispatched kernels' result; `gpu/runtime/local_solve.wgsl`) when at least two fit
+   * one dispatch's loop budget. Default true; false dispatches five kernels per iteration.
+   */
+  localSolve?: boolean;
+  /**
+   * Loop iterations a `solve_local` invocation may spend per dispatch (default `LOCAL_BUDGET`); a
+   * smaller value exercises the hand-over between its dispatches.
+   */
+  localBudget?: number;
 }
 
 /** CG statistics of the last projection. */
@@ -236,6 +252,8 @@ export class FlipSolver {
   readonly #paramsGroup: GPUBindGroup;
   readonly #args: GPUBuffer;
   readonly #separation: boolean;
+  /** Iterations one `solve_local` dispatch takes; 0 where the CG runs as dispatched kernels. */
+  readonly localIterations: number;
 
   /** Builds the grid buffers and the pipelines; throws a `RangeError` naming a bad option. */
   constructor(device: GPUDevice, options: FlipSolverOptions) {
@@ -299,8 +317,18 @@ export class FlipSolver {
       return b;
     };
     const ST = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
-    // the scalars, then two partial sums per workgroup of the CG kernels
-    const state = buffer("cg state", 4 * (8 + 2 * Math.ceil(slots / WG)), ST);
+    // the scalars, two partial sums per workgroup of the CG kernels, then solve_local's slot terms
+    // (two ranges, padded to whole workgroups); an iteration of it costs each invocation the same
+    // loop iterations whatever the data (flip.wgsl solve_local)
+    const chunks = Math.ceil(slots / WG);
+    this.localIterations = options.localSolve === false
+      ? 0
+      : iterationsPerDispatch(31 * chunks + 3 * totalCost(chunks, WG) + 16, {
+        setup: 8,
+        budget: options.localBudget,
+      });
+    const local = this.localIterations > 0;
+    const state = buffer("cg state", 4 * (8 + 2 * chunks + (local ? 2 * chunks * WG : 0)), ST);
     const vec = (name: string) => buffer(name, 16 * slots, ST);
     const counts = [Math.ceil(slots / WG), 1];
     const full = new Uint32Array(counts.flatMap((c) => [c, 1, 1]));
@@ -351,7 +379,7 @@ export class FlipSolver {
         occupiedAsSolid: options.occupied === "solid" ? 1 : 0,
         restMass: (options.rho0 ?? 1000) * grid.dx ** 3,
         volumeCorrection,
-        pad0: 0,
+        iterations: this.maxIterations,
         separationDistance: options.separation?.distance ?? 0,
         separationStrength: options.separation?.strength ?? 0,
         pad1: 0,
@@ -360,7 +388,7 @@ export class FlipSolver {
     );
     const paramsLayout = createGroupLayout(device, `${label} params layout`, ["uniform"]);
     const kernels = {} as Record<FlipKernel, Kernel>;
-    for (const kernel of Object.keys(KERNEL_BINDINGS) as FlipKernel[]) {
+    for (const kernel of this.#kernelNames()) {
       kernels[kernel] = createKernel(device, {
         label: `${label} ${kernel}`,
         code: FLIP_WGSL,
@@ -371,7 +399,11 @@ export class FlipSolver {
           ),
           paramsLayout,
         ],
-        constants: WGSL_CONSTANTS,
+        constants: {
+          ...WGSL_CONSTANTS,
+          SLOTS: 8 + 2 * chunks,
+          LOCAL_ITERATIONS: Math.max(1, this.localIterations),
+        },
       });
     }
     this.#kernels = kernels;
@@ -404,7 +436,7 @@ export class FlipSolver {
       map.set(binding, b);
     }
     const groups = {} as Record<FlipKernel, GPUBindGroup>;
-    for (const kernel of Object.keys(KERNEL_BINDINGS) as FlipKernel[]) {
+    for (const kernel of this.#kernelNames()) {
       groups[kernel] = bindKernel(this.#device, this.#kernels[kernel], map);
     }
     return { groups };
@@ -442,7 +474,12 @@ export class FlipSolver {
     run("faces", this.faces);
     run("init_cg", this.slots);
     run("gate", "one");
-    for (let k = 0; k < this.maxIterations; k++) {
+    if (this.localIterations > 0) {
+      // one workgroup takes the iterations; the dispatches after the solve ends return at once
+      const dispatches = Math.ceil(this.maxIterations / this.localIterations);
+      for (let k = 0; k < dispatches; k++) run("solve_local", "one");
+    }
+    for (let k = 0; this.localIterations === 0 && k < this.maxIterations; k++) {
       run("apply_a", "indirect");
       run("pap_finish", "indirect1");
       run("update_x", "indirect");
@@ -458,6 +495,12 @@ export class FlipSolver {
     if (this.#separation) run("separation", this.#n);
     run("part_velocity", this.#n);
     pass.end();
+  }
+
+  /** The entry points this solver uses (`solve_local` only where it runs). */
+  #kernelNames(): FlipKernel[] {
+    return (Object.keys(KERNEL_BINDINGS) as FlipKernel[])
+      .filter((k) => k !== "solve_local" || this.localIterations > 0);
   }
 
   /** Statistics of the last projection (one readback: outside the step loop). */

@@ -121,7 +121,7 @@ Deno.test("FLIP step on the GPU against the f64 reference (core/flip_reference.t
       partForce: buf("partForce", new Float32Array(4 * n)),
       partVel,
     };
-    const solver = new FlipSolver(device, {
+    const solverOptions = {
       particleCount: n,
       domain: { min: MIN, max: MAX },
       dx: DX,
@@ -135,7 +135,8 @@ Deno.test("FLIP step on the GPU against the f64 reference (core/flip_reference.t
       volumeCorrection,
       rho0,
       separation,
-    });
+    };
+    const solver = new FlipSolver(device, solverOptions);
     const bindings = solver.bind(buffers);
     const encoder = device.createCommandEncoder({ label: "flip test" });
     nbGrid.encode(encoder, { pos, count: n });
@@ -228,6 +229,47 @@ Deno.test("FLIP step on the GPU against the f64 reference (core/flip_reference.t
       assert.deepEqual(again, out);
       assert.equal(await device.popErrorScope(), null);
     });
+
+    await t.step(
+      `${name}: the one-workgroup CG equals the dispatched kernels bit for bit, across dispatches`,
+      async () => {
+        assert.ok(solver.localIterations >= 2, `local path: ${solver.localIterations}`);
+        const q = got.q;
+        // the dispatched kernels; then one workgroup taking 3 iterations per dispatch, so the
+        // solve goes on over several dispatches
+        for (const options of [{ localSolve: false }, { localBudget: 0 }]) {
+          const other = new FlipSolver(device, { ...solverOptions, ...options });
+          if ("localBudget" in options) {
+            // the budget of 3 iterations: (3 + 1) · iteration cost − 1 (setup 8 included)
+            const chunks = Math.ceil(other.slots / 64);
+            const owned = Math.ceil(chunks / 64);
+            const perIteration = 31 * chunks + 3 * (owned * 72 + owned + 8) + 16;
+            other.destroy();
+            const three = new FlipSolver(device, {
+              ...solverOptions,
+              localBudget: 8 + 4 * perIteration - 1,
+            });
+            assert.equal(three.localIterations, 3);
+            assert.ok(stats.iterations > 3, "the solve spans several dispatches");
+            await compare(three, "3 iterations per dispatch");
+            three.destroy();
+          } else {
+            assert.equal(other.localIterations, 0);
+            await compare(other, "dispatched");
+            other.destroy();
+          }
+        }
+        async function compare(other: FlipSolver, what: string) {
+          const enc = device.createCommandEncoder({ label: `flip ${what}` });
+          nbGrid.encode(enc, { pos, count: n });
+          other.encodeStep(enc, other.bind(buffers));
+          device.queue.submit([enc.finish()]);
+          assert.deepEqual(new Float32Array(await readBuffer(device, partVel)), out, what);
+          assert.deepEqual(await other.readSolverStats(), stats, what);
+          assert.deepEqual((await other.readGrid()).q, q, what);
+        }
+      },
+    );
     solver.destroy();
     nbGrid.destroy();
   }

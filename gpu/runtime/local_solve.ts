@@ -1,0 +1,38 @@
+/**
+ * The one-workgroup CG solves shared by the implicit spring solver and FLIP's pressure projection
+ * (`local_solve.wgsl`, a prelude after `workgroup_sum.wgsl`): one dispatch runs many CG iterations
+ * with workgroup barriers, bit for bit the dispatched kernels' result, within llvmpipe's loop cap.
+ *
+ * @module
+ */
+
+/** WGSL of the local-solve helpers (a prelude). */
+export const LOCAL_SOLVE_WGSL: string = Deno.readTextFileSync(
+  new URL("./local_solve.wgsl", import.meta.url),
+);
+
+/**
+ * Loop iterations an invocation of a local solve may spend in one dispatch: llvmpipe stops an
+ * invocation's loops after 65,535 iterations in all; the rest is margin.
+ */
+export const LOCAL_BUDGET = 60000;
+
+/** Loop iterations of one dot product's total over `chunks` partial sums (`total_cost` in WGSL). */
+export function totalCost(chunks: number, workgroupSize: number): number {
+  const owned = Math.ceil(chunks / workgroupSize);
+  return owned * (workgroupSize + 8) + owned + 8;
+}
+
+/**
+ * Iterations one local dispatch surely takes: `(budget − setup) / perIteration` (loop iterations
+ * of the busiest invocation, worst case), or 0 when fewer than two fit (the dispatched kernels are
+ * then the better path).
+ */
+export function iterationsPerDispatch(
+  perIteration: number,
+  options: { setup: number; budget?: number },
+): number {
+  const budget = options.budget ?? LOCAL_BUDGET;
+  const fits = Math.floor((budget - options.setup) / Math.max(1, perIteration));
+  return fits >= 2 ? fits : 0;
+}
