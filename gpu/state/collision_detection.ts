@@ -95,6 +95,13 @@ export interface CollisionDetectionOptions {
   workgroupSize?: number;
   /** Label prefix of every GPU object; default "collision detection". */
   label?: string;
+  /**
+   * Skip the particles that can have no contact (`collide_contacts_pruned`): a pass first marks
+   * which bodies each cell holds, and a particle whose cells hold only its own body, which does not
+   * collide with itself (the interior of a fluid), walks no cell. The same output. Default true
+   * where the device offers 11 storage buffers per stage (llvmpipe offers 16).
+   */
+  pruneCells?: boolean;
 }
 
 /** The output buffers (all `storage`); {@link CollisionDetection.createOutputs} makes a set. */
@@ -145,8 +152,12 @@ export interface CollisionDetectionBuffers extends CollisionOutputs {
 /** Bind groups of one set of {@link CollisionDetectionBuffers}, from {@link CollisionDetection.bind}. */
 export interface CollisionBindings {
   readonly buffers: Readonly<CollisionDetectionBuffers>;
+  /** `collide_contacts`, or `collide_contacts_pruned` where cells are pruned. */
   readonly contacts: GPUBindGroup;
   readonly classify: GPUBindGroup;
+  /** `collide_cells` and its per-cell body words (where cells are pruned). */
+  readonly cells?: GPUBindGroup;
+  readonly cellBodies?: GPUBuffer;
 }
 
 /** Options of the encode methods. */
@@ -157,10 +168,12 @@ export interface CollisionEncodeOptions {
   resetOverflow?: boolean;
 }
 
-type Entry = "contacts" | "classify";
+type Entry = "contacts" | "contactsPruned" | "cells" | "classify";
 
 const ENTRY_POINTS: Record<Entry, string> = {
   contacts: "collide_contacts",
+  contactsPruned: "collide_contacts_pruned",
+  cells: "collide_cells",
   classify: "collide_classify",
 };
 
@@ -183,21 +196,29 @@ const USER_BINDINGS: Record<keyof CollisionDetectionBuffers, [number, number, st
   markedCount: [15, 4, "N"],
 };
 
+/** Bindings of the contact pass (binding 0 is the uniform). */
+const CONTACT_BINDINGS: [number, BindingKind][] = [
+  [0, "uniform"],
+  [1, "read-only-storage"],
+  [2, "read-only-storage"],
+  [3, "read-only-storage"],
+  [4, "read-only-storage"],
+  [5, "read-only-storage"],
+  [6, "read-only-storage"],
+  [7, "read-only-storage"],
+  [8, "storage"],
+  [9, "storage"],
+  [10, "storage"],
+];
+
+/** Storage buffers `collide_contacts_pruned` binds. */
+const PRUNED_STORAGE_BUFFERS = CONTACT_BINDINGS.length;
+
 /** Bindings of each entry point with their buffer binding type (binding 0 is the uniform). */
 const ENTRY_BINDINGS: Record<Entry, [number, BindingKind][]> = {
-  contacts: [
-    [0, "uniform"],
-    [1, "read-only-storage"],
-    [2, "read-only-storage"],
-    [3, "read-only-storage"],
-    [4, "read-only-storage"],
-    [5, "read-only-storage"],
-    [6, "read-only-storage"],
-    [7, "read-only-storage"],
-    [8, "storage"],
-    [9, "storage"],
-    [10, "storage"],
-  ],
+  contacts: CONTACT_BINDINGS,
+  contactsPruned: [...CONTACT_BINDINGS, [18, "read-only-storage"]],
+  cells: [[0, "uniform"], [1, "read-only-storage"], [2, "read-only-storage"], [17, "storage"]],
   classify: [
     [0, "uniform"],
     [1, "read-only-storage"],
@@ -218,8 +239,10 @@ const ENTRY_BINDINGS: Record<Entry, [number, BindingKind][]> = {
  * Bindings (group 0 of `collision_detection.wgsl`): 0 `params` uniform; 1 `pos`, 2 `body`,
  * 3 `selfCollision`, 4 `bondStart`, 5 `bondList`, 6 `cellStart`, 7 `sorted`, 11 `vel`
  * (read-only storage); 8 `contacts`, 9 `contactCount`, 10 `overflow`, 12 `pairs`,
- * 13 `pairCount`, 14 `marked`, 15 `markedCount` (storage). Entry point `collide_contacts` uses
- * 0–10, `collide_classify` uses 0, 1, 8, 9, 11–15 (each within 10 storage buffers).
+ * 13 `pairCount`, 14 `marked`, 15 `markedCount` (storage); 17 and 18 the detector's own per-cell
+ * body words. Entry point `collide_contacts` uses 0–10, `collide_classify` 0, 1, 8, 9, 11–15
+ * (each within 10 storage buffers); with pruning `collide_cells` 0–2 and 17, and
+ * `collide_contacts_pruned` 0–10 and 18 (11 storage buffers).
  */
 export class CollisionDetection {
   /** Device the pipelines live on. */
@@ -232,6 +255,9 @@ export class CollisionDetection {
   readonly maxPerParticle: number;
   /** Workgroup size of the kernels. */
   readonly workgroupSize: number;
+  /** Whether particles that can have no contact skip the cell walk (`pruneCells`). */
+  readonly pruned: boolean;
+  readonly #owned: GPUBuffer[] = [];
   #grid: CollisionGrid | undefined;
   #count: number;
   readonly #params: GPUBuffer;
@@ -286,7 +312,15 @@ export class CollisionDetection {
         bindings: ENTRY_BINDINGS[key],
         constants: { WORKGROUP_SIZE: wg, MAX_PER_PARTICLE: k, BROKEN_BIT: BOND_BROKEN_BIT },
       });
-    this.#kernels = { contacts: kernel("contacts"), classify: kernel("classify") };
+    this.pruned = (options.pruneCells ?? true) &&
+      device.limits.maxStorageBuffersPerShaderStage >= PRUNED_STORAGE_BUFFERS;
+    const entries: Entry[] = this.pruned
+      ? ["contactsPruned", "cells", "classify"]
+      : ["contacts", "classify"];
+    this.#kernels = Object.fromEntries(entries.map((e) => [e, kernel(e)])) as Record<
+      Entry,
+      Kernel
+    >;
     this.#writeParams();
   }
 
@@ -373,10 +407,29 @@ export class CollisionDetection {
       byBinding.set(binding, buffer);
     }
     const group = (key: Entry) => bindKernel(this.device, this.#kernels[key], byBinding);
+    if (!this.pruned) {
+      return Object.freeze({
+        buffers: Object.freeze({ ...buffers }),
+        contacts: group("contacts"),
+        classify: group("classify"),
+      });
+    }
+    // the per-cell body words, sized for the grid of now (encode checks it still fits)
+    const [x, y, z] = this.#grid?.dims ?? [1, 1, 1];
+    const cellBodies = this.device.createBuffer({
+      label: `${this.label} cell bodies`,
+      size: 4 * x * y * z,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    });
+    this.#owned.push(cellBodies);
+    byBinding.set(17, cellBodies);
+    byBinding.set(18, cellBodies);
     return Object.freeze({
       buffers: Object.freeze({ ...buffers }),
-      contacts: group("contacts"),
+      contacts: group("contactsPruned"),
       classify: group("classify"),
+      cells: group("cells"),
+      cellBodies,
     });
   }
 
@@ -411,9 +464,10 @@ export class CollisionDetection {
     this.#encode(encoder, bindings, ["classify"], { ...options, resetOverflow: false });
   }
 
-  /** Destroys the uniform buffer (bound buffers belong to the caller). */
+  /** Destroys the uniform buffer and the per-cell words (bound buffers belong to the caller). */
   destroy(): void {
     this.#params.destroy();
+    for (const b of this.#owned) b.destroy();
   }
 
   #encode(
@@ -436,13 +490,30 @@ export class CollisionDetection {
       );
     }
     if (options.resetOverflow) encoder.clearBuffer(bindings.buffers.overflow, 0, 4);
+    const pruned = entries.includes("contacts") && bindings.cellBodies;
+    if (pruned) {
+      const cells = need - 4;
+      if (bindings.cellBodies.size < cells) {
+        throw new RangeError(
+          `CollisionDetection: the grid has ${cells / 4} cells, more than when the bindings were ` +
+            "made; call bind() again after setGrid",
+        );
+      }
+      encoder.clearBuffer(bindings.cellBodies, 0, cells);
+    }
     const pass = encoder.beginComputePass({
       label: `${this.label} pass`,
       timestampWrites: options.timestampWrites,
     });
     const workgroups = Math.ceil(this.#count / this.workgroupSize);
     for (const key of entries) {
-      dispatch(pass, this.#kernels[key], { bindGroup: bindings[key], workgroups });
+      if (key === "contacts" && pruned) {
+        dispatch(pass, this.#kernels.cells, { bindGroup: bindings.cells!, workgroups });
+        dispatch(pass, this.#kernels.contactsPruned, { bindGroup: bindings.contacts, workgroups });
+      } else {
+        const bindGroup = bindings[key as "contacts" | "classify"];
+        dispatch(pass, this.#kernels[key], { bindGroup, workgroups });
+      }
     }
     pass.end();
   }

@@ -1,8 +1,13 @@
 // Collision detection of paper §5.1 (Rules 1 and 2, Eqs. 21-22), f32, one invocation per particle.
 // Owner: gpu/state/collision_detection.ts. Reference: core/collision_rules.ts (findCollisions, f64).
 //
-// Two entry points, dispatched in this order over the particles 0 .. params.count (`sorted` must be
+// Entry points, dispatched in this order over the particles 0 .. params.count (`sorted` must be
 // a permutation of them: the grid built over exactly those particles):
+//   collide_cells     (with pruning) OR the body bit of every particle into its cell's word of
+//                     cellBodies (cleared before): which bodies a cell holds
+//   collide_contacts_pruned  collide_contacts, except that a particle whose cells hold no other
+//                     body than its own, when its body does not collide with itself, has no
+//                     contact and walks no cell (the interior of a fluid); the same output
 //   collide_contacts  for every j != i in the cells that the sphere of radius r_i + maxRadius
 //                     around x_i overlaps (at most the 27 around its cell; 8 when that reach is
 //                     at most half a cell), cells in z, y, x order, with
@@ -47,6 +52,10 @@ override BROKEN_BIT: u32;
 @group(0) @binding(13) var<storage, read_write> pairCount: array<u32>;
 @group(0) @binding(14) var<storage, read_write> marked: array<u32>;
 @group(0) @binding(15) var<storage, read_write> markedCount: array<u32>;
+// One word per cell: bit min(body, 31) of each body with a particle in the cell (collide_cells
+// writes it through cellBodiesOr, collide_contacts_pruned reads it); the same buffer.
+@group(0) @binding(17) var<storage, read_write> cellBodiesOr: array<atomic<u32>>;
+@group(0) @binding(18) var<storage, read> cellBodies: array<u32>;
 
 // Cell of a point, clamped into the grid (gpu/state/grid_cell.wgsl, prepended by the owner).
 fn cellOf(x: vec3f) -> vec3i {
@@ -84,6 +93,54 @@ fn excluded(i: u32, j: u32) -> bool {
   return hasBond(i, j) || hasBond(j, i);
 }
 
+// The bit of body b in a cellBodies word: bodies from 31 on share bit 31.
+fn body_bit(b: u32) -> u32 {
+  return 1u << min(b, 31u);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn collide_cells(@builtin(global_invocation_id) gid: vec3u) {
+  let i = gid.x;
+  if (i >= params.count) {
+    return;
+  }
+  let c = gridCellId(cellOf(pos[i].xyz), params.dims.xyz);
+  atomicOr(&cellBodiesOr[c], body_bit(body[i]));
+}
+
+// The cells the reach sphere of a particle at p (radius p.w) overlaps, per axis (clamped into the
+// grid like every cell), at most the 27 around its own cell.
+struct CellBox {
+  lo: vec3i,
+  hi: vec3i,
+}
+
+fn reach_box(p: vec4f) -> CellBox {
+  let c = cellOf(p.xyz);
+  let reach = (p.w + params.maxRadius) * 1.00001; // a hair more: f32 rounding of x ± reach
+  let lo = gridCell(p.xyz - vec3f(reach), params.gridMin, params.cellSize, params.dims.xyz);
+  let hi = gridCell(p.xyz + vec3f(reach), params.gridMin, params.cellSize, params.dims.xyz);
+  return CellBox(max(lo, c - vec3i(1)), min(hi, c + vec3i(1)));
+}
+
+// Whether particle i can have no contact: its body does not collide with itself and no cell of
+// its box holds a particle of another body (bodies from 31 on are never alone: they share a bit).
+fn alone(i: u32, box: CellBox) -> bool {
+  let b = body[i];
+  if (selfCollision[b] != 0u || b >= 31u) {
+    return false;
+  }
+  var bodies = 0u;
+  for (var z = box.lo.z; z <= box.hi.z; z++) {
+    for (var y = box.lo.y; y <= box.hi.y; y++) {
+      for (var x = box.lo.x; x <= box.hi.x; x++) {
+        bodies |= cellBodies[gridCellId(vec3i(x, y, z), params.dims.xyz)];
+      }
+    }
+  }
+  return (bodies & ~body_bit(b)) == 0u;
+}
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn collide_contacts(@builtin(global_invocation_id) gid: vec3u) {
   // Invocations run in the grid's cell order (i = sorted[k]): neighbouring invocations read the
@@ -92,18 +149,32 @@ fn collide_contacts(@builtin(global_invocation_id) gid: vec3u) {
     return;
   }
   let i = sorted[gid.x];
+  collect_contacts(i, reach_box(pos[i]));
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn collide_contacts_pruned(@builtin(global_invocation_id) gid: vec3u) {
+  if (gid.x >= params.count) {
+    return;
+  }
+  let i = sorted[gid.x];
+  let box = reach_box(pos[i]);
+  if (alone(i, box)) {
+    contactCount[i] = 0u;
+    return;
+  }
+  collect_contacts(i, box);
+}
+
+// The contacts of particle i among the particles of the cells of `box` into its slot.
+fn collect_contacts(i: u32, box: CellBox) {
   let K = MAX_PER_PARTICLE;
   let base = i * K;
   let pi = pos[i];
-  let c = cellOf(pi.xyz);
+  let qlo = box.lo;
+  let qhi = box.hi;
   var n = 0u;
   var dropped = 0u;
-  // the cells the reach sphere overlaps, per axis (clamped into the grid like every cell)
-  let reach = (pi.w + params.maxRadius) * 1.00001; // a hair more: f32 rounding of x ± reach
-  let lo = gridCell(pi.xyz - vec3f(reach), params.gridMin, params.cellSize, params.dims.xyz);
-  let hi = gridCell(pi.xyz + vec3f(reach), params.gridMin, params.cellSize, params.dims.xyz);
-  let qlo = max(lo, c - vec3i(1));
-  let qhi = min(hi, c + vec3i(1));
   // rows of cells along x (consecutive ids, so one contiguous range of `sorted`), z, y order
   for (var z = qlo.z; z <= qhi.z; z++) {
     for (var y = qlo.y; y <= qhi.y; y++) {

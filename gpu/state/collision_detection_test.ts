@@ -347,6 +347,78 @@ Deno.test("CollisionDetection (WebGPU, software adapter)", async (t) => {
     },
   );
 
+  await t.step(
+    "pruned cells: particles alone with a body that does not collide with itself skip the walk",
+    async () => {
+      assert.ok(det.pruned, "the test device offers 11 storage buffers per stage");
+      const unpruned = new CollisionDetection(device, {
+        capacity: n,
+        label: "test detect (unpruned)",
+        pruneCells: false,
+      });
+      assert.equal(unpruned.pruned, false);
+      // a fluid-like body (no self-collision) in x < 0.6 of the box and a self-colliding body in
+      // x ≥ 0.5: most of the first body's particles have no other body in their cells
+      const rng = new Rng(7);
+      const two = makeCloud(rng, n, { side, bodies: 2 });
+      two.particles = two.particles.map((p, i) => {
+        const x = two.body[i] === 0
+          ? rng.int(0, Math.floor(0.6 * side) - 1)
+          : rng.int(Math.floor(0.5 * side), side - 1);
+        return { ...p, x: [x / Q, p.x[1], p.x[2]] };
+      });
+      two.bonded = [];
+      two.selfFlags = [0, 1];
+      // 40 bodies, every fourth self-colliding: bodies from 31 on share one bit of a cell's word
+      const many = makeCloud(new Rng(8), n, { side, bodies: 40 });
+      many.selfFlags = Array.from({ length: 40 }, (_, b) => (b % 4 === 0 ? 1 : 0));
+      const grid = gridFor(side, cellSize);
+      for (const [name, c] of [["two bodies", two], ["40 bodies", many]] as const) {
+        referenceCache.clear();
+        const want = expected(c, n, det.maxPerParticle);
+        for (const d of [det, unpruned]) {
+          d.setGrid(grid);
+          d.setCount(n);
+          const b = d.bind(fx.buffers(d, c, { n, grid }));
+          run(device, d, b);
+          assertMatches(await fx.read(b, n, d.maxPerParticle), want);
+          assert.ok(want.contacts.some((l) => l.length > 0), `${name}: contacts exist`);
+          fx.destroy();
+        }
+      }
+      // the pruning acted: many particles of the first body have no second-body particle in the
+      // 27 cells around theirs (a superset of the cells they would walk)
+      const cellOf = (x: readonly number[]) =>
+        [0, 1, 2].map((a) =>
+          Math.min(
+            grid.dims[a] - 1,
+            Math.max(0, Math.floor((x[a] - grid.gridMin[a]) / grid.cellSize)),
+          )
+        );
+      const second = new Set<string>();
+      two.particles.forEach((p, i) => {
+        if (two.body[i] === 1) second.add(cellOf(p.x).join());
+      });
+      let alone = 0;
+      two.particles.forEach((p, i) => {
+        if (two.body[i] !== 0) return;
+        const [cx, cy, cz] = cellOf(p.x);
+        let near = false;
+        for (let dz = -1; dz <= 1; dz++) {
+          for (let dy = -1; dy <= 1; dy++) {
+            for (let dx = -1; dx <= 1; dx++) {
+              near ||= second.has([cx + dx, cy + dy, cz + dz].join());
+            }
+          }
+        }
+        if (!near) alone++;
+      });
+      assert.ok(alone > 200, `particles that skip the walk: ${alone}`);
+      referenceCache.clear();
+      unpruned.destroy();
+    },
+  );
+
   await t.step("full slots keep the K smallest indices; overflow counts the dropped", async () => {
     const k = 3;
     const small = new CollisionDetection(device, {
