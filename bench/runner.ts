@@ -206,6 +206,7 @@ export async function runOne(
             ...(engine.handler.stages === 2 && engine.collisionsPossible
               ? { stage2Runs: stats.stage2Runs, steps: engine.step }
               : {}),
+            ...(engine.collisionsPossible ? { contactsDropped: stats.overflow } : {}),
           };
         }
         if (r === 0) {

@@ -138,6 +138,12 @@ export interface CaseRecord {
     stage2Runs?: number;
     /** Steps the first repetition ran (warm-up included). */
     steps?: number;
+    /**
+     * Contact partners dropped because a particle's slot of K (`maxPerParticle`) was full, summed
+     * over the first repetition's steps (warm-up included); absent where nothing can collide. A
+     * nonzero count means collisions were missed: raise K.
+     */
+    contactsDropped?: number;
   };
   solvers?: Record<string, {
     iterations: number;

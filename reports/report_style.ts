@@ -58,7 +58,7 @@ table.matrix td.cell.none { color: var(--muted); text-align: center; }
 .cell .status { font-weight: 700; text-transform: uppercase; font-size: 11px; }
 .cell .status.ok { color: var(--ok); }
 .cell .k { color: var(--muted); }
-.v.bad, .status.bad { color: var(--bad); font-weight: 700; }
+.v.bad, .status.bad, td.num.bad { color: var(--bad); font-weight: 700; }
 .v.warn { color: var(--warn); font-weight: 700; }
 .chart-box { position: relative; height: 240px; background: #fff; border: 1px solid var(--line);
   border-radius: 6px; padding: 4px; }

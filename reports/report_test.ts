@@ -346,9 +346,9 @@ Deno.test("HTML report", async (t) => {
     const html = renderReport([{ label: "x", records: [fakeRecord()] }], { cdn: true });
     const table = html.slice(html.indexOf('<table class="table-one">'));
     assert.match(table, /<th class="num"[^>]*>ns\/p·step<\/th><th/);
-    assert.match(table, /<th class="num"[^>]*>GPU MiB<\/th><\/tr>/);
+    assert.match(table, /<th class="num"[^>]*>GPU MiB<\/th><th[^>]*>contacts dropped<\/th><\/tr>/);
     // total 9.7 ms over 256 + 400 particles: 14,787 ns; a record without `gpu`: dashes
-    assert.match(table, /<td class="num">14800<\/td>(<td class="num muted">–<\/td>){3}<\/tr>/);
+    assert.match(table, /<td class="num">14800<\/td>(<td class="num muted">–<\/td>){4}<\/tr>/);
     const costed = fakeRecord({
       gpu: {
         dispatchesPerStep: 172,
@@ -356,12 +356,13 @@ Deno.test("HTML report", async (t) => {
         peakBufferBytes: 3 * 2 ** 20,
         stage2Runs: 554,
         steps: 600,
+        contactsDropped: 12,
       },
     });
     const costTable = renderReport([{ label: "x", records: [costed] }], { cdn: true });
     assert.match(
       costTable,
-      /<td class="num">14800<\/td><td class="num">172<\/td><td class="num">554 \/ 600<\/td><td class="num">3<\/td><\/tr>/,
+      /<td class="num">14800<\/td><td class="num">172<\/td><td class="num">554 \/ 600<\/td><td class="num">3<\/td><td class="num bad">12<\/td><\/tr>/,
     );
     const shares = phaseShares(fakeRecord(), ["neighborSearch", "merging", "total"])!;
     assert.deepEqual(Object.keys(shares), ["neighborSearch", "merging"]);

@@ -52,18 +52,24 @@ function recordNsPerParticleStep(record: CaseRecord): number | null {
   );
 }
 
-/** What a step costs the GPU (`record.gpu`): dispatches per step, stage-2 runs, peak buffers. */
+/**
+ * What a step costs the GPU (`record.gpu`): dispatches per step, stage-2 runs, peak buffers; and
+ * the contact partners dropped by full slots (marked bad when any was).
+ */
 function costCells(record: CaseRecord): string {
   const g = record.gpu;
   const stage2 = g?.stage2Runs !== undefined && g.steps
     ? `${formatNumber(g.stage2Runs)} / ${formatNumber(g.steps)}`
     : undefined;
   const mb = g ? g.peakBufferBytes / 2 ** 20 : undefined;
+  const dropped = g?.contactsDropped;
   return [g?.dispatchesPerStep, stage2, mb].map((v) =>
     v === undefined
       ? `<td class="num muted">–</td>`
       : `<td class="num">${escapeHtml(typeof v === "string" ? v : formatNumber(v))}</td>`
-  ).join("");
+  ).join("") + (dropped === undefined
+    ? `<td class="num muted">–</td>`
+    : `<td class="num${dropped > 0 ? " bad" : ""}">${escapeHtml(formatNumber(dropped))}</td>`);
 }
 
 /**
@@ -85,7 +91,8 @@ export function renderTableOne(
     }<th class="num" title="median step time × 10⁶ / (solid + fluid)">ns/p·step</th>` +
     `<th class="num" title="dispatches encoded per step (a metrics sample's excluded)">dispatches</th>` +
     `<th class="num" title="steps whose stage 2 ran (merge-split) / steps">stage 2 ran</th>` +
-    `<th class="num" title="peak bytes of GPU buffers alive at once, MiB">GPU MiB</th></tr>`;
+    `<th class="num" title="peak bytes of GPU buffers alive at once, MiB">GPU MiB</th>` +
+    `<th class="num" title="contact partners dropped because a particle's slot was full, over the run (collisions missed)">contacts dropped</th></tr>`;
   const scenes = distinct(records.map((r) => `${r.scene}|${r.scale}`));
   const body = scenes.map((key) => {
     const rs = records.filter((r) => `${r.scene}|${r.scale}` === key);
@@ -108,8 +115,9 @@ export function renderTableOne(
   return `<p class="muted">ms per step: median [95% bootstrap CI of the median]; timing source: ${
     escapeHtml(sources.join(", ") || "none")
   }; ns/p·step: the median step time per particle (solid + fluid), in ns; dispatches per step,
-how often stage 2 ran and the peak GPU buffer memory come from each record's <code>gpu</code>
-field (– where a record has none).</p>
+how often stage 2 ran, the peak GPU buffer memory and the contacts dropped by full slots (missed
+collisions, red when any) come from each record's <code>gpu</code> field (– where a record has
+none).</p>
 <div class="scroll"><table class="table-one"><thead>${head}</thead><tbody>${body}</tbody></table></div>
 <div class="chart-box tall"><canvas id="${
     escapeHtml(options.chartId)
