@@ -206,7 +206,9 @@ export async function runOne(
             ...(engine.handler.stages === 2 && engine.collisionsPossible
               ? { stage2Runs: stats.stage2Runs, steps: engine.step }
               : {}),
-            ...(engine.collisionsPossible ? { contactsDropped: stats.overflow } : {}),
+            ...(engine.collisionsPossible
+              ? { contactsDropped: stats.overflow, contactSlots: engine.maxPerParticle }
+              : {}),
           };
         }
         if (r === 0) {

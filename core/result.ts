@@ -144,6 +144,8 @@ export interface CaseRecord {
      * nonzero count means collisions were missed: raise K.
      */
     contactsDropped?: number;
+    /** K, the contact slots per particle (16 unless the scene is too large for one binding). */
+    contactSlots?: number;
   };
   solvers?: Record<string, {
     iterations: number;

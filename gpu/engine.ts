@@ -57,6 +57,8 @@ export class Engine {
   readonly state: ParticleState;
   /** Steps taken so far. */
   step = 0;
+  /** K: contact, pair and marked slots per particle (`contactSlots` unless given). */
+  readonly maxPerParticle: number;
   /**
    * Whether any two particles may collide: more than one body, or a body whose system collides
    * with itself. When none may, the step encodes no collision detection and no handler hook
@@ -103,8 +105,9 @@ export class Engine {
     this.#memory.setBudget(
       options.memoryBudget === undefined ? defaultBufferBudget(gpu.info) : options.memoryBudget,
     );
-    const K = options.maxPerParticle ?? 16;
     const p = this.particles = buildParticles(scene);
+    const K = this.maxPerParticle = options.maxPerParticle ??
+      contactSlots(p.count, { maxBinding: storageBindingLimit(device) });
     this.count = p.count;
     const plan = planSystems(scene);
     this.collisionsPossible = p.bodies.length > 1 || plan.selfCollision.some(Boolean);
@@ -491,6 +494,32 @@ export class Engine {
     this.#memory?.setBudget(null);
     if (this.#ownsGpu) this.gpu.device.destroy();
   }
+}
+
+/** Contact slots per particle K where every particle's slot fits: 16 (see {@link contactSlots}). */
+export const CONTACT_SLOTS = 16;
+
+/**
+ * K, the contact (and pair, and marked) slots per particle: {@link CONTACT_SLOTS}, or fewer where
+ * `count` particles' slots of 4 bytes each would not fit one storage binding of `maxBinding`
+ * bytes (Table I's 6.5M-particle bowl: 5). Fewer slots may drop contacts; results record how many
+ * (`gpu.contactsDropped`). Throws a `RangeError` below 4 slots, naming the binding limit.
+ */
+export function contactSlots(count: number, options: { maxBinding: number }): number {
+  const fit = Math.floor(options.maxBinding / (4 * Math.max(1, count)));
+  if (fit < 4) {
+    throw new RangeError(
+      `${count} particles leave ${fit} contact slots each in one storage binding of ` +
+        `${options.maxBinding} bytes (at least 4 are needed); use an adapter with a larger ` +
+        "maxStorageBufferBindingSize or a smaller scale",
+    );
+  }
+  return Math.min(CONTACT_SLOTS, fit);
+}
+
+/** The largest storage binding the device allows, in bytes. */
+function storageBindingLimit(device: GPUDevice): number {
+  return Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
 }
 
 /** Records `body` in a compute pass of its own, with the pass's timestamp writes. */

@@ -23,7 +23,10 @@ export interface EngineOptions {
   timing?: boolean;
   /** Steps per batch between readbacks of timings (default 100). */
   batchSteps?: number;
-  /** Pair list slots per particle (default 16). */
+  /**
+   * Contact (and pair, and marked) slots per particle K (default `contactSlots`: 16, fewer where
+   * the slots of every particle would not fit one storage binding).
+   */
   maxPerParticle?: number;
   /**
    * Let the handler decide on the GPU whether a stage runs (merge-split's stage 2 only when a
