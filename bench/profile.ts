@@ -20,6 +20,8 @@ import { acquireGpu } from "../gpu/runtime/device.ts";
 import { KernelProfiler, type KernelProfileRow } from "../gpu/runtime/kernel_profiler.ts";
 import type { Scale } from "../core/scene.ts";
 
+export type { Scale };
+
 /** Usage text of `deno task profile`. */
 export const PROFILE_USAGE = `deno task profile --scene <id> [options]
 
@@ -35,17 +37,25 @@ export const PROFILE_USAGE = `deno task profile --scene <id> [options]
 
 /** Options of {@link profileCase}. */
 export interface ProfileOptions {
+  /** Catalogue scene id. */
   scene: string;
+  /** Handler id. */
   handler: string;
+  /** Scale of the scene. */
   scale: Scale;
+  /** Profiled steps. */
   steps: number;
+  /** Steps run first and not counted. */
   warmup: number;
+  /** Which adapter to ask for. */
   adapter: "default" | "software";
 }
 
 /** A profiled case: rows summed over `steps` steps. */
 export interface CaseProfile extends ProfileOptions {
+  /** Particles of the scene (all bodies). */
   particles: number;
+  /** Per phase and kernel, most time first. */
   rows: KernelProfileRow[];
 }
 

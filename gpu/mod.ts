@@ -19,3 +19,5 @@ export type * from "./state/part_slice.ts";
 export * from "./runtime/kernel.ts";
 export * from "./metrics/step_budget.ts";
 export * from "./runtime/buffer_memory.ts";
+export * from "./runtime/kernel_profiler.ts";
+export * from "./runtime/local_solve.ts";

@@ -73,7 +73,9 @@ export class KernelProfiler {
   phase = "step";
   /** Steps read back so far (one per {@link KernelProfiler.read}). */
   steps = 0;
+  /** Label prefix of the query sets and buffers. */
   readonly label: string;
+  /** Nanoseconds per resolved timestamp unit. */
   readonly tickNs: number;
   readonly #device: GPUDevice;
   readonly #slabs: QuerySlab[] = [];
@@ -81,6 +83,7 @@ export class KernelProfiler {
   #resolved = 0;
   readonly #rows = new Map<string, KernelProfileRow>();
 
+  /** A profiler on `device`; throws a `TypeError` without `timestamp-query`. */
   constructor(device: GPUDevice, options: KernelProfilerOptions = {}) {
     this.label = options.label ?? "kernel profiler";
     this.tickNs = options.tickNs ?? 1;
