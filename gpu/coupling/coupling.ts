@@ -16,6 +16,7 @@ import {
   type Kernel,
   storageBuffer,
 } from "../runtime/kernel.ts";
+import { type SplitBinding, splitBinding } from "../runtime/split_binding.ts";
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
 import type { ParticleState } from "../state/particle_state.ts";
 import type { PartSlice } from "../state/part_slice.ts";
@@ -70,6 +71,7 @@ export class Coupling {
   readonly #masses: GPUBuffer;
   readonly #partForce: GPUBuffer;
   readonly #partVel: GPUBuffer;
+  readonly #velRanges: SplitBinding;
   readonly #params: GPUBuffer;
   readonly #k: Record<"gather" | "sync", { kernel: Kernel; bind: GPUBindGroup }>;
 
@@ -80,7 +82,18 @@ export class Coupling {
    */
   constructor(
     device: GPUDevice,
-    options: { state: ParticleState; systems: number; reading: CouplingReading; scene: Scene },
+    options: {
+      state: ParticleState;
+      systems: number;
+      reading: CouplingReading;
+      scene: Scene;
+      /**
+       * Largest storage binding in bytes (default: the device's `maxStorageBufferBindingSize`);
+       * part forces and velocities past it are bound as a second range of their buffer
+       * (`split_binding.ts`). A smaller value exercises that path on small scenes.
+       */
+      maxBindingSize?: number;
+    },
   ) {
     const n = this.#count = options.state.count;
     const K = this.systems = options.systems;
@@ -95,7 +108,18 @@ export class Coupling {
     this.#masses = buf("coupling part and system masses", 8 * K * S);
     this.#partForce = buf("coupling part force", 16 * K * S);
     this.#partVel = buf("coupling part velocity", 16 * K * S);
-    this.#buffers = [this.#masses, this.#partForce, this.#partVel];
+    const dummy = buf("coupling part ranges (second range unused)", 16);
+    this.#buffers = [this.#masses, this.#partForce, this.#partVel, dummy];
+    const ranges = (buffer: GPUBuffer, name: string) =>
+      splitBinding(buffer, {
+        device,
+        elementBytes: 16,
+        dummy,
+        limit: options.maxBindingSize,
+        name: `coupling ${name}`,
+      });
+    const force = ranges(this.#partForce, "part force");
+    const vel = this.#velRanges = ranges(this.#partVel, "part velocity");
     const scene = options.scene;
     this.#params = device.createBuffer({
       label: "coupling params",
@@ -125,18 +149,25 @@ export class Coupling {
     const b = options.state.buffers;
     const R = "read-only-storage" as const;
     const W = "storage" as const;
-    const mk = (entryPoint: string, bindings: (typeof R | typeof W)[], buffers: GPUBuffer[]) => {
+    const mk = (
+      entryPoint: string,
+      bindings: (typeof R | typeof W)[],
+      buffers: (GPUBuffer | GPUBufferBinding)[],
+    ) => {
       const kernel = createKernel(device, {
         label: `coupling ${entryPoint}`,
         code: COUPLING_WGSL,
         entryPoint,
         bindings: ["uniform", ...bindings],
-        constants: { READING_WHOLE: COUPLING_READINGS.indexOf("whole") },
+        constants: {
+          READING_WHOLE: COUPLING_READINGS.indexOf("whole"),
+          PART_CHUNK: force.firstLength,
+        },
       });
       return { kernel, bind: bindKernel(device, kernel, [this.#params, ...buffers]) };
     };
     this.#k = {
-      gather: mk("gather_parts", [R, R, R, R, R, R, W, W], [
+      gather: mk("gather_parts", [R, R, R, R, R, R, W, W, W], [
         b.memberStart,
         b.memberList,
         b.system,
@@ -144,17 +175,19 @@ export class Coupling {
         b.handlerForce,
         b.dofM,
         this.#masses,
-        this.#partForce,
+        force.first,
+        force.second,
       ]),
-      sync: mk("sync", [R, R, R, R, R, W, W, W], [
+      sync: mk("sync", [R, R, R, R, R, W, W, W, R], [
         b.memberStart,
         b.memberList,
         b.pinned,
         this.#masses,
-        this.#partVel,
+        vel.first,
         b.dofX,
         b.dofV,
         b.syncEnergy,
+        vel.second,
       ]),
     };
   }
@@ -176,10 +209,10 @@ export class Coupling {
   /**
    * The whole part buffers, for the step budget (`gpu/metrics/step_budget.ts`): `mass` holds the
    * part masses m_s of system s at s·stride + d (its first K slices; Eq. 17's weights), `vel` the
-   * velocities v_s the systems produced at the same places.
+   * velocities v_s the systems produced at the same places, bound as one or two ranges.
    */
-  get parts(): { mass: GPUBuffer; vel: GPUBuffer } {
-    return { mass: this.#masses, vel: this.#partVel };
+  get parts(): { mass: GPUBuffer; vel: SplitBinding } {
+    return { mass: this.#masses, vel: this.#velRanges };
   }
 
   #run(pass: GPUComputePassEncoder, k: "gather" | "sync"): void {

@@ -47,7 +47,27 @@ override READING_WHOLE: u32 = 1u;
 @group(0) @binding(6) var<storage, read> g_dofM: array<f32>;
 // partMass at s * stride + d, systemMass at (systems + s) * stride + d
 @group(0) @binding(7) var<storage, read_write> g_masses: array<f32>;
-@group(0) @binding(8) var<storage, read_write> g_partForce: array<vec4f>;
+// partForce as two ranges of one buffer (gpu/runtime/split_binding.ts): elements below
+// PART_CHUNK in A, the rest in B (a dummy when everything fits A). Table I's 6.5M-particle bowl
+// has 2 × 6.5M part forces, 199 MiB, past a 128 MiB binding limit.
+@group(0) @binding(8) var<storage, read_write> g_partForceA: array<vec4f>;
+@group(0) @binding(9) var<storage, read_write> g_partForceB: array<vec4f>;
+
+// Elements in the first range of the part buffers bound as two (partForce, partVel).
+override PART_CHUNK: u32;
+
+fn part_force(e: u32) -> vec4f {
+  if (e < PART_CHUNK) { return g_partForceA[e]; }
+  return g_partForceB[e - PART_CHUNK];
+}
+
+fn set_part_force(e: u32, f: vec4f) {
+  if (e < PART_CHUNK) {
+    g_partForceA[e] = f;
+  } else {
+    g_partForceB[e - PART_CHUNK] = f;
+  }
+}
 
 // Per DOF slot: part masses and handler forces per system, in ascending member order (fixed
 // summation order, bit-reproducible); slots that are not live get zeros.
@@ -59,7 +79,7 @@ fn gather_parts(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
   let K = P.systems;
   for (var s = 0u; s < K; s++) {
     g_masses[s * S + d] = 0.0;
-    g_partForce[s * S + d] = vec4f(0.0);
+    set_part_force(s * S + d, vec4f(0.0));
   }
   let begin = g_memberStart[d];
   let end = g_memberStart[d + 1u];
@@ -68,14 +88,14 @@ fn gather_parts(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
     let i = g_memberList[k];
     let s = g_system[i];
     g_masses[s * S + d] += g_mass[i];
-    g_partForce[s * S + d] += vec4f(g_handlerForce[i].xyz, 0.0);
+    set_part_force(s * S + d, part_force(s * S + d) + vec4f(g_handlerForce[i].xyz, 0.0));
     fAll += g_handlerForce[i].xyz;
   }
   for (var s = 0u; s < K; s++) {
     let m = g_masses[s * S + d];
     if (P.reading == READING_WHOLE && m > 0.0) {
       g_masses[(K + s) * S + d] = g_dofM[d];
-      g_partForce[s * S + d] = vec4f(fAll, 0.0);
+      set_part_force(s * S + d, vec4f(fAll, 0.0));
     } else {
       g_masses[(K + s) * S + d] = m;
     }
@@ -86,7 +106,13 @@ fn gather_parts(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
 @group(0) @binding(2) var<storage, read> s_memberList: array<u32>;
 @group(0) @binding(3) var<storage, read> s_pinned: array<u32>;
 @group(0) @binding(4) var<storage, read> s_partMass: array<f32>; // partMass (first K slices)
-@group(0) @binding(5) var<storage, read> s_partVel: array<vec4f>;
+@group(0) @binding(5) var<storage, read> s_partVelA: array<vec4f>; // partVel, two ranges
+@group(0) @binding(9) var<storage, read> s_partVelB: array<vec4f>;
+
+fn part_vel(e: u32) -> vec4f {
+  if (e < PART_CHUNK) { return s_partVelA[e]; }
+  return s_partVelB[e - PART_CHUNK];
+}
 @group(0) @binding(6) var<storage, read_write> s_dofX: array<vec4f>;
 @group(0) @binding(7) var<storage, read_write> s_dofV: array<vec4f>;
 @group(0) @binding(8) var<storage, read_write> s_syncEnergy: array<f32>;
@@ -112,7 +138,7 @@ fn sync(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg:
     for (var s = 0u; s < P.systems; s++) {
       let m = s_partMass[s * S + d];
       if (m <= 0.0) { continue; }
-      let v = s_partVel[s * S + d].xyz;
+      let v = part_vel(s * S + d).xyz;
       if (M == 0.0) {
         vNew = v;
         M = m;

@@ -37,7 +37,7 @@ const SCENE = {
   domain: { min: [-100, -100, -100], max: [100, 100, 100] },
 } as unknown as Scene;
 
-async function run(reading: CouplingReading, pinned: number[]) {
+async function run(reading: CouplingReading, pinned: number[], maxBindingSize?: number) {
   const { device } = await acquireGpu({ adapter: "software" });
   device.pushErrorScope("validation");
   const rng = new Rng(7);
@@ -48,7 +48,13 @@ async function run(reading: CouplingReading, pinned: number[]) {
     systemOf: [0, 1, 2],
     selfCollision: [true, true, true],
   });
-  const coupling = new Coupling(device, { state, systems: K, reading, scene: SCENE });
+  const coupling = new Coupling(device, {
+    state,
+    systems: K,
+    reading,
+    scene: SCENE,
+    maxBindingSize,
+  });
   const b = state.buffers;
   const memberStart = new Uint32Array(n + 1);
   const memberList: number[] = [];
@@ -166,6 +172,16 @@ Deno.test("coupling of K = 3 systems against an f64 reference (Eqs. 17–19)", a
       });
     });
   }
+
+  await t.step("part forces and velocities bound as two ranges: bit-identical", async () => {
+    // 3 slices of 64 vec4 (3 KiB): at most 2 KiB per binding puts system 2 in the second range
+    for (const reading of ["own-part", "whole"] as const) {
+      const one = await run(reading, [0, 0, 0, 0, 0, 0]);
+      const two = await run(reading, [0, 0, 0, 0, 0, 0], 2048);
+      assert.deepEqual(two.slices, one.slices, `${reading}: part masses and forces`);
+      assert.deepEqual([two.outV, two.outX, two.outE], [one.outV, one.outX, one.outE], reading);
+    }
+  });
 
   await t.step("a pinned member fixes its whole DOF, any K", async () => {
     const r = await run("own-part", [0, 0, 0, 0, 1, 0]); // particle 4 is in DOF 0 (3 systems)

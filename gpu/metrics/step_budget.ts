@@ -54,6 +54,7 @@
  *
  * @module
  */
+import type { SplitBinding } from "../runtime/split_binding.ts";
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
 import {
   bindKernel,
@@ -176,7 +177,8 @@ export interface StepBudgetOptions {
     syncEnergy: GPUBuffer;
     /** Part masses m_s at s·stride + d (the first K slices). */
     partMass: GPUBuffer;
-    partVel: GPUBuffer;
+    /** The part velocities as bound by the coupling (one or two ranges, `split_binding.ts`). */
+    partVel: SplitBinding;
   };
   /** The metrics' samples (`array<f32>`, `fields` per row) and the column of each budget field. */
   samples: GPUBuffer;
@@ -204,6 +206,7 @@ export class StepBudget {
     this.#own.push(this.#probes);
     const constants = {
       BROKEN_BIT: BOND_BROKEN_BIT,
+      PART_CHUNK: b.partVel.firstLength,
       ...Object.fromEntries(
         Object.entries(BUDGET_PROBES).map(([k, v]) => [overrideName("S", k), v]),
       ),
@@ -232,7 +235,7 @@ export class StepBudget {
       });
     const particles = kernel("probe_particles", [1, 2, 3, 4, 5, 6, 7, 8]);
     const dofs = kernel("probe_dofs", [1, 2, 3, 4, 5, 6]);
-    const parts = kernel("probe_parts", [1, 2, 3, 4, 5, 6]);
+    const parts = kernel("probe_parts", [1, 2, 3, 4, 5, 6, 7]);
     const bindParticles = (probe: BudgetProbe, vel: GPUBuffer, withBonds: boolean) => ({
       kernel: particles,
       bind: bindKernel(
@@ -277,8 +280,9 @@ export class StepBudget {
           b.memberList,
           b.pinned,
           b.partMass,
-          b.partVel,
+          b.partVel.first,
           b.handlerForce,
+          b.partVel.second,
           this.#probes,
         ], { label: "step budget integrated bind group" }),
       },

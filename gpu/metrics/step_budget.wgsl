@@ -151,7 +151,16 @@ fn probe_dofs(@builtin(local_invocation_index) lid: u32) {
 // (a pinned DOF's parts are discarded by the sync): a = (Σ_s m_s v_s, Σ_s ½ m_s |v_s|²),
 // b = (Σ handler force on the members, Σ its magnitude), c = d = 0.
 @group(0) @binding(4) var<storage, read> t_partMass: array<f32>;
-@group(0) @binding(5) var<storage, read> t_partVel: array<vec4f>;
+// partVel as two ranges of one buffer (gpu/runtime/split_binding.ts; elements below PART_CHUNK
+// in A, as the coupling binds it).
+@group(0) @binding(5) var<storage, read> t_partVelA: array<vec4f>;
+@group(0) @binding(7) var<storage, read> t_partVelB: array<vec4f>;
+override PART_CHUNK: u32;
+
+fn part_vel(e: u32) -> vec4f {
+  if (e < PART_CHUNK) { return t_partVelA[e]; }
+  return t_partVelB[e - PART_CHUNK];
+}
 @group(0) @binding(6) var<storage, read> t_force: array<vec4f>;
 
 @compute @workgroup_size(WG)
@@ -165,7 +174,7 @@ fn probe_parts(@builtin(local_invocation_index) lid: u32) {
     for (var s = 0u; s < P.systems; s++) {
       let m = t_partMass[s * P.stride + d];
       if (m <= 0.0) { continue; }
-      let v = t_partVel[s * P.stride + d].xyz;
+      let v = part_vel(s * P.stride + d).xyz;
       a += vec4f(m * v, 0.5 * m * dot(v, v));
     }
     for (var k = begin; k < end; k++) {

@@ -6,6 +6,7 @@ import { partStride } from "../coupling/coupling.ts";
 import { Engine } from "../engine.ts";
 import { acquireGpu } from "../runtime/device.ts";
 import { readBuffer, storageBuffer } from "../runtime/kernel.ts";
+import { splitBinding } from "../runtime/split_binding.ts";
 import { checkWgslStruct } from "../runtime/struct_layout.ts";
 import { BOND_BROKEN_BIT } from "../state/bond_flags.ts";
 import type { MetricsSample } from "./metrics.ts";
@@ -244,7 +245,14 @@ Deno.test("step budget", async (t) => {
           dofV: buf("dofV", vec4(f.dofV)),
           syncEnergy: buf("syncEnergy", Float32Array.from(f.syncEnergy)),
           partMass: buf("partMass", Float32Array.from(f.partMass)),
-          partVel: buf("partVel", vec4(f.partVel)),
+          // two ranges, system 1's slice in the second (as past a 128 MiB binding limit)
+          partVel: splitBinding(buf("partVel", vec4(f.partVel)), {
+            device,
+            elementBytes: 16,
+            dummy: buf("partVel (unused range)", new Float32Array(4)),
+            limit: 16 * f.S,
+            name: "fixture partVel",
+          }),
         },
         samples,
         fields,

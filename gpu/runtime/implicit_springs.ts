@@ -26,6 +26,7 @@ import {
   createGroupLayout,
   createKernel,
   dispatch,
+  dispatchShape,
   type Kernel,
   readBuffer,
 } from "./kernel.ts";
@@ -159,6 +160,11 @@ export interface ImplicitSpringsOptions {
    * value exercises that path on small networks.
    */
   maxBindingSize?: number;
+  /**
+   * Workgroups per row of the per-slot dispatches (default 65,535, the most WebGPU allows along
+   * x); more slots run as a 2D grid. A smaller value exercises that path on small networks.
+   */
+  rowLength?: number;
 }
 
 /**
@@ -344,6 +350,7 @@ export class ImplicitSprings {
   readonly #internal: Map<number, GPUBuffer>;
   readonly #owned: GPUBuffer[] = [];
   readonly #args: GPUBuffer;
+  readonly #rowLength: number | undefined;
   readonly #argCount: number;
   readonly #params = new Map<string, { buffer: GPUBuffer; group: GPUBindGroup }>();
   readonly #words: SplitBinding;
@@ -367,11 +374,6 @@ export class ImplicitSprings {
     if (!Number.isInteger(wg) || wg < 1 || wg > 256) {
       throw new RangeError(
         `ImplicitSprings: options.workgroupSize must be an integer in 1..256, got ${wg}`,
-      );
-    }
-    if (Math.ceil(n / wg) > 65535) {
-      throw new RangeError(
-        `ImplicitSprings: options.particleCount ${n} needs more than 65535 workgroups`,
       );
     }
     this.maxIterations = checkIterations(options.maxIterations ?? 100, "options.maxIterations");
@@ -463,11 +465,18 @@ export class ImplicitSprings {
       ) => [k, buffer(`cg vectors ${k}`, 16 * REGIONS_PER_BUFFER * stride, S)]),
     ) as Record<keyof typeof CG_BUFFERS, GPUBuffer>;
     const flags = buffer("dof flags", 4 * n, S);
-    const counts = [Math.ceil(n / wg), 1];
-    const full = new Uint32Array(counts.flatMap((c) => [c, 1, 1]));
+    // per-slot kernels (2D past 65,535 workgroups), then the one-workgroup ones
+    const full = new Uint32Array([
+      ...dispatchShape(Math.ceil(n / wg), options.rowLength),
+      1,
+      1,
+      1,
+      1,
+    ]);
     this.#argCount = full.length;
     const argsFull = buffer("indirect args (full)", full.byteLength, S, full);
     this.#args = buffer("indirect args", full.byteLength, S | GPUBufferUsage.INDIRECT);
+    this.#rowLength = options.rowLength;
     this.#internal = new Map<number, GPUBuffer>([
       [9, buffer("cloth flags", 4 * n, S, clothFlags)],
       [10, buffer("no pins", 4 * n, S)],
@@ -671,7 +680,6 @@ export class ImplicitSprings {
       label: `${this.label} backward Euler step`,
       timestampWrites: options.timestampWrites,
     });
-    const workgroups = Math.ceil(this.particleCount / this.workgroupSize);
     // indirect: the gate's arguments for the per-slot kernels (triple 0) or for the one-workgroup
     // pap_finish (triple 1), zero workgroups once converged
     const run = (kernel: ClothKernel, indirect: false | 0 | 1) => {
@@ -681,7 +689,14 @@ export class ImplicitSprings {
         this.#kernels[kernel],
         indirect !== false
           ? { bindGroup, indirect: this.#args, indirectOffset: 12 * indirect, rewritten: true }
-          : { bindGroup, workgroups: ONE_WORKGROUP.has(kernel) ? 1 : workgroups },
+          : ONE_WORKGROUP.has(kernel)
+          ? { bindGroup, workgroups: 1 }
+          : {
+            bindGroup,
+            invocations: this.particleCount,
+            workgroupSize: this.workgroupSize,
+            rowLength: this.#rowLength,
+          },
       );
     };
     const stage = options.stage;

@@ -120,10 +120,23 @@ fn partials_total(lid: u32) -> f32 {
   return workgroup_sum(lid, acc);
 }
 
-// A workgroup's partial sum of the invocations' `v` into its slot (uniform control flow).
+// The slot of an invocation of a per-slot kernel: dispatches past 65,535 workgroups are 2D
+// (gpu/runtime/kernel.ts dispatchShape), workgroup w = wid.x + wid.y·nwg.x covers slots
+// w·WORKGROUP_SIZE ... (w + 1)·WORKGROUP_SIZE − 1.
+fn slot_index(gid: vec3u, nwg: vec3u) -> u32 {
+  return gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
+}
+
+// The workgroup index w of slot_index.
+fn group_index(wid: vec3u, nwg: vec3u) -> u32 {
+  return wid.x + wid.y * nwg.x;
+}
+
+// A workgroup's partial sum of the invocations' `v` into its slot (uniform control flow); the
+// workgroups a 2D dispatch has past the last slot store nothing.
 fn store_partial(lid: u32, wid: u32, v: f32) {
   let s = workgroup_sum(lid, v);
-  if (lid == 0u) {
+  if (lid == 0u && wid < chunk_count()) {
     state[PARTIALS + wid] = s;
   }
 }
@@ -164,8 +177,8 @@ fn spring_block(xi: vec3f, j: u32, sc: SpringClass) -> Block {
 
 // Per DOF slot: flags and v̂.
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn classify(@builtin(global_invocation_id) gid: vec3u) {
-  let d = gid.x;
+fn classify(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let d = slot_index(gid, nwg);
   if (d >= params.count) {
     return;
   }
@@ -191,8 +204,8 @@ fn classify(@builtin(global_invocation_id) gid: vec3u) {
 
 // Per particle: its position of this step (X_dof + offset).
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn positions(@builtin(global_invocation_id) gid: vec3u) {
-  let i = gid.x;
+fn positions(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = slot_index(gid, nwg);
   if (i >= params.count) {
     return;
   }
@@ -201,8 +214,8 @@ fn positions(@builtin(global_invocation_id) gid: vec3u) {
 
 // Per particle: spring forces, the right-hand-side term g_i and the diagonal of the blocks.
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn spring_forces(@builtin(global_invocation_id) gid: vec3u) {
-  let i = gid.x;
+fn spring_forces(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = slot_index(gid, nwg);
   if (i >= params.count) {
     return;
   }
@@ -244,13 +257,14 @@ fn init_cg(
   @builtin(global_invocation_id) gid: vec3u,
   @builtin(local_invocation_index) lid: u32,
   @builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
 ) {
-  let d = gid.x;
+  let d = slot_index(gid, nwg);
   var contrib = 0.0;
   if (d < params.count) {
     contrib = init_slot(d);
   }
-  store_partial(lid, wid.x, contrib);
+  store_partial(lid, group_index(wid, nwg), contrib);
 }
 
 // init_cg of one slot; returns its rᵀz (0 off the ACTIVE slots).
@@ -363,13 +377,14 @@ fn apply_a(
   @builtin(global_invocation_id) gid: vec3u,
   @builtin(local_invocation_index) lid: u32,
   @builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
 ) {
-  let d = gid.x;
+  let d = slot_index(gid, nwg);
   var contrib = 0.0;
   if (d < params.count && state[S_DONE] == 0.0) {
     contrib = apply_slot(d);
   }
-  store_partial(lid, wid.x, contrib);
+  store_partial(lid, group_index(wid, nwg), contrib);
 }
 
 // A p of one slot into R_AP; returns its pᵀAp (0 off the ACTIVE slots).
@@ -409,13 +424,14 @@ fn update_x(
   @builtin(global_invocation_id) gid: vec3u,
   @builtin(local_invocation_index) lid: u32,
   @builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
 ) {
-  let d = gid.x;
+  let d = slot_index(gid, nwg);
   var contrib = 0.0;
   if (d < params.count && state[S_DONE] == 0.0) {
     contrib = update_slot(d);
   }
-  store_partial(lid, wid.x, contrib);
+  store_partial(lid, group_index(wid, nwg), contrib);
 }
 
 // update_x of one slot (pᵀAp > 0: else nothing); returns its new rᵀz (0 off the ACTIVE slots).
@@ -436,8 +452,8 @@ fn update_slot(d: u32) -> f32 {
 
 // Per DOF slot: p = z + β p with β = r_newᵀz_new / rᵀz.
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn update_p(@builtin(global_invocation_id) gid: vec3u) {
-  let d = gid.x;
+fn update_p(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let d = slot_index(gid, nwg);
   if (d < params.count) {
     update_p_slot(d);
   }
@@ -455,8 +471,8 @@ fn update_p_slot(d: u32) {
 // Per particle, after a solve: the Δv of its DOF (0 off the system's free DOFs), the warm start of
 // the next solve of the step (stage 2 starts from stage 1's solution).
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn warm_save(@builtin(global_invocation_id) gid: vec3u) {
-  let i = gid.x;
+fn warm_save(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = slot_index(gid, nwg);
   if (i >= params.count) {
     return;
   }
@@ -471,8 +487,8 @@ fn warm_save(@builtin(global_invocation_id) gid: vec3u) {
 // Per DOF slot, after the first gate (which took r₀ᵀz₀ of the cold start x = 0, the reference
 // of the convergence test): x = the saved Δv of the slot's particle, p = x for A p.
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn warm_begin(@builtin(global_invocation_id) gid: vec3u) {
-  let d = gid.x;
+fn warm_begin(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let d = slot_index(gid, nwg);
   if (d == 0u && state[S_DONE] == 0.0) {
     state[S_ITER] -= 1.0; // the gate before the warm start is not a CG iteration
   }
@@ -490,8 +506,9 @@ fn warm_residual(
   @builtin(global_invocation_id) gid: vec3u,
   @builtin(local_invocation_index) lid: u32,
   @builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
 ) {
-  let d = gid.x;
+  let d = slot_index(gid, nwg);
   var contrib = 0.0;
   if (d < params.count && state[S_DONE] == 0.0) {
     if (is_free(d)) {
@@ -503,7 +520,7 @@ fn warm_residual(
     }
     contrib = active_rz(d);
   }
-  store_partial(lid, wid.x, contrib);
+  store_partial(lid, group_index(wid, nwg), contrib);
 }
 
 // One thread after a stage's solve: its iterations into the stage's running sums.
@@ -522,8 +539,8 @@ fn record_stage2() {
 
 // Per DOF slot: v' = v̂ + Δv for the system's DOFs; other slots of dofVOut are left as they are.
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn finish(@builtin(global_invocation_id) gid: vec3u) {
-  let d = gid.x;
+fn finish(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let d = slot_index(gid, nwg);
   if (d >= params.count || (flags[d] & ACTIVE) == 0u) {
     return;
   }

@@ -288,6 +288,36 @@ Deno.test("ImplicitSprings on the software adapter", async (t) => {
       assert.deepEqual(await read(device, buffers2.dofVOut as GPUBuffer), out);
       destroyAll(buffers2);
       split.destroy();
+      // the per-slot kernels dispatched as a 2D grid (2 workgroups per row, as past 65,535
+      // workgroups at Table I's counts; 5 workgroups of 16 make 3 rows, the last one past the
+      // end): bit-identical to the 1D grid, with the same statistics
+      const stepWith = async (rowLength: number | undefined) => {
+        const sys = new ImplicitSprings(device, {
+          particleCount: n,
+          springs,
+          maxIterations: 200,
+          tolerance: 1e-6,
+          drag,
+          localSolve: false,
+          workgroupSize: 16,
+          rowLength,
+        });
+        const buf = uploadState(device, state, extForce);
+        const enc = device.createCommandEncoder({ label: `cloth step, rows of ${rowLength}` });
+        sys.encodeStep(enc, { bindings: sys.bind(buf), dt, gravity });
+        device.queue.submit([enc.finish()]);
+        const result = {
+          v: await read(device, buf.dofVOut as GPUBuffer),
+          stats: await sys.readSolverStats(),
+        };
+        destroyAll(buf);
+        sys.destroy();
+        return result;
+      };
+      assert.equal(Math.ceil(n / 16), 5);
+      const flat = await stepWith(undefined);
+      assert.ok(flat.stats.converged && flat.stats.iterations > 0, JSON.stringify(flat.stats));
+      assert.deepEqual(await stepWith(2), flat);
       // two-stage: stage 1 saves its Δv, stage 2 (the same system here) starts from it and
       // converges at once to the same answer; the iterations are counted per stage
       const staged = new ImplicitSprings(device, {

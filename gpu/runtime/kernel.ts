@@ -245,7 +245,12 @@ export type DispatchSize =
    * `ceil(invocations / workgroupSize)` workgroups as an x·y grid with x ≤ 65535 (for kernels
    * that index with `num_workgroups`).
    */
-  | { invocations: number; workgroupSize: number }
+  | {
+    invocations: number;
+    workgroupSize: number;
+    /** Workgroups per row along x (default 65535); a smaller value exercises 2D grids. */
+    rowLength?: number;
+  }
   /** Exactly this many along x (kernels indexing with `global_invocation_id.x` alone). */
   | { workgroups: number }
   /**
@@ -315,6 +320,15 @@ export function dispatchesEncoded(): number {
   return encoded;
 }
 
+/**
+ * The 2D grid of `groups` workgroups: at most `rowLength` (default 65,535, WebGPU's
+ * `maxComputeWorkgroupsPerDimension`) along x, rows along y. Kernels index workgroup
+ * w = wid.x + wid.y · nwg.x; the last row may run past `groups` and must do nothing there.
+ */
+export function dispatchShape(groups: number, rowLength = 65535): [number, number] {
+  return [Math.min(groups, rowLength), Math.ceil(groups / rowLength)];
+}
+
 /** Records a dispatch of a kernel (nothing when it has 0 workgroups). */
 export function dispatch(
   pass: GPUComputePassEncoder,
@@ -324,7 +338,7 @@ export function dispatch(
   let shape: [number, number] | undefined;
   if ("invocations" in options) {
     const groups = Math.ceil(options.invocations / options.workgroupSize);
-    shape = [Math.min(groups, 65535), Math.ceil(groups / 65535)];
+    shape = dispatchShape(groups, options.rowLength);
   } else if ("workgroups" in options) {
     shape = [options.workgroups, 1];
   }
