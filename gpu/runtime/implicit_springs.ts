@@ -60,9 +60,10 @@ export const IMPLICIT_SPRINGS_WGSL: string = [
 ].join("\n");
 
 /**
- * Uniform `ClothParams` of `implicit_springs.wgsl`: slot count N, region stride of the CG scratch, dt,
- * squared relative tolerance, gravity, the number of u32 indirect arguments the gate writes, the
- * drag coefficient and the CG iterations encoded (the loop `solve_local` walks).
+ * Uniform `ClothParams` of `implicit_springs.wgsl`: slot count (the system's particle span), region
+ * stride of the CG scratch, dt, squared relative tolerance, gravity, the number of u32 indirect
+ * arguments the gate writes, the drag coefficient, the CG iterations encoded (the loop
+ * `solve_local` walks) and the first particle of the span.
  */
 export const CLOTH_PARAMS_STRUCT: StructLayout = defineStruct("ClothParams", [
   ["count", "u32"],
@@ -73,6 +74,7 @@ export const CLOTH_PARAMS_STRUCT: StructLayout = defineStruct("ClothParams", [
   ["argCount", "u32"],
   ["drag", "f32"],
   ["iterations", "u32"],
+  ["first", "u32"],
 ]);
 
 /** Flag bits of `flags` per DOF slot (as in core/cloth_reference.ts). */
@@ -125,8 +127,8 @@ export interface ImplicitSpringsOptions {
   springs: readonly Spring[];
   /**
    * Per particle, nonzero for cloth particles: DOFs with a cloth member are integrated by this
-   * system. Default: every particle that is an end of a spring. A `cloth` buffer given to
-   * {@link ImplicitSprings.bind} replaces it.
+   * system. Default: every particle that is an end of a spring. The solver's slots span the first
+   * to the last of them (see {@link ImplicitSprings.firstParticle}).
    */
   cloth?: ArrayLike<number | boolean>;
   /**
@@ -192,8 +194,6 @@ export interface ClothBuffers {
   dofVOut: GPUBuffer | GPUBufferBinding;
   /** `array<u32>` N: nonzero for pinned particles (default: none pinned). */
   pinned?: GPUBuffer;
-  /** `array<u32>` N: nonzero for cloth particles (default: from {@link ImplicitSpringsOptions.cloth}). */
-  cloth?: GPUBuffer;
 }
 
 /** Bind groups of one set of {@link ClothBuffers}, from {@link ImplicitSprings.bind}. */
@@ -267,21 +267,21 @@ const WRITE: BindingKind = "storage";
 const KERNEL_BINDINGS: Record<ClothKernel, ReadonlyArray<number>> = {
   classify: [1, 4, 5, 7, 8, 9, 10, 11, 15, 22],
   positions: [1, 2, 3, 15],
-  spring_forces: [1, 12, 13, 14, 15, 20, 22],
+  spring_forces: [11, 12, 13, 14, 15, 20, 22],
   init_cg: [6, 7, 8, 11, 15, 16, 21, 22],
   gate: [16, 17, 18],
   gate_final: [16],
   pap_finish: [16],
-  apply_a: [1, 7, 8, 11, 12, 13, 14, 15, 16, 20],
+  apply_a: [7, 8, 11, 12, 13, 14, 15, 16, 20],
   update_x: [11, 15, 16, 21],
   update_p: [11, 15, 16, 21],
   finish: [11, 19, 21, 22],
-  warm_save: [1, 11, 21, 23],
+  warm_save: [11, 21, 23],
   warm_begin: [11, 15, 16, 21, 23],
   warm_residual: [11, 15, 16, 21],
   record_stage1: [16, 24],
   record_stage2: [16, 24],
-  solve_local: [1, 7, 8, 11, 12, 13, 14, 15, 16, 20, 21],
+  solve_local: [7, 8, 11, 12, 13, 14, 15, 16, 20, 21],
 };
 const WRITABLE = new Set([11, 15, 16, 18, 19, 21, 22, 23, 24]);
 
@@ -305,7 +305,6 @@ const USER_BINDINGS: Record<keyof ClothBuffers, [number, number]> = {
   extForce: [6, 16],
   memberStart: [7, 4],
   memberList: [8, 4],
-  cloth: [9, 4],
   pinned: [10, 4],
   dofVOut: [19, 16],
 };
@@ -328,8 +327,15 @@ const USER_BINDINGS: Record<keyof ClothBuffers, [number, number]> = {
 export class ImplicitSprings {
   /** Device of the pipelines. */
   readonly device: GPUDevice;
-  /** Particles = DOF slots N. */
+  /** Particles = DOF slots N of the scene. */
   readonly particleCount: number;
+  /**
+   * The first particle of the system's span: the solver's slots are the particles
+   * `firstParticle ... firstParticle + slotCount − 1` (those not flagged cloth are holes).
+   */
+  readonly firstParticle: number;
+  /** Slots of the solve (the span of the system's particles; ≥ 1), the size of its vectors. */
+  readonly slotCount: number;
   /** Springs given at construction. */
   readonly springCount: number;
   /** Default CG iterations encoded per step. */
@@ -392,10 +398,8 @@ export class ImplicitSprings {
     this.springCount = options.springs.length;
     this.workgroupSize = wg;
     const label = this.label = options.label ?? "cloth";
-    const stride = this.#stride = Math.ceil(n / 16) * 16;
-
-    // Per-particle spring CSR, packed (4 bytes per entry).
-    const packed = this.packed = packSprings(options.springs, {
+    // Per-particle spring CSR (checked against N first), then the system's span
+    const checked = packSprings(options.springs, {
       particleCount: n,
       name: "ImplicitSprings: options.springs",
     });
@@ -407,9 +411,25 @@ export class ImplicitSprings {
         );
       }
       for (let i = 0; i < n; i++) clothFlags[i] = options.cloth[i] ? 1 : 0;
+      options.springs.forEach((sp, k) => {
+        if (!clothFlags[sp.i] || !clothFlags[sp.j]) {
+          throw new RangeError(
+            `ImplicitSprings: options.springs[${k}] joins ${sp.i} and ${sp.j}, but only particles ` +
+              "flagged in options.cloth belong to the system: flag both ends or drop the spring",
+          );
+        }
+      });
     } else {
       for (const s of options.springs) clothFlags[s.i] = clothFlags[s.j] = 1;
     }
+    const first = this.firstParticle = Math.max(0, clothFlags.indexOf(1));
+    const slots = this.slotCount = Math.max(1, clothFlags.lastIndexOf(1) + 1 - first);
+    const stride = this.#stride = Math.ceil(slots / 16) * 16;
+    // the springs by slot (4 bytes per entry)
+    const packed = this.packed = first === 0 && slots === n ? checked : packSprings(
+      options.springs.map((sp) => ({ ...sp, i: sp.i - first, j: sp.j - first })),
+      { particleCount: slots, name: "ImplicitSprings: options.springs" },
+    );
 
     const buffer = (name: string, size: number, usage: number, data?: ArrayBufferView) => {
       const b = device.createBuffer({
@@ -443,13 +463,14 @@ export class ImplicitSprings {
     });
     // the scalars, one partial sum per workgroup of the per-slot kernels, then solve_local's
     // per-slot terms (padded to whole workgroups)
-    const chunks = Math.ceil(n / wg);
+    const chunks = Math.ceil(slots / wg);
     const local = options.localSolve ?? true;
     const bindingsNeeded = KERNEL_BINDINGS.solve_local.length;
     this.localIterations = local &&
         device.limits.maxStorageBuffersPerShaderStage >= bindingsNeeded
-      ? localIterationsPerDispatch(n, {
+      ? localIterationsPerDispatch(slots, {
         entries: packed.words.length,
+        members: n,
         workgroupSize: wg,
         budget: options.localBudget,
       })
@@ -464,10 +485,9 @@ export class ImplicitSprings {
         k,
       ) => [k, buffer(`cg vectors ${k}`, 16 * REGIONS_PER_BUFFER * stride, S)]),
     ) as Record<keyof typeof CG_BUFFERS, GPUBuffer>;
-    const flags = buffer("dof flags", 4 * n, S);
     // per-slot kernels (2D past 65,535 workgroups), then the one-workgroup ones
     const full = new Uint32Array([
-      ...dispatchShape(Math.ceil(n / wg), options.rowLength),
+      ...dispatchShape(chunks, options.rowLength),
       1,
       1,
       1,
@@ -480,8 +500,8 @@ export class ImplicitSprings {
     this.#internal = new Map<number, GPUBuffer>([
       [9, buffer("cloth flags", 4 * n, S, clothFlags)],
       [10, buffer("no pins", 4 * n, S)],
-      [11, flags],
-      [12, buffer("spring start", 4 * (n + 1), S | GPUBufferUsage.COPY_SRC, packed.start)],
+      [11, buffer("slot owners and flags", 16 * slots, S)],
+      [12, buffer("spring start", 4 * (slots + 1), S | GPUBufferUsage.COPY_SRC, packed.start)],
       [13, words],
       [14, buffer("spring classes", packed.classes.byteLength, S, packed.classes)],
       [CG_BUFFERS.A, cg.A],
@@ -490,7 +510,7 @@ export class ImplicitSprings {
       [16, state],
       [17, argsFull],
       [18, this.#args],
-      [23, buffer("warm start", 16 * n, S)],
+      [23, buffer("warm start", 16 * slots, S)],
       [24, buffer("per-stage iterations", 16, S | GPUBufferUsage.COPY_SRC)],
     ]);
     const params = createGroupLayout(device, `${label} params bind group layout`, ["uniform"]);
@@ -520,7 +540,8 @@ export class ImplicitSprings {
   }
 
   /**
-   * The springs in per-particle CSR form (`spring_csr.ts`): `start` (`array<u32>`, N + 1), `words`
+   * The springs in per-slot CSR form (`spring_csr.ts`; slot k is particle `firstParticle + k`,
+   * partners are slots too): `start` (`array<u32>`, `slotCount` + 1), `words`
    * (`array<u32>`, partner | class; every spring listed under both ends, in spring-list order)
    * with its two bindings `wordRanges`, and `classes` (`array<SpringClass>`). An entry rewritten to
    * class 0 (a broken bond) no longer acts.
@@ -540,17 +561,19 @@ export class ImplicitSprings {
   }
 
   /**
-   * `array<u32>` per DOF slot, written by every step: {@link CLOTH_DOF_ACTIVE} when the slot is a
-   * live DOF with a cloth member (integrated by this system), plus {@link CLOTH_DOF_FIXED} when a
-   * member is pinned. Lets other integrators skip the DOFs this system owns.
+   * `array<vec4u>` per slot k (particle `firstParticle + k`), written by every step: x the slot
+   * that owns the particle's DOF (its first member of this system; 0xffffffff for a particle the
+   * system does not own), y on owner slots {@link CLOTH_DOF_ACTIVE} (integrated by this system)
+   * plus {@link CLOTH_DOF_FIXED} when a member is pinned, z the DOF.
    */
-  get dofFlags(): GPUBuffer {
+  get slotInfo(): GPUBuffer {
     return this.#internal.get(11)!;
   }
 
   /**
-   * Binding of the per-particle spring forces `array<vec4f>` (N entries, xyz: Σ over the
-   * particle's springs of f_i at the start of the step), written by {@link ImplicitSprings.encodeStep}
+   * Binding of the per-particle spring forces `array<vec4f>` ({@link ImplicitSprings.slotCount}
+   * entries, particle `firstParticle + k` at k; xyz: Σ over the particle's springs of f_i at the
+   * start of the step), written by {@link ImplicitSprings.encodeStep}
    * before its solve. Lets an explicit integrator of a shared DOF see the springs explicitly.
    */
   get springForce(): GPUBufferBinding {
@@ -558,7 +581,7 @@ export class ImplicitSprings {
     return {
       buffer: this.#internal.get(CG_BUFFERS[buffer])!,
       offset: 16 * index * this.#stride,
-      size: 16 * this.particleCount,
+      size: 16 * this.slotCount,
     };
   }
 
@@ -578,7 +601,7 @@ export class ImplicitSprings {
     for (const [name, [binding, bytes]] of Object.entries(USER_BINDINGS)) {
       const given = buffers[name as keyof ClothBuffers];
       if (!given) {
-        if (name === "pinned" || name === "cloth") continue;
+        if (name === "pinned") continue;
         throw new TypeError(`ImplicitSprings.bind: buffers.${name} is missing`);
       }
       const b: GPUBufferBinding = given instanceof GPUBuffer ? { buffer: given } : given;
@@ -625,7 +648,7 @@ export class ImplicitSprings {
     });
     new Uint8Array(buffer.getMappedRange()).set(
       new Uint8Array(CLOTH_PARAMS_STRUCT.pack({
-        count: this.particleCount,
+        count: this.slotCount,
         stride: this.#stride,
         dt,
         tolerance2: tolerance * tolerance,
@@ -633,6 +656,7 @@ export class ImplicitSprings {
         argCount: this.#argCount,
         drag: this.drag,
         iterations,
+        first: this.firstParticle,
       })),
     );
     buffer.unmap();
@@ -693,7 +717,7 @@ export class ImplicitSprings {
           ? { bindGroup, workgroups: 1 }
           : {
             bindGroup,
-            invocations: this.particleCount,
+            invocations: this.slotCount,
             workgroupSize: this.workgroupSize,
             rowLength: this.#rowLength,
           },
@@ -786,16 +810,18 @@ function checkTolerance(v: number, name: string): number {
 
 /**
  * Iterations a `solve_local` dispatch surely fits in the loop budget (default `LOCAL_BUDGET`) per
- * invocation, for `n` slots, `entries` spring CSR entries and workgroup size `wg`: the worst case
- * puts every member and spring in one invocation's slots (as `local_cost` in the WGSL counts
- * them). 0 when fewer than two fit (the dispatched kernels are then the better path).
+ * invocation, for `n` slots, `entries` spring CSR entries, `members` DOF members at most (the
+ * scene's particles; default `n`) and workgroup size `wg`: the worst case puts every member and
+ * spring in one invocation's slots (as `local_cost` in the WGSL counts them). 0 when fewer than
+ * two fit (the dispatched kernels are then the better path).
  */
 export function localIterationsPerDispatch(
   n: number,
-  options: { entries: number; workgroupSize: number; budget?: number },
+  options: { entries: number; workgroupSize: number; members?: number; budget?: number },
 ): number {
   const { entries, workgroupSize: wg } = options;
+  const members = options.members ?? n;
   const chunks = Math.ceil(n / wg);
-  const work = n + entries + 3 * chunks + 2 * totalCost(chunks, wg) + 16;
-  return iterationsPerDispatch(work, { setup: chunks + n + 8, budget: options.budget });
+  const work = members + entries + 3 * chunks + 2 * totalCost(chunks, wg) + 16;
+  return iterationsPerDispatch(work, { setup: chunks + members + 8, budget: options.budget });
 }

@@ -11,8 +11,15 @@
 // Springs are packed CSR words (partner | class, gpu/runtime/spring_csr.ts) over two bindings
 // (gpu/runtime/spring_words.wgsl); the blocks B are recomputed from the particle positions of the
 // step wherever they are needed (A p), not stored: 4 bytes per CSR entry in all.
-// A DOF slot is ACTIVE when live (dof[d] == d) with a cloth member, FIXED when a member is pinned:
-// v̂ = 0 and Δv = 0 there. Sums run in ascending member order and spring CSR order: bit-reproducible.
+// Slots are the system's particles, not the scene's: the system owns the particles
+// params.first ... params.first + params.count − 1 that are flagged `cloth` (a hole is one that
+// is not), and every per-particle and per-DOF vector of the solve has params.count entries, so the
+// cost of a step follows the system's size, not the scene's (Table I's 122K-particle bowl in
+// 6.5M particles of water). Slot k stands for particle first + k; classify names each system
+// particle's DOF `owner`, the slot of its first system member in member order, and the owner slot
+// carries the DOF's unknowns. An owner slot is ACTIVE (integrated by this system), and FIXED too
+// when any member of its DOF is pinned: v̂ = 0 and Δv = 0 there. Sums run in ascending member
+// order and spring CSR order: bit-reproducible.
 //
 // Kernels, in encode order: classify, positions, spring_forces, init_cg, gate, then per CG
 // iteration apply_a, pap_finish, update_x, gate, update_p (the last iteration: gate_final and no
@@ -52,7 +59,7 @@ override S_ITER: u32;  // iterations run
 override S_LOOP: u32;  // iterations of the encoded loop taken so far (solve_local's position)
 
 struct ClothParams {
-  count: u32,
+  count: u32, // slots: the particles first ... first + count − 1
   stride: u32,
   dt: f32,
   tolerance2: f32,
@@ -60,6 +67,7 @@ struct ClothParams {
   argCount: u32,
   drag: f32,
   iterations: u32,
+  first: u32,
 }
 
 // The linearised spring seen from one end: direction u, length l (0: degenerate, no force), and
@@ -86,7 +94,24 @@ override WORKGROUP_SIZE: u32 = 64u;
 @group(0) @binding(8) var<storage, read> memberList: array<u32>;
 @group(0) @binding(9) var<storage, read> cloth: array<u32>;
 @group(0) @binding(10) var<storage, read> pinned: array<u32>;
-@group(0) @binding(11) var<storage, read_write> flags: array<u32>;
+// Per slot k (written by classify): x the owner slot of particle first + k's DOF (NONE for a
+// particle the system does not own), y the DOF flags (ACTIVE, FIXED; 0 unless k is the owner),
+// z the DOF.
+@group(0) @binding(11) var<storage, read_write> slotInfo: array<vec4u>;
+const NONE: u32 = 0xffffffffu;
+
+fn owner(k: u32) -> u32 {
+  return slotInfo[k].x;
+}
+
+// The slot of particle m, or NONE when the system does not own it.
+fn slot_of(m: u32) -> u32 {
+  let k = m - params.first;
+  if (k >= params.count) {
+    return NONE;
+  }
+  return select(NONE, k, slotInfo[k].x != NONE);
+}
 @group(0) @binding(12) var<storage, read> springStart: array<u32>;
 @group(0) @binding(13) var<storage, read> springWordsA: array<u32>;
 @group(0) @binding(20) var<storage, read> springWordsB: array<u32>;
@@ -150,7 +175,7 @@ fn active_rz(d: u32) -> f32 {
 }
 
 fn is_active(d: u32) -> bool {
-  return d < params.count && (flags[d] & ACTIVE) != 0u;
+  return d < params.count && (slotInfo[d].y & ACTIVE) != 0u;
 }
 
 fn at(region: u32, k: u32) -> u32 {
@@ -158,7 +183,7 @@ fn at(region: u32, k: u32) -> u32 {
 }
 
 fn is_free(d: u32) -> bool {
-  return (flags[d] & (ACTIVE | FIXED)) == ACTIVE;
+  return (slotInfo[d].y & (ACTIVE | FIXED)) == ACTIVE;
 }
 
 // The spring from particle position xi to particle j (class sc), linearised: the one formula of
@@ -175,41 +200,49 @@ fn spring_block(xi: vec3f, j: u32, sc: SpringClass) -> Block {
   return Block(u, l, dt * sc.kd + dt * dt * sc.ks * (1.0 - c), dt * dt * sc.ks * c, c);
 }
 
-// Per DOF slot: flags and v̂.
+// Per slot k: its owner, and on owner slots the flags, drag mass and mass, and v̂.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn classify(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let d = slot_index(gid, nwg);
-  if (d >= params.count) {
+  let k = slot_index(gid, nwg);
+  if (k >= params.count) {
     return;
   }
-  var hasCloth = false;
+  let g = params.first + k;
+  var own = NONE;
   var hasPin = false;
-  if (dof[d] == d) {
+  var d = 0u;
+  if (cloth[g] != 0u) {
+    d = dof[g];
     let end = memberStart[d + 1u];
-    for (var k = memberStart[d]; k < end; k++) {
-      let m = memberList[k];
-      hasCloth = hasCloth || cloth[m] != 0u;
+    for (var j = memberStart[d]; j < end; j++) {
+      let m = memberList[j];
+      if (own == NONE && cloth[m] != 0u) {
+        own = m - params.first;
+      }
       hasPin = hasPin || pinned[m] != 0u;
     }
   }
-  // Drag acts on DOFs with a cloth member, as a whole (a meta-particle moves as one).
-  cgA[at(R_DM, d)] = vec4f(select(0.0, params.dt * params.drag * dofM[d], hasCloth), dofM[d], 0.0, 0.0);
   var fl = 0u;
-  if (hasCloth) {
+  var dm = vec4f(0.0);
+  if (own == k) {
     fl = select(ACTIVE, ACTIVE | FIXED, hasPin);
+    // Drag acts on DOFs with a cloth member, as a whole (a meta-particle moves as one).
+    dm = vec4f(params.dt * params.drag * dofM[d], dofM[d], 0.0, 0.0);
   }
-  flags[d] = fl;
-  cgC[at(R_VHAT, d)] = select(vec4f(0.0), vec4f(dofV[d].xyz, 0.0), fl == ACTIVE);
+  slotInfo[k] = vec4u(own, fl, d, 0u);
+  cgA[at(R_DM, k)] = dm;
+  cgC[at(R_VHAT, k)] = select(vec4f(0.0), vec4f(dofV[d].xyz, 0.0), fl == ACTIVE);
 }
 
 // Per particle: its position of this step (X_dof + offset).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn positions(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = slot_index(gid, nwg);
-  if (i >= params.count) {
+  let k = slot_index(gid, nwg);
+  if (k >= params.count) {
     return;
   }
-  cgA[at(R_XP, i)] = vec4f(dofX[dof[i]].xyz + offset[i].xyz, 0.0);
+  let g = params.first + k;
+  cgA[at(R_XP, k)] = vec4f(dofX[dof[g]].xyz + offset[g].xyz, 0.0);
 }
 
 // Per particle: spring forces, the right-hand-side term g_i and the diagonal of the blocks.
@@ -220,17 +253,23 @@ fn spring_forces(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgro
     return;
   }
   let dt = params.dt;
-  let di = dof[i];
-  let xi = cgA[at(R_XP, i)].xyz;
-  let vi = cgC[at(R_VHAT, di)].xyz;
+  let di = owner(i);
   var g = vec3f(0.0);
   var dg = vec3f(0.0);
   var fsum = vec3f(0.0);
+  if (di == NONE) {
+    cgC[at(R_G, i)] = vec4f(0.0);
+    cgC[at(R_DG, i)] = vec4f(0.0);
+    cgC[at(R_F, i)] = vec4f(0.0);
+    return;
+  }
+  let xi = cgA[at(R_XP, i)].xyz;
+  let vi = cgC[at(R_VHAT, di)].xyz;
   let end = springStart[i + 1u];
   for (var s = springStart[i]; s < end; s++) {
     let word = spring_word(s);
     let j = spring_partner(word);
-    let dj = dof[j];
+    let dj = owner(j);
     if (dj != di) {
       let sc = springClasses[spring_class(word)];
       let b = spring_block(xi, j, sc);
@@ -282,15 +321,18 @@ fn init_slot(d: u32) -> f32 {
   if (is_free(d)) {
     var sumG = vec3f(0.0);
     var sumDG = vec3f(0.0);
-    let end = memberStart[d + 1u];
-    for (var k = memberStart[d]; k < end; k++) {
-      let m = memberList[k];
-      sumG += cgC[at(R_G, m)].xyz;
-      sumDG += cgC[at(R_DG, m)].xyz;
+    let D = slotInfo[d].z;
+    let end = memberStart[D + 1u];
+    for (var k = memberStart[D]; k < end; k++) {
+      let m = slot_of(memberList[k]);
+      if (m != NONE) {
+        sumG += cgC[at(R_G, m)].xyz;
+        sumDG += cgC[at(R_DG, m)].xyz;
+      }
     }
     let mass = cgA[at(R_DM, d)].y;
     let dragMass = cgA[at(R_DM, d)].x; // dt·c·M: linear drag −c M v, implicit
-    b = params.dt * (sumG + extForce[d].xyz + mass * params.gravity) - dragMass * cgC[at(R_VHAT, d)].xyz;
+    b = params.dt * (sumG + extForce[D].xyz + mass * params.gravity) - dragMass * cgC[at(R_VHAT, d)].xyz;
     inv = 1.0 / (vec3f(mass + dragMass) + sumDG);
   }
   let z = vec4f(inv * b, 0.0);
@@ -394,15 +436,19 @@ fn apply_slot(d: u32) -> f32 {
     let pd = cgA[at(R_P, d)].xyz;
     let dm = cgA[at(R_DM, d)];
     ap = (dm.y + dm.x) * pd;
-    let end = memberStart[d + 1u];
-    for (var k = memberStart[d]; k < end; k++) {
-      let m = memberList[k];
+    let D = slotInfo[d].z;
+    let end = memberStart[D + 1u];
+    for (var k = memberStart[D]; k < end; k++) {
+      let m = slot_of(memberList[k]);
+      if (m == NONE) {
+        continue;
+      }
       let xm = cgA[at(R_XP, m)].xyz;
       let sEnd = springStart[m + 1u];
       for (var s = springStart[m]; s < sEnd; s++) {
         let word = spring_word(s);
         let j = spring_partner(word);
-        let dj = dof[j];
+        let dj = owner(j);
         if (dj != d) {
           let b = spring_block(xm, j, springClasses[spring_class(word)]);
           let w = cgA[at(R_P, dj)].xyz - pd;
@@ -476,9 +522,9 @@ fn warm_save(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups)
   if (i >= params.count) {
     return;
   }
-  let d = dof[i];
+  let d = owner(i);
   var x = vec4f(0.0);
-  if (is_free(d)) {
+  if (d != NONE && is_free(d)) {
     x = cgB[at(R_X, d)];
   }
   warm[i] = x;
@@ -541,10 +587,10 @@ fn record_stage2() {
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn finish(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let d = slot_index(gid, nwg);
-  if (d >= params.count || (flags[d] & ACTIVE) == 0u) {
+  if (d >= params.count || (slotInfo[d].y & ACTIVE) == 0u) {
     return;
   }
-  dofVOut[d] = vec4f(cgC[at(R_VHAT, d)].xyz + cgB[at(R_X, d)].xyz, 0.0);
+  dofVOut[slotInfo[d].z] = vec4f(cgC[at(R_VHAT, d)].xyz + cgB[at(R_X, d)].xyz, 0.0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -574,11 +620,15 @@ fn local_cost(lid: u32) -> vec2u {
   for (var d = lid; d < params.count; d += WORKGROUP_SIZE) {
     counting += 1u;
     if (is_free(d)) {
-      let end = memberStart[d + 1u];
-      for (var k = memberStart[d]; k < end; k++) {
+      let D = slotInfo[d].z;
+      let end = memberStart[D + 1u];
+      for (var k = memberStart[D]; k < end; k++) {
         counting += 1u;
-        let m = memberList[k];
-        work += 1u + springStart[m + 1u] - springStart[m];
+        let m = slot_of(memberList[k]);
+        work += 1u;
+        if (m != NONE) {
+          work += springStart[m + 1u] - springStart[m];
+        }
       }
     }
   }

@@ -73,7 +73,6 @@ function uploadState(device: GPUDevice, state: DofState, extForce?: ArrayLike<nu
     pinned: upload(device, "pinned", flag(state.pinned)),
     dofVOut: upload(device, "dofVOut", new Float32Array(4 * n).fill(12345)),
   };
-  if (state.cloth) buffers.cloth = upload(device, "cloth", flag(state.cloth));
   return buffers;
 }
 
@@ -355,6 +354,106 @@ Deno.test("ImplicitSprings on the software adapter", async (t) => {
       assert.equal(ref.flags[nc + 1], 0);
       destroyAll(buffers);
       system.destroy();
+    },
+  );
+
+  await t.step(
+    "slots span the system's particles: others before, inside and after it, a DOF rooted at a non-cloth particle",
+    async () => {
+      const [rows, cols] = [8, 8];
+      const nc = rows * cols;
+      const n = nc + 4;
+      // particle order: 0 a fluid particle merged into a cloth DOF (whose root it becomes), 1 a
+      // free one, cloth 0..31 at 2..33, at 34 a fluid particle merged into another cloth DOF (a
+      // particle inside the span the system does not own), cloth 32..63 at 35..66, 67 a free one
+      const at = (c: number) => (c < 32 ? c + 2 : c + 3);
+      const springs = buildClothSprings({
+        rows,
+        cols,
+        spacing: 0.02,
+        structural: 2000,
+        shear: 500,
+        bend: 100,
+        damping: 0.1,
+      }).map((sp) => ({ ...sp, i: at(sp.i), j: at(sp.j) }));
+      const g = gridParticles(rows, cols, 0.02, 0.004, 7);
+      const x = new Float64Array(3 * n), v = new Float64Array(3 * n);
+      const m = new Float64Array(n).fill(1e-3);
+      for (let c = 0; c < nc; c++) {
+        x.set(g.x.slice(3 * c, 3 * c + 3), 3 * at(c));
+        v.set(g.v.slice(3 * c, 3 * c + 3), 3 * at(c));
+      }
+      const fluid = [0, 1, 34, 67];
+      const fluidX = [[0.07, 0.005, 0.07], [0.5, 0.5, 0.5], [0.09, 0.004, 0.09], [-0.2, 0.4, 0.1]];
+      const fluidV = [[0, -1, 0], [0.3, 0.2, 0.1], [0.1, -0.5, 0], [0, 0, 1]];
+      fluid.forEach((i, k) => {
+        x.set(fluidX[k], 3 * i);
+        v.set(fluidV[k], 3 * i);
+        m[i] = 3e-3;
+      });
+      const pinned = new Uint8Array(n);
+      pinned[at(0)] = pinned[at(cols - 1)] = pinned[at(20)] = 1;
+      const cloth = Uint8Array.from({ length: n }, (_, i) => (fluid.includes(i) ? 0 : 1));
+      const groups = [
+        [at(9), at(10)],
+        [at(27), at(28), at(35)],
+        [at(20), at(21)],
+        [0, at(36)],
+        [34, at(44), at(45)],
+        [at(50), at(58)],
+      ];
+      const state = roundState(dofStateFromGroups({ x, v, m, groups, pinned, cloth }));
+      assert.equal(state.dof[at(36)], 0, "a DOF rooted outside the span");
+      const extForce = Float64Array.from(
+        Float32Array.from({ length: 3 * n }, (_, k) => 1e-3 * Math.sin(1.7 * k)),
+      );
+      const dt = 2e-3;
+      const gravity: [number, number, number] = [0, -9.81, 0];
+      const drag = 3;
+      const ref = backwardEulerStep(springs, state, {
+        dt,
+        gravity,
+        extForce,
+        tolerance: 1e-12,
+        drag,
+      });
+      for (const localSolve of [true, false]) {
+        const system = new ImplicitSprings(device, {
+          particleCount: n,
+          springs,
+          cloth,
+          maxIterations: 200,
+          tolerance: 1e-6,
+          drag,
+          localSolve,
+        });
+        assert.deepEqual([system.firstParticle, system.slotCount], [2, nc + 1]);
+        const buffers = uploadState(device, state, extForce);
+        const encoder = device.createCommandEncoder({ label: "cloth step, span" });
+        system.encodeStep(encoder, { bindings: system.bind(buffers), dt, gravity });
+        device.queue.submit([encoder.finish()]);
+        const out = await read(device, buffers.dofVOut as GPUBuffer);
+        const stats = await system.readSolverStats();
+        assert.ok(stats.converged && stats.iterations > 0, JSON.stringify(stats));
+        let scale = 0, worst = 0;
+        for (let d = 0; d < n; d++) {
+          if (!(ref.flags[d] & DOF_ACTIVE)) {
+            assert.deepEqual([...out.slice(4 * d, 4 * d + 4)], [12345, 12345, 12345, 12345]);
+            continue;
+          }
+          for (let a = 0; a < 3; a++) {
+            scale = Math.max(scale, Math.abs(ref.dofV[3 * d + a]));
+            worst = Math.max(worst, Math.abs(out[4 * d + a] - ref.dofV[3 * d + a]));
+          }
+        }
+        assert.ok(ref.flags[0] & DOF_ACTIVE, "the DOF rooted at particle 0 is the system's");
+        assert.ok(
+          worst <= 2e-5 * scale,
+          `localSolve ${localSolve}: max |Δ| ${worst}, scale ${scale}`,
+        );
+        destroyAll(buffers);
+        system.destroy();
+      }
     },
   );
 

@@ -26,7 +26,10 @@ export const SPRING_BREAKING_WGSL: string = [
 ].join("\n");
 
 /** Layout of `BreakParams` in `spring_breaking.wgsl`. */
-export const BREAK_PARAMS: StructLayout = defineStruct("BreakParams", [["count", "u32"]]);
+export const BREAK_PARAMS: StructLayout = defineStruct("BreakParams", [
+  ["count", "u32"],
+  ["first", "u32"],
+]);
 
 /** Breaks the springs of one network; counts broken CSR entries (two per spring). */
 export class SpringBreaking {
@@ -61,7 +64,7 @@ export class SpringBreaking {
     const label = options.label ?? "spring breaking";
     const net = options.springs;
     this.#device = device;
-    this.#count = net.particleCount;
+    this.#count = net.slotCount;
     this.breakable = net.packed.breakable;
     this.active = this.breakable > 0;
     const params = device.createBuffer({
@@ -69,7 +72,11 @@ export class SpringBreaking {
       size: 16,
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
-    device.queue.writeBuffer(params, 0, BREAK_PARAMS.pack({ count: this.#count }));
+    device.queue.writeBuffer(
+      params,
+      0,
+      BREAK_PARAMS.pack({ count: this.#count, first: net.firstParticle }),
+    );
     this.#broken = storageBuffer(device, { label: `${label} broken count`, size: 16 });
     this.#owned = [params, this.#broken];
     const R = "read-only-storage" as const;

@@ -2,7 +2,7 @@
 // & Askari 2005, s0 = sqrt(5 G0 / (9 K δ)); spring-mass fracture, Levine et al. 2014). Host code:
 // gpu/runtime/spring_breaking.ts. Packed spring words and classes: gpu/runtime/spring_csr.wgsl.
 //
-// One invocation per particle i over its CSR springs (every spring is listed under both ends, and
+// One invocation per particle i of the network over its CSR springs (every spring is listed under both ends, and
 // both ends compute the same stretch from the same positions, so both entries break in the same
 // step): a spring whose class has a critical stretch s0 > 0 and whose stretch (l − L)/L exceeds it
 // is rewritten to class 0 (the zero spring: it no longer acts in the implicit solve), and the end
@@ -11,8 +11,11 @@
 // from then on (fragments collide). `broken` counts broken CSR entries (two per spring),
 // cumulatively.
 
+// The network's CSR is by slot k of particle first + k (gpu/runtime/implicit_springs.ts), partners
+// too; positions and bond lists are by particle.
 struct BreakParams {
   count: u32,
+  first: u32,
 }
 
 override WG: u32 = 64u;
@@ -53,18 +56,20 @@ fn mark_broken(a: u32, b: u32) {
 
 @compute @workgroup_size(WG)
 fn break_springs(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = gid.x + gid.y * nwg.x * WG;
-  if (i >= P.count) { return; }
+  let k = gid.x + gid.y * nwg.x * WG;
+  if (k >= P.count) { return; }
+  let i = P.first + k;
   let xi = pos[i].xyz;
   var n = 0u;
-  for (var e = springStart[i]; e < springStart[i + 1u]; e++) {
+  for (var e = springStart[k]; e < springStart[k + 1u]; e++) {
     let word = spring_word(e);
     let sc = springClasses[spring_class(word)];
     if (sc.breakStretch <= 0.0) { continue; }
-    let j = spring_partner(word);
+    let partner = spring_partner(word);
+    let j = P.first + partner;
     let l = length(pos[j].xyz - xi);
     if ((l - sc.restLength) / sc.restLength > sc.breakStretch) {
-      set_spring_word(e, j);
+      set_spring_word(e, partner);
       if (i < j) { mark_broken(i, j); }
       n++;
     }

@@ -72,92 +72,97 @@ Deno.test("spring breaking on the GPU against the f64 reference (updateBroken)",
         volume: H ** 3,
         particleCount: n,
       }).map((s) => ({ ...s, breakStretch: s0 }));
-      const { device } = await acquireGpu({ adapter: "software" });
-      device.pushErrorScope("validation");
-      const solver = new ImplicitSprings(device, { particleCount: n, springs });
-      const lists = bondLists(n, springs.map((s) => [s.i, s.j]));
-      const pos = storageBuffer(device, {
-        label: "pos",
-        size: 16 * n,
-        data: Float32Array.from(
-          { length: 4 * n },
-          (_, k) => (k % 4 === 3 ? 0.1 : moved[3 * (k >> 2) + (k % 4)]),
-        ),
-      });
-      const bondStart = storageBuffer(device, {
-        label: "bondStart",
-        size: 4 * (n + 1),
-        data: lists.start,
-      });
-      const bondList = storageBuffer(device, {
-        label: "bondList",
-        size: lists.list.byteLength,
-        data: lists.list,
-      });
-      const breaking = new SpringBreaking(device, {
-        springs: solver,
-        pos,
-        bondStart,
-        bondList,
-        brokenBit: BROKEN,
-      });
-      assert.equal(breaking.breakable, springs.length);
-      const run = () => {
-        const enc = device.createCommandEncoder({ label: "break" });
-        breaking.encode(enc);
-        device.queue.submit([enc.finish()]);
-      };
-      run();
-      const brokenPairs = new Set<string>();
-      for (let b = 0; b < ref.broken.length; b++) {
-        if (ref.broken[b]) {
-          brokenPairs.add(`${ref.i[b]},${ref.j[b]}`);
+      // shift 3: three particles of another system come first (the network's slots start at 3)
+      for (const shift of [0, 3]) {
+        const N = n + shift;
+        const shifted = springs.map((s) => ({ ...s, i: s.i + shift, j: s.j + shift }));
+        const posData = (p: ArrayLike<number>) =>
+          Float32Array.from(
+            { length: 4 * N },
+            (
+              _,
+              k,
+            ) => (k % 4 === 3 ? 0.1 : k < 4 * shift ? 50 + k : p[3 * ((k >> 2) - shift) + (k % 4)]),
+          );
+        const { device } = await acquireGpu({ adapter: "software" });
+        device.pushErrorScope("validation");
+        const solver = new ImplicitSprings(device, { particleCount: N, springs: shifted });
+        assert.deepEqual([solver.firstParticle, solver.slotCount], [shift, n]);
+        const lists = bondLists(N, shifted.map((s) => [s.i, s.j]));
+        const pos = storageBuffer(device, {
+          label: "pos",
+          size: 16 * N,
+          data: posData(moved),
+        });
+        const bondStart = storageBuffer(device, {
+          label: "bondStart",
+          size: 4 * (N + 1),
+          data: lists.start,
+        });
+        const bondList = storageBuffer(device, {
+          label: "bondList",
+          size: lists.list.byteLength,
+          data: lists.list,
+        });
+        const breaking = new SpringBreaking(device, {
+          springs: solver,
+          pos,
+          bondStart,
+          bondList,
+          brokenBit: BROKEN,
+        });
+        assert.equal(breaking.breakable, springs.length);
+        const run = () => {
+          const enc = device.createCommandEncoder({ label: "break" });
+          breaking.encode(enc);
+          device.queue.submit([enc.finish()]);
+        };
+        run();
+        const brokenPairs = new Set<string>();
+        for (let b = 0; b < ref.broken.length; b++) {
+          if (ref.broken[b]) {
+            brokenPairs.add(`${ref.i[b]},${ref.j[b]}`);
+          }
         }
+        const key = (a: number, b: number) => (a < b ? `${a},${b}` : `${b},${a}`);
+        const check = async () => {
+          const csr = solver.springCsr;
+          const start = new Uint32Array(await readBuffer(device, csr.start));
+          const words = new Uint32Array(await readBuffer(device, csr.words));
+          const bits = solver.packed.partnerBits;
+          for (let i = 0; i < n; i++) {
+            for (let e = start[i]; e < start[i + 1]; e++) {
+              const partner = springPartner(words[e], bits);
+              assert.equal(partner, springPartner(solver.packed.words[e], bits), "partner kept");
+              const isBroken = brokenPairs.has(key(i, partner));
+              assert.equal(
+                springClass(words[e], bits) === 0,
+                isBroken,
+                `class of (${i}, ${partner})`,
+              );
+            }
+          }
+          const list = new Uint32Array(await readBuffer(device, bondList));
+          for (let i = shift; i < N; i++) {
+            for (let e = lists.start[i]; e < lists.start[i + 1]; e++) {
+              const partner = list[e] & ~BROKEN;
+              assert.equal(partner, lists.list[e], "partner bits kept");
+              const pair = key(i - shift, partner - shift);
+              assert.equal((list[e] & BROKEN) !== 0, brokenPairs.has(pair), "flag");
+            }
+          }
+          assert.equal(await breaking.readBroken(), want);
+        };
+        await check();
+        // back to the reference configuration: nothing heals, nothing more breaks
+        device.queue.writeBuffer(pos, 0, posData(positions));
+        run();
+        await check();
+        assert.equal(await device.popErrorScope(), null);
+        breaking.destroy();
+        solver.destroy();
+        device.destroy();
       }
-      const key = (a: number, b: number) => (a < b ? `${a},${b}` : `${b},${a}`);
-      const check = async () => {
-        const csr = solver.springCsr;
-        const start = new Uint32Array(await readBuffer(device, csr.start));
-        const words = new Uint32Array(await readBuffer(device, csr.words));
-        const bits = solver.packed.partnerBits;
-        for (let i = 0; i < n; i++) {
-          for (let e = start[i]; e < start[i + 1]; e++) {
-            const partner = springPartner(words[e], bits);
-            assert.equal(partner, springPartner(solver.packed.words[e], bits), "partner kept");
-            const isBroken = brokenPairs.has(key(i, partner));
-            assert.equal(
-              springClass(words[e], bits) === 0,
-              isBroken,
-              `class of (${i}, ${partner})`,
-            );
-          }
-        }
-        const list = new Uint32Array(await readBuffer(device, bondList));
-        for (let i = 0; i < n; i++) {
-          for (let e = lists.start[i]; e < lists.start[i + 1]; e++) {
-            const partner = list[e] & ~BROKEN;
-            assert.equal(partner, lists.list[e], "partner bits kept");
-            assert.equal((list[e] & BROKEN) !== 0, brokenPairs.has(key(i, partner)), "flag");
-          }
-        }
-        assert.equal(await breaking.readBroken(), want);
-      };
-      await check();
-      // back to the reference configuration: nothing heals, nothing more breaks
-      device.queue.writeBuffer(
-        pos,
-        0,
-        Float32Array.from(
-          { length: 4 * n },
-          (_, k) => (k % 4 === 3 ? 0.1 : positions[3 * (k >> 2) + (k % 4)]),
-        ),
-      );
-      run();
-      await check();
-      assert.equal(await device.popErrorScope(), null);
-      breaking.destroy();
-      solver.destroy();
-      device.destroy();
     },
   );
 
