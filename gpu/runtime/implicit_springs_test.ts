@@ -49,6 +49,19 @@ function roundState<T extends DofState>(state: T): T {
   };
 }
 
+/** Fixture: a test cloth's springs (2 cm spacing; stiff stretch, softer shear and bend). */
+function fixtureSprings(rows: number, cols: number): Spring[] {
+  return buildClothSprings({
+    rows,
+    cols,
+    spacing: 0.02,
+    structural: 2000,
+    shear: 500,
+    bend: 100,
+    damping: 0.1,
+  });
+}
+
 /** The GPU buffers of a DOF state (gpu/README.md layouts). */
 function uploadState(device: GPUDevice, state: DofState, extForce?: ArrayLike<number>) {
   const n = state.dof.length;
@@ -181,15 +194,7 @@ Deno.test("ImplicitSprings on the software adapter", async (t) => {
       const [rows, cols] = [8, 8];
       const nc = rows * cols;
       const n = nc + 2; // two extra non-cloth particles; one is merged into a cloth DOF
-      const springs = buildClothSprings({
-        rows,
-        cols,
-        spacing: 0.02,
-        structural: 2000,
-        shear: 500,
-        bend: 100,
-        damping: 0.1,
-      });
+      const springs = fixtureSprings(rows, cols);
       const g = gridParticles(rows, cols, 0.02, 0.004, 7);
       const x = new Float64Array(3 * n),
         v = new Float64Array(3 * n),
@@ -367,15 +372,7 @@ Deno.test("ImplicitSprings on the software adapter", async (t) => {
       // free one, cloth 0..31 at 2..33, at 34 a fluid particle merged into another cloth DOF (a
       // particle inside the span the system does not own), cloth 32..63 at 35..66, 67 a free one
       const at = (c: number) => (c < 32 ? c + 2 : c + 3);
-      const springs = buildClothSprings({
-        rows,
-        cols,
-        spacing: 0.02,
-        structural: 2000,
-        shear: 500,
-        bend: 100,
-        damping: 0.1,
-      }).map((sp) => ({ ...sp, i: at(sp.i), j: at(sp.j) }));
+      const springs = fixtureSprings(rows, cols).map((sp) => ({ ...sp, i: at(sp.i), j: at(sp.j) }));
       const g = gridParticles(rows, cols, 0.02, 0.004, 7);
       const x = new Float64Array(3 * n), v = new Float64Array(3 * n);
       const m = new Float64Array(n).fill(1e-3);
