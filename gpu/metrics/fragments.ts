@@ -51,6 +51,7 @@ import {
   bindKernel,
   createKernel,
   dispatch,
+  dispatchShape,
   type Kernel,
   readBuffer,
   storageBuffer,
@@ -67,6 +68,7 @@ export const FRAGMENTS_WGSL: string = Deno.readTextFileSync(
 export const FRAGMENT_PARAMS: StructLayout = defineStruct("FragmentParams", [
   ["count", "u32"],
   ["workgroups", "u32"],
+  ["rows", "u32"],
 ]);
 
 /** Words of the {@link Fragments.result} buffer (`array<u32>`). */
@@ -96,6 +98,11 @@ export interface FragmentsOptions {
   member: GPUBuffer;
   /** Label prefix of every GPU object (default "fragments"). */
   label?: string;
+  /**
+   * Workgroups per row of the per-particle dispatches (default 65,535, the most WebGPU allows along
+   * x); more particles run as a 2D grid. A smaller value exercises that path on small inputs.
+   */
+  rowLength?: number;
 }
 
 /** What {@link Fragments.read} returns. */
@@ -165,7 +172,7 @@ export class Fragments {
   readonly #result: GPUBuffer;
   readonly #labels: GPUBuffer;
   readonly #args: GPUBuffer;
-  readonly #workgroups: number;
+  readonly #rowLength: number | undefined;
 
   /** Creates the scratch buffers, pipelines and bind groups (see {@link FragmentsOptions}). */
   constructor(device: GPUDevice, options: FragmentsOptions) {
@@ -175,10 +182,7 @@ export class Fragments {
     if (!Number.isInteger(n) || n < 1 || n >= BOND_BROKEN_BIT) {
       throw new RangeError(`Fragments: options.count must be an integer in 1..2^31-1, got ${n}`);
     }
-    const workgroups = Math.ceil(n / WORKGROUP_SIZE);
-    if (workgroups > 65535) {
-      throw new RangeError(`Fragments: options.count ${n} needs more than 65535 workgroups`);
-    }
+    const [workgroups, rows] = dispatchShape(Math.ceil(n / WORKGROUP_SIZE), options.rowLength);
     const need = { bondStart: 4 * (n + 1), bondList: 4, member: 4 * n } as const;
     for (const [name, bytes] of Object.entries(need)) {
       const b = options[name as keyof typeof need];
@@ -196,7 +200,7 @@ export class Fragments {
     }
     this.device = device;
     this.count = n;
-    this.#workgroups = workgroups;
+    this.#rowLength = options.rowLength;
     const log2 = Math.ceil(Math.log2(n));
     this.rounds = log2 + 2;
     this.jumps = Math.max(1, log2);
@@ -209,7 +213,7 @@ export class Fragments {
       mappedAtCreation: true,
     });
     new Uint8Array(params.getMappedRange()).set(
-      new Uint8Array(FRAGMENT_PARAMS.pack({ count: n, workgroups })),
+      new Uint8Array(FRAGMENT_PARAMS.pack({ count: n, workgroups, rows })),
     );
     params.unmap();
     const parent = storageBuffer(device, { label: `${label} parent`, size: 4 * n });
@@ -291,7 +295,16 @@ export class Fragments {
         dispatch(pass, k, { bindGroup, indirect: this.#args, indirectOffset });
       } else {
         const one = kernel === "gate_round" || kernel === "gate_jump" || kernel === "check";
-        dispatch(pass, k, { bindGroup, workgroups: one ? 1 : this.#workgroups });
+        dispatch(
+          pass,
+          k,
+          one ? { bindGroup, workgroups: 1 } : {
+            bindGroup,
+            invocations: this.count,
+            workgroupSize: WORKGROUP_SIZE,
+            rowLength: this.#rowLength,
+          },
+        );
       }
     };
     run("init");

@@ -16,9 +16,12 @@
 // the smallest index of the component: the labels. One-thread gates turn the remaining rounds
 // (and jumps) into 0-workgroup indirect dispatches.
 
+// The per-particle kernels' grid: `workgroups` × `rows` (2D past 65,535 workgroups,
+// gpu/runtime/kernel.ts dispatchShape).
 struct FragmentParams {
   count: u32,
   workgroups: u32,
+  rows: u32,
 }
 
 override WORKGROUP_SIZE: u32 = 64u;
@@ -54,8 +57,8 @@ fn is_member(x: u32) -> bool {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn init(@builtin(global_invocation_id) gid: vec3u) {
-  let x = gid.x;
+fn init(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let x = gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
   if (x >= params.count) {
     return;
   }
@@ -84,7 +87,7 @@ fn gate_round() {
     atomicStore(&result[R_CONVERGED], 1u);
   }
   args[0] = select(0u, params.workgroups, run);
-  args[1] = 1u;
+  args[1] = params.rows;
   args[2] = 1u;
 }
 
@@ -97,8 +100,8 @@ fn check() {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn snapshot(@builtin(global_invocation_id) gid: vec3u) {
-  let x = gid.x;
+fn snapshot(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let x = gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
   if (!is_member(x)) {
     return;
   }
@@ -118,8 +121,8 @@ fn intact_partner(k: u32) -> u32 {
 // Conditional hooking: every root takes the smallest root of a star bonded to it, if smaller.
 // Only roots are written, with roots: the result does not depend on scheduling.
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn hook(@builtin(global_invocation_id) gid: vec3u) {
-  let u = gid.x;
+fn hook(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let u = gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
   if (!is_member(u)) {
     return;
   }
@@ -146,8 +149,8 @@ fn hook(@builtin(global_invocation_id) gid: vec3u) {
 // Hooking of stagnant stars: the smaller root lo of a bond joins the parent its larger neighbour
 // hi took in `hook` when that is smaller still (after `hook`, parent[hi] <= lo).
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn hook_stagnant(@builtin(global_invocation_id) gid: vec3u) {
-  let u = gid.x;
+fn hook_stagnant(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let u = gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
   if (!is_member(u)) {
     return;
   }
@@ -178,15 +181,15 @@ fn gate_jump() {
   let run = atomicLoad(&state[S_ACTIVE]) != 0u && atomicLoad(&state[S_JUMPED]) != 0u;
   atomicStore(&state[S_JUMPED], 0u);
   args[3] = select(0u, params.workgroups, run);
-  args[4] = 1u;
+  args[4] = params.rows;
   args[5] = 1u;
 }
 
 // Pointer jumping; only thread x writes parent[x] (in place: reads may already see jumped
 // parents, which only moves x further up its tree).
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn jump(@builtin(global_invocation_id) gid: vec3u) {
-  let x = gid.x;
+fn jump(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let x = gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
   if (!is_member(x)) {
     return;
   }
@@ -200,8 +203,8 @@ fn jump(@builtin(global_invocation_id) gid: vec3u) {
 
 // Labels (NONE for non-members) and cleared per-root sizes.
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn label(@builtin(global_invocation_id) gid: vec3u) {
-  let x = gid.x;
+fn label(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let x = gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
   if (x >= params.count) {
     return;
   }
@@ -210,8 +213,8 @@ fn label(@builtin(global_invocation_id) gid: vec3u) {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn tally(@builtin(global_invocation_id) gid: vec3u) {
-  let x = gid.x;
+fn tally(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let x = gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
   if (!is_member(x)) {
     return;
   }
@@ -220,8 +223,8 @@ fn tally(@builtin(global_invocation_id) gid: vec3u) {
 
 // Fragment count (roots) and largest fragment (max of the per-root sizes).
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn stats(@builtin(global_invocation_id) gid: vec3u) {
-  let x = gid.x;
+fn stats(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let x = gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
   if (!is_member(x) || labels[x] != x) {
     return;
   }

@@ -53,7 +53,7 @@ let device: GPUDevice;
 async function check(
   bonds: Bonds,
   n: number,
-  options: { members?: Uint32Array; oneEnd?: Rng; expect?: number } = {},
+  options: { members?: Uint32Array; oneEnd?: Rng; expect?: number; rowLength?: number } = {},
 ) {
   const members = options.members ?? new Uint32Array(n).fill(1);
   const want = fragments(bonds, n, { members });
@@ -78,7 +78,14 @@ async function check(
   });
   const member = storageBuffer(device, { label: "member", size: 4 * n, data: members });
   device.pushErrorScope("validation");
-  const frag = new Fragments(device, { count: n, bondStart, bondList, member, label: "frag test" });
+  const frag = new Fragments(device, {
+    count: n,
+    bondStart,
+    bondList,
+    member,
+    label: "frag test",
+    rowLength: options.rowLength,
+  });
   for (let rep = 0; rep < 2; rep++) {
     const enc = device.createCommandEncoder({ label: "fragments test" });
     frag.encode(enc);
@@ -130,6 +137,8 @@ Deno.test("fragments on the GPU against the f64 reference (connected components)
       const want = await check(bonds, pos.length / 3);
       assert.ok(want.count > 20, `${want.count} fragments`);
       assert.ok(want.sizes.includes(1), "singletons");
+      // the same as a 2D grid: 8 workgroups in rows of 3 (the last row past the end)
+      await check(bonds, pos.length / 3, { rowLength: 3 });
     }
   });
 

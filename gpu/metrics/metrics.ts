@@ -269,6 +269,7 @@ export class Metrics {
   #member: GPUBuffer;
   #fragments: Fragments;
   #perParticle: GPUBuffer;
+  #bondEnergy: GPUBuffer;
   #samples: GPUBuffer;
   #bind: GPUBindGroup;
   #particleBind: GPUBindGroup;
@@ -333,6 +334,7 @@ export class Metrics {
         [7, "read-only-storage"],
         "read-only-storage",
         "storage",
+        "read-only-storage",
       ],
       constants: wgslConstants(),
     });
@@ -357,7 +359,12 @@ export class Metrics {
     });
     this.#perParticle = device.createBuffer({
       label: "metrics per-particle results",
-      size: Math.max(32, 32 * options.count),
+      size: Math.max(16, 16 * options.count),
+      usage: GPUBufferUsage.STORAGE,
+    });
+    this.#bondEnergy = device.createBuffer({
+      label: "metrics per-particle bond energies",
+      size: Math.max(16, 8 * options.count),
       usage: GPUBufferUsage.STORAGE,
     });
     this.#samples = device.createBuffer({
@@ -376,6 +383,7 @@ export class Metrics {
       b.stats,
       this.#perParticle,
       this.#samples,
+      this.#bondEnergy,
     ]);
     const member = new Uint32Array(options.count);
     for (const so of options.solids) member.fill(1, so.start, so.start + so.count);
@@ -436,7 +444,7 @@ export class Metrics {
     this.#particleBind = bindKernel(device, this.#particleKernel, [
       this.#params,
       b.pos,
-      this.#perParticle,
+      this.#bondEnergy,
       b.bondStart,
       b.bondList,
       b.bondClass,
@@ -579,6 +587,7 @@ export class Metrics {
     this.#member.destroy();
     this.#fragments.destroy();
     this.#perParticle.destroy();
+    this.#bondEnergy.destroy();
     this.#samples.destroy();
   }
 }

@@ -68,12 +68,14 @@ override BROKEN_BIT: u32;
 // Per-particle pass (one invocation per particle): the elastic energy of the particle's intact
 // bonds, Σ ½ ks (|x_j − x_i| − L)², and its broken bonds, over its bond list (each bond listed
 // once, under its lower index, so each is counted once; a broken bond carries BROKEN_BIT,
-// gpu/runtime/spring_breaking.wgsl), written to the second vec4 of the particle in `perParticle`.
-// The first vec4 is written by the passes on neighbour grids that follow: (passed any sheet, deep
+// gpu/runtime/spring_breaking.wgsl), written to `bondEnergy` (intact, broken).
+// `perParticle` is written by the passes on neighbour grids that follow: (passed any sheet, deep
 // overlaps, penetration depth) by sheet_crossing.wgsl, w (the deepest overlap with a particle of
 // another solid body) by solid_penetration.wgsl; each stays 0 without sheets / solid bodies.
+// (Two buffers of N entries, not one of 2N: each stays under the per-binding limit at Table I's
+// counts.)
 @group(0) @binding(1) var<storage, read> q_pos: array<vec4f>;
-@group(0) @binding(2) var<storage, read_write> q_out: array<vec4f>;
+@group(0) @binding(2) var<storage, read_write> q_bondEnergy: array<vec2f>;
 @group(0) @binding(3) var<storage, read> q_bondStart: array<u32>;
 @group(0) @binding(4) var<storage, read> q_bondList: array<u32>;
 @group(0) @binding(5) var<storage, read> q_bondClass: array<u32>;
@@ -83,7 +85,7 @@ override BROKEN_BIT: u32;
 fn metrics_particle(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = gid.x + gid.y * nwg.x * 64u;
   if (i >= P.count) { return; }
-  q_out[2u * i + 1u] = vec4f(bond_energy(i), 0.0, 0.0); // bond_energy.wgsl
+  q_bondEnergy[i] = bond_energy(i); // bond_energy.wgsl
 }
 
 // Reduction pass: one workgroup, fixed-order tree reductions (bit-reproducible).
@@ -95,6 +97,7 @@ fn metrics_particle(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
 @group(0) @binding(7) var<storage, read> stats: array<u32>;
 @group(0) @binding(8) var<storage, read> perParticle: array<vec4f>;
 @group(0) @binding(9) var<storage, read_write> samples: array<f32>;
+@group(0) @binding(10) var<storage, read> bondEnergy: array<vec2f>;
 
 var<workgroup> redSum: array<vec4f, WG>;  // kinetic, potential, elastic, broken bonds
 var<workgroup> redMax: array<vec4f, WG>;  // speed, penetration depth, deflection, rebound
@@ -136,9 +139,10 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
       mx.w = max(mx.w, v.y);
       fluid += vec2f(m * v.y, m);
     }
-    let q = perParticle[2u * i];
-    sum.z += perParticle[2u * i + 1u].x;
-    sum.w += perParticle[2u * i + 1u].y;
+    let q = perParticle[i];
+    let e = bondEnergy[i];
+    sum.z += e.x;
+    sum.w += e.y;
     cnt.x += u32(q.x);
     cnt.y += u32(q.y);
     mx.y = max(mx.y, q.z);

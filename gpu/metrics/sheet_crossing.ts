@@ -104,7 +104,7 @@ export interface SheetCrossingOptions extends SheetReachOptions {
   count: number;
   /** Positions (`array<vec4f>`, N; usage STORAGE | COPY_SRC: the sheets' part is copied). */
   pos: GPUBuffer;
-  /** The metrics' per-particle results (`array<vec4f>`, 2 per particle): xyz of the first. */
+  /** The metrics' per-particle results (`array<vec4f>`, N): written to xyz. */
   perParticle: GPUBuffer;
 }
 

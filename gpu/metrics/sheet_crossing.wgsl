@@ -12,7 +12,7 @@
 //   of the plane through the sheet's centre particle with the local normal there; the tracked
 //   side starts equal to it;
 // - mode 1 (a sample): passed = the tracked side differs from the initial side (for any sheet).
-// Written into xyz of the particle's first perParticle vec4 (passed, deep overlaps, depth;
+// Written into xyz of the particle's perParticle vec4 (passed, deep overlaps, depth;
 // metrics.wgsl reduces them; w is solid_penetration.wgsl's). No invocation loops over a whole body.
 
 struct SheetParams {
@@ -128,5 +128,5 @@ fn sheet_crossing(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgr
       if (st.y != st.x) { out.x = 1.0; }
     }
   }
-  perParticle[2u * i] = vec4f(out, perParticle[2u * i].w);
+  perParticle[i] = vec4f(out, perParticle[i].w);
 }

@@ -42,7 +42,7 @@ export interface SolidPenetrationOptions {
   domain: { min: readonly [number, number, number]; max: readonly [number, number, number] };
   /** Positions (`array<vec4f>`, N). */
   pos: GPUBuffer;
-  /** The metrics' per-particle results (`array<vec4f>`, 2 per particle): w of the first is written. */
+  /** The metrics' per-particle results (`array<vec4f>`, N): w is written. */
   perParticle: GPUBuffer;
 }
 

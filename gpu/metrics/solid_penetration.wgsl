@@ -2,7 +2,7 @@
 // overlap with a particle of another solid body, (2r − d)/r in radii (0 when none within 2r;
 // > 1: more than half inside, "inside another solid body"), over the 27 cells of a neighbour grid
 // of cell edge ≥ 2r built on the positions of the sample (gpu/metrics/solid_penetration.ts).
-// Written into the w of the particle's first perParticle vec4 (metrics.wgsl reduces it).
+// Written into the w of the particle's perParticle vec4 (metrics.wgsl reduces it).
 
 struct SolidParams {
   gridMin: vec3f,
@@ -43,5 +43,5 @@ fn solid_penetration(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wor
       }
     }
   }
-  perParticle[2u * i].w = pen;
+  perParticle[i].w = pen;
 }

@@ -34,7 +34,7 @@ export interface AcquireGpuOptions {
 
 /** The limits this harness relies on; requested explicitly, never assumed. */
 export const REQUIRED_LIMITS: Readonly<Record<string, number>> = {
-  maxStorageBuffersPerShaderStage: 10,
+  maxStorageBuffersPerShaderStage: 11,
   maxComputeWorkgroupSizeX: 256,
   maxComputeInvocationsPerWorkgroup: 256,
   maxStorageBufferBindingSize: 128 * 1024 * 1024,
@@ -43,7 +43,7 @@ export const REQUIRED_LIMITS: Readonly<Record<string, number>> = {
 
 /**
  * Storage buffers per shader stage asked for where the adapter offers them (above the required
- * 10): fused kernels use them when the device has them.
+ * 11): fused kernels use them when the device has them.
  */
 export const WANTED_STORAGE_BUFFERS = 16;
 

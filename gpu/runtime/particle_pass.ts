@@ -199,7 +199,8 @@ export class ParticlePass<B extends { [K in keyof B]: GPUBuffer }> {
     });
     dispatch(pass, this.kernel, {
       bindGroup: bindings.group,
-      workgroups: Math.ceil(count / this.#options.workgroupSize),
+      invocations: count,
+      workgroupSize: this.#options.workgroupSize,
     });
     pass.end();
   }

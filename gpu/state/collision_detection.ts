@@ -505,14 +505,14 @@ export class CollisionDetection {
       label: `${this.label} pass`,
       timestampWrites: options.timestampWrites,
     });
-    const workgroups = Math.ceil(this.#count / this.workgroupSize);
+    const size = { invocations: this.#count, workgroupSize: this.workgroupSize };
     for (const key of entries) {
       if (key === "contacts" && pruned) {
-        dispatch(pass, this.#kernels.cells, { bindGroup: bindings.cells!, workgroups });
-        dispatch(pass, this.#kernels.contactsPruned, { bindGroup: bindings.contacts, workgroups });
+        dispatch(pass, this.#kernels.cells, { bindGroup: bindings.cells!, ...size });
+        dispatch(pass, this.#kernels.contactsPruned, { bindGroup: bindings.contacts, ...size });
       } else {
         const bindGroup = bindings[key as "contacts" | "classify"];
-        dispatch(pass, this.#kernels[key], { bindGroup, workgroups });
+        dispatch(pass, this.#kernels[key], { bindGroup, ...size });
       }
     }
     pass.end();

@@ -99,8 +99,8 @@ fn body_bit(b: u32) -> u32 {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn collide_cells(@builtin(global_invocation_id) gid: vec3u) {
-  let i = gid.x;
+fn collide_cells(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * WORKGROUP_SIZE; // 2D past 65,535 workgroups
   if (i >= params.count) {
     return;
   }
@@ -142,22 +142,24 @@ fn alone(i: u32, box: CellBox) -> bool {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn collide_contacts(@builtin(global_invocation_id) gid: vec3u) {
+fn collide_contacts(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let flat = gid.x + gid.y * nwg.x * WORKGROUP_SIZE; // 2D past 65,535 workgroups
   // Invocations run in the grid's cell order (i = sorted[k]): neighbouring invocations read the
   // same cells, so their reads of pos hit the cache. Each slot's content does not depend on it.
-  if (gid.x >= params.count) {
+  if (flat >= params.count) {
     return;
   }
-  let i = sorted[gid.x];
+  let i = sorted[flat];
   collect_contacts(i, reach_box(pos[i]));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn collide_contacts_pruned(@builtin(global_invocation_id) gid: vec3u) {
-  if (gid.x >= params.count) {
+fn collide_contacts_pruned(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let flat = gid.x + gid.y * nwg.x * WORKGROUP_SIZE; // 2D past 65,535 workgroups
+  if (flat >= params.count) {
     return;
   }
-  let i = sorted[gid.x];
+  let i = sorted[flat];
   let box = reach_box(pos[i]);
   if (alone(i, box)) {
     contactCount[i] = 0u;
@@ -220,8 +222,8 @@ fn collect_contacts(i: u32, box: CellBox) {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn collide_classify(@builtin(global_invocation_id) gid: vec3u) {
-  let i = gid.x;
+fn collide_classify(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * WORKGROUP_SIZE; // 2D past 65,535 workgroups
   if (i >= params.count) {
     return;
   }

@@ -74,8 +74,8 @@ fn poly6Shape(r2: f32) -> f32 {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn akinci_psi(@builtin(global_invocation_id) gid: vec3u) {
-  let b = gid.x;
+fn akinci_psi(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let b = gid.x + gid.y * nwg.x * WORKGROUP_SIZE; // 2D past 65,535 workgroups
   if (b >= params.count) {
     return;
   }
@@ -102,8 +102,8 @@ fn akinci_psi(@builtin(global_invocation_id) gid: vec3u) {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn akinci_density(@builtin(global_invocation_id) gid: vec3u) {
-  let i = gid.x;
+fn akinci_density(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * WORKGROUP_SIZE; // 2D past 65,535 workgroups
   if (i >= params.count) {
     return;
   }
@@ -146,8 +146,8 @@ fn pairForce(i: u32, b: u32) -> vec3f {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn akinci_forces(@builtin(global_invocation_id) gid: vec3u) {
-  let i = gid.x;
+fn akinci_forces(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * WORKGROUP_SIZE; // 2D past 65,535 workgroups
   if (i >= params.count) {
     return;
   }

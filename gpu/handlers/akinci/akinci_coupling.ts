@@ -298,9 +298,9 @@ export class AkinciCoupling {
   /** One pass: Ψ of every boundary particle (Eqs. 4–5), then each fluid particle's Σ_b Ψ_b W_ib. */
   encodeBoundary(encoder: GPUCommandEncoder, bindings: AkinciBindings): void {
     const pass = encoder.beginComputePass({ label: `${this.label} boundary pass` });
-    const workgroups = Math.ceil(this.capacity / this.workgroupSize);
-    dispatch(pass, this.#kernels.psi, { bindGroup: bindings.psi, workgroups });
-    dispatch(pass, this.#kernels.density, { bindGroup: bindings.density, workgroups });
+    const size = { invocations: this.capacity, workgroupSize: this.workgroupSize };
+    dispatch(pass, this.#kernels.psi, { bindGroup: bindings.psi, ...size });
+    dispatch(pass, this.#kernels.density, { bindGroup: bindings.density, ...size });
     pass.end();
   }
 
@@ -313,7 +313,8 @@ export class AkinciCoupling {
     const pass = encoder.beginComputePass({ label: `${this.label} force pass` });
     dispatch(pass, this.#kernels.forces, {
       bindGroup: bindings.forces,
-      workgroups: Math.ceil(this.capacity / this.workgroupSize),
+      invocations: this.capacity,
+      workgroupSize: this.workgroupSize,
     });
     pass.end();
   }

@@ -27,8 +27,8 @@ override MAX_PER_PARTICLE: u32 = 16;
 @group(0) @binding(6) var<storage, read_write> velOut: array<vec4f>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn impulse(@builtin(global_invocation_id) gid: vec3u) {
-  let i = gid.x;
+fn impulse(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * WORKGROUP_SIZE; // 2D past 65,535 workgroups
   if (i >= params.count) {
     return;
   }

@@ -36,8 +36,8 @@ fn cellOf(x: vec3f) -> vec3i {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn kernel_repulsion(@builtin(global_invocation_id) gid: vec3u) {
-  let i = gid.x;
+fn kernel_repulsion(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * WORKGROUP_SIZE; // 2D past 65,535 workgroups
   if (i >= params.count) {
     return;
   }

@@ -206,11 +206,8 @@ export class GroupingKernels {
     const indirect = (name: string) =>
       buffer(`grouping round args ${name}`, 12, S | GPUBufferUsage.INDIRECT);
     this.#args = [indirect("A"), indirect("B")];
-    const work = buffer(
-      "grouping work (size, limit, proposals, cursors, members, active list, control)",
-      4 * (8 * n + 5),
-      S,
-    );
+    const work = buffer("grouping work A (size, limit, proposals, control)", 4 * (4 * n + 5), S);
+    const workB = buffer("grouping work B (merges, cursors, members, active list)", 4 * 4 * n, S);
     const activeFlag = buffer("grouping active flags", 4 * (n + 1), S);
     this.#activeScan = new PrefixScan(device, {
       label: "grouping active numbering",
@@ -233,7 +230,7 @@ export class GroupingKernels {
     };
     const R = "read-only-storage" as const;
     const W = "storage" as const;
-    const mainLayout: BindingEntry[] = ["uniform", R, R, R, R, W, W, W, W, W, W];
+    const mainLayout: BindingEntry[] = ["uniform", R, R, R, R, W, W, W, W, W, W, [12, W]];
     const gateLayout: BindingEntry[] = [[0, "uniform"], [6, W], [10, W], [11, W]];
     this.#k = Object.fromEntries(
       (Object.keys(ENTRY) as Name[]).map((name) => [
@@ -260,6 +257,7 @@ export class GroupingKernels {
         b.memberStart,
         b.memberList,
         b.stats,
+        workB,
       ], { label: `merge-split grouping stage ${s + 1} bind group` });
     this.#main = [main(0), main(1)];
     const gate = (s: 0 | 1, a: 0 | 1) =>

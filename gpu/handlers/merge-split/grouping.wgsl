@@ -54,17 +54,19 @@ override LOCAL_LIMIT: u32 = 4096u;
 const APPROACH_BIT: u32 = 0x80000000u;
 const NONE: u32 = 0xffffffffu;
 
-// Regions of `work` (N = P.count): size, limit, bestPrio, best, into, cursor, unordered members,
-// active list; then the control words.
+// Regions of the work buffers (N = P.count each): workA size, limit, bestPrio, best, then the
+// control words; workB into, cursor, unordered members, active list.
+// workA
 fn r_size() -> u32 { return 0u; }
 fn r_limit() -> u32 { return P.count; }
 fn r_best_prio() -> u32 { return 2u * P.count; }
 fn r_best() -> u32 { return 3u * P.count; }
-fn r_into() -> u32 { return 4u * P.count; }
-fn r_cursor() -> u32 { return 5u * P.count; }
-fn r_unordered() -> u32 { return 6u * P.count; }
-fn r_active() -> u32 { return 7u * P.count; }
-fn r_ctrl() -> u32 { return 8u * P.count; }
+fn r_ctrl() -> u32 { return 4u * P.count; }
+// workB
+fn r_into() -> u32 { return 0u; }
+fn r_cursor() -> u32 { return P.count; }
+fn r_unordered() -> u32 { return 2u * P.count; }
+fn r_active() -> u32 { return 3u * P.count; }
 // control words
 const C_ROUND: u32 = 0u; // the round the dispatched rounds are at (NONE before the first)
 const C_MERGES: u32 = 1u; // merges of the last dispatched round
@@ -80,7 +82,11 @@ const CTRL_WORDS: u32 = 5u;
 @group(0) @binding(3) var<storage, read> markedCount: array<u32>;
 @group(0) @binding(4) var<storage, read> marked: array<u32>;
 @group(0) @binding(5) var<storage, read_write> dof: array<atomic<u32>>;
-@group(0) @binding(6) var<storage, read_write> work: array<atomic<u32>>;
+// The work regions in two buffers (each under the 128 MiB binding limit up to 8.3M particles;
+// Table I's largest scene has 6.5M): workA size, limit, best_prio, best and the control words,
+// workB into, cursor, unordered, active.
+@group(0) @binding(6) var<storage, read_write> workA: array<atomic<u32>>;
+@group(0) @binding(12) var<storage, read_write> workB: array<atomic<u32>>;
 // active flags (N + 1), scanned in place into the active numbering
 @group(0) @binding(7) var<storage, read_write> activeFlag: array<atomic<u32>>;
 @group(0) @binding(8) var<storage, read_write> memberStart: array<atomic<u32>>;
@@ -89,8 +95,8 @@ const CTRL_WORDS: u32 = 5u;
 // round_gate only: the indirect args of the next dispatched round
 @group(0) @binding(11) var<storage, read_write> nextArgs: array<u32>;
 
-fn ctrl_load(w: u32) -> u32 { return atomicLoad(&work[r_ctrl() + w]); }
-fn ctrl_store(w: u32, v: u32) { atomicStore(&work[r_ctrl() + w], v); }
+fn ctrl_load(w: u32) -> u32 { return atomicLoad(&workA[r_ctrl() + w]); }
+fn ctrl_store(w: u32, v: u32) { atomicStore(&workA[r_ctrl() + w], v); }
 
 fn pcg_hash(input: u32) -> u32 {
   let state = input * 747796405u + 2891336453u;
@@ -118,8 +124,8 @@ fn particle(gid: vec3u, nwg: vec3u) -> u32 {
   return gid.x + gid.y * nwg.x * WG;
 }
 
-fn size_of(g: u32) -> u32 { return atomicLoad(&work[r_size() + g]); }
-fn limit_of(g: u32) -> u32 { return atomicLoad(&work[r_limit() + g]); }
+fn size_of(g: u32) -> u32 { return atomicLoad(&workA[r_size() + g]); }
+fn limit_of(g: u32) -> u32 { return atomicLoad(&workA[r_limit() + g]); }
 
 // The limit of the union of groups a and b (core/grouping.ts joinedLimit), 0 when it does not fit.
 fn joined_limit(a: u32, b: u32) -> u32 {
@@ -179,12 +185,12 @@ fn init_particle(i: u32) {
     atomicStore(&stats[STAT_LARGEST_SHEET_GROUP], 0u);
   }
   atomicStore(&dof[i], i);
-  atomicStore(&work[r_size() + i], 1u);
-  atomicStore(&work[r_limit() + i], 0u);
-  atomicStore(&work[r_best_prio() + i], NONE);
-  atomicStore(&work[r_best() + i], NONE);
-  atomicStore(&work[r_into() + i], NONE);
-  atomicStore(&work[r_cursor() + i], 0u);
+  atomicStore(&workA[r_size() + i], 1u);
+  atomicStore(&workA[r_limit() + i], 0u);
+  atomicStore(&workA[r_best_prio() + i], NONE);
+  atomicStore(&workA[r_best() + i], NONE);
+  atomicStore(&workB[r_into() + i], NONE);
+  atomicStore(&workB[r_cursor() + i], 0u);
   atomicStore(&memberStart[i], 0u);
   atomicStore(&activeFlag[i], 0u);
   if (P.stage == 2u) {
@@ -228,21 +234,21 @@ fn active_compact(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgr
   let n = P.count;
   if (i >= n) { return; }
   let at = atomicLoad(&activeFlag[i]);
-  if (atomicLoad(&activeFlag[i + 1u]) > at) { atomicStore(&work[r_active() + at], i); }
+  if (atomicLoad(&activeFlag[i + 1u]) > at) { atomicStore(&workB[r_active() + at], i); }
   if (i == 0u) { ctrl_store(C_M, atomicLoad(&activeFlag[n])); }
 }
 
-fn active_at(t: u32) -> u32 { return atomicLoad(&work[r_active() + t]); }
+fn active_at(t: u32) -> u32 { return atomicLoad(&workB[r_active() + t]); }
 
 // ---- the phases of a round, for active particle t ----
 fn propose(t: u32, key: u32) {
   let i = active_at(t);
-  atomicStore(&work[r_into() + i], NONE); // read by the last round's relabel
+  atomicStore(&workB[r_into() + i], NONE); // read by the last round's relabel
   for (var k = 0u; k < partner_total(i); k++) {
     let g = fitting_groups(i, k);
     if (g.x == NONE) { continue; }
-    atomicMin(&work[r_best_prio() + g.x], priority(g.y, key));
-    atomicMin(&work[r_best_prio() + g.y], priority(g.x, key));
+    atomicMin(&workA[r_best_prio() + g.x], priority(g.y, key));
+    atomicMin(&workA[r_best_prio() + g.y], priority(g.x, key));
   }
 }
 
@@ -251,11 +257,11 @@ fn pick(t: u32, key: u32) {
   for (var k = 0u; k < partner_total(i); k++) {
     let g = fitting_groups(i, k);
     if (g.x == NONE) { continue; }
-    if (priority(g.y, key) == atomicLoad(&work[r_best_prio() + g.x])) {
-      atomicMin(&work[r_best() + g.x], g.y);
+    if (priority(g.y, key) == atomicLoad(&workA[r_best_prio() + g.x])) {
+      atomicMin(&workA[r_best() + g.x], g.y);
     }
-    if (priority(g.x, key) == atomicLoad(&work[r_best_prio() + g.y])) {
-      atomicMin(&work[r_best() + g.y], g.x);
+    if (priority(g.x, key) == atomicLoad(&workA[r_best_prio() + g.y])) {
+      atomicMin(&workA[r_best() + g.y], g.x);
     }
   }
 }
@@ -265,21 +271,21 @@ fn pick(t: u32, key: u32) {
 fn handshake(t: u32) -> bool {
   let g = active_at(t);
   if (atomicLoad(&dof[g]) != g) { return false; }
-  let b = atomicLoad(&work[r_best() + g]);
-  if (b == NONE || b <= g || atomicLoad(&work[r_best() + b]) != g) { return false; }
+  let b = atomicLoad(&workA[r_best() + g]);
+  if (b == NONE || b <= g || atomicLoad(&workA[r_best() + b]) != g) { return false; }
   let cap = joined_limit(g, b);
-  atomicStore(&work[r_size() + g], size_of(g) + size_of(b));
-  atomicStore(&work[r_limit() + g], cap);
-  atomicStore(&work[r_into() + b], g);
+  atomicStore(&workA[r_size() + g], size_of(g) + size_of(b));
+  atomicStore(&workA[r_limit() + g], cap);
+  atomicStore(&workB[r_into() + b], g);
   return true;
 }
 
 fn relabel(t: u32) {
   let i = active_at(t);
-  let to = atomicLoad(&work[r_into() + atomicLoad(&dof[i])]);
+  let to = atomicLoad(&workB[r_into() + atomicLoad(&dof[i])]);
   if (to != NONE) { atomicStore(&dof[i], to); }
-  atomicStore(&work[r_best_prio() + i], NONE);
-  atomicStore(&work[r_best() + i], NONE);
+  atomicStore(&workA[r_best_prio() + i], NONE);
+  atomicStore(&workA[r_best() + i], NONE);
 }
 
 // ---- the rounds in one workgroup (M <= LOCAL_LIMIT) ----
@@ -415,7 +421,7 @@ fn round_pick(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
 @compute @workgroup_size(WG)
 fn round_handshake(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let t = particle(gid, nwg);
-  if (t < ctrl_load(C_M) && handshake(t)) { atomicAdd(&work[r_ctrl() + C_MERGES], 1u); }
+  if (t < ctrl_load(C_M) && handshake(t)) { atomicAdd(&workA[r_ctrl() + C_MERGES], 1u); }
 }
 
 @compute @workgroup_size(WG)
@@ -469,8 +475,8 @@ fn count_member(i: u32) {
 // After the scan of the counts (memberStart exclusive): the members in their groups, unordered.
 fn fill_member(i: u32) {
   let g = atomicLoad(&dof[i]);
-  let at = atomicAdd(&work[r_cursor() + g], 1u);
-  atomicStore(&work[r_unordered() + atomicLoad(&memberStart[g]) + at], i);
+  let at = atomicAdd(&workB[r_cursor() + g], 1u);
+  atomicStore(&workB[r_unordered() + atomicLoad(&memberStart[g]) + at], i);
 }
 
 // Each member's place: the members of its group with a lower index come before it.
@@ -480,7 +486,7 @@ fn rank_member(i: u32) {
   let end = atomicLoad(&memberStart[g + 1u]);
   var rank = 0u;
   for (var k = begin; k < end; k++) {
-    if (atomicLoad(&work[r_unordered() + k]) < i) { rank++; }
+    if (atomicLoad(&workB[r_unordered() + k]) < i) { rank++; }
   }
   memberList[begin + rank] = i;
   if (i == g && end - begin > 1u) {
@@ -548,7 +554,7 @@ fn group_small(@builtin(local_invocation_index) lid: u32) {
   var next = at.x;
   for (var i = lo; i < hi; i++) {
     if (atomicLoad(&activeFlag[i]) != 0u) {
-      atomicStore(&work[r_active() + next], i);
+      atomicStore(&workB[r_active() + next], i);
       next++;
     }
   }

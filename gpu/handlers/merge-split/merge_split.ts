@@ -41,8 +41,10 @@ export interface MergeSplitBuffers extends GroupingBuffers {
   dofX: GPUBuffer;
   dofV: GPUBuffer;
   dofM: GPUBuffer;
-  /** 2N vec4f of per-level merge data (see the WGSL header). */
+  /** N vec4f of per-level merge data: n_k and ΔE_k (see the WGSL header). */
   level: GPUBuffer;
+  /** N vec4f of per-level merge data: the meta (V, M) merged with each member. */
+  levelParent: GPUBuffer;
   /** `array<u32>` body-kind bits per particle (`KIND_BITS`): the sheet members of a group. */
   kind: GPUBuffer;
   /** `array<f32>` per DOF: ΔĒk of the synchronisation (Eq. 19), read by the split (Eq. 20). */
@@ -147,7 +149,7 @@ export class MergeSplitKernels {
         label: "merge-split merge_groups",
         code,
         entryPoint: "merge_groups",
-        bindings: [U, R, R, R, R, R, W, W, W, W, R],
+        bindings: [U, R, R, R, R, R, W, W, W, W, R, W],
         constants,
       }),
       offsets: createKernel(device, {
@@ -182,7 +184,7 @@ export class MergeSplitKernels {
         label: "merge-split split_groups",
         code,
         entryPoint: "split_groups",
-        bindings: [U, R, R, R, R, R, R, R, W, W],
+        bindings: [U, R, R, R, R, R, R, R, W, W, R],
         constants,
       }),
     };
@@ -200,6 +202,7 @@ export class MergeSplitKernels {
         b.dofM,
         b.level,
         b.kind,
+        b.levelParent,
       ]);
       this.#bg[`offsets${s}`] = bindKernel(device, this.#k.offsets, [
         P,
@@ -240,6 +243,7 @@ export class MergeSplitKernels {
         b.syncEnergy,
         b.velOut,
         b.stats,
+        b.levelParent,
       ]);
     }
   }

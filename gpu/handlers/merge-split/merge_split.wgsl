@@ -1,9 +1,10 @@
 // Particle merging-and-splitting on the GPU (Truong et al. 2021, §3–§5).
 // The f64 reference is core/merge_split.ts; grouping (§5.2) is grouping.wgsl. Host: merge_split.ts.
 //
-// Per-particle `level` data (array of 2N vec4f): for the k-th member i_k (k ≥ 1) of a group,
-//   level[i_k]     = (n_k.xyz, ΔE_k)        n_k = x_k − X_{k−1} (Eq. 5), ΔE_k (Eq. 4)
-//   level[N + i_k] = (V_{k−1}.xyz, M_{k−1}) the meta merged with member k (its v1 and m1)
+// Per-particle `level` and `levelParent` data (N vec4f each, two buffers so that each stays under
+// the per-binding limit at Table I's counts): for the k-th member i_k (k ≥ 1) of a group,
+//   level[i_k]       = (n_k.xyz, ΔE_k)        n_k = x_k − X_{k−1} (Eq. 5), ΔE_k (Eq. 4)
+//   levelParent[i_k] = (V_{k−1}.xyz, M_{k−1}) the meta merged with member k (its v1 and m1)
 // and for the group's root d = i_0 (its lowest index): level[d] = (sheet members, 0, 0, member
 // count), the sheet members being its particles of a cloth body (FLAG_CLOTH).
 // ΔĒk of the synchronisation (Eq. 19) comes per DOF from the coupling (`syncEnergy`).
@@ -41,6 +42,7 @@ const APPROACH_BIT: u32 = 0x80000000u;
 @group(0) @binding(7) var<storage, read_write> m_dofV: array<vec4f>;
 @group(0) @binding(8) var<storage, read_write> m_dofM: array<f32>;
 @group(0) @binding(9) var<storage, read_write> m_level: array<vec4f>;
+@group(0) @binding(11) var<storage, read_write> m_levelParent: array<vec4f>;
 @group(0) @binding(10) var<storage, read> m_kind: array<u32>;
 
 @compute @workgroup_size(WG)
@@ -65,7 +67,7 @@ fn merge_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
     let m12 = M + m2; // Eq. 1
     let dv = V - v2;
     m_level[i] = vec4f(x2 - X, (M * m2 / (2.0 * m12)) * dot(dv, dv)); // Eqs. 5, 4
-    m_level[n + i] = vec4f(V, M);
+    m_levelParent[i] = vec4f(V, M);
     X = (M * X + m2 * x2) / m12; // Eq. 2
     V = (M * V + m2 * v2) / m12; // Eq. 3
     M = m12;
@@ -152,6 +154,7 @@ fn mark_approaching(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
 @group(0) @binding(7) var<storage, read> s_syncEnergy: array<f32>; // ΔĒk per DOF (Eq. 19)
 @group(0) @binding(8) var<storage, read_write> s_velOut: array<vec4f>;
 @group(0) @binding(9) var<storage, read_write> s_stats: array<atomic<u32>>;
+@group(0) @binding(10) var<storage, read> s_levelParent: array<vec4f>;
 
 fn unit_or(a: vec3f, fallback: vec3f) -> vec3f {
   let big = max(abs(a.x), max(abs(a.y), abs(a.z)));
@@ -182,7 +185,7 @@ fn split_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
   for (var k = end - 1u; k > begin; k--) {
     let i = s_memberList[k];
     let A = s_level[i];
-    let B = s_level[n + i];
+    let B = s_levelParent[i];
     let m1 = B.w; // the meta of the first k members
     let m2 = s_mass[i];
     let m12 = m1 + m2;

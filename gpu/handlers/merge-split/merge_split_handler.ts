@@ -44,7 +44,11 @@ export const MERGE_SPLIT_HANDLER: HandlerEntry = {
     const n = ctx.state.count;
     const b = ctx.state.buffers;
     const c = ctx.collisions;
-    const level = storageBuffer(ctx.device, { label: "merge-split levels", size: 32 * n });
+    const level = storageBuffer(ctx.device, { label: "merge-split levels", size: 16 * n });
+    const levelParent = storageBuffer(ctx.device, {
+      label: "merge-split level parents",
+      size: 16 * n,
+    });
     const ms = new MergeSplitKernels(ctx.device, {
       capacity: n,
       maxPerParticle: ctx.maxPerParticle,
@@ -64,6 +68,7 @@ export const MERGE_SPLIT_HANDLER: HandlerEntry = {
         dofV: b.dofV,
         dofM: b.dofM,
         level,
+        levelParent,
         kind: b.kind,
         syncEnergy: b.syncEnergy,
         velOut: b.velOut,
@@ -92,6 +97,7 @@ export const MERGE_SPLIT_HANDLER: HandlerEntry = {
       destroy() {
         ms.destroy();
         level.destroy();
+        levelParent.destroy();
       },
     };
   },

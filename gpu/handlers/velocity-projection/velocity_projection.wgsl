@@ -69,8 +69,8 @@ fn is_pinned(i: u32) -> bool {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn velocity_projection(@builtin(global_invocation_id) gid: vec3u) {
-  let i = gid.x;
+fn velocity_projection(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * WORKGROUP_SIZE; // 2D past 65,535 workgroups
   if (i >= params.count) {
     return;
   }

@@ -82,8 +82,8 @@ fn pressureOf(rho: f32) -> f32 {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn sph_gather(@builtin(global_invocation_id) gid: vec3u) {
-  let k = gid.x;
+fn sph_gather(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let k = gid.x + gid.y * nwg.x * WORKGROUP_SIZE; // 2D past 65,535 workgroups
   if (k >= params.count) {
     return;
   }
@@ -98,8 +98,8 @@ fn sph_gather(@builtin(global_invocation_id) gid: vec3u) {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn sph_density(@builtin(global_invocation_id) gid: vec3u) {
-  let k = gid.x;
+fn sph_density(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let k = gid.x + gid.y * nwg.x * WORKGROUP_SIZE; // 2D past 65,535 workgroups
   if (k >= params.count) {
     return;
   }
@@ -139,8 +139,8 @@ fn sph_density(@builtin(global_invocation_id) gid: vec3u) {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn sph_forces(@builtin(global_invocation_id) gid: vec3u) {
-  let k = gid.x;
+fn sph_forces(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let k = gid.x + gid.y * nwg.x * WORKGROUP_SIZE; // 2D past 65,535 workgroups
   if (k >= params.count) {
     return;
   }

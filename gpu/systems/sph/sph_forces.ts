@@ -394,9 +394,9 @@ export class SphForces {
       label: `${this.label} density pass`,
       timestampWrites: options.timestampWrites,
     });
-    const workgroups = this.#groups();
-    dispatch(pass, this.#kernels.gather, { bindGroup: bindings.gather, workgroups });
-    dispatch(pass, this.#kernels.density, { bindGroup: bindings.density, workgroups });
+    const size = this.#size();
+    dispatch(pass, this.#kernels.gather, { bindGroup: bindings.gather, ...size });
+    dispatch(pass, this.#kernels.density, { bindGroup: bindings.density, ...size });
     pass.end();
   }
 
@@ -416,7 +416,7 @@ export class SphForces {
     });
     dispatch(pass, this.#kernels.forces, {
       bindGroup: bindings.forces,
-      workgroups: this.#groups(),
+      ...this.#size(),
     });
     pass.end();
   }
@@ -437,8 +437,9 @@ export class SphForces {
     this.#pressure.destroy();
   }
 
-  #groups(): number {
-    return Math.ceil(this.#count / this.workgroupSize);
+  /** One invocation per particle (a 2D grid past 65,535 workgroups). */
+  #size(): { invocations: number; workgroupSize: number } {
+    return { invocations: this.#count, workgroupSize: this.workgroupSize };
   }
 
   #checkCount(count: number, name: string): number {
