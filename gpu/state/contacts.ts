@@ -11,7 +11,8 @@ import {
   CollisionDetection,
   type CollisionOutputs,
 } from "./collision_detection.ts";
-import { gridForDomain, type GridGeometry, NeighborGrid } from "./neighbor_grid.ts";
+import { boundedGrid } from "./bounded_grid.ts";
+import { type GridGeometry, NeighborGrid } from "./neighbor_grid.ts";
 import type { ParticleState } from "./particle_state.ts";
 
 /** The neighbour grid a kernel reads: geometry and the sorted cell lists (gpu/README.md). */
@@ -51,7 +52,8 @@ export class Contacts {
     const { state, scene } = options;
     const n = state.count;
     this.#state = state;
-    const geometry = gridForDomain(scene.domain.min, scene.domain.max, options.reach);
+    // cells of the reach, larger where the domain would need more than one cellStart binding
+    const geometry = boundedGrid(device, scene.domain, options.reach);
     this.#neighbor = new NeighborGrid(device, { capacity: n, ...geometry, label: "neighbor grid" });
     this.grid = { geometry, cellStart: this.#neighbor.cellStart, sorted: this.#neighbor.sorted };
     this.#collision = new CollisionDetection(device, {

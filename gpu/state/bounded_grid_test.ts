@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
-import { gridForDomain } from "../state/neighbor_grid.ts";
-import { boundedGrid } from "./sample_grid.ts";
+import { boundedGrid } from "./bounded_grid.ts";
+import { gridForDomain } from "./neighbor_grid.ts";
 
 const device = (bytes: number) =>
   ({ limits: { maxStorageBufferBindingSize: bytes } }) as unknown as GPUDevice;
 const domain = { min: [-0.45, -0.45, -0.45], max: [0.45, 0.75, 0.45] } as const;
 const cells = (g: { dims: readonly number[] }) => g.dims[0] * g.dims[1] * g.dims[2];
 
-Deno.test("sample grids stay within one cellStart binding", async (t) => {
+Deno.test("neighbour grids stay within one cellStart binding", async (t) => {
   await t.step("a grid that fits keeps the requested cell", () => {
     assert.deepEqual(
       boundedGrid(device(2 ** 27), domain, 0.02),
