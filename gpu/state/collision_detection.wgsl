@@ -123,23 +123,31 @@ fn reach_box(p: vec4f) -> CellBox {
   return CellBox(max(lo, c - vec3i(1)), min(hi, c + vec3i(1)));
 }
 
-// Whether particle i can have no contact: its body does not collide with itself and no cell of
-// its box holds a particle of another body (bodies from 31 on are never alone: they share a bit).
-fn alone(i: u32, box: CellBox) -> bool {
+// The rows (z, y) of particle i's box that can hold a contact, as bits of row
+// (z − lo.z) · 3 + (y − lo.y): all of them, unless i's body does not collide with itself, in which
+// case only the rows whose cells hold a particle of another body (bodies from 31 on share a bit,
+// so their rows always count). 0: the particle can have no contact at all.
+fn contact_rows(i: u32, box: CellBox) -> u32 {
   let b = body[i];
   if (selfCollision[b] != 0u || b >= 31u) {
-    return false;
+    return ALL_ROWS;
   }
-  var bodies = 0u;
+  var rows = 0u;
   for (var z = box.lo.z; z <= box.hi.z; z++) {
     for (var y = box.lo.y; y <= box.hi.y; y++) {
+      var bodies = 0u;
       for (var x = box.lo.x; x <= box.hi.x; x++) {
         bodies |= cellBodies[gridCellId(vec3i(x, y, z), params.dims.xyz)];
       }
+      if ((bodies & ~body_bit(b)) != 0u) {
+        rows |= 1u << u32((z - box.lo.z) * 3 + (y - box.lo.y));
+      }
     }
   }
-  return (bodies & ~body_bit(b)) == 0u;
+  return rows;
 }
+
+const ALL_ROWS: u32 = 0x1ffu;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn collide_contacts(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
@@ -150,7 +158,7 @@ fn collide_contacts(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
     return;
   }
   let i = sorted[flat];
-  collect_contacts(i, reach_box(pos[i]));
+  collect_contacts(i, reach_box(pos[i]), ALL_ROWS);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -161,15 +169,17 @@ fn collide_contacts_pruned(@builtin(global_invocation_id) gid: vec3u, @builtin(n
   }
   let i = sorted[flat];
   let box = reach_box(pos[i]);
-  if (alone(i, box)) {
+  let rows = contact_rows(i, box);
+  if (rows == 0u) {
     contactCount[i] = 0u;
     return;
   }
-  collect_contacts(i, box);
+  collect_contacts(i, box, rows);
 }
 
-// The contacts of particle i among the particles of the cells of `box` into its slot.
-fn collect_contacts(i: u32, box: CellBox) {
+// The contacts of particle i among the particles of the cells of `box` into its slot, walking the
+// rows of the box flagged in `rows` (contact_rows: the others hold only particles i cannot touch).
+fn collect_contacts(i: u32, box: CellBox, rows: u32) {
   let K = MAX_PER_PARTICLE;
   let base = i * K;
   let pi = pos[i];
@@ -180,6 +190,9 @@ fn collect_contacts(i: u32, box: CellBox) {
   // rows of cells along x (consecutive ids, so one contiguous range of `sorted`), z, y order
   for (var z = qlo.z; z <= qhi.z; z++) {
     for (var y = qlo.y; y <= qhi.y; y++) {
+      if ((rows & (1u << u32((z - qlo.z) * 3 + (y - qlo.y)))) == 0u) {
+        continue;
+      }
       let first = gridCellId(vec3i(qlo.x, y, z), params.dims.xyz);
       let last = gridCellId(vec3i(qhi.x, y, z), params.dims.xyz);
       for (var k = cellStart[first]; k < cellStart[last + 1u]; k++) {
