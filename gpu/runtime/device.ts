@@ -124,3 +124,13 @@ export async function acquireGpu(options: AcquireGpuOptions = {}): Promise<GpuCo
     },
   };
 }
+
+/**
+ * Whether `device` runs on a fallback (software, CPU) adapter, from its `adapterInfo` (false when
+ * the runtime does not expose it): policies that trade dispatches for one-workgroup loops read it.
+ */
+export function onFallbackAdapter(device: GPUDevice): boolean {
+  const info = (device as GPUDevice & { adapterInfo?: { isFallbackAdapter?: boolean } })
+    .adapterInfo;
+  return Boolean(info?.isFallbackAdapter);
+}

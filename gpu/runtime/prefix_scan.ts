@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { onFallbackAdapter } from "./device.ts";
 import { bindKernel, createKernel, dispatch, type Kernel } from "./kernel.ts";
 import { defineStruct, type StructLayout } from "./struct_layout.ts";
 
@@ -54,9 +55,7 @@ interface Level {
  * choice never changes a result.
  */
 export function scanItemsPerInvocation(device: GPUDevice): number {
-  const info = (device as GPUDevice & { adapterInfo?: { isFallbackAdapter?: boolean } })
-    .adapterInfo;
-  return info?.isFallbackAdapter ? 64 : 16;
+  return onFallbackAdapter(device) ? 64 : 16;
 }
 
 /** A fixed-size exclusive prefix sum of one buffer, encoded into a compute pass. */

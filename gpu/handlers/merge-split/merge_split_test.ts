@@ -5,6 +5,7 @@ import { readBuffer, storageBuffer } from "../../runtime/kernel.ts";
 import { KIND_BITS } from "../../state/particle_state.ts";
 import { MERGE_SPLIT_PARAMS, MERGE_SPLIT_WGSL, MergeSplitKernels, STATS } from "./merge_split.ts";
 import { groupCollisions } from "../../../core/grouping.ts";
+import { defaultLocalLimit, LOCAL_LIMIT } from "./grouping.ts";
 import { mergeAll, splitAll } from "../../../core/merge_split.ts";
 import type { Pair } from "../../../core/collision_rules.ts";
 import type { Particle } from "../../../core/particle.ts";
@@ -256,6 +257,13 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
       device.destroy();
     });
   }
+
+  await t.step("the local limit of grouping follows the adapter", () => {
+    const device = (fallback: boolean) =>
+      ({ adapterInfo: { isFallbackAdapter: fallback } }) as unknown as GPUDevice;
+    assert.equal(defaultLocalLimit(device(true)), LOCAL_LIMIT);
+    assert.ok(defaultLocalLimit(device(false)) < LOCAL_LIMIT);
+  });
 
   for (
     const [path, localLimit, localBudget, smallGrouping] of [
