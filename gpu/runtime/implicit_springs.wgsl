@@ -96,7 +96,9 @@ override WORKGROUP_SIZE: u32 = 64u;
 @group(0) @binding(10) var<storage, read> pinned: array<u32>;
 // Per slot k (written by classify): x the owner slot of particle first + k's DOF (NONE for a
 // particle the system does not own), y the DOF flags (ACTIVE, FIXED; 0 unless k is the owner),
-// z the DOF.
+// z the DOF, w the slot of the DOF's next member of this system in member order (NONE after the
+// last): from the owner, a chain of the DOF's system members, so the solve never walks members of
+// other systems (a cloth DOF holding a thousand fluid particles costs what its cloth members do).
 @group(0) @binding(11) var<storage, read_write> slotInfo: array<vec4u>;
 const NONE: u32 = 0xffffffffu;
 
@@ -104,14 +106,10 @@ fn owner(k: u32) -> u32 {
   return slotInfo[k].x;
 }
 
-// The slot of particle m, or NONE when the system does not own it.
-fn slot_of(m: u32) -> u32 {
-  let k = m - params.first;
-  if (k >= params.count) {
-    return NONE;
-  }
-  return select(NONE, k, slotInfo[k].x != NONE);
+fn next_member(k: u32) -> u32 {
+  return slotInfo[k].w;
 }
+
 @group(0) @binding(12) var<storage, read> springStart: array<u32>;
 @group(0) @binding(13) var<storage, read> springWordsA: array<u32>;
 @group(0) @binding(20) var<storage, read> springWordsB: array<u32>;
@@ -209,6 +207,7 @@ fn classify(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) 
   }
   let g = params.first + k;
   var own = NONE;
+  var next = NONE;
   var hasPin = false;
   var d = 0u;
   if (cloth[g] != 0u) {
@@ -216,8 +215,13 @@ fn classify(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) 
     let end = memberStart[d + 1u];
     for (var j = memberStart[d]; j < end; j++) {
       let m = memberList[j];
-      if (own == NONE && cloth[m] != 0u) {
-        own = m - params.first;
+      if (cloth[m] != 0u) {
+        if (own == NONE) {
+          own = m - params.first;
+        }
+        if (next == NONE && m > g) {
+          next = m - params.first;
+        }
       }
       hasPin = hasPin || pinned[m] != 0u;
     }
@@ -229,7 +233,7 @@ fn classify(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) 
     // Drag acts on DOFs with a cloth member, as a whole (a meta-particle moves as one).
     dm = vec4f(params.dt * params.drag * dofM[d], dofM[d], 0.0, 0.0);
   }
-  slotInfo[k] = vec4u(own, fl, d, 0u);
+  slotInfo[k] = vec4u(own, fl, d, next);
   cgA[at(R_DM, k)] = dm;
   cgC[at(R_VHAT, k)] = select(vec4f(0.0), vec4f(dofV[d].xyz, 0.0), fl == ACTIVE);
 }
@@ -322,13 +326,9 @@ fn init_slot(d: u32) -> f32 {
     var sumG = vec3f(0.0);
     var sumDG = vec3f(0.0);
     let D = slotInfo[d].z;
-    let end = memberStart[D + 1u];
-    for (var k = memberStart[D]; k < end; k++) {
-      let m = slot_of(memberList[k]);
-      if (m != NONE) {
-        sumG += cgC[at(R_G, m)].xyz;
-        sumDG += cgC[at(R_DG, m)].xyz;
-      }
+    for (var m = d; m != NONE; m = next_member(m)) {
+      sumG += cgC[at(R_G, m)].xyz;
+      sumDG += cgC[at(R_DG, m)].xyz;
     }
     let mass = cgA[at(R_DM, d)].y;
     let dragMass = cgA[at(R_DM, d)].x; // dt·c·M: linear drag −c M v, implicit
@@ -436,13 +436,7 @@ fn apply_slot(d: u32) -> f32 {
     let pd = cgA[at(R_P, d)].xyz;
     let dm = cgA[at(R_DM, d)];
     ap = (dm.y + dm.x) * pd;
-    let D = slotInfo[d].z;
-    let end = memberStart[D + 1u];
-    for (var k = memberStart[D]; k < end; k++) {
-      let m = slot_of(memberList[k]);
-      if (m == NONE) {
-        continue;
-      }
+    for (var m = d; m != NONE; m = next_member(m)) {
       let xm = cgA[at(R_XP, m)].xyz;
       let sEnd = springStart[m + 1u];
       for (var s = springStart[m]; s < sEnd; s++) {
@@ -620,15 +614,9 @@ fn local_cost(lid: u32) -> vec2u {
   for (var d = lid; d < params.count; d += WORKGROUP_SIZE) {
     counting += 1u;
     if (is_free(d)) {
-      let D = slotInfo[d].z;
-      let end = memberStart[D + 1u];
-      for (var k = memberStart[D]; k < end; k++) {
+      for (var m = d; m != NONE; m = next_member(m)) {
         counting += 1u;
-        let m = slot_of(memberList[k]);
-        work += 1u;
-        if (m != NONE) {
-          work += springStart[m + 1u] - springStart[m];
-        }
+        work += 1u + springStart[m + 1u] - springStart[m];
       }
     }
   }

@@ -25,14 +25,15 @@ export function totalCost(chunks: number, workgroupSize: number): number {
 
 /**
  * Iterations one local dispatch surely takes: `(budget − setup) / perIteration` (loop iterations
- * of the busiest invocation, worst case), or 0 when fewer than two fit (the dispatched kernels are
+ * of the busiest invocation, worst case), or 0 when fewer than `least` fit (default 2: a cost that
+ * is exact, like FLIP's, gains nothing from one iteration per dispatch; the dispatched kernels are
  * then the better path).
  */
 export function iterationsPerDispatch(
   perIteration: number,
-  options: { setup: number; budget?: number },
+  options: { setup: number; budget?: number; least?: number },
 ): number {
   const budget = options.budget ?? LOCAL_BUDGET;
   const fits = Math.floor((budget - options.setup) / Math.max(1, perIteration));
-  return fits >= 2 ? fits : 0;
+  return fits >= (options.least ?? 2) ? fits : 0;
 }
