@@ -32,6 +32,7 @@ import {
 } from "./kernel.ts";
 import { type SplitBinding, splitBinding } from "./split_binding.ts";
 import {
+  checkSpringEnds,
   type PackedSprings,
   packSprings,
   SPRING_CSR_WGSL,
@@ -398,11 +399,9 @@ export class ImplicitSprings {
     this.springCount = options.springs.length;
     this.workgroupSize = wg;
     const label = this.label = options.label ?? "cloth";
-    // Per-particle spring CSR (checked against N first), then the system's span
-    const checked = packSprings(options.springs, {
-      particleCount: n,
-      name: "ImplicitSprings: options.springs",
-    });
+    // the springs' ends checked against N, then the system's span, then the CSR by slot
+    const springsName = "ImplicitSprings: options.springs";
+    checkSpringEnds(options.springs, { particleCount: n, name: springsName });
     const clothFlags = new Uint32Array(n);
     if (options.cloth) {
       if (options.cloth.length !== n) {
@@ -426,10 +425,11 @@ export class ImplicitSprings {
     const slots = this.slotCount = Math.max(1, clothFlags.lastIndexOf(1) + 1 - first);
     const stride = this.#stride = Math.ceil(slots / 16) * 16;
     // the springs by slot (4 bytes per entry)
-    const packed = this.packed = first === 0 && slots === n ? checked : packSprings(
-      options.springs.map((sp) => ({ ...sp, i: sp.i - first, j: sp.j - first })),
-      { particleCount: slots, name: "ImplicitSprings: options.springs" },
-    );
+    const packed = this.packed = packSprings(options.springs, {
+      particleCount: slots,
+      offset: first,
+      name: springsName,
+    });
 
     const buffer = (name: string, size: number, usage: number, data?: ArrayBufferView) => {
       const b = device.createBuffer({

@@ -58,6 +58,32 @@ export interface PackSpringsOptions {
   ends?: "both" | "lower";
   /** Name of the springs in error messages (default `springs`). */
   name?: string;
+  /**
+   * Index of the first particle of the CSR (default 0): spring ends `offset ... offset + N − 1`
+   * are stored as rows and partners `0 ... N − 1` (a system's span of a scene's particles).
+   */
+  offset?: number;
+}
+
+/**
+ * Throws a `RangeError` naming the first spring whose end is not a particle index in
+ * `offset ... offset + particleCount − 1` (the check {@link packSprings} makes).
+ */
+export function checkSpringEnds(
+  springs: readonly Spring[],
+  options: { particleCount: number; offset?: number; name?: string },
+): void {
+  const n = options.particleCount;
+  const offset = options.offset ?? 0;
+  const name = options.name ?? "springs";
+  springs.forEach((s, k) => {
+    for (const [key, v] of [["i", s?.i], ["j", s?.j]] as const) {
+      if (!Number.isInteger(v) || v < offset || v >= offset + n) {
+        const range = offset === 0 ? `< ${n}` : `in ${offset}..${offset + n - 1}`;
+        throw new RangeError(`${name}[${k}].${key} = ${v} is not a particle index ${range}`);
+      }
+    }
+  });
 }
 
 /** Bits that hold a partner index < n. */
@@ -82,9 +108,11 @@ export function packSprings(
   const n = options.particleCount;
   const name = options.name ?? "springs";
   const ends = options.ends ?? "both";
+  const offset = options.offset ?? 0;
   if (!Number.isInteger(n) || n < 1) {
     throw new RangeError(`packSprings: particleCount must be an integer >= 1, got ${n}`);
   }
+  checkSpringEnds(springs, { particleCount: n, offset, name });
   const partnerBits = partnerBitsFor(n);
   const maxClasses = 2 ** (32 - partnerBits);
   const row = new Float32Array(4);
@@ -95,11 +123,6 @@ export function packSprings(
   const start = new Uint32Array(n + 1);
   let breakable = 0;
   springs.forEach((s, k) => {
-    for (const [key, v] of [["i", s?.i], ["j", s?.j]] as const) {
-      if (!Number.isInteger(v) || v < 0 || v >= n) {
-        throw new RangeError(`${name}[${k}].${key} = ${v} is not a particle index < ${n}`);
-      }
-    }
     if (s.i === s.j) throw new RangeError(`${name}[${k}] joins particle ${s.i} to itself`);
     if (!(s.restLength > 0) || !Number.isFinite(s.restLength)) {
       throw new RangeError(
@@ -129,8 +152,8 @@ export function packSprings(
       table.push(...row);
     }
     cls[k] = c;
-    if (ends === "both" || s.i < s.j) start[s.i + 1]++;
-    if (ends === "both" || s.j < s.i) start[s.j + 1]++;
+    if (ends === "both" || s.i < s.j) start[s.i - offset + 1]++;
+    if (ends === "both" || s.j < s.i) start[s.j - offset + 1]++;
   });
   for (let i = 0; i < n; i++) start[i + 1] += start[i];
   const words = new Uint32Array(start[n]);
@@ -138,8 +161,9 @@ export function packSprings(
   const shift = 2 ** partnerBits;
   const word = (partner: number, c: number) => partner + c * shift;
   springs.forEach((s, k) => {
-    if (ends === "both" || s.i < s.j) words[fill[s.i]++] = word(s.j, cls[k]);
-    if (ends === "both" || s.j < s.i) words[fill[s.j]++] = word(s.i, cls[k]);
+    const [i, j] = [s.i - offset, s.j - offset];
+    if (ends === "both" || i < j) words[fill[i]++] = word(j, cls[k]);
+    if (ends === "both" || j < i) words[fill[j]++] = word(i, cls[k]);
   });
   if (ends === "lower") {
     const mask = shift - 1;
