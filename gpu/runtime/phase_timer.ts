@@ -150,7 +150,8 @@ export class PhaseTimer {
       });
       this.#resolveBuffer = device.createBuffer({
         label: `${label} resolve`,
-        size: queries * 8,
+        // room for every run of written queries at a 256-byte aligned offset (see resolve())
+        size: queries * 8 + (queries / 2 + 1) * 256,
         usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC,
       });
       this.#readback = device.createBuffer({
@@ -213,9 +214,18 @@ export class PhaseTimer {
         `${this.label}: resolve() called while read() is mapping; await read() first`,
       );
     }
-    const count = 2 * this.phases.length * this.#steps;
-    encoder.resolveQuerySet(this.#querySet!, 0, count, this.#resolveBuffer!, 0);
-    encoder.copyBufferToBuffer(this.#resolveBuffer!, 0, this.#readback!, 0, count * 8);
+    // Only the queries written in this batch are resolved, each maximal run of them with one
+    // resolve: wgpu 29 (Deno 2.9) resolves on Vulkan with a WAIT flag, so a query that no pass
+    // wrote (a phase that did not run in a step) would never become available and the queue would
+    // wait forever (gfx-rs/wgpu#3612). The slots left out keep stale bytes; read() ignores them.
+    // Each run lands at a 256-byte aligned offset of the resolve buffer (WebGPU's rule for
+    // resolveQuerySet), then is copied to its own place in the readback buffer.
+    let at = 0;
+    for (const [first, count] of writtenRuns(this.#requested, this.phases.length * this.#steps)) {
+      encoder.resolveQuerySet(this.#querySet!, first, count, this.#resolveBuffer!, at);
+      encoder.copyBufferToBuffer(this.#resolveBuffer!, at, this.#readback!, first * 8, count * 8);
+      at += Math.ceil((count * 8) / 256) * 256;
+    }
     this.#dirty = false;
   }
 
@@ -271,4 +281,23 @@ export class PhaseTimer {
     this.#resolveBuffer?.destroy();
     this.#readback?.destroy();
   }
+}
+
+/**
+ * The maximal runs `[first, count]` of query indices that were written, from the per-slot bits of
+ * `requested` (bit 1: the slot's begin query `2·slot`, bit 2: its end query `2·slot + 1`) over its
+ * first `slots` slots. Exported for its test.
+ */
+export function writtenRuns(requested: Uint8Array, slots: number): [number, number][] {
+  const runs: [number, number][] = [];
+  let start = -1;
+  for (let q = 0; q <= 2 * slots; q++) {
+    const written = q < 2 * slots && (requested[q >> 1] & (1 << (q & 1))) !== 0;
+    if (written && start < 0) start = q;
+    else if (!written && start >= 0) {
+      runs.push([start, q - start]);
+      start = -1;
+    }
+  }
+  return runs;
 }

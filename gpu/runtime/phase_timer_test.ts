@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { acquireGpu } from "./device.ts";
-import { PhaseTimer } from "./phase_timer.ts";
+import { PhaseTimer, writtenRuns } from "./phase_timer.ts";
 
 /** A kernel whose cost grows with `iterations` (writes its result so it is not optimized out). */
 const BUSY_WGSL = `
@@ -151,6 +151,46 @@ Deno.test("PhaseTimer", async (t) => {
       "a new batch is empty",
     );
     timer.destroy();
+  });
+
+  await t.step(
+    "only written queries are resolved (an unwritten one hangs wgpu on Vulkan)",
+    async () => {
+      // phases p, q, r over 3 steps: p every step, q only in step 1, r's begin only in step 2
+      const timer = new PhaseTimer(device, { phases: ["p", "q", "r"], capacitySteps: 4 });
+      const encoder = device.createCommandEncoder({ label: "sparse batch" });
+      for (let s = 0; s < 3; s++) run(encoder, "p", light, timer.writes("p", s));
+      run(encoder, "q", light, timer.writes("q", 1));
+      run(encoder, "r", light, timer.writes("r", 2, { part: "begin" }));
+      const resolves: [number, number, number][] = [];
+      const spy = new Proxy(encoder, {
+        get(target, key) {
+          if (key === "resolveQuerySet") {
+            return (set: GPUQuerySet, first: number, count: number, dst: GPUBuffer, at: number) => {
+              resolves.push([first, count, at]);
+              target.resolveQuerySet(set, first, count, dst, at);
+            };
+          }
+          const v = Reflect.get(target, key);
+          return typeof v === "function" ? v.bind(target) : v;
+        },
+      });
+      timer.resolve(spy);
+      // queries: step s, phase k → 2(3s + k), +1; p: 0-1, 6-7, 12-13; q (step 1): 8-9; r begin: 16
+      assert.deepEqual(resolves.map(([f, c]) => [f, c]), [[0, 2], [6, 4], [12, 2], [16, 1]]);
+      assert.ok(resolves.every(([, , at]) => at % 256 === 0), "256-byte aligned destinations");
+      device.queue.submit([encoder.finish()]);
+      const { ms } = await timer.read();
+      assert.ok(ms.p.every((v) => v >= 0) && ms.q[1] >= 0, `${JSON.stringify(ms)}`);
+      assert.ok(Number.isNaN(ms.q[0]) && Number.isNaN(ms.r[2]), "unwritten slots read NaN");
+      timer.destroy();
+    },
+  );
+
+  await t.step("writtenRuns: maximal runs of the requested begin/end bits", () => {
+    assert.deepEqual(writtenRuns(new Uint8Array([3, 3, 0, 1, 2, 3]), 6), [[0, 4], [6, 1], [9, 3]]);
+    assert.deepEqual(writtenRuns(new Uint8Array([3, 3, 3]), 2), [[0, 4]], "only `slots` slots");
+    assert.deepEqual(writtenRuns(new Uint8Array(4), 4), []);
   });
 
   await t.step("disabled by the caller: no writes, empty reads", async () => {
