@@ -3,62 +3,90 @@
  *
  * @module
  */
-import type { AdapterChoice } from "../gpu/runtime/device.ts";
+import {
+  type AdapterChoice,
+  BACKENDS,
+  PREFERENCES,
+  requestAdapterOn,
+  requestOptions,
+} from "../gpu/runtime/adapter_request.ts";
+import type { Backend } from "../gpu/runtime/device.ts";
 import { UsageError } from "./suite.ts";
 
 /** An adapter as `--list-adapters` shows it. */
 export interface AdapterListing {
   index: number;
+  /** The `--adapter` value that picks it (`backend:preference`). */
   choice: AdapterChoice;
+  backend: Backend;
   description: string;
   vendor: string;
   isFallbackAdapter: boolean;
 }
 
-const CHOICES: AdapterChoice[] = ["default", "software", "high-performance", "low-power"];
-
-/** Lists the distinct adapters reachable through each request option. */
+/**
+ * Lists the distinct adapters reachable on each backend (Vulkan, Metal, DX12, GL) through each
+ * request option: lavapipe (Vulkan) and llvmpipe (GL) are listed apart though they share a name.
+ */
 export async function listAdapters(): Promise<AdapterListing[]> {
   const out: AdapterListing[] = [];
-  for (const choice of CHOICES) {
-    const a = await navigator.gpu.requestAdapter(
-      choice === "software"
-        ? { forceFallbackAdapter: true }
-        : choice === "default"
-        ? {}
-        : { powerPreference: choice },
-    );
-    if (!a) continue;
-    const info = a.info as GPUAdapterInfo & { isFallbackAdapter?: boolean };
-    const key = `${info.description}|${info.isFallbackAdapter}`;
-    if (out.some((x) => `${x.description}|${x.isFallbackAdapter}` === key)) continue;
-    out.push({
-      index: out.length,
-      choice,
-      description: info.description,
-      vendor: info.vendor,
-      isFallbackAdapter: Boolean(info.isFallbackAdapter),
-    });
+  for (const backend of BACKENDS) {
+    for (const preference of PREFERENCES) {
+      const a = await requestAdapterOn(backend, requestOptions(preference));
+      if (!a) continue;
+      const info = a.info as GPUAdapterInfo & { isFallbackAdapter?: boolean };
+      const key = `${backend}|${info.description}|${info.isFallbackAdapter}`;
+      if (out.some((x) => `${x.backend}|${x.description}|${x.isFallbackAdapter}` === key)) continue;
+      out.push({
+        index: out.length,
+        choice: `${backend}:${preference}`,
+        backend,
+        description: info.description,
+        vendor: info.vendor,
+        isFallbackAdapter: Boolean(info.isFallbackAdapter),
+      });
+    }
   }
   return out;
 }
 
+/** One line of `--list-adapters`. */
+export function formatAdapter(a: AdapterListing): string {
+  return `  ${a.index}  ${a.choice.padEnd(24)} ${a.backend.padEnd(7)} ${a.description}${
+    a.isFallbackAdapter ? " (software)" : ""
+  }`;
+}
+
 /**
- * Resolves an `--adapter` value: `default`, `software`, `high-performance`, `low-power`, an index
- * from `--list-adapters`, or a case-insensitive part of an adapter's description.
+ * Resolves an `--adapter` value: `default`, `software`, `high-performance`, `low-power`, a
+ * backend (`vulkan`, `gl`, `metal`, `dx12`) or `backend:preference`, an index from
+ * `--list-adapters`, or a case-insensitive part of an adapter's description (with an optional
+ * `backend:` before it, e.g. `gl:llvmpipe`).
  */
 export async function resolveAdapter(value: string): Promise<AdapterChoice> {
-  if ((CHOICES as string[]).includes(value)) return value as AdapterChoice;
-  const adapters = await listAdapters();
-  const byIndex = /^\d+$/.test(value) ? adapters.find((a) => a.index === Number(value)) : undefined;
-  const byName = adapters.filter((a) => a.description.toLowerCase().includes(value.toLowerCase()));
+  const preferences = PREFERENCES as readonly string[];
+  const backends = BACKENDS as readonly string[];
+  const [head, tail] = value.includes(":") ? value.split(/:(.*)/s) : [undefined, value];
+  if (head === undefined && (preferences.includes(value) || backends.includes(value))) {
+    return value as AdapterChoice;
+  }
+  if (head !== undefined && backends.includes(head) && preferences.includes(tail)) {
+    return value as AdapterChoice;
+  }
+  const adapters = (await listAdapters()).filter((a) => head === undefined || a.backend === head);
+  const byIndex = head === undefined && /^\d+$/.test(value)
+    ? adapters.find((a) => a.index === Number(value))
+    : undefined;
+  const byName = adapters.filter((a) => a.description.toLowerCase().includes(tail.toLowerCase()));
   const hit = byIndex ?? (byName.length === 1 ? byName[0] : undefined);
   if (!hit) {
     const known = adapters.map((a) => `${a.index} (${a.choice}): ${a.description}`).join("; ");
     throw new UsageError(
       `--adapter "${value}" matches ${byName.length > 1 ? "several" : "no"} adapter; valid: ${
-        CHOICES.join(", ")
-      }, or one of ${known || "none found"}`,
+        preferences.join(", ")
+      }, a backend (${backends.join(", ")}), backend:preference, or one of ${
+        known || "none found"
+      }${byName.length > 1 ? " (name the backend, e.g. gl:llvmpipe, or give the index)" : ""}`,
     );
   }
   return hit.choice;

@@ -11,7 +11,7 @@
  */
 import { getScene, sceneIds } from "../scenes/catalog.ts";
 import { HANDLERS } from "../gpu/handlers/registry.ts";
-import { listAdapters, resolveAdapter } from "./adapters.ts";
+import { formatAdapter, listAdapters, resolveAdapter } from "./adapters.ts";
 import { type BenchOptions, parseBenchArgs, USAGE } from "./cli.ts";
 import { OutputDirError, prepareOutputDir } from "./output_dir.ts";
 import { Progress } from "./progress.ts";
@@ -20,7 +20,10 @@ import { checkCaseParams, resolveCases, SceneFileError, UsageError } from "./sui
 import { expandSweeps } from "./sweep.ts";
 import { SUITES } from "./suites.ts";
 import { verifyResults } from "./verify.ts";
-import type { CaseRecord } from "../core/result.ts";
+import type { CaseRecord, CaseStatus } from "../core/result.ts";
+
+/** The statuses of a case that did not run to its end: exit status 1. */
+export const CASE_FAILED: readonly CaseStatus[] = ["failed", "timeout", "gpu-timeout"];
 
 /** Default output folder: reports/out/<UTC timestamp>. */
 export function defaultOutDir(now = new Date()): string {
@@ -59,14 +62,14 @@ export function summaryTable(records: readonly CaseRecord[]): string {
   const scale = (s: string) => (sweep ? `${s.padEnd(7)} ` : "");
   const lines = [
     `${"scene".padEnd(22)} ${"handler".padEnd(17)} ${scale("scale")}${
-      "status".padEnd(9)
+      "status".padEnd(11)
     } pass-thru  rebound  E/E0   ms/step  ns/p·step`,
   ];
   for (const r of records) {
     const m = r.metrics?.summary;
     const handler = `${r.handler}${sweepLabel(r.sweep)}`;
     lines.push(
-      `${r.scene.padEnd(22)} ${handler.padEnd(17)} ${scale(r.scale)}${r.status.padEnd(9)} ${
+      `${r.scene.padEnd(22)} ${handler.padEnd(17)} ${scale(r.scale)}${r.status.padEnd(11)} ${
         String(m?.passThroughMax ?? "-").padStart(9)
       }  ${f(m?.fluidRebound).padStart(7)}  ${f(m?.energyRatio).padStart(5)}  ${
         f(r.timings?.phases.total.median, 1).padStart(7)
@@ -78,7 +81,10 @@ export function summaryTable(records: readonly CaseRecord[]): string {
 
 /** What {@link runBench} did. */
 export interface BenchOutcome {
-  /** Exit status: 0 ok, 1 a case failed or timed out, 2 usage or scene-file error, 130 interrupted. */
+  /**
+   * Exit status: 0 ok, 1 a case failed or timed out (`timeout`, `gpu-timeout`), 2 usage or
+   * scene-file error, 130 interrupted.
+   */
   exitCode: number;
   /** The output folder, when a suite ran (not for `--help`, `--list`, `--verify`, usage errors). */
   outDir?: string;
@@ -115,13 +121,7 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
       return { exitCode: 0 };
     }
     if (opts.listAdapters) {
-      for (const a of await listAdapters()) {
-        console.log(
-          `  ${a.index}  ${a.choice.padEnd(16)} ${a.description}${
-            a.isFallbackAdapter ? " (software)" : ""
-          }`,
-        );
-      }
+      for (const a of await listAdapters()) console.log(formatAdapter(a));
       return { exitCode: 0 };
     }
     const adapter = await resolveAdapter(opts.adapter);
@@ -191,12 +191,14 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
     }, { resultsFile, progress, interrupted: () => interrupted });
     Deno.removeSignalListener("SIGINT", onSigint);
     console.log(`\n${summaryTable(records)}`);
-    console.log(`\nwrote ${records.length} cases to ${resultsFile}`);
-    const exitCode = stopped
-      ? 130
-      : records.some((r) => r.status === "failed" || r.status === "timeout")
-      ? 1
-      : 0;
+    const compiled = records.reduce((a, r) => a + (r.compileSeconds ?? 0), 0);
+    const pipelines = records.reduce((a, r) => a + (r.pipelines?.created ?? 0), 0);
+    const reused = records.reduce((a, r) => a + (r.pipelines?.reused ?? 0), 0);
+    console.log(
+      `\npipelines: ${pipelines} compiled in ${compiled.toFixed(1)} s, ${reused} reused`,
+    );
+    console.log(`wrote ${records.length} cases to ${resultsFile}`);
+    const exitCode = stopped ? 130 : records.some((r) => CASE_FAILED.includes(r.status)) ? 1 : 0;
     return records.length
       ? { exitCode, outDir: out, resultsPath: resultsFile }
       : { exitCode, outDir: out };

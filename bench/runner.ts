@@ -1,18 +1,28 @@
 /**
- * The bench protocol: for each case, build the scene on a fresh device, run the warm-up steps
+ * The bench protocol: for each case, build the scene on the run's device, run the warm-up steps
  * (untimed), run the measured steps, repeat; summarise per-phase times (median, MAD, bootstrap
  * CI, min/max, raw samples) and metrics; append the record to `results.jsonl` as soon as the
  * case finishes, so an interrupted run keeps every finished case.
  *
+ * The cases of a run share one device ({@link DeviceLease}), so a pipeline is compiled once per
+ * device and reused by the cases after (`compileSeconds` records each case's share, apart from
+ * its step times); a case's record is otherwise the same as on a fresh device.
+ *
  * A case that produces NaN or explodes is `unstable` (recorded with its metrics; the run goes
- * on); an exception or a lost device is `failed` (the next case gets a new device); a case past
- * its time limit is `timeout`. An interrupt (Ctrl-C) stops the current case without recording it.
+ * on); an exception or a lost device is `failed`; a case past its time limit is `timeout`; a case
+ * whose GPU work does not complete by its deadline (`gpu/runtime/gpu_deadline.ts`: scaled from the
+ * case's own step times, at least a minute) is `gpu-timeout`, its error naming the phase and the
+ * pending operation. After a failed case, a lost device or GPU work that did not complete (a
+ * `gpu-timeout`, or a time limit that ran out during a GPU wait) the device is destroyed and the
+ * next case gets a new one. An interrupt (Ctrl-C) stops the current case without recording it.
  *
  * @module
  */
-import { acquireGpu, type AdapterChoice, type GpuContext } from "../gpu/runtime/device.ts";
+import type { AdapterChoice, GpuContext } from "../gpu/runtime/device.ts";
 import { Engine, RunStopped } from "../gpu/engine.ts";
-import { kernelWorkgroupSizes } from "../gpu/runtime/kernel.ts";
+import { kernelWorkgroupSizes, pipelineStats } from "../gpu/runtime/kernel.ts";
+import { type GpuDeadlineOptions, GpuTimeoutError } from "../gpu/runtime/gpu_deadline.ts";
+import { DeviceLease } from "./device_lease.ts";
 import { handlerParams } from "../gpu/handlers/registry.ts";
 import { SAMPLE_FIELDS } from "../gpu/metrics/metrics.ts";
 import { summariseMetrics, TABLE_I_PHASES } from "./case_metrics.ts";
@@ -42,8 +52,13 @@ export interface ProtocolOptions {
    */
   warmup?: number;
   repeat: number;
-  /** Per-case limit (s). */
+  /** Per-case limit (s); a GPU wait still pending when it runs out ends the case too. */
   timeout: number;
+  /**
+   * Deadlines of the case's GPU waits (`gpu/runtime/gpu_deadline.ts`; default a floor of 60 s and
+   * 50 × the case's slowest ms per step × the steps pending). Tests give a small floor.
+   */
+  deadline?: Omit<GpuDeadlineOptions, "notAfter">;
 }
 
 /** Where results go and how progress is shown. */
@@ -53,6 +68,11 @@ export interface RunIo {
   progress?: Progress;
   /** Polled between batches of steps: true stops the run (Ctrl-C). */
   interrupted?: () => boolean;
+  /**
+   * The device the cases share ({@link runSuite} passes one); without it a case acquires a device
+   * of its own and destroys it when it ends.
+   */
+  devices?: DeviceLease;
 }
 
 /** Steps of one repetition of a case. */
@@ -127,17 +147,22 @@ export async function runOne(
     startedAt,
     wallSeconds: 0,
   };
+  const devices = io.devices ??
+    new DeviceLease({ adapter: options.adapter, label: `${scene.id} × ${handler}` });
   let gpu: GpuContext | undefined;
-  let lost: string | null = null;
+  let compiled: ReturnType<typeof pipelineStats> | undefined;
+  /** Whether the device cannot serve the next case (it is replaced). */
+  let spoilt = false;
   let interrupted = false;
   const shouldStop = () => {
     if (io.interrupted?.()) return "interrupted";
-    if (lost) return `device lost: ${lost}`;
+    if (devices.lost) return `device lost: ${devices.lost}`;
     return (performance.now() - t0) / 1000 > options.timeout ? "timeout" : null;
   };
+  const deadline = { ...options.deadline, notAfter: t0 + options.timeout * 1000 };
   try {
-    gpu = await acquireGpu({ adapter: options.adapter, label: `${scene.id} × ${handler}` });
-    gpu.device.lost.then((info) => (lost = info.message || info.reason || "lost"));
+    gpu = await devices.get();
+    compiled = pipelineStats(gpu.device);
     const env: Environment = captureEnvironment(gpu.info);
     record.env = env;
     const perPhase: Record<string, number[]> = {};
@@ -146,7 +171,13 @@ export async function runOne(
     const hashes: string[] = [];
     let source: "timestamp" | "wall-clock" = "wall-clock";
     for (let r = 0; r < options.repeat; r++) {
-      const engine = await Engine.create(scene, { handler, gpu, params: spec.params, coupling });
+      const engine = await Engine.create(scene, {
+        handler,
+        gpu,
+        params: spec.params,
+        coupling,
+        deadline,
+      });
       try {
         record.handlerParams = { ...engine.handlerParams };
         const solid = engine.particles.bodies.filter((b) => b.kind !== "fluid").reduce(
@@ -185,7 +216,12 @@ export async function runOne(
           // Positions and, with solid bodies, the fragments of the last metrics sample at or
           // before step b (its step is the frame's fragmentsStep), in one readback.
           if (frameSteps.includes(b)) {
-            frames.push(await readSnapshotFrame(engine, { domain, stride }));
+            frames.push(
+              await engine.deadline.wait(readSnapshotFrame(engine, { domain, stride }), {
+                phase: `the snapshot frame at step ${b}`,
+                operation: "mapAsync of the snapshot readback",
+              }),
+            );
           }
         }
         // A run whose length is not a multiple of metricsEvery ends with a sample of its final
@@ -278,17 +314,39 @@ export async function runOne(
     record.repeatable = hashes.every((h) => h === hashes[0]);
     record.status = record.metrics?.summary.exploded ? "unstable" : "ok";
   } catch (e) {
+    const lost = devices.lost;
     if (e instanceof RunStopped && e.reason === "interrupted") interrupted = true;
     else if (e instanceof RunStopped && e.reason === "timeout") {
       record.status = "timeout";
       record.error = `exceeded --timeout of ${options.timeout} s`;
+    } else if (e instanceof GpuTimeoutError && e.reason === "case time limit") {
+      spoilt = true;
+      record.status = "timeout";
+      record.error = `exceeded --timeout of ${options.timeout} s while ${e.operation} in ` +
+        `${e.phase} was pending (the device was replaced)`;
+    } else if (e instanceof GpuTimeoutError) {
+      spoilt = true;
+      record.status = "gpu-timeout";
+      record.error = `${e.name}: ${e.message} (the device was replaced for the next case)`;
     } else {
+      // a constructor that threw leaves the buffers it made alive (until garbage collection: on
+      // a large scene, gigabytes), a failed run may leave an invalid pipeline in the cache
+      spoilt = true;
       record.status = "failed";
       record.error = (e instanceof Error ? `${e.name}: ${e.message}` : String(e)) +
         (lost ? ` (device lost: ${lost})` : "");
     }
   } finally {
-    gpu?.device.destroy();
+    if (gpu && compiled) {
+      const now = pipelineStats(gpu.device);
+      record.compileSeconds = now.seconds - compiled.seconds;
+      record.pipelines = {
+        created: now.created - compiled.created,
+        reused: now.reused - compiled.reused,
+      };
+    }
+    // a device of the case's own, or one that cannot serve the next case, goes
+    if (!io.devices || spoilt || devices.lost) devices.replace();
   }
   if (interrupted) return null;
   record.wallSeconds = (performance.now() - t0) / 1000;
@@ -298,32 +356,42 @@ export async function runOne(
   return record;
 }
 
-/** Runs every case in order; stops early (without recording the current case) on interrupt. */
+/**
+ * Runs every case in order on one device (`io.devices`, or one acquired for the run and given
+ * back at its end), replaced after a case that spoilt it; stops early (without recording the
+ * current case) on interrupt.
+ */
 export async function runSuite(
   cases: readonly CaseSpec[],
   options: ProtocolOptions,
   io: RunIo,
 ): Promise<{ records: CaseRecord[]; interrupted: boolean }> {
   const records: CaseRecord[] = [];
-  for (let k = 0; k < cases.length; k++) {
-    const c = cases[k];
-    io.progress?.caseStart(k, `${c.scene.id} × ${c.handler}`);
-    const rec = await runOne(c, options, io);
-    if (!rec) {
-      io.progress?.caseEnd("interrupted", "not recorded");
-      return { records, interrupted: true };
+  const devices = io.devices ?? new DeviceLease({ adapter: options.adapter });
+  try {
+    for (let k = 0; k < cases.length; k++) {
+      const c = cases[k];
+      io.progress?.caseStart(k, `${c.scene.id} × ${c.handler}`);
+      const rec = await runOne(c, options, { ...io, devices });
+      if (!rec) {
+        io.progress?.caseEnd("interrupted", "not recorded");
+        return { records, interrupted: true };
+      }
+      records.push(rec);
+      const m = rec.metrics?.summary;
+      io.progress?.caseEnd(
+        rec.status,
+        rec.error ??
+          (m
+            ? `pass-through ${m.passThroughMax}, rebound ${(+m.fluidRebound).toFixed(2)} m/s, ${
+              rec.timings?.phases.total.median.toFixed(1)
+            } ms/step`
+            : ""),
+      );
     }
-    records.push(rec);
-    const m = rec.metrics?.summary;
-    io.progress?.caseEnd(
-      rec.status,
-      rec.error ??
-        (m
-          ? `pass-through ${m.passThroughMax}, rebound ${(+m.fluidRebound).toFixed(2)} m/s, ${
-            rec.timings?.phases.total.median.toFixed(1)
-          } ms/step`
-          : ""),
-    );
+    return { records, interrupted: false };
+  } finally {
+    // a lease of the caller's stays the caller's to give back
+    if (!io.devices) devices.release();
   }
-  return { records, interrupted: false };
 }

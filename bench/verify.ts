@@ -50,9 +50,11 @@ export async function verifyResults(
     );
     const warnings: string[] = [];
     if (now?.env && rec.env) {
-      if (now.env.adapter.description !== rec.env.adapter.description) {
+      const named = (a: typeof rec.env.adapter) =>
+        `${a.description}${a.backend ? ` (${a.backend})` : ""}`;
+      if (named(now.env.adapter) !== named(rec.env.adapter)) {
         warnings.push(
-          `adapter "${now.env.adapter.description}" differs from recorded "${rec.env.adapter.description}"`,
+          `adapter "${named(now.env.adapter)}" differs from recorded "${named(rec.env.adapter)}"`,
         );
       }
       if (now.env.deno !== rec.env.deno) {

@@ -16,8 +16,20 @@ import type { Snapshots } from "./snapshot_codec.ts";
 /** Current result schema version. */
 export const SCHEMA_VERSION = 1;
 
-/** Outcome of a case. */
-export type CaseStatus = "ok" | "unstable" | "failed" | "timeout";
+/**
+ * Outcome of a case: `gpu-timeout` when its GPU work did not complete by its deadline (the error
+ * names the phase and the pending operation; the device was replaced).
+ */
+export type CaseStatus = "ok" | "unstable" | "failed" | "timeout" | "gpu-timeout";
+
+/** Every {@link CaseStatus}, in the order messages list them. */
+export const CASE_STATUSES: readonly CaseStatus[] = [
+  "ok",
+  "unstable",
+  "failed",
+  "timeout",
+  "gpu-timeout",
+];
 
 /** What the harness records about the adapter a case ran on. */
 export interface AdapterRecord {
@@ -25,6 +37,11 @@ export interface AdapterRecord {
   architecture: string;
   device: string;
   description: string;
+  /**
+   * The WebGPU backend the adapter was found on (`vulkan`, `gl`, `metal`, `dx12`): lavapipe
+   * (Vulkan) and llvmpipe (GL) share a description. Absent in records made before it was kept.
+   */
+  backend?: string;
   isFallbackAdapter: boolean;
   /** Features requested and granted on the device. */
   features: string[];
@@ -115,6 +132,15 @@ export interface CaseRecord {
   configHash: string;
   startedAt: string;
   wallSeconds: number;
+  /**
+   * Seconds the case spent creating compute pipelines and their shader modules, all repetitions
+   * (apart from the step times; near 0 where a device shared with earlier cases of the run had
+   * them cached). A driver that compiles lazily (llvmpipe) does so in the first, untimed steps
+   * instead. Absent in records made before it was kept.
+   */
+  compileSeconds?: number;
+  /** Pipelines the case created, and those it took from its device's cache (optional). */
+  pipelines?: { created: number; reused: number };
   /** Particle snapshots at a few times (first repetition), for the report's 3D view (optional). */
   snapshots?: Snapshots;
   /**
@@ -177,10 +203,9 @@ function check(o: Record<string, unknown>, line: number): void {
       throw new SyntaxError(`results line ${line}: field "${k}" must be a ${t}`);
     }
   }
-  if (!["ok", "unstable", "failed", "timeout"].includes(o.status as string)) {
-    throw new SyntaxError(
-      `results line ${line}: status "${o.status}" is not ok, unstable, failed or timeout`,
-    );
+  if (!(CASE_STATUSES as readonly unknown[]).includes(o.status)) {
+    const valid = `${CASE_STATUSES.slice(0, -1).join(", ")} or ${CASE_STATUSES.at(-1)}`;
+    throw new SyntaxError(`results line ${line}: status "${o.status}" is not ${valid}`);
   }
 }
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseResults, recordLine, SCHEMA_VERSION } from "./result.ts";
+import { CASE_STATUSES, parseResults, recordLine, SCHEMA_VERSION } from "./result.ts";
 
 const schema = JSON.parse(Deno.readTextFileSync(new URL("./result.schema.json", import.meta.url)));
 
@@ -33,6 +33,23 @@ Deno.test("result schema", async (t) => {
     const back = parseResults(recordLine(rec as never) + "\n" + recordLine(rec as never));
     assert.equal(back.length, 2);
     assert.equal(back[0].handlerParams.nMax, Infinity);
+  });
+  await t.step("every status is in the JSON Schema, and an unknown one is named", () => {
+    assert.deepEqual(schema.properties.status.enum, [...CASE_STATUSES]);
+    const line = (status: string) =>
+      JSON.stringify({
+        schemaVersion: 1,
+        scene: "s",
+        handler: "h",
+        scale: "tiny",
+        status,
+        configHash: "x",
+      });
+    assert.equal(parseResults(line("gpu-timeout"))[0].status, "gpu-timeout");
+    assert.throws(
+      () => parseResults(line("hung")),
+      /line 1: status "hung" is not ok, unstable, failed, timeout or gpu-timeout/,
+    );
   });
   await t.step("malformed lines and newer versions are named", () => {
     assert.throws(() => parseResults('{"a":1}\n{'), /line 1: field "schemaVersion"/);

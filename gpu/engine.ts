@@ -19,7 +19,14 @@ import { getHandler, handlerParams } from "./handlers/registry.ts";
 import { Metrics, type MetricsSample } from "./metrics/metrics.ts";
 import { type BudgetProbe, StepBudget } from "./metrics/step_budget.ts";
 import { acquireGpu, type GpuContext } from "./runtime/device.ts";
-import { dispatchesEncoded, readBuffer } from "./runtime/kernel.ts";
+import {
+  beginKernelRecord,
+  clearKernelCache,
+  dispatchesEncoded,
+  keepPipelineLabels,
+  readBuffer,
+} from "./runtime/kernel.ts";
+import { GpuDeadline, type GpuWait } from "./runtime/gpu_deadline.ts";
 import {
   type BufferMemory,
   defaultBufferBudget,
@@ -80,6 +87,8 @@ export class Engine {
   };
   #destroyed = false;
   #memory: BufferMemory;
+  /** Bytes alive on the device when the engine was built (an earlier case's leftovers). */
+  #memoryBase: number;
   /** The dispatch gates of stages the handler decides on the GPU (`encodeStageFlag`). */
   #gates: [DispatchGate?, DispatchGate?] = [];
   /** Whether the handler's stage flags gate its stages (`EngineOptions.stageGates`). */
@@ -88,20 +97,34 @@ export class Engine {
   #dispatches: Partial<Record<Phase, number>> = {};
   /** Per-kernel timing (`EngineOptions.profiler`): one readback per step. */
   #profiler: KernelProfiler | undefined;
+  /** Batches of steps run so far (for the phase a GPU wait names). */
+  #batches = 0;
+  /**
+   * The deadlines of the engine's GPU waits (`EngineOptions.deadline`): every batch's readback,
+   * every read of results. Readers of the engine's buffers outside it (a snapshot) race their own
+   * waits with it too.
+   */
+  readonly deadline: GpuDeadline;
 
   private constructor(
     scene: Scene,
     gpu: GpuContext,
-    options: EngineOptions & { ownsGpu: boolean },
+    options: EngineOptions & { ownsGpu: boolean; gpuDeadline: GpuDeadline },
   ) {
     this.scene = scene;
     this.gpu = gpu;
     this.#ownsGpu = options.ownsGpu;
+    this.deadline = options.gpuDeadline;
     const device = gpu.device;
+    // the kernels this engine creates are its record, not those of engines before it on the device
+    beginKernelRecord(device);
+    // the profiler names each dispatch by its pipeline's label: no pipeline under another label
+    if (options.profiler) keepPipelineLabels(device);
     this.#stageGates = options.stageGates ?? true;
     this.#profiler = options.profiler;
     this.#memory = trackBufferMemory(device);
     this.#memory.resetPeak();
+    this.#memoryBase = this.#memory.live;
     this.#memory.setBudget(
       options.memoryBudget === undefined ? defaultBufferBudget(gpu.info) : options.memoryBudget,
     );
@@ -199,7 +222,8 @@ export class Engine {
   /**
    * Builds the engine for `scene` under `options.handler`, validating every GPU object (a WGSL
    * or binding error throws here, naming the problem) and the parameters (a `ParamError` names
-   * the field).
+   * the field). The validation's wait has the floor of `options.deadline` (a `GpuTimeoutError`
+   * past it). A build that fails clears the device's kernel cache (its objects may be invalid).
    */
   static async create(scene: Scene, options: EngineOptions): Promise<Engine> {
     const why = getHandler(options.handler).notApplicable?.(scene);
@@ -213,16 +237,22 @@ export class Engine {
     handlerParams(scene, options.handler, options.params);
     planSystems(scene);
     const gpu = options.gpu ?? await acquireGpu({ adapter: options.adapter ?? "default" });
+    const gpuDeadline = new GpuDeadline(options.deadline);
     try {
-      return await buildValidated(gpu.device, {
-        what: `${scene.id} under ${options.handler}`,
-        build: () => new Engine(scene, gpu, { ...options, ownsGpu: !options.gpu }),
-        cleanup: (engine) => engine.destroy(),
-      });
+      const what = `${scene.id} under ${options.handler}`;
+      return await gpuDeadline.wait(
+        buildValidated(gpu.device, {
+          what,
+          build: () => new Engine(scene, gpu, { ...options, ownsGpu: !options.gpu, gpuDeadline }),
+          cleanup: (engine) => engine.destroy(),
+        }),
+        { phase: `the build of ${what}`, operation: "popErrorScope of its validation" },
+      );
     } catch (e) {
       // a constructor that threw leaves its budget on the device (and, when it acquired the
-      // device, the device itself)
+      // device, the device itself); a pipeline it cached may be invalid
       trackBufferMemory(gpu.device).setBudget(null);
+      clearKernelCache(gpu.device);
       if (!options.gpu) gpu.device.destroy();
       if (e instanceof GpuMemoryError) {
         throw new GpuMemoryError(
@@ -344,7 +374,9 @@ export class Engine {
 
   /**
    * Runs `steps` steps. Each step is one submit; timings are resolved and read back once per batch
-   * (`batchSteps`), which is the only host sync.
+   * (`batchSteps`), which is the only host sync. A batch whose wait does not complete by its
+   * deadline ({@link Engine.deadline}) throws a `GpuTimeoutError` naming the batch, its steps and
+   * the pending operation; the engine (and its device) cannot be used after it.
    */
   async run(
     steps: number,
@@ -355,15 +387,29 @@ export class Engine {
     } = {},
   ): Promise<void> {
     if (this.#destroyed) throw new Error("Engine.run: the engine was destroyed");
+    let first = this.step;
     for (let s = 0; s < steps; s++) {
       this.#clock.beginStep();
       const encoder = this.#encodeStep();
       const ends = this.#clock.endStep(encoder, s === steps - 1);
       this.#profiler?.resolve(encoder);
       this.gpu.device.queue.submit([encoder.finish()]);
-      await this.#profiler?.read();
+      if (this.#profiler) {
+        await this.deadline.wait(this.#profiler.read(), {
+          phase: `profiled step ${this.step - 1}`,
+          operation: "mapAsync of the kernel profiler readback",
+        });
+      }
       if (!ends) continue;
-      await this.#clock.endBatch();
+      const batch: Omit<GpuWait, "operation"> = {
+        phase: `step batch ${++this.#batches} (steps ${first}–${this.step - 1})`,
+        steps: this.step - first,
+      };
+      const done = await this.#clock.endBatch({
+        guard: (work, operation) => this.deadline.wait(work, { ...batch, operation }),
+      });
+      this.deadline.observe(done.steps, done.ms);
+      first = this.step;
       if (this.#gpuErrors.length) {
         throw new Error(`GPU error during steps up to ${this.step}: ${this.#gpuErrors[0]}`);
       }
@@ -394,7 +440,10 @@ export class Engine {
   /** Reads every metrics sample taken so far (one readback). */
   async readMetrics(): Promise<MetricsSample[]> {
     const t0 = performance.now();
-    const rows = await this.#metrics.read();
+    const rows = await this.deadline.wait(this.#metrics.read(), {
+      phase: "the metrics readback",
+      operation: "mapAsync of the metrics samples",
+    });
     this.#clock.countTransfer(rows.length * 64, performance.now() - t0);
     return rows;
   }
@@ -417,9 +466,12 @@ export class Engine {
     return { ...this.#dispatches };
   }
 
-  /** Peak bytes of GPU buffers alive on the engine's device since the engine was built. */
+  /**
+   * Peak bytes of GPU buffers alive on the engine's device since the engine was built, beyond
+   * those alive before (on a device shared with earlier cases: the same as on a fresh device).
+   */
   get peakBufferBytes(): number {
-    return this.#memory.peak;
+    return this.#memory.peak - this.#memoryBase;
   }
 
   /** Host syncs so far: one per batch of steps inside {@link Engine.run}, plus one per read. */
@@ -435,33 +487,54 @@ export class Engine {
   /** Particle positions and velocities now (vec4 per particle), one readback each. */
   readState(): Promise<{ pos: Float32Array; vel: Float32Array }> {
     this.#clock.countTransfer(0, 0, 2);
-    return this.state.read();
+    return this.deadline.wait(this.state.read(), {
+      phase: "the state readback",
+      operation: "mapAsync of the positions and velocities",
+    });
   }
 
   /** Particle positions now (vec4 per particle, w = radius), one readback. */
   async readPositions(): Promise<Float32Array> {
     this.#clock.countTransfer(0, 0);
-    return (await this.state.read({ velocities: false })).pos;
+    const read = this.state.read({ velocities: false });
+    return (await this.deadline.wait(read, {
+      phase: "the positions readback",
+      operation: "mapAsync of the positions",
+    })).pos;
   }
 
   /** SHA-256 (hex) of the particle positions and velocities: equal on equal state, bit for bit. */
   async stateHash(): Promise<string> {
     this.#clock.countTransfer(0, 0, 2);
-    return await this.state.hash();
+    return await this.deadline.wait(this.state.hash(), {
+      phase: "the state hash",
+      operation: "mapAsync of the positions and velocities",
+    });
   }
 
   /** Handler statistics (`HANDLER_STATS`) and pair-list overflows. */
   async readStats(): Promise<HandlerStats & { overflow: number }> {
-    const overflow = new Uint32Array(
-      await readBuffer(this.gpu.device, this.#contacts.outputs.overflow),
-    )[0];
-    return { ...await this.state.readStats(), overflow };
+    const read = async () => {
+      const overflow = new Uint32Array(
+        await readBuffer(this.gpu.device, this.#contacts.outputs.overflow),
+      )[0];
+      return { ...await this.state.readStats(), overflow };
+    };
+    return await this.deadline.wait(read(), {
+      phase: "the handler statistics readback",
+      operation: "mapAsync of the pair-list overflows and handler statistics",
+    });
   }
 
   /** Statistics of the last implicit solve of the first implicit system (one readback). */
   async readSolverStats(): Promise<SolverStats> {
     const s = this.systems.find((x) => x.readSolverStats);
-    return (await s?.readSolverStats?.()) ??
+    const read = s?.readSolverStats?.();
+    return (read &&
+      await this.deadline.wait(read, {
+        phase: `the solver statistics readback of ${s!.id}`,
+        operation: "mapAsync of the solver statistics",
+      })) ??
       { iterations: 0, relativeResidual: 0, converged: true };
   }
 
@@ -472,7 +545,11 @@ export class Engine {
   async readAllSolverStats(): Promise<Record<string, SolverStats>> {
     const out: Record<string, SolverStats> = {};
     for (const s of this.systems) {
-      if (s.readSolverStats) out[s.id] = await s.readSolverStats();
+      if (!s.readSolverStats) continue;
+      out[s.id] = await this.deadline.wait(s.readSolverStats(), {
+        phase: `the solver statistics readback of ${s.id}`,
+        operation: "mapAsync of the solver statistics",
+      });
     }
     return out;
   }

@@ -7,6 +7,7 @@ import type { CouplingReading } from "./coupling/coupling.ts";
 import type { GpuContext } from "./runtime/device.ts";
 import type { BufferBudget } from "./runtime/buffer_memory.ts";
 import type { KernelProfiler } from "./runtime/kernel_profiler.ts";
+import type { GpuDeadlineOptions } from "./runtime/gpu_deadline.ts";
 
 /** Options of {@link Engine.create}. */
 export interface EngineOptions {
@@ -45,4 +46,11 @@ export interface EngineOptions {
    * A diagnostic (`deno task profile`), never part of a bench case.
    */
   profiler?: KernelProfiler;
+  /**
+   * Deadlines of the engine's GPU waits (`gpu/runtime/gpu_deadline.ts`): a batch's readback, a
+   * read of results, the build's validation. Default: a floor of 60 s, 50 × the slowest ms per
+   * step seen × the steps pending, no end. A wait past its deadline throws a `GpuTimeoutError`
+   * naming the phase and the operation; the device is unusable after it.
+   */
+  deadline?: GpuDeadlineOptions;
 }

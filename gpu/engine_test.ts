@@ -10,6 +10,7 @@ import { SPH_INTEGRATE_PARAMS, SPH_INTEGRATE_WGSL } from "./systems/sph/sph_syst
 import { METRICS_PARAMS, METRICS_WGSL, type MetricsSample } from "./metrics/metrics.ts";
 import { checkWgslStruct } from "./runtime/struct_layout.ts";
 import { GpuMemoryError } from "./runtime/buffer_memory.ts";
+import { GpuTimeoutError } from "./runtime/gpu_deadline.ts";
 
 // Engine tests run the tiny scenes end to end on the software adapter (llvmpipe).
 let gpu: GpuContext | undefined;
@@ -180,7 +181,10 @@ Deno.test({
     );
 
     await t.step("stage 2 skipped on the GPU when no marked pair approaches", async () => {
-      const steps = 100;
+      // The fluid reaches the cloth near step 100: by then stage 2 ran once on llvmpipe and not
+      // at all on lavapipe (their roundings differ); by step 160 three or four times on each of
+      // llvmpipe, lavapipe and SwiftShader. 200 steps exercise both branches of the gate on all.
+      const steps = 200;
       const gated = await simulate(fig4, "merge-split", steps);
       const always = await simulate(fig4, "merge-split", steps, { stageGates: false });
       assert.ok(
@@ -203,6 +207,42 @@ Deno.test({
       const c = await simulate({ ...fig4, seed: fig4.seed + 1 }, "merge-split", 60);
       assert.notEqual(a.hash, c.hash);
     });
+
+    await t.step(
+      "a GPU wait that never completes throws, naming its phase and operation",
+      async () => {
+        const engine = await Engine.create(fig4, {
+          handler: "merge-split",
+          gpu: await device(),
+          deadline: { floorSeconds: 0.5, factor: 1 },
+        });
+        const mapAsync = GPUBuffer.prototype.mapAsync;
+        const done = GPUQueue.prototype.onSubmittedWorkDone;
+        try {
+          await engine.run(3);
+          GPUBuffer.prototype.mapAsync = () => new Promise<undefined>(() => {});
+          GPUQueue.prototype.onSubmittedWorkDone = () => new Promise<undefined>(() => {});
+          const t0 = performance.now();
+          await assert.rejects(
+            () => engine.run(4),
+            (e: unknown) =>
+              e instanceof GpuTimeoutError &&
+              /^GPU work did not complete: (mapAsync of the phase timer readback|onSubmittedWorkDone) in step batch 2 \(steps 3–6\) was still pending after /
+                .test(e.message),
+          );
+          await assert.rejects(
+            () => engine.readStats(),
+            /handler statistics in the handler statistics readback was still pending/,
+          );
+          await assert.rejects(() => engine.stateHash(), /GpuTimeoutError: .* in the state hash/);
+          assert.ok(performance.now() - t0 < 20_000, "a wait ends at its deadline");
+        } finally {
+          GPUBuffer.prototype.mapAsync = mapAsync;
+          GPUQueue.prototype.onSubmittedWorkDone = done;
+          engine.destroy();
+        }
+      },
+    );
     gpu?.device.destroy();
   },
 });

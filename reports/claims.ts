@@ -214,7 +214,7 @@ function breaksUnderFluid(scene: string): (records: readonly CaseRecord[]) => Cl
     const r = findCase(records, scene, MERGE_SPLIT);
     const gap = missing([[scene, MERGE_SPLIT]], [r]);
     if (gap) return gap;
-    if (r!.status === "failed" || r!.status === "timeout") {
+    if (r!.status === "failed" || r!.status === "timeout" || r!.status === "gpu-timeout") {
       return { status: "not run", measured: `${scene} × ${MERGE_SPLIT} ended ${r!.status}` };
     }
     const fragments = metric(r!, "fragments");

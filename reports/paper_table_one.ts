@@ -178,7 +178,9 @@ export function comparePaperTableOne(records: readonly CaseRecord[]): PaperCompa
     out.push({
       paper,
       scale: r.scale,
-      adapter: r.env?.adapter.description || r.env?.adapter.device || "unknown adapter",
+      adapter: `${r.env?.adapter.description || r.env?.adapter.device || "unknown adapter"}${
+        r.env?.adapter.backend ? ` (${r.env.adapter.backend})` : ""
+      }`,
       solid: r.particles?.solid ?? null,
       fluid: r.particles?.fluid ?? null,
       ms,

@@ -199,6 +199,13 @@ Deno.test("HTML report", async (t) => {
       r.scene === "fig8-bowl" ? { ...r, status: "failed" as const, metrics: null } : r
     );
     assert.equal(statuses(bowlFailed).v, "not run");
+    // a case whose GPU work never completed did not run either (even with metrics of a sort)
+    const bowlStuck = goodSuite().map((r) =>
+      r.scene === "fig8-bowl" ? { ...r, status: "gpu-timeout" as const } : r
+    );
+    const v = evaluateClaims(bowlStuck).find((c) => c.claim.id === "v")!.result;
+    assert.equal(v.status, "not run");
+    assert.match(v.measured, /fig8-bowl × merge-split ended gpu-timeout/);
     const onlyFig4 = good.filter((r) => r.scene === "fig4-fluid-cloth");
     const s4 = statuses(onlyFig4);
     for (const id of ["h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s"]) {

@@ -23,6 +23,7 @@ function adapterText(r: CaseRecord): string | null {
   if (!a) return null;
   const parts = [
     a.description,
+    a.backend && `${a.backend === "gl" ? "GL" : a.backend[0].toUpperCase() + a.backend.slice(1)}`,
     a.vendor && `vendor ${a.vendor}`,
     a.architecture,
     a.device && `device ${a.device}`,

@@ -55,12 +55,19 @@ export const COUPLING_READINGS = ["own-part", "whole"] as const;
 /** A coupling reading. */
 export type CouplingReading = typeof COUPLING_READINGS[number];
 
+/** The coupling's kernels, in encode order (entry points of `coupling.wgsl`). */
+type CouplingKernel = "gatherMasses" | "gatherForces" | "syncVelocities" | "syncPositions";
+
 /** Elements per system slice of the part buffers: a multiple of 64 (256-byte aligned slices). */
 export function partStride(count: number): number {
   return Math.ceil(Math.max(1, count) / 64) * 64;
 }
 
-/** The part buffers of K systems and the two coupling kernels. */
+/**
+ * The part buffers of K systems and the coupling kernels: the gather (part masses, then part
+ * forces) and the sync (velocities, then positions), each two entry points that bind only what they
+ * use, at most 8 storage buffers (WebGPU's guaranteed limit per stage).
+ */
 export class Coupling {
   /** Systems K. */
   readonly systems: number;
@@ -73,7 +80,7 @@ export class Coupling {
   readonly #partVel: GPUBuffer;
   readonly #velRanges: SplitBinding;
   readonly #params: GPUBuffer;
-  readonly #k: Record<"gather" | "sync", { kernel: Kernel; bind: GPUBindGroup }>;
+  readonly #k: Record<CouplingKernel, { kernel: Kernel; bind: GPUBindGroup }>;
 
   /**
    * @param device the GPU device
@@ -149,45 +156,57 @@ export class Coupling {
     const b = options.state.buffers;
     const R = "read-only-storage" as const;
     const W = "storage" as const;
+    // each entry point binds only the buffers it uses (`[binding, kind, buffer]` of coupling.wgsl)
     const mk = (
       entryPoint: string,
-      bindings: (typeof R | typeof W)[],
-      buffers: (GPUBuffer | GPUBufferBinding)[],
+      bindings: [number, typeof R | typeof W, GPUBuffer | GPUBufferBinding][],
     ) => {
       const kernel = createKernel(device, {
         label: `coupling ${entryPoint}`,
         code: COUPLING_WGSL,
         entryPoint,
-        bindings: ["uniform", ...bindings],
+        bindings: [[0, "uniform"], ...bindings.map(([n, kind]) => [n, kind] as const)],
         constants: {
           READING_WHOLE: COUPLING_READINGS.indexOf("whole"),
           PART_CHUNK: force.firstLength,
         },
       });
-      return { kernel, bind: bindKernel(device, kernel, [this.#params, ...buffers]) };
+      const buffers = new Map<number, GPUBuffer | GPUBufferBinding>([[0, this.#params]]);
+      for (const [n, , buffer] of bindings) buffers.set(n, buffer);
+      return { kernel, bind: bindKernel(device, kernel, buffers) };
     };
     this.#k = {
-      gather: mk("gather_parts", [R, R, R, R, R, R, W, W, W], [
-        b.memberStart,
-        b.memberList,
-        b.system,
-        b.mass,
-        b.handlerForce,
-        b.dofM,
-        this.#masses,
-        force.first,
-        force.second,
+      gatherMasses: mk("gather_masses", [
+        [1, R, b.memberStart],
+        [2, R, b.memberList],
+        [3, R, b.system],
+        [4, R, b.mass],
+        [6, R, b.dofM],
+        [7, W, this.#masses],
       ]),
-      sync: mk("sync", [R, R, R, R, R, W, W, W, R], [
-        b.memberStart,
-        b.memberList,
-        b.pinned,
-        this.#masses,
-        vel.first,
-        b.dofX,
-        b.dofV,
-        b.syncEnergy,
-        vel.second,
+      gatherForces: mk("gather_forces", [
+        [1, R, b.memberStart],
+        [2, R, b.memberList],
+        [3, R, b.system],
+        [5, R, b.handlerForce],
+        [8, W, force.first],
+        [9, W, force.second],
+        [10, R, this.#masses],
+      ]),
+      syncVelocities: mk("sync_velocities", [
+        [1, R, b.memberStart],
+        [2, R, b.memberList],
+        [3, R, b.pinned],
+        [4, R, this.#masses],
+        [5, R, vel.first],
+        [7, W, b.dofV],
+        [8, W, b.syncEnergy],
+        [9, R, vel.second],
+      ]),
+      syncPositions: mk("sync_positions", [
+        [1, R, b.memberStart],
+        [6, W, b.dofX],
+        [7, W, b.dofV],
       ]),
     };
   }
@@ -215,19 +234,27 @@ export class Coupling {
     return { mass: this.#masses, vel: this.#velRanges };
   }
 
-  #run(pass: GPUComputePassEncoder, k: "gather" | "sync"): void {
+  #run(pass: GPUComputePassEncoder, k: CouplingKernel): void {
     const { kernel, bind } = this.#k[k];
     dispatch(pass, kernel, { bindGroup: bind, invocations: this.#count, workgroupSize: 64 });
   }
 
-  /** Part masses, system masses and part forces of every DOF (before the systems integrate). */
+  /**
+   * Part masses, system masses and part forces of every DOF (before the systems integrate; two
+   * dispatches).
+   */
   encodeGather(pass: GPUComputePassEncoder): void {
-    this.#run(pass, "gather");
+    this.#run(pass, "gatherMasses");
+    this.#run(pass, "gatherForces");
   }
 
-  /** One velocity per DOF (Eqs. 17, 19), position update, boundary (after the systems). */
+  /**
+   * One velocity per DOF (Eqs. 17, 19), then the position update and the boundary (after the
+   * systems; two dispatches).
+   */
   encodeSync(pass: GPUComputePassEncoder): void {
-    this.#run(pass, "sync");
+    this.#run(pass, "syncVelocities");
+    this.#run(pass, "syncPositions");
   }
 
   /** Frees the part buffers. */

@@ -8,8 +8,11 @@
 //   partMass  m_s (Eq. 17's weights)         systemMass  the mass system s integrates DOF d with
 //   partForce handler forces on the part      partVel     v_s, the velocity system s produced
 // (partMass and systemMass share one buffer: systemMass of s at (K + s) * stride + d.)
-// gather_parts fills the first three; every system writes its partVel slice on the DOFs with
-// systemMass > 0; sync merges the K velocities into one.
+// gather_masses fills the masses, then gather_forces the part forces; every system writes its
+// partVel slice on the DOFs with systemMass > 0; sync_velocities merges the K velocities into one,
+// then sync_positions moves the DOFs. Each step is two entry points (6 + 7 and 8 + 3 storage
+// buffers) where one would bind 9, more than the 8 WebGPU guarantees per stage; the second reads
+// what the first wrote, so the results are those of one kernel, bit for bit.
 //
 // The coupling reading (P.reading): 0 = "own part": system s integrates its part alone (mass m_s,
 // its forces on its members, the handler's forces on them, gravity); 1 = "whole": system s
@@ -39,6 +42,7 @@ override READING_WHOLE: u32 = 1u;
 
 @group(0) @binding(0) var<uniform> P: CouplingParams;
 
+// gather_masses binds 1–4, 6, 7; gather_forces 1–3, 5, 8, 9 and 10 (the masses, read).
 @group(0) @binding(1) var<storage, read> g_memberStart: array<u32>;
 @group(0) @binding(2) var<storage, read> g_memberList: array<u32>;
 @group(0) @binding(3) var<storage, read> g_system: array<u32>;
@@ -47,6 +51,8 @@ override READING_WHOLE: u32 = 1u;
 @group(0) @binding(6) var<storage, read> g_dofM: array<f32>;
 // partMass at s * stride + d, systemMass at (systems + s) * stride + d
 @group(0) @binding(7) var<storage, read_write> g_masses: array<f32>;
+// the same buffer, read by gather_forces
+@group(0) @binding(10) var<storage, read> g_partMass: array<f32>;
 // partForce as two ranges of one buffer (gpu/runtime/split_binding.ts): elements below
 // PART_CHUNK in A, the rest in B (a dummy when everything fits A). Table I's 6.5M-particle bowl
 // has 2 × 6.5M part forces, 199 MiB, past a 128 MiB binding limit.
@@ -69,16 +75,43 @@ fn set_part_force(e: u32, f: vec4f) {
   }
 }
 
-// Per DOF slot: part masses and handler forces per system, in ascending member order (fixed
-// summation order, bit-reproducible); slots that are not live get zeros.
+// Per DOF slot: part masses and system masses per system, the masses summed in ascending member
+// order (fixed summation order, bit-reproducible); slots that are not live get zeros.
 @compute @workgroup_size(WG)
-fn gather_parts(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+fn gather_masses(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let d = gid.x + gid.y * nwg.x * WG;
   if (d >= P.count) { return; }
   let S = P.stride;
   let K = P.systems;
   for (var s = 0u; s < K; s++) {
     g_masses[s * S + d] = 0.0;
+  }
+  let begin = g_memberStart[d];
+  let end = g_memberStart[d + 1u];
+  for (var k = begin; k < end; k++) {
+    let i = g_memberList[k];
+    g_masses[g_system[i] * S + d] += g_mass[i];
+  }
+  for (var s = 0u; s < K; s++) {
+    let m = g_masses[s * S + d];
+    if (P.reading == READING_WHOLE && m > 0.0) {
+      g_masses[(K + s) * S + d] = g_dofM[d];
+    } else {
+      g_masses[(K + s) * S + d] = m;
+    }
+  }
+}
+
+// Per DOF slot, after gather_masses: the handler forces on each system's part, summed in ascending
+// member order; under the "whole" reading a system with a part (m_s > 0) takes the forces on every
+// member.
+@compute @workgroup_size(WG)
+fn gather_forces(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let d = gid.x + gid.y * nwg.x * WG;
+  if (d >= P.count) { return; }
+  let S = P.stride;
+  let K = P.systems;
+  for (var s = 0u; s < K; s++) {
     set_part_force(s * S + d, vec4f(0.0));
   }
   let begin = g_memberStart[d];
@@ -87,21 +120,17 @@ fn gather_parts(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
   for (var k = begin; k < end; k++) {
     let i = g_memberList[k];
     let s = g_system[i];
-    g_masses[s * S + d] += g_mass[i];
     set_part_force(s * S + d, part_force(s * S + d) + vec4f(g_handlerForce[i].xyz, 0.0));
     fAll += g_handlerForce[i].xyz;
   }
   for (var s = 0u; s < K; s++) {
-    let m = g_masses[s * S + d];
-    if (P.reading == READING_WHOLE && m > 0.0) {
-      g_masses[(K + s) * S + d] = g_dofM[d];
+    if (P.reading == READING_WHOLE && g_partMass[s * S + d] > 0.0) {
       set_part_force(s * S + d, vec4f(fAll, 0.0));
-    } else {
-      g_masses[(K + s) * S + d] = m;
     }
   }
 }
 
+// sync_velocities binds 1–5 and 7–9; sync_positions 1, 6 and 7.
 @group(0) @binding(1) var<storage, read> s_memberStart: array<u32>;
 @group(0) @binding(2) var<storage, read> s_memberList: array<u32>;
 @group(0) @binding(3) var<storage, read> s_pinned: array<u32>;
@@ -117,12 +146,12 @@ fn part_vel(e: u32) -> vec4f {
 @group(0) @binding(7) var<storage, read_write> s_dofV: array<vec4f>;
 @group(0) @binding(8) var<storage, read_write> s_syncEnergy: array<f32>;
 
-// Per live DOF: one velocity from the K systems' results. Eq. 17 is the merge of Eq. 3 applied to
-// the parts, so K parts merge as a left fold in system order, and the energy each fold step
-// loses is Eq. 19 (Eq. 4 for two parts); the sum is ΔĒk = Σ_s ½ m_s |v_s − V′|². A pinned member
-// fixes the DOF. Then the position update and the domain boundary.
+// Per live DOF: one velocity from the K systems' results, into dofV (sync_positions then applies
+// the domain boundary to it). Eq. 17 is the merge of Eq. 3 applied to the parts, so K parts merge
+// as a left fold in system order, and the energy each fold step loses is Eq. 19 (Eq. 4 for two
+// parts); the sum is ΔĒk = Σ_s ½ m_s |v_s − V′|². A pinned member fixes the DOF.
 @compute @workgroup_size(WG)
-fn sync(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+fn sync_velocities(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let d = gid.x + gid.y * nwg.x * WG;
   if (d >= P.count) { return; }
   let begin = s_memberStart[d];
@@ -151,6 +180,18 @@ fn sync(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg:
       }
     }
   }
+  s_dofV[d] = vec4f(vNew, 0.0);
+  s_syncEnergy[d] = dEk;
+}
+
+// Per live DOF, after sync_velocities: the position update with the merged velocity, then the
+// domain boundary.
+@compute @workgroup_size(WG)
+fn sync_positions(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let d = gid.x + gid.y * nwg.x * WG;
+  if (d >= P.count) { return; }
+  if (s_memberStart[d + 1u] <= s_memberStart[d]) { return; }
+  var vNew = s_dofV[d].xyz;
   var x = s_dofX[d].xyz + P.dt * vNew;
   // Domain boundary: a wall stops the normal velocity (inelastic), no friction.
   let lo = P.domainMin + vec3f(P.radius);
@@ -161,5 +202,4 @@ fn sync(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg:
   }
   s_dofX[d] = vec4f(x, 0.0);
   s_dofV[d] = vec4f(vNew, 0.0);
-  s_syncEnergy[d] = dEk;
 }

@@ -5,7 +5,7 @@ import { Rng } from "../../core/rng.ts";
 import { syncVelocity } from "../../core/sync_velocity.ts";
 import type { Vec3 } from "../../core/vec3.ts";
 import { acquireGpu } from "../runtime/device.ts";
-import { readBuffer } from "../runtime/kernel.ts";
+import { kernelStorageBuffers, readBuffer } from "../runtime/kernel.ts";
 import { checkWgslStruct } from "../runtime/struct_layout.ts";
 import { ParticleState } from "../state/particle_state.ts";
 import { Coupling, COUPLING_PARAMS, COUPLING_WGSL, type CouplingReading } from "./coupling.ts";
@@ -37,8 +37,13 @@ const SCENE = {
   domain: { min: [-100, -100, -100], max: [100, 100, 100] },
 } as unknown as Scene;
 
-async function run(reading: CouplingReading, pinned: number[], maxBindingSize?: number) {
-  const { device } = await acquireGpu({ adapter: "software" });
+async function run(
+  reading: CouplingReading,
+  pinned: number[],
+  maxBindingSize?: number,
+  storageBuffers?: number,
+) {
+  const { device } = await acquireGpu({ adapter: "software", storageBuffers });
   device.pushErrorScope("validation");
   const rng = new Rng(7);
   const mass = [1, 2, 0.5, 3, 1.5, 0.25];
@@ -110,10 +115,11 @@ async function run(reading: CouplingReading, pinned: number[], maxBindingSize?: 
   const outX = new Float32Array(await readBuffer(device, b.dofX));
   const outE = new Float32Array(await readBuffer(device, b.syncEnergy));
   assert.equal(await device.popErrorScope(), null);
+  const used = kernelStorageBuffers(device);
   coupling.destroy();
   state.destroy();
   device.destroy();
-  return { mass, force, dofX, dofM, partVel, slices, outV, outX, outE };
+  return { mass, force, dofX, dofM, partVel, slices, outV, outX, outE, used };
 }
 
 const v3 = (a: Float32Array, i: number): Vec3 => [a[4 * i], a[4 * i + 1], a[4 * i + 2]];
@@ -182,6 +188,23 @@ Deno.test("coupling of K = 3 systems against an f64 reference (Eqs. 17–19)", a
       assert.deepEqual([two.outV, two.outX, two.outE], [one.outV, one.outX, one.outE], reading);
     }
   });
+
+  await t.step(
+    "on a device of 8 storage buffers per stage: at most 8 per kernel, the same results",
+    async () => {
+      for (const reading of ["own-part", "whole"] as const) {
+        for (const maxBindingSize of [undefined, 2048]) {
+          const want = await run(reading, [0, 0, 0, 0, 1, 0], maxBindingSize);
+          const got = await run(reading, [0, 0, 0, 0, 1, 0], maxBindingSize, 8);
+          assert.deepEqual(got.slices, want.slices, `${reading}: part masses and forces`);
+          assert.deepEqual([got.outV, got.outX, got.outE], [want.outV, want.outX, want.outE]);
+          const coupling = Object.entries(got.used).filter(([k]) => k.startsWith("coupling "));
+          assert.equal(coupling.length, 4);
+          for (const [label, count] of coupling) assert.ok(count <= 8, `${label} binds ${count}`);
+        }
+      }
+    },
+  );
 
   await t.step("a pinned member fixes its whole DOF, any K", async () => {
     const r = await run("own-part", [0, 0, 0, 0, 1, 0]); // particle 4 is in DOF 0 (3 systems)

@@ -259,8 +259,8 @@ export class Metrics {
   readonly capacity: number;
   #opts: MetricsOptions;
   #kernel: Kernel;
-  #fragmentKernel: Kernel;
-  #fragmentBind: GPUBindGroup;
+  #counterKernel: Kernel;
+  #counterBind: GPUBindGroup;
   #particleKernel: Kernel;
   #params: GPUBuffer;
   #sheetCrossing?: SheetCrossing;
@@ -324,6 +324,8 @@ export class Metrics {
     this.device = device;
     this.capacity = options.capacity;
     this.#opts = options;
+    // the reduction (8 storage buffers, WebGPU's guaranteed limit per stage), then the counters
+    // (fragments, handler statistics) copied into the row by a pass of their own
     this.#kernel = createKernel(device, {
       label: "metrics sample_metrics",
       code: METRICS_WGSL,
@@ -331,18 +333,17 @@ export class Metrics {
       bindings: [
         "uniform",
         ...Array(5).fill("read-only-storage"),
-        [7, "read-only-storage"],
-        "read-only-storage",
+        [8, "read-only-storage"],
         "storage",
         "read-only-storage",
       ],
       constants: wgslConstants(),
     });
-    this.#fragmentKernel = createKernel(device, {
-      label: "metrics fragment_metrics",
+    this.#counterKernel = createKernel(device, {
+      label: "metrics counter_metrics",
       code: METRICS_WGSL,
-      entryPoint: "fragment_metrics",
-      bindings: ["uniform", "storage", "read-only-storage"],
+      entryPoint: "counter_metrics",
+      bindings: ["uniform", "storage", "read-only-storage", "read-only-storage"],
       constants: wgslConstants(),
     });
     this.#particleKernel = createKernel(device, {
@@ -380,7 +381,6 @@ export class Metrics {
       b.mass,
       b.kind,
       b.rest,
-      b.stats,
       this.#perParticle,
       this.#samples,
       this.#bondEnergy,
@@ -399,10 +399,11 @@ export class Metrics {
       member: this.#member,
       label: "metrics fragments",
     });
-    this.#fragmentBind = bindKernel(device, this.#fragmentKernel, [
+    this.#counterBind = bindKernel(device, this.#counterKernel, [
       this.#params,
       this.#samples,
       this.#fragments.result,
+      b.stats,
     ]);
     this.#sheetCrossing = options.sheets.length
       ? new SheetCrossing(device, {
@@ -497,7 +498,7 @@ export class Metrics {
     if (mode === 1) {
       this.#solidPenetration?.encode(pass);
       dispatch(pass, this.#kernel, { bindGroup: this.#bind, workgroups: 1 });
-      dispatch(pass, this.#fragmentKernel, { bindGroup: this.#fragmentBind, workgroups: 1 });
+      dispatch(pass, this.#counterKernel, { bindGroup: this.#counterBind, workgroups: 1 });
     }
     pass.end();
   }

@@ -88,13 +88,14 @@ fn metrics_particle(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
   q_bondEnergy[i] = bond_energy(i); // bond_energy.wgsl
 }
 
-// Reduction pass: one workgroup, fixed-order tree reductions (bit-reproducible).
+// Reduction pass: one workgroup, fixed-order tree reductions (bit-reproducible). 8 storage
+// buffers, WebGPU's guaranteed limit per stage: the handler statistics are copied by the
+// counter pass (counter_metrics) instead.
 @group(0) @binding(1) var<storage, read> pos: array<vec4f>;
 @group(0) @binding(2) var<storage, read> vel: array<vec4f>;
 @group(0) @binding(3) var<storage, read> mass: array<f32>;
 @group(0) @binding(4) var<storage, read> flags: array<u32>;
 @group(0) @binding(5) var<storage, read> rest: array<vec4f>;
-@group(0) @binding(7) var<storage, read> stats: array<u32>;
 @group(0) @binding(8) var<storage, read> perParticle: array<vec4f>;
 @group(0) @binding(9) var<storage, read_write> samples: array<f32>;
 @group(0) @binding(10) var<storage, read> bondEnergy: array<vec2f>;
@@ -186,26 +187,29 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
       up = redFluid[0].x / redFluid[0].y;
     }
     samples[o + F_FLUID_UP_VELOCITY] = up;
-    samples[o + F_MOMENTUM_ERROR] = bitcast<f32>(stats[STAT_MOMENTUM_ERROR]);
-    samples[o + F_ENERGY_ERROR] = bitcast<f32>(stats[STAT_ENERGY_ERROR]);
-    samples[o + F_STAGE2_PAIRS] = f32(stats[STAT_STAGE2_PAIRS]);
-    samples[o + F_GROUPS] = f32(stats[STAT_GROUPS]);
-    samples[o + F_LARGEST_GROUP] = f32(stats[STAT_LARGEST_GROUP]);
-    samples[o + F_LARGEST_SHEET_GROUP] = f32(stats[STAT_LARGEST_SHEET_GROUP]);
   }
 }
 
-// Fragment pass (after the reduction pass, one invocation): the fragments of the solid bodies
-// (count and largest, from the connected components computed before this pass).
+// Counter pass (after the reduction pass, one invocation): the counters other passes keep, into
+// the row: the fragments of the solid bodies (count and largest, from the connected components
+// computed before this pass) and the handler statistics.
 @group(0) @binding(1) var<storage, read_write> e_samples: array<f32>;
 // gpu/metrics/fragments.ts result: fragment count, largest fragment (components of intact bonds)
 @group(0) @binding(2) var<storage, read> e_fragments: array<u32>;
+// the handler statistics (gpu/state/particle_state.ts HANDLER_STATS)
+@group(0) @binding(3) var<storage, read> e_stats: array<u32>;
 
 @compute @workgroup_size(1)
-fn fragment_metrics() {
+fn counter_metrics() {
   if (P.mode == 1u) {
     let o = P.sample * P.fields;
     e_samples[o + F_FRAGMENTS] = f32(e_fragments[FRAGMENT_COUNT]);
     e_samples[o + F_LARGEST_FRAGMENT] = f32(e_fragments[FRAGMENT_LARGEST]);
+    e_samples[o + F_MOMENTUM_ERROR] = bitcast<f32>(e_stats[STAT_MOMENTUM_ERROR]);
+    e_samples[o + F_ENERGY_ERROR] = bitcast<f32>(e_stats[STAT_ENERGY_ERROR]);
+    e_samples[o + F_STAGE2_PAIRS] = f32(e_stats[STAT_STAGE2_PAIRS]);
+    e_samples[o + F_GROUPS] = f32(e_stats[STAT_GROUPS]);
+    e_samples[o + F_LARGEST_GROUP] = f32(e_stats[STAT_LARGEST_GROUP]);
+    e_samples[o + F_LARGEST_SHEET_GROUP] = f32(e_stats[STAT_LARGEST_SHEET_GROUP]);
   }
 }

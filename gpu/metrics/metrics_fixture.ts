@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { acquireGpu } from "../runtime/device.ts";
-import { storageBuffer } from "../runtime/kernel.ts";
+import { kernelStorageBuffers, storageBuffer } from "../runtime/kernel.ts";
 import { HANDLER_STATS } from "../state/particle_state.ts";
 import { Metrics, type MetricsOptions, type MetricsSample } from "./metrics.ts";
 
@@ -36,6 +36,12 @@ export interface MetricsFixtureOptions extends Omit<MetricsOptions, "count" | "b
   init?: boolean;
   /** Time of the sample (s); default 1. */
   time?: number;
+  /** The handler statistics (`HANDLER_STATS`, u32 each); default 0. */
+  stats?: Uint32Array;
+  /** Storage buffers per stage to ask of the device (`acquireGpu`); default what it asks. */
+  storageBuffers?: number;
+  /** Called with the storage buffers each kernel binds (`kernelStorageBuffers`) at the end. */
+  onKernels?: (storageBuffers: Record<string, number>) => void;
 }
 
 /**
@@ -59,9 +65,21 @@ export async function sampleMetricsPath(
     path: readonly (readonly (readonly number[])[] | undefined)[];
   },
 ): Promise<MetricsSample[]> {
-  const { before, path, vel, mass, kind, bonds, init = true, time = 1, ...metricsOptions } =
-    options;
-  const { device } = await acquireGpu({ adapter: "software" });
+  const {
+    before,
+    path,
+    vel,
+    mass,
+    kind,
+    bonds,
+    init = true,
+    time = 1,
+    stats,
+    storageBuffers,
+    onKernels,
+    ...metricsOptions
+  } = options;
+  const { device } = await acquireGpu({ adapter: "software", storageBuffers });
   device.pushErrorScope("validation");
   const n = before.length;
   const vec4 = (rows: readonly (readonly number[])[], w = 0) =>
@@ -82,7 +100,7 @@ export async function sampleMetricsPath(
       bondList: buf("bondList", bonds?.bondList ?? new Uint32Array(4)),
       bondClass: buf("bondClass", bonds?.bondClass ?? new Uint32Array(4)),
       springClasses: buf("springClasses", bonds?.springClasses ?? new Float32Array(4)),
-      stats: buf("stats", new Uint32Array(HANDLER_STATS.length)),
+      stats: buf("stats", stats ?? new Uint32Array(HANDLER_STATS.length)),
     },
   });
   if (init) {
@@ -98,6 +116,7 @@ export async function sampleMetricsPath(
   });
   const rows = await metrics.read();
   assert.equal(await device.popErrorScope(), null);
+  onKernels?.(kernelStorageBuffers(device));
   metrics.destroy();
   device.destroy();
   return rows;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { checkWgslStruct } from "../runtime/struct_layout.ts";
 import { SOLID_PARAMS, SOLID_PENETRATION_WGSL } from "./solid_penetration.ts";
-import { KIND_BITS } from "../state/particle_state.ts";
+import { HANDLER_STATS, KIND_BITS } from "../state/particle_state.ts";
 import { floorOf, METRICS_PARAMS, METRICS_WGSL, type Sheet } from "./metrics.ts";
 import { sampleMetrics } from "./metrics_fixture.ts";
 
@@ -170,6 +170,68 @@ Deno.test("spring metrics: elastic energy of intact springs, broken bonds counte
   const elastic = 0.5 * 10 * 0.5 ** 2 + 0.5 * 30 * 0.25 ** 2;
   assert.ok(Math.abs(row.elastic - elastic) < 1e-6, `elastic ${row.elastic}`);
   assert.equal(row.brokenBonds, 1);
+});
+
+Deno.test("metrics on a device of 8 storage buffers per stage: at most 8 per kernel, the same row", async () => {
+  // two sheets, free particles crossing them, two solid bodies with a bond, handler statistics
+  const free = [[SPACING, 0.05, SPACING], [0, 1.01, 0], [SPACING, 0.9, SPACING], [0.3, 0.5, 0.3]];
+  const { pos, sheets } = sheetsFixture([...free, [0.3 + R, 0.5, 0.3]]);
+  const after = pos.map(([x, y, z], i) => (i >= 18 ? [x, y + (i % 2 ? 0.1 : -0.1), z] : [x, y, z]));
+  const n = pos.length;
+  const stats = new Uint32Array(HANDLER_STATS.length);
+  stats[HANDLER_STATS.momentumError] = new Uint32Array(Float32Array.of(1.5e-7).buffer)[0];
+  stats[HANDLER_STATS.energyError] = new Uint32Array(Float32Array.of(-2.5e-6).buffer)[0];
+  stats[HANDLER_STATS.stage2Pairs] = 12;
+  stats[HANDLER_STATS.groups] = 7;
+  stats[HANDLER_STATS.largestGroup] = 5;
+  stats[HANDLER_STATS.largestSheetGroup] = 3;
+  const bondStart = Uint32Array.from({ length: n + 1 }, (_, i) => (i > 21 ? 1 : 0));
+  const rows = [];
+  for (const storageBuffers of [undefined, 8]) {
+    let used: Record<string, number> = {};
+    rows.push(
+      await sampleMetrics({
+        before: pos,
+        after,
+        vel: pos.map((_, i) => [0, i % 3 - 1, 0.5]),
+        mass: Float32Array.from({ length: n }, (_, i) => 1 + i / 8),
+        kind: Uint32Array.from(
+          { length: n },
+          (_, i) => (i < 18 ? KIND_BITS.sheet : KIND_BITS.fluid),
+        ),
+        bonds: {
+          bondStart,
+          bondList: Uint32Array.from([22]),
+          bondClass: Uint32Array.from([1]),
+          springClasses: Float32Array.from([0, 0, 0, 0, 0.01, 10, 0, 0]),
+        },
+        stats,
+        sheets,
+        solids: [{ start: 18, count: 3 }, { start: 21, count: 2 }],
+        domain: { min: [-1, -1, -1], max: [2, 2, 2] },
+        radius: R,
+        gravity: [0, -10, 0],
+        origin: [0, -1, 0],
+        capacity: 2,
+        storageBuffers,
+        onKernels: (k) => (used = k),
+      }),
+    );
+    if (storageBuffers === 8) {
+      const metrics = Object.entries(used).filter(([label]) => label.startsWith("metrics "));
+      assert.ok(metrics.some(([label]) => label === "metrics sample_metrics"));
+      for (const [label, count] of metrics) assert.ok(count <= 8, `${label} binds ${count}`);
+    }
+  }
+  const [row, row8] = rows;
+  assert.deepEqual(row8, row);
+  assert.equal(row.momentumError, Math.fround(1.5e-7));
+  assert.equal(row.energyError, Math.fround(-2.5e-6));
+  assert.deepEqual(
+    [row.stage2Pairs, row.groups, row.largestGroup, row.largestSheetGroup],
+    [12, 7, 5, 3],
+  );
+  assert.ok(row.passThrough > 0 && row.elastic > 0 && row.kinetic > 0, JSON.stringify(row));
 });
 
 Deno.test("floorOf: the potential energy's reference is the lowest particle along g", () => {

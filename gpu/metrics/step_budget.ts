@@ -193,7 +193,11 @@ export class StepBudget {
   readonly #own: GPUBuffer[] = [];
   readonly #finishParams: GPUBuffer;
   readonly #opts: StepBudgetOptions;
-  readonly #passes: Record<BudgetProbe, { kernel: Kernel; bind: GPUBindGroup }>;
+  /** Each probe's kernel, and the particle probes' bond energies where they count them. */
+  readonly #passes: Record<
+    BudgetProbe,
+    { kernel: Kernel; bind: GPUBindGroup; bonds?: { kernel: Kernel; bind: GPUBindGroup } }
+  >;
   readonly #finish: { kernel: Kernel; bind: GPUBindGroup };
 
   /** Builds the kernels and binds them to the buffers of `options`. */
@@ -225,6 +229,8 @@ export class StepBudget {
       return buf;
     };
     const R = "read-only-storage" as const;
+    // each probe binds only what it reads (at most 8 storage buffers, WebGPU's guaranteed limit
+    // per stage; the particles' bond energies are a second dispatch for that)
     const kernel = (entryPoint: string, bindings: number[]) =>
       createKernel(device, {
         label: `step budget ${entryPoint}`,
@@ -233,29 +239,37 @@ export class StepBudget {
         bindings: ["uniform", ...bindings.map((n) => [n, R] as const), [9, "storage"]],
         constants,
       });
-    const particles = kernel("probe_particles", [1, 2, 3, 4, 5, 6, 7, 8]);
+    const particles = kernel("probe_particles", [1, 2, 3, 4]);
+    const bonds = kernel("probe_bonds", [2, 5, 6, 7, 8]);
     const dofs = kernel("probe_dofs", [1, 2, 3, 4, 5, 6]);
     const parts = kernel("probe_parts", [1, 2, 3, 4, 5, 6, 7]);
-    const bindParticles = (probe: BudgetProbe, vel: GPUBuffer, withBonds: boolean) => ({
-      kernel: particles,
-      bind: bindKernel(
-        device,
-        particles,
-        [
-          params(BUDGET_PROBES[probe], withBonds, probe),
-          b.mass,
-          b.pos,
-          vel,
-          b.handlerForce,
-          b.bondStart,
-          b.bondList,
-          b.bondClass,
-          b.springClasses,
-          this.#probes,
-        ],
-        { label: `step budget ${probe} bind group` },
-      ),
-    });
+    const bindParticles = (probe: BudgetProbe, vel: GPUBuffer, withBonds: boolean) => {
+      const buffers = new Map<number, GPUBuffer>([
+        [0, params(BUDGET_PROBES[probe], withBonds, probe)],
+        [1, b.mass],
+        [2, b.pos],
+        [3, vel],
+        [4, b.handlerForce],
+        [5, b.bondStart],
+        [6, b.bondList],
+        [7, b.bondClass],
+        [8, b.springClasses],
+        [9, this.#probes],
+      ]);
+      const label = `step budget ${probe} bind group`;
+      return {
+        kernel: particles,
+        bind: bindKernel(device, particles, buffers, { label }),
+        bonds: withBonds
+          ? {
+            kernel: bonds,
+            bind: bindKernel(device, bonds, buffers, {
+              label: `step budget ${probe} bonds bind group`,
+            }),
+          }
+          : undefined,
+      };
+    };
     const bindDofs = (probe: BudgetProbe) => ({
       kernel: dofs,
       bind: bindKernel(device, dofs, [
@@ -325,9 +339,10 @@ export class StepBudget {
    * dispatch is gated with the stage, like every other).
    */
   encodeProbe(encoder: GPUCommandEncoder, point: BudgetProbe): void {
-    const { kernel, bind } = this.#passes[point];
+    const { kernel, bind, bonds } = this.#passes[point];
     const pass = encoder.beginComputePass({ label: `step budget ${point}` });
     dispatch(pass, kernel, { bindGroup: bind, workgroups: 1 });
+    if (bonds) dispatch(pass, bonds.kernel, { bindGroup: bonds.bind, workgroups: 1 });
     pass.end();
   }
 

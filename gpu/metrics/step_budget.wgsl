@@ -80,6 +80,10 @@ fn write_slot(lid: u32, a: vec4f, b: vec4f, c: vec4f, d: vec4f) {
 // Particles (the start and end of a step: x, v; after splitting: v = velOut):
 //   a = (Σ m v, Σ ½ m |v|²), b = (Σ m x, Σ bond energy if withBonds), c = (Σ m |v|, Σ m, 0, 0),
 //   d = (Σ handler force, Σ its magnitude) over every particle, pinned ones included.
+// probe_particles writes the slot with b.w = 0 (5 storage buffers: 1–4, 9); probe_bonds, after it
+// where withBonds, sums the bond energies into b.w (6: 2, 5–9), the same sum in the same order
+// (each component of the tree sum is its own): one kernel would bind 9, more than the 8 WebGPU
+// guarantees per stage.
 @group(0) @binding(1) var<storage, read> p_mass: array<f32>;
 @group(0) @binding(2) var<storage, read> q_pos: array<vec4f>;
 @group(0) @binding(3) var<storage, read> p_vel: array<vec4f>;
@@ -99,14 +103,25 @@ fn probe_particles(@builtin(local_invocation_index) lid: u32) {
     let m = p_mass[i];
     let v = p_vel[i].xyz;
     a += vec4f(m * v, 0.5 * m * dot(v, v));
-    var e = 0.0;
-    if (P.withBonds != 0u) { e = bond_energy(i).x; } // bond_energy.wgsl
-    b += vec4f(m * q_pos[i].xyz, e);
+    b += vec4f(m * q_pos[i].xyz, 0.0);
     c += vec4f(m * length(v), m, 0.0, 0.0);
     let f = p_force[i].xyz;
     d += vec4f(f, length(f));
   }
   write_slot(lid, a, b, c, d);
+}
+
+// After probe_particles (withBonds): b.w = Σ of the bonds' elastic energy (bond_energy.wgsl).
+@compute @workgroup_size(WG)
+fn probe_bonds(@builtin(local_invocation_index) lid: u32) {
+  var e = 0.0;
+  for (var i = lid; i < P.count; i += WG) {
+    e += bond_energy(i).x;
+  }
+  let total = reduce4(lid, vec4f(0.0, 0.0, 0.0, e));
+  if (lid == 0u) {
+    probes[4u * P.slot + 1u].w = total.w;
+  }
 }
 
 // DOFs (after merging, after the coupling's sync), live slots only (a non-empty member list):

@@ -5,7 +5,7 @@ import { getScene } from "../../scenes/catalog.ts";
 import { partStride } from "../coupling/coupling.ts";
 import { Engine } from "../engine.ts";
 import { acquireGpu } from "../runtime/device.ts";
-import { readBuffer, storageBuffer } from "../runtime/kernel.ts";
+import { kernelStorageBuffers, readBuffer, storageBuffer } from "../runtime/kernel.ts";
 import { splitBinding } from "../runtime/split_binding.ts";
 import { checkWgslStruct } from "../runtime/struct_layout.ts";
 import { BOND_BROKEN_BIT } from "../state/bond_flags.ts";
@@ -208,93 +208,114 @@ Deno.test("step budget", async (t) => {
     assertClose(sum, c.budgetStepEnergy, { tol: 1e-12 });
   });
 
-  await t.step("probes and columns equal the f64 reference (random state, K = 2)", async () => {
-    const gpu = await acquireGpu({ adapter: "software" });
-    const device = gpu.device;
-    try {
-      const f = fixture(new Rng(2024));
-      const vec4 = (a: V3[]) => Float32Array.from(a.flatMap((v) => [...v, 0]));
-      const buf = (label: string, data: ArrayBufferView) =>
-        storageBuffer(device, { label: `fixture ${label}`, size: data.byteLength, data });
-      const offset = 3; // the budget's columns start at 3 in rows of `fields` columns
-      const fields = BUDGET_FIELDS.length + offset + 2;
-      const row = 1;
-      const samples = storageBuffer(device, { label: "fixture samples", size: 4 * fields * 3 });
-      const dt = 2e-3;
-      const gravity: V3 = [0.3, -9.81, 0.1];
-      const budget = new StepBudget(device, {
-        count: f.n,
-        systems: f.K,
-        stride: f.S,
-        dt,
-        gravity,
-        buffers: {
-          mass: buf("mass", Float32Array.from(f.mass)),
-          pos: buf("pos", vec4(f.pos)),
-          vel: buf("vel", vec4(f.vel)),
-          velOut: buf("velOut", vec4(f.velOut)),
-          handlerForce: buf("force", vec4(f.force)),
-          bondStart: buf("bondStart", Uint32Array.from(f.bondStart)),
-          bondList: buf("bondList", Uint32Array.from(f.bondList)),
-          bondClass: buf("bondClass", Uint32Array.from(f.bondClass)),
-          springClasses: buf("springClasses", Float32Array.from(f.classes.flat())),
-          memberStart: buf("memberStart", Uint32Array.from(f.memberStart)),
-          memberList: buf("memberList", Uint32Array.from(f.memberList)),
-          pinned: buf("pinned", Uint32Array.from(f.pinned)),
-          dofM: buf("dofM", Float32Array.from(f.dofM)),
-          dofV: buf("dofV", vec4(f.dofV)),
-          syncEnergy: buf("syncEnergy", Float32Array.from(f.syncEnergy)),
-          partMass: buf("partMass", Float32Array.from(f.partMass)),
-          // two ranges, system 1's slice in the second (as past a 128 MiB binding limit)
-          partVel: splitBinding(buf("partVel", vec4(f.partVel)), {
-            device,
-            elementBytes: 16,
-            dummy: buf("partVel (unused range)", new Float32Array(4)),
-            limit: 16 * f.S,
-            name: "fixture partVel",
-          }),
-        },
-        samples,
-        fields,
-        columns: Object.fromEntries(BUDGET_FIELDS.map((c, k) => [c, offset + k])) as Record<
-          BudgetField,
-          number
-        >,
-      });
-      const enc = device.createCommandEncoder({ label: "budget test" });
-      for (const p of Object.keys(BUDGET_PROBES) as BudgetProbe[]) budget.encodeProbe(enc, p);
-      budget.encodeFinish(enc, row);
-      device.queue.submit([enc.finish()]);
-      const got = await budget.readProbes();
-      const probes = {} as Record<BudgetProbe, number[]>;
-      for (const [p, slot] of Object.entries(BUDGET_PROBES) as [BudgetProbe, number][]) {
-        const ref = probes[p] = referenceProbe(f, p);
-        const scale = Math.max(...ref.map(Math.abs));
-        ref.forEach((x, k) =>
-          assertClose(got[16 * slot + k], x, { tol: 2e-6, scale, msg: `probe ${p}[${k}]` })
-        );
-      }
-      const cols = new Float32Array(await readBuffer(device, samples));
-      const ref = referenceColumns(probes, { dt, gravity });
-      BUDGET_FIELDS.forEach((c, k) => {
-        assertClose(cols[row * fields + offset + k], ref[c], {
-          tol: 1e-5,
-          scale: ref.budgetMomentumScale + Math.abs(probes.start[3]) + Math.abs(probes.start[7]),
-          msg: c,
-        });
-      });
-      // only the budget's columns of the row were written
-      for (let k = 0; k < 3 * fields; k++) {
-        if (Math.floor(k / fields) === row && k % fields >= offset && k % fields < fields - 2) {
-          continue;
+  await t.step(
+    "probes and columns equal the f64 reference (random state, K = 2), also on a device of 8 storage buffers per stage",
+    async () => {
+      const runs: { got: Float32Array; cols: Float32Array }[] = [];
+      for (const storageBuffers of [undefined, 8]) {
+        const gpu = await acquireGpu({ adapter: "software", storageBuffers });
+        const device = gpu.device;
+        try {
+          const f = fixture(new Rng(2024));
+          const vec4 = (a: V3[]) => Float32Array.from(a.flatMap((v) => [...v, 0]));
+          const buf = (label: string, data: ArrayBufferView) =>
+            storageBuffer(device, { label: `fixture ${label}`, size: data.byteLength, data });
+          const offset = 3; // the budget's columns start at 3 in rows of `fields` columns
+          const fields = BUDGET_FIELDS.length + offset + 2;
+          const row = 1;
+          const samples = storageBuffer(device, { label: "fixture samples", size: 4 * fields * 3 });
+          const dt = 2e-3;
+          const gravity: V3 = [0.3, -9.81, 0.1];
+          const budget = new StepBudget(device, {
+            count: f.n,
+            systems: f.K,
+            stride: f.S,
+            dt,
+            gravity,
+            buffers: {
+              mass: buf("mass", Float32Array.from(f.mass)),
+              pos: buf("pos", vec4(f.pos)),
+              vel: buf("vel", vec4(f.vel)),
+              velOut: buf("velOut", vec4(f.velOut)),
+              handlerForce: buf("force", vec4(f.force)),
+              bondStart: buf("bondStart", Uint32Array.from(f.bondStart)),
+              bondList: buf("bondList", Uint32Array.from(f.bondList)),
+              bondClass: buf("bondClass", Uint32Array.from(f.bondClass)),
+              springClasses: buf("springClasses", Float32Array.from(f.classes.flat())),
+              memberStart: buf("memberStart", Uint32Array.from(f.memberStart)),
+              memberList: buf("memberList", Uint32Array.from(f.memberList)),
+              pinned: buf("pinned", Uint32Array.from(f.pinned)),
+              dofM: buf("dofM", Float32Array.from(f.dofM)),
+              dofV: buf("dofV", vec4(f.dofV)),
+              syncEnergy: buf("syncEnergy", Float32Array.from(f.syncEnergy)),
+              partMass: buf("partMass", Float32Array.from(f.partMass)),
+              // two ranges, system 1's slice in the second (as past a 128 MiB binding limit)
+              partVel: splitBinding(buf("partVel", vec4(f.partVel)), {
+                device,
+                elementBytes: 16,
+                dummy: buf("partVel (unused range)", new Float32Array(4)),
+                limit: 16 * f.S,
+                name: "fixture partVel",
+              }),
+            },
+            samples,
+            fields,
+            columns: Object.fromEntries(BUDGET_FIELDS.map((c, k) => [c, offset + k])) as Record<
+              BudgetField,
+              number
+            >,
+          });
+          const enc = device.createCommandEncoder({ label: "budget test" });
+          for (const p of Object.keys(BUDGET_PROBES) as BudgetProbe[]) budget.encodeProbe(enc, p);
+          budget.encodeFinish(enc, row);
+          device.queue.submit([enc.finish()]);
+          const got = await budget.readProbes();
+          const probes = {} as Record<BudgetProbe, number[]>;
+          for (const [p, slot] of Object.entries(BUDGET_PROBES) as [BudgetProbe, number][]) {
+            const ref = probes[p] = referenceProbe(f, p);
+            const scale = Math.max(...ref.map(Math.abs));
+            ref.forEach((x, k) =>
+              assertClose(got[16 * slot + k], x, { tol: 2e-6, scale, msg: `probe ${p}[${k}]` })
+            );
+          }
+          const cols = new Float32Array(await readBuffer(device, samples));
+          const ref = referenceColumns(probes, { dt, gravity });
+          BUDGET_FIELDS.forEach((c, k) => {
+            assertClose(cols[row * fields + offset + k], ref[c], {
+              tol: 1e-5,
+              scale: ref.budgetMomentumScale + Math.abs(probes.start[3]) +
+                Math.abs(probes.start[7]),
+              msg: c,
+            });
+          });
+          // only the budget's columns of the row were written
+          for (let k = 0; k < 3 * fields; k++) {
+            if (Math.floor(k / fields) === row && k % fields >= offset && k % fields < fields - 2) {
+              continue;
+            }
+            assert.equal(
+              cols[k],
+              0,
+              `column ${k % fields} of row ${Math.floor(k / fields)} untouched`,
+            );
+          }
+          runs.push({ got, cols });
+          if (storageBuffers === 8) {
+            const used = Object.entries(kernelStorageBuffers(device))
+              .filter(([label]) => label.startsWith("step budget "));
+            assert.ok(used.some(([label]) => label === "step budget probe_bonds"));
+            for (const [label, count] of used) assert.ok(count <= 8, `${label} binds ${count}`);
+          }
+          budget.destroy();
+        } finally {
+          device.destroy();
         }
-        assert.equal(cols[k], 0, `column ${k % fields} of row ${Math.floor(k / fields)} untouched`);
       }
-      budget.destroy();
-    } finally {
-      device.destroy();
-    }
-  });
+      // the same probes and columns on either device, bit for bit
+      assert.deepEqual(runs[1].got, runs[0].got);
+      assert.deepEqual(runs[1].cols, runs[0].cols);
+    },
+  );
 
   await t.step("engine: fig3 tiny under merge-split and penalty", async () => {
     const gpu = await acquireGpu({ adapter: "software" });

@@ -7,11 +7,10 @@
  * @module
  */
 import type { AdapterRecord } from "../../core/result.ts";
+import { type AdapterChoice, parseAdapterChoice, requestAdapter } from "./adapter_request.ts";
 
 export type { AdapterRecord } from "../../core/result.ts";
-
-/** Which adapter to ask for. */
-export type AdapterChoice = "default" | "software" | "high-performance" | "low-power";
+export type { AdapterChoice, Backend } from "./adapter_request.ts";
 
 /** A device with its adapter and what was captured about both. */
 export interface GpuContext {
@@ -24,17 +23,27 @@ export interface GpuContext {
 
 /** Options for {@link acquireGpu}. */
 export interface AcquireGpuOptions {
-  /** `software` forces the fallback adapter (`forceFallbackAdapter: true`). Default `default`. */
+  /**
+   * `software` forces the fallback adapter (`forceFallbackAdapter: true`); a backend (`vulkan`,
+   * `gl`, …) or `backend:preference` picks the backend too (`adapter_request.ts`). Default
+   * `default`: the first backend that offers an adapter, Vulkan before GL.
+   */
   adapter?: AdapterChoice;
   /** Ask for `timestamp-query` where offered. Default true. */
   timestamps?: boolean;
   /** Label of the device (every GPU object is labelled). */
   label?: string;
+  /**
+   * Storage buffers per shader stage to ask for: at most what the adapter offers. Default: up to
+   * {@link WANTED_STORAGE_BUFFERS} where offered (the faster paths that bind more turn on);
+   * `8`, WebGPU's guaranteed limit, runs the default path of every kernel.
+   */
+  storageBuffers?: number;
 }
 
 /** The limits this harness relies on; requested explicitly, never assumed. */
 export const REQUIRED_LIMITS: Readonly<Record<string, number>> = {
-  maxStorageBuffersPerShaderStage: 11,
+  maxStorageBuffersPerShaderStage: 8,
   maxComputeWorkgroupSizeX: 256,
   maxComputeInvocationsPerWorkgroup: 256,
   maxStorageBufferBindingSize: 128 * 1024 * 1024,
@@ -42,8 +51,10 @@ export const REQUIRED_LIMITS: Readonly<Record<string, number>> = {
 };
 
 /**
- * Storage buffers per shader stage asked for where the adapter offers them (above the required
- * 11): fused kernels use them when the device has them.
+ * Storage buffers per stage asked for where the adapter offers them (above the required 8, which
+ * every kernel's default path keeps to): faster paths that bind more (the pruned contact walk,
+ * the spring solver's one-workgroup CG) turn on when the device has them, each tested bit for bit
+ * against its default path.
  */
 export const WANTED_STORAGE_BUFFERS = 16;
 
@@ -61,17 +72,17 @@ export async function acquireGpu(options: AcquireGpuOptions = {}): Promise<GpuCo
         "(npx -y deno@2.9.6 ...), which ships WebGPU without a flag.",
     );
   }
-  const request: GPURequestAdapterOptions = {};
-  if (choice === "software") request.forceFallbackAdapter = true;
-  if (choice === "high-performance" || choice === "low-power") request.powerPreference = choice;
-  const adapter = await navigator.gpu.requestAdapter(request);
-  if (!adapter) {
+  parseAdapterChoice(choice);
+  const found = await requestAdapter(choice);
+  if (!found) {
     throw new Error(
       `No WebGPU adapter was found (adapter option "${choice}"). On a machine without a GPU ` +
-        "install Mesa (llvmpipe) for a software adapter, e.g. apt-get install libgl1-mesa-dri " +
-        "mesa-vulkan-drivers, or pick another adapter with --adapter.",
+        "install Mesa for a software adapter, e.g. apt-get install libgl1-mesa-dri (llvmpipe, " +
+        "GL) or libvulkan1 mesa-vulkan-drivers (lavapipe, Vulkan), or pick another adapter " +
+        "with --adapter (--list-adapters lists them).",
     );
   }
+  const { adapter, backend } = found;
   const limits: Record<string, number> = {};
   for (const [name, want] of Object.entries(REQUIRED_LIMITS)) {
     const have = (adapter.limits as unknown as Record<string, number>)[name];
@@ -95,7 +106,7 @@ export async function acquireGpu(options: AcquireGpuOptions = {}): Promise<GpuCo
     limits[name] = bufferLimit
       ? have
       : name === "maxStorageBuffersPerShaderStage"
-      ? Math.max(want, Math.min(have, WANTED_STORAGE_BUFFERS))
+      ? storageBuffersAsked(options.storageBuffers, have, want)
       : want;
   }
   const wantTimestamps = options.timestamps ?? true;
@@ -116,6 +127,7 @@ export async function acquireGpu(options: AcquireGpuOptions = {}): Promise<GpuCo
       architecture: i.architecture,
       device: i.device,
       description: i.description,
+      backend,
       isFallbackAdapter: Boolean(
         (i as unknown as { isFallbackAdapter?: boolean }).isFallbackAdapter,
       ),
@@ -133,4 +145,15 @@ export function onFallbackAdapter(device: GPUDevice): boolean {
   const info = (device as GPUDevice & { adapterInfo?: { isFallbackAdapter?: boolean } })
     .adapterInfo;
   return Boolean(info?.isFallbackAdapter);
+}
+
+function storageBuffersAsked(asked: number | undefined, have: number, want: number): number {
+  if (asked === undefined) return Math.max(want, Math.min(have, WANTED_STORAGE_BUFFERS));
+  if (!Number.isInteger(asked) || asked < want || asked > have) {
+    throw new RangeError(
+      `acquireGpu: storageBuffers must be an integer in [${want}, ${have}] (the adapter offers ` +
+        `${have}), got ${asked}`,
+    );
+  }
+  return asked;
 }

@@ -244,6 +244,7 @@ export interface ClothSolverStats {
 /** Entry points of `implicit_springs.wgsl`, in encode order. */
 export type ClothKernel =
   | "classify"
+  | "classify_values"
   | "positions"
   | "spring_forces"
   | "init_cg"
@@ -264,9 +265,14 @@ export type ClothKernel =
 const READ: BindingKind = "read-only-storage";
 const WRITE: BindingKind = "storage";
 
-/** Bindings (group 0 of implicit_springs.wgsl) of each entry point. */
+/**
+ * Bindings (group 0 of implicit_springs.wgsl, all storage buffers) of each entry point: at most 8,
+ * WebGPU's guaranteed `maxStorageBuffersPerShaderStage` (classifying the slots is two entry points
+ * for that, 6 and 5 where one would bind 10); `solve_local`, 8, runs where the device offers them.
+ */
 const KERNEL_BINDINGS: Record<ClothKernel, ReadonlyArray<number>> = {
-  classify: [1, 4, 5, 7, 8, 9, 10, 11, 15, 22],
+  classify: [1, 7, 8, 9, 10, 11],
+  classify_values: [4, 5, 11, 15, 22],
   positions: [1, 2, 3, 15],
   spring_forces: [11, 12, 13, 14, 15, 20, 22],
   init_cg: [6, 11, 15, 16, 21, 22],
@@ -316,11 +322,11 @@ const USER_BINDINGS: Record<keyof ClothBuffers, [number, number]> = {
  * (partner and parameter class, `spring_csr.ts`), so forces and A p are per-slot gathers, summed in
  * a fixed order (bit-reproducible runs); the linearised blocks are recomputed where needed.
  *
- * Step (one compute pass, only encoded; no readback): classify DOF slots (active/fixed, v̂) →
- * particle positions → per-particle spring forces and block diagonals → right-hand side, Jacobi
- * preconditioner and CG start (with rᵀz partial sums) → gate → `maxIterations` × [A p (with pᵀAp
- * partial sums), pᵀAp total, x/r/z update (with rᵀz partial sums), gate, p update] → v' into
- * `dofVOut`: five dispatches per iteration, the dot products summed inside the kernels that
+ * Step (one compute pass, only encoded; no readback): classify DOF slots (owners, active/fixed;
+ * then drag mass, mass and v̂) → particle positions → per-particle spring forces and block
+ * diagonals → right-hand side, Jacobi preconditioner and CG start (with rᵀz partial sums) → gate →
+ * `maxIterations` × [A p (with pᵀAp partial sums), pᵀAp total, x/r/z update (with rᵀz partial
+ * sums), gate, p update] → v' into `dofVOut`: five dispatches per iteration, the dot products summed inside the kernels that
  * produce their terms (per-workgroup tree sums, then one workgroup in a fixed order:
  * bit-reproducible). The one-workgroup gate turns converged iterations into 0-workgroup indirect
  * dispatches; each loop kernel also early-outs on the converged flag.
@@ -724,6 +730,7 @@ export class ImplicitSprings {
     };
     const stage = options.stage;
     run("classify", false);
+    run("classify_values", false);
     run("positions", false);
     run("spring_forces", false);
     run("init_cg", false);

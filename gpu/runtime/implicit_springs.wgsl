@@ -21,9 +21,9 @@
 // when any member of its DOF is pinned: v̂ = 0 and Δv = 0 there. Sums run in ascending member
 // order and spring CSR order: bit-reproducible.
 //
-// Kernels, in encode order: classify, positions, spring_forces, init_cg, gate, then per CG
-// iteration apply_a, pap_finish, update_x, gate, update_p (the last iteration: gate_final and no
-// update_p); finally finish. Small systems run the iterations in one workgroup instead
+// Kernels, in encode order: classify, classify_values, positions, spring_forces, init_cg, gate,
+// then per CG iteration apply_a, pap_finish, update_x, gate, update_p (the last iteration:
+// gate_final and no update_p); finally finish. Small systems run the iterations in one workgroup instead
 // (solve_local, below): the same arithmetic in the same order, one dispatch for many iterations. init_cg, apply_a and update_x leave one partial sum of their dot
 // product per workgroup; `gate` and `pap_finish` (one workgroup each) add them up in a fixed
 // order. `gate` decides convergence and writes the indirect dispatch arguments of the next
@@ -198,7 +198,9 @@ fn spring_block(xi: vec3f, j: u32, sc: SpringClass) -> Block {
   return Block(u, l, dt * sc.kd + dt * dt * sc.ks * (1.0 - c), dt * dt * sc.ks * c, c);
 }
 
-// Per slot k: its owner, and on owner slots the flags, drag mass and mass, and v̂.
+// Per slot k: its owner, its next member, and on owner slots the flags (then classify_values: drag
+// mass and mass, and v̂; two entry points of 6 and 5 storage buffers, not 10 in one, within the 8
+// WebGPU guarantees per stage).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn classify(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let k = slot_index(gid, nwg);
@@ -227,13 +229,28 @@ fn classify(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) 
     }
   }
   var fl = 0u;
-  var dm = vec4f(0.0);
   if (own == k) {
     fl = select(ACTIVE, ACTIVE | FIXED, hasPin);
+  }
+  slotInfo[k] = vec4u(own, fl, d, next);
+}
+
+// Per slot k, after classify: on owner slots the drag mass and mass, and v̂ on free ones (0
+// elsewhere).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn classify_values(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let k = slot_index(gid, nwg);
+  if (k >= params.count) {
+    return;
+  }
+  let info = slotInfo[k];
+  let d = info.z;
+  let fl = info.y;
+  var dm = vec4f(0.0);
+  if (info.x == k) {
     // Drag acts on DOFs with a cloth member, as a whole (a meta-particle moves as one).
     dm = vec4f(params.dt * params.drag * dofM[d], dofM[d], 0.0, 0.0);
   }
-  slotInfo[k] = vec4u(own, fl, d, next);
   cgA[at(R_DM, k)] = dm;
   cgC[at(R_VHAT, k)] = select(vec4f(0.0), vec4f(dofV[d].xyz, 0.0), fl == ACTIVE);
 }

@@ -1,6 +1,6 @@
 import { SPRING_CLASS_STRUCT } from "./spring_csr.ts";
 import assert from "node:assert/strict";
-import { readBuffer, storageBuffer } from "./kernel.ts";
+import { kernelStorageBuffers, readBuffer, storageBuffer } from "./kernel.ts";
 
 const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
 import {
@@ -544,7 +544,7 @@ Deno.test("ImplicitSprings on the software adapter", async (t) => {
   );
 
   await t.step(
-    "the one-workgroup CG (solve_local) equals the dispatched kernels bit for bit, across dispatches",
+    "the one-workgroup CG (solve_local) equals the dispatched kernels bit for bit, across dispatches, also on a device of 8 storage buffers per stage",
     async () => {
       const [rows, cols] = [9, 7];
       const nc = rows * cols;
@@ -570,7 +570,11 @@ Deno.test("ImplicitSprings on the software adapter", async (t) => {
       const state = roundState(dofStateFromGroups({ x, v, m, groups, pinned, cloth }));
       const dt = 3e-3;
       const gravity: [number, number, number] = [0, -9.81, 0];
-      const run = async (options: { localSolve: boolean; localBudget?: number }) => {
+      const run = async (
+        options: { localSolve: boolean; localBudget?: number },
+        on: GPUDevice = device,
+      ) => {
+        const device = on;
         const system = new ImplicitSprings(device, {
           particleCount: n,
           springs,
@@ -610,6 +614,23 @@ Deno.test("ImplicitSprings on the software adapter", async (t) => {
         assert.deepEqual(local.stats, dispatched.stats);
         assert.deepEqual(local.outs, dispatched.outs, `budget ${localBudget}`);
       }
+      // WebGPU's guaranteed 8 storage buffers per stage: every kernel fits, solve_local's 8 too
+      const gpu8 = await acquireGpu({ adapter: "software", storageBuffers: 8, label: "8 buffers" });
+      for (const localSolve of [true, false]) {
+        const on8 = await run({ localSolve }, gpu8.device);
+        assert.equal(on8.local > 0, localSolve);
+        assert.deepEqual(on8.stats, dispatched.stats);
+        assert.deepEqual(
+          on8.outs,
+          dispatched.outs,
+          `on 8 storage buffers, localSolve ${localSolve}`,
+        );
+      }
+      const used = Object.entries(kernelStorageBuffers(gpu8.device));
+      assert.ok(used.some(([label]) => label.endsWith(" classify_values")));
+      assert.ok(used.some(([label]) => label.endsWith(" solve_local")));
+      for (const [label, count] of used) assert.ok(count <= 8, `${label} binds ${count}`);
+      gpu8.device.destroy();
     },
   );
 

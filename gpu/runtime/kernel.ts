@@ -1,8 +1,20 @@
 /**
  * A compute kernel: one WGSL entry point with explicit bind group layouts (no `layout: "auto"`),
- * every object labelled, `override` constants passed at pipeline creation, shader modules cached
- * per device and source. The one way the pipelines of gpu/ are built and bound; keeps the host
- * code of each pipeline owner short without hiding WebGPU.
+ * every object labelled, `override` constants passed at pipeline creation. The one way the
+ * pipelines of gpu/ are built and bound; keeps the host code of each pipeline owner short without
+ * hiding WebGPU.
+ *
+ * Per device, shader modules are cached by source, bind group layouts by their entries and
+ * pipelines by module, entry point, constants and group layouts: the cases of a bench run share
+ * one device, and a kernel a case asks for again (with any label) reuses the pipeline an earlier
+ * case compiled ({@link pipelineStats} counts both; the pipeline keeps the label it was created
+ * with unless {@link keepPipelineLabels}). Pipelines are created synchronously: under
+ * Deno 2.9.6 `createComputePipelineAsync` compiles inside the call and returns a settled promise
+ * (llvmpipe, 40 distinct pipelines, six rounds each: sync 100–330 ms, `Promise.all` of async
+ * 140–220 ms, every async call returning only once its pipeline was compiled), so creating them
+ * in parallel brings nothing here, and `createKernel` stays callable from constructors. (A
+ * driver may also compile lazily, at a pipeline's first dispatch: llvmpipe does, which the
+ * seconds of {@link pipelineStats} do not see.)
  *
  * ```ts
  * // Dense group 0 (bindings 0, 1, 2):
@@ -79,6 +91,19 @@ export interface Kernel {
   groups: readonly GroupLayout[];
 }
 
+/** Throws a `RangeError` naming `label` when it binds more storage buffers than `device` allows. */
+function checkStorageBuffers(device: GPUDevice, label: string, storage: number): void {
+  const allowed = device.limits.maxStorageBuffersPerShaderStage;
+  if (storage <= allowed) return;
+  // WebGPU's own error names neither the kernel nor what to do
+  throw new RangeError(
+    `${label}: binds ${storage} storage buffers, more than the device's ` +
+      `maxStorageBuffersPerShaderStage (${allowed}); WebGPU guarantees ${DEFAULT_STORAGE_BUFFERS}: ` +
+      "give this entry point a layout of only the bindings it uses, or pack buffers that travel " +
+      "together, or gate the kernel on the limit with a fallback",
+  );
+}
+
 /** Creates an explicit bind group layout of buffer bindings (see {@link BindingEntry}). */
 export function createGroupLayout(
   device: GPUDevice,
@@ -101,15 +126,117 @@ export function createGroupLayout(
       buffer: typeof layout === "string" ? { type: layout } : { ...layout },
     });
   }
+  checkStorageBuffers(
+    device,
+    label,
+    layoutEntries.filter((e) => e.buffer!.type !== "uniform").length,
+  );
+  // one layout object per distinct entries on a device, so that kernels (and the pipelines they
+  // share through the cache) built from equal entries take each other's bind groups
+  const signature = JSON.stringify(layoutEntries.map((e) => [
+    e.binding,
+    e.buffer!.type,
+    e.buffer!.hasDynamicOffset ?? false,
+    e.buffer!.minBindingSize ?? 0,
+  ]));
+  const cache = deviceCache(device);
+  let layout = cache.groupLayouts.get(signature);
+  if (!layout) {
+    layout = device.createBindGroupLayout({ label, entries: layoutEntries });
+    cache.groupLayouts.set(signature, layout);
+  }
   return Object.freeze({
     label,
-    layout: device.createBindGroupLayout({ label, entries: layoutEntries }),
+    layout,
     bindings: Object.freeze(layoutEntries.map((e) => e.binding)),
     kinds: Object.freeze(layoutEntries.map((e) => e.buffer!.type as BindingKind)),
   });
 }
 
-const modules = new WeakMap<GPUDevice, Map<string, GPUShaderModule>>();
+/** What one device has cached: modules by source, layouts by entries, pipelines by key. */
+interface DeviceCache {
+  modules: Map<string, GPUShaderModule>;
+  groupLayouts: Map<string, GPUBindGroupLayout>;
+  /** By module, then by entry point, constants and group layout ids (and label: `byLabel`). */
+  pipelines: Map<GPUShaderModule, Map<string, GPUComputePipeline>>;
+  /** Whether a pipeline is reused only under its own label ({@link keepPipelineLabels}). */
+  byLabel: boolean;
+}
+
+const caches = new WeakMap<GPUDevice, DeviceCache>();
+
+function deviceCache(device: GPUDevice): DeviceCache {
+  let cache = caches.get(device);
+  if (!cache) {
+    caches.set(
+      device,
+      cache = { modules: new Map(), groupLayouts: new Map(), pipelines: new Map(), byLabel: false },
+    );
+  }
+  return cache;
+}
+
+/** A number per bind group layout object (the pipeline key names layouts by identity). */
+const layoutIds = new WeakMap<GPUBindGroupLayout, number>();
+let nextLayoutId = 0;
+
+function layoutId(layout: GPUBindGroupLayout): number {
+  let id = layoutIds.get(layout);
+  if (id === undefined) layoutIds.set(layout, id = nextLayoutId++);
+  return id;
+}
+
+/** Pipelines a device created and reused, and the time spent creating them. */
+export interface PipelineStats {
+  /** Pipelines created (each compiled once). */
+  created: number;
+  /** Kernels that took a cached pipeline instead. */
+  reused: number;
+  /** Seconds spent in `createShaderModule` and `createComputePipeline`. */
+  seconds: number;
+}
+
+const stats = new WeakMap<GPUDevice, PipelineStats>();
+
+/**
+ * The pipelines `device` created and reused so far, and the seconds spent creating them and their
+ * shader modules (cumulative: subtract an earlier reading for the share of one case).
+ */
+export function pipelineStats(device: GPUDevice): PipelineStats {
+  return { ...(stats.get(device) ?? { created: 0, reused: 0, seconds: 0 }) };
+}
+
+/**
+ * Forgets the shader modules, bind group layouts and pipelines cached for `device`: the next
+ * kernels are created anew. For a build that failed validation, whose objects may be invalid.
+ */
+export function clearKernelCache(device: GPUDevice): void {
+  const byLabel = caches.get(device)?.byLabel ?? false;
+  caches.delete(device);
+  if (byLabel) keepPipelineLabels(device);
+}
+
+/**
+ * From now on, kernels created on `device` reuse a cached pipeline only under the same label, so
+ * that every pipeline's label names its kernel: the kernel profiler attributes dispatches by
+ * pipeline label (one engine's kernels share pipelines otherwise, e.g. the prefix scans of the
+ * neighbour grid and of grouping).
+ */
+export function keepPipelineLabels(device: GPUDevice): void {
+  deviceCache(device).byLabel = true;
+}
+
+/**
+ * Starts a new record of the kernels created on `device`: from now on
+ * {@link kernelWorkgroupSizes} and {@link kernelStorageBuffers} list only the kernels created
+ * after this call (whether their pipelines were cached or not), so that one case's record does
+ * not carry the kernels of the cases that ran before it on the same device.
+ */
+export function beginKernelRecord(device: GPUDevice): void {
+  workgroupSizes.delete(device);
+  storageBuffersUsed.delete(device);
+}
+
 const workgroupSizes = new WeakMap<GPUDevice, Map<string, number>>();
 
 /** Names of the `override` constants that set a kernel's workgroup size in this project. */
@@ -128,32 +255,78 @@ export function kernelWorkgroupSizes(device: GPUDevice): Record<string, number> 
   return Object.fromEntries(workgroupSizes.get(device) ?? []);
 }
 
-/** Creates (and caches the module of) a compute kernel with explicit layouts. */
+/** `maxStorageBuffersPerShaderStage` that WebGPU guarantees on every adapter (its default limit). */
+export const DEFAULT_STORAGE_BUFFERS = 8;
+
+const storageBuffersUsed = new WeakMap<GPUDevice, Map<string, number>>();
+
+/**
+ * The storage buffers each kernel created on `device` binds (over all its groups), by kernel
+ * label: what the stage limit `maxStorageBuffersPerShaderStage` is checked against.
+ */
+export function kernelStorageBuffers(device: GPUDevice): Record<string, number> {
+  return Object.fromEntries(storageBuffersUsed.get(device) ?? []);
+}
+
+/**
+ * Creates a compute kernel with explicit layouts, labelled `options.label`; its pipeline is the
+ * device's cached one when a kernel of the same code, entry point, constants and group layouts
+ * was created before on the device (the pipeline then keeps the label it was created with).
+ * Throws a `RangeError` naming the kernel when its layout binds more storage buffers than the
+ * device allows per stage.
+ */
 export function createKernel(device: GPUDevice, options: KernelOptions): Kernel {
   const { label } = options;
   if ((options.bindings === undefined) === (options.groups === undefined)) {
     throw new TypeError(`${label}: give either bindings or groups`);
   }
-  let cache = modules.get(device);
-  if (!cache) modules.set(device, cache = new Map());
-  let module = cache.get(options.code);
+  const cache = deviceCache(device);
+  const counts = stats.get(device) ?? { created: 0, reused: 0, seconds: 0 };
+  stats.set(device, counts);
+  const t0 = performance.now();
+  let module = cache.modules.get(options.code);
   if (!module) {
     module = device.createShaderModule({ label: `${label} module`, code: options.code });
-    cache.set(options.code, module);
+    cache.modules.set(options.code, module);
   }
+  counts.seconds += (performance.now() - t0) / 1000;
   const groups = (options.groups ?? [options.bindings!]).map((g, k) =>
     "layout" in g
       ? g
       : createGroupLayout(device, `${label} ${k ? `group ${k} ` : ""}bind group layout`, g)
   );
-  const pipeline = device.createComputePipeline({
-    label,
-    layout: device.createPipelineLayout({
-      label: `${label} layout`,
-      bindGroupLayouts: groups.map((g) => g.layout),
-    }),
-    compute: { module, entryPoint: options.entryPoint, constants: options.constants ?? {} },
-  });
+  const storage = groups.reduce((sum, g) => sum + g.kinds.filter((k) => k !== "uniform").length, 0);
+  checkStorageBuffers(device, label, storage);
+  let most = storageBuffersUsed.get(device);
+  if (!most) storageBuffersUsed.set(device, most = new Map());
+  most.set(label, storage);
+  const constants = options.constants ?? {};
+  const key = JSON.stringify([
+    cache.byLabel ? label : "",
+    options.entryPoint,
+    Object.keys(constants).sort().map((
+      k,
+    ) => [k, Object.is(constants[k], -0) ? "-0" : constants[k]]),
+    groups.map((g) => layoutId(g.layout)),
+  ]);
+  let byKey = cache.pipelines.get(module);
+  if (!byKey) cache.pipelines.set(module, byKey = new Map());
+  let pipeline = byKey.get(key);
+  if (pipeline) counts.reused++;
+  else {
+    const t1 = performance.now();
+    pipeline = device.createComputePipeline({
+      label,
+      layout: device.createPipelineLayout({
+        label: `${label} layout`,
+        bindGroupLayouts: groups.map((g) => g.layout),
+      }),
+      compute: { module, entryPoint: options.entryPoint, constants },
+    });
+    counts.seconds += (performance.now() - t1) / 1000;
+    counts.created++;
+    byKey.set(key, pipeline);
+  }
   const recorded: [string, string][] = [
     ...WORKGROUP_SIZE_CONSTANTS.map((name): [string, string] => [name, label]),
     ...SHAPE_CONSTANTS.map((name): [string, string] => [name, `${label} ${name}`]),

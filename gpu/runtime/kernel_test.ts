@@ -1,14 +1,19 @@
 import assert from "node:assert/strict";
 import { acquireGpu } from "./device.ts";
 import {
+  beginKernelRecord,
   bindKernel,
+  clearKernelCache,
   createGroupLayout,
   createKernel,
   dispatch,
   dispatchesEncoded,
   type DispatchOptions,
+  keepPipelineLabels,
   type Kernel,
+  kernelStorageBuffers,
   kernelWorkgroupSizes,
+  pipelineStats,
   readBuffer,
   storageBuffer,
 } from "./kernel.ts";
@@ -236,6 +241,75 @@ Deno.test("kernel.ts on the software adapter", async (t) => {
     assert.equal(dispatchesEncoded() - before, 2);
     pass.end();
     device.queue.submit([enc.finish()]);
+  });
+
+  await t.step("pipelines and layouts cached per device, kernel records begun anew", async () => {
+    const bindings = [[0, "uniform"], [3, "read-only-storage"], [7, "storage"]] as const;
+    const base = { code: SPARSE_WGSL, entryPoint: "scale", bindings };
+    const before = pipelineStats(device);
+    const first = createKernel(device, {
+      ...base,
+      label: "first",
+      constants: { WORKGROUP_SIZE: 8 },
+    });
+    const again = createKernel(device, {
+      ...base,
+      label: "again",
+      constants: { WORKGROUP_SIZE: 8 },
+    });
+    const other = createKernel(device, {
+      ...base,
+      label: "other",
+      constants: { WORKGROUP_SIZE: 4 },
+    });
+    assert.equal(again.pipeline, first.pipeline, "same code, entry point, constants, layouts");
+    assert.equal(again.label, "again");
+    assert.equal(again.layout, first.layout);
+    assert.notEqual(other.pipeline, first.pipeline, "other constants: another pipeline");
+    const after = pipelineStats(device);
+    assert.equal(after.created - before.created, 2);
+    assert.equal(after.reused - before.reused, 1);
+    assert.ok(after.seconds > before.seconds);
+    // equal entries, written differently: one layout object, so bind groups fit either kernel
+    const l1 = createGroupLayout(device, "l1", ["read-only-storage", "storage"]);
+    const l2 = createGroupLayout(device, "l2", [[0, "read-only-storage"], [1, {
+      type: "storage",
+    }]]);
+    assert.equal(l2.layout, l1.layout);
+    assert.equal(l2.label, "l2");
+    // the reused pipeline runs with the bind group of its new kernel
+    const params = uniform(device, "cached params", 16, 0, [2, 0, n]);
+    const src = storageBuffer(device, { label: "cached a", size: 4 * n, data: a });
+    const out = storageBuffer(device, { label: "cached out", size: 4 * n });
+    const got = await run(device, [[again, {
+      bindGroup: bindKernel(device, again, [params, src, out]),
+      invocations: n,
+      workgroupSize: 8,
+    }]], out);
+    assert.deepEqual(got, a.map((x, i) => x * 2 + i));
+    // a new record lists only the kernels created since, cached or not
+    beginKernelRecord(device);
+    assert.deepEqual(kernelWorkgroupSizes(device), {});
+    assert.deepEqual(kernelStorageBuffers(device), {});
+    createKernel(device, { ...base, label: "next case", constants: { WORKGROUP_SIZE: 8 } });
+    assert.deepEqual(kernelWorkgroupSizes(device), { "next case": 8 });
+    assert.deepEqual(kernelStorageBuffers(device), { "next case": 2 });
+    // a cleared cache compiles anew
+    clearKernelCache(device);
+    const fresh = createKernel(device, {
+      ...base,
+      label: "fresh",
+      constants: { WORKGROUP_SIZE: 8 },
+    });
+    assert.notEqual(fresh.pipeline, first.pipeline);
+    assert.equal(pipelineStats(device).created - after.created, 1);
+    // for the profiler: a pipeline only under its own label
+    keepPipelineLabels(device);
+    const w = { ...base, constants: { WORKGROUP_SIZE: 8 } };
+    const named = createKernel(device, { ...w, label: "named" });
+    assert.notEqual(named.pipeline, fresh.pipeline);
+    assert.equal(named.pipeline.label, "named");
+    assert.equal(createKernel(device, { ...w, label: "named" }).pipeline, named.pipeline);
   });
 
   await device.queue.onSubmittedWorkDone();

@@ -19,6 +19,12 @@ export interface StepTimings<P extends string = string> {
   transfer: { bytes: number; ms: number };
 }
 
+/**
+ * Races a GPU wait against a deadline (e.g. `GpuDeadline.wait` of `gpu_deadline.ts`), told the
+ * pending operation in words.
+ */
+export type GpuWaitGuard = <T>(work: Promise<T>, operation: string) => Promise<T>;
+
 /** Times the phases of steps submitted in batches. */
 export class StepClock<P extends string> {
   readonly #device: GPUDevice;
@@ -79,13 +85,18 @@ export class StepClock<P extends string> {
     return ends;
   }
 
-  /** Reads the batch's timings (the one host sync of a batch). */
-  async endBatch(): Promise<void> {
+  /**
+   * Reads the batch's timings (the one host sync of a batch), its one GPU wait raced by
+   * `options.guard` when given. Returns the batch's steps and the wall clock (ms) from its first
+   * step's encoding to its completion.
+   */
+  async endBatch(options: { guard?: GpuWaitGuard } = {}): Promise<{ steps: number; ms: number }> {
     const steps = this.#inBatch;
     const t0 = performance.now();
+    const guard: GpuWaitGuard = options.guard ?? ((work) => work);
     this.hostSyncs++;
     if (this.#timer) {
-      const d = await this.#timer.read();
+      const d = await guard(this.#timer.read(), "mapAsync of the phase timer readback");
       for (let s = 0; s < steps; s++) {
         let total = 0;
         for (const ph of this.#phases) {
@@ -100,12 +111,13 @@ export class StepClock<P extends string> {
       }
       this.#timings.transfer.bytes += 16 * this.#phases.length * steps;
     } else {
-      await this.#device.queue.onSubmittedWorkDone();
+      await guard(this.#device.queue.onSubmittedWorkDone(), "onSubmittedWorkDone");
       const per = (performance.now() - this.#batchStart) / steps;
       for (let s = 0; s < steps; s++) this.#timings.total.push(per);
     }
     this.#timings.transfer.ms += performance.now() - t0;
     this.#inBatch = 0;
+    return { steps, ms: performance.now() - this.#batchStart };
   }
 
   /** Records a readback outside the batches: its bytes and the ms waited. */

@@ -99,7 +99,8 @@ export interface CollisionDetectionOptions {
    * Skip the particles that can have no contact (`collide_contacts_pruned`): a pass first marks
    * which bodies each cell holds, and a particle whose cells hold only its own body, which does not
    * collide with itself (the interior of a fluid), walks no cell. The same output. Default true
-   * where the device offers 11 storage buffers per stage (llvmpipe offers 16).
+   * where the device offers the 9 storage buffers per stage it binds (llvmpipe offers 16); the
+   * default walk (`collide_contacts`) binds 8, WebGPU's guaranteed limit.
    */
   pruneCells?: boolean;
 }
@@ -154,7 +155,11 @@ export interface CollisionBindings {
   readonly buffers: Readonly<CollisionDetectionBuffers>;
   /** `collide_contacts`, or `collide_contacts_pruned` where cells are pruned. */
   readonly contacts: GPUBindGroup;
+  /** `collide_overflow`: the walk's dropped partners into `overflow`. */
+  readonly overflow: GPUBindGroup;
   readonly classify: GPUBindGroup;
+  /** `collide_keys` (where cells are not pruned: `collide_cells` writes the keys). */
+  readonly keys?: GPUBindGroup;
   /** `collide_cells` and its per-cell body words (where cells are pruned). */
   readonly cells?: GPUBindGroup;
   readonly cellBodies?: GPUBuffer;
@@ -168,14 +173,19 @@ export interface CollisionEncodeOptions {
   resetOverflow?: boolean;
 }
 
-type Entry = "contacts" | "contactsPruned" | "cells" | "classify";
+type Entry = "keys" | "contacts" | "contactsPruned" | "cells" | "overflow" | "classify";
 
 const ENTRY_POINTS: Record<Entry, string> = {
+  keys: "collide_keys",
   contacts: "collide_contacts",
   contactsPruned: "collide_contacts_pruned",
   cells: "collide_cells",
+  overflow: "collide_overflow",
   classify: "collide_classify",
 };
+
+/** Binding of the detector's scratch (`Work` of the WGSL: drop counter and collision keys). */
+const WORK_BINDING = 16;
 
 /** Binding number, element size in bytes, and element count ("N", "N+1", "NK" or a minimum). */
 const USER_BINDINGS: Record<keyof CollisionDetectionBuffers, [number, number, string]> = {
@@ -196,29 +206,42 @@ const USER_BINDINGS: Record<keyof CollisionDetectionBuffers, [number, number, st
   markedCount: [15, 4, "N"],
 };
 
-/** Bindings of the contact pass (binding 0 is the uniform). */
+/**
+ * Bindings of the contact walk (binding 0 is the uniform): `pos`, the bond lists, the grid, the
+ * contact slots and the scratch (keys and drop counter): 8 storage buffers, WebGPU's guaranteed
+ * `maxStorageBuffersPerShaderStage`.
+ */
 const CONTACT_BINDINGS: [number, BindingKind][] = [
   [0, "uniform"],
   [1, "read-only-storage"],
-  [2, "read-only-storage"],
-  [3, "read-only-storage"],
   [4, "read-only-storage"],
   [5, "read-only-storage"],
   [6, "read-only-storage"],
   [7, "read-only-storage"],
   [8, "storage"],
   [9, "storage"],
-  [10, "storage"],
+  [WORK_BINDING, "storage"],
 ];
-
-/** Storage buffers `collide_contacts_pruned` binds. */
-const PRUNED_STORAGE_BUFFERS = CONTACT_BINDINGS.length;
 
 /** Bindings of each entry point with their buffer binding type (binding 0 is the uniform). */
 const ENTRY_BINDINGS: Record<Entry, [number, BindingKind][]> = {
+  keys: [
+    [0, "uniform"],
+    [2, "read-only-storage"],
+    [3, "read-only-storage"],
+    [WORK_BINDING, "storage"],
+  ],
   contacts: CONTACT_BINDINGS,
   contactsPruned: [...CONTACT_BINDINGS, [18, "read-only-storage"]],
-  cells: [[0, "uniform"], [1, "read-only-storage"], [2, "read-only-storage"], [17, "storage"]],
+  cells: [
+    [0, "uniform"],
+    [1, "read-only-storage"],
+    [2, "read-only-storage"],
+    [3, "read-only-storage"],
+    [WORK_BINDING, "storage"],
+    [17, "storage"],
+  ],
+  overflow: [[10, "storage"], [WORK_BINDING, "storage"]],
   classify: [
     [0, "uniform"],
     [1, "read-only-storage"],
@@ -232,6 +255,10 @@ const ENTRY_BINDINGS: Record<Entry, [number, BindingKind][]> = {
   ],
 };
 
+/** Storage buffers `collide_contacts_pruned` binds (9: the pruned path's gate on the device). */
+const PRUNED_STORAGE_BUFFERS = ENTRY_BINDINGS.contactsPruned.filter(([, k]) => k !== "uniform")
+  .length;
+
 /**
  * Collision detection (paper §5.1, Eqs. 21–22) over a uniform neighbor grid, encoded into a
  * caller's command encoder; see the module comment for the outputs and the overflow policy.
@@ -239,10 +266,14 @@ const ENTRY_BINDINGS: Record<Entry, [number, BindingKind][]> = {
  * Bindings (group 0 of `collision_detection.wgsl`): 0 `params` uniform; 1 `pos`, 2 `body`,
  * 3 `selfCollision`, 4 `bondStart`, 5 `bondList`, 6 `cellStart`, 7 `sorted`, 11 `vel`
  * (read-only storage); 8 `contacts`, 9 `contactCount`, 10 `overflow`, 12 `pairs`,
- * 13 `pairCount`, 14 `marked`, 15 `markedCount` (storage); 17 and 18 the detector's own per-cell
- * body words. Entry point `collide_contacts` uses 0–10, `collide_classify` 0, 1, 8, 9, 11–15
- * (each within 10 storage buffers); with pruning `collide_cells` 0–2 and 17, and
- * `collide_contacts_pruned` 0–10 and 18 (11 storage buffers).
+ * 13 `pairCount`, 14 `marked`, 15 `markedCount` (storage); 16 the detector's scratch (the
+ * collision key of each particle, its body with the body's self-collision flag, and the walk's
+ * drop counter); 17 and 18 the detector's own per-cell body words. Each entry point binds only
+ * what it uses, at most 8 storage buffers (WebGPU's guaranteed limit) on the default path:
+ * `collide_keys` 0, 2, 3, 16; `collide_contacts` 0, 1, 4–9, 16 (8); `collide_overflow` 10, 16;
+ * `collide_classify` 0, 1, 8, 9, 11–15 (8). With pruning `collide_cells` (0–3, 16, 17) writes the
+ * keys, and `collide_contacts_pruned` binds the walk's 8 and 18 (9 storage buffers: the pruned
+ * path runs where the device offers them).
  */
 export class CollisionDetection {
   /** Device the pipelines live on. */
@@ -261,6 +292,8 @@ export class CollisionDetection {
   #grid: CollisionGrid | undefined;
   #count: number;
   readonly #params: GPUBuffer;
+  /** The scratch of binding 16: drop counter, then one key per particle (capacity + 1 words). */
+  readonly #work: GPUBuffer;
   readonly #kernels: Record<Entry, Kernel>;
 
   /** Creates the pipelines and the uniform (see {@link CollisionDetectionOptions}). */
@@ -315,12 +348,19 @@ export class CollisionDetection {
     this.pruned = (options.pruneCells ?? true) &&
       device.limits.maxStorageBuffersPerShaderStage >= PRUNED_STORAGE_BUFFERS;
     const entries: Entry[] = this.pruned
-      ? ["contactsPruned", "cells", "classify"]
-      : ["contacts", "classify"];
+      ? ["cells", "contactsPruned", "overflow", "classify"]
+      : ["keys", "contacts", "overflow", "classify"];
     this.#kernels = Object.fromEntries(entries.map((e) => [e, kernel(e)])) as Record<
       Entry,
       Kernel
     >;
+    // zeroed at creation; collide_overflow clears the counter after each walk
+    this.#work = device.createBuffer({
+      label: `${label} work (drop counter, collision keys)`,
+      size: 4 * (capacity + 1),
+      usage: GPUBufferUsage.STORAGE,
+    });
+    this.#owned.push(this.#work);
     this.#writeParams();
   }
 
@@ -382,7 +422,10 @@ export class CollisionDetection {
   bind(buffers: CollisionDetectionBuffers): CollisionBindings {
     if (!buffers) throw new TypeError("CollisionDetection.bind: buffers are required");
     const n = this.capacity;
-    const byBinding = new Map<number, GPUBuffer>([[0, this.#params]]);
+    const byBinding = new Map<number, GPUBuffer>([
+      [0, this.#params],
+      [WORK_BINDING, this.#work],
+    ]);
     for (const [name, [binding, stride, count]] of Object.entries(USER_BINDINGS)) {
       const buffer = buffers[name as keyof CollisionDetectionBuffers];
       if (!buffer) throw new TypeError(`CollisionDetection.bind: buffers.${name} is missing`);
@@ -410,7 +453,9 @@ export class CollisionDetection {
     if (!this.pruned) {
       return Object.freeze({
         buffers: Object.freeze({ ...buffers }),
+        keys: group("keys"),
         contacts: group("contacts"),
+        overflow: group("overflow"),
         classify: group("classify"),
       });
     }
@@ -427,13 +472,17 @@ export class CollisionDetection {
     return Object.freeze({
       buffers: Object.freeze({ ...buffers }),
       contacts: group("contactsPruned"),
+      overflow: group("overflow"),
       classify: group("classify"),
       cells: group("cells"),
       cellBodies,
     });
   }
 
-  /** Encodes one compute pass: contacts (Rule 1 and exclusions), then pairs / marked (Rule 2). */
+  /**
+   * Encodes one compute pass: contacts (Rule 1 and exclusions: the collision keys, the walk, its
+   * dropped partners into `overflow`), then pairs / marked (Rule 2).
+   */
   encode(
     encoder: GPUCommandEncoder,
     bindings: CollisionBindings,
@@ -464,7 +513,10 @@ export class CollisionDetection {
     this.#encode(encoder, bindings, ["classify"], { ...options, resetOverflow: false });
   }
 
-  /** Destroys the uniform buffer and the per-cell words (bound buffers belong to the caller). */
+  /**
+   * Destroys the uniform buffer, the scratch and the per-cell words (bound buffers belong to the
+   * caller).
+   */
   destroy(): void {
     this.#params.destroy();
     for (const b of this.#owned) b.destroy();
@@ -507,13 +559,19 @@ export class CollisionDetection {
     });
     const size = { invocations: this.#count, workgroupSize: this.workgroupSize };
     for (const key of entries) {
-      if (key === "contacts" && pruned) {
+      if (key === "classify") {
+        dispatch(pass, this.#kernels.classify, { bindGroup: bindings.classify, ...size });
+        continue;
+      }
+      // the keys (with pruning: and the cells' bodies), the walk, its dropped partners
+      if (pruned) {
         dispatch(pass, this.#kernels.cells, { bindGroup: bindings.cells!, ...size });
         dispatch(pass, this.#kernels.contactsPruned, { bindGroup: bindings.contacts, ...size });
       } else {
-        const bindGroup = bindings[key as "contacts" | "classify"];
-        dispatch(pass, this.#kernels[key], { bindGroup, ...size });
+        dispatch(pass, this.#kernels.keys, { bindGroup: bindings.keys!, ...size });
+        dispatch(pass, this.#kernels.contacts, { bindGroup: bindings.contacts, ...size });
       }
+      dispatch(pass, this.#kernels.overflow, { bindGroup: bindings.overflow, workgroups: 1 });
     }
     pass.end();
   }

@@ -3,8 +3,12 @@
 //
 // Entry points, dispatched in this order over the particles 0 .. params.count (`sorted` must be
 // a permutation of them: the grid built over exactly those particles):
-//   collide_cells     (with pruning) OR the body bit of every particle into its cell's word of
-//                     cellBodies (cleared before): which bodies a cell holds
+//   collide_keys      the collision key of every particle into work.key (below): its body with
+//                     the body's self-collision flag, so that the contact walk binds one buffer
+//                     where it read two (body, selfCollision)
+//   collide_cells     (with pruning, instead of collide_keys) the keys, and the body bit of every
+//                     particle OR-ed into its cell's word of cellBodies (cleared before): which
+//                     bodies a cell holds
 //   collide_contacts_pruned  collide_contacts, except that a particle whose cells hold no other
 //                     body than its own, when its body does not collide with itself, has no
 //                     contact and walks no cell (the interior of a fluid); the same output
@@ -16,7 +20,10 @@
 //                     contacts[i*K .. i*K + K) kept sorted ascending; when the slot is full the
 //                     largest index is dropped, so the slot ends up holding the K smallest
 //                     partner indices, whatever the scan order. Every dropped partner adds 1 to
-//                     `overflow`.
+//                     work.dropped.
+//   collide_overflow  (one invocation) adds work.dropped to `overflow` and clears it: the walk
+//                     counts its drops in the scratch it binds for the keys, which keeps it to 8
+//                     storage buffers, WebGPU's guaranteed limit per stage
 //   collide_classify  split the kept contacts j > i by Rule 2, n . (v_j - v_i) < 0 with
 //                     n = x_j - x_i (Eq. 22): approaching -> pairs (merged in stage 1),
 //                     otherwise -> marked (candidates of stage 2). Both stay ascending.
@@ -52,6 +59,17 @@ override BROKEN_BIT: u32;
 @group(0) @binding(13) var<storage, read_write> pairCount: array<u32>;
 @group(0) @binding(14) var<storage, read_write> marked: array<u32>;
 @group(0) @binding(15) var<storage, read_write> markedCount: array<u32>;
+// The detector's scratch, shared by every bind of one detector (each contact pass rewrites it):
+// the partners the walk dropped (collide_overflow moves them to `overflow`), and the collision key
+// of every particle, key[i] = body[i] | SELF_COLLIDES when its body collides with itself (body ids
+// index selfCollision, so they are below 2^31): two particles are of one body without
+// self-collision exactly when their keys are equal and lack SELF_COLLIDES.
+struct Work {
+  dropped: atomic<u32>,
+  key: array<u32>,
+}
+@group(0) @binding(16) var<storage, read_write> work: Work;
+const SELF_COLLIDES: u32 = 0x80000000u;
 // One word per cell: bit min(body, 31) of each body with a particle in the cell (collide_cells
 // writes it through cellBodiesOr, collide_contacts_pruned reads it); the same buffer.
 @group(0) @binding(17) var<storage, read_write> cellBodiesOr: array<atomic<u32>>;
@@ -83,14 +101,37 @@ fn hasBond(a: u32, b: u32) -> bool {
   return false;
 }
 
-// Pairs that are never collisions: same body without self-collision; bonded (paper §5.1). A bond
-// may be listed under either particle or both.
+// Pairs that are never collisions: same body without self-collision (equal keys without
+// SELF_COLLIDES); bonded (paper §5.1). A bond may be listed under either particle or both.
 fn excluded(i: u32, j: u32) -> bool {
-  let bi = body[i];
-  if (bi == body[j] && selfCollision[bi] == 0u) {
+  let ki = work.key[i];
+  if (ki == work.key[j] && (ki & SELF_COLLIDES) == 0u) {
     return true;
   }
   return hasBond(i, j) || hasBond(j, i);
+}
+
+// The collision key of particle i (see Work).
+fn collision_key(i: u32) -> u32 {
+  let b = body[i];
+  return select(b, b | SELF_COLLIDES, selfCollision[b] != 0u);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn collide_keys(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * WORKGROUP_SIZE; // 2D past 65,535 workgroups
+  if (i >= params.count) {
+    return;
+  }
+  work.key[i] = collision_key(i);
+}
+
+@compute @workgroup_size(1)
+fn collide_overflow() {
+  let dropped = atomicExchange(&work.dropped, 0u);
+  if (dropped > 0u) {
+    atomicAdd(&overflow, dropped);
+  }
 }
 
 // The bit of body b in a cellBodies word: bodies from 31 on share bit 31.
@@ -104,6 +145,7 @@ fn collide_cells(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgro
   if (i >= params.count) {
     return;
   }
+  work.key[i] = collision_key(i);
   let c = gridCellId(cellOf(pos[i].xyz), params.dims.xyz);
   atomicOr(&cellBodiesOr[c], body_bit(body[i]));
 }
@@ -128,8 +170,9 @@ fn reach_box(p: vec4f) -> CellBox {
 // case only the rows whose cells hold a particle of another body (bodies from 31 on share a bit,
 // so their rows always count). 0: the particle can have no contact at all.
 fn contact_rows(i: u32, box: CellBox) -> u32 {
-  let b = body[i];
-  if (selfCollision[b] != 0u || b >= 31u) {
+  let key = work.key[i];
+  let b = key & ~SELF_COLLIDES;
+  if ((key & SELF_COLLIDES) != 0u || b >= 31u) {
     return ALL_ROWS;
   }
   var rows = 0u;
@@ -230,7 +273,7 @@ fn collect_contacts(i: u32, box: CellBox, rows: u32) {
   }
   contactCount[i] = n;
   if (dropped > 0u) {
-    atomicAdd(&overflow, dropped);
+    atomicAdd(&work.dropped, dropped);
   }
 }
 

@@ -13,6 +13,7 @@ import {
   type CollisionDetectionBuffers,
   type CollisionGrid,
 } from "./collision_detection.ts";
+import { kernelStorageBuffers } from "../runtime/kernel.ts";
 import { checkWgslStruct } from "../runtime/struct_layout.ts";
 
 /** Coordinates on a 1/64 lattice: every sum, difference and product the rules take is exact in f32. */
@@ -350,7 +351,7 @@ Deno.test("CollisionDetection (WebGPU, software adapter)", async (t) => {
   await t.step(
     "pruned cells: particles alone with a body that does not collide with itself skip the walk",
     async () => {
-      assert.ok(det.pruned, "the test device offers 11 storage buffers per stage");
+      assert.ok(det.pruned, "the test device offers 9 storage buffers per stage");
       const unpruned = new CollisionDetection(device, {
         capacity: n,
         label: "test detect (unpruned)",
@@ -535,4 +536,74 @@ Deno.test("CollisionDetection (WebGPU, software adapter)", async (t) => {
 
   det.destroy();
   device.destroy();
+});
+
+Deno.test("CollisionDetection within WebGPU's 8 storage buffers per stage", async (t) => {
+  const gpu8 = await acquireGpu({
+    adapter: "software",
+    storageBuffers: 8,
+    label: "collision detection test device (8 storage buffers)",
+  });
+  const gpu16 = await acquireGpu({ adapter: "software", label: "collision detection test device" });
+  const side = 96;
+  const n = 1500;
+  const cellSize = 12 / Q;
+  const grid = gridFor(side, cellSize);
+  const fx8 = new Fixture(gpu8.device);
+  const fx16 = new Fixture(gpu16.device);
+
+  await t.step("the default path binds at most 8 storage buffers per kernel", () => {
+    const det = new CollisionDetection(gpu8.device, { capacity: n, label: "test detect 8" });
+    assert.equal(det.pruned, false, "a device of 8 storage buffers runs the default walk");
+    const used = kernelStorageBuffers(gpu8.device);
+    const mine = Object.entries(used).filter(([label]) => label.startsWith("test detect 8 "));
+    assert.deepEqual(
+      mine.map(([label]) => label).sort(),
+      ["classify", "contacts", "keys", "overflow"].map((e) => `test detect 8 ${e}`),
+    );
+    for (const [label, count] of mine) assert.ok(count <= 8, `${label} binds ${count}`);
+    det.destroy();
+  });
+
+  await t.step(
+    "the pruned path (a device with more) gives the default path's output, bit for bit",
+    async () => {
+      assert.ok(gpu16.device.limits.maxStorageBuffersPerShaderStage >= 9);
+      const two = makeCloud(new Rng(7), n, { side, bodies: 2 });
+      two.selfFlags = [0, 1];
+      const many = makeCloud(new Rng(8), n, { side, bodies: 40 });
+      many.selfFlags = Array.from({ length: 40 }, (_, b) => (b % 4 === 0 ? 1 : 0));
+      const cases = [
+        { name: "four bodies", cloud: makeCloud(new Rng(2021), n, { side, bodies: 4 }), k: 16 },
+        { name: "two bodies", cloud: two, k: 16 },
+        { name: "40 bodies", cloud: many, k: 16 },
+        { name: "K = 3 (overflow)", cloud: makeCloud(new Rng(2021), n, { side, bodies: 4 }), k: 3 },
+      ];
+      for (const { name, cloud, k } of cases) {
+        const outputs = [];
+        for (const [device, fx] of [[gpu8.device, fx8], [gpu16.device, fx16]] as const) {
+          const det = new CollisionDetection(device, {
+            capacity: n,
+            maxPerParticle: k,
+            grid,
+            label: "test detect (limits)",
+          });
+          assert.equal(det.pruned, device === gpu16.device);
+          const b = det.bind(fx.buffers(det, cloud, { n, grid, broken: new Set([0, 3, 5]) }));
+          run(device, det, b);
+          run(device, det, b); // the drop counter is cleared after each walk
+          outputs.push(await fx.read(b, n, k));
+          det.destroy();
+          fx.destroy();
+        }
+        const [plain, pruned] = outputs;
+        assert.deepEqual(pruned, plain, name);
+        assert.ok(plain.contacts.some((l) => l.length > 0), `${name}: contacts exist`);
+        if (k === 3) assert.ok(plain.overflow > 100, `${name}: overflow ${plain.overflow}`);
+      }
+    },
+  );
+
+  gpu8.device.destroy();
+  gpu16.device.destroy();
 });

@@ -146,7 +146,7 @@ export class ParticleState {
   readonly #device: GPUDevice;
   readonly #params: GPUBuffer;
   readonly #k: Record<
-    "identity" | "velocities" | "writeBack",
+    "identityMap" | "identityValues" | "velocities" | "writeBack",
     { kernel: Kernel; bind: GPUBindGroup }
   >;
 
@@ -238,48 +238,64 @@ export class ParticleState {
     device.queue.writeBuffer(this.#params, 0, STATE_PARAMS.pack({ count: n }));
     const R = "read-only-storage" as const;
     const W = "storage" as const;
-    const mk = (entryPoint: string, bindings: (typeof R | typeof W)[], buffers: GPUBuffer[]) => {
+    // each entry point binds only the buffers it uses (`[binding, kind, buffer]`, binding 0 the
+    // uniform): at most 8 storage buffers, WebGPU's guaranteed limit per stage
+    const mk = (entryPoint: string, bindings: [number, typeof R | typeof W, GPUBuffer][]) => {
       const kernel = createKernel(device, {
         label: `particle state ${entryPoint}`,
         code: PARTICLE_STATE_WGSL,
         entryPoint,
-        bindings: ["uniform", ...bindings],
+        bindings: ["uniform", ...bindings.map(([n, kind]) => [n, kind] as const)],
       });
-      return { kernel, bind: bindKernel(device, kernel, [this.#params, ...buffers]) };
+      const buffers = new Map<number, GPUBuffer>([[0, this.#params]]);
+      for (const [n, , buffer] of bindings) buffers.set(n, buffer);
+      return { kernel, bind: bindKernel(device, kernel, buffers) };
     };
+    const dense = (kinds: (typeof R | typeof W)[], buffers: GPUBuffer[]) =>
+      kinds.map((kind, k): [number, typeof R | typeof W, GPUBuffer] => [k + 1, kind, buffers[k]]);
     this.#k = {
-      identity: mk("identity_dofs", [R, R, R, W, W, W, W, W, W, W], [
-        b.pos,
-        b.vel,
-        b.mass,
-        b.dof,
-        b.memberStart,
-        b.memberList,
-        b.offset,
-        b.dofX,
-        b.dofV,
-        b.dofM,
+      // the identity DOF map as two dispatches (4 and 6 storage buffers, not 10 in one)
+      identityMap: mk("identity_dof_map", [
+        [4, W, b.dof],
+        [5, W, b.memberStart],
+        [6, W, b.memberList],
+        [7, W, b.offset],
       ]),
-      velocities: mk("dof_velocities", [R, R, W], [b.dof, b.dofV, b.velOut]),
-      writeBack: mk("write_back", [R, R, R, R, W, W], [
-        b.dof,
-        b.offset,
-        b.dofX,
-        b.velOut,
-        b.pos,
-        b.vel,
+      identityValues: mk("identity_dof_values", [
+        [1, R, b.pos],
+        [2, R, b.vel],
+        [3, R, b.mass],
+        [8, W, b.dofX],
+        [9, W, b.dofV],
+        [10, W, b.dofM],
       ]),
+      velocities: mk("dof_velocities", dense([R, R, W], [b.dof, b.dofV, b.velOut])),
+      writeBack: mk(
+        "write_back",
+        dense([R, R, R, R, W, W], [
+          b.dof,
+          b.offset,
+          b.dofX,
+          b.velOut,
+          b.pos,
+          b.vel,
+        ]),
+      ),
     };
   }
 
-  #run(pass: GPUComputePassEncoder, k: "identity" | "velocities" | "writeBack"): void {
+  #run(
+    pass: GPUComputePassEncoder,
+    k: "identityMap" | "identityValues" | "velocities" | "writeBack",
+  ): void {
     const { kernel, bind } = this.#k[k];
     dispatch(pass, kernel, { bindGroup: bind, invocations: this.count, workgroupSize: 64 });
   }
 
-  /** Every particle its own DOF (no meta-particles), into `pass`. */
+  /** Every particle its own DOF (no meta-particles), into `pass` (two dispatches). */
   encodeIdentityDofs(pass: GPUComputePassEncoder): void {
-    this.#run(pass, "identity");
+    this.#run(pass, "identityMap");
+    this.#run(pass, "identityValues");
   }
 
   /** `velOut[i] = dofV[dof[i]]`: the end of a stage without a split, into `pass`. */

@@ -11,7 +11,11 @@
 // Three entry points, dispatched in this order:
 //   akinci_psi      Eqs. 4-5: psi_b = rho0 / sum_k W(x_b - x_k), k over boundary particles (times
 //                     volumeScale, 1 as published)
-//                   (b itself included); 0 for fluid particles.
+//                   (b itself included); a fluid particle's entry holds its mass m_i instead, the
+//                   m_i of Eq. 10 for the forces pass (Eq. 10 takes psi of the boundary side and m
+//                   of the fluid side, so one buffer serves both and the forces pass binds 8
+//                   storage buffers, WebGPU's guaranteed maxStorageBuffersPerShaderStage; the mass
+//                   does not change between the two passes of a stage).
 //   akinci_density  Eq. 6, its boundary term: boundaryDensity[i] = sum_b psi_b W(x_i - x_b) for a
 //                   fluid particle i (0 for others); the SPH system adds it to its density sum.
 //   akinci_forces   after the SPH density pass has written pressure[i] = (p_i / rho_i^2, rho_i):
@@ -49,8 +53,9 @@ override KIND_FLUID: u32;
 @group(0) @binding(4) var<storage, read> kind: array<u32>;
 @group(0) @binding(5) var<storage, read> cellStart: array<u32>;
 @group(0) @binding(6) var<storage, read> sorted: array<u32>;
-@group(0) @binding(7) var<storage, read_write> psiOut: array<f32>;
-@group(0) @binding(8) var<storage, read> psi: array<f32>;
+// psi_b of boundary particles, m_i of fluid particles (akinci_psi writes it, the others read it)
+@group(0) @binding(7) var<storage, read_write> psiMassOut: array<f32>;
+@group(0) @binding(8) var<storage, read> psiMass: array<f32>;
 @group(0) @binding(9) var<storage, read_write> boundaryDensity: array<f32>;
 @group(0) @binding(10) var<storage, read> pressure: array<vec2f>;
 @group(0) @binding(11) var<storage, read_write> force: array<vec4f>;
@@ -80,7 +85,7 @@ fn akinci_psi(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
     return;
   }
   if (isFluid(b)) {
-    psiOut[b] = 0.0;
+    psiMassOut[b] = mass[b]; // m_i of Eq. 10
     return;
   }
   let xb = pos[b].xyz;
@@ -98,7 +103,7 @@ fn akinci_psi(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
     }
   }
   // sum >= 1 (b itself), so psi is finite
-  psiOut[b] = params.volumeScale * params.rho0 / (params.poly6 * sum);
+  psiMassOut[b] = params.volumeScale * params.rho0 / (params.poly6 * sum);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -122,14 +127,14 @@ fn akinci_density(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgr
         continue;
       }
       let d = xi - pos[b].xyz;
-      sum += psi[b] * poly6Shape(dot(d, d));
+      sum += psiMass[b] * poly6Shape(dot(d, d));
     }
   }
   boundaryDensity[i] = params.poly6 * sum;
 }
 
 // F_ib, the force on fluid particle i from boundary particle b (Eqs. 10-13); 0 when they are
-// farther apart than h, coincide, or i has no density.
+// farther apart than h, coincide, or i has no density. m_i and psi_b both come from psiMass.
 fn pairForce(i: u32, b: u32) -> vec3f {
   let d = pos[i].xyz - pos[b].xyz;
   let r2 = dot(d, d);
@@ -142,7 +147,7 @@ fn pairForce(i: u32, b: u32) -> vec3f {
   let vd = dot(vel[i].xyz - vel[b].xyz, d);
   let visc = (params.nuCoef / pi.y) * min(vd, 0.0) / (r2 + params.epsH2); // -Pi_ib
   // -m_i psi_b (p/rho^2 + Pi) gradW, gradW = -spikyGrad s^2 d / r
-  return (mass[i] * psi[b] * (pi.x - visc) * params.spikyGrad * s * s / r) * d;
+  return (psiMass[i] * psiMass[b] * (pi.x - visc) * params.spikyGrad * s * s / r) * d;
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)

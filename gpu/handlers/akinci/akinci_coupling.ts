@@ -133,11 +133,15 @@ const USER_BINDINGS: Record<keyof AkinciCouplingBuffers, [number, number]> = {
   force: [11, 16],
 };
 
-/** Read and written bindings of each entry point (0, the uniform, is used by all). */
+/**
+ * Read and written bindings of each entry point (0, the uniform, is used by all): at most 8
+ * storage buffers each, WebGPU's guaranteed `maxStorageBuffersPerShaderStage` (the forces pass
+ * reads the fluid particles' masses from the Ψ buffer, not `mass`).
+ */
 const ENTRY_BINDINGS = {
-  psi: { entryPoint: "akinci_psi", read: [1, 4, 5, 6], write: [7] },
+  psi: { entryPoint: "akinci_psi", read: [1, 3, 4, 5, 6], write: [7] },
   density: { entryPoint: "akinci_density", read: [1, 4, 5, 6, 8], write: [9] },
-  forces: { entryPoint: "akinci_forces", read: [1, 2, 3, 4, 5, 6, 8, 10], write: [11] },
+  forces: { entryPoint: "akinci_forces", read: [1, 2, 4, 5, 6, 8, 10], write: [11] },
 } as const;
 
 const OWNER = "AkinciCoupling";
@@ -145,7 +149,8 @@ const OWNER = "AkinciCoupling";
 /**
  * The three passes of Akinci's coupling (see the module comment). Bindings (group 0 of
  * `akinci.wgsl`): 0 `params`; 1 `pos`, 2 `vel`, 3 `mass`, 4 `kind`, 5 `cellStart`, 6 `sorted`;
- * 7/8 Ψ (owned by this object); 9 `boundaryDensity`; 10 `pressure`; 11 `force`.
+ * 7/8 Ψ of boundary particles and mass of fluid particles (owned by this object, see
+ * {@link AkinciCoupling.psiMass}); 9 `boundaryDensity`; 10 `pressure`; 11 `force`.
  */
 export class AkinciCoupling {
   /** Device the pipelines live on. */
@@ -159,7 +164,7 @@ export class AkinciCoupling {
   /** Parameters as given. */
   readonly params: Readonly<AkinciCouplingParams>;
   readonly #uniform: GPUBuffer;
-  readonly #psi: GPUBuffer;
+  readonly #psiMass: GPUBuffer;
   readonly #kernels: Record<keyof typeof ENTRY_BINDINGS, Kernel>;
   readonly #cells: number;
 
@@ -233,8 +238,8 @@ export class AkinciCoupling {
         volumeScale: volumeScale ?? 1,
       }),
     );
-    this.#psi = device.createBuffer({
-      label: `${this.label} boundary psi`,
+    this.#psiMass = device.createBuffer({
+      label: `${this.label} boundary psi and fluid mass`,
       size: 4 * capacity,
       usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
     });
@@ -256,9 +261,13 @@ export class AkinciCoupling {
     this.#kernels = { psi: kernel("psi"), density: kernel("density"), forces: kernel("forces") };
   }
 
-  /** Ψ per particle (`array<f32>`; 0 for fluid particles), written by {@link encodeBoundary}. */
-  get psi(): GPUBuffer {
-    return this.#psi;
+  /**
+   * Per particle (`array<f32>`), written by {@link encodeBoundary}: Ψ_b of a boundary particle
+   * (Eqs. 4–5), the mass m_i of a fluid particle. Eq. 10 takes Ψ of the boundary side and m of the
+   * fluid side, so the forces pass reads both from this one buffer and binds 8 storage buffers.
+   */
+  get psiMass(): GPUBuffer {
+    return this.#psiMass;
   }
 
   /**
@@ -267,10 +276,11 @@ export class AkinciCoupling {
    */
   bind(buffers: AkinciCouplingBuffers): AkinciBindings {
     if (!buffers) throw new TypeError(`${OWNER}.bind: buffers are required`);
-    const byBinding = new Map<number, GPUBuffer>([[0, this.#uniform], [7, this.#psi], [
-      8,
-      this.#psi,
-    ]]);
+    const byBinding = new Map<number, GPUBuffer>([
+      [0, this.#uniform],
+      [7, this.#psiMass],
+      [8, this.#psiMass],
+    ]);
     for (const [name, [binding, stride]] of Object.entries(USER_BINDINGS)) {
       const buffer = buffers[name as keyof AkinciCouplingBuffers];
       if (!buffer) throw new TypeError(`${OWNER}.bind: buffers.${name} is missing`);
@@ -295,7 +305,10 @@ export class AkinciCoupling {
     });
   }
 
-  /** One pass: Ψ of every boundary particle (Eqs. 4–5), then each fluid particle's Σ_b Ψ_b W_ib. */
+  /**
+   * One pass: Ψ of every boundary particle (Eqs. 4–5) and the mass of every fluid particle (for
+   * {@link encodeForces}), then each fluid particle's Σ_b Ψ_b W_ib.
+   */
   encodeBoundary(encoder: GPUCommandEncoder, bindings: AkinciBindings): void {
     const pass = encoder.beginComputePass({ label: `${this.label} boundary pass` });
     const size = { invocations: this.capacity, workgroupSize: this.workgroupSize };
@@ -319,9 +332,9 @@ export class AkinciCoupling {
     pass.end();
   }
 
-  /** Destroys the uniform and Ψ (bound buffers belong to the caller). */
+  /** Destroys the uniform and the Ψ buffer (bound buffers belong to the caller). */
   destroy(): void {
     this.#uniform.destroy();
-    this.#psi.destroy();
+    this.#psiMass.destroy();
   }
 }

@@ -6,7 +6,8 @@
  * `grouping.wgsl`.
  *
  * Only the active particles (those with a partner this stage) take part in the rounds. Up to
- * {@link SMALL_LIMIT} particles the whole grouping runs in one workgroup and one dispatch. Up to
+ * {@link SMALL_LIMIT} particles the whole grouping runs in one workgroup, in two dispatches (the
+ * groups, then the member lists: as one kernel they would bind 9 storage buffers). Up to
  * the local limit ({@link defaultLocalLimit}) the rounds run in workgroup dispatches that each go on from where
  * the previous one's loop budget ran short (llvmpipe stops an invocation's loops after 65,535
  * iterations in all), as many as `maxRounds` rounds of the costliest kind need. Beyond, one such
@@ -16,6 +17,11 @@
  * `2·levels − 1` (`gpu/runtime/prefix_scan.ts`). None of it grows with the particle count beyond
  * the scans' levels, and no invocation loops over more than its particle's pairs, its group's
  * members or its loop budget.
+ *
+ * Every kernel binds at most 8 storage buffers (WebGPU's guaranteed
+ * `maxStorageBuffersPerShaderStage`): each entry point's layout holds only the bindings it uses
+ * ({@link GROUPING_BINDINGS}), and the grouping's own scratch is two buffers,
+ * {@link workAWords} and {@link workBWords} words (the active flags live in work B).
  *
  * @module
  */
@@ -70,10 +76,30 @@ export function defaultLocalLimit(device: GPUDevice): number {
 }
 
 /**
- * Particles up to which the whole grouping (with a limit) runs in one workgroup and one dispatch
- * (`group_small`): the same steps, separated by barriers instead of dispatches.
+ * Particles up to which the whole grouping (with a limit) runs in one workgroup, in two
+ * dispatches (`group_small`, `members_small`): the same steps, separated by barriers instead of
+ * dispatches.
  */
 export const SMALL_LIMIT = 3072;
+
+/**
+ * Words of the grouping's work A buffer for N particles: group size, limit, best priority and
+ * best neighbour (N each), then 5 control words (`grouping.wgsl` regions).
+ */
+export function workAWords(n: number): number {
+  return 4 * n + 5;
+}
+
+/**
+ * Words of the grouping's work B buffer for N particles: the active flags (N + 1, from word 0:
+ * scanned in place into the active numbering), then merge targets, fill cursors, unordered
+ * members and the active list (N each). With work A, 9N + 6 words in two buffers, each bound
+ * whole: 5N + 1 words stay under the 128 MiB `maxStorageBufferBindingSize` up to 6.7M particles
+ * (Table I's largest scene, fig8-bowl at `paper`, has 6.51M: 124.2 MiB).
+ */
+export function workBWords(n: number): number {
+  return 5 * n + 1;
+}
 
 /** The buffers grouping reads and writes (owned by the engine). */
 export interface GroupingBuffers {
@@ -100,6 +126,7 @@ export interface GroupingStepParams {
 
 type Name =
   | "small"
+  | "membersSmall"
   | "init"
   | "activeMark"
   | "activeCompact"
@@ -117,6 +144,7 @@ type Name =
 
 const ENTRY: Record<Name, string> = {
   small: "group_small",
+  membersSmall: "members_small",
   init: "group_init",
   activeMark: "active_mark",
   activeCompact: "active_compact",
@@ -132,6 +160,60 @@ const ENTRY: Record<Name, string> = {
   fill: "members_fill",
   rank: "members_rank",
 };
+
+/** Binding numbers of `grouping.wgsl` (group 0); 0 is the `GroupingParams` uniform. */
+const B = {
+  params: 0,
+  pairCount: 1,
+  pairs: 2,
+  markedCount: 3,
+  marked: 4,
+  dof: 5,
+  workA: 6,
+  workB: 7,
+  memberStart: 8,
+  memberList: 9,
+  stats: 10,
+  nextArgs: 11,
+} as const;
+
+/** The read-only storage bindings of `grouping.wgsl`; the others but 0 are read-write. */
+const READ_ONLY: ReadonlySet<number> = new Set([B.pairCount, B.pairs, B.markedCount, B.marked]);
+
+const PAIRS = [B.pairCount, B.pairs, B.markedCount, B.marked] as const;
+const ROUND = [...PAIRS, B.dof, B.workA, B.workB] as const;
+
+/**
+ * The storage bindings each entry point of `grouping.wgsl` uses (its layout: those and the
+ * uniform): at most 8 each.
+ */
+export const GROUPING_BINDINGS: Readonly<Record<string, readonly number[]>> = {
+  group_small: [...ROUND, B.stats],
+  members_small: [B.dof, B.workB, B.memberStart, B.memberList, B.stats],
+  group_init: [B.markedCount, B.marked, B.dof, B.workA, B.workB, B.memberStart, B.stats],
+  active_mark: [...PAIRS, B.workB],
+  active_compact: [B.workA, B.workB],
+  rounds_local: [...ROUND, B.stats],
+  round_gate: [B.workA, B.stats, B.nextArgs],
+  round_propose: ROUND,
+  round_pick: ROUND,
+  round_handshake: [B.dof, B.workA, B.workB],
+  round_relabel: [B.dof, B.workA, B.workB],
+  cc_hook: [...PAIRS, B.dof],
+  cc_flatten: [B.dof],
+  members_count: [B.dof, B.memberStart],
+  members_fill: [B.dof, B.workB, B.memberStart],
+  members_rank: [B.dof, B.workB, B.memberStart, B.memberList, B.stats],
+};
+
+/** The explicit layout of an entry point: the uniform, then its storage bindings ascending. */
+function layoutOf(entryPoint: string): BindingEntry[] {
+  const storage = [...GROUPING_BINDINGS[entryPoint]].sort((a, b) => a - b);
+  return [
+    [B.params, "uniform"],
+    ...storage.map((b): BindingEntry => [b, READ_ONLY.has(b) ? "read-only-storage" : "storage"]),
+  ];
+}
 
 /** Pipelines, scratch and bind groups of the grouping for one set of engine buffers. */
 export class GroupingKernels {
@@ -149,7 +231,8 @@ export class GroupingKernels {
   #scan: PrefixScan;
   #activeScan: PrefixScan;
   #k: Record<Name, Kernel>;
-  #main: [GPUBindGroup, GPUBindGroup];
+  /** Bind groups by stage and kernel (but the gate). */
+  #bind: [Record<Name, GPUBindGroup>, Record<Name, GPUBindGroup>];
   /** gate bind groups by [stage][args written]. */
   #gate: [[GPUBindGroup, GPUBindGroup], [GPUBindGroup, GPUBindGroup]];
   #limited = true;
@@ -221,12 +304,16 @@ export class GroupingKernels {
     const indirect = (name: string) =>
       buffer(`grouping round args ${name}`, 12, S | GPUBufferUsage.INDIRECT);
     this.#args = [indirect("A"), indirect("B")];
-    const work = buffer("grouping work A (size, limit, proposals, control)", 4 * (4 * n + 5), S);
-    const workB = buffer("grouping work B (merges, cursors, members, active list)", 4 * 4 * n, S);
-    const activeFlag = buffer("grouping active flags", 4 * (n + 1), S);
+    const workA = buffer("grouping work A (size, limit, proposals, control)", 4 * workAWords(n), S);
+    const workB = buffer(
+      "grouping work B (active flags, merges, cursors, members, active list)",
+      4 * workBWords(n),
+      S,
+    );
+    // the active flags are work B's first N + 1 words
     this.#activeScan = new PrefixScan(device, {
       label: "grouping active numbering",
-      data: activeFlag,
+      data: workB,
       n: n + 1,
     });
     const b = options.buffers;
@@ -243,45 +330,49 @@ export class GroupingKernels {
       LOCAL_BUDGET: options.localBudget ?? LOCAL_BUDGET,
       ...handlerStatsConstants(GROUPING_WGSL),
     };
-    const R = "read-only-storage" as const;
-    const W = "storage" as const;
-    const mainLayout: BindingEntry[] = ["uniform", R, R, R, R, W, W, W, W, W, W, [12, W]];
-    const gateLayout: BindingEntry[] = [[0, "uniform"], [6, W], [10, W], [11, W]];
+    const names = Object.keys(ENTRY) as Name[];
     this.#k = Object.fromEntries(
-      (Object.keys(ENTRY) as Name[]).map((name) => [
+      names.map((name) => [
         name,
         createKernel(device, {
           label: `merge-split grouping ${ENTRY[name]}`,
           code: GROUPING_WGSL,
           entryPoint: ENTRY[name],
-          bindings: name === "gate" ? gateLayout : mainLayout,
+          bindings: layoutOf(ENTRY[name]),
           constants,
         }),
       ]),
     ) as Record<Name, Kernel>;
-    const main = (s: 0 | 1) =>
-      bindKernel(device, this.#k.init, [
-        this.#params[s],
-        b.pairCount,
-        b.pairs,
-        b.markedCount,
-        b.marked,
-        b.dof,
-        work,
-        activeFlag,
-        b.memberStart,
-        b.memberList,
-        b.stats,
-        workB,
-      ], { label: `merge-split grouping stage ${s + 1} bind group` });
-    this.#main = [main(0), main(1)];
+    // one map of every buffer by binding serves all the entry points (each binds what it uses)
+    const resources = (s: 0 | 1, a: 0 | 1) =>
+      new Map<number, GPUBuffer>([
+        [B.params, this.#params[s]],
+        [B.pairCount, b.pairCount],
+        [B.pairs, b.pairs],
+        [B.markedCount, b.markedCount],
+        [B.marked, b.marked],
+        [B.dof, b.dof],
+        [B.workA, workA],
+        [B.workB, workB],
+        [B.memberStart, b.memberStart],
+        [B.memberList, b.memberList],
+        [B.stats, b.stats],
+        [B.nextArgs, this.#args[a]],
+      ]);
+    const stage = (s: 0 | 1) =>
+      Object.fromEntries(
+        names.filter((name) => name !== "gate").map((name) => [
+          name,
+          bindKernel(device, this.#k[name], resources(s, 0), {
+            label: `merge-split grouping ${ENTRY[name]} stage ${s + 1} bind group`,
+          }),
+        ]),
+      ) as Record<Name, GPUBindGroup>;
+    this.#bind = [stage(0), stage(1)];
     const gate = (s: 0 | 1, a: 0 | 1) =>
-      bindKernel(
-        device,
-        this.#k.gate,
-        new Map([[0, this.#params[s]], [6, work], [10, b.stats], [11, this.#args[a]]]),
-        { label: `merge-split grouping gate stage ${s + 1} args ${"AB"[a]} bind group` },
-      );
+      bindKernel(device, this.#k.gate, resources(s, a), {
+        label: `merge-split grouping gate stage ${s + 1} args ${"AB"[a]} bind group`,
+      });
     this.#gate = [[gate(0, 0), gate(0, 1)], [gate(1, 0), gate(1, 1)]];
     this.#maxPerParticle = maxPerParticle;
   }
@@ -311,17 +402,23 @@ export class GroupingKernels {
   /** Encodes the grouping of `stage` into `pass`: `dof`, `memberStart`, `memberList`. */
   encode(pass: GPUComputePassEncoder, options: { stage: 1 | 2 }): void {
     const s = options.stage - 1 as 0 | 1;
-    const main = this.#main[s];
-    const all = { bindGroup: main, invocations: this.count, workgroupSize: this.workgroupSize };
+    const bind = this.#bind[s];
     const k = this.#k;
+    const all = (name: Name) =>
+      dispatch(pass, k[name], {
+        bindGroup: bind[name],
+        invocations: this.count,
+        workgroupSize: this.workgroupSize,
+      });
     if (this.#limited && this.#small) {
-      dispatch(pass, k.small, { bindGroup: main, workgroups: 1 });
+      dispatch(pass, k.small, { bindGroup: bind.small, workgroups: 1 });
+      dispatch(pass, k.membersSmall, { bindGroup: bind.membersSmall, workgroups: 1 });
       return;
     }
-    dispatch(pass, k.init, all);
-    dispatch(pass, k.activeMark, all);
+    all("init");
+    all("activeMark");
     this.#activeScan.encode(pass);
-    dispatch(pass, k.activeCompact, all);
+    all("activeCompact");
     if (this.#limited) {
       // Up to localLimit particles, only workgroup dispatches, each resuming where the last one's
       // loop budget ran short: enough of them for maxRounds rounds of the costliest kind. Beyond,
@@ -329,33 +426,31 @@ export class GroupingKernels {
       // takes, or to go on after it).
       const local = this.count <= this.localLimit ? this.#localDispatches : 1;
       for (let d = 0; d < local; d++) {
-        dispatch(pass, k.roundsLocal, { bindGroup: main, workgroups: 1 });
+        dispatch(pass, k.roundsLocal, { bindGroup: bind.roundsLocal, workgroups: 1 });
       }
       const rounds = this.count > this.localLimit ? this.maxRounds : 0;
       for (let r = 0; r < rounds; r++) {
         const a = (r % 2) as 0 | 1;
         dispatch(pass, k.gate, { bindGroup: this.#gate[s][a], workgroups: 1 });
-        const gated = {
-          bindGroup: main,
-          indirect: this.#args[a],
-          indirectOffset: 0,
-          rewritten: true, // by the round gate just before
-        };
-        dispatch(pass, k.propose, gated);
-        dispatch(pass, k.pick, gated);
-        dispatch(pass, k.handshake, gated);
-        dispatch(pass, k.relabel, gated);
+        for (const phase of ["propose", "pick", "handshake", "relabel"] as const) {
+          dispatch(pass, k[phase], {
+            bindGroup: bind[phase],
+            indirect: this.#args[a],
+            indirectOffset: 0,
+            rewritten: true, // by the round gate just before
+          });
+        }
       }
       // records the rounds that merged (HANDLER_STATS.groupingRounds)
       if (rounds) dispatch(pass, k.gate, { bindGroup: this.#gate[s][rounds % 2], workgroups: 1 });
     } else {
-      dispatch(pass, k.ccHook, all);
-      dispatch(pass, k.ccFlatten, all);
+      all("ccHook");
+      all("ccFlatten");
     }
-    dispatch(pass, k.count, all);
+    all("count");
     this.#scan.encode(pass);
-    dispatch(pass, k.fill, all);
-    dispatch(pass, k.rank, all);
+    all("fill");
+    all("rank");
   }
 
   /** Frees the grouping's own buffers. */

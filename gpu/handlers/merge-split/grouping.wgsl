@@ -55,7 +55,8 @@ const APPROACH_BIT: u32 = 0x80000000u;
 const NONE: u32 = 0xffffffffu;
 
 // Regions of the work buffers (N = P.count each): workA size, limit, bestPrio, best, then the
-// control words; workB into, cursor, unordered members, active list.
+// control words; workB the active flags (N + 1, first: the active numbering scans them in place
+// from word 0), into, cursor, unordered members, active list.
 // workA
 fn r_size() -> u32 { return 0u; }
 fn r_limit() -> u32 { return P.count; }
@@ -63,32 +64,34 @@ fn r_best_prio() -> u32 { return 2u * P.count; }
 fn r_best() -> u32 { return 3u * P.count; }
 fn r_ctrl() -> u32 { return 4u * P.count; }
 // workB
-fn r_into() -> u32 { return 0u; }
-fn r_cursor() -> u32 { return P.count; }
-fn r_unordered() -> u32 { return 2u * P.count; }
-fn r_active() -> u32 { return 3u * P.count; }
+fn r_flag() -> u32 { return 0u; }
+fn r_into() -> u32 { return P.count + 1u; }
+fn r_cursor() -> u32 { return 2u * P.count + 1u; }
+fn r_unordered() -> u32 { return 3u * P.count + 1u; }
+fn r_active() -> u32 { return 4u * P.count + 1u; }
 // control words
 const C_ROUND: u32 = 0u; // the round the dispatched rounds are at (NONE before the first)
 const C_MERGES: u32 = 1u; // merges of the last dispatched round
 const C_OPEN: u32 = 2u; // 1 while the dispatched rounds go on
 const C_M: u32 = 3u; // active particles
 const C_LOCAL: u32 = 4u; // 1 when rounds_local handed the rounds over
-/// Words of `work` after the regions.
+/// Words of `workA` after the regions.
 const CTRL_WORDS: u32 = 5u;
 
+// Each entry point's layout holds only the bindings it uses (grouping.ts BINDINGS): at most 8
+// storage buffers, WebGPU's guaranteed maxStorageBuffersPerShaderStage.
 @group(0) @binding(0) var<uniform> P: GroupingParams;
 @group(0) @binding(1) var<storage, read> pairCount: array<u32>;
 @group(0) @binding(2) var<storage, read> pairs: array<u32>;
 @group(0) @binding(3) var<storage, read> markedCount: array<u32>;
 @group(0) @binding(4) var<storage, read> marked: array<u32>;
 @group(0) @binding(5) var<storage, read_write> dof: array<atomic<u32>>;
-// The work regions in two buffers (each under the 128 MiB binding limit up to 8.3M particles;
-// Table I's largest scene has 6.5M): workA size, limit, best_prio, best and the control words,
-// workB into, cursor, unordered, active.
+// The grouping's own scratch in two buffers (4N + 5 and 5N + 1 words: each under the 128 MiB
+// binding limit up to 6.7M particles; Table I's largest scene, fig8-bowl, has 6.51M): workA size,
+// limit, best_prio, best and the control words, workB the active flags, into, cursor, unordered,
+// active.
 @group(0) @binding(6) var<storage, read_write> workA: array<atomic<u32>>;
-@group(0) @binding(12) var<storage, read_write> workB: array<atomic<u32>>;
-// active flags (N + 1), scanned in place into the active numbering
-@group(0) @binding(7) var<storage, read_write> activeFlag: array<atomic<u32>>;
+@group(0) @binding(7) var<storage, read_write> workB: array<atomic<u32>>;
 @group(0) @binding(8) var<storage, read_write> memberStart: array<atomic<u32>>;
 @group(0) @binding(9) var<storage, read_write> memberList: array<u32>;
 @group(0) @binding(10) var<storage, read_write> stats: array<atomic<u32>>;
@@ -97,6 +100,8 @@ const CTRL_WORDS: u32 = 5u;
 
 fn ctrl_load(w: u32) -> u32 { return atomicLoad(&workA[r_ctrl() + w]); }
 fn ctrl_store(w: u32, v: u32) { atomicStore(&workA[r_ctrl() + w], v); }
+fn flag_load(i: u32) -> u32 { return atomicLoad(&workB[r_flag() + i]); }
+fn flag_store(i: u32, v: u32) { atomicStore(&workB[r_flag() + i], v); }
 
 fn pcg_hash(input: u32) -> u32 {
   let state = input * 747796405u + 2891336453u;
@@ -170,7 +175,7 @@ fn fitting_groups(i: u32, k: u32) -> vec2u {
   return vec2u(a, b);
 }
 
-// Per particle: alone, its member count and active flag cleared; the control words reset.
+// Per particle: alone, its active flag cleared; the control words reset.
 fn init_particle(i: u32) {
   let n = P.count;
   if (i == 0u) {
@@ -179,9 +184,8 @@ fn init_particle(i: u32) {
     ctrl_store(C_OPEN, 1u);
     ctrl_store(C_M, 0u);
     ctrl_store(C_LOCAL, 0u);
-    atomicStore(&memberStart[n], 0u);
-    atomicStore(&activeFlag[n], 0u);
-    // this stage's groups replace the last ones (merge_split.wgsl member_offsets takes the max)
+    flag_store(n, 0u);
+    // this stage's groups replace the last ones (merge_split.wgsl merge_dofs takes the max)
     atomicStore(&stats[STAT_LARGEST_SHEET_GROUP], 0u);
   }
   atomicStore(&dof[i], i);
@@ -191,8 +195,7 @@ fn init_particle(i: u32) {
   atomicStore(&workA[r_best() + i], NONE);
   atomicStore(&workB[r_into() + i], NONE);
   atomicStore(&workB[r_cursor() + i], 0u);
-  atomicStore(&memberStart[i], 0u);
-  atomicStore(&activeFlag[i], 0u);
+  flag_store(i, 0u);
   if (P.stage == 2u) {
     let K = P.maxPerParticle;
     var added = 0u;
@@ -203,10 +206,19 @@ fn init_particle(i: u32) {
   }
 }
 
+// Per particle: its member count cleared (and the end of the starts), before members_count.
+fn clear_members(i: u32) {
+  atomicStore(&memberStart[i], 0u);
+  if (i == 0u) { atomicStore(&memberStart[P.count], 0u); }
+}
+
 @compute @workgroup_size(WG)
 fn group_init(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = particle(gid, nwg);
-  if (i < P.count) { init_particle(i); }
+  if (i < P.count) {
+    init_particle(i);
+    clear_members(i);
+  }
 }
 
 // A particle with partners: it and its partners are active.
@@ -215,10 +227,10 @@ fn mark_particle(i: u32) {
   for (var k = 0u; k < partner_total(i); k++) {
     let j = partner(i, k);
     if (j == NONE) { continue; }
-    atomicStore(&activeFlag[j], 1u);
+    flag_store(j, 1u);
     has = true;
   }
-  if (has) { atomicStore(&activeFlag[i], 1u); }
+  if (has) { flag_store(i, 1u); }
 }
 
 @compute @workgroup_size(WG)
@@ -233,9 +245,9 @@ fn active_compact(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgr
   let i = particle(gid, nwg);
   let n = P.count;
   if (i >= n) { return; }
-  let at = atomicLoad(&activeFlag[i]);
-  if (atomicLoad(&activeFlag[i + 1u]) > at) { atomicStore(&workB[r_active() + at], i); }
-  if (i == 0u) { ctrl_store(C_M, atomicLoad(&activeFlag[n])); }
+  let at = flag_load(i);
+  if (flag_load(i + 1u) > at) { atomicStore(&workB[r_active() + at], i); }
+  if (i == 0u) { ctrl_store(C_M, flag_load(n)); }
 }
 
 fn active_at(t: u32) -> u32 { return atomicLoad(&workB[r_active() + t]); }
@@ -515,9 +527,11 @@ fn members_rank(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
 
 // ---- the whole grouping in one workgroup (P.count <= SMALL_LIMIT, with a limit) ----
 // The same steps as the dispatches above, separated by barriers instead of dispatches: a dispatch
-// costs llvmpipe a fixed ~0.1-0.3 ms, which dominated the grouping of the small scenes. Scans are
-// over contiguous chunks (one per invocation) and a workgroup scan of the chunk totals, so the
-// active list and the member starts come out in ascending order, as from the dispatched scans.
+// costs llvmpipe a fixed ~0.1-0.3 ms, which dominated the grouping of the small scenes. Two
+// dispatches, group_small (the groups: 8 storage buffers) then members_small (the member lists):
+// as one they would bind 9, more than WebGPU guarantees. Scans are over contiguous chunks (one per
+// invocation) and a workgroup scan of the chunk totals, so the active list and the member starts
+// come out in ascending order, as from the dispatched scans.
 var<workgroup> wScan: array<u32, WG_LOCAL>;
 
 // Exclusive scan of one value per invocation over the workgroup; returns (prefix, total).
@@ -537,23 +551,32 @@ fn wg_scan(lid: u32, value: u32) -> vec2u {
   return vec2u(inclusive - value, total);
 }
 
-@compute @workgroup_size(WG_LOCAL)
-fn group_small(@builtin(local_invocation_index) lid: u32) {
+// The contiguous chunk of particles [lo, hi) of invocation lid.
+fn small_chunk(lid: u32) -> vec2u {
   let n = P.count;
   let chunk = (n + WG_LOCAL - 1u) / WG_LOCAL;
   let lo = min(n, lid * chunk);
-  let hi = min(n, lo + chunk);
+  return vec2u(lo, min(n, lo + chunk));
+}
+
+// group_init, active_mark, the active numbering and active_compact, then rounds_local.
+@compute @workgroup_size(WG_LOCAL)
+fn group_small(@builtin(local_invocation_index) lid: u32) {
+  let n = P.count;
+  let range = small_chunk(lid);
+  let lo = range.x;
+  let hi = range.y;
   for (var i = lid; i < n; i += WG_LOCAL) { init_particle(i); }
   local_sync();
   for (var i = lid; i < n; i += WG_LOCAL) { mark_particle(i); }
   local_sync();
   // the active list, ascending
   var count = 0u;
-  for (var i = lo; i < hi; i++) { count += atomicLoad(&activeFlag[i]); }
+  for (var i = lo; i < hi; i++) { count += flag_load(i); }
   let at = wg_scan(lid, count);
   var next = at.x;
   for (var i = lo; i < hi; i++) {
-    if (atomicLoad(&activeFlag[i]) != 0u) {
+    if (flag_load(i) != 0u) {
       atomicStore(&workB[r_active() + next], i);
       next++;
     }
@@ -561,6 +584,16 @@ fn group_small(@builtin(local_invocation_index) lid: u32) {
   if (lid == 0u) { ctrl_store(C_M, at.y); }
   local_sync();
   run_rounds(lid);
+}
+
+// After group_small: members_count, the member starts' scan, members_fill and members_rank.
+@compute @workgroup_size(WG_LOCAL)
+fn members_small(@builtin(local_invocation_index) lid: u32) {
+  let n = P.count;
+  let range = small_chunk(lid);
+  let lo = range.x;
+  let hi = range.y;
+  for (var i = lid; i < n; i += WG_LOCAL) { clear_members(i); }
   local_sync();
   for (var i = lid; i < n; i += WG_LOCAL) { count_member(i); }
   local_sync();

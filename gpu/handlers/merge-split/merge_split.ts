@@ -8,10 +8,23 @@
  * or connected components without them); merging and splitting run one invocation per group. Handlers that merge nothing use the identity DOF map of
  * `gpu/state/particle_state.ts`, so every handler feeds the systems through the same DOF map.
  *
+ * No kernel binds more than 8 storage buffers (WebGPU's guaranteed
+ * `maxStorageBuffersPerShaderStage`): merging folds each group into its level data and hands the
+ * DOF over in the root's slots to `merge_dofs`, which writes the engine's DOF buffers; splitting
+ * takes the DOF's velocity and ΔĒk from the root's slot, where `split_prepare` copies them
+ * (`merge_split.wgsl`). The copies are exact.
+ *
  * @module
  */
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
-import { bindKernel, createKernel, dispatch, type Kernel } from "../../runtime/kernel.ts";
+import {
+  type BindingEntry,
+  type BindingResources,
+  bindKernel,
+  createKernel,
+  dispatch,
+  type Kernel,
+} from "../../runtime/kernel.ts";
 import { HANDLER_STATS, handlerStatsConstants, KIND_BITS } from "../../state/particle_state.ts";
 import { type GroupingBuffers, GroupingKernels } from "./grouping.ts";
 
@@ -65,10 +78,12 @@ export interface MergeSplitStepParams {
 
 type KernelName =
   | "merge"
+  | "dofs"
   | "offsets"
   | "mark"
   | "stage2Reset"
   | "stage2Count"
+  | "splitPrepare"
   | "split";
 
 /** Pipelines and bind groups of merging-and-splitting for one set of engine buffers. */
@@ -144,106 +159,61 @@ export class MergeSplitKernels {
     const R = "read-only-storage" as const;
     const W = "storage" as const;
     const U = "uniform" as const;
+    // Each layout holds only the bindings its entry point uses: at most 8 storage buffers
+    // (WebGPU's guaranteed maxStorageBuffersPerShaderStage); merging and splitting hand the DOF
+    // over in the root's level slots (merge_split.wgsl) to stay within them.
+    const kernel = (entryPoint: string, bindings: BindingEntry[]) =>
+      createKernel(device, {
+        label: `merge-split ${entryPoint}`,
+        code,
+        entryPoint,
+        bindings,
+        constants,
+      });
     this.#k = {
-      merge: createKernel(device, {
-        label: "merge-split merge_groups",
-        code,
-        entryPoint: "merge_groups",
-        bindings: [U, R, R, R, R, R, W, W, W, W, R, W],
-        constants,
-      }),
-      offsets: createKernel(device, {
-        label: "merge-split member_offsets",
-        code,
-        entryPoint: "member_offsets",
-        bindings: [U, R, R, R, W, R, W],
-        constants,
-      }),
-      mark: createKernel(device, {
-        label: "merge-split mark_approaching",
-        code,
-        entryPoint: "mark_approaching",
-        bindings: [U, R, R, R, W, W, W],
-        constants,
-      }),
-      stage2Reset: createKernel(device, {
-        label: "merge-split stage2_reset",
-        code,
-        entryPoint: "stage2_reset",
-        bindings: [[5, W]],
-        constants,
-      }),
-      stage2Count: createKernel(device, {
-        label: "merge-split stage2_count",
-        code,
-        entryPoint: "stage2_count",
-        bindings: [[5, W], [6, W]],
-        constants,
-      }),
-      split: createKernel(device, {
-        label: "merge-split split_groups",
-        code,
-        entryPoint: "split_groups",
-        bindings: [U, R, R, R, R, R, R, R, W, W, R],
-        constants,
-      }),
+      merge: kernel("merge_groups", [U, R, R, R, R, R, R, W, W]),
+      dofs: kernel("merge_dofs", [U, R, R, R, W, W, W, W]),
+      offsets: kernel("member_offsets", [U, R, R, R, W]),
+      mark: kernel("mark_approaching", [U, R, R, R, W, W, W]),
+      stage2Reset: kernel("stage2_reset", [[5, W]]),
+      stage2Count: kernel("stage2_count", [[5, W], [6, W]]),
+      splitPrepare: kernel("split_prepare", [U, R, R, R, W]),
+      split: kernel("split_groups", [U, R, R, R, R, R, R, W, W]),
     };
     for (const s of [0, 1] as const) {
       const P = this.#params[s];
-      this.#bg[`merge${s}`] = bindKernel(device, this.#k.merge, [
+      const bind = (name: KernelName, resources: BindingResources) => {
+        this.#bg[`${name}${s}`] = bindKernel(device, this.#k[name], resources, {
+          label: `${this.#k[name].label} stage ${s + 1} bind group`,
+        });
+      };
+      bind("merge", [
         P,
         b.pos,
         b.vel,
         b.mass,
         b.memberStart,
         b.memberList,
-        b.dofX,
-        b.dofV,
-        b.dofM,
-        b.level,
         b.kind,
+        b.level,
         b.levelParent,
       ]);
-      this.#bg[`offsets${s}`] = bindKernel(device, this.#k.offsets, [
+      bind("dofs", [P, b.memberStart, b.level, b.levelParent, b.dofX, b.dofV, b.dofM, b.stats]);
+      bind("offsets", [P, b.pos, b.dof, b.dofX, b.offset]);
+      bind("mark", [P, b.pos, b.velOut, b.markedCount, b.marked, this.stage2Flag, b.stats]);
+      bind("stage2Reset", new Map([[5, this.stage2Flag]]));
+      bind("stage2Count", new Map([[5, this.stage2Flag], [6, b.stats]]));
+      bind("splitPrepare", [P, b.memberStart, b.dofV, b.syncEnergy, b.levelParent]);
+      bind("split", [
         P,
-        b.pos,
-        b.dof,
-        b.dofX,
-        b.offset,
-        b.level,
-        b.stats,
-      ]);
-      this.#bg[`mark${s}`] = bindKernel(device, this.#k.mark, [
-        P,
-        b.pos,
-        b.velOut,
-        b.markedCount,
-        b.marked,
-        this.stage2Flag,
-        b.stats,
-      ]);
-      this.#bg[`stage2Reset${s}`] = bindKernel(
-        device,
-        this.#k.stage2Reset,
-        new Map([[5, this.stage2Flag]]),
-      );
-      this.#bg[`stage2Count${s}`] = bindKernel(
-        device,
-        this.#k.stage2Count,
-        new Map([[5, this.stage2Flag], [6, b.stats]]),
-      );
-      this.#bg[`split${s}`] = bindKernel(device, this.#k.split, [
-        P,
-        b.dofV,
         b.mass,
         b.vel,
         b.level,
+        b.levelParent,
         b.memberStart,
         b.memberList,
-        b.syncEnergy,
         b.velOut,
         b.stats,
-        b.levelParent,
       ]);
     }
   }
@@ -279,9 +249,10 @@ export class MergeSplitKernels {
     this.#grouping.encode(pass, options);
   }
 
-  /** Merging (Eqs. 1–5) and member offsets (Eqs. 6–7) into the DOF buffers. */
+  /** Merging (Eqs. 1–5) and member offsets (Eqs. 6–7) into the DOF buffers: 3 dispatches. */
   encodeMerge(pass: GPUComputePassEncoder, options: { stage: 1 | 2; count: number }): void {
     this.#run(pass, "merge", options.stage, options.count);
+    this.#run(pass, "dofs", options.stage, options.count);
     this.#run(pass, "offsets", options.stage, options.count);
   }
 
@@ -296,8 +267,9 @@ export class MergeSplitKernels {
     this.#run(pass, "stage2Count", 1, 1);
   }
 
-  /** Splitting (Eqs. 8–16, 20) of every DOF into `velOut`. */
+  /** Splitting (Eqs. 8–16, 20) of every DOF into `velOut`: 2 dispatches. */
   encodeSplit(pass: GPUComputePassEncoder, options: { stage: 1 | 2; count: number }): void {
+    this.#run(pass, "splitPrepare", options.stage, options.count);
     this.#run(pass, "split", options.stage, options.count);
   }
 

@@ -5,9 +5,17 @@
 // the per-binding limit at Table I's counts): for the k-th member i_k (k ≥ 1) of a group,
 //   level[i_k]       = (n_k.xyz, ΔE_k)        n_k = x_k − X_{k−1} (Eq. 5), ΔE_k (Eq. 4)
 //   levelParent[i_k] = (V_{k−1}.xyz, M_{k−1}) the meta merged with member k (its v1 and m1)
-// and for the group's root d = i_0 (its lowest index): level[d] = (sheet members, 0, 0, member
-// count), the sheet members being its particles of a cloth body (FLAG_CLOTH).
-// ΔĒk of the synchronisation (Eq. 19) comes per DOF from the coupling (`syncEnergy`).
+// and for the group's root d = i_0 (its lowest index), the slots no member uses carry what one
+// invocation per group hands to the next kernel:
+//   merge_groups → merge_dofs     level[d] = (X.xyz, sheet members), levelParent[d] = (V.xyz, M):
+//                                 the merged DOF (Eqs. 1–3), the sheet members being its
+//                                 particles of a cloth body (FLAG_CLOTH)
+//   split_prepare → split_groups  levelParent[d] = (V′.xyz, ΔĒk): the DOF's velocity after the
+//                                 step and ΔĒk of the synchronisation (Eq. 19), which comes per
+//                                 DOF from the coupling (`syncEnergy`)
+// so that no kernel binds more than 8 storage buffers (WebGPU's guaranteed
+// maxStorageBuffersPerShaderStage): merging into the engine's DOF buffers directly would bind 11,
+// splitting from them 10. The copies are exact, so the results are those of one kernel each.
 
 struct MergeSplitParams {
   count: u32,
@@ -32,18 +40,15 @@ const APPROACH_BIT: u32 = 0x80000000u;
 
 // ---------------------------------------------------------------------------------------------
 // Merging (Eqs. 1–5), one invocation per DOF slot: a left fold over the members in ascending
-// index order, keeping what the split needs per level.
+// index order, keeping what the split needs per level, the DOF in the root's slots.
 @group(0) @binding(1) var<storage, read> m_pos: array<vec4f>;
 @group(0) @binding(2) var<storage, read> m_vel: array<vec4f>;
 @group(0) @binding(3) var<storage, read> m_mass: array<f32>;
 @group(0) @binding(4) var<storage, read> m_memberStart: array<u32>;
 @group(0) @binding(5) var<storage, read> m_memberList: array<u32>;
-@group(0) @binding(6) var<storage, read_write> m_dofX: array<vec4f>;
-@group(0) @binding(7) var<storage, read_write> m_dofV: array<vec4f>;
-@group(0) @binding(8) var<storage, read_write> m_dofM: array<f32>;
-@group(0) @binding(9) var<storage, read_write> m_level: array<vec4f>;
-@group(0) @binding(11) var<storage, read_write> m_levelParent: array<vec4f>;
-@group(0) @binding(10) var<storage, read> m_kind: array<u32>;
+@group(0) @binding(6) var<storage, read> m_kind: array<u32>;
+@group(0) @binding(7) var<storage, read_write> m_level: array<vec4f>;
+@group(0) @binding(8) var<storage, read_write> m_levelParent: array<vec4f>;
 
 @compute @workgroup_size(WG)
 fn merge_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
@@ -72,10 +77,33 @@ fn merge_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
     V = (M * V + m2 * v2) / m12; // Eq. 3
     M = m12;
   }
-  m_dofX[d] = vec4f(X, 0.0);
-  m_dofV[d] = vec4f(V, 0.0);
-  m_dofM[d] = M;
-  m_level[d] = vec4f(f32(sheet), 0.0, 0.0, f32(end - begin));
+  m_level[d] = vec4f(X, f32(sheet));
+  m_levelParent[d] = vec4f(V, M);
+}
+
+// The merged DOFs into the engine's buffers, one invocation per DOF slot (after merge_groups):
+// X (Eq. 2), V (Eq. 3), M (Eq. 1) from the root's slots.
+@group(0) @binding(1) var<storage, read> d_memberStart: array<u32>;
+@group(0) @binding(2) var<storage, read> d_level: array<vec4f>;
+@group(0) @binding(3) var<storage, read> d_levelParent: array<vec4f>;
+@group(0) @binding(4) var<storage, read_write> d_dofX: array<vec4f>;
+@group(0) @binding(5) var<storage, read_write> d_dofV: array<vec4f>;
+@group(0) @binding(6) var<storage, read_write> d_dofM: array<f32>;
+@group(0) @binding(7) var<storage, read_write> d_stats: array<atomic<u32>>;
+
+@compute @workgroup_size(WG)
+fn merge_dofs(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let d = gid.x + gid.y * nwg.x * WG;
+  if (d >= P.count) { return; }
+  if (d_memberStart[d + 1u] <= d_memberStart[d]) { return; }
+  let root = d_level[d];
+  let vm = d_levelParent[d];
+  d_dofX[d] = vec4f(root.xyz, 0.0);
+  d_dofV[d] = vec4f(vm.xyz, 0.0);
+  d_dofM[d] = vm.w;
+  // the most sheet members of any group (an integer max, order-free)
+  let sheet = u32(root.w);
+  if (sheet > 0u) { atomicMax(&d_stats[STAT_LARGEST_SHEET_GROUP], sheet); }
 }
 
 // Member offsets (Eqs. 6–7): x_i = X_dof + offset_i throughout the step.
@@ -83,8 +111,6 @@ fn merge_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
 @group(0) @binding(2) var<storage, read> o_dof: array<u32>;
 @group(0) @binding(3) var<storage, read> o_dofX: array<vec4f>;
 @group(0) @binding(4) var<storage, read_write> o_offset: array<vec4f>;
-@group(0) @binding(5) var<storage, read> o_level: array<vec4f>;
-@group(0) @binding(6) var<storage, read_write> o_stats: array<atomic<u32>>;
 
 @compute @workgroup_size(WG)
 fn member_offsets(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
@@ -92,10 +118,6 @@ fn member_offsets(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgr
   if (i >= P.count) { return; }
   let d = o_dof[i];
   o_offset[i] = vec4f(o_pos[i].xyz - o_dofX[d].xyz, 0.0);
-  if (d == i) { // a root: the most sheet members of any group (an integer max, order-free)
-    let sheet = u32(o_level[i].x);
-    if (sheet > 0u) { atomicMax(&o_stats[STAT_LARGEST_SHEET_GROUP], sheet); }
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -141,20 +163,33 @@ fn mark_approaching(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
 }
 
 // ---------------------------------------------------------------------------------------------
+// Before splitting, one invocation per DOF slot: the DOF's velocity after the step and its ΔĒk
+// (Eq. 19) into the root's levelParent slot.
+@group(0) @binding(1) var<storage, read> p_memberStart: array<u32>;
+@group(0) @binding(2) var<storage, read> p_dofV: array<vec4f>;
+@group(0) @binding(3) var<storage, read> p_syncEnergy: array<f32>; // ΔĒk per DOF (Eq. 19)
+@group(0) @binding(4) var<storage, read_write> p_levelParent: array<vec4f>;
+
+@compute @workgroup_size(WG)
+fn split_prepare(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let d = gid.x + gid.y * nwg.x * WG;
+  if (d >= P.count) { return; }
+  if (p_memberStart[d + 1u] <= p_memberStart[d]) { return; }
+  p_levelParent[d] = vec4f(p_dofV[d].xyz, p_syncEnergy[d]);
+}
+
 // Splitting (Eqs. 8–16, 20), one invocation per DOF slot: reverse order of merging. The
 // velocities are computed as v1′ = v12′ + u, v2′ = v12′ − (m1/m2) u with u = v1′ − v12′ on the
 // sphere of Eq. 10 (see core/merge_split.ts splitDetailed). Records the worst relative momentum
 // and energy errors of the step's splits (f32 bit patterns of non-negative floats order as u32).
-@group(0) @binding(1) var<storage, read> s_dofV: array<vec4f>;
-@group(0) @binding(2) var<storage, read> s_mass: array<f32>;
-@group(0) @binding(3) var<storage, read> s_vel: array<vec4f>;
-@group(0) @binding(4) var<storage, read> s_level: array<vec4f>;
+@group(0) @binding(1) var<storage, read> s_mass: array<f32>;
+@group(0) @binding(2) var<storage, read> s_vel: array<vec4f>;
+@group(0) @binding(3) var<storage, read> s_level: array<vec4f>;
+@group(0) @binding(4) var<storage, read> s_levelParent: array<vec4f>;
 @group(0) @binding(5) var<storage, read> s_memberStart: array<u32>;
 @group(0) @binding(6) var<storage, read> s_memberList: array<u32>;
-@group(0) @binding(7) var<storage, read> s_syncEnergy: array<f32>; // ΔĒk per DOF (Eq. 19)
-@group(0) @binding(8) var<storage, read_write> s_velOut: array<vec4f>;
-@group(0) @binding(9) var<storage, read_write> s_stats: array<atomic<u32>>;
-@group(0) @binding(10) var<storage, read> s_levelParent: array<vec4f>;
+@group(0) @binding(7) var<storage, read_write> s_velOut: array<vec4f>;
+@group(0) @binding(8) var<storage, read_write> s_stats: array<atomic<u32>>;
 
 fn unit_or(a: vec3f, fallback: vec3f) -> vec3f {
   let big = max(abs(a.x), max(abs(a.y), abs(a.z)));
@@ -173,12 +208,13 @@ fn split_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
   let begin = s_memberStart[d];
   let end = s_memberStart[d + 1u];
   if (end <= begin) { return; }
-  let vAfter = s_dofV[d].xyz;
+  let prepared = s_levelParent[d]; // split_prepare: (V′, ΔĒk)
+  let vAfter = prepared.xyz;
   if (end - begin == 1u) {
     s_velOut[d] = vec4f(vAfter, 0.0);
     return;
   }
-  let dEk = s_syncEnergy[d];
+  let dEk = prepared.w;
   var v = vAfter;
   var bondEnergy = 0.0;
   var M = 0.0;

@@ -1,11 +1,22 @@
 import assert from "node:assert/strict";
 import { acquireGpu } from "../../runtime/device.ts";
 import { checkWgslStruct } from "../../runtime/struct_layout.ts";
-import { readBuffer, storageBuffer } from "../../runtime/kernel.ts";
+import {
+  DEFAULT_STORAGE_BUFFERS,
+  kernelStorageBuffers,
+  readBuffer,
+  storageBuffer,
+} from "../../runtime/kernel.ts";
 import { KIND_BITS } from "../../state/particle_state.ts";
 import { MERGE_SPLIT_PARAMS, MERGE_SPLIT_WGSL, MergeSplitKernels, STATS } from "./merge_split.ts";
 import { groupCollisions } from "../../../core/grouping.ts";
-import { defaultLocalLimit, LOCAL_LIMIT } from "./grouping.ts";
+import {
+  defaultLocalLimit,
+  GROUPING_BINDINGS,
+  LOCAL_LIMIT,
+  workAWords,
+  workBWords,
+} from "./grouping.ts";
 import { mergeAll, splitAll } from "../../../core/merge_split.ts";
 import type { Pair } from "../../../core/collision_rules.ts";
 import type { Particle } from "../../../core/particle.ts";
@@ -74,9 +85,14 @@ async function setup(
     localLimit?: number;
     localBudget?: number;
     smallGrouping?: boolean;
+    /** Storage buffers per stage of the device (default: what acquireGpu asks for). */
+    storageBuffers?: number;
   } = {},
 ) {
-  const { device } = await acquireGpu({ adapter: "software" });
+  const { device } = await acquireGpu({
+    adapter: "software",
+    storageBuffers: options.storageBuffers,
+  });
   device.pushErrorScope("validation");
   const n = c.n;
   const pl = packLists(n, c.pairs);
@@ -257,6 +273,82 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
       device.destroy();
     });
   }
+
+  await t.step(
+    "every kernel binds at most 8 storage buffers and runs on such a device",
+    async () => {
+      const n = 300;
+      const c = randomCase(6, n);
+      for (const smallGrouping of [true, false]) {
+        const { device, buffers, ms } = await setup(c, {
+          smallGrouping,
+          storageBuffers: DEFAULT_STORAGE_BUFFERS,
+        });
+        assert.equal(device.limits.maxStorageBuffersPerShaderStage, DEFAULT_STORAGE_BUFFERS);
+        const used = kernelStorageBuffers(device);
+        // the handler's kernels (and its scans'): every entry point of both modules is there
+        for (const entryPoint of Object.keys(GROUPING_BINDINGS)) {
+          assert.ok(`merge-split grouping ${entryPoint}` in used, entryPoint);
+        }
+        for (
+          const entryPoint of [
+            "merge_groups",
+            "merge_dofs",
+            "member_offsets",
+            "mark_approaching",
+            "stage2_reset",
+            "stage2_count",
+            "split_prepare",
+            "split_groups",
+          ]
+        ) {
+          assert.ok(`merge-split ${entryPoint}` in used, entryPoint);
+        }
+        for (const [label, storage] of Object.entries(used)) {
+          assert.ok(
+            storage <= DEFAULT_STORAGE_BUFFERS,
+            `${label} binds ${storage} storage buffers`,
+          );
+        }
+        // and every path runs there (with a limit and without; stage 2), stage 1's groups those
+        // of the reference
+        for (const nMax of [32, Infinity]) {
+          ms.setParams({ count: n, seed: 1, step: 1, alpha: 1, beta: 0.5, nMin: 8, nMax });
+          run(device, (pass) => {
+            ms.encodeGroup(pass, { stage: 1 });
+            ms.encodeMerge(pass, { stage: 1, count: n });
+            ms.encodeSplit(pass, { stage: 1, count: n });
+          });
+          const opts = { particleCount: n, nMin: 8, nMax, seed: 1, step: 1 };
+          const want = groupCollisions(c.pairs, opts);
+          assert.ok(want.groups.length > 0, "the case forms groups");
+          assert.deepEqual([...await u32(device, buffers.dof)].slice(0, n), [...want.dof]);
+          run(device, (pass) => {
+            ms.encodeStage2Flag(pass, { count: n });
+            ms.encodeGroup(pass, { stage: 2 });
+            ms.encodeMerge(pass, { stage: 2, count: n });
+            ms.encodeSplit(pass, { stage: 2, count: n });
+          });
+        }
+        assert.equal(await device.popErrorScope(), null);
+        ms.destroy();
+        device.destroy();
+      }
+    },
+  );
+
+  await t.step(
+    "the grouping's scratch stays under 128 MiB per binding at Table I's largest",
+    () => {
+      const fig8BowlPaper = 6_512_570; // particles of fig8-bowl at scale `paper`
+      for (const words of [workAWords, workBWords]) {
+        assert.ok(
+          4 * words(fig8BowlPaper) <= 128 * 2 ** 20,
+          `${words.name}: ${4 * words(fig8BowlPaper)} B`,
+        );
+      }
+    },
+  );
 
   await t.step("the local limit of grouping follows the adapter", () => {
     const device = (fallback: boolean) =>

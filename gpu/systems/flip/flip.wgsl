@@ -18,10 +18,16 @@
 // boundary with the other particles' mass-weighted velocity, not changed by the pressure (the grid
 // then couples the systems by itself).
 //
-// Kernels, in encode order: classify_cells, p2g, faces, init_cg, [reduce rᵀz, rᵀr], then per CG
-// iteration gate, apply_a, [reduce pᵀAp], update_x, [reduce rᵀz, rᵀr], update_p; then
-// pressure_update, g2p, part_velocity. The CG kernels work on 4 cells per invocation (vec4 slots), so the
-// shared reductions (gpu/runtime/reduce.ts) sum them directly.
+// Kernels, in encode order: gather_particles, classify_cells, p2g, faces, init_cg, [reduce rᵀz,
+// rᵀr], then per CG iteration gate, apply_a, [reduce pᵀAp], update_x, [reduce rᵀz, rᵀr], update_p;
+// then pressure_update, g2p, [separation], part_velocity. The CG kernels work on 4 cells per
+// invocation (vec4 slots), so the shared reductions (gpu/runtime/reduce.ts) sum them directly.
+//
+// Each entry point binds only what it uses (flip_solver.ts KERNEL_BINDINGS), at most 8 storage
+// buffers, WebGPU's guaranteed maxStorageBuffersPerShaderStage: gather_particles puts each
+// particle's DOF velocity and FLIP flag side by side for p2g and g2p (instead of dof, dofV and
+// owned), the CG vectors r, z, p share one buffer, and g2p's particle velocities carry the FLIP
+// flag for part_velocity (instead of owned).
 
 struct FlipParams {
   gridMin: vec3f,
@@ -83,11 +89,11 @@ override WG: u32 = 64u;
 @group(0) @binding(27) var<storage, read_write> faceU: array<f32>;
 @group(0) @binding(28) var<storage, read_write> faceOther: array<f32>;
 @group(0) @binding(10) var<storage, read_write> faceClass: array<u32>;
-// CG vectors, 4 cells per slot: x (= q), r, z, p, A p, D⁻¹
+// CG vectors, 4 cells per slot: x (= q), then r, z, p in one buffer (slots r_slot(s), z_slot(s),
+// p_slot(s): 48 bytes per 4 cells, less than one face array, so it fits a binding wherever the
+// face arrays do), A p, D⁻¹
 @group(0) @binding(11) var<storage, read_write> cgX: array<vec4f>;
-@group(0) @binding(12) var<storage, read_write> cgR: array<vec4f>;
-@group(0) @binding(13) var<storage, read_write> cgZ: array<vec4f>;
-@group(0) @binding(14) var<storage, read_write> cgP: array<vec4f>;
+@group(0) @binding(12) var<storage, read_write> cgRZP: array<vec4f>;
 @group(0) @binding(15) var<storage, read_write> cgAP: array<vec4f>;
 @group(0) @binding(16) var<storage, read_write> cgInvD: array<vec4f>;
 @group(0) @binding(17) var<storage, read_write> state: array<f32>;
@@ -98,14 +104,21 @@ override WG: u32 = 64u;
 @group(0) @binding(22) var<storage, read> partMass: array<f32>;
 @group(0) @binding(23) var<storage, read> partForce: array<vec4f>;
 @group(0) @binding(24) var<storage, read_write> partVel: array<vec4f>;
-// per particle: the FLIP particles' new velocities (G2P)
+// per particle: the FLIP particles' new velocities (G2P), w = 1 (0: another system's particle)
 @group(0) @binding(25) var<storage, read_write> particleVel: array<vec4f>;
+// per particle, from gather_particles: its DOF's velocity (xyz), w = 1 for FLIP particles (0: not)
+@group(0) @binding(30) var<storage, read_write> particleDofV: array<vec4f>;
 // per cell: the FLIP particles' mass around the centre (trilinear), for the volume correction
 @group(0) @binding(29) var<storage, read_write> cellMass: array<f32>;
 
 fn invocation(gid: vec3u, nwg: vec3u) -> u32 {
   return gid.x + gid.y * nwg.x * WG;
 }
+
+// Where r, z and p of slot s sit in cgRZP.
+fn r_slot(s: u32) -> u32 { return s; }
+fn z_slot(s: u32) -> u32 { return P.slots + s; }
+fn p_slot(s: u32) -> u32 { return 2u * P.slots + s; }
 
 // Dot products of CG without dispatches of their own: each CG kernel leaves one partial sum per
 // workgroup in `state` (rᵀz from PARTIALS on, rᵀr from PARTIALS + the workgroup count, pᵀAp in
@@ -173,6 +186,15 @@ fn face_position(f: vec4u) -> vec3f {
   return P.gridMin + (vec3f(f.xyz) + o) * P.dx;
 }
 
+// Per particle: its DOF's velocity and whether it is a FLIP particle, side by side, for p2g's and
+// g2p's particle reads.
+@compute @workgroup_size(WG)
+fn gather_particles(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = invocation(gid, nwg);
+  if (i >= P.nbDims.w) { return; }
+  particleDofV[i] = vec4f(dofV[dof[i]].xyz, select(0.0, 1.0, owned[i] != 0u));
+}
+
 // Per cell: FLUID when a FLIP particle lies in it; FLUID or SOLID (occupiedAsSolid) when only other
 // particles do; else AIR. And the FLIP particles' mass around the cell centre (trilinear hat).
 @compute @workgroup_size(WG)
@@ -225,8 +247,9 @@ fn p2g(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: 
       if (all(t < vec3f(1.0))) {
         let w = (1.0 - t.x) * (1.0 - t.y) * (1.0 - t.z);
         let wm = w * mass[j];
-        let v = dofV[dof[j]][f.w];
-        if (owned[j] != 0u) {
+        let pv = particleDofV[j];
+        let v = pv[f.w];
+        if (pv.w != 0.0) {
           fm += wm;
           fmv += wm * v;
         } else {
@@ -307,7 +330,7 @@ fn q_at(c: u32) -> f32 {
 
 fn p_at(c: u32) -> f32 {
   if (c >= P.dims.w) { return 0.0; }
-  return cgP[c / 4u][c % 4u];
+  return cgRZP[p_slot(c / 4u)][c % 4u];
 }
 
 // Per slot (4 cells): right-hand side b = −(D − D_target) (D the divergence of u*, D_target the
@@ -364,9 +387,9 @@ fn init_slot(s: u32) -> vec2f {
   }
   let z = inv * b;
   cgX[s] = vec4f(0.0);
-  cgR[s] = b;
-  cgZ[s] = z;
-  cgP[s] = z;
+  cgRZP[r_slot(s)] = b;
+  cgRZP[z_slot(s)] = z;
+  cgRZP[p_slot(s)] = z;
   cgInvD[s] = inv;
   return vec2f(dot(b, z), dot(b, b));
 }
@@ -450,7 +473,7 @@ fn apply_a(
 fn apply_slot(s: u32) -> f32 {
   var ap = vec4f(0.0);
   let inv = cgInvD[s];
-  let ps = cgP[s];
+  let ps = cgRZP[p_slot(s)];
   for (var l = 0u; l < 4u; l++) {
     let c = 4u * s + l;
     if (inv[l] == 0.0) { continue; }
@@ -490,11 +513,11 @@ fn update_slot(s: u32) -> vec2f {
   let pAp = state[S_PAP];
   if (!(pAp > 0.0)) { return vec2f(0.0); }
   let alpha = state[S_RZ] / pAp;
-  let r = cgR[s] - alpha * cgAP[s];
+  let r = cgRZP[r_slot(s)] - alpha * cgAP[s];
   let z = cgInvD[s] * r;
-  cgX[s] = cgX[s] + alpha * cgP[s];
-  cgR[s] = r;
-  cgZ[s] = z;
+  cgX[s] = cgX[s] + alpha * cgRZP[p_slot(s)];
+  cgRZP[r_slot(s)] = r;
+  cgRZP[z_slot(s)] = z;
   return vec2f(dot(r, z), dot(r, r));
 }
 
@@ -509,7 +532,7 @@ fn update_p(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) 
 fn update_p_slot(s: u32) {
   if (state[S_DONE] != 0.0 || !(state[S_PAP] > 0.0)) { return; }
   let beta = state[S_RZNEW] / state[S_RZ];
-  cgP[s] = cgZ[s] + beta * cgP[s];
+  cgRZP[p_slot(s)] = cgRZP[z_slot(s)] + beta * cgRZP[p_slot(s)];
 }
 
 // One workgroup runs the CG iterations (gpu/runtime/local_solve.wgsl says why and how): the
@@ -612,19 +635,25 @@ fn interpolate(x: vec3f, a: u32) -> vec2f {
   return vec2f(0.0);
 }
 
-// Per FLIP particle: the PIC/FLIP blend v' = φ (v + Δu) + (1 − φ) u_new, with v its DOF's velocity.
+// Per FLIP particle: the PIC/FLIP blend v' = φ (v + Δu) + (1 − φ) u_new, with v its DOF's velocity;
+// w = 1 marks it for part_velocity (other particles get 0).
 @compute @workgroup_size(WG)
 fn g2p(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = invocation(gid, nwg);
-  if (i >= P.nbDims.w || owned[i] == 0u) { return; }
-  let V = dofV[dof[i]].xyz;
+  if (i >= P.nbDims.w) { return; }
+  let pv = particleDofV[i];
+  if (pv.w == 0.0) {
+    particleVel[i] = vec4f(0.0);
+    return;
+  }
+  let V = pv.xyz;
   let x = pos[i].xyz;
   var vNew = V;
   for (var a = 0u; a < 3u; a++) {
     let g = interpolate(x, a);
     vNew[a] = P.flipRatio * (V[a] + g.y) + (1.0 - P.flipRatio) * g.x;
   }
-  particleVel[i] = vec4f(vNew, 0.0);
+  particleVel[i] = vec4f(vNew, 1.0);
 }
 
 // Per FLIP particle, after g2p (optional): the separation velocity of core/flip_reference.ts
@@ -650,7 +679,7 @@ fn separation(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
       }
     }
   }
-  particleVel[i] = vec4f(particleVel[i].xyz + dv, 0.0);
+  particleVel[i] = vec4f(particleVel[i].xyz + dv, 1.0);
 }
 
 // Per DOF with FLIP members: its part's velocity = the DOF velocity plus the members' mass-weighted
@@ -667,8 +696,9 @@ fn part_velocity(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgro
   var m = 0.0;
   for (var k = memberStart[d]; k < memberStart[d + 1u]; k++) {
     let i = memberList[k];
-    if (owned[i] == 0u) { continue; }
-    dm += mass[i] * (particleVel[i].xyz - V);
+    let vi = particleVel[i];
+    if (vi.w == 0.0) { continue; } // not a FLIP particle
+    dm += mass[i] * (vi.xyz - V);
     m += mass[i];
   }
   var v = V + P.dt * partForce[d].xyz / pm;

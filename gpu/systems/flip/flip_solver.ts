@@ -105,6 +105,7 @@ const WGSL_CONSTANTS: Record<string, number> = {
 
 /** Entry points of flip.wgsl. */
 export type FlipKernel =
+  | "gather_particles"
   | "classify_cells"
   | "p2g"
   | "faces"
@@ -121,25 +122,30 @@ export type FlipKernel =
   | "part_velocity"
   | "solve_local";
 
-/** Bindings (group 0) of each entry point. */
+/**
+ * Bindings (group 0) of each entry point: only those it uses, at most 8 storage buffers (WebGPU's
+ * guaranteed `maxStorageBuffersPerShaderStage`; `flip.wgsl` header says how p2g, init_cg, g2p and
+ * part_velocity keep to it).
+ */
 const KERNEL_BINDINGS: Record<FlipKernel, readonly number[]> = {
+  gather_particles: [3, 4, 5, 30],
   classify_cells: [1, 2, 5, 6, 7, 8, 29],
-  p2g: [1, 2, 3, 4, 5, 6, 7, 9, 26, 28],
+  p2g: [1, 2, 6, 7, 9, 26, 28, 30],
   faces: [8, 9, 10, 26, 27, 28],
-  init_cg: [8, 10, 11, 12, 13, 14, 16, 17, 27, 29],
+  init_cg: [8, 10, 11, 12, 16, 17, 27, 29],
   gate: [17, 18, 19],
   gate_final: [17],
   pap_finish: [17],
-  apply_a: [10, 14, 15, 16, 17],
-  update_x: [11, 12, 13, 14, 15, 16, 17],
-  update_p: [13, 14, 17],
+  apply_a: [10, 12, 15, 16, 17],
+  update_x: [11, 12, 15, 16, 17],
+  update_p: [12, 17],
   pressure_update: [10, 11, 27],
-  g2p: [1, 3, 4, 5, 9, 10, 25, 26, 27],
+  g2p: [1, 9, 10, 25, 26, 27, 30],
   separation: [1, 5, 6, 7, 25],
-  part_velocity: [2, 4, 5, 20, 21, 22, 23, 24, 25],
-  solve_local: [10, 11, 12, 13, 14, 15, 16, 17],
+  part_velocity: [2, 4, 20, 21, 22, 23, 24, 25],
+  solve_local: [10, 11, 12, 15, 16, 17],
 };
-const WRITABLE = new Set([8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 24, 25, 26, 27, 28, 29]);
+const WRITABLE = new Set([8, 9, 10, 11, 12, 15, 16, 17, 19, 24, 25, 26, 27, 28, 29, 30]);
 
 /** Buffers of the scene the solver reads (and `partVel`, which it writes). */
 export interface FlipBuffers {
@@ -342,15 +348,15 @@ export class FlipSolver {
       [28, buffer("face other velocity", 4 * faces, ST)],
       [10, buffer("face classes", 4 * faces, ST)],
       [11, vec("q")],
-      [12, vec("r")],
-      [13, vec("z")],
-      [14, vec("p")],
+      // r, z and p, one after the other (flip.wgsl r_slot, z_slot, p_slot)
+      [12, buffer("r, z, p", 3 * 16 * slots, ST)],
       [15, vec("Ap")],
       [16, vec("inverse diagonal")],
       [17, state],
       [18, argsFull],
       [19, this.#args],
       [25, buffer("particle velocities", 16 * n, ST)],
+      [30, buffer("particle DOF velocities", 16 * n, ST)],
       [29, buffer("cell masses", 4 * cells, ST)],
     ]);
 
@@ -469,6 +475,7 @@ export class FlipSolver {
           : { bindGroup, invocations: size, workgroupSize: WG },
       );
     };
+    run("gather_particles", this.#n);
     run("classify_cells", this.cells);
     run("p2g", this.faces);
     run("faces", this.faces);

@@ -11,7 +11,12 @@ import {
 } from "../../../core/flip_reference.ts";
 import { Rng } from "../../../core/rng.ts";
 import { acquireGpu } from "../../runtime/device.ts";
-import { readBuffer, storageBuffer } from "../../runtime/kernel.ts";
+import {
+  DEFAULT_STORAGE_BUFFERS,
+  kernelStorageBuffers,
+  readBuffer,
+  storageBuffer,
+} from "../../runtime/kernel.ts";
 import { checkWgslStruct } from "../../runtime/struct_layout.ts";
 import { gridForDomain, NeighborGrid } from "../../state/neighbor_grid.ts";
 import { FLIP_PARAMS, FLIP_WGSL, FlipSolver } from "./flip_solver.ts";
@@ -61,7 +66,11 @@ Deno.test("FLIP step on the GPU against the f64 reference (core/flip_reference.t
     checkWgslStruct(FLIP_WGSL, FLIP_PARAMS);
   });
 
-  const { device } = await acquireGpu({ adapter: "software" });
+  // WebGPU's guaranteed storage buffers per stage: a kernel binding more would throw at creation
+  const { device } = await acquireGpu({
+    adapter: "software",
+    storageBuffers: DEFAULT_STORAGE_BUFFERS,
+  });
   // the two readings of occupied cells, and the volume correction (ρ0 below the fixture's ~64
   // kg/m³, so that most fluid cells are over-dense and the correction acts)
   const configs = [
@@ -267,5 +276,18 @@ Deno.test("FLIP step on the GPU against the f64 reference (core/flip_reference.t
     solver.destroy();
     nbGrid.destroy();
   }
+
+  await t.step("every kernel binds at most 8 storage buffers (WebGPU's guaranteed limit)", () => {
+    // the solvers above (label "flip") built every entry point, solve_local included
+    const used = Object.entries(kernelStorageBuffers(device))
+      .filter(([label]) => label.startsWith("flip "));
+    const entryPoints = [...FLIP_WGSL.matchAll(/@compute[^]*?\bfn (\w+)/g)].map((m) => m[1]);
+    assert.equal(entryPoints.length, 16);
+    assert.deepEqual(
+      used.map(([label]) => label).sort(),
+      entryPoints.map((e) => `flip ${e}`).sort(),
+    );
+    for (const [label, n] of used) assert.ok(n <= DEFAULT_STORAGE_BUFFERS, `${label}: ${n}`);
+  });
   device.destroy();
 });

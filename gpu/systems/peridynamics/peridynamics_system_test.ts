@@ -8,6 +8,7 @@ import { getScene } from "../../../scenes/catalog.ts";
 import { Engine } from "../../engine.ts";
 import type { MetricsSample } from "../../metrics/metrics.ts";
 import { acquireGpu, type GpuContext } from "../../runtime/device.ts";
+import { assertSameWithin8 } from "../../storage_limit_fixture.ts";
 
 async function simulate(gpu: GpuContext, scene: Scene, handler: string) {
   const engine = await Engine.create(scene, { handler, gpu });
@@ -107,6 +108,18 @@ Deno.test({
             engine.destroy();
           }
         }
+      },
+    );
+    await t.step(
+      "on a device of 8 storage buffers per stage: at most 8 per kernel, the same state",
+      async () => {
+        const wall = getScene("fig5-wall", { scale: "tiny" });
+        await assertSameWithin8(wall, gpu, {
+          handler: "penalty",
+          system: "peridynamics",
+          steps: 40,
+          expect: "classify_values",
+        });
       },
     );
     gpu.device.destroy();

@@ -10,7 +10,10 @@
 //
 // Three entry points, dispatched in this order:
 //   sph_gather   x_i = dofX[dof[i]].xyz + offset[i].xyz (paper Eqs. 6-7), v_i = dofV[dof[i]].xyz,
-//                into scratch xm[k] (xyz, w = m_i for fluid, 0 for non-fluid) and vel[k].
+//                into scratch xm[k] (xyz, w = m_i for fluid, 0 for non-fluid) and vel[k]: the two
+//                halves of one buffer, written through one binding (xmVelOut, vel from VEL_OFFSET
+//                on) and read through two (xm, vel: ranges of it), so the gather binds 8 storage
+//                buffers, WebGPU's guaranteed maxStorageBuffersPerShaderStage.
 //   sph_density  rho_i = sum_j m_j W_poly6(|x_i - x_j|) over fluid j (self included), plus
 //                boundaryDensity[i] (the boundary term of Akinci et al. 2012, Eq. 6; zero unless a
 //                boundary-coupling handler writes it); also aux[k] = (p_i / rho_i^2, 1 / rho_i)
@@ -23,7 +26,7 @@
 // (gpu/README.md), walked as 9 rows of contiguous slots (gridNeighborRow), so the summation order
 // is fixed and runs repeat bit for bit.
 // Every variable has its own binding number; each entry point's pipeline layout holds exactly the
-// bindings that entry point uses (so each stays within 10 storage buffers).
+// bindings that entry point uses (so each stays within 8 storage buffers).
 
 struct SphParams {
   gridMin: vec3f,
@@ -43,6 +46,9 @@ struct SphParams {
 }
 
 override WORKGROUP_SIZE: u32 = 64;
+// Where vel starts in xmVelOut (vec4 elements): the offset of the `vel` range, a multiple of the
+// device's minStorageBufferOffsetAlignment (sph_forces.ts).
+override VEL_OFFSET: u32;
 
 @group(0) @binding(0) var<uniform> params: SphParams;
 @group(0) @binding(1) var<storage, read> cellStart: array<u32>;
@@ -55,9 +61,9 @@ override WORKGROUP_SIZE: u32 = 64;
 @group(0) @binding(8) var<storage, read> fluid: array<u32>;
 @group(0) @binding(9) var<storage, read_write> density: array<f32>;
 @group(0) @binding(10) var<storage, read_write> force: array<vec4f>;
-// Scratch owned by SphForces: written by one pass, read by the next.
-@group(0) @binding(11) var<storage, read_write> xmOut: array<vec4f>;
-@group(0) @binding(12) var<storage, read_write> velOut: array<vec4f>;
+// Scratch owned by SphForces: written by one pass, read by the next. xmVelOut is the whole
+// member buffer (xm, then vel from VEL_OFFSET); xm and vel are its two ranges.
+@group(0) @binding(11) var<storage, read_write> xmVelOut: array<vec4f>;
 @group(0) @binding(13) var<storage, read_write> auxOut: array<vec2f>;
 @group(0) @binding(14) var<storage, read> xm: array<vec4f>;
 @group(0) @binding(15) var<storage, read> vel: array<vec4f>;
@@ -93,8 +99,8 @@ fn sph_gather(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
   if (fluid[i] != 0u) {
     m = mass[i];
   }
-  xmOut[k] = vec4f(dofX[d].xyz + offset[i].xyz, m);
-  velOut[k] = vec4f(dofV[d].xyz, 0.0);
+  xmVelOut[k] = vec4f(dofX[d].xyz + offset[i].xyz, m);
+  xmVelOut[VEL_OFFSET + k] = vec4f(dofV[d].xyz, 0.0);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)

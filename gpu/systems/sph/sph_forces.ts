@@ -22,6 +22,7 @@
 import { withGridNeighbors } from "../../state/grid_cell.ts";
 import {
   type BindingKind,
+  type BindingResource,
   bindKernel,
   createKernel,
   dispatch,
@@ -147,10 +148,12 @@ export interface SphEncodeOptions {
 
 /**
  * Storage bindings of `sph.wgsl` each entry point uses (binding 0, the uniform, is used by all);
- * `read` ones are `read-only-storage`, `write` ones `storage`.
+ * `read` ones are `read-only-storage`, `write` ones `storage`. At most 8 storage buffers each
+ * (WebGPU's guaranteed `maxStorageBuffersPerShaderStage`): the gather writes the member positions
+ * and velocities through one binding of the buffer holding both.
  */
 const ENTRY_BINDINGS = {
-  gather: { read: [2, 3, 4, 5, 6, 7, 8], write: [11, 12] },
+  gather: { read: [2, 3, 4, 5, 6, 7, 8], write: [11] },
   density: { read: [1, 2, 14, 17], write: [9, 13, 18] },
   forces: { read: [1, 2, 14, 15, 16], write: [10] },
 } as const;
@@ -210,9 +213,10 @@ function nonNegative(value: number, name: string): number {
  *
  * Bindings (group 0 of `sph.wgsl`): 0 `params` uniform; 1 `cellStart`, 2 `sorted`, 3 `mass`,
  * 4 `dof`, 5 `offset`, 6 `dofX`, 7 `dofV`, 8 `fluid` (read-only storage); 9 `density`,
- * 10 `force` (storage, written); 11–16 scratch owned by this object (member positions with fluid
- * mass, velocities, (p/ρ², 1/ρ)); 17 `boundaryDensity` (read), 18 `pressure` (written), the
- * boundary-coupling channel (optional). Three kernels (`runtime/kernel.ts`): `sph_gather` and
+ * 10 `force` (storage, written); 11, 13–16 scratch owned by this object: 11 the member buffer
+ * the gather writes (positions with fluid mass, then velocities), 14 and 15 its two ranges that
+ * the later kernels read, 13/16 (p/ρ², 1/ρ); 17 `boundaryDensity` (read), 18 `pressure`
+ * (written), the boundary-coupling channel (optional). Three kernels (`runtime/kernel.ts`): `sph_gather` and
  * `sph_density` (one pass, {@link encodeDensity}), `sph_forces` ({@link encodeForces}).
  */
 export class SphForces {
@@ -235,8 +239,10 @@ export class SphForces {
   #grid: SphGrid | undefined;
   #count: number;
   readonly #params: GPUBuffer;
-  readonly #xm: GPUBuffer;
-  readonly #vel: GPUBuffer;
+  /** Member positions with fluid mass (16·capacity bytes), then velocities from `#velOffset`. */
+  readonly #xmVel: GPUBuffer;
+  /** Byte offset of the velocities in `#xmVel` (a storage-binding offset, so aligned). */
+  readonly #velOffset: number;
   readonly #aux: GPUBuffer;
   readonly #noBoundary: GPUBuffer;
   readonly #pressure: GPUBuffer;
@@ -286,8 +292,15 @@ export class SphForces {
         size: stride * capacity,
         usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
       });
-    this.#xm = scratch("member position and fluid mass", 16);
-    this.#vel = scratch("member velocity", 16);
+    // the member positions and velocities in one buffer, each range a binding of its own to the
+    // kernels that read them (xm, vel) and one binding to the gather that writes both
+    const align = device.limits.minStorageBufferOffsetAlignment;
+    this.#velOffset = Math.ceil((16 * capacity) / align) * align;
+    this.#xmVel = device.createBuffer({
+      label: `${label} member position and fluid mass, then velocity`,
+      size: this.#velOffset + 16 * capacity,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
+    });
     this.#aux = scratch("pressure over density squared and inverse density", 8);
     this.#noBoundary = scratch("no boundary density", 4); // zero-initialised, never written
     this.#pressure = scratch("pressure over density squared and density", 8);
@@ -298,7 +311,7 @@ export class SphForces {
         code: SPH_WGSL,
         entryPoint: ENTRY_POINTS[key],
         bindings: entryBindings(key),
-        constants: { WORKGROUP_SIZE: wg },
+        constants: { WORKGROUP_SIZE: wg, VEL_OFFSET: this.#velOffset / 16 },
       });
     this.#kernels = {
       gather: kernel("gather"),
@@ -355,13 +368,13 @@ export class SphForces {
         );
       }
     }
-    const byBinding = new Map<number, GPUBuffer>([
+    const members = 16 * this.capacity;
+    const byBinding = new Map<number, BindingResource>([
       [0, this.#params],
-      [11, this.#xm],
-      [12, this.#vel],
+      [11, this.#xmVel],
       [13, this.#aux],
-      [14, this.#xm],
-      [15, this.#vel],
+      [14, { buffer: this.#xmVel, offset: 0, size: members }],
+      [15, { buffer: this.#xmVel, offset: this.#velOffset, size: members }],
       [16, this.#aux],
       [17, this.#noBoundary],
       [18, this.#pressure],
@@ -430,8 +443,7 @@ export class SphForces {
   /** Destroys the uniform and scratch buffers (not the bound buffers). */
   destroy(): void {
     this.#params.destroy();
-    this.#xm.destroy();
-    this.#vel.destroy();
+    this.#xmVel.destroy();
     this.#aux.destroy();
     this.#noBoundary.destroy();
     this.#pressure.destroy();

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { referenceGrid } from "../../state/grid_reference.ts";
 import { sphForces, suggestSphParams } from "../../../core/sph_reference.ts";
 import { acquireGpu } from "../../runtime/device.ts";
+import { DEFAULT_STORAGE_BUFFERS, kernelStorageBuffers } from "../../runtime/kernel.ts";
 import {
   SPH_PARAMS_STRUCT,
   SPH_WGSL,
@@ -261,7 +262,12 @@ const sameBits = (a: Float32Array, b: Float32Array) =>
   );
 
 Deno.test("SphForces (WebGPU, software adapter)", async (t) => {
-  const gpu = await acquireGpu({ adapter: "software", label: "sph test device" });
+  // WebGPU's guaranteed storage buffers per stage: a kernel binding more would throw at creation
+  const gpu = await acquireGpu({
+    adapter: "software",
+    label: "sph test device",
+    storageBuffers: DEFAULT_STORAGE_BUFFERS,
+  });
   const device = gpu.device;
   const suggested = suggestSphParams({ radius: 0.05, rho0: 1000, maxSpeed: 2, gravity: 9.81 });
   const h = suggested.h;
@@ -275,6 +281,17 @@ Deno.test("SphForces (WebGPU, software adapter)", async (t) => {
   const side = 9; // 729 particles
   const capacity = side * side * side;
   const sph = new SphForces(device, { capacity, ...params, label: "test sph" });
+
+  await t.step("every kernel binds at most 8 storage buffers (WebGPU's guaranteed limit)", () => {
+    const used = Object.entries(kernelStorageBuffers(device))
+      .filter(([label]) => label.startsWith("test sph "));
+    assert.deepEqual(used.map(([label]) => label).sort(), [
+      "test sph density",
+      "test sph forces",
+      "test sph gather",
+    ]);
+    for (const [label, n] of used) assert.ok(n <= DEFAULT_STORAGE_BUFFERS, `${label}: ${n}`);
+  });
 
   await t.step("SphParams in sph.wgsl matches SPH_PARAMS_STRUCT", () => {
     checkWgslStruct(SPH_WGSL, SPH_PARAMS_STRUCT);

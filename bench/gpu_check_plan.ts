@@ -1,0 +1,190 @@
+/**
+ * The plan of `deno task gpu-check` (`bench/gpu_check.ts`): its stages in priority order and the
+ * budget arithmetic that decides, from the seconds already spent, whether a stage starts, when it
+ * is interrupted and when it is killed. Pure functions, no GPU and no process: the runner calls
+ * them and the tests check them with made-up times.
+ *
+ * A stage starts when the seconds left before the report reserve, the stop grace and the final
+ * margin are at least its {@link Stage.minSeconds}; it is interrupted (SIGINT: the bench keeps
+ * every finished case) when that window has passed, and killed (SIGKILL) a grace later. The report
+ * gets what is left, and is killed at the budget less the final margin.
+ *
+ * @module
+ */
+import type { Scale } from "../core/scene.ts";
+
+/** One stage of the check: a run of `bench/main.ts` with these arguments. */
+export interface Stage {
+  /** Short name; also the stage's folder under `stages/` in the output folder. */
+  id: string;
+  /** What the stage measures, for the summary. */
+  title: string;
+  /**
+   * `adapters`: `--list-adapters`, its output saved to `adapters.txt`; `bench`: cases, whose
+   * records go to the check's `results.jsonl`.
+   */
+  kind: "adapters" | "bench";
+  /** Arguments of `bench/main.ts`, without `--out`, `--timeout` and `--adapter` (the runner's). */
+  args: readonly string[];
+  /** The fewest seconds worth starting the stage with; with less it is skipped. */
+  minSeconds: number;
+}
+
+/** Options of {@link planStages}. */
+export interface PlanOptions {
+  /** Runs every bench stage at this one scale instead of its own (tests: `tiny`). */
+  scale?: Scale;
+  /** Steps per case of every bench stage instead of its own (tests). */
+  steps?: number;
+}
+
+/**
+ * The stages of the check in priority order: the adapters; the default suite at `small`; Fig. 4
+ * (fluid on cloth) under merge-split at `small`, `medium` and `paper`, 200 steps; Table I's six
+ * scenes at `paper`, 20 steps; the SPH dam break at `paper`, 20 steps. `scale` and `steps`
+ * replace every bench stage's own (a quick run of the same plan).
+ */
+export function planStages(options: PlanOptions = {}): Stage[] {
+  const { scale, steps } = options;
+  const scales = (own: string) => ["--scale", scale ?? own];
+  const stepsArg = (own: number | undefined) => {
+    const n = steps ?? own;
+    return n === undefined ? [] : ["--steps", String(n)];
+  };
+  return [
+    {
+      id: "adapters",
+      title: "the adapters this machine offers (--list-adapters)",
+      kind: "adapters",
+      args: ["--list-adapters"],
+      minSeconds: 5,
+    },
+    {
+      id: "default-small",
+      title: "the default suite at small",
+      kind: "bench",
+      args: ["--suite", "default", ...scales("small"), ...stepsArg(undefined)],
+      minSeconds: 30,
+    },
+    {
+      id: "fig4-scales",
+      title: "fig4-fluid-cloth under merge-split at small, medium and paper, 200 steps",
+      kind: "bench",
+      args: [
+        "--scene",
+        "fig4-fluid-cloth",
+        "--handler",
+        "merge-split",
+        ...scales("small,medium,paper"),
+        ...stepsArg(200),
+      ],
+      minSeconds: 30,
+    },
+    {
+      id: "table1-paper",
+      title: "Table I's six scenes under merge-split at paper, 20 steps",
+      kind: "bench",
+      args: ["--suite", "table1", ...scales("paper"), ...stepsArg(20)],
+      minSeconds: 60,
+    },
+    {
+      id: "dam-break-sph-paper",
+      title: "the SPH dam break at paper, 20 steps",
+      kind: "bench",
+      args: [
+        "--scene",
+        "dam-break-sph",
+        "--handler",
+        "merge-split",
+        ...scales("paper"),
+        ...stepsArg(20),
+      ],
+      minSeconds: 30,
+    },
+  ];
+}
+
+/** How a budget is shared out between the stages, the report and the end (seconds). */
+export interface BudgetPolicy {
+  /** Kept at the end for the report (it gets more when the stages end early). */
+  reportReserve: number;
+  /** Between a stage's SIGINT and its SIGKILL. */
+  grace: number;
+  /** Kept after the report for the summary and the exit. */
+  margin: number;
+}
+
+const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
+
+/**
+ * The policy for a budget of `budget` seconds: a report reserve of 5 % (10–60 s), a stop grace of
+ * 2 % (3–15 s) and a final margin of 2 s. A budget of 480 s: 24, 10 and 2 s.
+ */
+export function budgetPolicy(budget: number): BudgetPolicy {
+  return {
+    reportReserve: clamp(Math.round(budget * 0.05), 10, 60),
+    grace: clamp(Math.round(budget * 0.02), 3, 15),
+    margin: 2,
+  };
+}
+
+/** What {@link stageWindow} decided for a stage. */
+export type StageWindow =
+  | {
+    start: true;
+    /** Seconds the stage may run before its SIGINT; also its `--timeout` per case (floored). */
+    seconds: number;
+    /** Seconds since the check started at which the stage gets SIGINT. */
+    interruptAt: number;
+    /** Seconds since the check started at which it gets SIGKILL. */
+    killAt: number;
+  }
+  | {
+    start: false;
+    /** Why not, e.g. "12 s left, the stage needs 30". */
+    reason: string;
+  };
+
+/**
+ * Whether `stage` starts when `elapsed` seconds of `budget` have passed, and if so its deadlines:
+ * it may run until the budget less the policy's report reserve, grace and margin, is interrupted
+ * then and killed a grace later. A stage with fewer seconds than its `minSeconds` is skipped.
+ */
+export function stageWindow(
+  stage: Pick<Stage, "minSeconds">,
+  times: { budget: number; elapsed: number; policy: BudgetPolicy },
+): StageWindow {
+  const { budget, elapsed, policy } = times;
+  const interruptAt = budget - policy.reportReserve - policy.grace - policy.margin;
+  const seconds = interruptAt - elapsed;
+  if (seconds < stage.minSeconds) {
+    return {
+      start: false,
+      reason: `${Math.max(0, Math.floor(seconds))} s left, the stage needs ${stage.minSeconds}`,
+    };
+  }
+  return { start: true, seconds, interruptAt, killAt: interruptAt + policy.grace };
+}
+
+/** Seconds since the start at which the report is killed: the budget less the final margin. */
+export function reportDeadline(budget: number, policy: BudgetPolicy): number {
+  return budget - policy.margin;
+}
+
+/**
+ * A stage's outcome: `complete` (ran every case: exit status 0, or 1 when a case failed or timed
+ * out), `cut` (stopped by the budget: interrupted or killed), `reached` (started, then ended on its
+ * own without running every case: a crash, an abort, bad arguments), `skipped` (never started:
+ * too little time left, or the check was interrupted).
+ */
+export type StageStatus = "complete" | "cut" | "reached" | "skipped";
+
+/**
+ * The status of a stage that started, from its exit status and whether the runner stopped it
+ * (`stopped`: it sent SIGINT or SIGKILL, for the budget or an interrupt). Exit status 0 or 1 means
+ * every case ran, even when the stop came as the stage was ending.
+ */
+export function stageStatus(exit: { code: number; stopped: boolean }): StageStatus {
+  if (exit.code === 0 || exit.code === 1) return "complete";
+  return exit.stopped ? "cut" : "reached";
+}

@@ -1,0 +1,308 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { parseResults } from "../core/result.ts";
+import {
+  completeRecordLines,
+  DEFAULT_BUDGET,
+  type GpuCheckSummary,
+  GpuCheckUsageError,
+  parseGpuCheckArgs,
+  runGpuCheck,
+  summaryText,
+} from "./gpu_check.ts";
+import {
+  type BudgetPolicy,
+  budgetPolicy,
+  planStages,
+  reportDeadline,
+  type Stage,
+  type StageStatus,
+  stageStatus,
+  stageWindow,
+} from "./gpu_check_plan.ts";
+
+Deno.test("the plan: the issue's stages in priority order, with their arguments", () => {
+  const stages = planStages();
+  assert.deepEqual(stages.map((s) => s.id), [
+    "adapters",
+    "default-small",
+    "fig4-scales",
+    "table1-paper",
+    "dam-break-sph-paper",
+  ]);
+  const args = Object.fromEntries(stages.map((s) => [s.id, s.args.join(" ")]));
+  assert.equal(args.adapters, "--list-adapters");
+  assert.equal(args["default-small"], "--suite default --scale small");
+  assert.equal(
+    args["fig4-scales"],
+    "--scene fig4-fluid-cloth --handler merge-split --scale small,medium,paper --steps 200",
+  );
+  assert.equal(args["table1-paper"], "--suite table1 --scale paper --steps 20");
+  assert.equal(
+    args["dam-break-sph-paper"],
+    "--scene dam-break-sph --handler merge-split --scale paper --steps 20",
+  );
+  for (const s of stages) {
+    assert.ok(!s.args.some((a) => ["--out", "--timeout", "--adapter"].includes(a)), s.id);
+  }
+  const quick = planStages({ scale: "tiny", steps: 10 });
+  assert.equal(quick[0].args.join(" "), "--list-adapters", "the adapters stage keeps its own");
+  for (const s of quick.slice(1)) {
+    const scale = s.args.indexOf("--scale");
+    assert.equal(s.args[scale + 1], "tiny", s.id);
+    assert.equal(s.args[s.args.indexOf("--steps") + 1], "10", s.id);
+  }
+});
+
+Deno.test("budget policy: 5 % for the report (10–60 s), 2 % grace (3–15 s), 2 s margin", () => {
+  assert.deepEqual(budgetPolicy(480), { reportReserve: 24, grace: 10, margin: 2 });
+  assert.deepEqual(budgetPolicy(DEFAULT_BUDGET), { reportReserve: 45, grace: 15, margin: 2 });
+  assert.deepEqual(budgetPolicy(60), { reportReserve: 10, grace: 3, margin: 2 });
+  assert.deepEqual(budgetPolicy(36000), { reportReserve: 60, grace: 15, margin: 2 });
+  assert.equal(reportDeadline(480, budgetPolicy(480)), 478);
+});
+
+Deno.test("stage window: start, SIGINT and SIGKILL times; a stage with too little time is skipped", () => {
+  const policy = budgetPolicy(480);
+  const w = stageWindow({ minSeconds: 30 }, { budget: 480, elapsed: 0, policy });
+  assert.deepEqual(w, { start: true, seconds: 444, interruptAt: 444, killAt: 454 });
+  const later = stageWindow({ minSeconds: 30 }, { budget: 480, elapsed: 400, policy });
+  assert.deepEqual(later, { start: true, seconds: 44, interruptAt: 444, killAt: 454 });
+  assert.deepEqual(stageWindow({ minSeconds: 30 }, { budget: 480, elapsed: 430, policy }), {
+    start: false,
+    reason: "14 s left, the stage needs 30",
+  });
+  assert.deepEqual(stageWindow({ minSeconds: 5 }, { budget: 480, elapsed: 460, policy }), {
+    start: false,
+    reason: "0 s left, the stage needs 5",
+  });
+  // A budget smaller than the reserves: nothing starts.
+  const tiny = stageWindow({ minSeconds: 1 }, { budget: 10, elapsed: 0, policy: budgetPolicy(10) });
+  assert.equal(tiny.start, false);
+});
+
+Deno.test("stage status from the exit status and whether the runner stopped it", () => {
+  const cases: [number, boolean, StageStatus][] = [
+    [0, false, "complete"],
+    [1, false, "complete"], // a case failed or timed out: every case still ran
+    [0, true, "complete"], // the stop came as it ended
+    [130, true, "cut"], // SIGINT: the bench kept its finished cases
+    [137, true, "cut"], // SIGKILL after the grace
+    [2, false, "reached"],
+    [134, false, "reached"], // an abort
+  ];
+  for (const [code, stopped, status] of cases) {
+    assert.equal(stageStatus({ code, stopped }), status, `${code} ${stopped}`);
+  }
+});
+
+/**
+ * The runner's decisions for stages that would take `durations` seconds each, and stop `stopDelay`
+ * seconds after a SIGINT (the kill comes at the grace): each stage's status and the time the last
+ * one ended.
+ */
+function simulate(
+  stages: readonly Pick<Stage, "minSeconds">[],
+  durations: readonly number[],
+  options: { budget: number; policy: BudgetPolicy; stopDelay: number },
+): { statuses: StageStatus[]; end: number } {
+  let elapsed = 0;
+  const statuses = stages.map((stage, k): StageStatus => {
+    const w = stageWindow(stage, { budget: options.budget, elapsed, policy: options.policy });
+    if (!w.start) return "skipped";
+    if (durations[k] <= w.seconds) {
+      elapsed += durations[k];
+      return stageStatus({ code: 0, stopped: false });
+    }
+    elapsed = Math.min(w.interruptAt + options.stopDelay, w.killAt);
+    return stageStatus({ code: 130, stopped: true });
+  });
+  return { statuses, end: elapsed };
+}
+
+Deno.test("which stages run, are cut or skipped for a budget and the stages' times", () => {
+  const stages = planStages();
+  const at = (budget: number, durations: number[]) =>
+    simulate(stages, durations, { budget, policy: budgetPolicy(budget), stopDelay: 3 }).statuses;
+  // The software adapter: the default suite alone takes longer than 480 s.
+  assert.deepEqual(at(480, [2, 490, 100, 300, 60]), [
+    "complete",
+    "cut",
+    "skipped",
+    "skipped",
+    "skipped",
+  ]);
+  // A GPU: everything fits 900 s.
+  assert.deepEqual(at(900, [2, 100, 150, 300, 40]), Array(5).fill("complete"));
+  // Table I does not fit what is left (it needs 60 s to start); the dam break (30 s) still does.
+  assert.deepEqual(at(480, [2, 100, 300, 300, 20]), [
+    "complete",
+    "complete",
+    "complete",
+    "skipped",
+    "complete",
+  ]);
+  // Table I starts with 92 s and is cut; the dam break then has no time.
+  assert.deepEqual(at(480, [2, 100, 250, 300, 20]), [
+    "complete",
+    "complete",
+    "complete",
+    "cut",
+    "skipped",
+  ]);
+});
+
+Deno.test("the stages end by the budget less the report reserve, whatever they take", () => {
+  const stages = planStages();
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 20000 }),
+      fc.array(fc.double({ min: 0, max: 5000, noNaN: true }), { minLength: 5, maxLength: 5 }),
+      fc.double({ min: 0, max: 100, noNaN: true }),
+      (budget, durations, stopDelay) => {
+        const policy = budgetPolicy(budget);
+        const { end } = simulate(stages, durations, { budget, policy, stopDelay });
+        assert.ok(end <= Math.max(0, budget - policy.reportReserve - policy.margin) + 1e-9);
+        assert.ok(reportDeadline(budget, policy) <= budget);
+      },
+    ),
+  );
+});
+
+Deno.test("arguments: defaults, and one line naming the bad option", () => {
+  assert.deepEqual(parseGpuCheckArgs([]), {
+    budget: DEFAULT_BUDGET,
+    out: null,
+    adapter: null,
+    help: false,
+  });
+  assert.deepEqual(parseGpuCheckArgs(["--budget", "480", "--out", "x", "--adapter", "software"]), {
+    budget: 480,
+    out: "x",
+    adapter: "software",
+    help: false,
+  });
+  assert.equal(parseGpuCheckArgs(["-h"]).help, true);
+  const bad: [string[], RegExp][] = [
+    [["--budget", "soon"], /^--budget must be a number of seconds > 0, got "soon"$/],
+    [["--budget=0"], /^--budget must be a number of seconds > 0, got "0"$/],
+    [["--budget", "-5"], /^--budget needs a value; one starting with "-" goes as --budget=-/],
+    [["--budget"], /^--budget needs a value; valid options: --budget/],
+    [["--scale", "tiny"], /^unknown option --scale; valid options: --budget/],
+    [["paper"], /^unexpected argument "paper": gpu-check takes options only/],
+    [["--out="], /^--out must not be empty$/],
+  ];
+  for (const [args, message] of bad) {
+    assert.throws(() => parseGpuCheckArgs(args), (e: Error) => {
+      assert.ok(e instanceof GpuCheckUsageError, args.join(" "));
+      assert.ok(!e.message.includes("\n"), `one line: ${e.message}`);
+      assert.match(e.message, message);
+      return true;
+    });
+  }
+});
+
+Deno.test("complete record lines: a line cut short or not JSON is left out", () => {
+  assert.deepEqual(completeRecordLines(""), []);
+  assert.deepEqual(completeRecordLines('{"a":1}\n{"b":2}\n'), ['{"a":1}', '{"b":2}']);
+  assert.deepEqual(completeRecordLines('{"a":1}\n{"b":'), ['{"a":1}'], "killed mid-line");
+  assert.deepEqual(completeRecordLines('{"a":1}\n{"b":2}'), ['{"a":1}'], "no final newline");
+  assert.deepEqual(completeRecordLines('garbage\n\n{"c":3}\n'), ['{"c":3}']);
+});
+
+Deno.test("an --out folder holding an earlier check's output is refused, nothing run", async () => {
+  const out = Deno.makeTempDirSync({ prefix: "mergesplit-gpu-check-" });
+  Deno.writeTextFileSync(`${out}/results.jsonl`, "{}\n");
+  Deno.mkdirSync(`${out}/stages`);
+  await assert.rejects(
+    () => runGpuCheck({ budget: 60, out, stages: [], echo: false }),
+    (e: Error) => {
+      assert.ok(e instanceof GpuCheckUsageError);
+      assert.match(e.message, /already holds results\.jsonl, stages of an earlier check/);
+      return true;
+    },
+  );
+  assert.equal(Deno.readTextFileSync(`${out}/results.jsonl`), "{}\n", "left as it was");
+  assert.throws(() => Deno.statSync(`${out}/gpu-check.json`));
+  Deno.removeSync(out, { recursive: true });
+});
+
+// End to end on the software adapter, at `tiny`: an adapters stage, a one-case stage that
+// completes, a long stage the budget cuts, and a stage left no time to start.
+Deno.test({
+  name: "gpu-check end to end: ends inside its budget with the records of the stages it reached",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const out = Deno.makeTempDirSync({ prefix: "mergesplit-gpu-check-" });
+    const stages: Stage[] = [
+      { ...planStages()[0], minSeconds: 1 },
+      {
+        id: "one-case",
+        title: "fig4 under merge-split at tiny",
+        kind: "bench",
+        args: ["--scene", "fig4-fluid-cloth", "--handler", "merge-split", "--scale", "tiny"],
+        minSeconds: 1,
+      },
+      {
+        id: "every-case",
+        title: "every scene and handler at tiny (more than the budget)",
+        kind: "bench",
+        args: ["--suite", "all", "--scale", "tiny", "--steps", "20"],
+        minSeconds: 1,
+      },
+      {
+        id: "late",
+        title: "left no time",
+        kind: "bench",
+        args: ["--scene", "dam-break-sph", "--scale", "tiny"],
+        minSeconds: 5,
+      },
+    ];
+    const budget = 36;
+    const t0 = performance.now();
+    const summary = await runGpuCheck({
+      budget,
+      out,
+      adapter: "software",
+      stages,
+      policy: { reportReserve: 10, grace: 3, margin: 1 },
+      echo: false,
+    });
+    const seconds = (performance.now() - t0) / 1000;
+    const text = summaryText(summary);
+    assert.ok(seconds <= budget + 2, `ended after ${seconds.toFixed(1)} s:\n${text}`);
+    assert.deepEqual(
+      summary.stages.map((s) => s.status),
+      ["complete", "complete", "cut", "skipped"],
+      text,
+    );
+    const [adapters, one, every, late] = summary.stages;
+    assert.ok(Deno.readTextFileSync(`${out}/adapters.txt`).trim().length > 0, "adapters saved");
+    assert.equal(adapters.exitCode, 0);
+    assert.equal(one.cases, 1, text);
+    assert.equal(one.plannedCases, 1);
+    assert.ok(one.args.join(" ").includes("--adapter software --timeout"), one.args.join(" "));
+    assert.ok(every.plannedCases! > every.cases, text);
+    assert.match(late.reason!, /s left, the stage needs 5/);
+    assert.equal(late.exitCode, null);
+
+    const records = parseResults(Deno.readTextFileSync(`${out}/results.jsonl`));
+    assert.equal(records.length, one.cases + every.cases);
+    assert.equal(summary.cases, records.length);
+    assert.equal(records[0].scene, "fig4-fluid-cloth");
+    assert.ok(records.every((r) => r.scale === "tiny" && r.env !== null));
+
+    const saved = JSON.parse(Deno.readTextFileSync(`${out}/gpu-check.json`)) as GpuCheckSummary;
+    assert.deepEqual(saved.stages.map((s) => [s.id, s.status, s.cases]), [
+      ["adapters", "complete", 0],
+      ["one-case", "complete", 1],
+      ["every-case", "cut", every.cases],
+      ["late", "skipped", 0],
+    ]);
+    assert.equal(saved.exitCode, 0);
+    assert.equal(summary.report.status, "written", text);
+    assert.ok(Deno.statSync(`${out}/report.html`).size > 0);
+    Deno.removeSync(out, { recursive: true });
+  },
+});

@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import {
+  BACKENDS,
+  parseAdapterChoice,
+  pinnedBackend,
+  requestAdapter,
+  requestOptions,
+} from "./adapter_request.ts";
+import { acquireGpu } from "./device.ts";
+
+Deno.test("adapter choices: preference, backend, backend:preference", () => {
+  assert.deepEqual(parseAdapterChoice("default"), { backend: undefined, preference: "default" });
+  assert.deepEqual(parseAdapterChoice("software"), { backend: undefined, preference: "software" });
+  assert.deepEqual(parseAdapterChoice("gl"), { backend: "gl", preference: "default" });
+  assert.deepEqual(parseAdapterChoice("vulkan:software"), {
+    backend: "vulkan",
+    preference: "software",
+  });
+  for (const bad of ["", "opengl", "gl:fast", "vulkan:software:x", "software:gl"]) {
+    assert.throws(() => parseAdapterChoice(bad), /is not one of: default, software/, bad);
+  }
+  assert.deepEqual(requestOptions("software"), { forceFallbackAdapter: true });
+  assert.deepEqual(requestOptions("low-power"), { powerPreference: "low-power" });
+});
+
+Deno.test("the record names the backend the adapter was found on", async () => {
+  const pinned = pinnedBackend();
+  const found = await requestAdapter("software");
+  assert.ok(found, "a software adapter");
+  if (pinned) assert.equal(found.backend, pinned, "DENO_WEBGPU_BACKEND pins the backend");
+  else assert.ok(BACKENDS.includes(found.backend));
+  const gpu = await acquireGpu({ adapter: "software", label: "backend record test" });
+  assert.equal(gpu.info.backend, found.backend);
+  gpu.device.destroy();
+});
+
+Deno.test("one process lists lavapipe (Vulkan) and llvmpipe (GL) apart, with no Mesa noise", async (t) => {
+  const lavapipe = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
+  try {
+    Deno.statSync(lavapipe);
+  } catch {
+    t.step("lavapipe is not installed (apt-get install libvulkan1 mesa-vulkan-drivers)", () => {});
+    return;
+  }
+  const env: Record<string, string> = {
+    ...Deno.env.toObject(),
+    VK_ICD_FILENAMES: lavapipe,
+    NO_COLOR: "1",
+  };
+  delete env.DENO_WEBGPU_BACKEND;
+  delete env.XDG_RUNTIME_DIR;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      new URL("../../bench/main.ts", import.meta.url).pathname,
+      "--list-adapters",
+    ],
+    env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  const err = new TextDecoder().decode(out.stderr);
+  assert.equal(out.code, 0, err);
+  assert.match(text, /vulkan:default\s+vulkan\s+llvmpipe/);
+  assert.match(text, /gl:default\s+gl\s+llvmpipe/);
+  assert.doesNotMatch(err, /XDG_RUNTIME_DIR/);
+});

@@ -1,0 +1,38 @@
+import assert from "node:assert/strict";
+import { findTestFiles, IMPLEMENTATIONS, parseSummary, usesGpu } from "./run_tests.ts";
+
+Deno.test("run_tests: files, GPU classification, summaries", async (t) => {
+  await t.step("finds the test files, none under node_modules or reports/out", () => {
+    const files = findTestFiles();
+    assert.ok(files.includes("gpu/runtime/phase_timer_test.ts"));
+    assert.ok(files.includes("core/rng_test.ts"));
+    assert.ok(files.every((f) => f.endsWith("_test.ts") && !f.includes("node_modules/")));
+  });
+  await t.step(
+    "a file whose imports reach device.ts (directly or through a fixture) uses the GPU",
+    () => {
+      assert.equal(usesGpu("gpu/runtime/phase_timer_test.ts"), true);
+      // through gpu/metrics/metrics_fixture.ts
+      assert.equal(usesGpu("gpu/metrics/metrics_test.ts"), true);
+      assert.equal(usesGpu("core/rng_test.ts"), false);
+      assert.equal(usesGpu("reports/scaling_fit_test.ts"), false);
+    },
+  );
+  await t.step("Deno's summary lines are read, colours or not", () => {
+    assert.deepEqual(parseSummary("x\nok | 3 passed (12 steps) | 0 failed (1s)\n"), {
+      passed: 3,
+      failed: 0,
+      steps: 12,
+    });
+    assert.deepEqual(
+      parseSummary("\x1b[0m\x1b[31mFAILED\x1b[0m | 2 passed | 1 failed (3s)"),
+      { passed: 2, failed: 1, steps: 0 },
+    );
+    assert.deepEqual(parseSummary("error: Module not found"), { passed: 0, failed: 0, steps: 0 });
+  });
+  await t.step("three independent implementations, each selected by its environment", () => {
+    assert.deepEqual(IMPLEMENTATIONS.map((i) => i.id), ["llvmpipe", "lavapipe", "swiftshader"]);
+    assert.equal(IMPLEMENTATIONS[0].env.DENO_WEBGPU_BACKEND, "gl");
+    assert.ok(IMPLEMENTATIONS.slice(1).every((i) => i.env.VK_ICD_FILENAMES?.endsWith(".json")));
+  });
+});
