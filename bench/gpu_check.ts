@@ -504,7 +504,10 @@ export async function runGpuCheck(options: GpuCheckOptions): Promise<GpuCheckSum
         onChild: (c) => (current = c),
       });
       const seconds = elapsed() - start;
-      const last = run.stderr.trim().split("\n").filter((l) => l.trim()).pop() ?? "";
+      // the error line, not the stack backtrace after it (e.g. the report's npm packages could
+      // not be fetched: a machine with no registry needs node_modules/ copied along)
+      const lines = run.stderr.trim().split("\n").filter((l) => l.trim());
+      const last = lines.find((l) => l.startsWith("error:")) ?? lines.pop() ?? "";
       summary.report = run.code === 0
         ? { status: "written", path: reportPath, seconds }
         : run.stopped

@@ -39,10 +39,17 @@ export function caseLabel(
   }`;
 }
 
-/** The records with one record per case key, the last one of each (a re-run replaces a case). */
+/**
+ * The records with one record per case key: of each, the last of those that ran longest in
+ * simulated time (a re-run replaces a case; a shorter run of it, such as the 200-step scale
+ * stage of `deno task gpu-check` after the default suite, does not replace the whole run).
+ */
 export function latestCases(records: readonly CaseRecord[]): CaseRecord[] {
   const byKey = new Map<string, CaseRecord>();
+  const span = (r: CaseRecord) => (r.steps ?? 0) * (r.dt ?? 0);
   for (const r of records) {
+    const held = byKey.get(caseKey(r));
+    if (held && span(r) < span(held)) continue;
     byKey.delete(caseKey(r));
     byKey.set(caseKey(r), r);
   }

@@ -287,17 +287,23 @@ function mergeSplitHoldsOn(
 }
 
 /**
- * The last record of `scene` × `handler` at the scene's own parameters, or undefined: a case of a
- * parameter sweep (`sweep` set) ran at other values and is read only by the sweep claims.
+ * The record of `scene` × `handler` at the scene's own parameters that ran longest in simulated
+ * time (the last of those), or undefined: a case of a parameter sweep (`sweep` set) ran at other
+ * values and is read only by the sweep claims. A shorter run of the same case (a scale stage of
+ * `deno task gpu-check`, a `--steps 200` check) stops before the outcome a claim reads, so it
+ * never stands in for the whole run beside another handler's whole run.
  */
 function findCase(
   records: readonly CaseRecord[],
   scene: string,
   handler: string,
 ): CaseRecord | undefined {
-  return records.findLast((r) =>
-    r.scene === scene && r.handler === handler && Object.keys(r.sweep ?? {}).length === 0
-  );
+  let best: CaseRecord | undefined;
+  for (const r of records) {
+    if (r.scene !== scene || r.handler !== handler || Object.keys(r.sweep ?? {}).length) continue;
+    if (!best || r.steps * r.dt >= best.steps * best.dt) best = r;
+  }
+  return best;
 }
 
 /** A summary metric as a number (NaN when missing). */

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { parseResults, recordLine } from "../core/result.ts";
 import { decodeFragments } from "../core/snapshot_codec.ts";
 import type { CaseRecord } from "../core/result.ts";
+import { latestCases } from "./case_key.ts";
 import { CLAIMS, evaluateClaims } from "./claims.ts";
 import { compareInputs } from "./comparison.ts";
 import { escapeHtml, scriptJson } from "./escape_html.ts";
@@ -156,6 +157,26 @@ Deno.test("HTML report", async (t) => {
     const text = scriptJson(value);
     assert.ok(!/[<>&\u2028\u2029]/.test(text));
     assert.deepEqual(JSON.parse(text), { s: value.s, n: [1, null, null] });
+  });
+
+  await t.step("claims read a case's whole run, not a shorter run of it (gpu-check)", () => {
+    const records = goodSuite();
+    const whole = records[0]; // fig4 × merge-split: fluidRebound 0.2 over the whole run
+    // a later 200-step scale check of the same case, stopped before the fluid lands
+    const short = fakeRecord({
+      scene: FIG4,
+      handler: "merge-split",
+      steps: Math.round(whole.steps / 2),
+      summary: { passThroughMax: 0, maxRebound: 0, fluidRebound: 0 },
+    });
+    // (e) penalty-strong 0.5 vs merge-split 0.2: not > 1.5×; vs the short run's 0 it would pass
+    records[2].metrics!.summary.fluidRebound = 0.25;
+    assert.equal(statuses([...records, short]).e, "not reproduced");
+    assert.equal(statuses([short, ...records]).e, "not reproduced", "whatever the order");
+    // one record per case in the report's tables: the whole run, unless re-run as long
+    assert.deepEqual(latestCases([whole, short]), [whole]);
+    const rerun = fakeRecord({ scene: FIG4, handler: "merge-split", steps: whole.steps });
+    assert.deepEqual(latestCases([whole, short, rerun]), [rerun]);
   });
 
   await t.step("claims: reproduced, not reproduced, not run", () => {
