@@ -8,7 +8,9 @@
  *   loop-iteration cap, llvmpipe and lavapipe stop a loop after 65,535 iterations. The GPU test
  *   files (those whose imports reach `gpu/runtime/device.ts`, or that start processes) run on
  *   each implementation found; the others once. A missing implementation is reported as skipped
- *   with the packages that bring it; `--require` makes that a failure (CI).
+ *   with the packages that bring it; `--require` makes that a failure (CI). On lavapipe every
+ *   device asks for WebGPU's guaranteed 8 storage buffers per stage (`MERGESPLIT_STORAGE_BUFFERS`),
+ *   so a default-path layout that binds more fails every test that builds it.
  * - One process per test file (at most `--jobs` at a time): a WebGPU instance is never torn
  *   down beside another one's threads. `deno test --parallel` runs the files as threads of one
  *   process, whose exit aborted now and then in glibc ("corrupted size vs. prev_size") after
@@ -52,6 +54,9 @@ export const IMPLEMENTATIONS: readonly Implementation[] = [
     env: {
       DENO_WEBGPU_BACKEND: "vulkan",
       VK_ICD_FILENAMES: "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json",
+      // every device at WebGPU's guaranteed 8 storage buffers per stage: each test runs the
+      // kernels' default paths here (the faster ones that bind more run on the other two)
+      MERGESPLIT_STORAGE_BUFFERS: "8",
     },
     needs: ["/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"],
     install: "apt-get install libvulkan1 mesa-vulkan-drivers",

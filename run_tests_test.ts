@@ -34,5 +34,6 @@ Deno.test("run_tests: files, GPU classification, summaries", async (t) => {
     assert.deepEqual(IMPLEMENTATIONS.map((i) => i.id), ["llvmpipe", "lavapipe", "swiftshader"]);
     assert.equal(IMPLEMENTATIONS[0].env.DENO_WEBGPU_BACKEND, "gl");
     assert.ok(IMPLEMENTATIONS.slice(1).every((i) => i.env.VK_ICD_FILENAMES?.endsWith(".json")));
+    assert.equal(IMPLEMENTATIONS[1].env.MERGESPLIT_STORAGE_BUFFERS, "8", "lavapipe: default paths");
   });
 });

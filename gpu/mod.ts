@@ -21,3 +21,5 @@ export * from "./metrics/step_budget.ts";
 export * from "./runtime/buffer_memory.ts";
 export * from "./runtime/kernel_profiler.ts";
 export * from "./runtime/local_solve.ts";
+export * from "./runtime/adapter_request.ts";
+export * from "./runtime/gpu_deadline.ts";

@@ -147,11 +147,26 @@ export function onFallbackAdapter(device: GPUDevice): boolean {
   return Boolean(info?.isFallbackAdapter);
 }
 
+/**
+ * Environment variable that caps the storage buffers per stage a device asks for when the caller
+ * names none (e.g. `8`: every kernel on its default path, as on an adapter that offers only
+ * WebGPU's guarantee). `deno task test` sets it for the lavapipe run.
+ */
+export const STORAGE_BUFFERS_ENV = "MERGESPLIT_STORAGE_BUFFERS";
+
 function storageBuffersAsked(asked: number | undefined, have: number, want: number): number {
+  let source = "storageBuffers";
+  if (asked === undefined && typeof Deno !== "undefined") {
+    const env = Deno.env.get(STORAGE_BUFFERS_ENV);
+    if (env !== undefined && env !== "") {
+      asked = Number(env);
+      source = STORAGE_BUFFERS_ENV;
+    }
+  }
   if (asked === undefined) return Math.max(want, Math.min(have, WANTED_STORAGE_BUFFERS));
   if (!Number.isInteger(asked) || asked < want || asked > have) {
     throw new RangeError(
-      `acquireGpu: storageBuffers must be an integer in [${want}, ${have}] (the adapter offers ` +
+      `acquireGpu: ${source} must be an integer in [${want}, ${have}] (the adapter offers ` +
         `${have}), got ${asked}`,
     );
   }

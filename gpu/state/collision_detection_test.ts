@@ -5,6 +5,9 @@ import { findCollisions, type Pair } from "../../core/collision_rules.ts";
 import type { Particle } from "../../core/particle.ts";
 import { Rng } from "../../core/rng.ts";
 import { acquireGpu } from "../runtime/device.ts";
+
+/** Storage buffers per stage the pruned contact walk binds. */
+const PRUNED_STORAGE = 9;
 import {
   COLLISION_DETECTION_WGSL,
   COLLISION_PARAMS_STRUCT,
@@ -255,7 +258,13 @@ function assertMatches(got: Readback, want: Expected): void {
 }
 
 Deno.test("CollisionDetection (WebGPU, software adapter)", async (t) => {
-  const gpu = await acquireGpu({ adapter: "software", label: "collision detection test device" });
+  // 9 storage buffers per stage, whatever MERGESPLIT_STORAGE_BUFFERS says: the pruned walk's
+  // (every software adapter here offers at least 10)
+  const gpu = await acquireGpu({
+    adapter: "software",
+    storageBuffers: PRUNED_STORAGE,
+    label: "collision detection test device",
+  });
   const device = gpu.device;
   const side = 96; // box of 1.5 m on the 1/64 lattice
   const n = 1500;
@@ -544,7 +553,11 @@ Deno.test("CollisionDetection within WebGPU's 8 storage buffers per stage", asyn
     storageBuffers: 8,
     label: "collision detection test device (8 storage buffers)",
   });
-  const gpu16 = await acquireGpu({ adapter: "software", label: "collision detection test device" });
+  const gpu16 = await acquireGpu({
+    adapter: "software",
+    storageBuffers: PRUNED_STORAGE,
+    label: "collision detection test device",
+  });
   const side = 96;
   const n = 1500;
   const cellSize = 12 / Q;
