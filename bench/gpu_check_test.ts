@@ -272,18 +272,21 @@ Deno.test({
     const seconds = (performance.now() - t0) / 1000;
     const text = summaryText(summary);
     assert.ok(seconds <= budget + 2, `ended after ${seconds.toFixed(1)} s:\n${text}`);
+    // The long stage is cut by the budget, or skipped when the one-case stage used its window
+    // (SwiftShader compiles for seconds; a loaded machine is slower): either way inside budget.
+    const [adapters, one, every, late] = summary.stages;
     assert.deepEqual(
       summary.stages.map((s) => s.status),
-      ["complete", "complete", "cut", "skipped"],
+      ["complete", "complete", every.status === "skipped" ? "skipped" : "cut", "skipped"],
       text,
     );
-    const [adapters, one, every, late] = summary.stages;
     assert.ok(Deno.readTextFileSync(`${out}/adapters.txt`).trim().length > 0, "adapters saved");
     assert.equal(adapters.exitCode, 0);
     assert.equal(one.cases, 1, text);
     assert.equal(one.plannedCases, 1);
     assert.ok(one.args.join(" ").includes("--adapter software --timeout"), one.args.join(" "));
-    assert.ok(every.plannedCases! > every.cases, text);
+    if (every.status === "cut") assert.ok(every.plannedCases! > every.cases, text);
+    else assert.equal(every.cases, 0, text);
     assert.match(late.reason!, /s left, the stage needs 5/);
     assert.equal(late.exitCode, null);
 
@@ -297,7 +300,7 @@ Deno.test({
     assert.deepEqual(saved.stages.map((s) => [s.id, s.status, s.cases]), [
       ["adapters", "complete", 0],
       ["one-case", "complete", 1],
-      ["every-case", "cut", every.cases],
+      ["every-case", every.status, every.cases],
       ["late", "skipped", 0],
     ]);
     assert.equal(saved.exitCode, 0);
