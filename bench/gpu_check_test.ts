@@ -37,10 +37,10 @@ Deno.test("the plan: the issue's stages in priority order, with their arguments"
     args["fig4-scales"],
     "--scene fig4-fluid-cloth --handler merge-split --scale small,medium,paper --steps 200",
   );
-  assert.equal(args["table1-paper"], "--suite table1 --scale paper --steps 20");
+  assert.equal(args["table1-paper"], "--suite table1 --scale paper --steps 200");
   assert.equal(
     args["dam-break-sph-paper"],
-    "--scene dam-break-sph --handler merge-split --scale paper --steps 20",
+    "--scene dam-break-sph --handler merge-split --scale paper --steps 200",
   );
   for (const s of stages) {
     assert.ok(!s.args.some((a) => ["--out", "--timeout", "--adapter"].includes(a)), s.id);

@@ -212,6 +212,12 @@ Deno.test({
         assert.equal(a.schemaVersion, 1);
         assert.ok(a.env?.adapter.isFallbackAdapter);
         assert.ok(a.timings!.phases.total.ci95[0] <= a.timings!.phases.total.median);
+        assert.equal(
+          a.timings!.wall?.steps,
+          a.steps - a.protocol.warmupSteps,
+          "wall: measured steps",
+        );
+        assert.ok(a.timings!.wall!.msPerStep > 0);
         assert.equal(a.gpu?.contactsDropped, 0, "no contact slot overflowed");
         const v = await bench(["--verify", `${dir}/a/results.jsonl`, "--adapter", "software"]);
         assert.equal(v.code, 0, v.stdout + v.stderr);

@@ -168,6 +168,7 @@ export async function runOne(
     const perPhase: Record<string, number[]> = {};
     const total: number[] = [];
     const transfer = { bytes: 0, ms: 0 };
+    const wall = { steps: 0, ms: 0 };
     const hashes: string[] = [];
     let source: "timestamp" | "wall-clock" = "wall-clock";
     for (let r = 0; r < options.repeat; r++) {
@@ -273,6 +274,8 @@ export async function runOne(
         total.push(...t.total);
         transfer.bytes += t.transfer.bytes;
         transfer.ms += t.transfer.ms;
+        wall.steps += t.wall.steps;
+        wall.ms += t.wall.ms;
         if (r === 0) {
           record.hostSyncsPerStep = (engine.hostSyncs - syncs0) / (steps - warmup);
           const series = await engine.readMetrics();
@@ -309,7 +312,12 @@ export async function runOne(
       phases[name] = phaseTiming(samples, scene.seed);
     }
     phases.total = phaseTiming(total, scene.seed);
-    record.timings = { source, phases, transfer };
+    record.timings = {
+      source,
+      phases,
+      transfer,
+      ...(wall.steps > 0 ? { wall: { steps: wall.steps, msPerStep: wall.ms / wall.steps } } : {}),
+    };
     record.stateHash = hashes[0];
     record.repeatable = hashes.every((h) => h === hashes[0]);
     record.status = record.metrics?.summary.exploded ? "unstable" : "ok";

@@ -116,6 +116,12 @@ export interface CaseRecord {
     /** Table I phases plus `total`. */
     phases: Record<string, PhaseTiming>;
     transfer: { bytes: number; ms: number };
+    /**
+     * The host's wall clock per measured step, over whole batches (encoding, submission and each
+     * batch's one readback wait included): a cross-check of the GPU timestamps, which it bounds
+     * from above when batches are long. Absent in records written before it was measured.
+     */
+    wall?: { steps: number; msPerStep: number };
   } | null;
   /** Summary metrics and their time series (first repetition), sampled every `every` steps. */
   metrics: {

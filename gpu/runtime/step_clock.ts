@@ -17,6 +17,12 @@ export interface StepTimings<P extends string = string> {
   total: number[];
   /** Host↔GPU transfers: bytes read back and ms spent waiting on readbacks. */
   transfer: { bytes: number; ms: number };
+  /**
+   * The host's wall clock over whole batches: steps, and ms from each batch's first encoding to
+   * its readback (encoding, submission and the one wait per batch included). A cross-check of the
+   * timestamps: on a GPU that waits for the host it is the larger.
+   */
+  wall: { steps: number; ms: number };
 }
 
 /**
@@ -61,6 +67,7 @@ export class StepClock<P extends string> {
       phases: {},
       total: [],
       transfer: { bytes: 0, ms: 0 },
+      wall: { steps: 0, ms: 0 },
     };
   }
 
@@ -115,9 +122,12 @@ export class StepClock<P extends string> {
       const per = (performance.now() - this.#batchStart) / steps;
       for (let s = 0; s < steps; s++) this.#timings.total.push(per);
     }
-    this.#timings.transfer.ms += performance.now() - t0;
+    const now = performance.now();
+    this.#timings.transfer.ms += now - t0;
+    this.#timings.wall.steps += steps;
+    this.#timings.wall.ms += now - this.#batchStart;
     this.#inBatch = 0;
-    return { steps, ms: performance.now() - this.#batchStart };
+    return { steps, ms: now - this.#batchStart };
   }
 
   /** Records a readback outside the batches: its bytes and the ms waited. */
@@ -134,7 +144,13 @@ export class StepClock<P extends string> {
 
   /** Forgets the timings measured so far (e.g. after warm-up steps). */
   reset(): void {
-    this.#timings = { ...this.#timings, phases: {}, total: [], transfer: { bytes: 0, ms: 0 } };
+    this.#timings = {
+      ...this.#timings,
+      phases: {},
+      total: [],
+      transfer: { bytes: 0, ms: 0 },
+      wall: { steps: 0, ms: 0 },
+    };
   }
 
   /** Frees the timer. */

@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import { acquireGpu } from "./device.ts";
+import { StepClock } from "./step_clock.ts";
+
+/** Encodes and submits `steps` empty-pass steps through `clock`, ending the batch after the last. */
+async function runSteps(device: GPUDevice, clock: StepClock<"a" | "b">, steps: number) {
+  for (let s = 0; s < steps; s++) {
+    clock.beginStep();
+    const encoder = device.createCommandEncoder({ label: `step clock test step ${s}` });
+    for (const phase of ["a", "b"] as const) {
+      encoder.beginComputePass({ label: `phase ${phase}`, timestampWrites: clock.writes(phase) })
+        .end();
+    }
+    const ends = clock.endStep(encoder, s === steps - 1);
+    device.queue.submit([encoder.finish()]);
+    if (ends) await clock.endBatch();
+  }
+}
+
+Deno.test("StepClock: the wall clock covers every batch's steps; reset forgets it", async () => {
+  const gpu = await acquireGpu({ adapter: "software", label: "step clock test" });
+  try {
+    for (const timestamps of [gpu.timestamps, false]) {
+      const clock = new StepClock<"a" | "b">(gpu.device, {
+        phases: ["a", "b"],
+        timestamps,
+        batchSteps: 3,
+      });
+      await runSteps(gpu.device, clock, 7); // batches of 3, 3 and 1 steps
+      const t = clock.timings;
+      assert.equal(t.source, timestamps ? "timestamp" : "wall-clock");
+      assert.equal(t.total.length, 7);
+      assert.equal(t.wall.steps, 7);
+      assert.ok(t.wall.ms > 0, "three batches take some wall-clock time");
+      assert.equal(clock.hostSyncs, 3, "one host sync per batch");
+      clock.reset();
+      assert.deepEqual(clock.timings.wall, { steps: 0, ms: 0 });
+      await runSteps(gpu.device, clock, 2);
+      assert.equal(clock.timings.wall.steps, 2);
+      clock.destroy();
+    }
+  } finally {
+    gpu.device.destroy();
+  }
+});
