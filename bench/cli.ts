@@ -40,6 +40,10 @@ export interface BenchOptions {
   help: boolean;
   /** Re-run the cases of a results file and compare state hashes. */
   verify: string | null;
+  /** `--append`: add to the `results.jsonl` an earlier run left in `--out` (else refused). */
+  append: boolean;
+  /** `--shard i/n`: run only the i-th of n parts of the case list. */
+  shard: Shard | null;
   /** `--param id.name=value` overrides, per handler id. */
   params: Record<string, Record<string, number>>;
   /** `--coupling`: how systems see a shared meta-particle. */
@@ -65,7 +69,13 @@ default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html 
                       --scale) runs every case at each scale, smallest first: a scale sweep
                       (e.g. --scale tiny,small,medium; the report fits step time ~ N^k)
   --adapter <a>       default | software | an index or name from --list-adapters (default default)
-  --out <dir>         output folder (default reports/out/<timestamp>)
+  --out <dir>         output folder (default reports/out/<timestamp>); one that holds an earlier
+                      run's results.jsonl is refused unless --append
+  --append            add this run's cases to the results.jsonl already in --out
+  --shard <i/n>       run the i-th of n parts of the case list (cases i, i+n, i+2n, … of the
+                      whole list, 1-based): one part per machine of an array job (Slurm job
+                      arrays, Kubernetes indexed Jobs, a CI matrix); deno task report merges
+                      the parts' results files and names missing or duplicated cases
   --seed <n>          override every scene's seed
   --param <id.name=v> override a handler parameter, e.g. merge-split.alpha=0.5 (repeatable;
                       recorded in handlerParams and the config hash; "inf" for Infinity)
@@ -75,11 +85,11 @@ default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html 
                       a..b:n (n log-spaced) or v1,v2,...; repeatable (the cartesian product);
                       each case records its values in "sweep"
   --coupling <r>      how systems see a meta-particle they share: own-part (default) or whole
-  --steps <n>         steps per repetition (default: the scene's duration / dt)
+  --steps <n>         steps per repetition (default: the scene's duration / dt; at most 10^7)
   --duration <s>      simulated seconds per repetition
   --warmup <n>        untimed steps at the start of each repetition (default 20, at most a fifth
                       of the steps)
-  --repeat <n>        repetitions per case (default 1)
+  --repeat <n>        repetitions per case (default 1, at most 100)
   --timeout <s>       per-case time limit in seconds (default 600)
   --list              list scenes and handlers
   --list-adapters     list the adapters this machine offers
@@ -89,13 +99,58 @@ default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html 
 Exit status: 0 when every case ran (even if unstable), 1 when any failed or timed out,
 2 for bad arguments or scene files, 130 when interrupted (Ctrl-C).`;
 
-function int(name: string, v: string | undefined, min: number): number | undefined {
+/** Most steps of one repetition (`--steps`, or `--duration` over a scene's dt): about a day at 1 ms a step. */
+export const MAX_STEPS = 10_000_000;
+/** Most repetitions of a case (`--repeat`). */
+export const MAX_REPEAT = 100;
+
+/**
+ * A decimal integer option in [`min`, `max`]: `""` (an unset shell variable), `0x10`, `1e3`, `2.5`
+ * or a number out of range throw a {@link UsageError} naming the option.
+ */
+function int(
+  name: string,
+  v: string | undefined,
+  range: { min: number; max?: number },
+): number | undefined {
   if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) {
-    throw new UsageError(`--${name} must be an integer >= ${min}, got "${v}"`);
+  const { min, max = Number.MAX_SAFE_INTEGER } = range;
+  const n = /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(
+      `--${name} must be a decimal integer from ${min} to ${max.toLocaleString("en")}, got "${v}"`,
+    );
   }
   return n;
+}
+
+/** Throws a {@link UsageError} when an option was given only empty values (an unset variable). */
+function notEmpty(name: string, values: string[] | string | undefined, what: string): void {
+  if (values === undefined) return;
+  if (list(typeof values === "string" ? [values] : values).length === 0) {
+    throw new UsageError(
+      `--${name} was given an empty value (an unset shell variable?); name ${what}, or leave --${name} out`,
+    );
+  }
+}
+
+/** `--shard i/n`: run the i-th of n deterministic parts of the case list (1-based). */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+/** Parses `--shard i/n` (1 ≤ i ≤ n); throws a {@link UsageError} otherwise. */
+export function parseShard(v: string): Shard {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(v);
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!m || !(count >= 1) || !(index >= 1) || index > count || count > 100_000) {
+    throw new UsageError(
+      `--shard must be i/n with 1 <= i <= n (e.g. 2/8 for the second of eight parts), got "${v}"`,
+    );
+  }
+  return { index, count };
 }
 
 function list(values: string[] | undefined): string[] {
@@ -148,6 +203,8 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
         list: { type: "boolean", default: false },
         "list-adapters": { type: "boolean", default: false },
         verify: { type: "string" },
+        append: { type: "boolean", default: false },
+        shard: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
@@ -157,18 +214,22 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
     throw new UsageError(`${(e as Error).message}\n\n${USAGE}`);
   }
   const scales = parseScales(values.scale);
-  const seed = int("seed", values.seed, 0);
-  if (seed !== undefined && seed > 0xffffffff) {
-    throw new UsageError(`--seed must be below 2^32, got ${seed}`);
-  }
+  const seed = int("seed", values.seed, { min: 0, max: 0xffffffff });
+  notEmpty("scene", values.scene, "scene ids, globs or scene files");
+  notEmpty("handler", values.handler, "handler ids or globs");
+  notEmpty("out", values.out, "an output folder");
+  notEmpty("verify", values.verify, "a results.jsonl file");
+  notEmpty("adapter", values.adapter, "an adapter (default, software, or one of --list-adapters)");
   let duration: number | undefined;
   if (values.duration !== undefined) {
-    duration = Number(values.duration);
-    if (!(duration > 0)) {
-      throw new UsageError(`--duration must be a number of seconds > 0, got "${values.duration}"`);
+    duration = values.duration.trim() === "" ? NaN : Number(values.duration);
+    if (!(duration > 0) || !Number.isFinite(duration)) {
+      throw new UsageError(
+        `--duration must be a finite number of simulated seconds > 0, got "${values.duration}"`,
+      );
     }
   }
-  const steps = int("steps", values.steps, 1);
+  const steps = int("steps", values.steps, { min: 1, max: MAX_STEPS });
   if (steps !== undefined && duration !== undefined) {
     throw new UsageError("give --steps or --duration, not both");
   }
@@ -187,7 +248,7 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
       `--coupling must be one of ${COUPLING_READINGS.join(", ")}, got "${values.coupling}"`,
     );
   }
-  const timeout = Number(values.timeout);
+  const timeout = values.timeout!.trim() === "" ? NaN : Number(values.timeout);
   if (!(timeout > 0)) {
     throw new UsageError(`--timeout must be a number of seconds > 0, got "${values.timeout}"`);
   }
@@ -200,13 +261,15 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
     seed,
     steps,
     duration,
-    warmup: int("warmup", values.warmup, 0),
-    repeat: int("repeat", values.repeat, 1)!,
+    warmup: int("warmup", values.warmup, { min: 0, max: MAX_STEPS - 1 }),
+    repeat: int("repeat", values.repeat, { min: 1, max: MAX_REPEAT })!,
     timeout,
     list: values.list!,
     listAdapters: values["list-adapters"]!,
     help: values.help!,
     verify: values.verify ?? null,
+    append: values.append!,
+    shard: values.shard === undefined ? null : parseShard(values.shard),
     params,
     coupling,
     suite: values.suite,

@@ -151,7 +151,10 @@ Deno.test("bench arguments", async (t) => {
       () => parseBenchArgs(["--scale", "huge"]),
       /--scale must be one of tiny, small, medium, paper/,
     );
-    assert.throws(() => parseBenchArgs(["--repeat", "0"]), /--repeat must be an integer >= 1/);
+    assert.throws(
+      () => parseBenchArgs(["--repeat", "0"]),
+      /--repeat must be a decimal integer from 1 to 100, got "0"/,
+    );
     assert.throws(() => parseBenchArgs(["--steps", "10", "--duration", "1"]), /not both/);
     assert.throws(() => parseBenchArgs(["--timeout", "-3"]), /--timeout/);
     assert.throws(

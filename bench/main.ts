@@ -13,13 +13,15 @@ import { getScene, sceneIds } from "../scenes/catalog.ts";
 import { HANDLERS } from "../gpu/handlers/registry.ts";
 import { formatAdapter, listAdapters, resolveAdapter } from "./adapters.ts";
 import { type BenchOptions, parseBenchArgs, USAGE } from "./cli.ts";
-import { OutputDirError, prepareOutputDir } from "./output_dir.ts";
+import { OutputDirError, prepareOutputDir, RESULTS_NAME } from "./output_dir.ts";
+import { checkRunPlan } from "./run_plan_check.ts";
+import { selectShard } from "./shard.ts";
 import { Progress } from "./progress.ts";
 import { caseSteps, runSuite } from "./runner.ts";
 import { checkCaseParams, resolveCases, SceneFileError, UsageError } from "./suite.ts";
 import { expandSweeps } from "./sweep.ts";
 import { SUITES } from "./suites.ts";
-import { verifyResults } from "./verify.ts";
+import { verifyCommand } from "./verify.ts";
 import type { CaseRecord, CaseStatus } from "../core/result.ts";
 
 /** The statuses of a case that did not run to its end: exit status 1. */
@@ -125,22 +127,7 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
       return { exitCode: 0 };
     }
     const adapter = await resolveAdapter(opts.adapter);
-    if (opts.verify) {
-      const outcomes = await verifyResults(opts.verify, {
-        adapter,
-        onCase: (o) =>
-          console.log(
-            `${o.match ? "match   " : "MISMATCH"} ${o.scene} × ${o.handler}${
-              o.warning ? `  (warning: ${o.warning})` : ""
-            }`,
-          ),
-      });
-      const bad = outcomes.filter((o) => !o.match).length;
-      console.log(
-        `${outcomes.length - bad} of ${outcomes.length} cases reproduced their state hash`,
-      );
-      return { exitCode: bad ? 1 : 0 };
-    }
+    if (opts.verify) return { exitCode: await verifyCommand(opts.verify, { adapter }) };
     const cases = expandSweeps(
       resolveCases({
         scenes: opts.scenes,
@@ -154,9 +141,11 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
       opts.sweeps,
     );
     for (const c of cases) if (c.sweep) checkCaseParams(c, "--sweep");
+    checkRunPlan(cases, opts);
+    const placed = await selectShard(cases, opts.shard);
     const out = opts.out ?? defaultOutDir();
-    prepareOutputDir(out);
-    const resultsFile = `${out}/results.jsonl`;
+    prepareOutputDir(out, { append: opts.append });
+    const resultsFile = `${out}/${RESULTS_NAME}`;
     let interrupted = false;
     const onSigint = () => {
       if (interrupted) Deno.exit(130);
@@ -166,29 +155,40 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
       );
     };
     Deno.addSignalListener("SIGINT", onSigint);
-    const totalSteps = cases.reduce((a, c) => a + caseSteps(c, opts) * opts.repeat, 0);
+    const run = placed.map((p) => p.spec);
+    const totalSteps = run.reduce((a, c) => a + caseSteps(c, opts) * opts.repeat, 0);
     const sweep = opts.scales.length > 1;
+    // the scales the cases run at (a scene file has its own)
+    const scalesRun = [...new Set(run.map((c) => c.scene.scale))];
     const at = sweep
-      ? `scales ${opts.scales.join(", ")} (each case at each)`
-      : `scale ${opts.scales[0]}`;
+      ? `scales ${scalesRun.join(", ")} (each case at each)`
+      : `scale ${scalesRun.join(", ")}`;
+    const part = opts.shard
+      ? ` (shard ${opts.shard.index}/${opts.shard.count} of ${cases.length} cases)`
+      : "";
     console.error(
-      `running ${cases.length} cases (${totalSteps} steps) at ${at} on adapter "${adapter}"; results: ${resultsFile}`,
+      `running ${run.length} cases${part} (${totalSteps} steps) at ${at} on adapter "${adapter}"; results: ${resultsFile}`,
     );
     const params = cases.some((c) => c.sweep);
-    const progress = new Progress(cases.length, {
+    const progress = new Progress(run.length, {
       label: sweep || params
         ? (k, label) =>
-          `${label}${sweepLabel(cases[k].sweep)}${sweep ? ` (${cases[k].scene.scale})` : ""}`
+          `${label}${sweepLabel(run[k].sweep)}${sweep ? ` (${run[k].scene.scale})` : ""}`
         : undefined,
     });
-    const { records, interrupted: stopped } = await runSuite(cases, {
+    const { records, interrupted: stopped, writeError } = await runSuite(run, {
       adapter,
       steps: opts.steps,
       duration: opts.duration,
       warmup: opts.warmup,
       repeat: opts.repeat,
       timeout: opts.timeout,
-    }, { resultsFile, progress, interrupted: () => interrupted });
+    }, {
+      resultsFile,
+      progress,
+      interrupted: () => interrupted,
+      places: placed.map((p) => p.place),
+    });
     Deno.removeSignalListener("SIGINT", onSigint);
     console.log(`\n${summaryTable(records)}`);
     const compiled = records.reduce((a, r) => a + (r.compileSeconds ?? 0), 0);
@@ -198,7 +198,12 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
       `\npipelines: ${pipelines} compiled in ${compiled.toFixed(1)} s, ${reused} reused`,
     );
     console.log(`wrote ${records.length} cases to ${resultsFile}`);
-    const exitCode = stopped ? 130 : records.some((r) => CASE_FAILED.includes(r.status)) ? 1 : 0;
+    if (writeError) console.error(`mergesplit bench: ${writeError}`);
+    const exitCode = stopped
+      ? 130
+      : writeError || records.some((r) => CASE_FAILED.includes(r.status))
+      ? 1
+      : 0;
     return records.length
       ? { exitCode, outDir: out, resultsPath: resultsFile }
       : { exitCode, outDir: out };

@@ -16,12 +16,35 @@ export class OutputDirError extends Error {
 /** Name of the probe file written into the output folder and removed at once. */
 export const PROBE_NAME = ".mergesplit-write-probe";
 
+/** The results file a bench run writes in its output folder. */
+export const RESULTS_NAME = "results.jsonl";
+
 /**
  * Creates the folder `path` (and its parents) if it is missing and checks that a file can be
  * written in it (writes {@link PROBE_NAME} and removes it). Throws an {@link OutputDirError}
- * naming `path` and the system's error when either fails.
+ * naming `path` and the system's error when either fails, and when the folder already holds a
+ * non-empty {@link RESULTS_NAME} of an earlier run and `options.append` is not set (two runs are
+ * never mixed in one file unless asked for).
  */
-export function prepareOutputDir(path: string): void {
+export function prepareOutputDir(path: string, options: { append?: boolean } = {}): void {
+  if (path.trim() === "") {
+    throw new OutputDirError("the output folder is an empty path; pass --out a folder");
+  }
+  let earlier = 0;
+  try {
+    earlier = Deno.statSync(join(path, RESULTS_NAME)).size;
+  } catch {
+    // no earlier results
+  }
+  if (earlier > 0 && !options.append) {
+    const lines = Deno.readTextFileSync(join(path, RESULTS_NAME)).split("\n").filter((l) =>
+      l.trim()
+    ).length;
+    throw new OutputDirError(
+      `${path} already holds ${RESULTS_NAME} of an earlier run (${lines} lines); pass --append ` +
+        "to add this run's cases to it, or another --out",
+    );
+  }
   let step = "create";
   try {
     Deno.mkdirSync(path, { recursive: true });

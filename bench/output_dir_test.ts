@@ -14,9 +14,21 @@ Deno.test("the bench's output folder", async (t) => {
       assert.deepEqual([...Deno.readDirSync(out)], [], "the probe file is removed");
     });
 
-    await t.step("an existing folder keeps its files", () => {
+    await t.step("an earlier run's results are refused unless appended to", () => {
       Deno.writeTextFileSync(join(dir, "results.jsonl"), "{}\n");
-      prepareOutputDir(dir);
+      assert.throws(
+        () => prepareOutputDir(dir),
+        (e: unknown) =>
+          e instanceof OutputDirError &&
+          e.message ===
+            `${dir} already holds results.jsonl of an earlier run (1 lines); pass --append to add ` +
+              "this run's cases to it, or another --out",
+      );
+      assert.throws(() => prepareOutputDir(""), /empty path; pass --out a folder/);
+    });
+
+    await t.step("an existing folder keeps its files", () => {
+      prepareOutputDir(dir, { append: true });
       assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [
         "a",
         "results.jsonl",

@@ -31,6 +31,8 @@ import type { Progress } from "./progress.ts";
 import { type CaseRecord, type PhaseTiming, recordLine, SCHEMA_VERSION } from "../core/result.ts";
 import { summarise } from "./statistics.ts";
 import type { CaseSpec } from "./suite.ts";
+import { appendResultLine, ResultsWriteError } from "./results_file.ts";
+import type { CasePlace } from "./shard.ts";
 import { encodeBodies, type Snapshots } from "../core/snapshot_codec.ts";
 import { readSnapshotFrame } from "./snapshot_frame.ts";
 
@@ -65,6 +67,10 @@ export interface ProtocolOptions {
 export interface RunIo {
   /** The results file; each finished case is appended as one line. */
   resultsFile: string;
+  /** Each case's place in the run's whole case list (by the case's index), recorded as `case`. */
+  places?: readonly CasePlace[];
+  /** The place of the case {@link runOne} runs (runSuite sets it from `places`). */
+  place?: CasePlace;
   progress?: Progress;
   /** Polled between batches of steps: true stops the run (Ctrl-C). */
   interrupted?: () => boolean;
@@ -129,6 +135,7 @@ export async function runOne(
     handlerParams: { ...params },
     coupling,
     ...(spec.sweep ? { sweep: { ...spec.sweep } } : {}),
+    ...(io.place ? { case: { ...io.place } } : {}),
     scale: scene.scale,
     seed: scene.seed,
     steps,
@@ -359,7 +366,9 @@ export async function runOne(
   if (interrupted) return null;
   record.wallSeconds = (performance.now() - t0) / 1000;
   if (io.resultsFile) {
-    Deno.writeTextFileSync(io.resultsFile, recordLine(record), { append: true, create: true });
+    appendResultLine(io.resultsFile, recordLine(record), {
+      what: `${scene.id} × ${handler} (scale ${scene.scale})`,
+    });
   }
   return record;
 }
@@ -367,20 +376,29 @@ export async function runOne(
 /**
  * Runs every case in order on one device (`io.devices`, or one acquired for the run and given
  * back at its end), replaced after a case that spoilt it; stops early (without recording the
- * current case) on interrupt.
+ * current case) on interrupt, and at a case that could not be written to the results file
+ * (`writeError`: the message of its {@link ResultsWriteError}; the cases before it are in the
+ * file).
  */
 export async function runSuite(
   cases: readonly CaseSpec[],
   options: ProtocolOptions,
   io: RunIo,
-): Promise<{ records: CaseRecord[]; interrupted: boolean }> {
+): Promise<{ records: CaseRecord[]; interrupted: boolean; writeError?: string }> {
   const records: CaseRecord[] = [];
   const devices = io.devices ?? new DeviceLease({ adapter: options.adapter });
   try {
     for (let k = 0; k < cases.length; k++) {
       const c = cases[k];
       io.progress?.caseStart(k, `${c.scene.id} × ${c.handler}`);
-      const rec = await runOne(c, options, { ...io, devices });
+      let rec: CaseRecord | null;
+      try {
+        rec = await runOne(c, options, { ...io, devices, place: io.places?.[k] });
+      } catch (e) {
+        if (!(e instanceof ResultsWriteError)) throw e;
+        io.progress?.caseEnd("failed", "not written");
+        return { records, interrupted: false, writeError: e.message };
+      }
       if (!rec) {
         io.progress?.caseEnd("interrupted", "not recorded");
         return { records, interrupted: true };

@@ -18,6 +18,7 @@ import { handlerParams, HANDLERS } from "../gpu/handlers/registry.ts";
 import { getSuite, type Suite } from "./suites.ts";
 import type { CouplingReading } from "../gpu/coupling/coupling.ts";
 import { ParamError } from "../core/params.ts";
+import { checkSceneFile, systemSchemas } from "./scene_file_check.ts";
 
 /** One case to run. */
 export interface CaseSpec {
@@ -86,8 +87,14 @@ export function expand(
   return out;
 }
 
-/** Reads and validates a scene file; throws a {@link SceneFileError} naming the bad field. */
-export function loadSceneFile(path: string): Scene {
+/**
+ * Reads and validates a scene file, before any device is taken or any particle is built: its
+ * fields, its handlers and systems against the registries (unknown ids, unknown parameters,
+ * values out of the declared ranges) and its estimated size against the harness's limits and this
+ * machine's memory (`checkSceneFile`; `options.memoryBytes` replaces the machine's). Throws a
+ * {@link SceneFileError} naming the bad field.
+ */
+export function loadSceneFile(path: string, options: { memoryBytes?: number } = {}): Scene {
   let text: string;
   try {
     text = Deno.readTextFileSync(path);
@@ -95,7 +102,12 @@ export function loadSceneFile(path: string): Scene {
     throw new SceneFileError(path, `cannot be read (${(e as Error).message})`);
   }
   try {
-    return sceneFromJson(text, { knownHandlers: [...HANDLERS.keys()] });
+    const scene = sceneFromJson(text, {
+      knownHandlers: [...HANDLERS.keys()],
+      knownSystems: systemSchemas(),
+    });
+    checkSceneFile(scene, options);
+    return scene;
   } catch (e) {
     if (e instanceof SceneError) throw new SceneFileError(path, e.message);
     throw e;

@@ -130,6 +130,46 @@ export function parseSweep(text: string, options: { knownHandlers: readonly stri
   };
 }
 
+/**
+ * `scene` with one scene sweep's value applied: `speed` rebuilds the catalogue scene at that impact
+ * speed (`scenes/catalog.ts` `getScene`; its time step and stiffness levels follow, the seed is
+ * kept), any other field is replaced by the value.
+ */
+export function applySceneSweep(
+  scene: Scene,
+  sweep: { field: SceneSweepField; value: number },
+): Scene {
+  return sweep.field === "speed"
+    ? { ...getScene(scene.id, { scale: scene.scale, speed: sweep.value }), seed: scene.seed }
+    : { ...scene, [sweep.field]: sweep.value };
+}
+
+/**
+ * `scene` at the scene values of a recorded sweep (`CaseRecord.sweep`, e.g. `{"scene.dt": 0.001,
+ * "penalty.stiffness": 1000}`): each `scene.<field>` key applied as {@link expandSweeps} applied
+ * it (`scene.speed` first), the handler keys left out (a record holds them in its
+ * `handlerParams`). Rebuilds the scene a swept case ran on, e.g. for `--verify`. Throws a
+ * {@link UsageError} for a `scene.` key that is not a {@link SCENE_SWEEP_FIELDS} field.
+ */
+export function sweptScene(scene: Scene, sweep: Readonly<Record<string, number>> = {}): Scene {
+  const fields = Object.keys(sweep).filter((k) => k.startsWith("scene.")).map((k) => {
+    const field = k.slice("scene.".length);
+    if (!(SCENE_SWEEP_FIELDS as readonly string[]).includes(field)) {
+      throw new UsageError(
+        `sweep key "${k}": a scene sweep varies one of ${
+          SCENE_SWEEP_FIELDS.map((f) => `scene.${f}`).join(", ")
+        }; this record was written by another version of mergesplit`,
+      );
+    }
+    return field as SceneSweepField;
+  });
+  fields.sort((a, b) => Number(b === "speed") - Number(a === "speed"));
+  return fields.reduce(
+    (s, field) => applySceneSweep(s, { field, value: sweep[`scene.${field}`] }),
+    scene,
+  );
+}
+
 function isSpeed(s: Sweep): boolean {
   return s.target.kind === "scene" && s.target.field === "speed";
 }
@@ -176,10 +216,7 @@ export function expandSweeps(cases: readonly CaseSpec[], sweeps: readonly Sweep[
       return s.values.map((v): CaseSpec => {
         const sweep = { ...c.sweep, [s.key]: v };
         if (t.kind === "handler") return { ...c, params: { ...c.params, [t.param]: v }, sweep };
-        const scene: Scene = t.field === "speed"
-          ? { ...getScene(c.scene.id, { scale: c.scene.scale, speed: v }), seed: c.scene.seed }
-          : { ...c.scene, [t.field]: v };
-        return { ...c, scene, sweep };
+        return { ...c, scene: applySceneSweep(c.scene, { field: t.field, value: v }), sweep };
       });
     });
   }

@@ -1,54 +1,119 @@
 /**
  * `deno task bench --verify <results.jsonl>`: re-runs the recorded cases and checks that each
  * ends in the recorded state (SHA-256 of positions and velocities): a determinism check, valid on
- * the same adapter and versions.
+ * the same adapter and versions. A case is re-run as it was recorded: its scene at its scale and
+ * seed with the scene values of its sweep (`scene.dt`, `scene.speed`: bench/sweep.ts
+ * `sweptScene`), its handler with its recorded parameters, its coupling and its steps.
+ *
+ * The file is read tolerantly (`core/result.ts` `readResults`): a torn or malformed line is
+ * skipped with a warning naming it, the other cases are verified. {@link verifyCommand} is the
+ * whole command: it prints a line per case and a summary, and gives the exit status.
  *
  * @module
  */
 import type { Scale } from "../core/scene.ts";
 import { getScene } from "../scenes/catalog.ts";
 import type { AdapterChoice } from "../gpu/runtime/device.ts";
-import { parseResults } from "../core/result.ts";
+import {
+  type CaseRecord,
+  readResults,
+  type SkippedLine,
+  skippedLineWarning,
+} from "../core/result.ts";
 import { runOne } from "./runner.ts";
 import { loadSceneFile } from "./suite.ts";
+import { sweptScene } from "./sweep.ts";
 
 /** The outcome of re-running one recorded case. */
 export interface VerifyOutcome {
   scene: string;
   handler: string;
+  /** The values of the parameter sweep the case ran at (`CaseRecord.sweep`), if any. */
+  sweep?: Record<string, number>;
   recorded: string;
   now: string | null;
   match: boolean;
   /** Why a comparison is not meaningful (different adapter or versions), if so. */
   warning: string | null;
+  /** Why the case could not be re-run (its scene cannot be rebuilt), if so; `match` is false. */
+  error?: string;
 }
 
-/** Re-runs every `ok`/`unstable` case of a results file and compares state hashes. */
-export async function verifyResults(
-  file: string,
-  options: { adapter: AdapterChoice; onCase?: (o: VerifyOutcome) => void },
+/** Options of {@link verifyRecords} and {@link verifyResults}. */
+export interface VerifyOptions {
+  adapter: AdapterChoice;
+  /** Called with each case's outcome as it finishes. */
+  onCase?: (o: VerifyOutcome) => void;
+}
+
+/** The statuses of a case that ran to its end: only these have a state to reproduce. */
+const VERIFIABLE: readonly string[] = ["ok", "unstable"];
+
+/** `scene × handler k=v …`: a case of a verification, with the values of its sweep. */
+export function verifyLabel(o: Pick<VerifyOutcome, "scene" | "handler" | "sweep">): string {
+  const sweep = o.sweep ? Object.entries(o.sweep).map(([k, v]) => ` ${k}=${v}`).join("") : "";
+  return `${o.scene} × ${o.handler}${sweep}`;
+}
+
+/**
+ * The scene `record` ran on: the catalogue scene at its scale, or its scene file, with the scene
+ * values of its sweep and its seed. Throws when the scene cannot be rebuilt.
+ */
+function recordedScene(record: CaseRecord) {
+  const base = record.sceneSource === "catalog"
+    ? getScene(record.scene, { scale: record.scale as Scale })
+    : loadSceneFile(record.sceneSource);
+  return { ...sweptScene(base, record.sweep), seed: record.seed };
+}
+
+/** Re-runs every `ok`/`unstable` record of `records` and compares state hashes. */
+export async function verifyRecords(
+  records: readonly CaseRecord[],
+  options: VerifyOptions,
 ): Promise<VerifyOutcome[]> {
-  const records = parseResults(Deno.readTextFileSync(file));
   const out: VerifyOutcome[] = [];
   for (const rec of records) {
-    if (rec.status !== "ok" && rec.status !== "unstable") continue;
-    const base = rec.sceneSource === "catalog"
-      ? getScene(rec.scene, { scale: rec.scale as Scale })
-      : loadSceneFile(rec.sceneSource);
-    const scene = { ...base, seed: rec.seed };
+    if (!VERIFIABLE.includes(rec.status)) continue;
+    const who = {
+      scene: rec.scene,
+      handler: rec.handler,
+      ...(rec.sweep ? { sweep: { ...rec.sweep } } : {}),
+    };
+    let scene;
+    try {
+      scene = recordedScene(rec);
+    } catch (e) {
+      const o: VerifyOutcome = {
+        ...who,
+        recorded: rec.stateHash ?? "",
+        now: null,
+        match: false,
+        warning: null,
+        error: `cannot rebuild its scene: ${(e as Error).message}`,
+      };
+      options.onCase?.(o);
+      out.push(o);
+      continue;
+    }
     const now = await runOne(
       {
         scene,
         sceneSource: rec.sceneSource,
         handler: rec.handler,
         params: Object.fromEntries(
-          Object.entries(rec.handlerParams).map(([k, v]) => [k, Number(v)]),
+          Object.entries(rec.handlerParams ?? {}).map(([k, v]) => [k, Number(v)]),
         ),
         coupling: rec.coupling === "whole" ? "whole" : "own-part",
+        ...(rec.sweep ? { sweep: { ...rec.sweep } } : {}),
       },
       { adapter: options.adapter, steps: rec.steps, warmup: 0, repeat: 1, timeout: Infinity },
     );
     const warnings: string[] = [];
+    if (typeof rec.dt === "number" && scene.dt !== rec.dt) {
+      warnings.push(
+        `the rebuilt scene's dt ${scene.dt} differs from the recorded ${rec.dt} (the scene changed since)`,
+      );
+    }
     if (now?.env && rec.env) {
       const named = (a: typeof rec.env.adapter) =>
         `${a.description}${a.backend ? ` (${a.backend})` : ""}`;
@@ -62,8 +127,7 @@ export async function verifyResults(
       }
     }
     const o: VerifyOutcome = {
-      scene: rec.scene,
-      handler: rec.handler,
+      ...who,
       recorded: rec.stateHash ?? "",
       now: now?.stateHash ?? null,
       match: now?.stateHash === rec.stateHash,
@@ -73,4 +137,97 @@ export async function verifyResults(
     out.push(o);
   }
   return out;
+}
+
+/**
+ * Re-runs every `ok`/`unstable` case of a results file and compares state hashes. The file is
+ * read tolerantly: `onSkipped` (default: a warning on stderr) gets each line left out. Throws the
+ * file system's error when the file cannot be read.
+ */
+export async function verifyResults(
+  file: string,
+  options: VerifyOptions & { onSkipped?: (s: SkippedLine) => void },
+): Promise<VerifyOutcome[]> {
+  const { records, skipped } = readResults(Deno.readTextFileSync(file));
+  const onSkipped = options.onSkipped ??
+    ((s: SkippedLine) => console.error(skippedLineWarning(file, s)));
+  skipped.forEach(onSkipped);
+  return await verifyRecords(records, options);
+}
+
+/** Options of {@link verifyCommand}. */
+export interface VerifyCommandOptions {
+  adapter: AdapterChoice;
+  /** Where the per-case lines and the summary go (default `console.log`). */
+  log?: (line: string) => void;
+  /** Where warnings and errors go (default `console.error`). */
+  warn?: (line: string) => void;
+}
+
+/** `2 failed, 1 timeout`: how many records of each status. */
+function statusCounts(records: readonly CaseRecord[]): string {
+  const counts = new Map<string, number>();
+  for (const r of records) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
+  return [...counts].map(([s, n]) => `${n} ${s}`).join(", ");
+}
+
+/**
+ * `--verify <file>`: re-runs the recorded cases of `file` and prints a line per case (`match` or
+ * `MISMATCH`, the case, any warning) and a summary (`2 of 3 cases reproduced their state hash`),
+ * with a warning per line of the file that was skipped. Returns the exit status: 0 every case
+ * reproduced, 1 a case did not, 2 nothing was verified (one line says why: the file cannot be
+ * read, or it holds no case that finished `ok` or `unstable`).
+ */
+export async function verifyCommand(file: string, options: VerifyCommandOptions): Promise<number> {
+  const log = options.log ?? console.log;
+  const warn = options.warn ?? console.error;
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(file);
+  } catch (e) {
+    warn(
+      `mergesplit bench: --verify ${file}: cannot read it: ${
+        (e as Error).message
+      }; pass the path of a results.jsonl written by deno task bench`,
+    );
+    return 2;
+  }
+  const { records, skipped } = readResults(text);
+  for (const s of skipped) warn(skippedLineWarning(file, s));
+  const cases = records.filter((r) => VERIFIABLE.includes(r.status));
+  if (!cases.length) {
+    const lines = skipped.length ? `, ${skipped.length} line(s) skipped` : "";
+    const why = !records.length && !skipped.length
+      ? "the file holds no record"
+      : !records.length
+      ? `every line of it was skipped (${skipped.length})`
+      : `no case finished ok or unstable (${statusCounts(records)}${lines})`;
+    warn(
+      `mergesplit bench: --verify ${file}: nothing to verify: ${why}; pass a results.jsonl with cases that finished ok or unstable`,
+    );
+    return 2;
+  }
+  const outcomes = await verifyRecords(cases, {
+    adapter: options.adapter,
+    onCase: (o) =>
+      log(
+        `${o.error ? "ERROR   " : o.match ? "match   " : "MISMATCH"} ${verifyLabel(o)}${
+          o.error ? `: ${o.error}` : ""
+        }${o.warning ? `  (warning: ${o.warning})` : ""}`,
+      ),
+  });
+  const bad = outcomes.filter((o) => !o.match).length;
+  const notRun = records.length - cases.length;
+  const extra = [
+    notRun
+      ? `${notRun} case(s) not re-run (${statusCounts(records.filter((r) => !cases.includes(r)))})`
+      : "",
+    skipped.length ? `${skipped.length} line(s) of the file skipped` : "",
+  ].filter((s) => s);
+  log(
+    `${outcomes.length - bad} of ${outcomes.length} cases reproduced their state hash${
+      extra.length ? `; ${extra.join("; ")}` : ""
+    }`,
+  );
+  return bad ? 1 : 0;
 }

@@ -102,6 +102,12 @@ export interface CaseRecord {
    * case outside a sweep.
    */
   sweep?: Record<string, number>;
+  /**
+   * The case's place in its run's whole case list (`bench/shard.ts`): `index` (from 0), `of` (the
+   * list's length), `list` (a hash of the list, shared by the parts of a sharded run) and `shard`
+   * (`i/n` under `--shard`, else null). Absent in records written before it was recorded.
+   */
+  case?: { index: number; of: number; list: string; shard: string | null };
   scale: Scale;
   seed: number;
   /** Steps per repetition (warm-up included), and their time step (s). */
@@ -193,54 +199,294 @@ export interface CaseRecord {
   }>;
 }
 
-/** Validates the fields every version has; throws naming the line and field. */
-function check(o: Record<string, unknown>, line: number): void {
-  const need: Array<[string, "number" | "string"]> = [
-    ["schemaVersion", "number"],
-    ["scene", "string"],
-    ["handler", "string"],
-    ["scale", "string"],
-    ["status", "string"],
-    ["configHash", "string"],
-  ];
-  for (const [k, t] of need) {
-    const actual: string = typeof o[k];
-    if (actual !== t) {
-      throw new SyntaxError(`results line ${line}: field "${k}" must be a ${t}`);
+/** The JSON kinds a field may have. */
+type Kind = "number" | "string" | "boolean" | "object" | "array" | "null";
+
+/** The JSON kind of `v` (`missing` for undefined). */
+function kindOf(v: unknown): Kind | "missing" {
+  if (v === undefined) return "missing";
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  const t = typeof v;
+  return t === "number" || t === "string" || t === "boolean" ? t : "object";
+}
+
+const ARTICLE: Readonly<Record<Kind, string>> = {
+  number: "a number",
+  string: "a string",
+  boolean: "a boolean",
+  object: "an object",
+  array: "an array",
+  null: "null",
+};
+
+/** `v` for a message: `the string "garbage"`, `the number 5`, `null`, `an array`, `nothing`. */
+function describe(v: unknown): string {
+  const k = kindOf(v);
+  if (k === "missing") return "nothing (the field is missing)";
+  if (k === "string") {
+    const s = v as string;
+    return `the string ${JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s)}`;
+  }
+  if (k === "number" || k === "boolean") return `the ${k} ${v}`;
+  return ARTICLE[k];
+}
+
+/** A record field of the wrong shape: the message names the field, what it must be and what it is. */
+class FieldError extends Error {}
+
+/** Throws a {@link FieldError} unless `v` (the field at `path`) is one of `kinds`. */
+function expect(path: string, v: unknown, kinds: readonly Kind[]): void {
+  const k = kindOf(v);
+  if (k !== "missing" && kinds.includes(k)) return;
+  const want = kinds.map((x) => ARTICLE[x]).join(" or ");
+  throw new FieldError(`field "${path}" must be ${want}, got ${describe(v)}`);
+}
+
+/** As {@link expect} where `v` is present; an absent optional field passes. */
+function optional(path: string, v: unknown, kinds: readonly Kind[]): void {
+  if (v !== undefined) expect(path, v, kinds);
+}
+
+/** Checks each own value of the object `o` (at `path`) is one of `kinds`. */
+function values(path: string, o: Record<string, unknown>, kinds: readonly Kind[]): void {
+  for (const [k, v] of Object.entries(o)) expect(`${path}.${k}`, v, kinds);
+}
+
+type Obj = Record<string, unknown>;
+
+/** `timings`: the source, each phase's median (the report's every timing figure), transfer, wall. */
+function checkTimings(t: Obj): void {
+  expect("timings.source", t.source, ["string"]);
+  expect("timings.phases", t.phases, ["object"]);
+  for (const [name, p] of Object.entries(t.phases as Obj)) {
+    const at = `timings.phases.${name}`;
+    expect(at, p, ["object"]);
+    const phase = p as Obj;
+    expect(`${at}.median`, phase.median, ["number", "null"]);
+    optional(`${at}.ci95`, phase.ci95, ["array"]);
+    optional(`${at}.samples`, phase.samples, ["array"]);
+    for (const k of ["mad", "min", "max", "n"]) {
+      optional(`${at}.${k}`, phase[k], ["number", "null"]);
     }
   }
-  if (!(CASE_STATUSES as readonly unknown[]).includes(o.status)) {
-    const valid = `${CASE_STATUSES.slice(0, -1).join(", ")} or ${CASE_STATUSES.at(-1)}`;
-    throw new SyntaxError(`results line ${line}: status "${o.status}" is not ${valid}`);
+  optional("timings.transfer", t.transfer, ["object"]);
+  optional("timings.wall", t.wall, ["object"]);
+  if (t.wall !== undefined) {
+    const wall = t.wall as Obj;
+    expect("timings.wall.steps", wall.steps, ["number"]);
+    expect("timings.wall.msPerStep", wall.msPerStep, ["number"]);
   }
 }
 
+/** `metrics`: the summary (numbers, booleans, null) and, where present, the series. */
+function checkMetrics(m: Obj): void {
+  expect("metrics.summary", m.summary, ["object"]);
+  values("metrics.summary", m.summary as Obj, ["number", "boolean", "null"]);
+  optional("metrics.series", m.series, ["object"]);
+  if (m.series !== undefined) {
+    const s = m.series as Obj;
+    expect("metrics.series.every", s.every, ["number"]);
+    expect("metrics.series.fields", s.fields, ["array"]);
+    expect("metrics.series.rows", s.rows, ["array"]);
+  }
+}
+
+/** `env`: the adapter the report and `--verify` name, and the parts the run summary lists. */
+function checkEnv(e: Obj): void {
+  optional("env.deno", e.deno, ["string"]);
+  for (const k of ["os", "cpu", "git"]) optional(`env.${k}`, e[k], ["object"]);
+  optional("env.memoryBytes", e.memoryBytes, ["number"]);
+  expect("env.adapter", e.adapter, ["object"]);
+  const a = e.adapter as Obj;
+  for (const k of ["vendor", "architecture", "device", "description"]) {
+    optional(`env.adapter.${k}`, a[k], ["string"]);
+  }
+  optional("env.adapter.backend", a.backend, ["string"]);
+}
+
+/** The optional fields of the cost of a step (`gpu`): numbers, and the per-phase dispatches. */
+function checkGpu(g: Obj): void {
+  for (
+    const k of [
+      "dispatchesPerStep",
+      "peakBufferBytes",
+      "groupingRounds",
+      "stage2Runs",
+      "steps",
+      "contactsDropped",
+      "contactSlots",
+    ]
+  ) optional(`gpu.${k}`, g[k], ["number"]);
+  optional("gpu.dispatchesByPhase", g.dispatchesByPhase, ["object"]);
+  optional("gpu.workgroupSizes", g.workgroupSizes, ["object"]);
+}
+
 /**
- * Parses a `results.jsonl` text: one record per non-empty line, upgraded to the current schema.
- * Throws a `SyntaxError` naming the line of a malformed record or an unknown schema version.
+ * Checks the shape of a parsed line: the fields every version has, then every other field the
+ * readers of records (reports/, `--verify`) use, where present, against the JSON Schema's types
+ * (a record of an older harness may lack an optional field, never hold a malformed one). Throws a
+ * {@link FieldError} naming the first bad field, what it must be and what it is.
+ */
+function check(o: unknown): void {
+  if (kindOf(o) !== "object") throw new FieldError(`not a JSON object but ${describe(o)}`);
+  const r = o as Obj;
+  expect("schemaVersion", r.schemaVersion, ["number"]);
+  if (r.schemaVersion !== SCHEMA_VERSION) {
+    throw new FieldError(
+      `field "schemaVersion" must be ${SCHEMA_VERSION} (the versions this harness reads), got ${
+        describe(r.schemaVersion)
+      }`,
+    );
+  }
+  for (const k of ["scene", "handler", "scale", "status", "configHash"]) {
+    expect(k, r[k], ["string"]);
+  }
+  if (!(CASE_STATUSES as readonly unknown[]).includes(r.status)) {
+    const valid = `${CASE_STATUSES.slice(0, -1).join(", ")} or ${CASE_STATUSES.at(-1)}`;
+    throw new FieldError(`status "${r.status}" is not ${valid}`);
+  }
+  for (const k of ["sceneSource", "coupling", "startedAt"]) optional(k, r[k], ["string"]);
+  for (const k of ["seed", "steps", "dt", "wallSeconds", "compileSeconds"]) {
+    optional(k, r[k], ["number"]);
+  }
+  optional("handlerParams", r.handlerParams, ["object"]);
+  if (r.handlerParams) values("handlerParams", r.handlerParams as Obj, ["number", "string"]);
+  optional("sweep", r.sweep, ["object"]);
+  if (r.sweep) values("sweep", r.sweep as Obj, ["number"]);
+  optional("particles", r.particles, ["object"]);
+  if (r.particles) {
+    const p = r.particles as Obj;
+    expect("particles.solid", p.solid, ["number"]);
+    expect("particles.fluid", p.fluid, ["number"]);
+  }
+  optional("error", r.error, ["string", "null"]);
+  optional("protocol", r.protocol, ["object"]);
+  if (r.protocol) {
+    const p = r.protocol as Obj;
+    expect("protocol.warmupSteps", p.warmupSteps, ["number"]);
+    expect("protocol.repeats", p.repeats, ["number"]);
+    expect("protocol.timeoutSeconds", p.timeoutSeconds, ["number", "string"]);
+  }
+  optional("timings", r.timings, ["object", "null"]);
+  if (r.timings) checkTimings(r.timings as Obj);
+  optional("metrics", r.metrics, ["object", "null"]);
+  if (r.metrics) checkMetrics(r.metrics as Obj);
+  optional("stateHash", r.stateHash, ["string", "null"]);
+  optional("repeatable", r.repeatable, ["boolean", "null"]);
+  optional("hostSyncsPerStep", r.hostSyncsPerStep, ["number", "null"]);
+  optional("env", r.env, ["object", "null"]);
+  if (r.env) checkEnv(r.env as Obj);
+  optional("pipelines", r.pipelines, ["object"]);
+  optional("gpu", r.gpu, ["object"]);
+  if (r.gpu) checkGpu(r.gpu as Obj);
+  optional("solvers", r.solvers, ["object"]);
+  if (r.solvers) values("solvers", r.solvers as Obj, ["object"]);
+  optional("snapshots", r.snapshots, ["object"]);
+  if (r.snapshots) expect("snapshots.frames", (r.snapshots as Obj).frames, ["array"]);
+}
+
+/** Why a line of a results file was left out by {@link readResults}. */
+export interface SkippedLine {
+  /** 1-based line number in the file. */
+  line: number;
+  /**
+   * What is wrong: `not JSON (a torn write?)`, or the bad field, what it must be and what it is
+   * (`field "timings" must be an object or null, got the string "garbage"`), or a newer schema.
+   */
+  reason: string;
+}
+
+/** `<file> line 7 skipped: not JSON (a torn write?)`: the warning for a line {@link readResults} left out. */
+export function skippedLineWarning(file: string, skipped: SkippedLine): string {
+  return `${file} line ${skipped.line} skipped: ${skipped.reason}`;
+}
+
+/** What a results text holds: the records that passed the check, and the lines left out. */
+export interface ReadResults {
+  records: CaseRecord[];
+  skipped: SkippedLine[];
+}
+
+/** One line read: its record, or why it is unusable and what to do (for the strict reader). */
+type LineRead =
+  | { ok: true; record: CaseRecord }
+  | { ok: false; reason: string; fix: string; detail?: string };
+
+/** One non-empty line's record, upgraded to the current schema, or why it is unusable. */
+function parseLine(line: string): LineRead {
+  let o: unknown;
+  try {
+    o = JSON.parse(line, (_k, v) => (v === "Infinity" ? Infinity : v));
+  } catch (e) {
+    return {
+      ok: false,
+      reason: "not JSON (a torn write?)",
+      fix: "delete the line, or read the file with readResults to skip it",
+      detail: (e as Error).message,
+    };
+  }
+  const version = kindOf(o) === "object" ? (o as Obj).schemaVersion : undefined;
+  if (typeof version === "number" && version > SCHEMA_VERSION) {
+    return {
+      ok: false,
+      reason: `schemaVersion ${version} is newer than this harness reads (${SCHEMA_VERSION})`,
+      fix: "update mergesplit",
+    };
+  }
+  try {
+    check(o);
+  } catch (e) {
+    if (!(e instanceof FieldError)) throw e;
+    return {
+      ok: false,
+      reason: e.message,
+      fix: "re-run its case or delete the line, or read the file with readResults to skip it",
+    };
+  }
+  return { ok: true, record: o as CaseRecord };
+}
+
+/** The non-empty lines of a results text, each with its 1-based number. */
+function lines(text: string): { line: number; text: string }[] {
+  return text.split("\n").map((raw, k) => ({ line: k + 1, text: raw.trim() }))
+    .filter((l) => l.text);
+}
+
+/**
+ * Reads a `results.jsonl` text tolerantly: every non-empty line that is a valid record (upgraded
+ * to the current schema) is kept, and every other one (a torn last line, one that is not JSON, one
+ * whose record has a malformed field or a newer schema version) is left out and reported with its
+ * 1-based line number and the reason. A run that was killed mid-write keeps its finished cases.
+ * {@link parseResults} is the strict reader.
+ */
+export function readResults(text: string): ReadResults {
+  const records: CaseRecord[] = [];
+  const skipped: SkippedLine[] = [];
+  for (const { line, text: t } of lines(text)) {
+    const r = parseLine(t);
+    if (r.ok) records.push(r.record);
+    else skipped.push({ line, reason: r.reason });
+  }
+  return { records, skipped };
+}
+
+/**
+ * Parses a `results.jsonl` text strictly: one record per non-empty line, upgraded to the current
+ * schema. Throws a `SyntaxError` naming the first line that is not JSON, whose record has a
+ * malformed field (named, with what it must be and what it is) or a newer schema version, and
+ * what to do; {@link readResults} skips such lines instead.
  */
 export function parseResults(text: string): CaseRecord[] {
-  const out: CaseRecord[] = [];
-  text.split("\n").forEach((raw, k) => {
-    const line = raw.trim();
-    if (!line) return;
-    let o: Record<string, unknown>;
-    try {
-      o = JSON.parse(line, (_k, v) => (v === "Infinity" ? Infinity : v));
-    } catch (e) {
-      throw new SyntaxError(`results line ${k + 1} is not JSON: ${(e as Error).message}`);
-    }
-    check(o, k + 1);
-    if (o.schemaVersion === 1) out.push(o as unknown as CaseRecord);
-    else {
-      throw new SyntaxError(
-        `results line ${
-          k + 1
-        }: schemaVersion ${o.schemaVersion} is newer than this harness reads (${SCHEMA_VERSION}); update mergesplit`,
-      );
-    }
+  return lines(text).map(({ line, text: t }) => {
+    const r = parseLine(t);
+    if (r.ok) return r.record;
+    throw new SyntaxError(
+      r.detail === undefined
+        ? `results line ${line}: ${r.reason}; ${r.fix}`
+        : `results line ${line} is ${r.reason}: ${r.detail}; ${r.fix}`,
+    );
   });
-  return out;
 }
 
 /** Serialises a record as one JSON line (Infinity written as "Infinity"). */

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { checkParam, ParamError, type ParamSpec } from "./params.ts";
+import { checkParam, ParamError, type ParamSchema, type ParamSpec } from "./params.ts";
 import { SOLID_SHAPE_TYPES, type SolidShape, solidShapeBounds } from "./solid_shape.ts";
 import type { Vec3 } from "./vec3.ts";
 
@@ -168,6 +168,25 @@ export interface Scene {
   /** Dam-break scenes only: where the front and the column height are measured. */
   damBreak?: DamBreakProbe;
 }
+
+/** What {@link validateScene} checks against beyond the scene itself (the registered plug-ins). */
+export interface SceneValidationOptions {
+  /** Handler ids `applicableHandlers` may name (`gpu/handlers/registry.ts`); unchecked when absent. */
+  knownHandlers?: readonly string[];
+  /**
+   * The registered systems' parameter schemas by system id (`gpu/systems/registry.ts`): a body's
+   * `system` and every id of `systems` must be one of them, every parameter of `systems[id]` must
+   * be in its schema and every value in the range the schema declares. Unchecked when absent (then
+   * any finite number, or Infinity, is accepted).
+   */
+  knownSystems?: Readonly<Record<string, ParamSchema>>;
+}
+
+/**
+ * Largest finite f32 (3.4028234663852886e38): the GPU keeps positions and the domain's walls as
+ * f32, so a domain bound beyond it cannot be represented there.
+ */
+export const F32_MAX = 3.4028234663852886e38;
 
 /** Thrown for an invalid scene; `field` is the path of the bad field, e.g. `bodies[1].spacing`. */
 export class SceneError extends Error {
@@ -380,14 +399,51 @@ function validateDamBreak(raw: unknown, domain: { min: Vec3; max: Vec3 }): void 
   }
 }
 
+/** `systems[id]` of a scene against the registered systems' schemas (see {@link SceneValidationOptions}). */
+function validateSystems(group: Obj, known: Readonly<Record<string, ParamSchema>>): void {
+  const ids = Object.keys(known);
+  for (const [id, raw] of Object.entries(group)) {
+    const f = `systems[${JSON.stringify(id)}]`;
+    if (!Object.hasOwn(known, id)) {
+      throw new SceneError(
+        f,
+        `unknown system ${JSON.stringify(id)}; known systems: ${ids.join(", ")} ` +
+          "(fix the name or remove the entry)",
+      );
+    }
+    const values = obj(raw, f);
+    const schema = known[id];
+    for (const [name, value] of Object.entries(values)) {
+      if (!Object.hasOwn(schema, name)) {
+        throw new SceneError(
+          `${f}.${name}`,
+          `unknown parameter of system ${JSON.stringify(id)}; its parameters: ${
+            Object.keys(schema).join(", ") || "(none)"
+          }`,
+        );
+      }
+      if (typeof value === "number" && Number.isNaN(value)) {
+        throw new SceneError(
+          `${f}.${name}`,
+          `must be a number, got NaN (${id}: ${schema[name].description})`,
+        );
+      }
+      try {
+        checkParam(schema[name], value, `${f}.${name}`);
+      } catch (e) {
+        if (!(e instanceof ParamError)) throw e;
+        throw new SceneError(`${f}.${name}`, `${e.detail} (${id}: ${schema[name].description})`);
+      }
+    }
+  }
+}
+
 /**
  * Validates a scene (e.g. parsed from JSON) and returns it typed. Throws a {@link SceneError}
- * naming the first bad field.
+ * naming the first bad field. With `options.knownSystems`, a body's `system` and the `systems`
+ * block are checked against the registered systems' schemas too.
  */
-export function validateScene(
-  input: unknown,
-  options: { knownHandlers?: readonly string[] } = {},
-): Scene {
+export function validateScene(input: unknown, options: SceneValidationOptions = {}): Scene {
   const s = obj(input, "(root)");
   str(s, "id", "");
   str(s, "scale", "", SCALES);
@@ -399,6 +455,15 @@ export function validateScene(
   const domain = obj(s.domain, "domain");
   const dmin = vec(domain, "min", "domain");
   const dmax = vec(domain, "max", "domain");
+  for (const [name, v] of [["min", dmin], ["max", dmax]] as const) {
+    if (v.some((c) => Math.abs(c) > F32_MAX)) {
+      throw new SceneError(
+        `domain.${name}`,
+        `[${v.join(", ")}] lies beyond ±${F32_MAX.toPrecision(3)} m, the range of the f32 ` +
+          "positions the GPU keeps; give a domain a few metres across, as the catalogue scenes do",
+      );
+    }
+  }
   for (let k = 0; k < 3; k++) {
     if (!(dmax[k] > dmin[k])) {
       throw new SceneError(
@@ -439,7 +504,18 @@ export function validateScene(
       );
     }
     names.add(name);
-    if (b.system !== undefined) str(b, "system", f);
+    if (b.system !== undefined) {
+      const id = str(b, "system", f);
+      const known = options.knownSystems;
+      if (known && !Object.hasOwn(known, id)) {
+        throw new SceneError(
+          `${f}.system`,
+          `unknown system ${JSON.stringify(id)}; known systems: ${
+            Object.keys(known).join(", ")
+          } (or leave "system" out for the system of the body's kind)`,
+        );
+      }
+    }
     if (kind === "solid") {
       validateSolid(b, f, radius, { min: dmin, max: dmax });
       return;
@@ -499,6 +575,10 @@ export function validateScene(
   });
   for (const key of ["systems", "handlers"] as const) {
     const group = obj(s[key], key);
+    if (key === "systems" && options.knownSystems) {
+      validateSystems(group, options.knownSystems);
+      continue;
+    }
     for (const [id, raw] of Object.entries(group)) {
       const values = obj(raw, `${key}[${JSON.stringify(id)}]`);
       for (const name of Object.keys(values)) {
@@ -535,10 +615,7 @@ export function sceneToJson(scene: Scene): string {
 }
 
 /** Parses and validates a scene from JSON written by {@link sceneToJson} (or by hand). */
-export function sceneFromJson(
-  text: string,
-  options: { knownHandlers?: readonly string[] } = {},
-): Scene {
+export function sceneFromJson(text: string, options: SceneValidationOptions = {}): Scene {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text, (_k, v) => (v === "Infinity" ? Infinity : v));

@@ -1,19 +1,30 @@
 /**
- * The identity of a case across result files: scene, handler and scale (and, to match timings,
- * the configuration hash), with the label the report shows for it.
+ * The identity of a case in the report: everything that changes its outcome (scene, handler,
+ * scale, the values of a parameter sweep, steps, time step, seed, handler parameters, coupling and
+ * the configuration hash), so that two runs that differ in any of them are two cases; the coarser
+ * group of a case (scene × handler × scale and sweep values), whose members the comparison of
+ * inputs sets side by side; and the label the report shows for a case, which names the fields
+ * that tell it apart from the other cases of its group.
  *
  * @module
  */
 import type { CaseRecord } from "../core/result.ts";
 import { SCALES } from "../core/scene.ts";
 
-/** What identifies a case in a suite. */
+/** What identifies a case (the fields a record has; those after `sweep` may be absent). */
 export interface CaseIdentity {
   scene: string;
   handler: string;
   scale: string;
   /** The values of a parameter sweep the case ran at (`CaseRecord.sweep`), if any. */
   sweep?: Readonly<Record<string, number>>;
+  steps?: number;
+  dt?: number;
+  seed?: number;
+  handlerParams?: Readonly<Record<string, number | string>>;
+  /** How systems saw a shared meta-particle; absent means `own-part`. */
+  coupling?: string;
+  configHash?: string;
 }
 
 /** ` k=v …` of a sweep's values in key order (a leading space); "" outside a sweep. */
@@ -22,36 +33,110 @@ export function sweepText(sweep: CaseIdentity["sweep"]): string {
 }
 
 /**
- * `scene|handler|scale` (then ` k=v` per swept value): one case of a suite, whatever its
- * configuration; each value of a parameter sweep is a case of its own.
+ * `scene|handler|scale` (then ` k=v` per swept value): the group of a case, whatever the rest of
+ * its configuration; each value of a parameter sweep is a group of its own. The comparison of
+ * inputs reports the seeds and configuration hashes that differ within a group.
  */
-export function caseKey(record: CaseIdentity): string {
+export function caseGroupKey(record: CaseIdentity): string {
   return `${record.scene}|${record.handler}|${record.scale}${sweepText(record.sweep)}`;
 }
 
-/** `scene × handler`, with ` (scale)` when `withScale` is set. Plain text: escape it for HTML. */
+/** `k=v,…` of handler parameters in key order. */
+function paramsText(params: CaseIdentity["handlerParams"]): string {
+  return params ? Object.keys(params).sort().map((k) => `${k}=${params[k]}`).join(",") : "";
+}
+
+/**
+ * The identity of a case: its {@link caseGroupKey}, then its steps, time step, seed, coupling,
+ * handler parameters and configuration hash. Two records with the same key are the same case run
+ * twice; records that differ in any of these are different cases.
+ */
+export function caseKey(record: CaseIdentity): string {
+  return [
+    caseGroupKey(record),
+    `steps=${record.steps}`,
+    `dt=${record.dt}`,
+    `seed=${record.seed}`,
+    `coupling=${record.coupling ?? "own-part"}`,
+    `params=${paramsText(record.handlerParams)}`,
+    `config=${record.configHash ?? ""}`,
+  ].join("|");
+}
+
+/** The fields a label may name to tell the cases of one group apart, in the order named. */
+const VARIANT_FIELDS: ReadonlyArray<readonly [string, (r: CaseIdentity) => unknown]> = [
+  ["steps", (r) => r.steps],
+  ["dt", (r) => r.dt],
+  ["seed", (r) => r.seed],
+  ["coupling", (r) => r.coupling ?? "own-part"],
+];
+
+/** The ` k=v` parts of `record` whose values differ within `group` (configuration hash aside). */
+function variantParts(record: CaseIdentity, group: readonly CaseIdentity[]): string[] {
+  const varies = (get: (r: CaseIdentity) => unknown) =>
+    new Set(group.map((r) => String(get(r)))).size > 1;
+  const parts = VARIANT_FIELDS.filter(([, get]) => varies(get)).map(([name, get]) =>
+    `${name}=${get(record)}`
+  );
+  const params = [...new Set(group.flatMap((r) => Object.keys(r.handlerParams ?? {})))].sort();
+  for (const p of params) {
+    const get = (r: CaseIdentity) => r.handlerParams?.[p];
+    if (varies(get)) parts.push(`${p}=${get(record) ?? "–"}`);
+  }
+  return parts;
+}
+
+/**
+ * ` steps=400 seed=3` …: what tells `record` apart from the other cases of its group
+ * ({@link caseGroupKey}) in `among` (a leading space), naming only the fields whose values differ
+ * there: steps, dt, seed, coupling, each handler parameter, and, where none of those does, the
+ * configuration hash (`config=` its first 12 hex digits). "" when no other case shares its group.
+ */
+export function caseVariant(record: CaseIdentity, among: readonly CaseIdentity[]): string {
+  const key = caseGroupKey(record);
+  const group = among.filter((r) => caseGroupKey(r) === key);
+  if (!group.some((r) => caseKey(r) !== caseKey(record))) return "";
+  const parts = variantParts(record, group);
+  const text = parts.join(" ");
+  const twin = group.some((r) =>
+    r.configHash !== record.configHash && variantParts(r, group).join(" ") === text
+  );
+  if (twin) parts.push(`config=${(record.configHash ?? "").slice(0, 12)}`);
+  return parts.length ? ` ${parts.join(" ")}` : "";
+}
+
+/**
+ * `scene × handler` with its sweep values, then with `among` (the cases shown beside it) the
+ * {@link caseVariant} that tells it apart from the other cases of its group, or else the
+ * record's own `variant` where it carries one, and ` (scale)` when `withScale` is set. Plain
+ * text: escape it for HTML.
+ */
 export function caseLabel(
-  record: CaseIdentity,
-  options: { withScale?: boolean } = {},
+  record: CaseIdentity & { variant?: string },
+  options: { withScale?: boolean; among?: readonly CaseIdentity[] } = {},
 ): string {
-  return `${record.scene} × ${record.handler}${sweepText(record.sweep)}${
+  const variant = options.among ? caseVariant(record, options.among) : record.variant ?? "";
+  return `${record.scene} × ${record.handler}${sweepText(record.sweep)}${variant}${
     options.withScale ? ` (${record.scale})` : ""
   }`;
 }
 
 /**
- * The records with one record per case key: of each, the last of those that ran longest in
- * simulated time (a re-run replaces a case; a shorter run of it, such as the 200-step scale
- * stage of `deno task gpu-check` after the default suite, does not replace the whole run).
+ * The records with one record per case ({@link caseKey}): of each, the last of those that ran
+ * longest in simulated time (a re-run of the same configuration replaces it). Runs that differ in
+ * steps, time step, seed, handler parameters, coupling or configuration hash are different cases
+ * and all kept: a shorter run of a case (such as the 200-step scale stage of `deno task
+ * gpu-check` after the default suite) is shown beside the whole run, labelled by
+ * {@link caseVariant}, and never replaces it.
  */
 export function latestCases(records: readonly CaseRecord[]): CaseRecord[] {
   const byKey = new Map<string, CaseRecord>();
   const span = (r: CaseRecord) => (r.steps ?? 0) * (r.dt ?? 0);
   for (const r of records) {
-    const held = byKey.get(caseKey(r));
+    const key = caseKey(r);
+    const held = byKey.get(key);
     if (held && span(r) < span(held)) continue;
-    byKey.delete(caseKey(r));
-    byKey.set(caseKey(r), r);
+    byKey.set(key, r);
   }
   const last = new Set(byKey.values());
   return records.filter((r) => last.has(r));

@@ -1,6 +1,7 @@
 /**
- * Comparison of several result files (different machines or commits): cases are matched by
- * scene, handler, scale and configuration hash; per-phase median times are set side by side with
+ * Comparison of several result files (different machines or commits): cases are matched by their
+ * whole identity (reports/case_key.ts `caseKey`: scene, handler, scale, sweep values, steps, time
+ * step, seed, handler parameters, coupling and configuration hash); per-phase median times are set side by side with
  * the speed-up of each input over the first (median_first / median_other, with a 95% confidence
  * interval: reports/speedup.ts), and each input's geometric mean of its `total` speed-ups over the
  * matched cases. The same scene and handler run at different scales, or the same case with
@@ -10,7 +11,15 @@
  * @module
  */
 import type { CaseRecord } from "../core/result.ts";
-import { caseKey, caseLabel, distinct, latestCases, scaleRank } from "./case_key.ts";
+import {
+  caseGroupKey,
+  caseKey,
+  caseLabel,
+  caseVariant,
+  distinct,
+  latestCases,
+  scaleRank,
+} from "./case_key.ts";
 import { escapeHtml } from "./escape_html.ts";
 import { formatNumber } from "./format_number.ts";
 import { geometricMean, type Speedup, speedup, SPEEDUP_RESAMPLES } from "./speedup.ts";
@@ -24,6 +33,11 @@ export interface ComparisonRow {
   configHash: string;
   /** The values of the parameter sweep the case ran at, if any. */
   sweep?: Record<string, number>;
+  /**
+   * What tells the case apart from the first input's other cases of its scene, handler and scale
+   * (` seed=3 steps=400`, reports/case_key.ts `caseVariant`); "" when none shares them.
+   */
+  variant: string;
   /** Per input (same order as the inputs): phase → median, or null. */
   medians: (Record<string, number | null> | null)[];
   /**
@@ -137,11 +151,10 @@ export function compareInputs(
 ): Comparison {
   const sets = inputs.map((i) => latestCases(i.records));
   const phases = phaseNames(sets.flat());
-  const full = (r: CaseRecord) => `${caseKey(r)}|${r.configHash}`;
-  const maps = sets.map((rs) => new Map(rs.map((r) => [full(r), r])));
+  const maps = sets.map((rs) => new Map(rs.map((r) => [caseKey(r), r])));
   const rows: ComparisonRow[] = [];
   for (const r of sets[0] ?? []) {
-    const found = maps.map((m) => m.get(full(r)));
+    const found = maps.map((m) => m.get(caseKey(r)));
     if (found.slice(1).every((f) => !f)) continue;
     rows.push({
       scene: r.scene,
@@ -149,6 +162,7 @@ export function compareInputs(
       scale: r.scale,
       configHash: r.configHash,
       ...(r.sweep ? { sweep: { ...r.sweep } } : {}),
+      variant: caseVariant(r, sets[0]),
       medians: found.map((f) => (f ? medians(f, phases) : null)),
       speedups: found.map((f, k) => (f && k > 0 ? speedups(r, f, { phases }) : null)),
     });
@@ -169,21 +183,21 @@ export function compareInputs(
     }),
     ...differing(labelled, {
       field: "seed",
-      key: caseKey,
+      key: caseGroupKey,
       label: withScale,
       value: (r) => String(r.seed),
     }),
     ...differing(labelled, {
       field: "configHash",
-      key: caseKey,
+      key: caseGroupKey,
       label: withScale,
       value: (r) => r.configHash,
     }),
   ];
   const unmatched = sets.map((rs, k) => ({
     label: inputs[k].label,
-    cases: rs.filter((r) => maps.every((m, j) => j === k || !m.has(full(r))))
-      .map(withScale),
+    cases: rs.filter((r) => maps.every((m, j) => j === k || !m.has(caseKey(r))))
+      .map((r) => caseLabel(r, { withScale: true, among: rs })),
   }));
   return { labels: inputs.map((i) => i.label), phases, rows, summary, mismatches, unmatched };
 }

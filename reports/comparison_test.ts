@@ -131,6 +131,29 @@ Deno.test("comparison of machines", async (t) => {
     },
   );
 
+  await t.step("runs of a case with different seeds are each matched to their own", () => {
+    const run = (seed: number, timeScale: number) =>
+      fakeRecord({ seed, configHash: String(seed).repeat(64), timeScale });
+    const c = compareInputs([
+      { label: "A", records: [run(1, 1), run(2, 1)] },
+      { label: "B", records: [run(2, 2), run(1, 4)] },
+    ]);
+    assert.deepEqual(c.rows.map((r) => r.variant), [" seed=1", " seed=2"]);
+    assert.deepEqual(c.rows.map((r) => r.speedups[1]!.total!.value), [0.25, 0.5]);
+    assert.deepEqual(c.mismatches, [], "both inputs ran both seeds");
+    assert.deepEqual(c.unmatched.map((u) => u.cases), [[], []]);
+    const html = renderComparison(c, { chartId: "x" });
+    assert.match(html, /<th class="row">fig4-fluid-cloth × merge-split seed=1 \(tiny\)<\/th>/);
+    assert.match(html, /<th class="row">fig4-fluid-cloth × merge-split seed=2 \(tiny\)<\/th>/);
+    // a seed that only one input ran: unmatched, named with its seed
+    const d = compareInputs([
+      { label: "A", records: [run(1, 1), run(2, 1)] },
+      { label: "B", records: [run(1, 2)] },
+    ]);
+    assert.deepEqual(d.rows.map((r) => r.variant), [" seed=1"]);
+    assert.deepEqual(d.unmatched[0].cases, ["fig4-fluid-cloth × merge-split seed=2 (tiny)"]);
+  });
+
   await t.step("the HTML shows each speed-up with its CI and the summary per machine", () => {
     const html = renderComparison(compareInputs(twoMachines()), { chartId: "cmp" });
     assert.match(

@@ -2,8 +2,10 @@
  * `deno run -A reports/main.ts <results.jsonl…> [options]`: writes the HTML report of one result
  * file, or the comparison of several, optionally its tables as Markdown, CSV or LaTeX files beside
  * it (`--format`), and optionally exports the snapshots as PLY or VTK frames. `--help` lists the
- * options. Exit status: 0 done, 1 a failure while writing, 2 bad arguments, unreadable result
- * files or an output path that cannot be written.
+ * options. A line of a result file that is torn or malformed is skipped with a warning naming
+ * it (`mergesplit report: results.jsonl line 7 skipped: not JSON (a torn write?)`), and the
+ * report shows the other cases. Exit status: 0 done, 1 a failure while writing, 2 bad arguments,
+ * unreadable result files or an output path that cannot be written.
  *
  * @module
  */
@@ -11,7 +13,12 @@ import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { EXPORT_FORMATS, type ExportFormat, exportSnapshots } from "./export.ts";
 import { parsePublishFormats } from "./table_writers.ts";
-import { readResults, ReportOutputError, ResultsFileError, writeReport } from "./write_report.ts";
+import {
+  readResultsFile,
+  ReportOutputError,
+  ResultsFileError,
+  writeReport,
+} from "./write_report.ts";
 
 export { writeReport } from "./write_report.ts";
 
@@ -26,6 +33,9 @@ their timings, with each file's speed-up over the first).
   --format <md|csv|tex> also write the tables beside the report: table1, claims, matrix and (for
                         several files) comparison, as .md (GitHub Markdown), .csv (RFC 4180) or
                         .tex (a LaTeX tabular); repeatable or a comma list (md,csv,tex)
+  --merge               read the files as one run (the parts of a --shard i/n run, or runs
+                        appended apart) instead of comparing them; names the cases of the
+                        run's list that are missing or duplicated
   --cdn                 load chart.js and three.js from a CDN instead of inlining them
   --title <text>        page title
   --label <text>        label of a results file in the report (repeat once per file, in order;
@@ -41,6 +51,7 @@ const OPTIONS = {
   out: { type: "string" },
   format: { type: "string", multiple: true },
   cdn: { type: "boolean" },
+  merge: { type: "boolean" },
   title: { type: "string" },
   label: { type: "string", multiple: true },
   export: { type: "string" },
@@ -82,7 +93,10 @@ export function main(args: readonly string[]): number {
     if (values["export-dir"] !== undefined && format === undefined) {
       throw new UsageError("--export-dir needs --export ply|vtk");
     }
-    if (values.label && values.label.length !== files.length) {
+    if (values.merge && values.label && values.label.length !== 1) {
+      throw new UsageError(`${values.label.length} --label for --merge; give one --label`);
+    }
+    if (!values.merge && values.label && values.label.length !== files.length) {
       throw new UsageError(
         `${values.label.length} --label for ${files.length} file(s); give one --label per file`,
       );
@@ -93,18 +107,23 @@ export function main(args: readonly string[]): number {
     } catch (e) {
       throw new UsageError((e as Error).message);
     }
-    const { path, bytes, tables } = writeReport(files, {
+    const { path, bytes, tables, skipped, coverage } = writeReport(files, {
       out: values.out,
       cdn: values.cdn,
       title: values.title,
       labels: values.label,
       formats,
+      merge: values.merge,
     });
+    for (const warning of skipped) console.error(`mergesplit report: ${warning}`);
+    for (const line of coverage) {
+      (line.endsWith(", complete") ? console.log : console.error)(`mergesplit report: ${line}`);
+    }
     console.log(`wrote ${path} (${(bytes / 1024).toFixed(0)} KiB)`);
     if (tables.length) console.log(`wrote ${tables.join(", ")}`);
     if (format !== undefined) {
       const dir = values["export-dir"] ?? join(dirname(files[0]), `export-${format}`);
-      const records = files.flatMap((f) => readResults(f));
+      const records = files.flatMap((f) => readResultsFile(f).records);
       const { files: written, cases } = exportSnapshots(records, {
         format: format as ExportFormat,
         dir,

@@ -3,13 +3,13 @@
  * each run's speed-ups over the first), its tables as Markdown, CSV or LaTeX, the paper's claims
  * evaluated on the records, the scaling fit of a scale sweep, the working windows and stable time
  * steps of parameter sweeps, and export of the snapshots to PLY/VTK. Reads result
- * records only (through `core/result.ts`'s `parseResults`), never live state.
+ * records only (through `core/result.ts`'s `readResults`), never live state.
  *
  * @module
  */
 export { renderReport, type RenderReportOptions, type ReportInput } from "./report.ts";
 export {
-  readResults,
+  readResultsFile,
   ReportOutputError,
   ResultsFileError,
   writeReport,

@@ -15,7 +15,10 @@ export interface PhaseShareChart {
   chartId: string;
   /** The phases stacked, in Table I's order. */
   phases: string[];
-  /** One label per bar (`scene × handler`, with the scale when the input has several). */
+  /**
+   * One label per bar (`scene × handler`, with what tells apart cases of the same scene, handler
+   * and scale, and the scale when the input has several).
+   */
   labels: string[];
   /** Per bar, the share of each phase in `phases` (0 for a phase the case lacks). */
   rows: number[][];
@@ -54,7 +57,7 @@ export function phaseShareChart(
   for (const r of records) {
     const s = phaseShares(r, phases);
     if (!s) continue;
-    labels.push(caseLabel(r, { withScale }));
+    labels.push(caseLabel(r, { withScale, among: records }));
     rows.push(phases.map((p) => s[p]));
   }
   return rows.length ? { chartId: options.chartId, phases, labels, rows } : null;

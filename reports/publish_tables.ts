@@ -9,7 +9,7 @@
  * @module
  */
 import type { CaseRecord } from "../core/result.ts";
-import { distinct, latestCases, sweepText } from "./case_key.ts";
+import { type CaseIdentity, caseVariant, distinct, latestCases, sweepText } from "./case_key.ts";
 import { claimColumns } from "./claims_table.ts";
 import { compareInputs, type Comparison } from "./comparison.ts";
 import { nsPerParticleStep } from "./scaling_fit.ts";
@@ -56,9 +56,15 @@ const num = (value: unknown, ci95?: unknown): NumberCell => ({
     : null,
 });
 
-/** `handler k=v …`: the handler with the values of the sweep the case ran at. */
-const handlerText = (r: { handler: string; sweep?: Record<string, number> }) =>
-  `${r.handler}${sweepText(r.sweep)}`;
+/**
+ * `handler k=v …`: the handler with the values of the sweep the case ran at, then what tells the
+ * case apart from the other cases of its scene, handler and scale in `among` (` seed=3`,
+ * reports/case_key.ts `caseVariant`), or the `variant` a comparison row carries.
+ */
+const handlerText = (
+  r: CaseIdentity & { variant?: string },
+  among?: readonly CaseIdentity[],
+) => `${r.handler}${sweepText(r.sweep)}${among ? caseVariant(r, among) : r.variant ?? ""}`;
 
 /** Records grouped by scene and scale in first-seen order (as Table I shows them). */
 function tableOneOrder(records: readonly CaseRecord[]): CaseRecord[] {
@@ -98,7 +104,7 @@ function tableOne(inputs: Inputs): PublishTable {
         ...input.cell(label),
         text(r.scene),
         text(r.scale),
-        text(handlerText(r)),
+        text(handlerText(r, records)),
         text(r.status),
         num(r.particles?.solid),
         num(r.particles?.fluid),
@@ -216,7 +222,7 @@ function matrixTable(inputs: Inputs): PublishTable {
           ...input.cell(label),
           text(r.scene),
           text(r.scale),
-          text(handlerText(r)),
+          text(handlerText(r, records)),
           text(r.status),
           text(caseSeverity(r)),
           ...MATRIX_METRICS.map(([k]) => num(s?.[k])),

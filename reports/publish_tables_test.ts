@@ -64,6 +64,18 @@ Deno.test("tables to publish", async (t) => {
     assert.deepEqual(column(matrix, "exploded"), ["no", "no", "yes"]);
   });
 
+  await t.step("runs of a case that differ in steps or seed are rows of their own", () => {
+    const runs = [
+      fakeRecord({ handler: "merge-split", steps: 400 }),
+      fakeRecord({ handler: "merge-split", steps: 200, seed: 7 }),
+      fakeRecord({ handler: "impulse" }),
+    ];
+    const [table1, , matrix] = publishTables([{ label: "run", records: runs }]);
+    const want = ["merge-split steps=400 seed=2021", "merge-split steps=200 seed=7", "impulse"];
+    assert.deepEqual(column(table1, "handler"), want);
+    assert.deepEqual(column(matrix, "handler"), want);
+  });
+
   await t.step("two inputs: an input column and the comparison with its summary", () => {
     const b = [
       fakeRecord({ handler: "merge-split", timeScale: 2 }),

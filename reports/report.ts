@@ -38,6 +38,16 @@ import { vendorLibraries } from "./vendor_libraries.ts";
 export interface ReportInput {
   label: string;
   records: CaseRecord[];
+  /**
+   * A warning per line of the file that was left out (torn, not JSON, a malformed record): the
+   * run summary lists them.
+   */
+  skipped?: readonly string[];
+  /**
+   * One line per case list the records' places name (`reports/case_coverage.ts`): complete, or
+   * the cases missing and duplicated (a merge of a sharded run's files).
+   */
+  coverage?: readonly string[];
 }
 
 /** Options of {@link renderReport}. */
@@ -126,7 +136,7 @@ function viewerSection(hasSnapshots: boolean): string {
 }
 
 /**
- * Renders the report of `inputs` (each a result file's records, parsed with `parseResults`) as
+ * Renders the report of `inputs` (each a result file's records, read with `readResults`) as
  * one HTML document. With several inputs, a comparison of their timings (relative to the first)
  * is added. Throws when chart.js or three.js cannot be read from node_modules (not with `cdn`).
  */
@@ -160,7 +170,7 @@ export function renderReport(
     inputs: sets.map((s, i) => ({
       label: s.label,
       phasesChartId: `phases-chart-${i}`,
-      cases: s.records.map((r, k) => clientCase(r, { id: `${i}-${k}` })),
+      cases: s.records.map((r, k) => clientCase(r, { id: `${i}-${k}`, among: s.records })),
       phaseShares: shares[i],
       scaling: scalingCharts(scaling[i], { chartIdPrefix: scalingPrefix(i) }),
       sweeps: sweepCharts(sweeps[i], { chartIdPrefix: sweepPrefix(i) }),
@@ -174,6 +184,21 @@ export function renderReport(
       inputs.map((i, k) => `${escapeHtml(i.label)}: ${duplicates[k]} replaced`).join(", ")
     }).</div>`
     : "";
+  const skippedNote = inputs.filter((i) => i.skipped?.length).map((i) =>
+    `<div class="warning"><strong>${escapeHtml(i.label)}: ${
+      i.skipped!.length
+    } line(s) of the results file skipped</strong> (torn or malformed; the other cases are shown)<ul>${
+      i.skipped!.map((w) => `<li>${escapeHtml(w)}</li>`).join("")
+    }</ul></div>`
+  ).join("");
+  const coverageNote = inputs.filter((i) => i.coverage?.length).map((i) => {
+    const bad = i.coverage!.some((l) => !l.endsWith(", complete"));
+    return `<div class="${bad ? "warning" : "note"}"><strong>${
+      escapeHtml(i.label)
+    }: the run's case list</strong><ul>${
+      i.coverage!.map((w) => `<li>${escapeHtml(w)}</li>`).join("")
+    }</ul></div>`;
+  }).join("");
 
   const multi = sets.length > 1;
   const perInput = (render: (s: (typeof sets)[number], i: number) => string) =>
@@ -233,7 +258,7 @@ export function renderReport(
   }</p></header>
 <nav>${nav}</nav>
 <main>
-<section id="summary"><h2>Run</h2>${dupNote}<div class="runs">${
+<section id="summary"><h2>Run</h2>${skippedNote}${coverageNote}${dupNote}<div class="runs">${
     sets.map((s) => renderRunSummary(s)).join("\n")
   }</div></section>
 <section id="claims"><h2>Claims of the paper</h2>${publishedLinks(published, "claims")}${

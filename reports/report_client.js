@@ -74,9 +74,10 @@
     }
   }
 
-  /** `scene × handler`, with ` (scale)` when `withScale`. */
+  /** `scene × handler` with what tells the case apart, and ` (scale)` when `withScale`. */
   function caseName(c, withScale) {
-    return c.scene + " × " + c.handler + (withScale ? " (" + c.scale + ")" : "");
+    return c.scene + " × " + c.handler + (c.variant || "") +
+      (withScale ? " (" + c.scale + ")" : "");
   }
 
   function phaseColor(phase) {
@@ -416,7 +417,7 @@
             type: "line",
             data: {
               datasets: cases.map((c) => ({
-                label: c.handler,
+                label: c.handler + (c.variant || ""),
                 data: seriesPoints(c, spec),
                 borderColor: handlerColor(c.handler),
                 backgroundColor: handlerColor(c.handler),
@@ -465,7 +466,10 @@
     });
     makeChart(document.getElementById(c.chartId), {
       type: "bar",
-      data: { labels: c.rows.map((r) => r.scene + " × " + r.handler), datasets },
+      data: {
+        labels: c.rows.map((r) => r.scene + " × " + r.handler + (r.variant || "")),
+        datasets,
+      },
       options: {
         plugins: {
           title: {
@@ -567,7 +571,7 @@
     const colorSelect = document.getElementById("viewer-color");
     cases.forEach((v, k) => {
       const label = (data.inputs.length > 1 ? v.input + ": " : "") + v.c.scene + " × " +
-        v.c.handler +
+        v.c.handler + (v.c.variant || "") +
         " (" + v.c.scale + ")";
       select.appendChild(el("option", { value: k, text: label }));
     });

@@ -8,6 +8,7 @@
  */
 import type { CaseRecord } from "../core/result.ts";
 import type { Snapshots } from "../core/snapshot_codec.ts";
+import { caseVariant, sweepText } from "./case_key.ts";
 import type { Comparison } from "./comparison.ts";
 import type { PhaseShareChart } from "./phase_shares.ts";
 import type { ScalingChart } from "./scaling_section.ts";
@@ -20,6 +21,11 @@ export interface ClientCase {
   scene: string;
   handler: string;
   scale: string;
+  /**
+   * What tells the case apart from the input's other cases of its scene, handler and scale, with
+   * its sweep values (` penalty.stiffness=100 seed=3`); "" when nothing needs telling apart.
+   */
+  variant: string;
   status: string;
   /** Phase → median ms/step (null when missing). */
   phases: Record<string, number | null> | null;
@@ -53,8 +59,14 @@ function finite(v: unknown): number | null {
   return typeof v === "number" && Number.isFinite(v) ? v : null;
 }
 
-/** Reduces one record for the page. */
-export function clientCase(record: CaseRecord, options: { id: string }): ClientCase {
+/**
+ * Reduces one record for the page; `options.among` are the cases shown beside it (its input's),
+ * from which its `variant` is found.
+ */
+export function clientCase(
+  record: CaseRecord,
+  options: { id: string; among?: readonly CaseRecord[] },
+): ClientCase {
   const phases = record.timings
     ? Object.fromEntries(
       Object.entries(record.timings.phases).map(([k, t]) => [k, finite(t?.median)]),
@@ -66,6 +78,7 @@ export function clientCase(record: CaseRecord, options: { id: string }): ClientC
     scene: record.scene,
     handler: record.handler,
     scale: record.scale,
+    variant: `${sweepText(record.sweep)}${caseVariant(record, options.among ?? [record])}`,
     status: record.status,
     phases,
     series: s && Array.isArray(s.fields) && Array.isArray(s.rows)

@@ -173,10 +173,45 @@ Deno.test("HTML report", async (t) => {
     records[2].metrics!.summary.fluidRebound = 0.25;
     assert.equal(statuses([...records, short]).e, "not reproduced");
     assert.equal(statuses([short, ...records]).e, "not reproduced", "whatever the order");
-    // one record per case in the report's tables: the whole run, unless re-run as long
-    assert.deepEqual(latestCases([whole, short]), [whole]);
+    // in the report's tables the short run is a case of its own, beside the whole run (not
+    // replacing it); a re-run of the same configuration replaces the earlier record
+    assert.deepEqual(latestCases([whole, short]), [whole, short]);
+    assert.deepEqual(latestCases([short, whole]), [short, whole]);
     const rerun = fakeRecord({ scene: FIG4, handler: "merge-split", steps: whole.steps });
-    assert.deepEqual(latestCases([whole, short, rerun]), [rerun]);
+    assert.deepEqual(latestCases([whole, short, rerun]), [short, rerun]);
+  });
+
+  await t.step("runs of a case that differ in configuration are shown apart, labelled", () => {
+    const base = { scene: FIG4, handler: "merge-split", configHash: "c".repeat(64) };
+    const records = [
+      fakeRecord({ ...base, steps: 400, summary: { passThroughMax: 0 } }),
+      fakeRecord({ ...base, steps: 200, summary: { passThroughMax: 7 } }),
+      fakeRecord({ scene: FIG4, handler: "penalty-weak" }),
+    ];
+    const html = renderReport([{ label: "run", records }], { cdn: true });
+    // Table I and the matrix: one row each, named by the steps; the other handler unlabelled
+    assert.match(html, /<td>merge-split steps=400<\/td>/);
+    assert.match(html, /<td>merge-split steps=200<\/td>/);
+    assert.match(html, /<td>penalty-weak<\/td>/);
+    assert.match(html, /<th class="row">fig4-fluid-cloth steps=400<\/th>/);
+    assert.match(html, /<th class="row">fig4-fluid-cloth steps=200<\/th>/);
+    assert.match(html, /<th class="row">fig4-fluid-cloth<\/th>/);
+    assert.ok(!/some cases appear more than once/i.test(html), "nothing replaced");
+    const data = reportData(html);
+    assert.deepEqual(
+      data.inputs[0].cases.map((c: { handler: string; variant: string }) => c.handler + c.variant),
+      ["merge-split steps=400", "merge-split steps=200", "penalty-weak"],
+    );
+    assert.deepEqual(data.inputs[0].phaseShares.labels, [
+      "fig4-fluid-cloth × merge-split steps=400",
+      "fig4-fluid-cloth × merge-split steps=200",
+      "fig4-fluid-cloth × penalty-weak",
+    ]);
+    // the same configuration run twice: one case, the last record
+    const twice = renderReport([{ label: "run", records: [...records, fakeRecord(base)] }], {
+      cdn: true,
+    });
+    assert.match(twice, /the last record of each is shown \(run: 1 replaced\)/);
   });
 
   await t.step("claims: reproduced, not reproduced, not run", () => {
@@ -643,6 +678,53 @@ Deno.test("HTML report", async (t) => {
     }
   });
 
+  await t.step("torn and malformed lines are skipped with a warning; the rest is reported", () => {
+    const dir = Deno.makeTempDirSync({ prefix: "mergesplit-report-torn-" });
+    const errors: string[] = [];
+    const { error, log } = console;
+    console.error = (...a: unknown[]) => errors.push(a.join(" "));
+    console.log = () => {};
+    try {
+      const file = join(dir, "results.jsonl");
+      const good = goodSuite();
+      const bad = (fields: Record<string, unknown>) =>
+        JSON.stringify({ ...fakeRecord({ scene: "fig5-wall", handler: "impulse" }), ...fields });
+      Deno.writeTextFileSync(
+        file,
+        [
+          ...good.slice(0, 3).map((r) => recordLine(r).trim()),
+          bad({ timings: "garbage" }),
+          bad({ metrics: 5 }),
+          bad({ particles: null }),
+          ...good.slice(3).map((r) => recordLine(r).trim()),
+          recordLine(good[0]).slice(0, 100),
+        ].join("\n"),
+      );
+      const n = good.length + 4;
+      const out = join(dir, "report.html");
+      assert.equal(main([file, "--out", out, "--cdn", "--format", "csv"]), 0, errors.join("\n"));
+      assert.deepEqual(errors, [
+        `mergesplit report: ${file} line 4 skipped: field "timings" must be an object or null, got the string "garbage"`,
+        `mergesplit report: ${file} line 5 skipped: field "metrics" must be an object or null, got the number 5`,
+        `mergesplit report: ${file} line 6 skipped: field "particles" must be an object, got null`,
+        `mergesplit report: ${file} line ${n} skipped: not JSON (a torn write?)`,
+      ]);
+      const html = Deno.readTextFileSync(out);
+      assert.match(html, /: 4 line\(s\) of the results file skipped<\/strong>/);
+      assert.ok(html.includes(`${file} line ${n} skipped: not JSON (a torn write?)`));
+      assert.equal(reportData(html).inputs[0].cases.length, latestCases(good).length);
+      // the strict reader still refuses the file, naming the first bad line
+      assert.throws(
+        () => parseResults(Deno.readTextFileSync(file)),
+        /results line 4: field "timings"/,
+      );
+    } finally {
+      console.error = error;
+      console.log = log;
+      Deno.removeSync(dir, { recursive: true });
+    }
+  });
+
   await t.step("writeReport and the command line", async () => {
     const dir = await Deno.makeTempDir({ prefix: "mergesplit-report-" });
     const errors: string[] = [];
@@ -663,7 +745,7 @@ Deno.test("HTML report", async (t) => {
       assert.equal(main([file, "--bogus"]), 2);
       assert.match(
         errors.join("\n"),
-        /--bogus.*valid options: --out, --format, --cdn, --title, --label, --export, --export-dir, --help/s,
+        /--bogus.*valid options: --out, --format, --cdn, --merge, --title, --label, --export, --export-dir, --help/s,
       );
       assert.equal(main([]), 2);
       assert.equal(main([file, "--export", "obj"]), 2);

@@ -55,7 +55,7 @@ export function renderProblemWarning(records: readonly CaseRecord[]): string {
   return `<div class="warning"><strong>${bad.length} case(s) did not finish normally</strong><ul>${
     bad.map((r) =>
       `<li><span class="badge bad">${escapeHtml(r.status)}</span> ${
-        escapeHtml(caseLabel(r, { withScale: true }))
+        escapeHtml(caseLabel(r, { withScale: true, among: records }))
       }${r.error ? `: <code>${escapeHtml(r.error)}</code>` : ""}</li>`
     ).join("")
   }</ul></div>`;
@@ -110,7 +110,7 @@ export function renderRunSummary(input: { label: string; records: readonly CaseR
   const dl = rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${v}</dd>`).join("");
   const repeatNote = nonRepeatable.length
     ? `<div class="note">Repetitions did not end in the same state for: ${
-      escapeHtml(nonRepeatable.map((r) => caseLabel(r)).join(", "))
+      escapeHtml(nonRepeatable.map((r) => caseLabel(r, { among: rs })).join(", "))
     }.</div>`
     : "";
   return `<div class="run"><h3>${escapeHtml(input.label)}</h3><dl class="env">${dl}</dl>${

@@ -5,7 +5,7 @@
  * @module
  */
 import type { CaseRecord } from "../core/result.ts";
-import { distinct } from "./case_key.ts";
+import { caseVariant, distinct } from "./case_key.ts";
 import { escapeHtml } from "./escape_html.ts";
 import { formatNumber } from "./format_number.ts";
 
@@ -85,12 +85,18 @@ function cell(record: CaseRecord | undefined): string {
 
 /**
  * Renders the matrix of `records` (one input): a row per scene (per scene and scale when several
- * scales are present), a column per handler in first-seen order. Cells without a case show `–`.
+ * scales are present; a case that differs from another of its scene, handler and scale in steps,
+ * seed, parameters … gets a row of its own, named by what differs: reports/case_key.ts
+ * `caseVariant`), a column per handler in first-seen order. Cells without a case show `–`.
  */
 export function renderSceneMatrix(records: readonly CaseRecord[]): string {
   if (!records.length) return `<p class="muted">No cases.</p>`;
   const scales = distinct(records.map((r) => r.scale));
-  const rowKey = (r: CaseRecord) => (scales.length > 1 ? `${r.scene} (${r.scale})` : r.scene);
+  const keys = new Map(records.map((r) => [
+    r,
+    `${scales.length > 1 ? `${r.scene} (${r.scale})` : r.scene}${caseVariant(r, records)}`,
+  ]));
+  const rowKey = (r: CaseRecord) => keys.get(r)!;
   const rows = distinct(records.map(rowKey));
   const handlers = distinct(records.map((r) => r.handler));
   const head = `<tr><th>scene</th>${

@@ -7,7 +7,7 @@
  * @module
  */
 import type { CaseRecord } from "../core/result.ts";
-import { distinct } from "./case_key.ts";
+import { caseVariant, distinct, sweepText } from "./case_key.ts";
 import { escapeHtml } from "./escape_html.ts";
 import { formatNumber } from "./format_number.ts";
 import { nsPerParticleStep } from "./scaling_fit.ts";
@@ -73,7 +73,9 @@ function costCells(record: CaseRecord): string {
 }
 
 /**
- * Renders Table I for one input: rows grouped by scene, a column per phase, the ns per
+ * Renders Table I for one input: rows grouped by scene, a column per phase (the handler cell names
+ * the case's sweep values and what tells it apart from other cases of its scene, handler and
+ * scale: reports/case_key.ts `caseVariant`), the ns per
  * particle-step, what a step costs the GPU (dispatches per step, how often stage 2 ran, peak
  * buffer MiB), and a canvas with id `chartId` for the stacked bars of the phase medians per case.
  */
@@ -103,7 +105,7 @@ export function renderTableOne(
             multiScale ? ` (${escapeHtml(r.scale)})` : ""
           }</th>`
           : ""
-      }<td>${escapeHtml(r.handler)}${
+      }<td>${escapeHtml(`${r.handler}${sweepText(r.sweep)}${caseVariant(r, records)}`)}${
         r.status === "ok" ? "" : ` <span class="badge bad">${escapeHtml(r.status)}</span>`
       }</td><td class="num">${escapeHtml(formatNumber(r.particles?.solid))}</td><td class="num">${
         escapeHtml(formatNumber(r.particles?.fluid))

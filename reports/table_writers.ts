@@ -4,7 +4,8 @@
  * A number with a confidence interval prints as `12.3 [11.9, 12.8]` in Markdown and LaTeX (three
  * significant digits, reports/format_number.ts) and as three columns in CSV (the value, `… ci95
  * low`, `… ci95 high`, six significant digits, empty where missing), so that a spreadsheet reads
- * numbers. Every text is escaped for its format.
+ * numbers. Every text is escaped for its format; a CSV text that a spreadsheet would run as a
+ * formula (`=`, `+`, `-`, `@`, tab, CR first) is prefixed with `'`.
  *
  * @module
  */
@@ -75,9 +76,25 @@ function markdownTable(table: PublishTable): string {
   ].join("\n");
 }
 
-/** One CSV field: quoted (quotes doubled) when it holds a comma, a quote or a line break. */
+/** A decimal number as CSV writes one (`-1.5`, `+2e-7`, `-Infinity`): not a formula. */
+const CSV_NUMBER = /^[+-]?(?:(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|Infinity)$/;
+
+/**
+ * A CSV field that a spreadsheet cannot run (OWASP's CSV injection rule): a value that starts
+ * with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`, unless it is a number
+ * (`-1.5`, `-Infinity`), so that `=HYPERLINK(…)` from a result file reads as text.
+ */
+export function csvNeutralise(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) && !CSV_NUMBER.test(value) ? `'${value}` : value;
+}
+
+/**
+ * One CSV field: neutralised against formulas ({@link csvNeutralise}), then quoted (quotes
+ * doubled) when it holds a comma, a quote or a line break.
+ */
 export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+  const safe = csvNeutralise(value);
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 /** A number for CSV: six significant digits, `Infinity`/`-Infinity`, empty for none. */

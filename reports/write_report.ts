@@ -1,14 +1,16 @@
 /**
  * Writes the HTML report of one or more `results.jsonl` files: reads them through
- * `parseResults`, renders them with {@link renderReport} and writes one file, and with `formats`
+ * `core/result.ts`'s tolerant `readResults` (a torn or malformed line is skipped, reported by its
+ * line number, and the other cases are kept), renders them with {@link renderReport} and writes one file, and with `formats`
  * the report's tables as Markdown, CSV or LaTeX files beside it (`table1.md`, `claims.csv`, …;
  * reports/publish_tables.ts), which the page links to. The bench calls it at the end of a run
  * (`reports/out/<timestamp>/report.html`); `reports/main.ts` is its command line.
  *
  * @module
  */
+import { caseCoverage, coverageLines } from "./case_coverage.ts";
 import { basename, dirname, join } from "node:path";
-import { type CaseRecord, parseResults } from "../core/result.ts";
+import { type ReadResults, readResults, skippedLineWarning } from "../core/result.ts";
 import { compareInputs } from "./comparison.ts";
 import { publishTables } from "./publish_tables.ts";
 import { type PublishedFile, renderReport } from "./report.ts";
@@ -38,6 +40,11 @@ export interface WriteReportOptions {
   labels?: string[];
   /** Also write the tables in these formats, beside the HTML file (default none). */
   formats?: readonly PublishFormat[];
+  /**
+   * Read the files as one run (the parts of a `--shard i/n` run, or runs appended apart) instead
+   * of comparing them: one input, labelled `labels[0]` or "merged (N files)".
+   */
+  merge?: boolean;
 }
 
 /**
@@ -56,8 +63,12 @@ function writing<T>(write: () => T, { path, what }: { path: string; what: string
   }
 }
 
-/** Reads and parses one results file; throws a {@link ResultsFileError} naming it. */
-export function readResults(file: string): CaseRecord[] {
+/**
+ * Reads one results file tolerantly: its valid records, and the lines left out (torn, not JSON,
+ * a malformed record; `core/result.ts` `readResults`). Throws a {@link ResultsFileError} naming
+ * the file when it cannot be read.
+ */
+export function readResultsFile(file: string): ReadResults {
   let text: string;
   try {
     text = Deno.readTextFileSync(file);
@@ -68,11 +79,7 @@ export function readResults(file: string): CaseRecord[] {
       }; pass the path of a results.jsonl written by \`deno task bench\``,
     );
   }
-  try {
-    return parseResults(text);
-  } catch (e) {
-    throw new ResultsFileError(`${file}: ${(e as Error).message}`);
-  }
+  return readResults(text);
 }
 
 /** Default labels: each file's folder name, or its path where folder names repeat. */
@@ -83,25 +90,44 @@ export function defaultLabels(files: readonly string[]): string[] {
 
 /**
  * Renders the report of `files` and writes it, with the tables in `options.formats` beside it;
- * returns its path, its size in bytes and the paths of the tables written. Throws a
- * {@link ResultsFileError} for a missing or malformed file, a {@link ReportOutputError} when the
+ * returns its path, its size in bytes, the paths of the tables written and a warning per line of
+ * a file that was skipped (`<file> line 7 skipped: not JSON (a torn write?)`; the report names
+ * them too). Throws a {@link ResultsFileError} for a missing file, a {@link ReportOutputError} when the
  * output folder or a file cannot be written, and a `RangeError` when no file is given or the
  * labels do not match the files.
  */
 export function writeReport(
   files: readonly string[],
   options: WriteReportOptions = {},
-): { path: string; bytes: number; tables: string[] } {
+): { path: string; bytes: number; tables: string[]; skipped: string[]; coverage: string[] } {
   if (!files.length) throw new RangeError("writeReport: no results file given");
   const labels = options.labels ?? defaultLabels(files);
-  if (labels.length !== files.length) {
+  if (options.merge && options.labels && options.labels.length !== 1) {
+    throw new RangeError(
+      `writeReport: ${options.labels.length} label(s) for a merged report; give one label`,
+    );
+  }
+  if (!options.merge && labels.length !== files.length) {
     throw new RangeError(
       `writeReport: ${labels.length} label(s) for ${files.length} file(s); give one label per file`,
     );
   }
-  const inputs = files.map((f, k) => ({ label: labels[k], records: readResults(f) }));
+  const read = files.map((f) => readResultsFile(f));
+  const each = files.map((f, k) => ({
+    label: labels[k],
+    records: read[k].records,
+    skipped: read[k].skipped.map((s) => skippedLineWarning(f, s)),
+  }));
+  const inputs = (options.merge
+    ? [{
+      label: options.labels?.[0] ??
+        (files.length > 1 ? `merged (${files.length} files)` : labels[0]),
+      records: each.flatMap((i) => i.records),
+      skipped: each.flatMap((i) => i.skipped),
+    }]
+    : each).map((i) => ({ ...i, coverage: coverageLines(caseCoverage(i.records)) }));
   const path = options.out ??
-    join(dirname(files[0]), files.length > 1 ? "comparison.html" : "report.html");
+    join(dirname(files[0]), inputs.length > 1 ? "comparison.html" : "report.html");
   const parent = dirname(path);
   writing(() => Deno.mkdirSync(parent, { recursive: true }), {
     path: parent,
@@ -133,5 +159,11 @@ export function writeReport(
   });
   const bytes = new TextEncoder().encode(html);
   writing(() => Deno.writeFileSync(path, bytes), { path, what: "the report" });
-  return { path, bytes: bytes.length, tables };
+  return {
+    path,
+    bytes: bytes.length,
+    tables,
+    skipped: inputs.flatMap((i) => i.skipped),
+    coverage: inputs.flatMap((i) => i.coverage),
+  };
 }

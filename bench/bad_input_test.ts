@@ -1,0 +1,130 @@
+/**
+ * Bad command-line input found by trying the bench as a new user would (issue 23): each is a
+ * one-line usage error (exit status 2) before anything runs, never a run of the wrong thing.
+ */
+import assert from "node:assert/strict";
+import { parseBenchArgs } from "./cli.ts";
+import { checkRunPlan } from "./run_plan_check.ts";
+import { resolveCases, UsageError } from "./suite.ts";
+import { runBench } from "./main.ts";
+
+const usage = (re: RegExp) => (e: unknown) =>
+  e instanceof UsageError && re.test(e.message) && !e.message.includes("\n");
+
+Deno.test("empty values (an unset shell variable) are refused, not read as 'everything'", () => {
+  for (const name of ["scene", "handler", "out", "verify", "adapter"]) {
+    assert.throws(
+      () => parseBenchArgs([`--${name}`, ""]),
+      usage(new RegExp(`^--${name} was given an empty value \\(an unset shell variable\\?\\)`)),
+      name,
+    );
+  }
+  assert.throws(() => parseBenchArgs(["--scene", " , "]), usage(/--scene was given an empty/));
+});
+
+Deno.test("integer options take decimal integers only, within bounds", () => {
+  for (
+    const [name, v] of [
+      ["seed", ""],
+      ["seed", "0x10"],
+      ["seed", "1e3"],
+      ["seed", "4294967296"],
+      ["warmup", ""],
+      ["warmup", "2.5"],
+      ["steps", "0"],
+      ["steps", "10000001"],
+      ["repeat", "101"],
+    ]
+  ) {
+    assert.throws(
+      () => parseBenchArgs([`--${name}`, v]),
+      usage(new RegExp(`^--${name} must be a decimal integer from \\d+ to [\\d,]+, got "`)),
+      `--${name} ${v}`,
+    );
+  }
+  assert.equal(parseBenchArgs(["--seed", "16"]).seed, 16);
+  assert.throws(() => parseBenchArgs(["--duration", ""]), usage(/--duration must be a finite/));
+  assert.throws(() => parseBenchArgs(["--duration", "Infinity"]), usage(/--duration/));
+  assert.throws(() => parseBenchArgs(["--timeout", ""]), usage(/--timeout/));
+});
+
+Deno.test("the run plan: warm-up, step count and --param are checked against the cases", () => {
+  const cases = resolveCases({
+    scenes: ["fig4-fluid-cloth"],
+    handlers: ["merge-split"],
+    scale: "tiny",
+  });
+  assert.throws(
+    () => checkRunPlan(cases, { steps: 10, warmup: 10 }),
+    usage(/^--warmup 10 leaves no measured step: fig4-fluid-cloth × merge-split runs 10 steps/),
+  );
+  checkRunPlan(cases, { steps: 10, warmup: 9 });
+  assert.throws(
+    () => checkRunPlan(cases, { duration: 1e9 }),
+    usage(
+      /fig4-fluid-cloth × merge-split would run \d+ steps \(1000000000 s at dt .*more than 10,000,000/,
+    ),
+  );
+  assert.throws(
+    () => checkRunPlan(cases, { params: { penalty: { stiffness: 10 } } }),
+    usage(/^--param penalty\.…: handler penalty is not in this run \(its handlers: merge-split\)/),
+  );
+  checkRunPlan(cases, { params: { "merge-split": { alpha: 0.5 } } });
+});
+
+Deno.test("shards: disjoint parts whose union is the case list", async () => {
+  const { selectShard } = await import("./shard.ts");
+  const cases = resolveCases({ scenes: [], handlers: [], scale: ["tiny", "small"] });
+  const whole = await selectShard(cases, null);
+  const parts = await Promise.all(
+    [1, 2, 3].map((index) => selectShard(cases, { index, count: 3 })),
+  );
+  const seen = parts.flat().map((p) => p.place.index).sort((a, b) => a - b);
+  assert.deepEqual(seen, whole.map((p) => p.place.index), "disjoint, and together the whole");
+  for (const [k, part] of parts.entries()) {
+    assert.ok(part.length >= Math.floor(cases.length / 3));
+    for (const p of part) {
+      assert.equal(p.place.shard, `${k + 1}/3`);
+      assert.equal(p.place.list, whole[0].place.list, "one list hash for every part");
+      assert.equal(p.place.of, cases.length);
+      assert.equal(p.spec, cases[p.place.index]);
+    }
+  }
+  assert.throws(() => parseBenchArgs(["--shard", "4/3"]), usage(/--shard must be i\/n/));
+  assert.throws(() => parseBenchArgs(["--shard", "0/3"]), usage(/--shard must be i\/n/));
+  assert.deepEqual(parseBenchArgs(["--shard", "2/3"]).shard, { index: 2, count: 3 });
+});
+
+Deno.test("runBench: bad input is exit status 2 and writes nothing", async () => {
+  const dir = Deno.makeTempDirSync();
+  const errors: string[] = [];
+  const error = console.error;
+  console.error = (...a: unknown[]) => errors.push(a.join(" "));
+  try {
+    for (
+      const args of [
+        ["--out", ""],
+        ["--scene", "", "--out", `${dir}/a`],
+        [
+          "--scene",
+          "fig4-fluid-cloth",
+          "--handler",
+          "merge-split",
+          "--param",
+          "penalty.stiffness=5",
+        ],
+        ["--scene", "fig4-fluid-cloth", "--steps", "5", "--warmup", "5", "--out", `${dir}/b`],
+      ]
+    ) {
+      errors.length = 0;
+      const outcome = await runBench([...args, "--scale", "tiny"]);
+      assert.equal(outcome.exitCode, 2, args.join(" "));
+      assert.equal(errors.length, 1, errors.join("\n"));
+      assert.match(errors[0], /^mergesplit bench: /);
+    }
+    assert.deepEqual([...Deno.readDirSync(dir)], [], "nothing written");
+  } finally {
+    console.error = error;
+    Deno.removeSync(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,47 @@
+/**
+ * Test fixture: runs a Deno script of the repository (`bench/main.ts`, `reports/main.ts`, …) in a
+ * child process with this Deno, as a user would, and returns its exit status and output.
+ *
+ * @module
+ */
+
+/** What a child run gave. */
+export interface ProcessOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `deno run -A --cached-only <args>`. `limitBlocks` runs it under `ulimit -f` (1 KiB blocks)
+ * with SIGXFSZ ignored, so a write past the limit fails with EFBIG ("File too large") the way a
+ * full disk fails with ENOSPC.
+ */
+export async function runDeno(
+  args: readonly string[],
+  options: { limitBlocks?: number; cwd?: string } = {},
+): Promise<ProcessOutcome> {
+  const argv = [Deno.execPath(), "run", "-A", "--cached-only", ...args];
+  const out = options.limitBlocks
+    ? await new Deno.Command("bash", {
+      args: [
+        "-c",
+        `trap '' XFSZ; ulimit -f ${options.limitBlocks}; exec ${
+          argv.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ")
+        }`,
+      ],
+      cwd: options.cwd,
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).output()
+    : await new Deno.Command(argv[0], {
+      args: argv.slice(1),
+      cwd: options.cwd,
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}

@@ -1,0 +1,149 @@
+import assert from "node:assert/strict";
+import { getScene } from "../scenes/catalog.ts";
+import { sceneToJson } from "../core/scene.ts";
+import { loadSceneFile, resolveCases, SceneFileError } from "./suite.ts";
+
+const MAIN = new URL("./main.ts", import.meta.url).pathname;
+
+/** The bad scene files of issue 23: a change to the tiny fig4-fluid-cloth, the field it breaks. */
+// deno-lint-ignore no-explicit-any
+const BAD: ReadonlyArray<readonly [string, (s: Record<string, any>) => void, RegExp]> = [
+  [
+    "unknown body system",
+    (s) => (s.bodies[1].system = "nope"),
+    /: scene\.bodies\[1\]\.system: unknown system "nope"; known systems: mass-spring, peridynamics, sph, flip/,
+  ],
+  [
+    "unknown systems name",
+    (s) => (s.systems.nope = { x: 1 }),
+    /: scene\.systems\["nope"\]: unknown system "nope"; known systems: mass-spring, /,
+  ],
+  [
+    "unknown system parameter",
+    (s) => (s.systems.sph.rh0 = 1000),
+    /: scene\.systems\["sph"\]\.rh0: unknown parameter of system "sph"; its parameters: h, rho0, /,
+  ],
+  [
+    "rho0: 0",
+    (s) => (s.systems.sph.rho0 = 0),
+    /: scene\.systems\["sph"\]\.rho0: must be > 0, got 0 \(sph: rest density/,
+  ],
+  ["h: -1", (s) => (s.systems.sph.h = -1), /: scene\.systems\["sph"\]\.h: must be > 0, got -1 /],
+  [
+    "negative stiffness",
+    (s) => (s.systems.sph.stiffness = -1e5),
+    /: scene\.systems\["sph"\]\.stiffness: must be > 0, got -100000 /,
+  ],
+  [
+    "NaN (a string in JSON)",
+    (s) => (s.systems["mass-spring"].drag = "NaN"),
+    /: scene\.systems\["mass-spring"\]\.drag: must be a number, got "NaN"/,
+  ],
+  [
+    "fluid spacing 1e-5",
+    (s) => (s.bodies[1].spacing = 1e-5),
+    /: scene\.bodies\[1\]\.spacing: scene fig4-fluid-cloth: about 9\.42e\+12 particles .*, more than this machine's [\d.]+ GiB and the harness's limit of 44,739,242 particles; raise bodies\[1\]\.spacing or shrink the body$/,
+  ],
+  [
+    "domain 1e308",
+    (s) => (s.domain.max = [1e308, 1e308, 1e308]),
+    /: scene\.domain\.max: \[1e\+308, 1e\+308, 1e\+308\] lies beyond ±3\.40e\+38 m, the range of the f32 positions the GPU keeps; /,
+  ],
+];
+
+/** Writes the tiny fig4-fluid-cloth changed by `mutate` to a file in `dir`; returns its path. */
+function sceneFile(
+  dir: string,
+  // deno-lint-ignore no-explicit-any
+  options: { name: string; mutate?: (s: Record<string, any>) => void },
+): string {
+  const { name, mutate = () => {} } = options;
+  const scene = JSON.parse(sceneToJson(getScene("fig4-fluid-cloth", { scale: "tiny" })));
+  mutate(scene);
+  const path = `${dir}/${name.replace(/\W+/g, "-")}.json`;
+  Deno.writeTextFileSync(path, JSON.stringify(scene));
+  return path;
+}
+
+Deno.test("loadSceneFile and resolveCases reject bad systems and oversized scenes", async (t) => {
+  const dir = Deno.makeTempDirSync({ prefix: "mergesplit-suite-" });
+  try {
+    const good = sceneFile(dir, { name: "good" });
+    assert.equal(loadSceneFile(good).id, "fig4-fluid-cloth");
+    assert.ok(resolveCases({ scenes: [good], handlers: ["merge-split"], scale: "tiny" }).length);
+    for (const [name, mutate, message] of BAD) {
+      await t.step(name, () => check(sceneFile(dir, { name, mutate }), { name, message }));
+    }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+/** Asserts that the scene file at `path` is rejected, by both loaders, with `message`. */
+function check(path: string, expected: { name: string; message: RegExp }): void {
+  const { name, message } = expected;
+  const t0 = performance.now();
+  const loaders = [
+    () => loadSceneFile(path),
+    () => resolveCases({ scenes: [path], handlers: [], scale: "tiny" }),
+  ];
+  for (const load of loaders) {
+    assert.throws(
+      load,
+      (e: unknown) =>
+        e instanceof SceneFileError && e.message.startsWith(`scene file ${path}: scene.`) &&
+        message.test(e.message),
+      `${name}: expected ${message}`,
+    );
+  }
+  assert.ok(performance.now() - t0 < 2000, `${name}: rejected before anything is built`);
+}
+
+Deno.test("loadSceneFile: the machine's memory can be given", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "mergesplit-suite-" });
+  try {
+    const path = sceneFile(dir, { name: "good" });
+    assert.throws(
+      () => loadSceneFile(path, { memoryBytes: 2 ** 20 }),
+      /^SceneFileError: scene file .*: scene\.bodies\[\d\]\.\w+: scene fig4-fluid-cloth: about \d+ particles.* more than this machine's 0\.000977 GiB; /,
+    );
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "bench/main.ts: a scene file too big to build exits 2 at once, one line, nothing written",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = Deno.makeTempDirSync({ prefix: "mergesplit-suite-" });
+    try {
+      const path = sceneFile(dir, {
+        name: "spacing",
+        mutate: (s) => (s.bodies[1].spacing = 1e-5),
+      });
+      const t0 = performance.now();
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", MAIN, "--scene", path, "--out", `${dir}/out`],
+        stdout: "piped",
+        stderr: "piped",
+        env: { NO_COLOR: "1" },
+      }).output();
+      const seconds = (performance.now() - t0) / 1000;
+      const stderr = new TextDecoder().decode(out.stderr);
+      assert.equal(out.code, 2, stderr);
+      const lines = stderr.split("\n").filter((l) => l.trim());
+      assert.equal(lines.length, 1, stderr);
+      assert.match(
+        lines[0],
+        /^mergesplit bench: scene file .*spacing\.json: scene\.bodies\[1\]\.spacing: scene fig4-fluid-cloth: about 9\.42e\+12 particles/,
+      );
+      assert.equal(new TextDecoder().decode(out.stdout), "");
+      assert.throws(() => Deno.statSync(`${dir}/out`), "nothing written");
+      assert.ok(seconds < 20, `${seconds} s`);
+    } finally {
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
+});

@@ -1,0 +1,177 @@
+import assert from "node:assert/strict";
+import { getScene } from "../scenes/catalog.ts";
+import { HANDLERS } from "../gpu/handlers/registry.ts";
+import { type CaseRecord, recordLine } from "../core/result.ts";
+import { runSuite } from "./runner.ts";
+import { resolveCases } from "./suite.ts";
+import { expandSweeps, parseSweep, sweptScene } from "./sweep.ts";
+import { verifyCommand, verifyResults } from "./verify.ts";
+
+/** {@link verifyCommand} on `file` with its output captured (no case reaches the GPU here). */
+async function verify(file: string) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await verifyCommand(file, {
+    adapter: "software",
+    log: (l) => out.push(l),
+    warn: (l) => err.push(l),
+  });
+  return { code, out, err };
+}
+
+/** A record that did not finish (nothing to re-run: no GPU needed). */
+function unfinished(status: CaseRecord["status"]): string {
+  return recordLine({
+    schemaVersion: 1,
+    scene: "fig4-fluid-cloth",
+    sceneSource: "catalog",
+    handler: "merge-split",
+    handlerParams: {},
+    scale: "tiny",
+    seed: 1,
+    steps: 10,
+    dt: 1e-3,
+    particles: { solid: 0, fluid: 0 },
+    status,
+    error: "boom",
+    protocol: { warmupSteps: 0, repeats: 1, timeoutSeconds: 1 },
+    timings: null,
+    metrics: null,
+    stateHash: null,
+    repeatable: null,
+    hostSyncsPerStep: null,
+    env: null,
+    configHash: "0".repeat(64),
+    startedAt: new Date(0).toISOString(),
+    wallSeconds: 0,
+  });
+}
+
+Deno.test("--verify: nothing verified is exit 2 with one line saying why", async (t) => {
+  const dir = Deno.makeTempDirSync({ prefix: "mergesplit-verify-" });
+  try {
+    await t.step("a missing file: its name and the system's error, no stack trace", async () => {
+      const r = await verify(`${dir}/missing.jsonl`);
+      assert.equal(r.code, 2);
+      assert.deepEqual(r.out, []);
+      assert.equal(r.err.length, 1, r.err.join("\n"));
+      assert.match(
+        r.err[0],
+        /^mergesplit bench: --verify .*\/missing\.jsonl: cannot read it: No such file or directory \(os error 2\).*; pass the path of a results\.jsonl written by deno task bench$/,
+      );
+    });
+
+    await t.step("an empty file does not pass as 0 of 0 reproduced", async () => {
+      Deno.writeTextFileSync(`${dir}/empty.jsonl`, "\n");
+      const r = await verify(`${dir}/empty.jsonl`);
+      assert.equal(r.code, 2);
+      assert.deepEqual(r.out, []);
+      assert.deepEqual(r.err, [
+        `mergesplit bench: --verify ${dir}/empty.jsonl: nothing to verify: the file holds no record; pass a results.jsonl with cases that finished ok or unstable`,
+      ]);
+    });
+
+    await t.step(
+      "only failed and timed-out cases: nothing to verify, with the counts",
+      async () => {
+        const file = `${dir}/failed.jsonl`;
+        Deno.writeTextFileSync(
+          file,
+          unfinished("failed") + unfinished("timeout") + unfinished("failed") + '{"torn',
+        );
+        const r = await verify(file);
+        assert.equal(r.code, 2);
+        assert.deepEqual(r.err, [
+          `${file} line 4 skipped: not JSON (a torn write?)`,
+          `mergesplit bench: --verify ${file}: nothing to verify: no case finished ok or unstable (2 failed, 1 timeout, 1 line(s) skipped); pass a results.jsonl with cases that finished ok or unstable`,
+        ]);
+      },
+    );
+
+    await t.step("every line skipped: a warning per line, then why nothing ran", async () => {
+      const file = `${dir}/garbage.jsonl`;
+      Deno.writeTextFileSync(
+        file,
+        'not json\n{"schemaVersion":1,"scene":"s","handler":"h","scale":"tiny","status":"ok","configHash":"x","timings":"garbage"}\n',
+      );
+      const r = await verify(file);
+      assert.equal(r.code, 2);
+      assert.deepEqual(r.err, [
+        `${file} line 1 skipped: not JSON (a torn write?)`,
+        `${file} line 2 skipped: field "timings" must be an object or null, got the string "garbage"`,
+        `mergesplit bench: --verify ${file}: nothing to verify: every line of it was skipped (2); pass a results.jsonl with cases that finished ok or unstable`,
+      ]);
+    });
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("sweptScene rebuilds the scene of each case of a sweep from its record", () => {
+  const known = { knownHandlers: [...HANDLERS.keys()] };
+  const base = resolveCases({
+    scenes: ["fig3-ball-cloth-low"],
+    handlers: ["penalty"],
+    scale: "tiny",
+    seed: 7,
+  });
+  const cases = expandSweeps(base, [
+    parseSweep("scene.dt=1e-3,2e-3", known),
+    parseSweep("scene.speed=1,2", known),
+    parseSweep("penalty.stiffness=10", known),
+  ]);
+  assert.equal(cases.length, 4);
+  const catalogue = getScene("fig3-ball-cloth-low", { scale: "tiny" });
+  for (const c of cases) {
+    // what --verify has: the catalogue scene at the record's scale, its seed and its sweep
+    const rebuilt = { ...sweptScene(catalogue, c.sweep), seed: 7 };
+    assert.deepEqual(rebuilt, c.scene, JSON.stringify(c.sweep));
+  }
+  assert.deepEqual(sweptScene(catalogue), catalogue, "no sweep: the scene as it is");
+  assert.deepEqual(sweptScene(catalogue, { "penalty.stiffness": 5 }), catalogue);
+  assert.throws(
+    () => sweptScene(catalogue, { "scene.gravity": 1 }),
+    /sweep key "scene\.gravity": a scene sweep varies one of scene\.dt, scene\.speed/,
+  );
+});
+
+Deno.test({
+  name: "--verify re-runs a scene.dt sweep at its recorded dt, past a torn line (software GPU)",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = Deno.makeTempDirSync({ prefix: "mergesplit-verify-gpu-" });
+    try {
+      const file = `${dir}/results.jsonl`;
+      const cases = expandSweeps(
+        resolveCases({ scenes: ["fig4-fluid-cloth"], handlers: ["merge-split"], scale: "tiny" }),
+        [parseSweep("scene.dt=4e-4", { knownHandlers: [...HANDLERS.keys()] })],
+      );
+      assert.notEqual(getScene("fig4-fluid-cloth", { scale: "tiny" }).dt, 4e-4);
+      const { records } = await runSuite(
+        cases,
+        { adapter: "software", steps: 6, warmup: 1, repeat: 1, timeout: 600 },
+        { resultsFile: file },
+      );
+      assert.equal(records[0].status, "ok", records[0].error ?? "");
+      assert.equal(records[0].dt, 4e-4);
+      // a run killed while it wrote its next case
+      Deno.writeTextFileSync(file, recordLine(records[0]).slice(0, 80), { append: true });
+
+      const outcomes = await verifyResults(file, { adapter: "software", onSkipped: () => {} });
+      assert.equal(outcomes.length, 1);
+      assert.ok(outcomes[0].match, "the re-run at the recorded dt ends in the recorded state");
+      assert.equal(outcomes[0].warning, null);
+
+      const r = await verify(file);
+      assert.equal(r.code, 0, [...r.out, ...r.err].join("\n"));
+      assert.deepEqual(r.err, [`${file} line 2 skipped: not JSON (a torn write?)`]);
+      assert.deepEqual(r.out, [
+        "match    fig4-fluid-cloth × merge-split scene.dt=0.0004",
+        "1 of 1 cases reproduced their state hash; 1 line(s) of the file skipped",
+      ]);
+    } finally {
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
+});
