@@ -15,6 +15,12 @@
  *   down beside another one's threads. `deno test --parallel` runs the files as threads of one
  *   process, whose exit aborted now and then in glibc ("corrupted size vs. prev_size") after
  *   every test had passed.
+ * - On llvmpipe (GL) a file's tests run on the process's main thread (`run_test_file.ts`, the
+ *   same tests with `deno test`'s meaning and summary line): under `deno test` they run on a
+ *   worker thread, whose EGL state libglvnd 1.6.0 frees twice when that thread finishes exiting
+ *   during the main thread's `exit()` ("double free or corruption", 2 aborts in some 170 GL
+ *   processes of two loaded CI runs, every test passed). The Vulkan implementations use
+ *   `deno test`.
  * - The files are type-checked once, then run with `--no-check`.
  *
  * Prints Deno's summary line (`ok | N passed (M steps) | F failed (…)`) at the end; exits 1 on
@@ -39,7 +45,15 @@ export interface Implementation {
   needs: readonly string[];
   /** What installs it (for the "skipped" message). */
   install: string;
+  /**
+   * How a test file runs: `deno test`, or on the main thread (`run_test_file.ts`: the GL
+   * backend, whose libglvnd 1.6.0 double-frees a worker thread's EGL state at exit).
+   */
+  runner: "deno-test" | "main-thread";
 }
+
+/** The runner of test files on the main thread (see `run_test_file.ts`). */
+const MAIN_THREAD_RUNNER = new URL("./run_test_file.ts", import.meta.url).pathname;
 
 /** The implementations, in the order they run. */
 export const IMPLEMENTATIONS: readonly Implementation[] = [
@@ -48,6 +62,7 @@ export const IMPLEMENTATIONS: readonly Implementation[] = [
     env: { DENO_WEBGPU_BACKEND: "gl" },
     needs: ["/usr/lib/x86_64-linux-gnu/dri/swrast_dri.so"],
     install: "apt-get install libgl1-mesa-dri libegl1",
+    runner: "main-thread",
   },
   {
     id: "lavapipe",
@@ -60,6 +75,7 @@ export const IMPLEMENTATIONS: readonly Implementation[] = [
     },
     needs: ["/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"],
     install: "apt-get install libvulkan1 mesa-vulkan-drivers",
+    runner: "deno-test",
   },
   {
     id: "swiftshader",
@@ -69,6 +85,7 @@ export const IMPLEMENTATIONS: readonly Implementation[] = [
     },
     needs: ["/usr/lib/chromium/vk_swiftshader_icd.json"],
     install: "apt-get install libvulkan1 chromium",
+    runner: "deno-test",
   },
 ];
 
@@ -179,7 +196,9 @@ async function runFile(file: string, impl: Implementation): Promise<FileOutcome>
     env.XDG_RUNTIME_DIR = dir;
   }
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["test", "-A", "--no-check", file],
+    args: impl.runner === "main-thread"
+      ? ["run", "-A", "--no-check", MAIN_THREAD_RUNNER, file]
+      : ["test", "-A", "--no-check", file],
     env: { NO_COLOR: "1", ...env },
     stdout: "piped",
     stderr: "piped",
