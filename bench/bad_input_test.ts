@@ -128,3 +128,34 @@ Deno.test("runBench: bad input is exit status 2 and writes nothing", async () =>
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("the run header names the scale a scene file runs at, not --scale's default", async () => {
+  const { getScene } = await import("../scenes/catalog.ts");
+  const { sceneToJson } = await import("../core/scene.ts");
+  const dir = Deno.makeTempDirSync();
+  const lines: string[] = [];
+  const [error, log] = [console.error, console.log];
+  console.error = (...a: unknown[]) => lines.push(a.join(" "));
+  console.log = () => {};
+  try {
+    const file = `${dir}/scene.json`;
+    Deno.writeTextFileSync(file, sceneToJson(getScene("fig4-fluid-cloth", { scale: "tiny" })));
+    const outcome = await runBench([
+      "--scene",
+      file,
+      "--handler",
+      "merge-split",
+      "--steps",
+      "2",
+      "--adapter",
+      "software",
+      "--out",
+      `${dir}/out`,
+    ]);
+    assert.equal(outcome.exitCode, 0, lines.join("\n"));
+    assert.match(lines.find((l) => l.startsWith("running ")) ?? "", / at scale tiny on adapter/);
+  } finally {
+    [console.error, console.log] = [error, log];
+    Deno.removeSync(dir, { recursive: true });
+  }
+});

@@ -13,3 +13,7 @@ export {
   type ProfileOptions,
   profileTable,
 } from "./profile.ts";
+export { appendResultLine, endsTorn, ResultsWriteError } from "./results_file.ts";
+export { caseListLabel, type CasePlace, selectShard } from "./shard.ts";
+export { checkRunPlan } from "./run_plan_check.ts";
+export { checkSceneFile, machineMemoryBytes, systemSchemas } from "./scene_file_check.ts";

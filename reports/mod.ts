@@ -89,3 +89,4 @@ export {
 } from "./paper_table_one.ts";
 export { hasBudget, renderBudgetSection } from "./budget_section.ts";
 export { screenshot, screenshotMain, type ScreenshotOptions } from "./screenshot.ts";
+export { type CaseCoverage, caseCoverage, coverageLines } from "./case_coverage.ts";
