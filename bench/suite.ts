@@ -18,7 +18,8 @@ import { handlerParams, HANDLERS } from "../gpu/handlers/registry.ts";
 import { getSuite, type Suite } from "./suites.ts";
 import type { CouplingReading } from "../gpu/coupling/coupling.ts";
 import { ParamError } from "../core/params.ts";
-import { checkSceneFile, systemSchemas } from "./scene_file_check.ts";
+import { checkSceneFile, machineMemoryBytes, systemSchemas } from "./scene_file_check.ts";
+import { checkSceneSize } from "../core/scene_size.ts";
 
 /** One case to run. */
 export interface CaseSpec {
@@ -158,6 +159,8 @@ export function resolveCases(options: {
   coupling?: CouplingReading;
   /** A suite name; default `default` when neither scenes nor handlers are given, else none. */
   suite?: string;
+  /** The memory the scenes' size estimates are checked against; default this machine's. */
+  memoryBytes?: number;
 }): CaseSpec[] {
   const suiteName = options.suite ??
     (options.scenes.length || options.handlers.length ? undefined : "default");
@@ -188,8 +191,9 @@ export function resolveCases(options: {
   const patterns = options.scenes.length ? options.scenes : ["*"];
   const ids: string[] = [];
   for (const p of patterns) {
-    if (looksLikePath(p)) files.push({ scene: loadSceneFile(p), source: p });
-    else ids.push(...expand([p], catalog, "scene").filter((id) => !ids.includes(id)));
+    if (looksLikePath(p)) {
+      files.push({ scene: loadSceneFile(p, { memoryBytes: options.memoryBytes }), source: p });
+    } else ids.push(...expand([p], catalog, "scene").filter((id) => !ids.includes(id)));
   }
   // Scene files first, with the first scale's cases only (a file has its own scale).
   const picked: { scene: Scene; source: string }[] = [];
@@ -197,6 +201,19 @@ export function resolveCases(options: {
     if (k === 0) picked.push(...files);
     for (const id of ids) picked.push({ scene: getScene(id, { scale }), source: "catalog" });
   });
+  // a catalogue scene too big for this machine fails here, before any particle is built
+  const memoryBytes = options.memoryBytes ?? machineMemoryBytes();
+  for (const { scene, source } of picked) {
+    if (source !== "catalog") continue;
+    try {
+      checkSceneSize(scene, { memoryBytes });
+    } catch (e) {
+      if (!(e instanceof SceneError)) throw e;
+      // the file's advice (raise a spacing) is the catalogue's smaller scales
+      const what = e.message.replace(/^scene\.[^:]*: scene [^:]*: /, "").replace(/; [^;]*$/, "");
+      throw new UsageError(`${scene.id} at scale ${scene.scale}: ${what}; run a smaller --scale`);
+    }
+  }
   // `*` and globs list the handlers that are not explicit-only (the families run at explicit
   // values, e.g. `penalty`); an exact id names any handler
   const allHandlers = [...HANDLERS.keys()];

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { getScene } from "../scenes/catalog.ts";
 import { sceneToJson } from "../core/scene.ts";
-import { loadSceneFile, resolveCases, SceneFileError } from "./suite.ts";
+import { loadSceneFile, resolveCases, SceneFileError, UsageError } from "./suite.ts";
 
 const MAIN = new URL("./main.ts", import.meta.url).pathname;
 
@@ -146,4 +146,25 @@ Deno.test({
       Deno.removeSync(dir, { recursive: true });
     }
   },
+});
+
+Deno.test("a catalogue scene too big for the machine is a usage error before anything is built", () => {
+  const cases = () =>
+    resolveCases({
+      scenes: ["fig8-bowl"],
+      handlers: ["merge-split"],
+      scale: "paper",
+      memoryBytes: 4 * 2 ** 30,
+    });
+  assert.throws(cases, (e: unknown) => {
+    assert.ok(e instanceof UsageError);
+    assert.match(
+      e.message,
+      /^fig8-bowl at scale paper: about 6\.5\de\+6 particles.*more than this machine's 4 GiB; run a smaller --scale$/,
+    );
+    return true;
+  });
+  // the same scene at small, and at paper on a machine with the memory
+  resolveCases({ scenes: ["fig8-bowl"], handlers: [], scale: "small", memoryBytes: 4 * 2 ** 30 });
+  resolveCases({ scenes: ["fig8-bowl"], handlers: [], scale: "paper", memoryBytes: 64 * 2 ** 30 });
 });
