@@ -52,7 +52,8 @@ export function sweepLabel(sweep: Readonly<Record<string, number>> | undefined):
 /**
  * The summary table printed at the end of a run: one line per case (a scale column in scale
  * sweeps; a parameter sweep's values after the handler). Rebound is `fluidRebound`, the fluid's
- * net upward velocity at its most (m/s).
+ * net upward velocity at its most (m/s); ms/step the median of the GPU timestamps' total; wall ms
+ * the host's wall clock per measured step (`timings.wall`), larger where the GPU waits for the host.
  */
 export function summaryTable(records: readonly CaseRecord[]): string {
   const sweep = new Set(records.map((r) => r.scale)).size > 1;
@@ -65,7 +66,7 @@ export function summaryTable(records: readonly CaseRecord[]): string {
   const lines = [
     `${"scene".padEnd(22)} ${"handler".padEnd(17)} ${scale("scale")}${
       "status".padEnd(11)
-    } pass-thru  rebound  E/E0   ms/step  ns/p·step`,
+    } pass-thru  rebound  E/E0   ms/step  ns/p·step  wall ms`,
   ];
   for (const r of records) {
     const m = r.metrics?.summary;
@@ -75,7 +76,7 @@ export function summaryTable(records: readonly CaseRecord[]): string {
         String(m?.passThroughMax ?? "-").padStart(9)
       }  ${f(m?.fluidRebound).padStart(7)}  ${f(m?.energyRatio).padStart(5)}  ${
         f(r.timings?.phases.total.median, 1).padStart(7)
-      }  ${ns(r).padStart(9)}`,
+      }  ${ns(r).padStart(9)}  ${f(r.timings?.wall?.msPerStep, 1).padStart(7)}`,
     );
   }
   return lines.join("\n");

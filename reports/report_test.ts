@@ -411,7 +411,13 @@ Deno.test("HTML report", async (t) => {
     assert.match(table, /<th class="num"[^>]*>ns\/p·step<\/th><th/);
     assert.match(table, /<th class="num"[^>]*>GPU MiB<\/th><th[^>]*>contacts dropped<\/th><\/tr>/);
     // total 9.7 ms over 256 + 400 particles: 14,787 ns; a record without `gpu`: dashes
-    assert.match(table, /<td class="num">14800<\/td>(<td class="num muted">–<\/td>){4}<\/tr>/);
+    assert.match(table, /<th[^>]*>ns\/p·step<\/th><th[^>]*>host wall ms<\/th>/);
+    // no wall clock in the record (before it was measured): a dash
+    assert.match(table, /<td class="num">14800<\/td>(<td class="num muted">–<\/td>){5}<\/tr>/);
+    const walled = fakeRecord();
+    walled.timings!.wall = { steps: 100, msPerStep: 12.5 };
+    const w = renderReport([{ label: "x", records: [walled] }], { cdn: true });
+    assert.match(w, /<td class="num">14800<\/td><td class="num">12\.5<\/td>/);
     const costed = fakeRecord({
       gpu: {
         dispatchesPerStep: 172,
@@ -425,7 +431,7 @@ Deno.test("HTML report", async (t) => {
     const costTable = renderReport([{ label: "x", records: [costed] }], { cdn: true });
     assert.match(
       costTable,
-      /<td class="num">14800<\/td><td class="num">172<\/td><td class="num">554 \/ 600<\/td><td class="num">3<\/td><td class="num bad">12<\/td><\/tr>/,
+      /<td class="num">14800<\/td><td class="num muted">–<\/td><td class="num">172<\/td><td class="num">554 \/ 600<\/td><td class="num">3<\/td><td class="num bad">12<\/td><\/tr>/,
     );
     const shares = phaseShares(fakeRecord(), ["neighborSearch", "merging", "total"])!;
     assert.deepEqual(Object.keys(shares), ["neighborSearch", "merging"]);

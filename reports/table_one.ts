@@ -72,6 +72,14 @@ function costCells(record: CaseRecord): string {
     : `<td class="num${dropped > 0 ? " bad" : ""}">${escapeHtml(formatNumber(dropped))}</td>`);
 }
 
+/** The host's wall clock per measured step (`timings.wall`), or – for records without it. */
+function wallCell(record: CaseRecord): string {
+  const ms = record.timings?.wall?.msPerStep;
+  return ms === undefined
+    ? `<td class="num muted">–</td>`
+    : `<td class="num">${escapeHtml(formatNumber(ms))}</td>`;
+}
+
 /**
  * Renders Table I for one input: rows grouped by scene, a column per phase (the handler cell names
  * the case's sweep values and what tells it apart from other cases of its scene, handler and
@@ -91,6 +99,7 @@ export function renderTableOne(
     `<tr><th>scene</th><th>handler</th><th class="num">solid</th><th class="num">fluid</th>${
       phases.map((p) => `<th class="num">${escapeHtml(p)}</th>`).join("")
     }<th class="num" title="median step time × 10⁶ / (solid + fluid)">ns/p·step</th>` +
+    `<th class="num" title="the host's wall clock per measured step over whole batches (encoding, submission and readback waits included): above the timestamps' total where the GPU waits for the host">host wall ms</th>` +
     `<th class="num" title="dispatches encoded per step (a metrics sample's excluded)">dispatches</th>` +
     `<th class="num" title="steps whose stage 2 ran (merge-split) / steps">stage 2 ran</th>` +
     `<th class="num" title="peak bytes of GPU buffers alive at once, MiB">GPU MiB</th>` +
@@ -111,12 +120,14 @@ export function renderTableOne(
         escapeHtml(formatNumber(r.particles?.fluid))
       }</td>${phases.map((p) => timeCell(r, p)).join("")}<td class="num">${
         escapeHtml(formatNumber(recordNsPerParticleStep(r)))
-      }</td>${costCells(r)}</tr>`
+      }</td>${wallCell(r)}${costCells(r)}</tr>`
     ).join("\n");
   }).join("\n");
   return `<p class="muted">ms per step: median [95% bootstrap CI of the median]; timing source: ${
     escapeHtml(sources.join(", ") || "none")
-  }; ns/p·step: the median step time per particle (solid + fluid), in ns; dispatches per step,
+  }; ns/p·step: the median step time per particle (solid + fluid), in ns; host wall ms: the host's
+wall clock per measured step, the cross-check of the timestamps (larger where the GPU waits for the
+host to encode and submit); dispatches per step,
 how often stage 2 ran, the peak GPU buffer memory and the contacts dropped by full slots (missed
 collisions, red when any) come from each record's <code>gpu</code> field (– where a record has
 none).</p>
