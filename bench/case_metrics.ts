@@ -83,6 +83,13 @@ export interface CaseMetrics {
   /** Fragments of the solid bodies at the end (components of intact bonds), the largest one's size. */
   fragments: number;
   largestFragment: number;
+  /**
+   * Fragments at the end holding at least 1 % of the solid particles (`significantFragments`,
+   * `gpu/metrics/metrics.ts` SIGNIFICANT_FRAGMENT_SHARE), and the largest one's share of them (0
+   * without solids).
+   */
+  significantFragments: number;
+  largestFragmentShare: number;
   /** `solidInside` at its most over the samples before the first broken bond (all if none broke). */
   solidInsideBeforeFracture: number;
   /**
@@ -161,6 +168,8 @@ export interface SummaryOptions {
   crossingParticles?: number;
   /** Cloth particles: the denominator of `largestSheetGroupFraction` (absent or 0: no cloth). */
   sheetParticles?: number;
+  /** Particles of the solid bodies: the denominator of `largestFragmentShare` (0: no solids). */
+  solidParticles?: number;
   /** Whether the scene has fluid: the fluid-validity fields are added. */
   fluid?: boolean;
   /** Dam-break scenes: column width a (m) and |g| (m/s²), recorded in the summary. */
@@ -213,6 +222,10 @@ export function summariseMetrics(
     solidInside: max("solidInside"),
     fragments: last?.fragments ?? 0,
     largestFragment: last?.largestFragment ?? 0,
+    significantFragments: last?.significantFragments ?? 0,
+    largestFragmentShare: options.solidParticles
+      ? (last?.largestFragment ?? 0) / options.solidParticles
+      : 0,
     solidInsideBeforeFracture: series.filter((r) => !(r.brokenBonds > 0)).reduce(
       (m, r) => Math.max(m, r.solidInside),
       0,

@@ -72,3 +72,35 @@ Deno.test("case summary: the step budget over the budget steps", () => {
   assert.ok(Math.abs(s.budgetMergeEnergyMean - -0.3) < 1e-12, "mean per budget step");
   assert.equal(summariseMetrics([sample({})], { referenceSpeed: 1 }).budgetSteps, 0);
 });
+
+Deno.test("case summary: fragment statistics of the brittle solids", () => {
+  const series = [
+    sample({ time: 0.1, brokenBonds: 0, fragments: 1, largestFragment: 600 }),
+    sample({
+      time: 0.2,
+      brokenBonds: 40,
+      fragments: 3,
+      largestFragment: 500,
+      significantFragments: 2,
+    }),
+    sample({
+      time: 0.3,
+      brokenBonds: 90,
+      fragments: 9,
+      largestFragment: 450,
+      significantFragments: 3,
+    }),
+  ];
+  const s = summariseMetrics(series, {
+    referenceSpeed: 1,
+    breakableBonds: 900,
+    solidParticles: 600,
+  });
+  assert.equal(s.brokenFraction, 0.1);
+  assert.equal(s.firstFracture, 0.2);
+  assert.equal(s.fragments, 9);
+  assert.equal(s.significantFragments, 3, "at the end");
+  assert.equal(s.largestFragmentShare, 0.75);
+  const none = summariseMetrics(series, { referenceSpeed: 1 });
+  assert.equal(none.largestFragmentShare, 0, "no solid particles: no share");
+});

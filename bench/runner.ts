@@ -295,6 +295,8 @@ export async function runOne(
                   .reduce((n, b) => n + b.count, 0),
                 sheetParticles: engine.particles.bodies.filter((b) => b.kind === "cloth")
                   .reduce((n, b) => n + b.count, 0),
+                solidParticles: engine.particles.bodies.filter((b) => b.kind === "solid")
+                  .reduce((n, b) => n + b.count, 0),
                 fluid: scene.bodies.some((b) => b.kind === "fluid"),
                 damBreak: scene.damBreak && {
                   columnWidth: scene.damBreak.columnWidth,

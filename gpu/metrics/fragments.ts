@@ -5,7 +5,7 @@
  *
  * ```ts
  * const frag = new Fragments(device, { count: n, bondStart, bondList, member });
- * frag.encode(encoder); // encodes only; result = [count, largest, converged, rounds]
+ * frag.encode(encoder); // encodes only; result = [count, largest, converged, rounds, significant]
  * const { count, largest } = await frag.read(); // tests / batched readbacks
  * ```
  *
@@ -69,6 +69,7 @@ export const FRAGMENT_PARAMS: StructLayout = defineStruct("FragmentParams", [
   ["count", "u32"],
   ["workgroups", "u32"],
   ["rows", "u32"],
+  ["minSize", "u32"],
 ]);
 
 /** Words of the {@link Fragments.result} buffer (`array<u32>`). */
@@ -81,7 +82,12 @@ export const FRAGMENT_RESULT = {
   CONVERGED: 2,
   /** Rounds run, the one that found nothing to change included. */
   ROUNDS: 3,
+  /** Fragments of at least `significantSize` particles ({@link FragmentsOptions}). */
+  SIGNIFICANT: 4,
 } as const;
+
+/** Bytes of the {@link Fragments.result} buffer: one u32 per word of {@link FRAGMENT_RESULT}. */
+const RESULT_BYTES = 4 * Object.keys(FRAGMENT_RESULT).length;
 
 /** Label of a non-member in {@link Fragments.labels}. */
 export const NO_FRAGMENT = 0xffffffff;
@@ -99,6 +105,11 @@ export interface FragmentsOptions {
   /** Label prefix of every GPU object (default "fragments"). */
   label?: string;
   /**
+   * The fewest particles of a fragment counted in `significant` (default 1: every fragment); the
+   * metrics give 1 % of the solid particles, rounded up.
+   */
+  significantSize?: number;
+  /**
    * Workgroups per row of the per-particle dispatches (default 65,535, the most WebGPU allows along
    * x); more particles run as a 2D grid. A smaller value exercises that path on small inputs.
    */
@@ -115,6 +126,8 @@ export interface FragmentCount {
   converged: boolean;
   /** Rounds run. */
   rounds: number;
+  /** Fragments of at least `significantSize` particles. */
+  significant: number;
 }
 
 type FragmentKernel =
@@ -213,13 +226,20 @@ export class Fragments {
       mappedAtCreation: true,
     });
     new Uint8Array(params.getMappedRange()).set(
-      new Uint8Array(FRAGMENT_PARAMS.pack({ count: n, workgroups, rows })),
+      new Uint8Array(
+        FRAGMENT_PARAMS.pack({
+          count: n,
+          workgroups,
+          rows,
+          minSize: Math.max(1, Math.ceil(options.significantSize ?? 1)),
+        }),
+      ),
     );
     params.unmap();
     const parent = storageBuffer(device, { label: `${label} parent`, size: 4 * n });
     const scratch = storageBuffer(device, { label: `${label} roots / sizes`, size: 4 * n });
     this.#labels = storageBuffer(device, { label: `${label} labels`, size: 4 * n });
-    this.#result = storageBuffer(device, { label: `${label} result`, size: 16 });
+    this.#result = storageBuffer(device, { label: `${label} result`, size: RESULT_BYTES });
     const state = storageBuffer(device, { label: `${label} state`, size: 16 });
     this.#args = storageBuffer(device, {
       label: `${label} indirect args`,
@@ -327,12 +347,15 @@ export class Fragments {
 
   /** Reads {@link Fragments.result} back (one mapAsync: tests and batched readbacks only). */
   async read(): Promise<FragmentCount> {
-    const r = new Uint32Array(await readBuffer(this.device, this.#result, { size: 16 }));
+    const r = new Uint32Array(
+      await readBuffer(this.device, this.#result, { size: RESULT_BYTES }),
+    );
     return {
       count: r[FRAGMENT_RESULT.COUNT],
       largest: r[FRAGMENT_RESULT.LARGEST],
       converged: r[FRAGMENT_RESULT.CONVERGED] === 1,
       rounds: r[FRAGMENT_RESULT.ROUNDS],
+      significant: r[FRAGMENT_RESULT.SIGNIFICANT],
     };
   }
 

@@ -22,6 +22,8 @@ struct FragmentParams {
   count: u32,
   workgroups: u32,
   rows: u32,
+  // the fewest particles of a fragment counted in result[R_SIGNIFICANT]
+  minSize: u32,
 }
 
 override WORKGROUP_SIZE: u32 = 64u;
@@ -31,6 +33,7 @@ override R_COUNT: u32;
 override R_LARGEST: u32;
 override R_CONVERGED: u32;
 override R_ROUNDS: u32;
+override R_SIGNIFICANT: u32;
 // Label of a non-member (NONE in fragments.ts).
 override NONE: u32;
 
@@ -68,6 +71,7 @@ fn init(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg:
     atomicStore(&result[R_LARGEST], 0u);
     atomicStore(&result[R_CONVERGED], 0u);
     atomicStore(&result[R_ROUNDS], 0u);
+    atomicStore(&result[R_SIGNIFICANT], 0u);
     atomicStore(&state[S_CHANGED], 1u);
     atomicStore(&state[S_ACTIVE], 0u);
     atomicStore(&state[S_JUMPED], 0u);
@@ -221,13 +225,18 @@ fn tally(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg
   atomicAdd(&scratch[labels[x]], 1u);
 }
 
-// Fragment count (roots) and largest fragment (max of the per-root sizes).
+// Fragment count (roots), largest fragment (max of the per-root sizes) and the fragments of at
+// least params.minSize particles.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn stats(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let x = gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
   if (!is_member(x) || labels[x] != x) {
     return;
   }
+  let size = atomicLoad(&scratch[x]);
   atomicAdd(&result[R_COUNT], 1u);
-  atomicMax(&result[R_LARGEST], atomicLoad(&scratch[x]));
+  atomicMax(&result[R_LARGEST], size);
+  if (size >= params.minSize) {
+    atomicAdd(&result[R_SIGNIFICANT], 1u);
+  }
 }

@@ -57,6 +57,16 @@ async function check(
 ) {
   const members = options.members ?? new Uint32Array(n).fill(1);
   const want = fragments(bonds, n, { members });
+  // the significant fragments at a size that splits the reference's sizes (1 % of the members, as
+  // the metrics count them, or the median size where that is larger)
+  const sorted = [...want.sizes].sort((a, b) => a - b);
+  const memberCount = members.reduce((a, m) => a + (m ? 1 : 0), 0);
+  const significantSize = Math.max(
+    1,
+    Math.ceil(memberCount / 100),
+    sorted[sorted.length >> 1] ?? 1,
+  );
+  const wantSignificant = want.sizes.filter((z) => z >= significantSize).length;
   if (options.expect !== undefined) assert.equal(want.count, options.expect, "reference count");
   // reference labels as the smallest member index of each fragment
   const minIndex: number[] = [];
@@ -85,6 +95,7 @@ async function check(
     member,
     label: "frag test",
     rowLength: options.rowLength,
+    significantSize,
   });
   for (let rep = 0; rep < 2; rep++) {
     const enc = device.createCommandEncoder({ label: "fragments test" });
@@ -94,6 +105,7 @@ async function check(
     assert.equal(got.count, want.count, "count");
     assert.equal(got.largest, want.largest, "largest");
     assert.equal(got.converged, true, "converged");
+    assert.equal(got.significant, wantSignificant, `fragments of at least ${significantSize}`);
     const result = new Uint32Array(await readBuffer(device, frag.result));
     assert.deepEqual([...result.slice(0, 3)], [want.count, want.largest, 1], "result buffer");
     // the round bound of fragments.ts: ⌈log2 N⌉ rounds with changes, one that finds none

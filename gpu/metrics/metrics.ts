@@ -24,8 +24,9 @@
  *   energy ratio is (kinetic + potential + elastic) / its initial value.
  * - `solidInside`: particles of a solid body more than half inside a particle of another solid body
  *   (closer than r); `maxSolidPenetration`: the deepest such overlap, (2r − d)/r in radii.
- * - `fragments`, `largestFragment`: connected components of intact bonds over the solid bodies’
- *   particles (`fragments.ts`), and the largest one's size (0 without solids).
+ * - `fragments`, `largestFragment`, `significantFragments`: connected components of intact bonds
+ *   over the solid bodies’ particles (`fragments.ts`), the largest one's size (0 without solids),
+ *   and how many hold at least {@link SIGNIFICANT_FRAGMENT_SHARE} of those particles.
  * - `brokenBonds`: bonds broken so far (peridynamic fracture); `elastic` counts intact ones only.
  * - `sheetDeflection`: max cloth displacement from rest, in radii (rigidification shows as
  *   a small deflection).
@@ -109,6 +110,7 @@ function wgslConstants(): Record<string, number> {
     BROKEN_BIT: BOND_BROKEN_BIT,
     FRAGMENT_COUNT: FRAGMENT_RESULT.COUNT,
     FRAGMENT_LARGEST: FRAGMENT_RESULT.LARGEST,
+    FRAGMENT_SIGNIFICANT: FRAGMENT_RESULT.SIGNIFICANT,
     // the fluid columns are written by fluid_metrics.wgsl (FluidMetrics) and the budget's by
     // step_budget.wgsl (StepBudget), which take their own
     ...Object.fromEntries(
@@ -117,6 +119,12 @@ function wgslConstants(): Record<string, number> {
     ),
   };
 }
+
+/**
+ * A fragment holding at least this share of the solid bodies' particles is counted in
+ * `significantFragments` (issue 24: "fragments holding at least 1 % of the body").
+ */
+export const SIGNIFICANT_FRAGMENT_SHARE = 0.01;
 
 /** Columns that other kernels write into the sample rows (not `metrics.wgsl`). */
 const OTHER_WRITERS: readonly string[] = [...FLUID_FIELDS, ...BUDGET_FIELDS];
@@ -166,6 +174,7 @@ export const SAMPLE_FIELDS = [
   "maxSolidPenetration",
   "fragments",
   "largestFragment",
+  "significantFragments",
   ...FLUID_FIELDS,
   ...BUDGET_FIELDS,
 ] as const;
@@ -392,12 +401,14 @@ export class Metrics {
       size: 4 * options.count,
       data: member,
     });
+    const solidParticles = options.solids.reduce((a, so) => a + so.count, 0);
     this.#fragments = new Fragments(device, {
       count: options.count,
       bondStart: b.bondStart,
       bondList: b.bondList,
       member: this.#member,
       label: "metrics fragments",
+      significantSize: Math.ceil(SIGNIFICANT_FRAGMENT_SHARE * solidParticles),
     });
     this.#counterBind = bindKernel(device, this.#counterKernel, [
       this.#params,

@@ -56,9 +56,11 @@ override F_BROKEN_BONDS: u32;
 override F_SOLID_INSIDE: u32;
 override F_FRAGMENTS: u32;
 override F_LARGEST_FRAGMENT: u32;
+override F_SIGNIFICANT_FRAGMENTS: u32;
 // Positions in the fragments result (gpu/metrics/fragments.ts FRAGMENT_RESULT, passed in).
 override FRAGMENT_COUNT: u32;
 override FRAGMENT_LARGEST: u32;
+override FRAGMENT_SIGNIFICANT: u32;
 override F_MAX_SOLID_PENETRATION: u32;
 // The broken-bond flag of bondList entries (gpu/state/bond_flags.ts BOND_BROKEN_BIT, passed in).
 override BROKEN_BIT: u32;
@@ -205,6 +207,7 @@ fn counter_metrics() {
     let o = P.sample * P.fields;
     e_samples[o + F_FRAGMENTS] = f32(e_fragments[FRAGMENT_COUNT]);
     e_samples[o + F_LARGEST_FRAGMENT] = f32(e_fragments[FRAGMENT_LARGEST]);
+    e_samples[o + F_SIGNIFICANT_FRAGMENTS] = f32(e_fragments[FRAGMENT_SIGNIFICANT]);
     e_samples[o + F_MOMENTUM_ERROR] = bitcast<f32>(e_stats[STAT_MOMENTUM_ERROR]);
     e_samples[o + F_ENERGY_ERROR] = bitcast<f32>(e_stats[STAT_ENERGY_ERROR]);
     e_samples[o + F_STAGE2_PAIRS] = f32(e_stats[STAT_STAGE2_PAIRS]);

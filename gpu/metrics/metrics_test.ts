@@ -98,6 +98,8 @@ Deno.test("metrics per sheet: none, one or several sheets, same definitions", as
     // no bonds: every solid particle is a fragment of its own
     assert.equal(row.fragments, 5);
     assert.equal(row.largestFragment, 1);
+    // 1 % of 5 solid particles rounds up to 1: every fragment holds at least that
+    assert.equal(row.significantFragments, 5);
   });
 
   await t.step("solid bodies on the grid equal the brute force on a random cloud", async () => {
