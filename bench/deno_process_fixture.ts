@@ -15,11 +15,13 @@ export interface ProcessOutcome {
 /**
  * Runs `deno run -A --cached-only <args>`. `limitBlocks` runs it under `ulimit -f` (1 KiB blocks)
  * with SIGXFSZ ignored, so a write past the limit fails with EFBIG ("File too large") the way a
- * full disk fails with ENOSPC.
+ * full disk fails with ENOSPC. The limit holds for every file the process writes, and SwiftShader
+ * keeps its compiled shaders in a file it maps (past the limit: SIGBUS), so such a run uses the GL
+ * backend (Mesa llvmpipe), whatever implementation the parent runs on.
  */
 export async function runDeno(
   args: readonly string[],
-  options: { limitBlocks?: number; cwd?: string } = {},
+  options: { limitBlocks?: number; cwd?: string; env?: Record<string, string> } = {},
 ): Promise<ProcessOutcome> {
   const argv = [Deno.execPath(), "run", "-A", "--cached-only", ...args];
   const out = options.limitBlocks
@@ -33,14 +35,14 @@ export async function runDeno(
       cwd: options.cwd,
       stdout: "piped",
       stderr: "piped",
-      env: { NO_COLOR: "1" },
+      env: { NO_COLOR: "1", ...options.env, DENO_WEBGPU_BACKEND: "gl" },
     }).output()
     : await new Deno.Command(argv[0], {
       args: argv.slice(1),
       cwd: options.cwd,
       stdout: "piped",
       stderr: "piped",
-      env: { NO_COLOR: "1" },
+      env: { NO_COLOR: "1", ...options.env },
     }).output();
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };

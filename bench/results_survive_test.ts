@@ -8,7 +8,12 @@ import { runDeno } from "./deno_process_fixture.ts";
 
 const FILE_BLOCKS = 120; // ulimit -f (1 KiB blocks): three tiny cases fit, the fourth does not
 
-const run = runDeno;
+/**
+ * Every child on the GL backend (llvmpipe): the full-disk run must be (see runDeno), and --verify
+ * compares state hashes on the adapter that wrote them.
+ */
+const run = (args: string[], options: { limitBlocks?: number } = {}) =>
+  runDeno(args, { ...options, env: { DENO_WEBGPU_BACKEND: "gl" } });
 
 Deno.test({
   name: "results survive a full disk and a torn line; report and --verify read them",
