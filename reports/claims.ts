@@ -66,6 +66,16 @@ export const FIG3_SCENES = ["fig3-ball-cloth-low", "fig3-ball-cloth-high"] as co
 export const FRAGMENT_FACTOR = 2;
 /** Fig. 8: a solid that broke ends in at least this many fragments (a break makes two pieces). */
 export const BROKEN_FRAGMENTS_MIN = 2;
+/**
+ * Fig. 5: a wall broken "into pieces" ends in at least this many fragments of 1 % of the wall or
+ * more (`significantFragments`): several pieces, not one crack.
+ */
+export const PIECES_MIN = 3;
+/**
+ * Fig. 5: the largest fragment's share of the wall (`largestFragmentShare`) that separates pieces
+ * (at least this) from a wall pulverised into tiny ones (below it).
+ */
+export const PIECE_SHARE_MIN = 0.1;
 /** The Fig. 8 scenes: the cloth holding tori, the dam break against a wall, the bowl. */
 export const FIG8_SCENES = {
   cloth: "fig8-cloth-tori",
@@ -201,6 +211,21 @@ export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
     unit: "fragments at the end",
     claims: "u, v",
     reason: "a solid that broke is in pieces: one break makes two components of intact bonds",
+  },
+  {
+    name: "PIECES_MIN",
+    value: PIECES_MIN,
+    unit: "fragments of ≥ 1 % of the wall",
+    claims: "p2",
+    reason: "several pieces, not one crack: a crack makes two, pieces make at least three",
+  },
+  {
+    name: "PIECE_SHARE_MIN",
+    value: PIECE_SHARE_MIN,
+    unit: "largest fragment / wall",
+    claims: "p2",
+    reason:
+      "a wall in pieces keeps a piece of a tenth of it; pulverised, its largest fragment holds less (Fig. 5: 'crumbles into tiny pieces')",
   },
 ];
 
@@ -795,6 +820,39 @@ export const CLAIMS: readonly Claim[] = [
       "A single-layer cloth holds the poured fluid and the tori on it: nothing passes through, stable (merge-split)",
     paper: "Fig. 8 (top)",
     evaluate: mergeSplitHoldsOn([FIG8_SCENES.cloth]),
+  },
+  {
+    id: "p2",
+    text:
+      `Merge-split breaks the wall into pieces (at least ${PIECES_MIN} fragments of ≥ 1 % of it, the largest ≥ ${PIECE_SHARE_MIN} of it) while strong forces pulverise it (largest < ${PIECE_SHARE_MIN})`,
+    paper: "Fig. 5",
+    evaluate(records) {
+      const ms = findCase(records, FIG5_SCENE, MERGE_SPLIT);
+      if (!usable(ms)) {
+        return { status: "not run", measured: `no usable ${FIG5_SCENE} × merge-split case` };
+      }
+      const strong = ["penalty-strong", "kernel-repulsion-strong"].map((h) =>
+        findCase(records, FIG5_SCENE, h)
+      ).filter(usable);
+      if (!strong.length) {
+        return { status: "not run", measured: "no usable strong-force case of fig5-wall" };
+      }
+      const pieces = metric(ms, "significantFragments");
+      const share = (r: CaseRecord) => metric(r, "largestFragmentShare");
+      if (!Number.isFinite(pieces) || !Number.isFinite(share(ms))) {
+        return { status: "not run", measured: "records without fragment statistics" };
+      }
+      const inPieces = pieces >= PIECES_MIN && share(ms) >= PIECE_SHARE_MIN;
+      const pulverised = strong.every((r) => share(r) < PIECE_SHARE_MIN);
+      return {
+        status: inPieces && pulverised ? "reproduced" : "not reproduced",
+        measured:
+          `merge-split: ${formatNumber(pieces)} pieces of ≥ 1 %, largest ${
+            formatNumber(share(ms))
+          } of the wall; ` +
+          strong.map((r) => `${r.handler}: largest ${formatNumber(share(r))}`).join("; "),
+      };
+    },
   },
   {
     id: "u",

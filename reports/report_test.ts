@@ -63,11 +63,16 @@ function goodSuite(): CaseRecord[] {
     ms("fig8-cloth-tori", { passThroughMax: 0, energyRatio: 0.5 }),
     ms("fig8-dam-break-wall", { fragments: 12, brokenBonds: 900, brokenFraction: 0.2 }),
     ms("fig8-bowl", { fragments: 30, brokenBonds: 400, brokenFraction: 0.5, firstFracture: 0.25 }),
-    ms("fig5-wall", { solidInsideBeforeFracture: 0, fragments: 10 }),
+    ms("fig5-wall", {
+      solidInsideBeforeFracture: 0,
+      fragments: 10,
+      significantFragments: 4,
+      largestFragmentShare: 0.3,
+    }),
     fakeRecord({
       scene: "fig5-wall",
       handler: "kernel-repulsion-strong",
-      summary: { fragments: 40 },
+      summary: { fragments: 40, significantFragments: 1, largestFragmentShare: 0.04 },
     }),
     ...(["penalty-weak", "kernel-repulsion-weak", "impulse"] as const).map((handler, k) =>
       fakeRecord({ scene: "fig5-wall", handler, summary: { solidInsideBeforeFracture: k + 2 } })
@@ -264,7 +269,7 @@ Deno.test("HTML report", async (t) => {
     assert.match(v.measured, /fig8-bowl × merge-split ended gpu-timeout/);
     const onlyFig4 = good.filter((r) => r.scene === "fig4-fluid-cloth");
     const s4 = statuses(onlyFig4);
-    for (const id of ["h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s"]) {
+    for (const id of ["h", "i", "j", "k", "l", "m", "n", "o", "p", "p2", "q", "r", "s"]) {
       assert.equal(s4[id], "not run", id);
     }
     const failed = goodSuite();
@@ -273,7 +278,7 @@ Deno.test("HTML report", async (t) => {
     assert.equal(b.status, "not run");
     assert.match(b.measured, /penalty-weak failed, no metrics/);
     const html = renderReport([{ label: "x", records: good }], { cdn: true });
-    assert.match(html, /25 reproduced, 0 not reproduced, 0 not run/);
+    assert.match(html, /26 reproduced, 0 not reproduced, 0 not run/);
     // solids: a merge-split leak or instability, no weak leak, strong stable; unstable cases count
     const solid = goodSuite();
     const at = (scene: string, handler: string) =>
@@ -286,9 +291,11 @@ Deno.test("HTML report", async (t) => {
     at("fig7-mass-100", "merge-split").status = "unstable"; // (n)
     at("fig5-wall", "impulse").metrics!.summary.solidInsideBeforeFracture = 0; // (o)
     at("fig5-wall", "kernel-repulsion-strong").metrics!.summary.fragments = 15; // (p): 15 < 2 × 10
+    // (p2): the strong force leaves a piece of 12 % of the wall: not pulverised
+    at("fig5-wall", "kernel-repulsion-strong").metrics!.summary.largestFragmentShare = 0.12;
     at("fig9-flip-cloth", "merge-split").metrics!.summary.passThroughMax = 1; // (q)
     const so = statuses(solid);
-    for (const id of ["k", "l", "m", "n", "o", "p", "q"]) {
+    for (const id of ["k", "l", "m", "n", "o", "p", "p2", "q"]) {
       assert.equal(so[id], "not reproduced", id);
     }
     for (const id of ["l2", "m2"]) assert.equal(so[id], "reproduced", id);
