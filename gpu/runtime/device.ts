@@ -8,6 +8,7 @@
  */
 import type { AdapterRecord } from "../../core/result.ts";
 import { type AdapterChoice, parseAdapterChoice, requestAdapter } from "./adapter_request.ts";
+import { GpuTimeoutError } from "./gpu_deadline.ts";
 
 export type { AdapterRecord } from "../../core/result.ts";
 export type { AdapterChoice, Backend } from "./adapter_request.ts";
@@ -39,6 +40,41 @@ export interface AcquireGpuOptions {
    * `8`, WebGPU's guaranteed limit, runs the default path of every kernel.
    */
   storageBuffers?: number;
+  /**
+   * Seconds the adapter request, and then the device request, may each take before a
+   * `GpuTimeoutError` ends the wait (a broken driver can leave either pending for ever). Default
+   * {@link ACQUIRE_DEADLINE_SECONDS}.
+   */
+  deadlineSeconds?: number;
+}
+
+/**
+ * Default deadline of each of the adapter and device requests (s): creating a Vulkan instance and
+ * device takes well under a second on the machines measured (an NVIDIA H100, Mesa, SwiftShader).
+ */
+export const ACQUIRE_DEADLINE_SECONDS = 120;
+
+/** `work`, or a `GpuTimeoutError` naming `operation` when it is pending after `seconds`. */
+async function withinSeconds<T>(work: Promise<T>, operation: string, seconds: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new GpuTimeoutError({ phase: "acquiring the GPU", operation }, {
+            seconds,
+            reason: "deadline",
+            basis: "the acquisition deadline (acquireGpu deadlineSeconds)",
+          }),
+        ),
+      seconds * 1000,
+    );
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The limits this harness relies on; requested explicitly, never assumed. */
@@ -62,7 +98,8 @@ export const WANTED_STORAGE_BUFFERS = 16;
  * Acquires an adapter and a device with the features and limits the harness needs.
  *
  * Throws an `Error` naming what is missing (no WebGPU, no adapter, a limit too low) and what to
- * do about it.
+ * do about it, and a `GpuTimeoutError` when the adapter or device request is still pending after
+ * `deadlineSeconds`.
  */
 export async function acquireGpu(options: AcquireGpuOptions = {}): Promise<GpuContext> {
   const choice = options.adapter ?? "default";
@@ -73,7 +110,12 @@ export async function acquireGpu(options: AcquireGpuOptions = {}): Promise<GpuCo
     );
   }
   parseAdapterChoice(choice);
-  const found = await requestAdapter(choice);
+  const seconds = options.deadlineSeconds ?? ACQUIRE_DEADLINE_SECONDS;
+  const found = await withinSeconds(
+    requestAdapter(choice),
+    `requestAdapter (adapter "${choice}")`,
+    seconds,
+  );
   if (!found) {
     throw new Error(
       `No WebGPU adapter was found (adapter option "${choice}"). On a machine without a GPU ` +
@@ -112,11 +154,15 @@ export async function acquireGpu(options: AcquireGpuOptions = {}): Promise<GpuCo
   const wantTimestamps = options.timestamps ?? true;
   const features: GPUFeatureName[] = [];
   if (wantTimestamps && adapter.features.has("timestamp-query")) features.push("timestamp-query");
-  const device = await adapter.requestDevice({
-    label: options.label ?? "mergesplit device",
-    requiredFeatures: features,
-    requiredLimits: limits,
-  });
+  const device = await withinSeconds(
+    adapter.requestDevice({
+      label: options.label ?? "mergesplit device",
+      requiredFeatures: features,
+      requiredLimits: limits,
+    }),
+    `requestDevice on "${adapter.info.description}"`,
+    seconds,
+  );
   const i = adapter.info;
   return {
     adapter,

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { GpuTimeoutError } from "./gpu_deadline.ts";
 import { acquireGpu, REQUIRED_LIMITS, STORAGE_BUFFERS_ENV } from "./device.ts";
 
 Deno.test("acquireGpu", async (t) => {
@@ -45,5 +46,53 @@ Deno.test("storage buffers per stage: WebGPU's 8 at least, a cap by option or en
   } finally {
     if (previous === undefined) Deno.env.delete(STORAGE_BUFFERS_ENV);
     else Deno.env.set(STORAGE_BUFFERS_ENV, previous);
+  }
+});
+
+Deno.test("acquireGpu: an adapter or device request that never answers ends in a GpuTimeoutError", async () => {
+  const gpu = navigator.gpu;
+  const real = gpu.requestAdapter;
+  // a driver that hangs: the request never settles
+  Object.defineProperty(gpu, "requestAdapter", {
+    value: () => new Promise<GPUAdapter | null>(() => {}),
+    configurable: true,
+  });
+  try {
+    const t0 = performance.now();
+    await assert.rejects(
+      () => acquireGpu({ adapter: "software", deadlineSeconds: 0.2 }),
+      (e: unknown) =>
+        e instanceof GpuTimeoutError &&
+        /requestAdapter \(adapter "software"\) in acquiring the GPU was still pending after/.test(
+          e.message,
+        ),
+    );
+    assert.ok(performance.now() - t0 < 5000, "ended by the deadline");
+  } finally {
+    delete (gpu as unknown as Record<string, unknown>).requestAdapter;
+  }
+  assert.equal(gpu.requestAdapter, real, "the real request is back");
+  // the device request: the adapter answers, its requestDevice never does
+  const adapter = await gpu.requestAdapter({ forceFallbackAdapter: true });
+  assert.ok(adapter);
+  Object.defineProperty(gpu, "requestAdapter", {
+    value: () =>
+      Promise.resolve(
+        new Proxy(adapter, {
+          get: (target, key) =>
+            key === "requestDevice"
+              ? () => new Promise<GPUDevice>(() => {})
+              : Reflect.get(target, key, target),
+        }),
+      ),
+    configurable: true,
+  });
+  try {
+    await assert.rejects(
+      () => acquireGpu({ adapter: "software", deadlineSeconds: 0.2 }),
+      (e: unknown) => e instanceof GpuTimeoutError && /requestDevice on "/.test(e.message),
+    );
+  } finally {
+    delete (gpu as unknown as Record<string, unknown>).requestAdapter;
   }
 });
