@@ -21,6 +21,7 @@ import {
   skippedLineWarning,
 } from "../core/result.ts";
 import { runOne } from "./runner.ts";
+import { DeviceLease } from "./device_lease.ts";
 import { loadSceneFile } from "./suite.ts";
 import { sweptScene } from "./sweep.ts";
 
@@ -66,10 +67,26 @@ function recordedScene(record: CaseRecord) {
   return { ...sweptScene(base, record.sweep), seed: record.seed };
 }
 
-/** Re-runs every `ok`/`unstable` record of `records` and compares state hashes. */
+/**
+ * Re-runs every `ok`/`unstable` record of `records` and compares state hashes, on one device for
+ * all of them (as the bench runs its cases; a device that a case spoilt or lost is replaced).
+ */
 export async function verifyRecords(
   records: readonly CaseRecord[],
   options: VerifyOptions,
+): Promise<VerifyOutcome[]> {
+  const devices = new DeviceLease({ adapter: options.adapter, label: "mergesplit verify device" });
+  try {
+    return await verifyOn(records, options, devices);
+  } finally {
+    devices.release();
+  }
+}
+
+async function verifyOn(
+  records: readonly CaseRecord[],
+  options: VerifyOptions,
+  devices: DeviceLease,
 ): Promise<VerifyOutcome[]> {
   const out: VerifyOutcome[] = [];
   for (const rec of records) {
@@ -107,6 +124,7 @@ export async function verifyRecords(
         ...(rec.sweep ? { sweep: { ...rec.sweep } } : {}),
       },
       { adapter: options.adapter, steps: rec.steps, warmup: 0, repeat: 1, timeout: Infinity },
+      { resultsFile: "", devices },
     );
     const warnings: string[] = [];
     if (typeof rec.dt === "number" && scene.dt !== rec.dt) {
