@@ -216,14 +216,14 @@ export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
     name: "PIECES_MIN",
     value: PIECES_MIN,
     unit: "fragments of ≥ 1 % of the wall",
-    claims: "p2",
+    claims: "p2, u2",
     reason: "several pieces, not one crack: a crack makes two, pieces make at least three",
   },
   {
     name: "PIECE_SHARE_MIN",
     value: PIECE_SHARE_MIN,
     unit: "largest fragment / wall",
-    claims: "p2",
+    claims: "p2, u2",
     reason:
       "a wall in pieces keeps a piece of a tenth of it; pulverised, its largest fragment holds less (Fig. 5: 'crumbles into tiny pieces')",
   },
@@ -252,6 +252,37 @@ function breaksUnderFluid(scene: string): (records: readonly CaseRecord[]) => Cl
       } particles), ${formatNumber(100 * metric(r!, "brokenFraction"))} % of bonds broken${
         Number.isFinite(first) ? `, first at ${formatNumber(first)} s` : ""
       }; energy ratio ${formatNumber(metric(r!, "energyRatio"))}${
+        unstable(r!) ? ", unstable" : ""
+      }`,
+    };
+  };
+}
+
+/**
+ * Fig. 8 (middle): merge-split's case of `scene` breaks its brittle solid into pieces, not dust: at
+ * least {@link PIECES_MIN} fragments of ≥ 1 % of the solid, the largest holding at least
+ * {@link PIECE_SHARE_MIN} of it, the run stable ("not run" for a missing case or one that did not
+ * finish; records without the fragment statistics are "not run" too).
+ */
+function breaksIntoPieces(scene: string): (records: readonly CaseRecord[]) => ClaimResult {
+  return (records) => {
+    const r = findCase(records, scene, MERGE_SPLIT);
+    const gap = missing([[scene, MERGE_SPLIT]], [r]);
+    if (gap) return gap;
+    if (r!.status === "failed" || r!.status === "timeout" || r!.status === "gpu-timeout") {
+      return { status: "not run", measured: `${scene} × ${MERGE_SPLIT} ended ${r!.status}` };
+    }
+    const pieces = metric(r!, "significantFragments");
+    const share = metric(r!, "largestFragmentShare");
+    if (!Number.isFinite(pieces) || !Number.isFinite(share)) {
+      return { status: "not run", measured: `${scene}: a record without fragment statistics` };
+    }
+    const ok = pieces >= PIECES_MIN && share >= PIECE_SHARE_MIN && !unstable(r!);
+    return {
+      status: ok ? "reproduced" : "not reproduced",
+      measured: `${scene}: ${formatNumber(pieces)} fragments of ≥ 1 %, the largest ${
+        formatNumber(share)
+      } of the solid, ${formatNumber(100 * metric(r!, "brokenFraction"))} % of bonds broken${
         unstable(r!) ? ", unstable" : ""
       }`,
     };
@@ -867,6 +898,13 @@ export const CLAIMS: readonly Claim[] = [
       `The bowl breaks on the water: bonds break and it ends in at least ${BROKEN_FRAGMENTS_MIN} fragments, stable (merge-split)`,
     paper: "Fig. 8 (bottom)",
     evaluate: breaksUnderFluid(FIG8_SCENES.bowl),
+  },
+  {
+    id: "u2",
+    text:
+      `The dam break breaks the brittle wall into pieces, not dust: at least ${PIECES_MIN} fragments of ≥ 1 % of it, the largest ≥ ${PIECE_SHARE_MIN} of it, stable (merge-split)`,
+    paper: "Fig. 8 (middle)",
+    evaluate: breaksIntoPieces(FIG8_SCENES.wall),
   },
 ];
 

@@ -61,7 +61,13 @@ function goodSuite(): CaseRecord[] {
     ...[1, 10, 100].map((k) => ms(`fig7-mass-${k}`, { passThroughMax: 0, energyRatio: 0.9 })),
     ms("fig9-flip-cloth", { passThroughMax: 0, energyRatio: 0.8 }),
     ms("fig8-cloth-tori", { passThroughMax: 0, energyRatio: 0.5 }),
-    ms("fig8-dam-break-wall", { fragments: 12, brokenBonds: 900, brokenFraction: 0.2 }),
+    ms("fig8-dam-break-wall", {
+      fragments: 12,
+      brokenBonds: 900,
+      brokenFraction: 0.2,
+      significantFragments: 5,
+      largestFragmentShare: 0.25,
+    }),
     ms("fig8-bowl", { fragments: 30, brokenBonds: 400, brokenFraction: 0.5, firstFracture: 0.25 }),
     ms("fig5-wall", {
       solidInsideBeforeFracture: 0,
@@ -278,7 +284,14 @@ Deno.test("HTML report", async (t) => {
     assert.equal(b.status, "not run");
     assert.match(b.measured, /penalty-weak failed, no metrics/);
     const html = renderReport([{ label: "x", records: good }], { cdn: true });
-    assert.match(html, /26 reproduced, 0 not reproduced, 0 not run/);
+    assert.match(html, /27 reproduced, 0 not reproduced, 0 not run/);
+    // (u2): a wall broken into dust (the largest fragment 5 % of it) is not in pieces
+    const dust = goodSuite();
+    const wall = dust.find((r) => r.scene === "fig8-dam-break-wall")!;
+    wall.metrics!.summary.largestFragmentShare = 0.05;
+    const u2 = evaluateClaims(dust).find((c) => c.claim.id === "u2")!.result;
+    assert.equal(u2.status, "not reproduced");
+    assert.match(u2.measured, /5 fragments of ≥ 1 %, the largest 0\.05 of the solid/);
     // solids: a merge-split leak or instability, no weak leak, strong stable; unstable cases count
     const solid = goodSuite();
     const at = (scene: string, handler: string) =>
