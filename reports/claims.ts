@@ -230,6 +230,26 @@ export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
 ];
 
 /**
+ * Fig. 5's merge-split case and its usable strong-force cases (penalty-strong,
+ * kernel-repulsion-strong), or the "not run" result that names what is missing.
+ */
+function fig5StrongCases(
+  records: readonly CaseRecord[],
+): { ms: CaseRecord; strong: CaseRecord[] } | ClaimResult {
+  const ms = findCase(records, FIG5_SCENE, MERGE_SPLIT);
+  if (!usable(ms)) {
+    return { status: "not run", measured: `no usable ${FIG5_SCENE} × merge-split case` };
+  }
+  const strong = ["penalty-strong", "kernel-repulsion-strong"].map((h) =>
+    findCase(records, FIG5_SCENE, h)
+  ).filter(usable);
+  if (!strong.length) {
+    return { status: "not run", measured: "no usable strong-force case of fig5-wall" };
+  }
+  return { ms, strong };
+}
+
+/**
  * Fig. 8: merge-split's case of `scene` breaks its brittle solid: bonds broke and the solids end in
  * at least {@link BROKEN_FRAGMENTS_MIN} fragments, with the run stable (instability is an outcome:
  * "not reproduced"; a case that failed or timed out is "not run").
@@ -716,16 +736,9 @@ export const CLAIMS: readonly Claim[] = [
       `Strong forces crumble the wall: at least ${FRAGMENT_FACTOR}× merge-split's fragments (penalty-strong, kernel-repulsion-strong)`,
     paper: "Fig. 5",
     evaluate(records) {
-      const ms = findCase(records, FIG5_SCENE, MERGE_SPLIT);
-      if (!usable(ms)) {
-        return { status: "not run", measured: `no usable ${FIG5_SCENE} × merge-split case` };
-      }
-      const strong = ["penalty-strong", "kernel-repulsion-strong"].map((h) =>
-        findCase(records, FIG5_SCENE, h)
-      ).filter(usable);
-      if (!strong.length) {
-        return { status: "not run", measured: "no usable strong-force case of fig5-wall" };
-      }
+      const found = fig5StrongCases(records);
+      if ("status" in found) return found;
+      const { ms, strong } = found;
       const f = (r: CaseRecord) => metric(r, "fragments");
       return {
         status: strong.every((r) => f(r) >= FRAGMENT_FACTOR * f(ms))
@@ -858,16 +871,9 @@ export const CLAIMS: readonly Claim[] = [
       `Merge-split breaks the wall into pieces (at least ${PIECES_MIN} fragments of ≥ 1 % of it, the largest ≥ ${PIECE_SHARE_MIN} of it) while strong forces pulverise it (largest < ${PIECE_SHARE_MIN})`,
     paper: "Fig. 5",
     evaluate(records) {
-      const ms = findCase(records, FIG5_SCENE, MERGE_SPLIT);
-      if (!usable(ms)) {
-        return { status: "not run", measured: `no usable ${FIG5_SCENE} × merge-split case` };
-      }
-      const strong = ["penalty-strong", "kernel-repulsion-strong"].map((h) =>
-        findCase(records, FIG5_SCENE, h)
-      ).filter(usable);
-      if (!strong.length) {
-        return { status: "not run", measured: "no usable strong-force case of fig5-wall" };
-      }
+      const found = fig5StrongCases(records);
+      if ("status" in found) return found;
+      const { ms, strong } = found;
       const pieces = metric(ms, "significantFragments");
       const share = (r: CaseRecord) => metric(r, "largestFragmentShare");
       if (!Number.isFinite(pieces) || !Number.isFinite(share(ms))) {
