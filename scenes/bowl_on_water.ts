@@ -23,6 +23,7 @@
 import type { Body, Scale, Scene } from "../core/scene.ts";
 import { baselineHandlers, impactReferences } from "./baseline_handlers.ts";
 import {
+  crackSpeedTimeStep,
   fractureEnergyBetween,
   WALL_BULK_MODULUS,
   WALL_DENSITY,
@@ -62,6 +63,11 @@ export function bowlOnWater(options: BowlOnWaterOptions): Scene {
   const impact = Math.sqrt(2 * g * BOWL.drop);
   const referenceSpeed = Math.ceil(1.2 * impact * 10) / 10;
   const water = sphWater(r, { referenceSpeed });
+  // the SPH step, at most the crack-speed bound of the breakable solid (brittle_wall.ts)
+  const dt = Math.min(
+    water.dt,
+    crackSpeedTimeStep(spacing, { bulkModulus: WALL_BULK_MODULUS, density: WALL_DENSITY }),
+  );
   const horizon = 3 * spacing;
   const fractureEnergy = fractureEnergyBetween(
     {
@@ -108,10 +114,10 @@ export function bowlOnWater(options: BowlOnWaterOptions): Scene {
     gravity: [0, FIG8_GRAVITY, 0],
     domain: { min: [-POOL.half, 0, -POOL.half], max: [POOL.half, rim + 0.08, POOL.half] },
     radius: r,
-    dt: water.dt,
+    dt,
     cfl: { referenceSpeed, fraction: CFL_FRACTION },
     duration: 1,
-    metricsEvery: Math.max(1, Math.round(0.01 / water.dt)),
+    metricsEvery: Math.max(1, Math.round(0.01 / dt)),
     bodies,
     systems: {
       peridynamics: { cgIterations: 16, cgTolerance: 1e-3, drag: 0 },
@@ -127,6 +133,6 @@ export function bowlOnWater(options: BowlOnWaterOptions): Scene {
       `${2 * POOL.half} × ${POOL.depth} m; impact ${
         impact.toFixed(2)
       } m/s; SPH c = ${water.sph.soundSpeed} m/s; ` +
-      `k_ref = ${kRef.toFixed(1)} N/m; dt = min(${CFL_FRACTION}·r/v_ref, SPH limit).`,
+      `k_ref = ${kRef.toFixed(1)} N/m; dt = min(${CFL_FRACTION}·r/v_ref, SPH limit, 2r/c_R).`,
   };
 }

@@ -11,7 +11,8 @@
  *   scale) between the strain of the wall under its own weight, ρgH/K ≈ 5·10⁻⁴, and the strain of
  *   the impact, ρ_ball·v²/K ≈ 5·10⁻²: s0 = 5·10⁻³ at δ = 0.06 m (`small`); G0 is the material's,
  *   so s0 follows δ at other scales (3.5·10⁻³ at `tiny`);
- * - dt from the CFL condition 0.5·r/v_ref, v_ref = 1.2 × 5 m/s;
+ * - dt = min(0.5·r/v_ref (CFL, v_ref = 1.2 × 5 m/s), 2r/c_R (the crack-speed bound,
+ *   {@link crackSpeedTimeStep}));
  * - baselines by the rule of the other scenes: penalty stiffness 1/10/100 × k_ref = m·v²/(2r)² with
  *   the ball's particle mass and the impact speed; SPH-based contact pressure 0.1/1/10 × ρ_ball·v²
  *   with h = 4r; impulse restitution 0.5.
@@ -77,6 +78,40 @@ export function wallMaterial(spacing: number, options: { fractureEnergy: number 
 }
 
 /**
+ * Rayleigh wave speed c_R (m/s) of the family's bond-based peridynamic material of bulk modulus K
+ * and density ρ: Poisson's ratio is 1/4 (Silling 2000), so the shear modulus is μ = 0.6 K and
+ * c_R = √(2 − 2/√3) · √(μ/ρ) ≈ 0.9194 · √(μ/ρ), the root of the Rayleigh equation for ν = 1/4. It
+ * is the limiting speed of a running crack (Freund 1990, "Dynamic Fracture Mechanics", §5).
+ */
+export function rayleighSpeed(material: { bulkModulus: number; density: number }): number {
+  const { bulkModulus, density } = material;
+  if (!(bulkModulus > 0) || !(density > 0)) {
+    throw new RangeError(
+      `rayleighSpeed: bulkModulus and density must be > 0, got ${bulkModulus} and ${density}`,
+    );
+  }
+  return Math.sqrt(2 - 2 / Math.sqrt(3)) * Math.sqrt((0.6 * bulkModulus) / density);
+}
+
+/**
+ * The crack-speed time step of a breakable body on a lattice of spacing h: dt = h / c_R
+ * ({@link rayleighSpeed}), the longest step in which a crack running at the Rayleigh speed advances
+ * at most one spacing. Breaking is decided once per step on the positions of one implicit solve
+ * (Silling & Askari 2005), so a longer step lets one solve overstretch, and break at once, bonds
+ * that a crack could reach only over several steps: the cascade of an implicit step. Every scene
+ * with a breakable body takes dt at most this, for every handler alike.
+ */
+export function crackSpeedTimeStep(
+  spacing: number,
+  material: { bulkModulus: number; density: number },
+): number {
+  if (!(spacing > 0)) {
+    throw new RangeError(`crackSpeedTimeStep: spacing must be > 0, got ${spacing}`);
+  }
+  return spacing / rayleighSpeed(material);
+}
+
+/**
  * The family's fracture rule, fixed before any run: the fracture energy G0 (J/m²) whose critical
  * stretch s0 = √(5G0/(9Kδ)) lies halfway, on a log scale, between a body's strain under its own
  * weight and the strain of the impact it meets: s0 = √(static · impact), G0 = 9Kδ·s0²/5.
@@ -119,8 +154,9 @@ export function wallBody(material: WallMaterial, position: { x: number; bottom: 
 
 /**
  * The scene fields the family's scenes share at particle radius `r`, bodies and plug-ins aside:
- * identity, seed (default 2021), gravity, the domain, dt = 0.5·r/v_ref with v_ref = 1.2 ×
- * {@link WALL_IMPACT_SPEED}, 0.2 s simulated and a metrics sample every 5 ms.
+ * identity, seed (default 2021), gravity, the domain, dt = min(0.5·r/v_ref with v_ref = 1.2 ×
+ * {@link WALL_IMPACT_SPEED}, the wall's {@link crackSpeedTimeStep}), 0.2 s simulated and a metrics
+ * sample every 5 ms.
  */
 export function wallSceneFrame(
   options: BrittleWallOptions,
@@ -128,7 +164,10 @@ export function wallSceneFrame(
 ): Omit<Scene, "bodies" | "systems" | "handlers" | "applicableHandlers" | "notes"> {
   const referenceSpeed = 1.2 * WALL_IMPACT_SPEED;
   const fraction = 0.5;
-  const dt = fraction * r / referenceSpeed;
+  const dt = Math.min(
+    fraction * r / referenceSpeed,
+    crackSpeedTimeStep(2 * r, { bulkModulus: WALL_BULK_MODULUS, density: WALL_DENSITY }),
+  );
   return {
     id: options.id,
     scale: options.scale,
@@ -205,6 +244,8 @@ export function brittleWall(options: BrittleWallOptions): Scene {
       `G0 = ${FRACTURE_ENERGY} J/m² (s0 = ${
         Math.sqrt(5 * FRACTURE_ENERGY / (9 * WALL_BULK_MODULUS * material.horizon)).toExponential(2)
       }` +
-      `); k_ref = m v²/(2r)² = ${kRef.toFixed(1)} N/m; p_dyn = ${pDyn} Pa; dt = 0.5·r/v_ref.`,
+      `); k_ref = m v²/(2r)² = ${
+        kRef.toFixed(1)
+      } N/m; p_dyn = ${pDyn} Pa; dt = min(0.5·r/v_ref, 2r/c_R).`,
   };
 }

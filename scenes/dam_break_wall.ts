@@ -24,6 +24,7 @@
 import type { Body, Scale, Scene } from "../core/scene.ts";
 import { baselineHandlers, impactReferences } from "./baseline_handlers.ts";
 import {
+  crackSpeedTimeStep,
   fractureEnergyBetween,
   WALL_BULK_MODULUS,
   WALL_DENSITY,
@@ -63,6 +64,11 @@ export function damBreakWall(options: DamBreakWallOptions): Scene {
   const front = 2 * Math.sqrt(g * COLUMN.height);
   const referenceSpeed = Math.ceil(1.2 * front * 10) / 10;
   const water = sphWater(r, { referenceSpeed });
+  // the SPH step, at most the crack-speed bound of the breakable solid (brittle_wall.ts)
+  const dt = Math.min(
+    water.dt,
+    crackSpeedTimeStep(spacing, { bulkModulus: WALL_BULK_MODULUS, density: WALL_DENSITY }),
+  );
   const horizon = 3 * spacing;
   const fractureEnergy = fractureEnergyBetween(
     {
@@ -120,10 +126,10 @@ export function damBreakWall(options: DamBreakWallOptions): Scene {
     gravity: [0, FIG8_GRAVITY, 0],
     domain: { min: [...TANK.min], max: [...TANK.max] },
     radius: r,
-    dt: water.dt,
+    dt,
     cfl: { referenceSpeed, fraction: CFL_FRACTION },
     duration: 1,
-    metricsEvery: Math.max(1, Math.round(0.01 / water.dt)),
+    metricsEvery: Math.max(1, Math.round(0.01 / dt)),
     bodies,
     systems: {
       peridynamics: { cgIterations: 16, cgTolerance: 1e-3, drag: 0 },
@@ -141,6 +147,6 @@ export function damBreakWall(options: DamBreakWallOptions): Scene {
       } m/s; ` +
       `SPH c = ${water.sph.soundSpeed} m/s; k_ref = ${
         kRef.toFixed(1)
-      } N/m; dt = min(${CFL_FRACTION}·r/v_ref, SPH limit).`,
+      } N/m; dt = min(${CFL_FRACTION}·r/v_ref, SPH limit, 2r/c_R).`,
   };
 }

@@ -11,7 +11,8 @@
  * - the fracture energy by the family's rule: the critical stretch s0 = √(5G0/(9Kδ)) halfway (on a
  *   log scale) between the wall's strain under its own weight, ρgH/K ≈ 5·10⁻⁴, and the strain of
  *   the water's impact, ρ_w·v²/K = 2.5·10⁻³: s0 ≈ 1.1·10⁻³ (G0 follows from δ at each scale);
- * - dt by the CFL rule 0.5·r/v_ref, v_ref = 1.2 × 5 m/s; baselines by the rule of every scene
+ * - dt = min(0.5·r/v_ref (CFL, v_ref = 1.2 × 5 m/s), the wall's crack-speed bound 2r/c_R);
+ *   baselines by the rule of every scene
  *   (scenes/baseline_handlers.ts) with the water's particle mass, density and speed;
  * - `paper` scale: the radius that gives Table I's 191K solid particles (Fig. 9, bottom).
  *
@@ -102,6 +103,8 @@ export function fluidOnWall(options: FluidOnWallOptions): Scene {
       } J/m²); water ${WATER_DENSITY} kg/m³ at ${WALL_IMPACT_SPEED} m/s, FLIP dx = ${
         dx.toPrecision(4)
       } m; ` +
-      `k_ref = m v²/(2r)² = ${kRef.toFixed(1)} N/m; p_dyn = ${pDyn} Pa; dt = 0.5·r/v_ref.`,
+      `k_ref = m v²/(2r)² = ${
+        kRef.toFixed(1)
+      } N/m; p_dyn = ${pDyn} Pa; dt = min(0.5·r/v_ref, 2r/c_R).`,
   };
 }
