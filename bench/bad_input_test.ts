@@ -42,7 +42,11 @@ Deno.test("integer options take decimal integers only, within bounds", () => {
       `--${name} ${v}`,
     );
   }
-  assert.equal(parseBenchArgs(["--seed", "16"]).seed, 16);
+  assert.deepEqual(parseBenchArgs(["--seed", "16"]).seeds, [16]);
+  assert.deepEqual(parseBenchArgs(["--seed", "scene, 7,99"]).seeds, ["scene", 7, 99]);
+  assert.equal(parseBenchArgs([]).seeds, undefined);
+  assert.throws(() => parseBenchArgs(["--seed", "7,7"]), usage(/--seed lists a seed twice/));
+  assert.throws(() => parseBenchArgs(["--seed", "7,x"]), usage(/--seed must be a decimal/));
   assert.throws(() => parseBenchArgs(["--duration", ""]), usage(/--duration must be a finite/));
   assert.throws(() => parseBenchArgs(["--duration", "Infinity"]), usage(/--duration/));
   assert.throws(() => parseBenchArgs(["--timeout", ""]), usage(/--timeout/));

@@ -17,17 +17,25 @@ Deno.test("bench arguments", async (t) => {
     // the default suite (bench/suites.ts): fig4 × 12 (akinci's three levels need its SPH fluid), fig10 × 3,
     // fig3-high × 6, fig7-100, fig9-flip-cloth, dam-break-sph and -flip; Fig. 11 has its own
     assert.equal(cases.length, 12 + 3 + 6 + 1 + 1 + 2);
+    // fig11 and all run every case at three seeds (the scene's, 7, 99)
     const fig11 = resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "fig11" });
     assert.deepEqual(
-      fig11.map((c) => [c.scene.id, c.handler, c.scene.duration]),
-      ["inf", "32-64", "16-32", "8-16", "4-8"].map((t) => [`fig11-nlimit-${t}`, "merge-split", 2]),
+      fig11.map((c) => [c.scene.id, c.handler, c.scene.duration, c.scene.seed]),
+      [2021, 7, 99].flatMap((seed) =>
+        ["inf", "32-64", "16-32", "8-16", "4-8"].map((t) => [
+          `fig11-nlimit-${t}`,
+          "merge-split",
+          2,
+          seed,
+        ])
+      ),
     );
     assert.equal(
       resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "all" }).length,
       // fig3 × 2, fig4 (and akinci's three levels), fig5, fig6, fig7 × 3, fig9 × 2 (FLIP: no akinci), fig10 and
       // fig11 (merge-split, velocity-projection), dam-break-sph and dam-break-flip (merge-split),
       // fig8 × 3 (SPH water meets cloth or solids: every handler, akinci's levels too)
-      2 * 9 + 12 + 9 + 1 + 3 + 2 * 9 + 3 * 2 + 5 * 2 + 2 + 3 * 12,
+      3 * (2 * 9 + 12 + 9 + 1 + 3 + 2 * 9 + 3 * 2 + 5 * 2 + 2 + 3 * 12),
     );
     assert.deepEqual(
       resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "table1" }).map((c) => [

@@ -51,20 +51,22 @@ export function sweepLabel(sweep: Readonly<Record<string, number>> | undefined):
 
 /**
  * The summary table printed at the end of a run: one line per case (a scale column in scale
- * sweeps; a parameter sweep's values after the handler). Rebound is `fluidRebound`, the fluid's
+ * sweeps, a seed column when seeds differ; a parameter sweep's values after the handler). Rebound is `fluidRebound`, the fluid's
  * net upward velocity at its most (m/s); ms/step the median of the GPU timestamps' total; wall ms
  * the host's wall clock per measured step (`timings.wall`), larger where the GPU waits for the host.
  */
 export function summaryTable(records: readonly CaseRecord[]): string {
   const sweep = new Set(records.map((r) => r.scale)).size > 1;
+  const seeds = new Set(records.map((r) => r.seed)).size > 1;
   const f = (v: unknown, d = 2) => (typeof v === "number" ? v.toFixed(d) : "-");
   const ns = (r: CaseRecord) => {
     const v = nsPerParticleStep(r);
     return v === null ? "-" : v >= 100 ? v.toFixed(0) : v.toPrecision(3);
   };
   const scale = (s: string) => (sweep ? `${s.padEnd(7)} ` : "");
+  const seed = (s: string | number) => (seeds ? `${String(s).padEnd(10)} ` : "");
   const lines = [
-    `${"scene".padEnd(22)} ${"handler".padEnd(17)} ${scale("scale")}${
+    `${"scene".padEnd(22)} ${"handler".padEnd(17)} ${scale("scale")}${seed("seed")}${
       "status".padEnd(11)
     } pass-thru  rebound  E/E0   ms/step  ns/p·step  wall ms`,
   ];
@@ -72,7 +74,9 @@ export function summaryTable(records: readonly CaseRecord[]): string {
     const m = r.metrics?.summary;
     const handler = `${r.handler}${sweepLabel(r.sweep)}`;
     lines.push(
-      `${r.scene.padEnd(22)} ${handler.padEnd(17)} ${scale(r.scale)}${r.status.padEnd(11)} ${
+      `${r.scene.padEnd(22)} ${handler.padEnd(17)} ${scale(r.scale)}${seed(r.seed)}${
+        r.status.padEnd(11)
+      } ${
         String(m?.passThroughMax ?? "-").padStart(9)
       }  ${f(m?.fluidRebound).padStart(7)}  ${f(m?.energyRatio).padStart(5)}  ${
         f(r.timings?.phases.total.median, 1).padStart(7)
@@ -134,7 +138,7 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
         scenes: opts.scenes,
         handlers: opts.handlers,
         scale: opts.scales,
-        seed: opts.seed,
+        seeds: opts.seeds,
         params: opts.params,
         coupling: opts.coupling,
         suite: opts.suite,

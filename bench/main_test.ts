@@ -303,5 +303,13 @@ Deno.test("the summary table at the end of a run", async (t) => {
     assert.match(sweep[0], /^scene\s+handler\s+scale\s+status /);
     assert.match(sweep[1], /merge-split\s+tiny\s+ok /);
     assert.match(sweep[2], /merge-split\s+medium\s+ok .*\s2\.00\s+-$/);
+    const seeds = summaryTable([
+      { ...record("small", 3456, 19.6), seed: 2021 },
+      { ...record("small", 3456, 19.6), seed: 7 },
+    ]).split("\n");
+    assert.match(seeds[0], /^scene\s+handler\s+seed\s+status /);
+    assert.match(seeds[1], /merge-split\s+2021\s+ok /);
+    assert.match(seeds[2], /merge-split\s+7\s+ok /);
+    assert.equal(seeds[2].length, seeds[0].length, "columns line up");
   });
 });

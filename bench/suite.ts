@@ -15,7 +15,7 @@ import {
 } from "../core/scene.ts";
 import { getScene, sceneIds } from "../scenes/catalog.ts";
 import { handlerParams, HANDLERS } from "../gpu/handlers/registry.ts";
-import { getSuite, type Suite } from "./suites.ts";
+import { getSuite, type SeedChoice, type Suite } from "./suites.ts";
 import type { CouplingReading } from "../gpu/coupling/coupling.ts";
 import { ParamError } from "../core/params.ts";
 import { checkSceneFile, machineMemoryBytes, systemSchemas } from "./scene_file_check.ts";
@@ -148,12 +148,18 @@ export function checkCaseParams(
   }
 }
 
+/**
+ * The cases of a run: the catalogue scenes (ids or globs) and scene files at each scale, under each
+ * handler that applies (within the suite, if any), at each seed; throws a {@link UsageError} that
+ * names what is wrong (an unknown id, a scene too big for this machine, no case at all).
+ */
 export function resolveCases(options: {
   scenes: readonly string[];
   handlers: readonly string[];
   /** The scale of the catalogue scenes, or several: each case is run at each. */
   scale: Scale | readonly Scale[];
-  seed?: number;
+  /** The seeds each case runs at (`"scene"`: the scene's own); default the suite's, else the scene's. */
+  seeds?: readonly SeedChoice[];
   /** `--param` overrides per handler id. */
   params?: Record<string, Record<string, number>>;
   coupling?: CouplingReading;
@@ -226,11 +232,19 @@ export function resolveCases(options: {
     ]
     : listed;
   const cases: CaseSpec[] = [];
-  for (const { scene, source } of picked) {
-    const s = options.seed === undefined ? scene : { ...scene, seed: options.seed };
+  const seeds = options.seeds ?? suite?.seeds ?? ["scene"];
+  if (seeds.length === 0) throw new UsageError("no seed given");
+  // every case at the first seed, then every case at the next: a cut run has whole seeds
+  const runs = seeds.flatMap((seed) =>
+    picked.map(({ scene, source }) => ({
+      scene: seed === "scene" ? scene : { ...scene, seed },
+      source,
+    }))
+  );
+  for (const { scene: s, source } of runs) {
     for (const h of wanted) {
-      const usable = handlerApplies(scene, h) && !HANDLERS.get(h)!.notApplicable?.(scene);
-      if (usable && (source !== "catalog" || inSuite(scene.id, h))) {
+      const usable = handlerApplies(s, h) && !HANDLERS.get(h)!.notApplicable?.(s);
+      if (usable && (source !== "catalog" || inSuite(s.id, h))) {
         const params = options.params?.[h];
         checkCaseParams({ scene: s, handler: h, params }, "--param");
         cases.push({

@@ -168,3 +168,27 @@ Deno.test("a catalogue scene too big for the machine is a usage error before any
   resolveCases({ scenes: ["fig8-bowl"], handlers: [], scale: "small", memoryBytes: 4 * 2 ** 30 });
   resolveCases({ scenes: ["fig8-bowl"], handlers: [], scale: "paper", memoryBytes: 64 * 2 ** 30 });
 });
+
+Deno.test("seeds: the suites that judge claims run every case at three seeds", () => {
+  const key = (c: { scene: { id: string; seed: number }; handler: string }) =>
+    `${c.scene.id} ${c.handler} ${c.scene.seed}`;
+  const fig11 = resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "fig11" });
+  const once = resolveCases({ scenes: ["fig11-*"], handlers: ["merge-split"], scale: "tiny" });
+  assert.equal(fig11.length, 3 * once.length);
+  // whole seeds in order: the scene's own, then 7, then 99
+  assert.deepEqual(fig11.map(key), [
+    ...once.map(key),
+    ...once.map((c) => key({ ...c, scene: { ...c.scene, seed: 7 } })),
+    ...once.map((c) => key({ ...c, scene: { ...c.scene, seed: 99 } })),
+  ]);
+  assert.ok(once.every((c) => c.scene.seed === 2021));
+  // --seed overrides the suite's; the default suite runs the scene's seed alone
+  const one = resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "fig11", seeds: [5] });
+  assert.deepEqual(one.map(key), once.map((c) => key({ ...c, scene: { ...c.scene, seed: 5 } })));
+  const first = resolveCases({ scenes: [], handlers: [], scale: "tiny" });
+  assert.ok(first.every((c) => c.scene.seed === 2021));
+  assert.throws(
+    () => resolveCases({ scenes: [], handlers: [], scale: "tiny", seeds: [] }),
+    UsageError,
+  );
+});

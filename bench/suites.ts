@@ -6,10 +6,21 @@
  * @module
  */
 
+/** A seed a case runs at: a number, or `"scene"` for the scene's own seed. */
+export type SeedChoice = number | "scene";
+
+/**
+ * The seeds of the suites whose claims decide what the paper's findings are (issue 24): the
+ * scene's own, 7 and 99. A claim is reproduced only when it holds at each (`reports/claims.ts`).
+ */
+export const CLAIM_SEEDS: readonly SeedChoice[] = ["scene", 7, 99];
+
 /** A suite: (scene id or glob, handler ids or globs) entries; a case runs when any entry matches. */
 export interface Suite {
   description: string;
   cases: readonly (readonly [scene: string, handlers: readonly string[]])[];
+  /** The seeds each case runs at (default: the scene's own); `--seed` overrides them. */
+  seeds?: readonly SeedChoice[];
 }
 
 /** Every suite, by name. */
@@ -34,11 +45,17 @@ export const SUITES: Readonly<Record<string, Suite>> = {
       ["dam-break-*", ["merge-split"]],
     ],
   },
-  all: { description: "every scene under every handler that applies to it", cases: [["*", ["*"]]] },
+  all: {
+    description:
+      "every scene under every handler that applies to it, at three seeds (the scene's, 7, 99)",
+    cases: [["*", ["*"]]],
+    seeds: CLAIM_SEEDS,
+  },
   fig11: {
     description:
-      "Fig. 11, the meta-particle size limits: a fluid block resting on the cloth for a few seconds, every limit (claims i, j)",
+      "Fig. 11, the meta-particle size limits: a fluid block resting on the cloth for a few seconds, every limit (claims i, j), at three seeds (the scene's, 7, 99)",
     cases: [["fig11-*", ["merge-split"]]],
+    seeds: CLAIM_SEEDS,
   },
   table1: {
     description:

@@ -87,7 +87,7 @@ Deno.test("parameter sweeps", async (t) => {
       scenes: ["fig3-ball-cloth-low"],
       handlers: ["penalty"],
       scale: "tiny",
-      seed: 7,
+      seeds: [7],
     });
     // given after the dt sweep, the speed still applies first: every case keeps its dt value
     const cases = expandSweeps(base, [

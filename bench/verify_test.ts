@@ -113,7 +113,7 @@ Deno.test("sweptScene rebuilds the scene of each case of a sweep from its record
     scenes: ["fig3-ball-cloth-low"],
     handlers: ["penalty"],
     scale: "tiny",
-    seed: 7,
+    seeds: [7],
   });
   const cases = expandSweeps(base, [
     parseSweep("scene.dt=1e-3,2e-3", known),
