@@ -76,11 +76,11 @@ export function summaryTable(records: readonly CaseRecord[]): string {
     lines.push(
       `${r.scene.padEnd(22)} ${handler.padEnd(17)} ${scale(r.scale)}${seed(r.seed)}${
         r.status.padEnd(11)
-      } ${
-        String(m?.passThroughMax ?? "-").padStart(9)
-      }  ${f(m?.fluidRebound).padStart(7)}  ${f(m?.energyRatio).padStart(5)}  ${
-        f(r.timings?.phases.total.median, 1).padStart(7)
-      }  ${ns(r).padStart(9)}  ${f(r.timings?.wall?.msPerStep, 1).padStart(7)}`,
+      } ${String(m?.passThroughMax ?? "-").padStart(9)}  ${f(m?.fluidRebound).padStart(7)}  ${
+        f(m?.energyRatio).padStart(5)
+      }  ${f(r.timings?.phases.total.median, 1).padStart(7)}  ${ns(r).padStart(9)}  ${
+        f(r.timings?.wall?.msPerStep, 1).padStart(7)
+      }`,
     );
   }
   return lines.join("\n");
