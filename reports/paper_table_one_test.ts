@@ -3,6 +3,8 @@ import { fakeRecord } from "./fake_record.ts";
 import { comparePaperTableOne, PAPER_TABLE_ONE, renderPaperTableOne } from "./paper_table_one.ts";
 import { publishTables } from "./publish_tables.ts";
 import { renderReport } from "./report.ts";
+import { getScene } from "../scenes/catalog.ts";
+import { sampleFluid, sampleSolid } from "../core/scene_builder.ts";
 
 Deno.test("the paper's Table I beside the measured cases", async (t) => {
   const small = fakeRecord({ scene: "fig6-wall", handler: "merge-split", scale: "small" });
@@ -64,4 +66,24 @@ Deno.test("the paper's Table I beside the measured cases", async (t) => {
       !publishTables([{ label: "a", records: [unrelated] }]).some((x) => x.name === "table1-paper"),
     );
   });
+});
+
+Deno.test("the catalogue's paper scale holds Table I's particle counts within 5 %", () => {
+  for (const column of PAPER_TABLE_ONE) {
+    const scene = getScene(column.scene, { scale: "paper" });
+    let solid = 0, fluid = 0;
+    scene.bodies.forEach((body, stream) => {
+      if (body.kind === "cloth") solid += body.rows * body.cols;
+      else if (body.kind === "solid") solid += sampleSolid(body).length / 3;
+      else fluid += sampleFluid(body, { seed: scene.seed, stream }).length / 3;
+    });
+    const counts: [string, number, number][] = [
+      ["solid", solid, column.solid],
+      ["fluid", fluid, column.fluid],
+    ];
+    for (const [what, have, want] of counts) {
+      const off = want === 0 ? have : Math.abs(have / want - 1);
+      assert.ok(off <= 0.05, `${column.scene}: ${have} ${what} particles, Table I ${want}`);
+    }
+  }
 });

@@ -16,13 +16,16 @@
  * - baselines by the rule of the other scenes: penalty stiffness 1/10/100 × k_ref = m·v²/(2r)² with
  *   the ball's particle mass and the impact speed; SPH-based contact pressure 0.1/1/10 × ρ_ball·v²
  *   with h = 4r; impulse restitution 0.5.
- * - `paper` scale: the lattice spacing that gives Table I's 247.9K solid particles (Fig. 6).
+ * - `paper` scale: the lattice spacing at which wall and ball hold Table I's 247.9K solid particles
+ *   (Fig. 6).
  *
  * @module
  */
 import type { Body, Scale, Scene } from "../core/scene.ts";
 import { baselineHandlers, impactReferences, type ImpactScale } from "./baseline_handlers.ts";
 import { RADIUS_BY_SCALE } from "./fluid_on_cloth.ts";
+import { boxLatticeCount, radiusForCount } from "./paper_radius.ts";
+import { sampleSolid } from "../core/scene_builder.ts";
 
 /** What varies between the scenes of the family. */
 export interface BrittleWallOptions {
@@ -200,11 +203,39 @@ export function wallImpactScale(r: number, options: { density: number }): Impact
   };
 }
 
-/** The particle radius of a scale: the family's radius, or Table I's count at `paper`. */
+let paperRadius: number | undefined;
+
+/**
+ * The particle radius of a scale: the family's radius, or at `paper` the radius whose lattices
+ * (wall and ball) hold Table I's {@link FIG6_SOLID_PARTICLES} (`radiusForCount`).
+ */
 export function wallRadius(scale: Scale): number {
   if (scale !== "paper") return RADIUS_BY_SCALE[scale];
   const volume = WALL.thickness * WALL.height * WALL.width + (4 / 3) * Math.PI * BALL_RADIUS ** 3;
-  return Math.cbrt(volume / FIG6_SOLID_PARTICLES) / 2;
+  paperRadius ??= radiusForCount(FIG6_SOLID_PARTICLES, {
+    guess: Math.cbrt(volume / FIG6_SOLID_PARTICLES) / 2,
+    count: (q) =>
+      boxLatticeCount([WALL.thickness, WALL.height, WALL.width], q) +
+      sampleSolid(ballBody(wallMaterial(2 * q, { fractureEnergy: FRACTURE_ENERGY }))).length / 3,
+  });
+  return paperRadius;
+}
+
+/** The family's ball: a sphere of radius 0.08 m, 0.05 m in front of the wall's middle, unbreakable. */
+function ballBody(material: WallMaterial): Body & { kind: "solid" } {
+  return {
+    kind: "solid",
+    name: "ball",
+    shape: {
+      type: "sphere",
+      center: [-(WALL.thickness / 2 + 0.05 + BALL_RADIUS), WALL.bottom + WALL.height / 2, 0],
+      radius: BALL_RADIUS,
+    },
+    density: BALL_DENSITY,
+    breakable: false,
+    velocity: [WALL_IMPACT_SPEED, 0, 0],
+    ...material,
+  };
 }
 
 /** Builds one scale of a brittle-wall scene. */
@@ -212,24 +243,10 @@ export function brittleWall(options: BrittleWallOptions): Scene {
   const r = wallRadius(options.scale);
   const spacing = 2 * r;
   const frame = wallSceneFrame(options, r);
-  const half = WALL.thickness / 2;
-  const centreY = WALL.bottom + WALL.height / 2;
   const material = wallMaterial(spacing, { fractureEnergy: FRACTURE_ENERGY });
   const bodies: Body[] = [
-    wallBody(material, { x: -half, bottom: WALL.bottom }),
-    {
-      kind: "solid",
-      name: "ball",
-      shape: {
-        type: "sphere",
-        center: [-(half + 0.05 + BALL_RADIUS), centreY, 0],
-        radius: BALL_RADIUS,
-      },
-      density: BALL_DENSITY,
-      breakable: false,
-      velocity: [WALL_IMPACT_SPEED, 0, 0],
-      ...material,
-    },
+    wallBody(material, { x: -WALL.thickness / 2, bottom: WALL.bottom }),
+    ballBody(material),
   ];
   const impactScale = wallImpactScale(r, { density: BALL_DENSITY });
   const { kRef, pDyn } = impactReferences(impactScale);

@@ -31,6 +31,7 @@ import {
   wallMaterial,
 } from "./brittle_wall.ts";
 import { RADIUS_BY_SCALE } from "./fluid_on_cloth.ts";
+import { boxLatticeCount, radiusForCount } from "./paper_radius.ts";
 import { CFL_FRACTION, FIG8_GRAVITY, sphWater, WATER_RHO0 } from "./sph_water.ts";
 
 /** What varies between builds of the scene. */
@@ -49,11 +50,17 @@ const TANK = { min: [-0.5, 0, -0.2], max: [0.5, 0.6, 0.2] } as const;
 const COLUMN = { length: 0.25, height: 0.3 } as const;
 const WALL = { x: 0.1, thickness: 0.06, height: 0.29, width: 0.3 } as const;
 
-/** The particle radius of a scale: the catalogue's, or Table I's solid count at `paper`. */
+/**
+ * The particle radius of a scale: the catalogue's, or at `paper` the radius whose wall lattice
+ * holds Table I's solid count (`radiusForCount`).
+ */
 export function damBreakWallRadius(scale: Scale): number {
   if (scale !== "paper") return RADIUS_BY_SCALE[scale];
-  const volume = WALL.thickness * WALL.height * WALL.width;
-  return Math.cbrt(volume / FIG8_DAM_BREAK_SOLID_PARTICLES) / 2;
+  const size = [WALL.thickness, WALL.height, WALL.width];
+  return radiusForCount(FIG8_DAM_BREAK_SOLID_PARTICLES, {
+    guess: Math.cbrt(size[0] * size[1] * size[2] / FIG8_DAM_BREAK_SOLID_PARTICLES) / 2,
+    count: (r) => boxLatticeCount(size, r),
+  });
 }
 
 /** Builds one scale of `fig8-dam-break-wall`. */

@@ -5,8 +5,9 @@
  *
  * Physical choices, the same at every scale except the particle radius r (the scale sets the
  * resolution, not the physics):
- * - a 0.6 m × 0.6 m cloth at y = 0, pinned along its edges, rest spacing 2r; all particles have
- *   the fluid's particle mass ("All particles have identical mass", Fig. 4 caption);
+ * - a 0.6 m × 0.6 m cloth at y = 0, pinned along its edges, rest spacing 2r (Fig. 9 top: 0.82 m,
+ *   the sheet of Table I's 191K cloth particles at the `paper` radius); all particles have the
+ *   fluid's particle mass ("All particles have identical mass", Fig. 4 caption);
  * - water-like fluid, ρ0 = 1000 kg/m³, weakly compressible SPH with h = 4r and a speed of sound
  *   of {@link SOUND_SPEED_FACTOR}× the reference speed (core/sph_reference.ts `suggestSphParams`);
  * - cloth springs 2·10⁴ N/m stretch, 10⁴ N/m shear, 2·10³ N/m bend, 0.02 N·s/m damping: stiff
@@ -36,11 +37,20 @@ export const RADIUS_BY_SCALE: Readonly<Record<Scale, number>> = {
 
 /**
  * Table I's fluid particle count of Fig. 9 (top: FLIP on cloth): the `paper` scale of the FLIP
- * column (0.1 m radius, 0.3 m tall) has this many particles; its cloth then has about 100K (Table
- * I: 191K, with a geometry the paper does not give).
+ * column (0.1 m radius, 0.3 m tall) has this many particles.
  */
 export const FIG9_FLUID_PARTICLES = 1_400_000;
 const FIG9_PAPER_RADIUS = Math.cbrt((Math.PI * 0.1 ** 2 * 0.3) / FIG9_FLUID_PARTICLES) / 2;
+
+/** Table I's cloth particle count of Fig. 9 (top): the sheet's size at the `paper` radius. */
+export const FIG9_CLOTH_PARTICLES = 191_000;
+
+/**
+ * Half the side of Fig. 9 (top)'s cloth (m), the same at every scale: a square sheet of
+ * ⌊√191,000⌉ = 437 × 437 particles at the `paper` radius (the paper does not give its geometry).
+ */
+export const FIG9_CLOTH_HALF = (Math.round(Math.sqrt(FIG9_CLOTH_PARTICLES)) - 1) *
+  FIG9_PAPER_RADIUS;
 
 /** What varies between the scenes of the family. */
 export interface FluidOnClothOptions {
@@ -133,8 +143,9 @@ export function fluidOnCloth(options: FluidOnClothOptions): Scene {
   const dt = flip
     ? cflFraction * r / referenceSpeed
     : Math.min(cflFraction * r / referenceSpeed, sph.dtMax);
-  const n = Math.round((2 * CLOTH_HALF) / spacing) + 1;
-  const origin: [number, number, number] = [-CLOTH_HALF, 0, -CLOTH_HALF];
+  const clothHalf = flip ? FIG9_CLOTH_HALF : CLOTH_HALF;
+  const n = Math.round((2 * clothHalf) / spacing) + 1;
+  const origin: [number, number, number] = [-clothHalf, 0, -clothHalf];
   const clothSize = (n - 1) * spacing;
   origin[0] = origin[2] = -clothSize / 2;
   const mass = sph.mass;
@@ -182,10 +193,12 @@ export function fluidOnCloth(options: FluidOnClothOptions): Scene {
   const impactScale = { particleMass: mass, density: 1000, speed: impact, spacing, h: sph.h };
   const { kRef } = impactReferences(impactScale);
   const ms = options.mergeSplit ?? {};
-  // FLIP: a box just around the cloth (the MAC grid covers the whole domain; Table I's 1.4M fluid
-  // particles need a grid that fits in memory)
+  // FLIP: a box just around the cloth, at least 6 cm beyond its edges, its sides multiples of
+  // 6 cm so that a cell of about 2 spacings divides them all (flipCellSize; the MAC grid covers
+  // the whole domain, and Table I's 1.4M fluid particles need a grid that fits in memory)
+  const side = 0.06 * Math.ceil((clothHalf + 0.06) / 0.06 - 1e-9);
   const domain: Scene["domain"] = flip
-    ? { min: [-0.36, -0.3, -0.36], max: [0.36, 0.42, 0.36] }
+    ? { min: [-side, -0.3, -side], max: [side, 0.42, side] }
     : { min: [-0.45, -0.45, -0.45], max: [0.45, 0.75, 0.45] };
   const dx = flipCellSize(domain, spacing);
   return {
