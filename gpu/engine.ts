@@ -27,12 +27,8 @@ import {
   readBuffer,
 } from "./runtime/kernel.ts";
 import { GpuDeadline, type GpuWait } from "./runtime/gpu_deadline.ts";
-import {
-  type BufferMemory,
-  defaultBufferBudget,
-  GpuMemoryError,
-  trackBufferMemory,
-} from "./runtime/buffer_memory.ts";
+import { GpuMemoryError, trackBufferMemory } from "./runtime/buffer_memory.ts";
+import { GpuSession } from "./runtime/gpu_session.ts";
 import { DispatchGate } from "./runtime/dispatch_gate.ts";
 import type { KernelProfiler } from "./runtime/kernel_profiler.ts";
 import { buildValidated } from "./runtime/validated.ts";
@@ -40,6 +36,7 @@ import { type Phase, PHASES } from "./phases.ts";
 import { RunStopped } from "./run_stopped.ts";
 import { StepClock, type StepTimings } from "./runtime/step_clock.ts";
 import { Contacts } from "./state/contacts.ts";
+import { deviceContactSlots } from "./state/contact_slots.ts";
 import type { GridGeometry } from "./state/neighbor_grid.ts";
 import { type HandlerStats, ParticleState } from "./state/particle_state.ts";
 import { createSystems, planSystems } from "./systems/registry.ts";
@@ -73,7 +70,7 @@ export class Engine {
    * stage 1 bit for bit): the phases a single fluid body does not need cost nothing.
    */
   readonly collisionsPossible: boolean;
-  #ownsGpu: boolean;
+  #session: GpuSession;
   #contacts: Contacts;
   #coupling: Coupling;
   #metrics: Metrics;
@@ -81,14 +78,7 @@ export class Engine {
   /** Whether the step being encoded is a budget step (it ends with a metrics sample). */
   #budgetStep = false;
   #clock: StepClock<Phase>;
-  #gpuErrors: string[] = [];
-  #onGpuError = (e: Event) => {
-    this.#gpuErrors.push((e as GPUUncapturedErrorEvent).error.message);
-  };
   #destroyed = false;
-  #memory: BufferMemory;
-  /** Bytes alive on the device when the engine was built (an earlier case's leftovers). */
-  #memoryBase: number;
   /** The dispatch gates of stages the handler decides on the GPU (`encodeStageFlag`). */
   #gates: [DispatchGate?, DispatchGate?] = [];
   /** Whether the handler's stage flags gate its stages (`EngineOptions.stageGates`). */
@@ -113,7 +103,6 @@ export class Engine {
   ) {
     this.scene = scene;
     this.gpu = gpu;
-    this.#ownsGpu = options.ownsGpu;
     this.deadline = options.gpuDeadline;
     const device = gpu.device;
     // the kernels this engine creates are its record, not those of engines before it on the device
@@ -122,15 +111,12 @@ export class Engine {
     if (options.profiler) keepPipelineLabels(device);
     this.#stageGates = options.stageGates ?? true;
     this.#profiler = options.profiler;
-    this.#memory = trackBufferMemory(device);
-    this.#memory.resetPeak();
-    this.#memoryBase = this.#memory.live;
-    this.#memory.setBudget(
-      options.memoryBudget === undefined ? defaultBufferBudget(gpu.info) : options.memoryBudget,
-    );
+    this.#session = new GpuSession(gpu, {
+      owns: options.ownsGpu,
+      memoryBudget: options.memoryBudget,
+    });
     const p = this.particles = buildParticles(scene);
-    const K = this.maxPerParticle = options.maxPerParticle ??
-      contactSlots(p.count, { maxBinding: storageBindingLimit(device) });
+    const K = this.maxPerParticle = options.maxPerParticle ?? deviceContactSlots(device, p.count);
     this.count = p.count;
     const plan = planSystems(scene);
     this.collisionsPossible = p.bodies.length > 1 || plan.selfCollision.some(Boolean);
@@ -179,33 +165,16 @@ export class Engine {
       grid,
     });
     this.#metrics = Metrics.forScene(device, { scene, particles: p, buffers: state.buffers });
-    const sb = state.buffers;
-    this.#budget = new StepBudget(device, {
-      count: p.count,
-      systems: this.#coupling.systems,
-      stride: this.#coupling.stride,
-      dt: scene.dt,
-      gravity: [...scene.gravity] as [number, number, number],
-      buffers: {
-        mass: sb.mass,
-        pos: sb.pos,
-        vel: sb.vel,
-        velOut: sb.velOut,
-        handlerForce: sb.handlerForce,
-        bondStart: sb.bondStart,
-        bondList: sb.bondList,
-        bondClass: sb.bondClass,
-        springClasses: sb.springClasses,
-        memberStart: sb.memberStart,
-        memberList: sb.memberList,
-        pinned: sb.pinned,
-        dofM: sb.dofM,
-        dofV: sb.dofV,
-        syncEnergy: sb.syncEnergy,
-        partMass: this.#coupling.parts.mass,
-        partVel: this.#coupling.parts.vel,
+    this.#budget = StepBudget.forState(device, {
+      state,
+      parts: {
+        systems: this.#coupling.systems,
+        stride: this.#coupling.stride,
+        ...this.#coupling.parts,
       },
-      ...this.#metrics.budgetTarget,
+      dt: scene.dt,
+      gravity: scene.gravity,
+      target: this.#metrics.budgetTarget,
     });
     this.#clock = new StepClock(device, {
       phases: PHASES,
@@ -213,7 +182,6 @@ export class Engine {
       timestamps: (options.timing ?? true) && gpu.timestamps && !options.profiler,
       batchSteps: options.batchSteps ?? 100,
     });
-    device.addEventListener("uncapturederror", this.#onGpuError);
     const enc = device.createCommandEncoder({ label: "engine init" });
     this.#metrics.encodeInit(enc);
     device.queue.submit([enc.finish()]);
@@ -410,9 +378,7 @@ export class Engine {
       });
       this.deadline.observe(done.steps, done.ms);
       first = this.step;
-      if (this.#gpuErrors.length) {
-        throw new Error(`GPU error during steps up to ${this.step}: ${this.#gpuErrors[0]}`);
-      }
+      this.#session.throwReported(`steps up to ${this.step}`);
       options.onProgress?.(s + 1);
       const reason = options.shouldStop?.() ?? null;
       if (reason !== null) throw new RunStopped(reason, s + 1);
@@ -471,7 +437,7 @@ export class Engine {
    * those alive before (on a device shared with earlier cases: the same as on a fresh device).
    */
   get peakBufferBytes(): number {
-    return this.#memory.peak - this.#memoryBase;
+    return this.#session.peakBufferBytes;
   }
 
   /** Host syncs so far: one per batch of steps inside {@link Engine.run}, plus one per read. */
@@ -526,18 +492,6 @@ export class Engine {
     });
   }
 
-  /** Statistics of the last implicit solve of the first implicit system (one readback). */
-  async readSolverStats(): Promise<SolverStats> {
-    const s = this.systems.find((x) => x.readSolverStats);
-    const read = s?.readSolverStats?.();
-    return (read &&
-      await this.deadline.wait(read, {
-        phase: `the solver statistics readback of ${s!.id}`,
-        operation: "mapAsync of the solver statistics",
-      })) ??
-      { iterations: 0, relativeResidual: 0, converged: true };
-  }
-
   /**
    * Statistics of the last solve of every system that has one, by system id (one readback each;
    * outside the step loop).
@@ -558,7 +512,6 @@ export class Engine {
   destroy(): void {
     if (this.#destroyed) return;
     this.#destroyed = true;
-    this.gpu.device.removeEventListener("uncapturederror", this.#onGpuError);
     this.handler?.destroy();
     for (const s of this.systems ?? []) s.destroy();
     this.#coupling?.destroy();
@@ -568,35 +521,8 @@ export class Engine {
     this.#contacts?.destroy();
     for (const g of this.#gates ?? []) g?.destroy();
     this.state?.destroy();
-    this.#memory?.setBudget(null);
-    if (this.#ownsGpu) this.gpu.device.destroy();
+    this.#session?.close();
   }
-}
-
-/** Contact slots per particle K where every particle's slot fits: 16 (see {@link contactSlots}). */
-export const CONTACT_SLOTS = 16;
-
-/**
- * K, the contact (and pair, and marked) slots per particle: {@link CONTACT_SLOTS}, or fewer where
- * `count` particles' slots of 4 bytes each would not fit one storage binding of `maxBinding`
- * bytes (Table I's 6.5M-particle bowl: 5). Fewer slots may drop contacts; results record how many
- * (`gpu.contactsDropped`). Throws a `RangeError` below 4 slots, naming the binding limit.
- */
-export function contactSlots(count: number, options: { maxBinding: number }): number {
-  const fit = Math.floor(options.maxBinding / (4 * Math.max(1, count)));
-  if (fit < 4) {
-    throw new RangeError(
-      `${count} particles leave ${fit} contact slots each in one storage binding of ` +
-        `${options.maxBinding} bytes (at least 4 are needed); use an adapter with a larger ` +
-        "maxStorageBufferBindingSize or a smaller scale",
-    );
-  }
-  return Math.min(CONTACT_SLOTS, fit);
-}
-
-/** The largest storage binding the device allows, in bytes. */
-function storageBindingLimit(device: GPUDevice): number {
-  return Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
 }
 
 /** Records `body` in a compute pass of its own, with the pass's timestamp writes. */

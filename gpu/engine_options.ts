@@ -25,8 +25,9 @@ export interface EngineOptions {
   /** Steps per batch between readbacks of timings (default 100). */
   batchSteps?: number;
   /**
-   * Contact (and pair, and marked) slots per particle K (default `contactSlots`: 16, fewer where
-   * the slots of every particle would not fit one storage binding).
+   * Contact (and pair, and marked) slots per particle K (default `contactSlots` of
+   * `gpu/state/contact_slots.ts`: 16, fewer where the slots of every particle would not fit one
+   * storage binding).
    */
   maxPerParticle?: number;
   /**

@@ -65,6 +65,7 @@ import {
   storageBuffer,
 } from "../runtime/kernel.ts";
 import { BOND_BROKEN_BIT } from "../state/bond_flags.ts";
+import type { ParticleState } from "../state/particle_state.ts";
 import { BOND_ENERGY_WGSL } from "./bond_energy.ts";
 
 /** WGSL of the budget kernels. */
@@ -201,6 +202,51 @@ export class StepBudget {
   readonly #finish: { kernel: Kernel; bind: GPUBindGroup };
 
   /** Builds the kernels and binds them to the buffers of `options`. */
+  /**
+   * The budget of an engine's step: the particle state's buffers, the coupling's K part slices of
+   * `stride` elements (`mass`, `vel`) and the metrics' samples (`target`).
+   */
+  static forState(
+    device: GPUDevice,
+    options: {
+      state: ParticleState;
+      parts: { systems: number; stride: number; mass: GPUBuffer; vel: SplitBinding };
+      dt: number;
+      gravity: readonly number[];
+      target: Pick<StepBudgetOptions, "samples" | "fields" | "columns">;
+    },
+  ): StepBudget {
+    const { state, parts } = options;
+    const b = state.buffers;
+    return new StepBudget(device, {
+      count: state.count,
+      systems: parts.systems,
+      stride: parts.stride,
+      dt: options.dt,
+      gravity: [options.gravity[0], options.gravity[1], options.gravity[2]],
+      buffers: {
+        mass: b.mass,
+        pos: b.pos,
+        vel: b.vel,
+        velOut: b.velOut,
+        handlerForce: b.handlerForce,
+        bondStart: b.bondStart,
+        bondList: b.bondList,
+        bondClass: b.bondClass,
+        springClasses: b.springClasses,
+        memberStart: b.memberStart,
+        memberList: b.memberList,
+        pinned: b.pinned,
+        dofM: b.dofM,
+        dofV: b.dofV,
+        syncEnergy: b.syncEnergy,
+        partMass: parts.mass,
+        partVel: parts.vel,
+      },
+      ...options.target,
+    });
+  }
+
   constructor(device: GPUDevice, options: StepBudgetOptions) {
     this.device = device;
     this.#opts = options;

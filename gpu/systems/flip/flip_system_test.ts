@@ -46,7 +46,7 @@ Deno.test({
     await engine.run(300);
     const series = await engine.readMetrics();
     const y1 = await meanHeight(engine);
-    const stats = await engine.readSolverStats();
+    const stats = (await engine.readAllSolverStats()).flip;
     engine.destroy();
     gpu.device.destroy();
     const limit = 0.05 * Math.sqrt(2 * 9.81 * H);
