@@ -240,30 +240,41 @@ function fig5StrongCases(
 }
 
 /**
+ * Merge-split's case of `scene` when it ran to its end (ok or unstable: instability is an
+ * outcome), else the "not run" result naming why (absent, no metrics, failed or timed out).
+ */
+function finishedMergeSplit(
+  records: readonly CaseRecord[],
+  scene: string,
+): CaseRecord | ClaimResult {
+  const r = findCase(records, scene, MERGE_SPLIT);
+  const gap = missing([[scene, MERGE_SPLIT]], [r]);
+  if (gap) return gap;
+  if (r!.status === "failed" || r!.status === "timeout" || r!.status === "gpu-timeout") {
+    return { status: "not run", measured: `${scene} × ${MERGE_SPLIT} ended ${r!.status}` };
+  }
+  return r!;
+}
+
+/**
  * Fig. 8: merge-split's case of `scene` breaks its brittle solid: bonds broke and the solids end in
  * at least {@link BROKEN_FRAGMENTS_MIN} fragments, with the run stable (instability is an outcome:
  * "not reproduced"; a case that failed or timed out is "not run").
  */
 function breaksUnderFluid(scene: string): (records: readonly CaseRecord[]) => ClaimResult {
   return (records) => {
-    const r = findCase(records, scene, MERGE_SPLIT);
-    const gap = missing([[scene, MERGE_SPLIT]], [r]);
-    if (gap) return gap;
-    if (r!.status === "failed" || r!.status === "timeout" || r!.status === "gpu-timeout") {
-      return { status: "not run", measured: `${scene} × ${MERGE_SPLIT} ended ${r!.status}` };
-    }
-    const fragments = metric(r!, "fragments");
-    const broke = metric(r!, "brokenBonds") > 0 && fragments >= BROKEN_FRAGMENTS_MIN;
-    const first = metric(r!, "firstFracture");
+    const r = finishedMergeSplit(records, scene);
+    if ("measured" in r) return r;
+    const fragments = metric(r, "fragments");
+    const broke = metric(r, "brokenBonds") > 0 && fragments >= BROKEN_FRAGMENTS_MIN;
+    const first = metric(r, "firstFracture");
     return {
-      status: broke && !unstable(r!) ? "reproduced" : "not reproduced",
+      status: broke && !unstable(r) ? "reproduced" : "not reproduced",
       measured: `${scene}: ${formatNumber(fragments)} fragments (largest ${
-        formatNumber(metric(r!, "largestFragment"))
-      } particles), ${formatNumber(100 * metric(r!, "brokenFraction"))} % of bonds broken${
+        formatNumber(metric(r, "largestFragment"))
+      } particles), ${formatNumber(100 * metric(r, "brokenFraction"))} % of bonds broken${
         Number.isFinite(first) ? `, first at ${formatNumber(first)} s` : ""
-      }; energy ratio ${formatNumber(metric(r!, "energyRatio"))}${
-        unstable(r!) ? ", unstable" : ""
-      }`,
+      }; energy ratio ${formatNumber(metric(r, "energyRatio"))}${unstable(r) ? ", unstable" : ""}`,
     };
   };
 }
@@ -276,24 +287,20 @@ function breaksUnderFluid(scene: string): (records: readonly CaseRecord[]) => Cl
  */
 function breaksIntoPieces(scene: string): (records: readonly CaseRecord[]) => ClaimResult {
   return (records) => {
-    const r = findCase(records, scene, MERGE_SPLIT);
-    const gap = missing([[scene, MERGE_SPLIT]], [r]);
-    if (gap) return gap;
-    if (r!.status === "failed" || r!.status === "timeout" || r!.status === "gpu-timeout") {
-      return { status: "not run", measured: `${scene} × ${MERGE_SPLIT} ended ${r!.status}` };
-    }
-    const pieces = metric(r!, "significantFragments");
-    const share = metric(r!, "largestFragmentShare");
+    const r = finishedMergeSplit(records, scene);
+    if ("measured" in r) return r;
+    const pieces = metric(r, "significantFragments");
+    const share = metric(r, "largestFragmentShare");
     if (!Number.isFinite(pieces) || !Number.isFinite(share)) {
       return { status: "not run", measured: `${scene}: a record without fragment statistics` };
     }
-    const ok = pieces >= PIECES_MIN && share >= PIECE_SHARE_MIN && !unstable(r!);
+    const ok = pieces >= PIECES_MIN && share >= PIECE_SHARE_MIN && !unstable(r);
     return {
       status: ok ? "reproduced" : "not reproduced",
       measured: `${scene}: ${formatNumber(pieces)} fragments of ≥ 1 %, the largest ${
         formatNumber(share)
-      } of the solid, ${formatNumber(100 * metric(r!, "brokenFraction"))} % of bonds broken${
-        unstable(r!) ? ", unstable" : ""
+      } of the solid, ${formatNumber(100 * metric(r, "brokenFraction"))} % of bonds broken${
+        unstable(r) ? ", unstable" : ""
       }`,
     };
   };
