@@ -10,7 +10,7 @@
  */
 import { type ParamValues, resolveParams } from "../../core/params.ts";
 import { Registry } from "../../core/registry.ts";
-import type { Scene } from "../../core/scene.ts";
+import { handlerApplies, type Scene } from "../../core/scene.ts";
 import type { HandlerEntry } from "./handler.ts";
 import { akinciHandler } from "./akinci/akinci_handler.ts";
 import { IMPULSE_HANDLER } from "./impulse/impulse_handler.ts";
@@ -46,6 +46,20 @@ export function registerHandler(entry: HandlerEntry): () => void {
 /** Looks up a handler; throws a `RangeError` listing the valid ids. */
 export function getHandler(id: string): HandlerEntry {
   return REGISTRY.get(id);
+}
+
+/**
+ * Handler `id`'s entry when it applies to `scene` (listed in `scene.applicableHandlers`, and not
+ * refused by its own `notApplicable`); otherwise a `RangeError` saying why and what the scene takes.
+ */
+export function applicableHandler(scene: Scene, id: string): HandlerEntry {
+  const entry = getHandler(id);
+  const why = entry.notApplicable?.(scene);
+  if (!handlerApplies(scene, id) || why) {
+    const takes = `it takes: ${scene.applicableHandlers.join(", ")}`;
+    throw new RangeError(`handler "${id}" does not apply to scene "${scene.id}"; ${why ?? takes}`);
+  }
+  return entry;
 }
 
 /**

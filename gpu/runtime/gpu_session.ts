@@ -1,7 +1,7 @@
 /**
  * What an engine holds of its device while it lives: whether it owns the device (and destroys it
  * at the end), the buffer-memory budget and the peak since it began, and the errors the device
- * reported outside any error scope. One per engine.
+ * reported outside any error scope. One per engine; `buildInSession` builds the engine under it.
  *
  * @module
  */
@@ -10,8 +10,12 @@ import {
   type BufferBudget,
   type BufferMemory,
   defaultBufferBudget,
+  GpuMemoryError,
   trackBufferMemory,
 } from "./buffer_memory.ts";
+import type { GpuDeadline } from "./gpu_deadline.ts";
+import { clearKernelCache } from "./kernel.ts";
+import { buildValidated } from "./validated.ts";
 
 /** An engine's hold on its device (see the module doc). */
 export class GpuSession {
@@ -63,5 +67,36 @@ export class GpuSession {
     this.gpu.device.removeEventListener("uncapturederror", this.#onError);
     this.#memory.setBudget(null);
     if (this.#owns) this.gpu.device.destroy();
+  }
+}
+
+/**
+ * Builds an object that opens a {@link GpuSession} on `gpu` (an engine) under validation
+ * (`buildValidated`), its wait raced with `deadline`. A build that fails lifts the budget its
+ * session set, clears the device's kernel cache (a pipeline it cached may be invalid), destroys
+ * the device when `owns`, and puts `what` before a `GpuMemoryError`'s message.
+ */
+export async function buildInSession<T>(
+  gpu: GpuContext,
+  options: {
+    what: string;
+    owns: boolean;
+    deadline: GpuDeadline;
+    build: () => T;
+    cleanup: (built: T) => void;
+  },
+): Promise<T> {
+  const { what } = options;
+  try {
+    return await options.deadline.wait(
+      buildValidated(gpu.device, { what, build: options.build, cleanup: options.cleanup }),
+      { phase: `the build of ${what}`, operation: "popErrorScope of its validation" },
+    );
+  } catch (e) {
+    trackBufferMemory(gpu.device).setBudget(null);
+    clearKernelCache(gpu.device);
+    if (options.owns) gpu.device.destroy();
+    if (e instanceof GpuMemoryError) throw new GpuMemoryError(`${what} ${e.message}`, e);
+    throw e;
   }
 }
