@@ -216,7 +216,7 @@ export interface GpuCheckOptions {
 const BENCH = fileURLToPath(new URL("./main.ts", import.meta.url));
 const REPORT = fileURLToPath(new URL("../reports/main.ts", import.meta.url));
 /** Deno flags of every child; the bench's need nothing fetched (`--cached-only`). */
-const RUN_FLAGS = ["run", "-A", "--v8-flags=--max-old-space-size=16384"];
+const RUN_FLAGS = ["run", "-A"];
 
 async function writeAll(w: { write(p: Uint8Array): Promise<number> }, data: Uint8Array) {
   for (let n = 0; n < data.length;) n += await w.write(data.subarray(n));

@@ -290,7 +290,7 @@ export async function runOne(
             summary: {
               ...summariseMetrics(series, {
                 referenceSpeed: scene.cfl.referenceSpeed,
-                breakableBonds: engine.particles.springs.filter((b) => b.breakStretch).length,
+                breakableBonds: engine.particles.springs.breakableCount(),
                 crossingParticles: engine.particles.bodies.filter((b) => b.kind !== "cloth")
                   .reduce((n, b) => n + b.count, 0),
                 sheetParticles: engine.particles.bodies.filter((b) => b.kind === "cloth")

@@ -37,9 +37,10 @@ export function initialFragmentLabels(particles: ParticleSet): Uint32Array {
     while (parent[x] !== x) x = parent[x] = parent[parent[x]];
     return x;
   };
-  for (const s of particles.springs) {
-    if (!solid(s.i) || !solid(s.j)) continue;
-    const a = find(s.i), b = find(s.j);
+  const { i: ends0, j: ends1 } = particles.springs;
+  for (let k = 0; k < ends0.length; k++) {
+    if (!solid(ends0[k]) || !solid(ends1[k])) continue;
+    const a = find(ends0[k]), b = find(ends1[k]);
     if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
   }
   const labels = new Uint32Array(n);

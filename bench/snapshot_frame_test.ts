@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { type Bonds, fragments } from "../core/peridynamics_reference.ts";
 import { buildParticles, type ParticleSet } from "../core/scene_builder.ts";
 import { NO_FRAGMENT_LABEL } from "../core/snapshot_codec.ts";
+import { SpringTable } from "../core/spring_table.ts";
 import { NO_FRAGMENT } from "../gpu/metrics/fragments.ts";
 import { getScene } from "../scenes/catalog.ts";
 import { initialFragmentLabels } from "./snapshot_frame.ts";
@@ -10,11 +11,11 @@ import { initialFragmentLabels } from "./snapshot_frame.ts";
 function referenceLabels(p: ParticleSet): Uint32Array {
   const m = p.springs.length;
   const bonds: Bonds = {
-    i: Uint32Array.from(p.springs, (s) => s.i),
-    j: Uint32Array.from(p.springs, (s) => s.j),
-    restLength: Float64Array.from(p.springs, (s) => s.restLength),
+    i: p.springs.i,
+    j: p.springs.j,
+    restLength: p.springs.restLength,
     volumeFactor: new Float64Array(m).fill(1),
-    body: Uint32Array.from(p.springs, (s) => p.body[s.i]),
+    body: p.springs.i.map((i) => p.body[i]),
     broken: new Uint8Array(m),
   };
   const members = Array.from(p.body, (b) => (p.bodies[b].kind === "solid" ? 1 : 0));
@@ -41,7 +42,13 @@ Deno.test("snapshot fragments at step 0", async (t) => {
         { name: "a", kind: "solid", start: 3, count: 5 },
         { name: "b", kind: "solid", start: 8, count: 2 },
       ],
-      springs: [spring(0, 1), spring(1, 2), spring(7, 5), spring(5, 3), spring(6, 4)],
+      springs: SpringTable.from([
+        spring(0, 1),
+        spring(1, 2),
+        spring(7, 5),
+        spring(5, 3),
+        spring(6, 4),
+      ]),
     } as unknown as ParticleSet;
     const N = NO_FRAGMENT_LABEL;
     assert.deepEqual([...initialFragmentLabels(p)], [N, N, N, 3, 4, 3, 4, 3, 8, 9]);

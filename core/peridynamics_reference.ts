@@ -49,6 +49,7 @@
  */
 
 import type { Spring } from "./cloth_reference.ts";
+import { type SpringTable, SpringTableBuilder } from "./spring_table.ts";
 
 /**
  * Bonds as structure of arrays (one entry per bond, `i.length` bonds), in the deterministic order
@@ -612,15 +613,15 @@ export function strainEnergyDensity(
 }
 
 /**
- * The intact bonds as `Spring`s of `core/cloth_reference.ts` (i, j, restLength = L,
- * ks = c β V_i V_j / L, kd from {@link bondDamping}), in bond order. A PMB bond is exactly such a
+ * The intact bonds as a spring table (`core/spring_table.ts`: i, j, restLength = L,
+ * ks = c β V_i V_j / L, kd from {@link bondDamping}, breakStretch 0), in bond order. A PMB bond is exactly such a
  * spring (module doc; Levine et al. 2014), so `backwardEulerStep(bondsAsSprings(...), state, ...)`
  * is the implicit peridynamic step, with the same compression clamp.
  */
-export function bondsAsSprings(
+export function bondSpringTable(
   bonds: Bonds,
   options: BondMaterial & BondDampingOptions & { particleCount: number },
-): Spring[] {
+): SpringTable {
   const fn = "bondsAsSprings";
   const n = options.particleCount;
   if (!Number.isInteger(n) || n < 0) {
@@ -628,18 +629,20 @@ export function bondsAsSprings(
   }
   const ks = stiffnessOf(bonds, n, options, fn);
   const kd = dampingOf(bonds, n, ks, options, fn);
-  const out: Spring[] = [];
+  const out = new SpringTableBuilder(ks.length);
   for (let b = 0; b < ks.length; b++) {
     if (bonds.broken[b]) continue;
-    out.push({
-      i: bonds.i[b],
-      j: bonds.j[b],
-      restLength: bonds.restLength[b],
-      ks: ks[b],
-      kd: kd[b],
-    });
+    out.push(bonds.i[b], bonds.j[b], [bonds.restLength[b], ks[b], kd[b], 0]);
   }
-  return out;
+  return out.finish();
+}
+
+/** {@link bondSpringTable} as `Spring` objects (for the f64 references; small networks). */
+export function bondsAsSprings(
+  bonds: Bonds,
+  options: BondMaterial & BondDampingOptions & { particleCount: number },
+): Spring[] {
+  return bondSpringTable(bonds, options).toSprings();
 }
 
 /** Options of {@link updateBroken}. */

@@ -5,14 +5,15 @@
  *
  * @module
  */
-import { buildClothSprings, type Spring } from "./cloth_reference.ts";
+import { buildClothSprings } from "./cloth_reference.ts";
 import {
-  bondsAsSprings,
+  bondSpringTable,
   buildBonds,
   type PeridynamicConstants,
   peridynamicConstants,
 } from "./peridynamics_reference.ts";
 import { Rng } from "./rng.ts";
+import { SpringTable, SpringTableBuilder } from "./spring_table.ts";
 import type { Body, ClothBody, FluidBody, Scene, SolidBody } from "./scene.ts";
 import { solidShapeBounds, solidShapeContains } from "./solid_shape.ts";
 import type { Vec3 } from "./vec3.ts";
@@ -49,10 +50,10 @@ export interface ParticleSet {
   pinned: Uint8Array;
   bodies: BodyRange[];
   /**
-   * Springs of every cloth, then (in body order, as it comes) the bonds of every solid as springs
+   * Springs of every cloth and the bonds of every solid, in body order, as columns
    * (`breakStretch` set on breakable bodies' bonds), in global particle indices.
    */
-  springs: Spring[];
+  springs: SpringTable;
 }
 
 /** Lattice samples of a fluid body, jittered with the scene's seeded RNG. */
@@ -134,30 +135,34 @@ export function solidConstants(
 }
 
 /**
- * Bonds of a solid body whose particles are `positions` (xyz, local indices from 0) as springs in
- * global indices (`first` + local): every pair within the horizon (`buildBonds` with the
+ * Bonds of a solid body whose particles are `positions` (xyz, local indices from 0) as a spring
+ * table in global indices (`first` + local): every pair within the horizon (`buildBonds` with the
  * partial-volume correction at the body's spacing, so within δ + h/2), stiffness c β V² / L,
- * damping from the body's damping ratio (`bondsAsSprings`), and `breakStretch` = s0 when the body
+ * damping from the body's damping ratio (`bondSpringTable`), and `breakStretch` = s0 when the body
  * is breakable. Order: ascending i, then ascending j.
  */
-export function solidBonds(body: SolidBody, positions: ArrayLike<number>, first = 0): Spring[] {
+export function solidBonds(
+  body: SolidBody,
+  positions: ArrayLike<number>,
+  first = 0,
+): SpringTable {
   const k = solidConstants(body);
   const bonds = buildBonds(positions, {
     horizon: body.horizon,
     volumeCorrection: { spacing: body.spacing },
   });
-  const springs = bondsAsSprings(bonds, {
+  const springs = bondSpringTable(bonds, {
     micromodulus: k.micromodulus,
     volume: k.volume,
     dampingRatio: body.dampingRatio,
     masses: k.mass,
     particleCount: positions.length / 3,
   });
-  for (const sp of springs) {
-    sp.i += first;
-    sp.j += first;
-    if (body.breakable) sp.breakStretch = k.criticalStretch;
+  for (let b = 0; b < springs.length; b++) {
+    springs.i[b] += first;
+    springs.j[b] += first;
   }
+  if (body.breakable) springs.breakStretch.fill(k.criticalStretch);
   return springs;
 }
 
@@ -186,7 +191,7 @@ export function buildParticles(scene: Scene): ParticleSet {
   const body: number[] = [];
   const pinned: number[] = [];
   const ranges: BodyRange[] = [];
-  const springs: Spring[] = [];
+  const springs = new SpringTableBuilder();
   scene.bodies.forEach((b: Body, bi) => {
     const start = mass.length;
     if (b.kind === "cloth") {
@@ -205,7 +210,7 @@ export function buildParticles(scene: Scene): ParticleSet {
         damping: b.damping,
         first: start,
       });
-      for (const sp of clothSprings) springs.push(sp);
+      springs.append(SpringTable.from(clothSprings));
     } else if (b.kind === "solid") {
       const pts = sampleSolid(b);
       for (const c of pts) xs.push(c); // no spread: solids may hold many particles and bonds
@@ -218,7 +223,7 @@ export function buildParticles(scene: Scene): ParticleSet {
         }
         pinned.push(+pin);
       }
-      for (const sp of solidBonds(b, pts, start)) springs.push(sp);
+      springs.append(solidBonds(b, pts, start));
     } else {
       const pts = sampleFluid(b, { seed: scene.seed, stream: bi });
       for (const c of pts) xs.push(c); // no spread: a fluid may hold a million particles
@@ -252,6 +257,6 @@ export function buildParticles(scene: Scene): ParticleSet {
     body: Uint32Array.from(body),
     pinned: Uint8Array.from(pinned),
     bodies: ranges,
-    springs,
+    springs: springs.finish(),
   };
 }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { SpringTable } from "../../core/spring_table.ts";
 import type { Scene } from "../../core/scene.ts";
 import type { ParticleSet } from "../../core/scene_builder.ts";
 import { Rng } from "../../core/rng.ts";
@@ -26,7 +27,7 @@ function particleSet(mass: number[], pinned: number[]): ParticleSet {
     body: Uint32Array.from({ length: n }, (_, i) => i % K),
     pinned: Uint8Array.from(pinned),
     bodies: [0, 1, 2].map((b) => ({ name: `b${b}`, kind: "fluid" as const, start: 0, count: 0 })),
-    springs: [],
+    springs: SpringTable.from([]),
   };
 }
 

@@ -20,6 +20,7 @@
  */
 
 import { DOF_ACTIVE, DOF_FIXED, type Spring } from "../../core/cloth_reference.ts";
+import { SpringTable } from "../../core/spring_table.ts";
 import {
   type BindingKind,
   bindKernel,
@@ -124,8 +125,8 @@ const WGSL_CONSTANTS: Record<string, number> = {
 export interface ImplicitSpringsOptions {
   /** Particles = DOF slots N of the scene (all systems). */
   particleCount: number;
-  /** Springs between cloth particles (e.g. from `buildClothSprings`); indices < N. */
-  springs: readonly Spring[];
+  /** Springs between cloth particles (a `SpringTable`, or objects from `buildClothSprings`); indices < N. */
+  springs: SpringTable | readonly Spring[];
   /**
    * Per particle, nonzero for cloth particles: DOFs with a cloth member are integrated by this
    * system. Default: every particle that is an end of a spring. The solver's slots span the first
@@ -397,8 +398,8 @@ export class ImplicitSprings {
         `ImplicitSprings: options.drag must be a finite number >= 0, got ${options.drag}`,
       );
     }
-    if (!Array.isArray(options.springs)) {
-      throw new TypeError("ImplicitSprings: options.springs must be an array");
+    if (!Array.isArray(options.springs) && !(options.springs instanceof SpringTable)) {
+      throw new TypeError("ImplicitSprings: options.springs must be a SpringTable or an array");
     }
     this.device = device;
     this.particleCount = n;
@@ -408,6 +409,7 @@ export class ImplicitSprings {
     // the springs' ends checked against N, then the system's span, then the CSR by slot
     const springsName = "ImplicitSprings: options.springs";
     checkSpringEnds(options.springs, { particleCount: n, name: springsName });
+    const springs = SpringTable.from(options.springs);
     const clothFlags = new Uint32Array(n);
     if (options.cloth) {
       if (options.cloth.length !== n) {
@@ -416,22 +418,25 @@ export class ImplicitSprings {
         );
       }
       for (let i = 0; i < n; i++) clothFlags[i] = options.cloth[i] ? 1 : 0;
-      options.springs.forEach((sp, k) => {
-        if (!clothFlags[sp.i] || !clothFlags[sp.j]) {
+      for (let k = 0; k < springs.length; k++) {
+        const [i, j] = [springs.i[k], springs.j[k]];
+        if (!clothFlags[i] || !clothFlags[j]) {
           throw new RangeError(
-            `ImplicitSprings: options.springs[${k}] joins ${sp.i} and ${sp.j}, but only particles ` +
+            `ImplicitSprings: options.springs[${k}] joins ${i} and ${j}, but only particles ` +
               "flagged in options.cloth belong to the system: flag both ends or drop the spring",
           );
         }
-      });
+      }
     } else {
-      for (const s of options.springs) clothFlags[s.i] = clothFlags[s.j] = 1;
+      for (let k = 0; k < springs.length; k++) {
+        clothFlags[springs.i[k]] = clothFlags[springs.j[k]] = 1;
+      }
     }
     const first = this.firstParticle = Math.max(0, clothFlags.indexOf(1));
     const slots = this.slotCount = Math.max(1, clothFlags.lastIndexOf(1) + 1 - first);
     const stride = this.#stride = Math.ceil(slots / 16) * 16;
     // the springs by slot (4 bytes per entry)
-    const packed = this.packed = packSprings(options.springs, {
+    const packed = this.packed = packSprings(springs, {
       particleCount: slots,
       offset: first,
       name: springsName,

@@ -16,6 +16,7 @@
  */
 
 import type { Spring } from "../../core/cloth_reference.ts";
+import { SpringTable } from "../../core/spring_table.ts";
 import { defineStruct, type StructLayout } from "./struct_layout.ts";
 
 /** WGSL of the packed entry: `SpringClass`, `spring_partner(word)`, `spring_class(word)`. */
@@ -70,20 +71,27 @@ export interface PackSpringsOptions {
  * `offset ... offset + particleCount − 1` (the check {@link packSprings} makes).
  */
 export function checkSpringEnds(
-  springs: readonly Spring[],
+  springs: SpringTable | readonly Spring[],
   options: { particleCount: number; offset?: number; name?: string },
 ): void {
   const n = options.particleCount;
   const offset = options.offset ?? 0;
   const name = options.name ?? "springs";
-  springs.forEach((s, k) => {
-    for (const [key, v] of [["i", s?.i], ["j", s?.j]] as const) {
-      if (!Number.isInteger(v) || v < offset || v >= offset + n) {
+  if (!(springs instanceof SpringTable)) {
+    // objects may hold anything: each end checked as written
+    springs.forEach((s, k) => checkEnd(s?.i, s?.j, k));
+    return;
+  }
+  const { i, j } = springs;
+  for (let k = 0; k < i.length; k++) checkEnd(i[k], j[k], k);
+  function checkEnd(a: unknown, b: unknown, k: number): void {
+    for (const [key, v] of [["i", a], ["j", b]] as const) {
+      if (!Number.isInteger(v) || (v as number) < offset || (v as number) >= offset + n) {
         const range = offset === 0 ? `< ${n}` : `in ${offset}..${offset + n - 1}`;
         throw new RangeError(`${name}[${k}].${key} = ${v} is not a particle index ${range}`);
       }
     }
-  });
+  }
 }
 
 /** Bits that hold a partner index < n. */
@@ -102,7 +110,7 @@ export function springCsrConstants(packed: { partnerBits: number }): Record<stri
  * bad spring, or saying how many distinct parameter sets exceed the class bits left by N.
  */
 export function packSprings(
-  springs: readonly Spring[],
+  springs: SpringTable | readonly Spring[],
   options: PackSpringsOptions,
 ): PackedSprings {
   const n = options.particleCount;
@@ -113,30 +121,35 @@ export function packSprings(
     throw new RangeError(`packSprings: particleCount must be an integer >= 1, got ${n}`);
   }
   checkSpringEnds(springs, { particleCount: n, offset, name });
+  const t = SpringTable.from(springs);
   const partnerBits = partnerBitsFor(n);
   const maxClasses = 2 ** (32 - partnerBits);
   const row = new Float32Array(4);
   const rowBits = new Uint32Array(row.buffer);
   const classOf = new Map<string, number>();
   const table: number[] = [0, 0, 0, 0];
-  const cls = new Uint32Array(springs.length);
+  const cls = new Uint32Array(t.length);
   const start = new Uint32Array(n + 1);
   let breakable = 0;
-  springs.forEach((s, k) => {
-    if (s.i === s.j) throw new RangeError(`${name}[${k}] joins particle ${s.i} to itself`);
-    if (!(s.restLength > 0) || !Number.isFinite(s.restLength)) {
-      throw new RangeError(
-        `${name}[${k}].restLength must be finite and > 0, got ${s.restLength}`,
-      );
+  for (let k = 0; k < t.length; k++) {
+    const [si, sj] = [t.i[k], t.j[k]];
+    if (si === sj) throw new RangeError(`${name}[${k}] joins particle ${si} to itself`);
+    const restLength = t.restLength[k];
+    if (!(restLength > 0) || !Number.isFinite(restLength)) {
+      throw new RangeError(`${name}[${k}].restLength must be finite and > 0, got ${restLength}`);
     }
     for (const key of ["ks", "kd"] as const) {
-      if (!(s[key] >= 0) || !Number.isFinite(s[key])) {
-        throw new RangeError(`${name}[${k}].${key} must be finite and >= 0, got ${s[key]}`);
+      const v = t[key][k];
+      if (!(v >= 0) || !Number.isFinite(v)) {
+        throw new RangeError(`${name}[${k}].${key} must be finite and >= 0, got ${v}`);
       }
     }
-    const s0 = s.breakStretch ?? 0;
+    const s0 = t.breakStretch[k];
     if (s0 > 0) breakable++;
-    row.set([s.restLength, s.ks, s.kd, s0]);
+    row[0] = restLength;
+    row[1] = t.ks[k];
+    row[2] = t.kd[k];
+    row[3] = s0;
     const key = `${rowBits[0]},${rowBits[1]},${rowBits[2]},${rowBits[3]}`;
     let c = classOf.get(key);
     if (c === undefined) {
@@ -152,19 +165,19 @@ export function packSprings(
       table.push(...row);
     }
     cls[k] = c;
-    if (ends === "both" || s.i < s.j) start[s.i - offset + 1]++;
-    if (ends === "both" || s.j < s.i) start[s.j - offset + 1]++;
-  });
+    if (ends === "both" || si < sj) start[si - offset + 1]++;
+    if (ends === "both" || sj < si) start[sj - offset + 1]++;
+  }
   for (let i = 0; i < n; i++) start[i + 1] += start[i];
   const words = new Uint32Array(start[n]);
   const fill = start.slice(0, n);
   const shift = 2 ** partnerBits;
   const word = (partner: number, c: number) => partner + c * shift;
-  springs.forEach((s, k) => {
-    const [i, j] = [s.i - offset, s.j - offset];
+  for (let k = 0; k < t.length; k++) {
+    const [i, j] = [t.i[k] - offset, t.j[k] - offset];
     if (ends === "both" || i < j) words[fill[i]++] = word(j, cls[k]);
     if (ends === "both" || j < i) words[fill[j]++] = word(i, cls[k]);
-  });
+  }
   if (ends === "lower") {
     const mask = shift - 1;
     for (let i = 0; i < n; i++) {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { SpringTable } from "../../core/spring_table.ts";
 import type { ParticleSet } from "../../core/scene_builder.ts";
 import { Rng } from "../../core/rng.ts";
 import { acquireGpu } from "../runtime/device.ts";
@@ -27,7 +28,7 @@ function particles(n: number, rng: Rng): ParticleSet {
       { name: "sheet", kind: "cloth", start: 0, count: 4, rows: 2, cols: 2 },
       { name: "fluid", kind: "fluid", start: 4, count: n - 4 },
     ],
-    springs: [{ i: 0, j: 1, restLength: 0.1, ks: 10, kd: 0 }],
+    springs: SpringTable.from([{ i: 0, j: 1, restLength: 0.1, ks: 10, kd: 0 }]),
   };
 }
 

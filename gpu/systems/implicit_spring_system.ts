@@ -14,7 +14,8 @@ export function implicitSpringSystem(
   ctx: SystemContext,
   options: { id: string },
 ): { solver: ImplicitSprings; system: GpuSystem } {
-  const springs = ctx.particles.springs.filter((s) => ctx.owned[s.i] && ctx.owned[s.j]);
+  const all = ctx.particles.springs;
+  const springs = all.select((k) => Boolean(ctx.owned[all.i[k]] && ctx.owned[all.j[k]]));
   const solver = new ImplicitSprings(ctx.device, {
     particleCount: ctx.state.count,
     springs,
