@@ -1,63 +1,11 @@
 /**
  * f64 reference of one FLIP fluid step on a MAC grid (Zhu & Bridson 2005, "Animating sand as a
- * fluid", §3–4; Bridson, "Fluid Simulation for Computer Graphics", 2nd ed., ch. 2–5 and 7): the
- * reference that `gpu/systems/flip/` is tested against. It follows the shared conventions of the
- * FLIP spec (grid layout, face ids, weights, cell and face classes, the scaled pressure q, the
- * order of operations and the PIC/FLIP blend) exactly; they are restated here.
- *
- * Grid. Box [min, max], cubic cells of edge dx, dims n_a = max(1, ceil((max_a − min_a) / dx)).
- * Cell (i, j, k) has id i + nx (j + ny k) and centre min + (i + ½, j + ½, k + ½) dx. MAC faces
- * (Bridson §2.4, Harlow & Welch 1965):
- *
- * - u (x-faces): (nx+1) × ny × nz at min + (i, j+½, k+½) dx, id i + (nx+1)(j + ny k);
- * - v (y-faces): nx × (ny+1) × nz at min + (i+½, j, k+½) dx, id i + nx (j + (ny+1) k);
- * - w (z-faces): nx × ny × (nz+1) at min + (i+½, j+½, k) dx, id i + nx (j + ny k).
- *
- * Face (i, j, k) of axis a lies between the cells whose a-coordinates are c_a − 1 (low side) and
- * c_a (high side); faces with c_a = 0 or c_a = n_a are on the box boundary. The cell of a point is
- * floor((x − min) / dx), clamped to [0, n_a − 1] per axis.
- *
- * Weights (particle → face and face → particle): the trilinear hat
- * w_p(f) = N((x_p − f)_x / dx) N((x_p − f)_y / dx) N((x_p − f)_z / dx), N(t) = max(0, 1 − |t|),
- * each velocity component on its own face lattice (Bridson §7.6, Zhu & Bridson §4). Faces outside
- * the lattice do not exist: a particle within dx of the boundary simply loses that weight.
- *
- * Step (per stage; {@link flipStep}):
- *
- * 1. Cells: FLUID if they hold a FLIP particle; a cell that holds only OTHER particles (particles
- *    of another system) is occupied (Truong et al. 2021 §5: "marking the grid cells occupied by all
- *    particles in both systems ... to ensure that the pressure projection correctly identifies
- *    which cells are occupied with particles and which cells are empty"), read one of two ways
- *    ({@link OccupiedReading}): `fluid` (the paper's, the default) makes it a FLUID cell — a
- *    pressure unknown, not empty space, with no velocity from the other system, so the two systems
- *    exchange momentum through the collision handler alone, as the paper says; `solid` makes it a
- *    SOLID cell, a moving boundary with the OTHER particles' velocity (the grid then couples the two
- *    systems itself). Else AIR ({@link classifyCells}).
- * 2. P2G over FLIP particles: M_f = Σ w_p m_p, P_f = Σ w_p m_p v_p, u_f = P_f / M_f (0 where
- *    M_f = 0); u_old = u. The same sums over OTHER particles give the solid velocity us_f
- *    ({@link particleToGrid}).
- * 3. Body force: u_f += dt g_a where M_f > 0.
- * 4. Face classes, tested in this order: WALL (box boundary, velocity 0), SOLID (a neighbour cell
- *    is SOLID; velocity us_f), FLUID (a neighbour cell is FLUID; pressure-updated), else INACTIVE
- *    ({@link faceClasses}). WALL faces are set to 0 and SOLID faces to us_f.
- * 5. Pressure in the units q = p dt / (ρ dx) (m/s), for every FLUID cell c (Bridson Eq. 5.7
- *    multiplied by dx, with the solid velocities in the divergence, Bridson §5.2):
- *    Σ_{faces f of c, not WALL/SOLID} (q_c − q_nbr(f)) = −D_c, q_AIR = 0,
- *    D_c = (u_{i+1} − u_i) + (v_{j+1} − v_j) + (w_{k+1} − w_k) ({@link divergence},
- *    {@link applyPressureMatrix}), solved by Jacobi-preconditioned CG ({@link solvePressure}).
- * 6. Pressure update on FLUID faces between cells a (low) and b (high): u_f −= q_b − q_a; then WALL
- *    faces = 0, SOLID faces = us_f ({@link subtractPressureGradient}). Afterwards D_c = 0 on every
- *    FLUID cell with a face that is neither WALL nor SOLID, to the solver tolerance.
- * 7. G2P with the PIC/FLIP blend φ (Zhu & Bridson §4): over the VALID faces (M_f > 0, SOLID or
- *    WALL), normalised by the sum of the valid weights (0 when none),
- *    v_p' = φ (v_p + Δu(x_p)) + (1 − φ) u_new(x_p), Δu = interpolated (u_new − u_old)
- *    ({@link gridToParticle}).
- *
- * Optionally (not in the spec; default off) the projection aims at a small positive divergence in
- * over-dense cells to undo FLIP's volume drift ({@link volumeCorrectionTarget}).
- *
- * Advection (x_p += dt v_p') is the caller's. With the scaled pressure q the projection is
- * density-free (p = ρ dx q / dt); only the volume correction reads a rest density ρ0.
+ * fluid", §3–4; Bridson, "Fluid Simulation for Computer Graphics", 2nd ed., ch. 2–5 and 7), with
+ * the paper's occupied cells (Truong et al. 2021 §5): cells, P2G, body force, face classes,
+ * pressure by Jacobi-preconditioned CG, pressure update and G2P with the PIC/FLIP blend
+ * ({@link flipStep}); `gpu/systems/flip/` is tested against it. The conventions both follow
+ * exactly (grid layout, face ids, weights, classes, the scaled pressure q, the order of
+ * operations) are in `docs/flip.md`.
  *
  * @module
  */
@@ -341,7 +289,7 @@ function checkParticles(
 }
 
 /**
- * How a cell holding only particles of other systems enters the projection (module doc, step 1):
+ * How a cell holding only particles of other systems enters the projection (`docs/flip.md`, step 1):
  * `fluid` (the paper's reading, default) or `solid` (a moving boundary).
  */
 export type OccupiedReading = "fluid" | "solid";
@@ -374,7 +322,7 @@ export function classifyCells(
 /**
  * The 2×2×2 transfer stencil of a point on one face lattice: the ids of the up to 8 faces whose
  * hat weight can be nonzero (faces outside the lattice are left out) and their weights
- * w = N((x − f)_x/dx) N((x − f)_y/dx) N((x − f)_z/dx), N(t) = max(0, 1 − |t|) (module doc).
+ * w = N((x − f)_x/dx) N((x − f)_y/dx) N((x − f)_z/dx), N(t) = max(0, 1 − |t|) (`docs/flip.md`).
  * The weights sum to 1 when no face is left out.
  */
 export function faceStencil(
@@ -1084,7 +1032,7 @@ export interface FlipStepResult {
 }
 
 /**
- * One FLIP velocity step, steps 1–7 of the module doc (Zhu & Bridson 2005 §4; Bridson ch. 5, 7):
+ * One FLIP velocity step, steps 1–7 of `docs/flip.md` (Zhu & Bridson 2005 §4; Bridson ch. 5, 7):
  * classify cells, P2G of the FLIP particles (u, u_old) and of the OTHER particles (us), gravity on
  * faces with mass, face classes with WALL = 0 and SOLID = us, pressure by Jacobi-PCG, pressure
  * update, G2P with the PIC/FLIP blend. Positions are not advected.

@@ -1,76 +1,10 @@
 /**
  * Metrics of DESIGN.md computed on the GPU and written every k steps into a samples buffer that
  * is read back once per batch: pass-through, deep overlaps, max penetration depth, speeds,
- * energies, NaN count, sheet deflection, fluid rebound speed, and the merge/split conservation
- * errors. Kernel: `metrics.wgsl`.
- *
- * Definitions (r = particle radius):
- * - `passThrough`: particles that crossed a sheet (any cloth body they do not belong to) through
- *   its interior: their tracked side of the sheet differs from their initial side. A side is
- *   observed when the particle's nearest particle of the sheet closer than the reach ρ is interior
- *   (not on the lattice's border) and the particle lies within one spacing of it laterally: the
- *   sign of its height along the local sheet normal there. The tracked side is the last side
- *   observed; it is kept while none is (out of reach, a border particle nearest, or laterally
- *   farther). The initial side is the one observed at the start or, where none is, the side of the
- *   plane through the sheet's centre particle with the normal there (every cloth scene starts
- *   flat, so that plane is the sheet).
- * - `deepOverlaps`: pairs of a sheet particle and a particle of another body closer than r (more
- *   than half interpenetrated); `maxPenetrationDepth`: max over the pairs closer than 2r of
- *   (2r − d)/r, in radii.
- * - `kinetic`, `potential` (−Σ m g·(x − origin), origin the scene's floor: its lowest particle
- *   at the start along g, so the potential energy of the initial state is never negative and the
- *   energy ratio measures the energy the scene has to lose, not its height above an arbitrary
- *   corner; what sags or falls below that level has negative potential energy), `elastic` (Σ ½k(|xi − xj| − L)² over springs); the
- *   energy ratio is (kinetic + potential + elastic) / its initial value.
- * - `solidInside`: particles of a solid body more than half inside a particle of another solid body
- *   (closer than r); `maxSolidPenetration`: the deepest such overlap, (2r − d)/r in radii.
- * - `fragments`, `largestFragment`, `significantFragments`: connected components of intact bonds
- *   over the solid bodies’ particles (`fragments.ts`), the largest one's size (0 without solids),
- *   and how many hold at least {@link SIGNIFICANT_FRAGMENT_SHARE} of those particles.
- * - `brokenBonds`: bonds broken so far (peridynamic fracture); `elastic` counts intact ones only.
- * - `sheetDeflection`: max cloth displacement from rest, in radii (rigidification shows as
- *   a small deflection).
- * - `largestSheetGroup`: cloth particles in the meta-particle with the most of them, in the groups
- *   the step ended with (merge-split's statistic; 0 under other handlers): how much of the sheet
- *   moves as one rigid piece (Fig. 11).
- * - `maxRebound`: max upward velocity of any fluid particle (m/s), a splash indicator;
- *   `fluidUpVelocity`: the fluid's net upward momentum over its mass, Σ m v_y / Σ m (m/s, +y up;
- *   negative while it falls): the fling-back of stiff forces, which moves the fluid as a whole,
- *   where one droplet moves `maxRebound`.
- * - `frontX`, `columnHeight` (dam-break scenes: the front along the floor from the back wall and
- *   the water's height at the back wall, m), `densityErrorMax`, `densityErrorMean` (compression
- *   error of the particles' density estimate), `volumeChange` (relative, from the same estimate):
- *   the fluid-validity pass `fluid_metrics.ts`, where they are defined; 0 without fluid.
- *
- * Sheet terms on a grid: they are measured on a neighbour grid of the sheets' particles
- * (`sheet_crossing.ts`), so no invocation loops over a whole sheet. The overlaps need the sheet
- * particles within 2r: the grid finds them all exactly. The side needs the nearest sheet particle,
- * which for a particle far from the sheet may be anywhere; hence the reach and the tracked side.
- * The reach is ρ = max(2r, spacing) + the sample travel, the most a particle moves relative to a
- * sheet between two samples, which `forScene` takes as 1.5 × the scene's CFL reference speed ×
- * metricsEvery × dt (`SAMPLE_TRAVEL_MARGIN`). The assumption: no particle moves farther than
- * that, relative to a sheet, between two samples. Numbers at `small` (metricsEvery × dt ≈ 0.01 s):
- * fig4-fluid-cloth and fig9-flip-cloth, reference speed 4.0 m/s (the fluid hits at 3.3 m/s),
- * travel 0.060 m, ρ = 0.080 m = 8r; fig3-ball-cloth-high, 3.4 m/s × 0.0103 s × 1.5 = 0.053 m,
- * ρ = 0.073 m; fig3-ball-cloth-low, 0.015 m, ρ = 0.035 m. The fastest particle at any sample of
- * those runs (penalty-weak) moved at 4.47, 4.88 and 4.03 m/s: 0.045, 0.049 and 0.041 m per
- * sample, well within ρ also with the lateral offset to the nearest sheet particle (≤ spacing/√2):
- * ρ admits 7.9, 7.9 and 6.9 m/s. The travel is the same in metres at every scale (at `paper`
- * ρ = 0.063 m for fig4, admitting 6.3 m/s). A particle faster than that may cross unseen, and then
- * counts only once seen within ρ beneath.
- *
- * This is the definition the grid replaced (side by the local normal at the nearest sheet particle
- * at any distance, counted when that one is interior and the particle laterally within a spacing)
- * for a particle that crosses the interior: at the first sample after the crossing it lies at most
- * the travel beyond the sheet, its nearest sheet particle about a spacing aside at most, so within
- * ρ; both count it from that sample on, and both stop when it comes back through the sheet. They
- * differ only (a) for a particle that went around the edge: the former counted it as soon as it
- * drifted beneath the interior, at any depth (its nearest sheet particle is interior there, however
- * far below), while its tracked side changes only if it comes within ρ of the sheet's underside
- * (which a sample cannot tell from a crossing); and (b) for a particle that crossed and later
- * leaves by the border (drifts beneath it or beyond, or around it back up): the former dropped it
- * (a border particle nearest, or the initial side again), the tracked side keeps it until it is
- * seen on its initial side again (a pass-through is an event).
+ * energies, NaN count, sheet deflection, fluid rebound speed, fragments, and the merge/split
+ * conservation errors (Eqs. 2 and 4). Kernel: `metrics.wgsl`; each metric's definition, and the
+ * assumption behind the pass-through count (no particle moves farther than the sample travel
+ * relative to a sheet between two samples), in `docs/metrics.md`.
  *
  * @module
  */

@@ -1,56 +1,9 @@
 /**
  * The whole-step momentum and energy budget: where a step gains or loses momentum and energy,
- * phase by phase, under any handler and any coupling of systems. Measured on the steps that end
- * with a metrics sample (every `metricsEvery` steps), written into that sample's row; kernels:
- * `step_budget.wgsl`. Off the timed phases: its passes carry no timestamps.
- *
- * Probes reduce the state at the phase boundaries of the step (one workgroup each, fixed order):
- * - `start`: the particles before the step (x, v, bonds);
- * - `merged`: the DOFs after merging (Eqs. 1–3 under merge-split; every particle its own DOF
- *   under the baselines), split into DOFs without and with a pinned member;
- * - `integrated`: the parts the systems produced (v_s of each system's part, weights m_s, Eq. 17's
- *   inputs), over the DOFs without a pinned member, and the handler's forces on their members;
- * - `synced`: the DOFs after the coupling's sync (Eq. 17, pinned DOFs fixed, the domain walls);
- * - `split`: the particle velocities the last stage ends with (Eq. 8 under merge-split);
- * - `end`: the particles after the end of the step (impulses, write-back, systems' end of step).
- * Stage 2's probes overwrite stage 1's; when stage 2 does not run (merge-split's GPU decision,
- * §5.1) its probes do not either, and stage 1's stand: the budget is that of the stage whose
- * result the step keeps.
- *
- * Columns ({@link BUDGET_FIELDS}; momenta are magnitudes |ΔP| in N·s, energies signed changes in J,
- * for the one step; g gravity, Δt the step, M_free the mass of the DOFs without a pinned member):
- * - `budgetMomentumScale` Σ m|v| + Δt |g| Σ m at the start: what the momentum terms compare with;
- * - `budgetMergeMomentum` |P_merged − P_start| (Eq. 2 conserves it: 0 up to rounding);
- * - `budgetPinMomentum` what the pinned DOFs' supports absorb (the momentum a meta-particle with
- *   a pinned member had after merging: a pinned group is fixed whole);
- * - `budgetIntegrationMomentum` |P_integrated − P_merged − Δt M_free g − Δt ΣF_handler| over the
- *   unpinned DOFs: the impulse of forces other than gravity and the handler's from outside the
- *   unpinned set — springs to pinned particles, the cloth's air drag, a FLIP grid's walls — and
- *   the solvers' residuals (internal forces cancel);
- * - `budgetHandlerImpulse` Δt |ΣF_handler| over every particle (pinned ones included): the
- *   handler's forces that do not cancel (Newton's third law: 0 for penalty, kernel repulsion and
- *   Akinci's mirrored forces, Eq. 14);
- * - `budgetHandlerImbalance` |ΣF_handler| / Σ|F_handler| over every particle: the fraction of the
- *   handler's forces that does not cancel (0 without forces; f32 rounding is ~10⁻⁶);
- * - `budgetWallMomentum` |P_synced − P_integrated| over the unpinned DOFs: Eq. 17 conserves it,
- *   so this is what the domain walls absorb;
- * - `budgetSplitMomentum` |P_split − P_synced| (Eq. 8 conserves it);
- * - `budgetEndMomentum` |P_end − P_split| (impulses exchanged in pairs conserve it, except with
- *   a pinned partner, whose support takes its share);
- * - `budgetExternalMomentum` |P_end − P_start − Δt M_free g|: everything but gravity that the
- *   step's momentum change owes to the outside (supports, walls, drag);
- * - `budgetMergeEnergy` ΔK of merging (Eq. 4: ≤ 0, the inelastic merge);
- * - `budgetPinEnergy` ΔK of fixing the pinned DOFs (≤ 0);
- * - `budgetIntegrationEnergy` ΔK of the systems' integration + ΔU_gravity + ΔU_elastic of the
- *   step (positions move only in the coupling's position update, counted here): the work of the
- *   non-conservative forces — damping, viscosity, drag, the handler's forces, the integrators'
- *   numerical dissipation; bonds that break take their energy with them and show here too;
- * - `budgetCouplingEnergy` −ΣΔĒk of the sync (Eq. 19: ≤ 0, the coupling of different integrators);
- * - `budgetWallEnergy` ΔK of the domain walls (≤ 0, inelastic);
- * - `budgetSplitEnergy` ΔK of splitting (Eq. 9's energy restoration; 0 without merge-split);
- * - `budgetEndEnergy` ΔK of the end of the step (impulses, velocity projection);
- * - `budgetStepEnergy` ΔE of the whole step, kinetic + gravity + elastic: the sum of the seven
- *   phase terms above, exactly (they telescope).
+ * phase by phase (probes at start, merged, integrated, synced, split and end; Eqs. 2, 4, 8, 9, 17,
+ * 19), under any handler and any coupling of systems, on the steps that end with a metrics sample,
+ * written into that sample's row. Kernels: `step_budget.wgsl`, untimed. The probes and every
+ * column ({@link BUDGET_FIELDS}) are defined in `docs/metrics.md` ("The whole-step budget").
  *
  * @module
  */
@@ -74,7 +27,7 @@ export const STEP_BUDGET_WGSL: string = [
   Deno.readTextFileSync(new URL("./step_budget.wgsl", import.meta.url)),
 ].join("\n");
 
-/** The budget's columns of a metrics sample row (definitions in the module doc). */
+/** The budget's columns of a metrics sample row (definitions in `docs/metrics.md`). */
 export const BUDGET_FIELDS = [
   "budgetMomentumScale",
   "budgetMergeMomentum",
