@@ -210,3 +210,156 @@ export class ParticlePass<B extends { [K in keyof B]: GPUBuffer }> {
     this.uniform.destroy();
   }
 }
+
+/** What a {@link CountedPass} runs: its kernel, buffers and parameters. */
+export interface CountedPassSpec<B, P> {
+  /** Class name that prefixes every error message. */
+  owner: string;
+  /** Label prefix of every GPU object when the options give none. */
+  label: string;
+  /** WGSL source and entry point. */
+  code: string;
+  entryPoint: string;
+  /** Whether the pass reads contact slots (sizes `maxPerParticle`, `override MAX_PER_PARTICLE`). */
+  contacts: boolean;
+  /** `override` constants beside `WORKGROUP_SIZE` (and `MAX_PER_PARTICLE`). */
+  constants?: Record<string, number>;
+  /** Size of the params uniform in bytes. */
+  paramsSize: number;
+  /** The storage buffers, in binding (and checking) order. */
+  buffers: BufferTable<B>;
+  /** The one buffer bound as read-write `storage`. */
+  output: keyof B;
+  /** The checked, frozen parameters of `p`; `name` prefixes error paths (`options`, `params`). */
+  checkParams(p: P, name: string): Readonly<P>;
+  /** The uniform's bytes for `count` particles and `params`. */
+  pack(count: number, params: Readonly<P>): ArrayBuffer;
+  /** Checks beyond the table's at bind (e.g. an output that must not alias an input). */
+  checkBuffers?(buffers: B): void;
+}
+
+/** Options every {@link CountedPass} takes beside its parameters. */
+export interface CountedPassOptions {
+  /** Largest particle count; sizes the checks on bound buffers. */
+  capacity: number;
+  /** K of the contact slots: the detector's `maxPerParticle` (default 16). */
+  maxPerParticle?: number;
+  /** Particles processed by the next encode; default `capacity`. */
+  count?: number;
+  /** `override WORKGROUP_SIZE` (1..256, default 64). */
+  workgroupSize?: number;
+  /** Label prefix of every GPU object. */
+  label?: string;
+}
+
+/**
+ * A per-particle pass with a particle count and checked parameters in its uniform: the host
+ * pattern every handler kernel shares (penalty, impulse, kernel repulsion, velocity projection).
+ * A handler's class extends it with its spec; `write` repacks the uniform after any change.
+ */
+export class CountedPass<B extends { [K in keyof B]: GPUBuffer }, P extends object> {
+  /** Device the pipeline lives on. */
+  readonly device: GPUDevice;
+  /** Label prefix of every GPU object. */
+  readonly label: string;
+  /** Largest particle count. */
+  readonly capacity: number;
+  /** K of the contact slots (1 for a pass that reads none). */
+  readonly maxPerParticle: number;
+  /** Workgroup size of the kernel. */
+  readonly workgroupSize: number;
+  readonly #spec: CountedPassSpec<B, P>;
+  #params: Readonly<P>;
+  #count: number;
+  readonly #pass: ParticlePass<B>;
+
+  /** Creates the pipeline and the uniform; checks the sizes, the parameters and the count. */
+  constructor(device: GPUDevice, spec: CountedPassSpec<B, P>, options: CountedPassOptions & P) {
+    const { owner } = spec;
+    const sizes = checkPassOptions(owner, device, options, spec.contacts);
+    this.device = device;
+    this.#spec = spec;
+    this.label = options.label ?? spec.label;
+    this.capacity = sizes.capacity;
+    this.maxPerParticle = sizes.maxPerParticle;
+    this.workgroupSize = sizes.workgroupSize;
+    this.#params = spec.checkParams(options, "options");
+    this.#count = checkCount(owner, "options.count", options.count ?? this.capacity, this.capacity);
+    const k: Record<string, number> = spec.contacts
+      ? { MAX_PER_PARTICLE: sizes.maxPerParticle }
+      : {};
+    this.#pass = new ParticlePass(device, {
+      ...sizes,
+      owner,
+      label: this.label,
+      code: spec.code,
+      entryPoint: spec.entryPoint,
+      constants: { WORKGROUP_SIZE: sizes.workgroupSize, ...k, ...spec.constants },
+      paramsSize: spec.paramsSize,
+      buffers: spec.buffers,
+      output: spec.output,
+    });
+    this.write();
+  }
+
+  /** Particles processed by the next encodes. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** The current parameters. */
+  get params(): Readonly<P> {
+    return this.#params;
+  }
+
+  /** Sets the particle count (≤ capacity); written with `queue.writeBuffer` (next submissions). */
+  setCount(count: number): void {
+    this.#count = checkCount(this.#spec.owner, "count", count, this.capacity);
+    this.write();
+  }
+
+  /** Changes some parameters (checked with the others); same timing as {@link setCount}. */
+  setParams(params: Partial<P>): void {
+    this.#params = this.checkNext({ ...this.#params, ...params });
+    this.write();
+  }
+
+  /**
+   * Creates the bind group of a set of buffers; reuse it across steps. Throws a `TypeError`
+   * naming a missing buffer or one without `STORAGE` usage (or what the spec's `checkBuffers`
+   * refuses) and a `RangeError` naming one too small.
+   */
+  bind(buffers: B): ParticlePassBindings<B> {
+    if (buffers) this.#spec.checkBuffers?.(buffers);
+    return this.#pass.bind(buffers);
+  }
+
+  /** Encodes one compute pass over the first `count` particles. */
+  encode(
+    encoder: GPUCommandEncoder,
+    bindings: ParticlePassBindings<B>,
+    options: { timestampWrites?: GPUComputePassTimestampWrites } = {},
+  ): void {
+    this.#pass.encode(encoder, bindings, this.#count, options);
+  }
+
+  /** Destroys the uniform buffer (bound buffers belong to the caller). */
+  destroy(): void {
+    this.#pass.destroy();
+  }
+
+  /** The checked parameters `next` would set (a subclass adds its own cross-checks). */
+  protected checkNext(next: P): Readonly<P> {
+    return this.#spec.checkParams(next, "params");
+  }
+
+  /** The uniform's bytes now (a subclass with more state than count and params packs it too). */
+  protected packUniform(count: number, params: Readonly<P>): ArrayBuffer {
+    return this.#spec.pack(count, params);
+  }
+
+  /** Repacks and writes the uniform. */
+  protected write(): void {
+    this.#pass.writeParams(this.packUniform(this.#count, this.#params));
+  }
+}

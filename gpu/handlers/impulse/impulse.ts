@@ -36,10 +36,10 @@
  */
 
 import {
-  type BufferTable,
-  checkCount,
-  checkPassOptions,
-  ParticlePass,
+  CountedPass,
+  type CountedPassOptions,
+  type CountedPassSpec,
+  type ParticlePassBindings,
 } from "../../runtime/particle_pass.ts";
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 
@@ -60,19 +60,8 @@ export interface ImpulseKernelParams {
   restitution: number;
 }
 
-/** Options of {@link Impulse}. */
-export interface ImpulseOptions extends ImpulseKernelParams {
-  /** Largest particle count; sizes the checks on bound buffers. */
-  capacity: number;
-  /** K of the contact slots: the detector's `maxPerParticle` (default 16). */
-  maxPerParticle?: number;
-  /** Particles processed by the next encode; default `capacity`. */
-  count?: number;
-  /** `override WORKGROUP_SIZE` (1..256, default 64). */
-  workgroupSize?: number;
-  /** Label prefix of every GPU object; default "impulse". */
-  label?: string;
-}
+/** Options of {@link Impulse} (default label "impulse"). */
+export interface ImpulseOptions extends CountedPassOptions, ImpulseKernelParams {}
 
 /** Buffers of {@link Impulse.bind} (all `STORAGE`; N = capacity, K = maxPerParticle). */
 export interface ImpulseBuffers {
@@ -91,22 +80,7 @@ export interface ImpulseBuffers {
 }
 
 /** Bind group of one set of {@link ImpulseBuffers}, from {@link Impulse.bind}. */
-export interface ImpulseBindings {
-  readonly buffers: Readonly<ImpulseBuffers>;
-  readonly group: GPUBindGroup;
-}
-
-/** Binding number, element size and element count of each buffer. */
-const BINDINGS: BufferTable<ImpulseBuffers> = {
-  pos: [1, 16, "N"],
-  vel: [2, 16, "N"],
-  mass: [3, 4, "N"],
-  contacts: [4, 4, "NK"],
-  contactCount: [5, 4, "N"],
-  velOut: [6, 16, "N"],
-};
-
-const OWNER = "Impulse";
+export type ImpulseBindings = ParticlePassBindings<ImpulseBuffers>;
 
 function restitution(value: unknown, name: string): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > 1) {
@@ -115,103 +89,41 @@ function restitution(value: unknown, name: string): number {
   return value;
 }
 
-/**
- * Impulse pass (see the module comment). Bindings (group 0 of `impulse.wgsl`): 0 `params`
- * uniform; 1 `pos`, 2 `vel`, 3 `mass`, 4 `contacts`, 5 `contactCount` (read-only storage);
- * 6 `velOut` (storage, overwritten).
- */
-export class Impulse {
-  /** Device the pipeline lives on. */
-  readonly device: GPUDevice;
-  /** Label prefix of every GPU object. */
-  readonly label: string;
-  /** Largest particle count. */
-  readonly capacity: number;
-  /** K of the contact slots. */
-  readonly maxPerParticle: number;
-  /** Workgroup size of the kernel. */
-  readonly workgroupSize: number;
-  #params: Readonly<ImpulseKernelParams>;
-  #count: number;
-  readonly #pass: ParticlePass<ImpulseBuffers>;
-
-  /** Creates the pipeline and the uniform (see {@link ImpulseOptions}). */
-  constructor(device: GPUDevice, options: ImpulseOptions) {
-    const sizes = checkPassOptions(OWNER, device, options, true);
-    this.device = device;
-    this.label = options.label ?? "impulse";
-    this.capacity = sizes.capacity;
-    this.maxPerParticle = sizes.maxPerParticle;
-    this.workgroupSize = sizes.workgroupSize;
-    this.#params = this.#checkParams(options, "options");
-    this.#count = checkCount(OWNER, "options.count", options.count ?? this.capacity, this.capacity);
-    this.#pass = new ParticlePass(device, {
-      ...sizes,
-      owner: OWNER,
-      label: this.label,
-      code: IMPULSE_WGSL,
-      entryPoint: "impulse",
-      constants: { WORKGROUP_SIZE: sizes.workgroupSize, MAX_PER_PARTICLE: sizes.maxPerParticle },
-      paramsSize: IMPULSE_PARAMS_STRUCT.size,
-      buffers: BINDINGS,
-      output: "velOut",
-    });
-    this.#write();
-  }
-
-  /** Particles processed by the next encodes. */
-  get count(): number {
-    return this.#count;
-  }
-
-  /** The current restitution. */
-  get params(): Readonly<ImpulseKernelParams> {
-    return this.#params;
-  }
-
-  /** Sets the particle count (≤ capacity); written with `queue.writeBuffer` (next submissions). */
-  setCount(count: number): void {
-    this.#count = checkCount(OWNER, "count", count, this.capacity);
-    this.#write();
-  }
-
-  /** Changes the restitution; same timing as {@link setCount}. */
-  setParams(params: Partial<ImpulseKernelParams>): void {
-    this.#params = this.#checkParams({ ...this.#params, ...params }, "params");
-    this.#write();
-  }
-
-  /**
-   * Creates the bind group of a set of buffers; reuse it across steps. Throws a `TypeError`
-   * naming a missing buffer, one without `STORAGE` usage or `velOut` equal to `vel`, and a
-   * `RangeError` naming one too small.
-   */
-  bind(buffers: ImpulseBuffers): ImpulseBindings {
-    if (buffers?.vel && buffers.vel === buffers.velOut) {
+const SPEC: CountedPassSpec<ImpulseBuffers, ImpulseKernelParams> = {
+  owner: "Impulse",
+  label: "impulse",
+  code: IMPULSE_WGSL,
+  entryPoint: "impulse",
+  contacts: true,
+  paramsSize: IMPULSE_PARAMS_STRUCT.size,
+  buffers: {
+    pos: [1, 16, "N"],
+    vel: [2, 16, "N"],
+    mass: [3, 4, "N"],
+    contacts: [4, 4, "NK"],
+    contactCount: [5, 4, "N"],
+    velOut: [6, 16, "N"],
+  },
+  output: "velOut",
+  checkParams: (p, name) =>
+    Object.freeze({ restitution: restitution(p.restitution, `${name}.restitution`) }),
+  pack: (count, params) => IMPULSE_PARAMS_STRUCT.pack({ count, ...params }),
+  checkBuffers(buffers) {
+    if (buffers.vel && buffers.vel === buffers.velOut) {
       throw new TypeError("Impulse.bind: buffers.velOut must not be buffers.vel");
     }
-    return this.#pass.bind(buffers);
-  }
+  },
+};
 
-  /** Encodes one compute pass writing the post-collision velocities into `velOut`. */
-  encode(
-    encoder: GPUCommandEncoder,
-    bindings: ImpulseBindings,
-    options: { timestampWrites?: GPUComputePassTimestampWrites } = {},
-  ): void {
-    this.#pass.encode(encoder, bindings, this.#count, options);
-  }
-
-  /** Destroys the uniform buffer (bound buffers belong to the caller). */
-  destroy(): void {
-    this.#pass.destroy();
-  }
-
-  #checkParams(p: ImpulseKernelParams, name: string): Readonly<ImpulseKernelParams> {
-    return Object.freeze({ restitution: restitution(p.restitution, `${name}.restitution`) });
-  }
-
-  #write(): void {
-    this.#pass.writeParams(IMPULSE_PARAMS_STRUCT.pack({ count: this.#count, ...this.#params }));
+/**
+ * Impulse pass (see the module comment), writing the post-collision velocities into `velOut`
+ * (which must not be `vel`). Bindings (group 0 of `impulse.wgsl`): 0 `params` uniform; 1 `pos`,
+ * 2 `vel`, 3 `mass`, 4 `contacts`, 5 `contactCount` (read-only storage); 6 `velOut` (storage,
+ * overwritten).
+ */
+export class Impulse extends CountedPass<ImpulseBuffers, ImpulseKernelParams> {
+  /** Creates the pipeline and the uniform (see {@link ImpulseOptions}). */
+  constructor(device: GPUDevice, options: ImpulseOptions) {
+    super(device, SPEC, options);
   }
 }

@@ -32,11 +32,11 @@
 
 import { withGridNeighbors } from "../../state/grid_cell.ts";
 import {
-  type BufferTable,
-  checkCount,
   checkNonNegative,
-  checkPassOptions,
-  ParticlePass,
+  CountedPass,
+  type CountedPassOptions,
+  type CountedPassSpec,
+  type ParticlePassBindings,
 } from "../../runtime/particle_pass.ts";
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 
@@ -79,18 +79,10 @@ export interface KernelRepulsionParams {
   stiffness: number;
 }
 
-/** Options of {@link KernelRepulsion}. */
-export interface KernelRepulsionOptions extends KernelRepulsionParams {
-  /** Largest particle count; sizes the checks on bound buffers. */
-  capacity: number;
+/** Options of {@link KernelRepulsion} (default label "sph coupling force"; no contact slots). */
+export interface KernelRepulsionOptions extends CountedPassOptions, KernelRepulsionParams {
   /** Neighbor grid; may be given later with {@link KernelRepulsion.setGrid}. */
   grid?: KernelRepulsionGrid;
-  /** Particles processed by the next encode; default `capacity`. */
-  count?: number;
-  /** `override WORKGROUP_SIZE` (1..256, default 64). */
-  workgroupSize?: number;
-  /** Label prefix of every GPU object; default "sph coupling force". */
-  label?: string;
 }
 
 /** Buffers of {@link KernelRepulsion.bind} (all `STORAGE`; N = capacity). */
@@ -110,176 +102,126 @@ export interface KernelRepulsionBuffers {
 }
 
 /** Bind group of one set of {@link KernelRepulsionBuffers}, from {@link KernelRepulsion.bind}. */
-export interface KernelRepulsionBindings {
-  readonly buffers: Readonly<KernelRepulsionBuffers>;
-  readonly group: GPUBindGroup;
-}
-
-/**
- * Binding number, element size and element count of each buffer (cellStart: at least 2 entries
- * here, checked against the grid by encode).
- */
-const BINDINGS: BufferTable<KernelRepulsionBuffers> = {
-  pos: [1, 16, "N"],
-  mass: [2, 4, "N"],
-  body: [3, 4, "N"],
-  cellStart: [4, 4, 2],
-  sorted: [5, 4, "N"],
-  force: [6, 16, "N"],
-};
+export type KernelRepulsionBindings = ParticlePassBindings<KernelRepulsionBuffers>;
 
 const OWNER = "KernelRepulsion";
 
+const SPEC: CountedPassSpec<KernelRepulsionBuffers, KernelRepulsionParams> = {
+  owner: OWNER,
+  label: "sph coupling force",
+  code: KERNEL_REPULSION_WGSL,
+  entryPoint: "kernel_repulsion",
+  contacts: false,
+  paramsSize: KERNEL_REPULSION_PARAMS_STRUCT.size,
+  // cellStart: at least 2 entries here, checked against the grid by encode
+  buffers: {
+    pos: [1, 16, "N"],
+    mass: [2, 4, "N"],
+    body: [3, 4, "N"],
+    cellStart: [4, 4, 2],
+    sorted: [5, 4, "N"],
+    force: [6, 16, "N"],
+  },
+  output: "force",
+  checkParams: (p, name) => checkParams(p, name),
+  pack: (count, params) => packUniform(count, params, undefined),
+};
+
 /**
- * Kernel repulsion pass (see the module comment). Bindings (group 0 of
- * `kernel_repulsion.wgsl`): 0 `params` uniform; 1 `pos`, 2 `mass`, 3 `body`, 4 `cellStart`,
- * 5 `sorted` (read-only storage); 6 `force` (storage, accumulated).
+ * Kernel repulsion pass (see the module comment), adding the coupling forces into `force`.
+ * Bindings (group 0 of `kernel_repulsion.wgsl`): 0 `params` uniform; 1 `pos`, 2 `mass`, 3 `body`,
+ * 4 `cellStart`, 5 `sorted` (read-only storage); 6 `force` (storage, accumulated).
  */
-export class KernelRepulsion {
-  /** Device the pipeline lives on. */
-  readonly device: GPUDevice;
-  /** Label prefix of every GPU object. */
-  readonly label: string;
-  /** Largest particle count. */
-  readonly capacity: number;
-  /** Workgroup size of the kernel. */
-  readonly workgroupSize: number;
-  #params: Readonly<KernelRepulsionParams>;
-  #grid: KernelRepulsionGrid | undefined;
-  #count: number;
-  readonly #pass: ParticlePass<KernelRepulsionBuffers>;
+export class KernelRepulsion extends CountedPass<KernelRepulsionBuffers, KernelRepulsionParams> {
+  // not a #private field: the base constructor packs the uniform before this class's fields exist
+  protected gridNow: KernelRepulsionGrid | undefined;
 
   /** Creates the pipeline and the uniform (see {@link KernelRepulsionOptions}). */
   constructor(device: GPUDevice, options: KernelRepulsionOptions) {
-    const sizes = checkPassOptions(OWNER, device, options, false);
-    this.device = device;
-    this.label = options.label ?? "sph coupling force";
-    this.capacity = sizes.capacity;
-    this.workgroupSize = sizes.workgroupSize;
-    this.#params = checkParams(options, "options");
-    this.#count = checkCount(OWNER, "options.count", options.count ?? this.capacity, this.capacity);
-    if (options.grid) this.#grid = this.#checkGrid(options.grid, "options.grid", this.#params.h);
-    this.#pass = new ParticlePass(device, {
-      ...sizes,
-      owner: OWNER,
-      label: this.label,
-      code: KERNEL_REPULSION_WGSL,
-      entryPoint: "kernel_repulsion",
-      constants: { WORKGROUP_SIZE: sizes.workgroupSize },
-      paramsSize: KERNEL_REPULSION_PARAMS_STRUCT.size,
-      buffers: BINDINGS,
-      output: "force",
-    });
-    this.#write();
-  }
-
-  /** Particles processed by the next encodes. */
-  get count(): number {
-    return this.#count;
-  }
-
-  /** The current h, ρ0 and k. */
-  get params(): Readonly<KernelRepulsionParams> {
-    return this.#params;
+    super(device, SPEC, options);
+    if (options.grid) this.setGrid(options.grid, "options.grid");
   }
 
   /** The grid set last, if any. */
   get grid(): KernelRepulsionGrid | undefined {
-    return this.#grid;
-  }
-
-  /** Sets the particle count (≤ capacity); written with `queue.writeBuffer` (next submissions). */
-  setCount(count: number): void {
-    this.#count = checkCount(OWNER, "count", count, this.capacity);
-    this.#write();
+    return this.gridNow;
   }
 
   /** Sets the neighbor grid (cellSize ≥ h); same timing as {@link setCount}. */
-  setGrid(grid: KernelRepulsionGrid): void {
-    this.#grid = this.#checkGrid(grid, "grid", this.#params.h);
-    this.#write();
+  setGrid(grid: KernelRepulsionGrid, name = "grid"): void {
+    this.gridNow = checkGrid(grid, name, this.params.h);
+    this.write();
   }
 
-  /** Changes h, ρ0 and/or k (a new h must still fit the grid); same timing as {@link setCount}. */
-  setParams(params: Partial<KernelRepulsionParams>): void {
-    const next = checkParams({ ...this.#params, ...params }, "params");
-    if (this.#grid) this.#checkGrid(this.#grid, "grid", next.h);
-    this.#params = next;
-    this.#write();
-  }
-
-  /**
-   * Creates the bind group of a set of buffers; reuse it across steps. Throws a `TypeError`
-   * naming a missing buffer or one without `STORAGE` usage and a `RangeError` naming one too
-   * small.
-   */
-  bind(buffers: KernelRepulsionBuffers): KernelRepulsionBindings {
-    return this.#pass.bind(buffers);
-  }
-
-  /** Encodes one compute pass adding the coupling forces into `force`. */
-  encode(
+  /** Encodes one compute pass adding the coupling forces into `force` (a grid must be set). */
+  override encode(
     encoder: GPUCommandEncoder,
     bindings: KernelRepulsionBindings,
     options: { timestampWrites?: GPUComputePassTimestampWrites } = {},
   ): void {
-    if (!this.#grid) {
+    if (!this.gridNow) {
       throw new Error("KernelRepulsion: no grid; pass options.grid or call setGrid first");
     }
     if (!bindings?.group) throw new TypeError("KernelRepulsion: bindings must come from bind()");
-    const [x, y, z] = this.#grid.dims;
+    const [x, y, z] = this.gridNow.dims;
     const need = 4 * (x * y * z + 1);
     if (bindings.buffers.cellStart.size < need) {
       throw new RangeError(
         `KernelRepulsion: buffers.cellStart has ${bindings.buffers.cellStart.size} bytes, the grid needs ${need}`,
       );
     }
-    this.#pass.encode(encoder, bindings, this.#count, options);
+    super.encode(encoder, bindings, options);
   }
 
-  /** Destroys the uniform buffer (bound buffers belong to the caller). */
-  destroy(): void {
-    this.#pass.destroy();
+  /** A new h must still fit the grid. */
+  protected override checkNext(next: KernelRepulsionParams): Readonly<KernelRepulsionParams> {
+    const params = super.checkNext(next);
+    if (this.gridNow) checkGrid(this.gridNow, "grid", params.h);
+    return params;
   }
 
-  #checkGrid(grid: KernelRepulsionGrid, name: string, h: number): KernelRepulsionGrid {
-    if (
-      !grid || !grid.gridMin || grid.gridMin.length !== 3 || !grid.gridMin.every(Number.isFinite)
-    ) {
-      throw new RangeError(`KernelRepulsion: ${name}.gridMin must be 3 finite numbers`);
-    }
-    if (
-      !grid.dims || grid.dims.length !== 3 || !grid.dims.every((d) => Number.isInteger(d) && d >= 1)
-    ) {
-      throw new RangeError(`KernelRepulsion: ${name}.dims must be 3 integers >= 1`);
-    }
-    if (!(grid.cellSize >= h) || !Number.isFinite(grid.cellSize)) {
-      throw new RangeError(
-        `KernelRepulsion: ${name}.cellSize (${grid.cellSize}) must be finite and >= h (${h})`,
-      );
-    }
-    if (grid.dims[0] * grid.dims[1] * grid.dims[2] >= 2 ** 32 - 1) {
-      throw new RangeError(`KernelRepulsion: ${name}.dims has too many cells`);
-    }
-    return { gridMin: [...grid.gridMin], cellSize: grid.cellSize, dims: [...grid.dims] };
+  protected override packUniform(count: number, params: Readonly<KernelRepulsionParams>) {
+    return packUniform(count, params, this.gridNow);
   }
+}
 
-  #write(): void {
-    const { h, rho0, stiffness } = this.#params;
-    const grid = this.#grid ?? { gridMin: [0, 0, 0], cellSize: h, dims: [1, 1, 1] };
-    const [x, y, z] = grid.dims;
-    this.#pass.writeParams(
-      KERNEL_REPULSION_PARAMS_STRUCT.pack({
-        gridMin: grid.gridMin,
-        cellSize: grid.cellSize,
-        dims: [x, y, z, x * y * z],
-        count: this.#count,
-        h2: h * h,
-        invH: 1 / h,
-        coef: (stiffness / (rho0 * rho0)) * 45 / (Math.PI * h * h * h * h),
-      }),
+function checkGrid(grid: KernelRepulsionGrid, name: string, h: number): KernelRepulsionGrid {
+  if (!grid || !grid.gridMin || grid.gridMin.length !== 3 || !grid.gridMin.every(Number.isFinite)) {
+    throw new RangeError(`KernelRepulsion: ${name}.gridMin must be 3 finite numbers`);
+  }
+  if (
+    !grid.dims || grid.dims.length !== 3 || !grid.dims.every((d) => Number.isInteger(d) && d >= 1)
+  ) {
+    throw new RangeError(`KernelRepulsion: ${name}.dims must be 3 integers >= 1`);
+  }
+  if (!(grid.cellSize >= h) || !Number.isFinite(grid.cellSize)) {
+    throw new RangeError(
+      `KernelRepulsion: ${name}.cellSize (${grid.cellSize}) must be finite and >= h (${h})`,
     );
   }
+  if (grid.dims[0] * grid.dims[1] * grid.dims[2] >= 2 ** 32 - 1) {
+    throw new RangeError(`KernelRepulsion: ${name}.dims has too many cells`);
+  }
+  return { gridMin: [...grid.gridMin], cellSize: grid.cellSize, dims: [...grid.dims] };
+}
+
+function packUniform(
+  count: number,
+  params: Readonly<KernelRepulsionParams>,
+  gridNow: KernelRepulsionGrid | undefined,
+): ArrayBuffer {
+  const { h, rho0, stiffness } = params;
+  const grid = gridNow ?? { gridMin: [0, 0, 0], cellSize: h, dims: [1, 1, 1] };
+  const [x, y, z] = grid.dims;
+  return KERNEL_REPULSION_PARAMS_STRUCT.pack({
+    gridMin: grid.gridMin,
+    cellSize: grid.cellSize,
+    dims: [x, y, z, x * y * z],
+    count,
+    h2: h * h,
+    invH: 1 / h,
+    coef: (stiffness / (rho0 * rho0)) * 45 / (Math.PI * h * h * h * h),
+  });
 }
 
 function checkParams(p: KernelRepulsionParams, name: string): Readonly<KernelRepulsionParams> {

@@ -32,11 +32,11 @@
  */
 
 import {
-  type BufferTable,
-  checkCount,
   checkNonNegative,
-  checkPassOptions,
-  ParticlePass,
+  CountedPass,
+  type CountedPassOptions,
+  type CountedPassSpec,
+  type ParticlePassBindings,
 } from "../../runtime/particle_pass.ts";
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 
@@ -60,19 +60,8 @@ export interface PenaltyForceParams {
   damping?: number;
 }
 
-/** Options of {@link PenaltyForce}. */
-export interface PenaltyForceOptions extends PenaltyForceParams {
-  /** Largest particle count; sizes the checks on bound buffers. */
-  capacity: number;
-  /** K of the contact slots: the detector's `maxPerParticle` (default 16). */
-  maxPerParticle?: number;
-  /** Particles processed by the next encode; default `capacity`. */
-  count?: number;
-  /** `override WORKGROUP_SIZE` (1..256, default 64). */
-  workgroupSize?: number;
-  /** Label prefix of every GPU object; default "penalty force". */
-  label?: string;
-}
+/** Options of {@link PenaltyForce} (default label "penalty force"). */
+export interface PenaltyForceOptions extends CountedPassOptions, PenaltyForceParams {}
 
 /** Buffers of {@link PenaltyForce.bind} (all `STORAGE`; N = capacity, K = maxPerParticle). */
 export interface PenaltyForceBuffers {
@@ -89,119 +78,46 @@ export interface PenaltyForceBuffers {
 }
 
 /** Bind group of one set of {@link PenaltyForceBuffers}, from {@link PenaltyForce.bind}. */
-export interface PenaltyForceBindings {
-  readonly buffers: Readonly<PenaltyForceBuffers>;
-  readonly group: GPUBindGroup;
-}
-
-/** Binding number, element size and element count of each buffer. */
-const BINDINGS: BufferTable<PenaltyForceBuffers> = {
-  pos: [1, 16, "N"],
-  vel: [2, 16, "N"],
-  contacts: [3, 4, "NK"],
-  contactCount: [4, 4, "N"],
-  force: [5, 16, "N"],
-};
+export type PenaltyForceBindings = ParticlePassBindings<PenaltyForceBuffers>;
 
 const OWNER = "PenaltyForce";
 
-/**
- * Penalty force pass (see the module comment). Bindings (group 0 of `penalty_force.wgsl`):
- * 0 `params` uniform; 1 `pos`, 2 `vel`, 3 `contacts`, 4 `contactCount` (read-only storage);
- * 5 `force` (storage, accumulated).
- */
-export class PenaltyForce {
-  /** Device the pipeline lives on. */
-  readonly device: GPUDevice;
-  /** Label prefix of every GPU object. */
-  readonly label: string;
-  /** Largest particle count. */
-  readonly capacity: number;
-  /** K of the contact slots. */
-  readonly maxPerParticle: number;
-  /** Workgroup size of the kernel. */
-  readonly workgroupSize: number;
-  #params: Readonly<Required<PenaltyForceParams>>;
-  #count: number;
-  readonly #pass: ParticlePass<PenaltyForceBuffers>;
-
-  /** Creates the pipeline and the uniform (see {@link PenaltyForceOptions}). */
-  constructor(device: GPUDevice, options: PenaltyForceOptions) {
-    const sizes = checkPassOptions(OWNER, device, options, true);
-    this.device = device;
-    this.label = options.label ?? "penalty force";
-    this.capacity = sizes.capacity;
-    this.maxPerParticle = sizes.maxPerParticle;
-    this.workgroupSize = sizes.workgroupSize;
-    this.#params = this.#checkParams(options, "options");
-    this.#count = checkCount(OWNER, "options.count", options.count ?? this.capacity, this.capacity);
-    this.#pass = new ParticlePass(device, {
-      ...sizes,
-      owner: OWNER,
-      label: this.label,
-      code: PENALTY_FORCE_WGSL,
-      entryPoint: "penalty_force",
-      constants: { WORKGROUP_SIZE: sizes.workgroupSize, MAX_PER_PARTICLE: sizes.maxPerParticle },
-      paramsSize: PENALTY_PARAMS_STRUCT.size,
-      buffers: BINDINGS,
-      output: "force",
-    });
-    this.#write();
-  }
-
-  /** Particles processed by the next encodes. */
-  get count(): number {
-    return this.#count;
-  }
-
-  /** The current stiffness and damping. */
-  get params(): Readonly<Required<PenaltyForceParams>> {
-    return this.#params;
-  }
-
-  /** Sets the particle count (≤ capacity); written with `queue.writeBuffer` (next submissions). */
-  setCount(count: number): void {
-    this.#count = checkCount(OWNER, "count", count, this.capacity);
-    this.#write();
-  }
-
-  /** Changes stiffness and/or damping; same timing as {@link setCount}. */
-  setParams(params: Partial<PenaltyForceParams>): void {
-    this.#params = this.#checkParams({ ...this.#params, ...params }, "params");
-    this.#write();
-  }
-
-  /**
-   * Creates the bind group of a set of buffers; reuse it across steps. Throws a `TypeError`
-   * naming a missing buffer or one without `STORAGE` usage and a `RangeError` naming one too
-   * small.
-   */
-  bind(buffers: PenaltyForceBuffers): PenaltyForceBindings {
-    return this.#pass.bind(buffers);
-  }
-
-  /** Encodes one compute pass adding the penalty forces into `force`. */
-  encode(
-    encoder: GPUCommandEncoder,
-    bindings: PenaltyForceBindings,
-    options: { timestampWrites?: GPUComputePassTimestampWrites } = {},
-  ): void {
-    this.#pass.encode(encoder, bindings, this.#count, options);
-  }
-
-  /** Destroys the uniform buffer (bound buffers belong to the caller). */
-  destroy(): void {
-    this.#pass.destroy();
-  }
-
-  #checkParams(p: PenaltyForceParams, name: string): Readonly<Required<PenaltyForceParams>> {
-    return Object.freeze({
+const SPEC: CountedPassSpec<PenaltyForceBuffers, PenaltyForceParams> = {
+  owner: OWNER,
+  label: "penalty force",
+  code: PENALTY_FORCE_WGSL,
+  entryPoint: "penalty_force",
+  contacts: true,
+  paramsSize: PENALTY_PARAMS_STRUCT.size,
+  buffers: {
+    pos: [1, 16, "N"],
+    vel: [2, 16, "N"],
+    contacts: [3, 4, "NK"],
+    contactCount: [4, 4, "N"],
+    force: [5, 16, "N"],
+  },
+  output: "force",
+  checkParams: (p, name) =>
+    Object.freeze({
       stiffness: checkNonNegative(OWNER, `${name}.stiffness`, p.stiffness),
       damping: checkNonNegative(OWNER, `${name}.damping`, p.damping ?? 0),
-    });
+    }),
+  pack: (count, params) => PENALTY_PARAMS_STRUCT.pack({ count, ...params }),
+};
+
+/**
+ * Penalty force pass (see the module comment), adding the forces into `force`. Bindings (group 0
+ * of `penalty_force.wgsl`): 0 `params` uniform; 1 `pos`, 2 `vel`, 3 `contacts`, 4 `contactCount`
+ * (read-only storage); 5 `force` (storage, accumulated).
+ */
+export class PenaltyForce extends CountedPass<PenaltyForceBuffers, PenaltyForceParams> {
+  /** Creates the pipeline and the uniform (see {@link PenaltyForceOptions}). */
+  constructor(device: GPUDevice, options: PenaltyForceOptions) {
+    super(device, SPEC, options);
   }
 
-  #write(): void {
-    this.#pass.writeParams(PENALTY_PARAMS_STRUCT.pack({ count: this.#count, ...this.#params }));
+  /** The current stiffness and damping (damping 0 unless given). */
+  override get params(): Readonly<Required<PenaltyForceParams>> {
+    return super.params as Required<PenaltyForceParams>;
   }
 }

@@ -32,10 +32,10 @@
  */
 
 import {
-  type BufferTable,
-  checkCount,
-  checkPassOptions,
-  ParticlePass,
+  CountedPass,
+  type CountedPassOptions,
+  type CountedPassSpec,
+  type ParticlePassBindings,
 } from "../../runtime/particle_pass.ts";
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 import { KIND_BITS } from "../../state/particle_state.ts";
@@ -51,19 +51,8 @@ export const VELOCITY_PROJECTION_PARAMS_STRUCT: StructLayout = defineStruct(
   [["count", "u32"]],
 );
 
-/** Options of {@link VelocityProjection}. */
-export interface VelocityProjectionOptions {
-  /** Largest particle count; sizes the checks on bound buffers. */
-  capacity: number;
-  /** K of the contact slots: the detector's `maxPerParticle` (default 16). */
-  maxPerParticle?: number;
-  /** Particles processed by the next encode; default `capacity`. */
-  count?: number;
-  /** `override WORKGROUP_SIZE` (1..256, default 64). */
-  workgroupSize?: number;
-  /** Label prefix of every GPU object; default "velocity projection". */
-  label?: string;
-}
+/** Options of {@link VelocityProjection} (default label "velocity projection"). */
+export type VelocityProjectionOptions = CountedPassOptions;
 
 /** Buffers of {@link VelocityProjection.bind} (all `STORAGE`; N = capacity, K = maxPerParticle). */
 export interface VelocityProjectionBuffers {
@@ -84,117 +73,57 @@ export interface VelocityProjectionBuffers {
 }
 
 /** Bind group of one set of {@link VelocityProjectionBuffers}, from {@link VelocityProjection.bind}. */
-export interface VelocityProjectionBindings {
-  readonly buffers: Readonly<VelocityProjectionBuffers>;
-  readonly group: GPUBindGroup;
-}
+export type VelocityProjectionBindings = ParticlePassBindings<VelocityProjectionBuffers>;
 
-/** Binding number, element size and element count of each buffer. */
-const BINDINGS: BufferTable<VelocityProjectionBuffers> = {
-  pos: [1, 16, "N"],
-  vel: [2, 16, "N"],
-  mass: [3, 4, "N"],
-  kind: [4, 4, "N"],
-  contacts: [5, 4, "NK"],
-  contactCount: [6, 4, "N"],
-  velOut: [7, 16, "N"],
-};
+/** The projection has no parameters of its own. */
+type NoParams = Record<never, never>;
 
-const OWNER = "VelocityProjection";
+// a uniform binding of at least 16 bytes, whatever the struct's size
+const PARAMS_SIZE = Math.max(16, VELOCITY_PROJECTION_PARAMS_STRUCT.size);
 
-/**
- * Velocity-projection pass (see the module comment). Bindings (group 0 of
- * `velocity_projection.wgsl`): 0 `params` uniform; 1 `pos`, 2 `vel`, 3 `mass`, 4 `kind`,
- * 5 `contacts`, 6 `contactCount` (read-only storage); 7 `velOut` (storage, overwritten).
- */
-export class VelocityProjection {
-  /** Device the pipeline lives on. */
-  readonly device: GPUDevice;
-  /** Label prefix of every GPU object. */
-  readonly label: string;
-  /** Largest particle count. */
-  readonly capacity: number;
-  /** K of the contact slots. */
-  readonly maxPerParticle: number;
-  /** Workgroup size of the kernel. */
-  readonly workgroupSize: number;
-  #count: number;
-  readonly #pass: ParticlePass<VelocityProjectionBuffers>;
-
-  /** Creates the pipeline and the uniform (see {@link VelocityProjectionOptions}). */
-  constructor(device: GPUDevice, options: VelocityProjectionOptions) {
-    const sizes = checkPassOptions(OWNER, device, options, true);
-    this.device = device;
-    this.label = options.label ?? "velocity projection";
-    this.capacity = sizes.capacity;
-    this.maxPerParticle = sizes.maxPerParticle;
-    this.workgroupSize = sizes.workgroupSize;
-    this.#count = checkCount(OWNER, "options.count", options.count ?? this.capacity, this.capacity);
-    this.#pass = new ParticlePass(device, {
-      ...sizes,
-      owner: OWNER,
-      label: this.label,
-      code: VELOCITY_PROJECTION_WGSL,
-      entryPoint: "velocity_projection",
-      constants: {
-        WORKGROUP_SIZE: sizes.workgroupSize,
-        MAX_PER_PARTICLE: sizes.maxPerParticle,
-        KIND_FLUID: KIND_BITS.fluid,
-        KIND_PINNED: KIND_BITS.pinned,
-      },
-      // a uniform binding of at least 16 bytes, whatever the struct's size
-      paramsSize: Math.max(16, VELOCITY_PROJECTION_PARAMS_STRUCT.size),
-      buffers: BINDINGS,
-      output: "velOut",
-    });
-    this.#write();
-  }
-
-  /** Particles processed by the next encodes. */
-  get count(): number {
-    return this.#count;
-  }
-
-  /** Sets the particle count (≤ capacity); written with `queue.writeBuffer` (next submissions). */
-  setCount(count: number): void {
-    this.#count = checkCount(OWNER, "count", count, this.capacity);
-    this.#write();
-  }
-
-  /**
-   * Creates the bind group of a set of buffers; reuse it across steps. Throws a `TypeError`
-   * naming a missing buffer, one without `STORAGE` usage or `velOut` equal to `vel`, and a
-   * `RangeError` naming one too small.
-   */
-  bind(buffers: VelocityProjectionBuffers): VelocityProjectionBindings {
-    if (buffers?.vel && buffers.vel === buffers.velOut) {
+const SPEC: CountedPassSpec<VelocityProjectionBuffers, NoParams> = {
+  owner: "VelocityProjection",
+  label: "velocity projection",
+  code: VELOCITY_PROJECTION_WGSL,
+  entryPoint: "velocity_projection",
+  contacts: true,
+  constants: { KIND_FLUID: KIND_BITS.fluid, KIND_PINNED: KIND_BITS.pinned },
+  paramsSize: PARAMS_SIZE,
+  buffers: {
+    pos: [1, 16, "N"],
+    vel: [2, 16, "N"],
+    mass: [3, 4, "N"],
+    kind: [4, 4, "N"],
+    contacts: [5, 4, "NK"],
+    contactCount: [6, 4, "N"],
+    velOut: [7, 16, "N"],
+  },
+  output: "velOut",
+  checkParams: () => Object.freeze({}),
+  pack(count) {
+    const data = new ArrayBuffer(PARAMS_SIZE);
+    new Uint8Array(data).set(new Uint8Array(VELOCITY_PROJECTION_PARAMS_STRUCT.pack({ count })));
+    return data;
+  },
+  checkBuffers(buffers) {
+    if (buffers.vel && buffers.vel === buffers.velOut) {
       throw new TypeError(
         "VelocityProjection.bind: buffers.velOut must not be buffers.vel (the sweep reads every " +
           "partner's old velocity); pass a scratch buffer and copy back",
       );
     }
-    return this.#pass.bind(buffers);
-  }
+  },
+};
 
-  /** Encodes one compute pass writing the projected velocities into `velOut`. */
-  encode(
-    encoder: GPUCommandEncoder,
-    bindings: VelocityProjectionBindings,
-    options: { timestampWrites?: GPUComputePassTimestampWrites } = {},
-  ): void {
-    this.#pass.encode(encoder, bindings, this.#count, options);
-  }
-
-  /** Destroys the uniform buffer (bound buffers belong to the caller). */
-  destroy(): void {
-    this.#pass.destroy();
-  }
-
-  #write(): void {
-    const data = new ArrayBuffer(Math.max(16, VELOCITY_PROJECTION_PARAMS_STRUCT.size));
-    new Uint8Array(data).set(
-      new Uint8Array(VELOCITY_PROJECTION_PARAMS_STRUCT.pack({ count: this.#count })),
-    );
-    this.#pass.writeParams(data);
+/**
+ * Velocity-projection pass (see the module comment), writing the projected velocities into
+ * `velOut` (which must not be `vel`). Bindings (group 0 of `velocity_projection.wgsl`): 0 `params`
+ * uniform; 1 `pos`, 2 `vel`, 3 `mass`, 4 `kind`, 5 `contacts`, 6 `contactCount` (read-only
+ * storage); 7 `velOut` (storage, overwritten).
+ */
+export class VelocityProjection extends CountedPass<VelocityProjectionBuffers, NoParams> {
+  /** Creates the pipeline and the uniform (see {@link VelocityProjectionOptions}). */
+  constructor(device: GPUDevice, options: VelocityProjectionOptions) {
+    super(device, SPEC, options);
   }
 }
