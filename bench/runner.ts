@@ -24,11 +24,16 @@ import { kernelWorkgroupSizes, pipelineStats } from "../gpu/runtime/kernel.ts";
 import { type GpuDeadlineOptions, GpuTimeoutError } from "../gpu/runtime/gpu_deadline.ts";
 import { DeviceLease } from "./device_lease.ts";
 import { handlerParams } from "../gpu/handlers/registry.ts";
-import { SAMPLE_FIELDS } from "../gpu/metrics/metrics.ts";
 import { summariseMetrics, TABLE_I_PHASES } from "./case_metrics.ts";
 import { captureEnvironment, configHash, type Environment } from "./environment.ts";
 import type { Progress } from "./progress.ts";
-import { type CaseRecord, type PhaseTiming, recordLine, SCHEMA_VERSION } from "../core/result.ts";
+import {
+  type CaseRecord,
+  type PhaseTiming,
+  recordLine,
+  SAMPLE_FIELDS,
+  SCHEMA_VERSION,
+} from "../core/result.ts";
 import { summarise } from "./statistics.ts";
 import type { CaseSpec } from "./suite.ts";
 import { appendResultLine, ResultsWriteError } from "./results_file.ts";

@@ -83,6 +83,74 @@ export interface PhaseTiming extends SampleSummary {
   samples: number[];
 }
 
+/** The fluid-validity columns of a sample row (`gpu/metrics/fluid_metrics.ts` writes them). */
+export const FLUID_SAMPLE_FIELDS = [
+  "frontX",
+  "columnHeight",
+  "densityErrorMax",
+  "densityErrorMean",
+  "volumeChange",
+] as const;
+
+/** The step budget's columns of a sample row (`gpu/metrics/step_budget.ts`; `docs/metrics.md`). */
+export const BUDGET_SAMPLE_FIELDS = [
+  "budgetMomentumScale",
+  "budgetMergeMomentum",
+  "budgetPinMomentum",
+  "budgetIntegrationMomentum",
+  "budgetHandlerImpulse",
+  "budgetHandlerImbalance",
+  "budgetWallMomentum",
+  "budgetSplitMomentum",
+  "budgetEndMomentum",
+  "budgetExternalMomentum",
+  "budgetMergeEnergy",
+  "budgetPinEnergy",
+  "budgetIntegrationEnergy",
+  "budgetCouplingEnergy",
+  "budgetWallEnergy",
+  "budgetSplitEnergy",
+  "budgetEndEnergy",
+  "budgetStepEnergy",
+] as const;
+
+/**
+ * The fields of one metrics sample row, in the GPU buffer's order and in the order of a record's
+ * `metrics.series.fields` (definitions in `docs/metrics.md`): defined here once, for the metrics
+ * kernels, the runner and the report's fixtures.
+ */
+export const SAMPLE_FIELDS = [
+  "time",
+  "passThrough",
+  "deepOverlaps",
+  "maxPenetrationDepth",
+  "maxSpeed",
+  "kinetic",
+  "potential",
+  "elastic",
+  "nanCount",
+  "sheetDeflection",
+  "maxRebound",
+  "fluidUpVelocity",
+  "momentumError",
+  "energyError",
+  "stage2Pairs",
+  "groups",
+  "largestGroup",
+  "largestSheetGroup",
+  "brokenBonds",
+  "solidInside",
+  "maxSolidPenetration",
+  "fragments",
+  "largestFragment",
+  "significantFragments",
+  ...FLUID_SAMPLE_FIELDS,
+  ...BUDGET_SAMPLE_FIELDS,
+] as const;
+
+/** A column of a sample row. */
+export type SampleField = typeof SAMPLE_FIELDS[number];
+
 /** One case's record (schema version 1). */
 export interface CaseRecord {
   schemaVersion: number;

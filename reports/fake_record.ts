@@ -5,7 +5,12 @@
  *
  * @module
  */
-import type { CaseRecord, PhaseTiming } from "../core/result.ts";
+import {
+  type CaseRecord,
+  type PhaseTiming,
+  SAMPLE_FIELDS,
+  type SampleField,
+} from "../core/result.ts";
 import {
   encodeBodies,
   encodeFragments,
@@ -36,25 +41,24 @@ function phase(median: number): PhaseTiming {
   };
 }
 
-const SERIES_FIELDS = [
-  "time",
-  "passThrough",
-  "deepOverlaps",
-  "maxPenetrationDepth",
-  "maxSpeed",
-  "kinetic",
-  "potential",
-  "elastic",
-  "nanCount",
-  "sheetDeflection",
-  "maxRebound",
-  "momentumError",
-  "energyError",
-  "stage2Pairs",
-  "groups",
-  "largestGroup",
-  "largestSheetGroup",
-];
+/** Values of the fake series by field (row k of 20, t = 0.01 (k + 1)); every other field 0. */
+const SERIES_VALUES: Partial<Record<SampleField, (k: number, pass: number) => number>> = {
+  time: (k) => 0.01 * (k + 1),
+  passThrough: (k, pass) => Math.round(pass * Math.min(1, k / 10)),
+  maxPenetrationDepth: (k) => 0.1 * Math.sin(k / 3) ** 2,
+  maxSpeed: (k) => 2 + Math.sin(k / 4),
+  kinetic: (k) => 20 * Math.exp(-k / 10),
+  potential: (k) => 90 - k,
+  elastic: (k) => 0.1 * k,
+  sheetDeflection: (k) => 0.4 * k,
+  maxRebound: (k) => 1 + 0.1 * k,
+  momentumError: () => 1e-7,
+  energyError: () => 2e-7,
+  stage2Pairs: (k) => 10 * k,
+  groups: (k) => 20 * k,
+  largestGroup: () => 8,
+  largestSheetGroup: (k) => 3 + k,
+};
 
 /** A complete record of a finished case; `options` override fields and summary metrics. */
 export function fakeRecord(options: FakeRecordOptions = {}): CaseRecord {
@@ -67,28 +71,10 @@ export function fakeRecord(options: FakeRecordOptions = {}): CaseRecord {
     );
   });
   const pass = Number(summary?.passThroughMax ?? 0);
-  const rows = Array.from({ length: 20 }, (_, k) => {
-    const t = 0.01 * (k + 1);
-    return [
-      t,
-      Math.round(pass * Math.min(1, k / 10)),
-      0,
-      0.1 * Math.sin(k / 3) ** 2,
-      2 + Math.sin(k / 4),
-      20 * Math.exp(-k / 10),
-      90 - k,
-      0.1 * k,
-      0,
-      0.4 * k,
-      1 + 0.1 * k,
-      1e-7,
-      2e-7,
-      10 * k,
-      20 * k,
-      8,
-      3 + k,
-    ];
-  });
+  const rows = Array.from(
+    { length: 20 },
+    (_, k) => SAMPLE_FIELDS.map((f) => SERIES_VALUES[f]?.(k, pass) ?? 0),
+  );
   return {
     schemaVersion: 1,
     scene: "fig4-fluid-cloth",
@@ -126,7 +112,7 @@ export function fakeRecord(options: FakeRecordOptions = {}): CaseRecord {
         largestGroup: 30,
         ...summary,
       },
-      series: { every: 10, fields: SERIES_FIELDS, rows },
+      series: { every: 10, fields: [...SAMPLE_FIELDS], rows },
     },
     stateHash: "a".repeat(64),
     repeatable: true,

@@ -34,6 +34,7 @@
  *
  * @module
  */
+import { FLUID_SAMPLE_FIELDS } from "../../core/result.ts";
 import { restMassForSpacing } from "../../core/sph_reference.ts";
 import {
   bindKernel,
@@ -79,14 +80,8 @@ export const FLUID_TOP_K = 3;
 /** `fluidOf` value of a particle of no fluid body. */
 export const NOT_FLUID = 0xffffffff;
 
-/** The sample columns this pass writes. */
-export const FLUID_FIELDS = [
-  "frontX",
-  "columnHeight",
-  "densityErrorMax",
-  "densityErrorMean",
-  "volumeChange",
-] as const;
+/** The sample columns this pass writes (defined in `core/result.ts`). */
+export const FLUID_FIELDS = FLUID_SAMPLE_FIELDS;
 
 /** A column this pass writes. */
 export type FluidField = typeof FLUID_FIELDS[number];

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { SAMPLE_FIELDS } from "../../core/result.ts";
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
 import { BOND_ENERGY_WGSL } from "./bond_energy.ts";
 import {
@@ -83,35 +84,8 @@ export const METRICS_PARAMS: StructLayout = defineStruct("MetricsParams", [
   ["pad2", "u32"],
 ]);
 
-/** The fields of one sample row, in buffer order. */
-export const SAMPLE_FIELDS = [
-  "time",
-  "passThrough",
-  "deepOverlaps",
-  "maxPenetrationDepth",
-  "maxSpeed",
-  "kinetic",
-  "potential",
-  "elastic",
-  "nanCount",
-  "sheetDeflection",
-  "maxRebound",
-  "fluidUpVelocity",
-  "momentumError",
-  "energyError",
-  "stage2Pairs",
-  "groups",
-  "largestGroup",
-  "largestSheetGroup",
-  "brokenBonds",
-  "solidInside",
-  "maxSolidPenetration",
-  "fragments",
-  "largestFragment",
-  "significantFragments",
-  ...FLUID_FIELDS,
-  ...BUDGET_FIELDS,
-] as const;
+/** The fields of one sample row, in buffer order (defined in `core/result.ts`). */
+export { SAMPLE_FIELDS };
 
 /** One sample of every metric. */
 export type MetricsSample = Record<typeof SAMPLE_FIELDS[number], number>;

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { BUDGET_SAMPLE_FIELDS } from "../../core/result.ts";
 import type { SplitBinding } from "../runtime/split_binding.ts";
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
 import {
@@ -28,26 +29,7 @@ export const STEP_BUDGET_WGSL: string = [
 ].join("\n");
 
 /** The budget's columns of a metrics sample row (definitions in `docs/metrics.md`). */
-export const BUDGET_FIELDS = [
-  "budgetMomentumScale",
-  "budgetMergeMomentum",
-  "budgetPinMomentum",
-  "budgetIntegrationMomentum",
-  "budgetHandlerImpulse",
-  "budgetHandlerImbalance",
-  "budgetWallMomentum",
-  "budgetSplitMomentum",
-  "budgetEndMomentum",
-  "budgetExternalMomentum",
-  "budgetMergeEnergy",
-  "budgetPinEnergy",
-  "budgetIntegrationEnergy",
-  "budgetCouplingEnergy",
-  "budgetWallEnergy",
-  "budgetSplitEnergy",
-  "budgetEndEnergy",
-  "budgetStepEnergy",
-] as const;
+export const BUDGET_FIELDS = BUDGET_SAMPLE_FIELDS;
 
 /** A budget column. */
 export type BudgetField = typeof BUDGET_FIELDS[number];
