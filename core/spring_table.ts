@@ -81,12 +81,14 @@ export class SpringTable implements SpringColumns {
 
   /** The springs `k` for which `keep(k)` holds, in order, as a new table. */
   select(keep: (k: number) => boolean): SpringTable {
-    const rows: number[] = [];
-    for (let k = 0; k < this.length; k++) if (keep(k)) rows.push(k);
-    const c = columnsOf(rows.length);
+    // the chosen rows as a typed array, not a JavaScript array: millions of bonds stay off the heap
+    const chosen = new Uint8Array(this.length);
+    let n = 0;
+    for (let k = 0; k < this.length; k++) if (keep(k)) n += chosen[k] = 1;
+    const c = columnsOf(n);
     for (const key of COLUMNS) {
       const from = this[key], to = c[key];
-      for (let r = 0; r < rows.length; r++) to[r] = from[rows[r]];
+      for (let k = 0, r = 0; k < this.length; k++) if (chosen[k]) to[r++] = from[k];
     }
     return new SpringTable(c);
   }
