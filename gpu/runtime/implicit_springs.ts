@@ -40,8 +40,18 @@ import {
   springCsrConstants,
 } from "./spring_csr.ts";
 import { defineStruct, type StructLayout } from "./struct_layout.ts";
-import { WORKGROUP_SUM_WGSL } from "./workgroup_sum.ts";
-import { iterationsPerDispatch, LOCAL_BUDGET, LOCAL_SOLVE_WGSL, totalCost } from "./local_solve.ts";
+import { iterationsPerDispatch, LOCAL_BUDGET, totalCost } from "./local_solve.ts";
+import {
+  CG_WGSL,
+  cgConstants,
+  type CgDispatch,
+  type CgKernel,
+  type CgLayout,
+  cgStateFloats,
+  type CgStats,
+  cgStats,
+  encodeCgIterations,
+} from "./cg.ts";
 
 /** WGSL of the packed spring words over two bindings (`gpu/runtime/spring_words.wgsl`). */
 export const SPRING_WORDS_WGSL: string = Deno.readTextFileSync(
@@ -50,14 +60,13 @@ export const SPRING_WORDS_WGSL: string = Deno.readTextFileSync(
 
 /**
  * WGSL source of the solver kernels: `gpu/runtime/implicit_springs.wgsl` after the packed-spring
- * decoding (`spring_csr.wgsl`), its two-binding accessor (`spring_words.wgsl`), the workgroup sum
- * (`workgroup_sum.wgsl`) and the local-solve helpers (`local_solve.wgsl`).
+ * decoding (`spring_csr.wgsl`), its two-binding accessor (`spring_words.wgsl`) and the CG loop
+ * (`cg.wgsl` with its preludes).
  */
 export const IMPLICIT_SPRINGS_WGSL: string = [
   SPRING_CSR_WGSL,
   SPRING_WORDS_WGSL,
-  WORKGROUP_SUM_WGSL,
-  LOCAL_SOLVE_WGSL,
+  CG_WGSL,
   Deno.readTextFileSync(new URL("./implicit_springs.wgsl", import.meta.url)),
 ].join("\n");
 
@@ -84,10 +93,6 @@ export const CLOTH_DOF_ACTIVE: number = DOF_ACTIVE;
 /** The DOF has a pinned member: v' = 0. */
 export const CLOTH_DOF_FIXED: number = DOF_FIXED;
 
-/** Scalars of the solver state buffer (`array<f32>`), see {@link ImplicitSprings.readSolverStats}. */
-export const CG_SCALARS = { RZ0: 0, RZ: 1, RZNEW: 2, PAP: 3, DONE: 4, ITER: 5, LOOP: 6 } as const;
-const { RZ0: S_RZ0, RZNEW: S_RZNEW, DONE: S_DONE, ITER: S_ITER } = CG_SCALARS;
-const STATE_FLOATS = 8;
 /**
  * The CG scratch: three buffers of four regions (each `stride` vec4 long), so that each buffer
  * stays under the per-binding limit at Table I's particle counts; grouped by the kernels that use
@@ -118,7 +123,6 @@ const WGSL_CONSTANTS: Record<string, number> = {
   ACTIVE: CLOTH_DOF_ACTIVE,
   FIXED: CLOTH_DOF_FIXED,
   ...Object.fromEntries(Object.entries(CG_REGIONS).map(([k, v]) => [`R_${k}`, v.index])),
-  ...Object.fromEntries(Object.entries(CG_SCALARS).map(([k, v]) => [`S_${k}`, v])),
 };
 
 /** Options of {@link ImplicitSprings}. */
@@ -231,37 +235,25 @@ export interface ClothStepOptions {
 }
 
 /** CG statistics of the last step run, from {@link ImplicitSprings.readSolverStats}. */
-export interface ClothSolverStats {
+export interface ClothSolverStats extends CgStats {
   /** Per stage (1, 2): solves run and their CG iterations summed, since the solver was built. */
   stages?: { solves: number; iterations: number }[];
-  /** CG iterations run (each gate that found the solve unconverged). */
-  iterations: number;
-  /** sqrt(rᵀz / r₀ᵀz₀) at the end (0 when the right-hand side was 0). */
-  relativeResidual: number;
-  /** Whether the tolerance was met (or the system had nothing to solve) before the cap. */
-  converged: boolean;
 }
 
-/** Entry points of `implicit_springs.wgsl`, in encode order. */
+/** Entry points of `implicit_springs.wgsl` and of the CG loop (`cg.wgsl`). */
 export type ClothKernel =
+  | CgKernel
   | "classify"
   | "classify_values"
   | "positions"
   | "spring_forces"
   | "init_cg"
-  | "gate"
-  | "apply_a"
-  | "update_x"
-  | "update_p"
-  | "pap_finish"
-  | "gate_final"
   | "finish"
   | "warm_save"
   | "warm_begin"
   | "warm_residual"
   | "record_stage1"
-  | "record_stage2"
-  | "solve_local";
+  | "record_stage2";
 
 const READ: BindingKind = "read-only-storage";
 const WRITE: BindingKind = "storage";
@@ -292,16 +284,6 @@ const KERNEL_BINDINGS: Record<ClothKernel, ReadonlyArray<number>> = {
   solve_local: [11, 12, 13, 14, 15, 16, 20, 21],
 };
 const WRITABLE = new Set([11, 15, 16, 18, 19, 21, 22, 23, 24]);
-
-/** Kernels that run as one workgroup. */
-const ONE_WORKGROUP: ReadonlySet<ClothKernel> = new Set<ClothKernel>([
-  "gate",
-  "gate_final",
-  "pap_finish",
-  "record_stage1",
-  "record_stage2",
-  "solve_local",
-]);
 
 /** Binding and bytes per element (N elements; memberStart N + 1) of the step's buffers. */
 const USER_BINDINGS: Record<keyof ClothBuffers, [number, number]> = {
@@ -485,11 +467,13 @@ export class ImplicitSprings {
         budget: options.localBudget,
       })
       : 0;
-    const state = buffer(
-      "solver state",
-      4 * (STATE_FLOATS + chunks + (this.localIterations > 0 ? chunks * wg : 0)),
-      S | GPUBufferUsage.COPY_SRC,
-    );
+    const layout: CgLayout = {
+      chunks,
+      workgroupSize: wg,
+      residualNorm: false,
+      local: this.localIterations > 0,
+    };
+    const state = buffer("solver state", 4 * cgStateFloats(layout), S | GPUBufferUsage.COPY_SRC);
     const cg = Object.fromEntries(
       Object.keys(CG_BUFFERS).map((
         k,
@@ -539,9 +523,7 @@ export class ImplicitSprings {
           ...springCsrConstants(packed),
           WORDS_CHUNK: split.firstLength,
           WORKGROUP_SIZE: wg,
-          SUM_WORKGROUP_SIZE: wg,
-          PARTIALS: STATE_FLOATS,
-          SLOTS: STATE_FLOATS + chunks,
+          ...cgConstants(layout),
           LOCAL_BUDGET: options.localBudget ?? LOCAL_BUDGET,
         },
       });
@@ -714,16 +696,21 @@ export class ImplicitSprings {
       label: `${this.label} backward Euler step`,
       timestampWrites: options.timestampWrites,
     });
-    // indirect: the gate's arguments for the per-slot kernels (triple 0) or for the one-workgroup
-    // pap_finish (triple 1), zero workgroups once converged
-    const run = (kernel: ClothKernel, indirect: false | 0 | 1) => {
+    const run = (kernel: ClothKernel, how: CgDispatch | "slots") => {
       const bindGroup = [bindings.groups[kernel], params];
       dispatch(
         pass,
         this.#kernels[kernel],
-        indirect !== false
-          ? { bindGroup, indirect: this.#args, indirectOffset: 12 * indirect, rewritten: true }
-          : ONE_WORKGROUP.has(kernel)
+        how === "indirect" || how === "indirect1"
+          // the gate's arguments for the per-slot kernels (triple 0) or for the one-workgroup
+          // pap_finish (triple 1), zero workgroups once converged
+          ? {
+            bindGroup,
+            indirect: this.#args,
+            indirectOffset: how === "indirect" ? 0 : 12,
+            rewritten: true,
+          }
+          : how === "one"
           ? { bindGroup, workgroups: 1 }
           : {
             bindGroup,
@@ -734,39 +721,23 @@ export class ImplicitSprings {
       );
     };
     const stage = options.stage;
-    run("classify", false);
-    run("classify_values", false);
-    run("positions", false);
-    run("spring_forces", false);
-    run("init_cg", false);
-    run("gate", false);
+    run("classify", "slots");
+    run("classify_values", "slots");
+    run("positions", "slots");
+    run("spring_forces", "slots");
+    run("init_cg", "slots");
+    run("gate", "one");
     if (stage === 2 && iterations > 0) {
       // x₀ = stage 1's Δv: r₀ = b − A x₀ (the first gate kept the cold r₀ᵀz₀ as reference)
-      run("warm_begin", 0);
-      run("apply_a", 0);
-      run("warm_residual", 0);
-      run("gate", false);
+      run("warm_begin", "indirect");
+      run("apply_a", "indirect");
+      run("warm_residual", "indirect");
+      run("gate", "one");
     }
-    if (this.localIterations > 0) {
-      // one workgroup takes the iterations: as many dispatches as the worst case needs (those
-      // after the solve ends return at once)
-      const dispatches = Math.ceil(iterations / this.localIterations);
-      for (let k = 0; k < dispatches; k++) run("solve_local", false);
-    }
-    for (let k = 0; this.localIterations === 0 && k < iterations; k++) {
-      run("apply_a", 0);
-      run("pap_finish", 1);
-      run("update_x", 0);
-      if (k + 1 < iterations) {
-        run("gate", false);
-        run("update_p", 0);
-      } else {
-        run("gate_final", false);
-      }
-    }
-    run("finish", false);
-    if (stage === 1) run("warm_save", false);
-    run(stage === 2 ? "record_stage2" : "record_stage1", false);
+    encodeCgIterations(run, { iterations, localIterations: this.localIterations });
+    run("finish", "slots");
+    if (stage === 1) run("warm_save", "slots");
+    run(stage === 2 ? "record_stage2" : "record_stage1", "one");
     pass.end();
   }
 
@@ -775,25 +746,11 @@ export class ImplicitSprings {
    * after the submission).
    */
   async readSolverStats(): Promise<ClothSolverStats> {
-    const state = this.#internal.get(16)!;
-    const staging = this.device.createBuffer({
-      label: `${this.label} solver stats readback`,
-      size: state.size,
-      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-    });
-    const encoder = this.device.createCommandEncoder({ label: `${this.label} solver stats` });
-    encoder.copyBufferToBuffer(state, 0, staging, 0, state.size);
-    this.device.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
-    const s = new Float32Array(staging.getMappedRange().slice(0));
-    staging.destroy();
-    const rz0 = s[S_RZ0];
+    const s = new Float32Array(await readBuffer(this.device, this.#internal.get(16)!));
     const h = new Uint32Array(await readBuffer(this.device, this.#internal.get(24)!));
     return {
       stages: [0, 1].map((k) => ({ solves: h[2 * k + 1], iterations: h[2 * k] })),
-      iterations: s[S_ITER],
-      relativeResidual: rz0 > 0 ? Math.sqrt(Math.max(0, s[S_RZNEW]) / rz0) : 0,
-      converged: s[S_DONE] !== 0 || !(s[S_RZNEW] > 0),
+      ...cgStats(s),
     };
   }
 

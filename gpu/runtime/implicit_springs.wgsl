@@ -21,16 +21,13 @@
 // when any member of its DOF is pinned: v̂ = 0 and Δv = 0 there. Sums run in ascending member
 // order and spring CSR order: bit-reproducible.
 //
-// Kernels, in encode order: classify, classify_values, positions, spring_forces, init_cg, gate,
-// then per CG iteration apply_a, pap_finish, update_x, gate, update_p (the last iteration:
-// gate_final and no update_p); finally finish. Small systems run the iterations in one workgroup instead
-// (solve_local, below): the same arithmetic in the same order, one dispatch for many iterations. init_cg, apply_a and update_x leave one partial sum of their dot
-// product per workgroup; `gate` and `pap_finish` (one workgroup each) add them up in a fixed
-// order. `gate` decides convergence and writes the indirect dispatch arguments of the next
-// iteration (0 workgroups once converged); every loop kernel also early-outs on state[S_DONE].
+// Kernels, in encode order: classify, classify_values, positions, spring_forces, init_cg, then the
+// CG loop of gpu/runtime/cg.wgsl (gate, per iteration apply_a, pap_finish, update_x, gate,
+// update_p; or solve_local), whose operator is apply_slot below; finally finish. The convergence
+// test is on the preconditioned residual rᵀz (CG_RESIDUAL_NORM off).
 
-// DOF flags, regions of `cg` and scalars of `state`: pipeline constants passed by
-// gpu/systems/mass-spring/implicit_springs.ts (CLOTH_DOF_FLAGS, CG_REGIONS, CG_SCALARS), defined once.
+// DOF flags and regions of `cg`: pipeline constants passed by implicit_springs.ts
+// (CLOTH_DOF_ACTIVE, CLOTH_DOF_FIXED, CG_REGIONS), defined once.
 override ACTIVE: u32;
 override FIXED: u32;
 
@@ -49,14 +46,7 @@ override R_F: u32;    // Σ_springs f_i: the spring force on particle i at the s
 override R_DM: u32;   // x: drag mass dt·c·M of a DOF with a cloth member (linear drag −c M v); y: M
 override R_XP: u32;   // particle positions x_i = X_dof(i) + offset_i of the step
 
-// Scalars of `state`.
-override S_RZ0: u32;   // r₀ᵀz₀ (−1 until the first gate copies it)
-override S_RZ: u32;    // rᵀz of the current iteration
-override S_RZNEW: u32; // rᵀz after the update (written by the reduction)
-override S_PAP: u32;   // pᵀAp (written by the reduction)
-override S_DONE: u32;  // 1 once converged
-override S_ITER: u32;  // iterations run
-override S_LOOP: u32;  // iterations of the encoded loop taken so far (solve_local's position)
+// Scalars of `state`, the partial sums and the CG loop: gpu/runtime/cg.wgsl.
 
 struct ClothParams {
   count: u32, // slots: the particles first ... first + count − 1
@@ -128,42 +118,6 @@ fn next_member(k: u32) -> u32 {
 // saved with warm_save; per stage, the CG iterations summed and the solves counted.
 @group(0) @binding(23) var<storage, read_write> warm: array<vec4f>;
 @group(0) @binding(24) var<storage, read_write> history: array<u32>;
-// One partial sum per workgroup of the per-slot kernels (rᵀz or pᵀAp of its slots, ACTIVE ones
-// only), in `state` after its scalars (from PARTIALS on), summed in a fixed order by the
-// one-workgroup kernels that need the total: the dot products of CG cost no dispatch of their own.
-override PARTIALS: u32;
-
-// The per-slot kernels' partial sums added up (one workgroup, invocations strided, fixed order).
-fn partials_total(lid: u32) -> f32 {
-  let count = (params.count + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
-  var acc = 0.0;
-  for (var k = lid; k < count; k += WORKGROUP_SIZE) {
-    acc += state[PARTIALS + k];
-  }
-  return workgroup_sum(lid, acc);
-}
-
-// The slot of an invocation of a per-slot kernel: dispatches past 65,535 workgroups are 2D
-// (gpu/runtime/kernel.ts dispatchShape), workgroup w = wid.x + wid.y·nwg.x covers slots
-// w·WORKGROUP_SIZE ... (w + 1)·WORKGROUP_SIZE − 1.
-fn slot_index(gid: vec3u, nwg: vec3u) -> u32 {
-  return gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
-}
-
-// The workgroup index w of slot_index.
-fn group_index(wid: vec3u, nwg: vec3u) -> u32 {
-  return wid.x + wid.y * nwg.x;
-}
-
-// A workgroup's partial sum of the invocations' `v` into its slot (uniform control flow); the
-// workgroups a 2D dispatch has past the last slot store nothing.
-fn store_partial(lid: u32, wid: u32, v: f32) {
-  let s = workgroup_sum(lid, v);
-  if (lid == 0u && wid < chunk_count()) {
-    state[PARTIALS + wid] = s;
-  }
-}
-
 // rᵀz of a slot as it is now (0 off the ACTIVE slots).
 fn active_rz(d: u32) -> f32 {
   if (!is_active(d)) {
@@ -203,7 +157,7 @@ fn spring_block(xi: vec3f, j: u32, sc: SpringClass) -> Block {
 // WebGPU guarantees per stage).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn classify(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let k = slot_index(gid, nwg);
+  let k = cg_slot(gid, nwg);
   if (k >= params.count) {
     return;
   }
@@ -239,7 +193,7 @@ fn classify(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) 
 // elsewhere).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn classify_values(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let k = slot_index(gid, nwg);
+  let k = cg_slot(gid, nwg);
   if (k >= params.count) {
     return;
   }
@@ -258,7 +212,7 @@ fn classify_values(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workg
 // Per particle: its position of this step (X_dof + offset).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn positions(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let k = slot_index(gid, nwg);
+  let k = cg_slot(gid, nwg);
   if (k >= params.count) {
     return;
   }
@@ -269,7 +223,7 @@ fn positions(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups)
 // Per particle: spring forces, the right-hand-side term g_i and the diagonal of the blocks.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn spring_forces(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = slot_index(gid, nwg);
+  let i = cg_slot(gid, nwg);
   if (i >= params.count) {
     return;
   }
@@ -319,23 +273,18 @@ fn init_cg(
   @builtin(workgroup_id) wid: vec3u,
   @builtin(num_workgroups) nwg: vec3u,
 ) {
-  let d = slot_index(gid, nwg);
+  let d = cg_slot(gid, nwg);
   var contrib = 0.0;
   if (d < params.count) {
     contrib = init_slot(d);
   }
-  store_partial(lid, group_index(wid, nwg), contrib);
+  store_partial(lid, cg_group(wid, nwg), contrib);
 }
 
 // init_cg of one slot; returns its rᵀz (0 off the ACTIVE slots).
 fn init_slot(d: u32) -> f32 {
   if (d == 0u) {
-    state[S_RZ0] = -1.0;
-    state[S_RZ] = 0.0;
-    state[S_PAP] = 1.0;
-    state[S_DONE] = 0.0;
-    state[S_ITER] = 0.0;
-    state[S_LOOP] = 0.0;
+    cg_begin();
   }
   var b = vec3f(0.0);
   var inv = vec3f(0.0);
@@ -363,87 +312,6 @@ fn init_slot(d: u32) -> f32 {
     return 0.0;
   }
   return dot(b, z.xyz);
-}
-
-// One workgroup, after init_cg, warm_residual or update_x: rᵀz summed from their partial sums;
-// the first time it is also the reference r₀ᵀz₀. Convergence test rᵀz ≤ tol² r₀ᵀz₀ (or
-// breakdown pᵀAp ≤ 0, or NaN), and the indirect dispatch arguments of the next iteration's kernels
-// (x = 0 workgroups once converged). rᵀz of the last iteration replaces the one in use (S_RZ) only
-// in pap_finish, after update_p has used both for β.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn gate(@builtin(local_invocation_index) lid: u32) {
-  let rz = partials_total(lid);
-  if (lid != 0u) {
-    return;
-  }
-  let done = gate_decide(rz);
-  for (var k = 0u; k < params.argCount; k++) {
-    args[k] = select(argsFull[k], 0u, done && k % 3u == 0u);
-  }
-}
-
-// The gate's decision on the total rᵀz (one thread): whether the solve has ended.
-fn gate_decide(rz: f32) -> bool {
-  state[S_RZNEW] = rz;
-  if (state[S_RZ0] < 0.0) {
-    state[S_RZ0] = rz;
-    state[S_RZ] = rz;
-  }
-  let done = state[S_DONE] != 0.0 || !(rz > params.tolerance2 * state[S_RZ0]) ||
-    !(state[S_PAP] > 0.0);
-  if (done) {
-    state[S_DONE] = 1.0;
-  } else {
-    state[S_ITER] = state[S_ITER] + 1.0;
-  }
-  return done;
-}
-
-// One workgroup after the last iteration: its rᵀz (for the statistics) and whether it converged.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn gate_final(@builtin(local_invocation_index) lid: u32) {
-  let rz = partials_total(lid);
-  if (lid == 0u) {
-    gate_final_decide(rz);
-  }
-}
-
-// gate_final's decision on the total rᵀz (one thread).
-fn gate_final_decide(rz: f32) {
-  if (state[S_DONE] != 0.0) {
-    return;
-  }
-  state[S_RZNEW] = rz;
-  if (!(rz > params.tolerance2 * state[S_RZ0])) {
-    state[S_DONE] = 1.0;
-  }
-}
-
-// One workgroup after apply_a: pᵀAp summed from its partial sums; rᵀz of the last gate becomes
-// the one in use (α = rᵀz / pᵀAp in update_x).
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn pap_finish(@builtin(local_invocation_index) lid: u32) {
-  let pap = partials_total(lid);
-  if (lid == 0u && state[S_DONE] == 0.0) {
-    state[S_PAP] = pap;
-    state[S_RZ] = state[S_RZNEW];
-  }
-}
-
-// Per DOF slot: A p (gather p over members' spring partners, recompute the blocks, sum, add M p).
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn apply_a(
-  @builtin(global_invocation_id) gid: vec3u,
-  @builtin(local_invocation_index) lid: u32,
-  @builtin(workgroup_id) wid: vec3u,
-  @builtin(num_workgroups) nwg: vec3u,
-) {
-  let d = slot_index(gid, nwg);
-  var contrib = 0.0;
-  if (d < params.count && state[S_DONE] == 0.0) {
-    contrib = apply_slot(d);
-  }
-  store_partial(lid, group_index(wid, nwg), contrib);
 }
 
 // A p of one slot into R_AP; returns its pᵀAp (0 off the ACTIVE slots).
@@ -475,27 +343,11 @@ fn apply_slot(d: u32) -> f32 {
   return dot(cgA[at(R_P, d)].xyz, ap);
 }
 
-// Per DOF slot: x += α p, r −= α A p, z = D⁻¹ r with α = rᵀz / pᵀAp.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn update_x(
-  @builtin(global_invocation_id) gid: vec3u,
-  @builtin(local_invocation_index) lid: u32,
-  @builtin(workgroup_id) wid: vec3u,
-  @builtin(num_workgroups) nwg: vec3u,
-) {
-  let d = slot_index(gid, nwg);
-  var contrib = 0.0;
-  if (d < params.count && state[S_DONE] == 0.0) {
-    contrib = update_slot(d);
-  }
-  store_partial(lid, group_index(wid, nwg), contrib);
-}
-
 // update_x of one slot (pᵀAp > 0: else nothing); returns its new rᵀz (0 off the ACTIVE slots).
-fn update_slot(d: u32) -> f32 {
+fn update_slot(d: u32) -> vec2f {
   let pAp = state[S_PAP];
   if (!(pAp > 0.0)) {
-    return 0.0;
+    return vec2f(0.0);
   }
   if (is_free(d)) {
     let alpha = state[S_RZ] / pAp;
@@ -504,16 +356,7 @@ fn update_slot(d: u32) -> f32 {
     cgB[at(R_R, d)] = r;
     cgB[at(R_Z, d)] = cgB[at(R_INVD, d)] * r;
   }
-  return active_rz(d);
-}
-
-// Per DOF slot: p = z + β p with β = r_newᵀz_new / rᵀz.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn update_p(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let d = slot_index(gid, nwg);
-  if (d < params.count) {
-    update_p_slot(d);
-  }
+  return vec2f(active_rz(d), 0.0);
 }
 
 // update_p of one slot.
@@ -529,7 +372,7 @@ fn update_p_slot(d: u32) {
 // the next solve of the step (stage 2 starts from stage 1's solution).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn warm_save(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = slot_index(gid, nwg);
+  let i = cg_slot(gid, nwg);
   if (i >= params.count) {
     return;
   }
@@ -545,7 +388,7 @@ fn warm_save(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups)
 // of the convergence test): x = the saved Δv of the slot's particle, p = x for A p.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn warm_begin(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let d = slot_index(gid, nwg);
+  let d = cg_slot(gid, nwg);
   if (d == 0u && state[S_DONE] == 0.0) {
     state[S_ITER] -= 1.0; // the gate before the warm start is not a CG iteration
   }
@@ -565,7 +408,7 @@ fn warm_residual(
   @builtin(workgroup_id) wid: vec3u,
   @builtin(num_workgroups) nwg: vec3u,
 ) {
-  let d = slot_index(gid, nwg);
+  let d = cg_slot(gid, nwg);
   var contrib = 0.0;
   if (d < params.count && state[S_DONE] == 0.0) {
     if (is_free(d)) {
@@ -577,7 +420,7 @@ fn warm_residual(
     }
     contrib = active_rz(d);
   }
-  store_partial(lid, group_index(wid, nwg), contrib);
+  store_partial(lid, cg_group(wid, nwg), contrib);
 }
 
 // One thread after a stage's solve: its iterations into the stage's running sums.
@@ -597,7 +440,7 @@ fn record_stage2() {
 // Per DOF slot: v' = v̂ + Δv for the system's DOFs; other slots of dofVOut are left as they are.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn finish(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let d = slot_index(gid, nwg);
+  let d = cg_slot(gid, nwg);
   if (d >= params.count || (slotInfo[d].y & ACTIVE) == 0u) {
     return;
   }
@@ -605,22 +448,23 @@ fn finish(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw
 }
 
 // ---------------------------------------------------------------------------------------------
-// One workgroup runs the CG iterations (solve_local; gpu/runtime/local_solve.wgsl says why and
-// how): the per-slot functions of apply_a, update_x and update_p, the slot terms of each dot
-// product in state[SLOTS + d], summed by chunk_trees and partials_total as the dispatched kernels
-// sum them.
+// Hooks of the CG loop (gpu/runtime/cg.wgsl): the slots are the system's particle span, the
+// operator is apply_slot above.
 
-// Where the per-slot terms start in `state` (after the per-workgroup partial sums).
-override SLOTS: u32;
-
-fn chunk_count() -> u32 {
-  return (params.count + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
+fn cg_slots() -> u32 {
+  return params.count;
 }
 
-// The total of the slot terms in state[SLOTS ..] (uniform control flow).
-fn local_total(lid: u32) -> f32 {
-  chunk_trees(lid, SLOTS, PARTIALS, chunk_count());
-  return partials_total(lid);
+fn cg_tolerance2() -> f32 {
+  return params.tolerance2;
+}
+
+fn cg_iterations() -> u32 {
+  return params.iterations;
+}
+
+fn cg_arg_count() -> u32 {
+  return params.argCount;
 }
 
 // Loop iterations of one CG iteration in this invocation (an upper bound, counted the way the
@@ -638,13 +482,14 @@ fn local_cost(lid: u32) -> vec2u {
     }
   }
   // three slot loops (apply, update_x, update_p), two totals, a margin
-  let chunks = chunk_count();
+  let chunks = cg_chunks();
   work += 3u * chunks + 2u * total_cost(chunks) + 16u;
   return vec2u(work, counting + 8u);
 }
 
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn solve_local(@builtin(local_invocation_index) lid: u32) {
+// Iterations one solve_local dispatch takes: as many as fit LOCAL_BUDGET loop iterations of the
+// busiest invocation (gpu/runtime/local_solve.wgsl). Uniform control flow.
+fn cg_local_fits(lid: u32) -> u32 {
   let cost = local_cost(lid);
   let perIteration = workgroup_max(lid, cost.x);
   let spent = workgroup_max(lid, cost.y);
@@ -652,54 +497,5 @@ fn solve_local(@builtin(local_invocation_index) lid: u32) {
   if (LOCAL_BUDGET > spent) {
     fits = (LOCAL_BUDGET - spent) / max(perIteration, 1u);
   }
-  let padded = chunk_count() * WORKGROUP_SIZE;
-  for (var t = 0u; t < fits; t++) {
-    // the next iteration of the encoded loop, unless the solve has ended
-    let k = state_u32(lid, S_LOOP);
-    let done = state_u32(lid, S_DONE);
-    if (done != 0u || k >= params.iterations) {
-      break;
-    }
-    // apply_a
-    for (var d = lid; d < padded; d += WORKGROUP_SIZE) {
-      var contrib = 0.0;
-      if (d < params.count) {
-        contrib = apply_slot(d);
-      }
-      state[SLOTS + d] = contrib;
-    }
-    // pap_finish
-    let pap = local_total(lid);
-    if (lid == 0u) {
-      state[S_PAP] = pap;
-      state[S_RZ] = state[S_RZNEW];
-    }
-    storageBarrier();
-    // update_x
-    for (var d = lid; d < padded; d += WORKGROUP_SIZE) {
-      var contrib = 0.0;
-      if (d < params.count) {
-        contrib = update_slot(d);
-      }
-      state[SLOTS + d] = contrib;
-    }
-    let rz = local_total(lid);
-    let last = k + 1u >= params.iterations;
-    if (lid == 0u) {
-      state[S_LOOP] = f32(k + 1u);
-      if (last) {
-        gate_final_decide(rz);
-      } else {
-        // the gate (its indirect arguments are not used on this path)
-        gate_decide(rz);
-      }
-    }
-    storageBarrier();
-    // update_p
-    if (!last) {
-      for (var d = lid; d < params.count; d += WORKGROUP_SIZE) {
-        update_p_slot(d);
-      }
-    }
-  }
+  return fits;
 }

@@ -1,6 +1,6 @@
 /**
- * The one-workgroup CG solves shared by the implicit spring solver and FLIP's pressure projection
- * (`local_solve.wgsl`, a prelude after `workgroup_sum.wgsl`): one dispatch runs many CG iterations
+ * Helpers of the one-workgroup CG solves (`solve_local` of `cg.wgsl`; `local_solve.wgsl`, a prelude
+ * after `workgroup_sum.wgsl`): one dispatch runs many CG iterations
  * with workgroup barriers, bit for bit the dispatched kernels' result, within llvmpipe's loop cap.
  *
  * @module

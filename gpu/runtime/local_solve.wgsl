@@ -1,7 +1,6 @@
-// Helpers of the one-workgroup CG solves (`solve_local` in gpu/runtime/implicit_springs.wgsl and
-// gpu/systems/flip/flip.wgsl): on an adapter where a dispatch has a fixed cost of tens of µs
-// (llvmpipe), a small system's five dispatches per CG iteration cost more than their arithmetic,
-// so one workgroup runs iteration after iteration with barriers instead. Its invocations take the
+// Helpers of the one-workgroup CG solves (`solve_local` in gpu/runtime/cg.wgsl): on an adapter
+// where a dispatch has a fixed cost of tens of µs (llvmpipe), a small system's five dispatches per
+// CG iteration cost more than their arithmetic, so one workgroup runs iteration after iteration with barriers instead. Its invocations take the
 // slots lid, lid + SUM_WORKGROUP_SIZE, … and run the dispatched kernels' per-slot functions; each
 // slot's term of a dot product goes to `state` and the invocation that owns a chunk of
 // SUM_WORKGROUP_SIZE slots adds them up in place in workgroup_sum's tree order (chunk_trees), so

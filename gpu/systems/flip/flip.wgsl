@@ -18,10 +18,10 @@
 // boundary with the other particles' mass-weighted velocity, not changed by the pressure (the grid
 // then couples the systems by itself).
 //
-// Kernels, in encode order: gather_particles, classify_cells, p2g, faces, init_cg, [reduce rᵀz,
-// rᵀr], then per CG iteration gate, apply_a, [reduce pᵀAp], update_x, [reduce rᵀz, rᵀr], update_p;
-// then pressure_update, g2p, [separation], part_velocity. The CG kernels work on 4 cells per
-// invocation (vec4 slots), so the shared reductions (gpu/runtime/reduce.ts) sum them directly.
+// Kernels, in encode order: gather_particles, classify_cells, p2g, faces, init_cg, then the CG
+// loop of gpu/runtime/cg.wgsl (gate, per iteration apply_a, pap_finish, update_x, gate, update_p;
+// or solve_local) with apply_slot below as its operator; then pressure_update, g2p, [separation],
+// part_velocity. The CG works on 4 cells per slot (vec4).
 //
 // Each entry point binds only what it uses (flip_solver.ts KERNEL_BINDINGS), at most 8 storage
 // buffers, WebGPU's guaranteed maxStorageBuffersPerShaderStage: gather_particles puts each
@@ -61,15 +61,7 @@ override FACE_INACTIVE: u32;
 override FACE_FLUID: u32;
 override FACE_SOLID: u32;
 override FACE_WALL: u32;
-// Scalars of `state` (flip_solver.ts CG_SCALARS, passed in).
-override S_BB: u32;
-override S_RR: u32;
-override S_RZ: u32;
-override S_RZNEW: u32;
-override S_PAP: u32;
-override S_DONE: u32;
-override S_ITER: u32;
-override S_LOOP: u32; // iterations of the encoded loop taken so far (solve_local's position)
+// Scalars of `state`, the partial sums and the CG loop: gpu/runtime/cg.wgsl.
 override WG: u32 = 64u;
 
 @group(1) @binding(0) var<uniform> P: FlipParams;
@@ -119,34 +111,6 @@ fn invocation(gid: vec3u, nwg: vec3u) -> u32 {
 fn r_slot(s: u32) -> u32 { return s; }
 fn z_slot(s: u32) -> u32 { return P.slots + s; }
 fn p_slot(s: u32) -> u32 { return 2u * P.slots + s; }
-
-// Dot products of CG without dispatches of their own: each CG kernel leaves one partial sum per
-// workgroup in `state` (rᵀz from PARTIALS on, rᵀr from PARTIALS + the workgroup count, pᵀAp in
-// the rᵀz range), which the one-workgroup gate and pap_finish add up in a fixed order.
-override PARTIALS: u32;
-fn cg_workgroups() -> u32 { return (P.slots + WG - 1u) / WG; }
-
-// The partial sums of range `which` (0: rᵀz or pᵀAp, 1: rᵀr) added up by one workgroup.
-fn partials_total(lid: u32, which: u32) -> f32 {
-  let count = cg_workgroups();
-  let base = PARTIALS + which * count;
-  var acc = 0.0;
-  for (var k = lid; k < count; k += WG) { acc += state[base + k]; }
-  return workgroup_sum(lid, acc);
-}
-
-// Stores a workgroup's partial sum of range 0 (uniform control flow).
-fn store_partial(lid: u32, wid: u32, a: f32) {
-  let sa = workgroup_sum(lid, a);
-  if (lid == 0u) { state[PARTIALS + wid] = sa; }
-}
-
-// Stores a workgroup's partial sums of ranges 0 and 1.
-fn store_partials(lid: u32, wid: u32, a: f32, b: f32) {
-  store_partial(lid, wid, a);
-  let sb = workgroup_sum(lid, b);
-  if (lid == 0u) { state[PARTIALS + cg_workgroups() + wid] = sb; }
-}
 
 // The FLIP cell of a point, clamped into the grid.
 fn flip_cell(x: vec3f) -> vec3u {
@@ -352,18 +316,13 @@ fn init_cg(
     rz = r.x;
     rr = r.y;
   }
-  store_partials(lid, wid.x, rz, rr);
+  store_partials(lid, cg_group(wid, nwg), vec2f(rz, rr));
 }
 
 // init_cg of one slot; returns its (rᵀz, rᵀr).
 fn init_slot(s: u32) -> vec2f {
   if (s == 0u) {
-    state[S_BB] = -1.0;
-    state[S_RZ] = 0.0;
-    state[S_PAP] = 1.0;
-    state[S_DONE] = 0.0;
-    state[S_ITER] = 0.0;
-    state[S_LOOP] = 0.0;
+    cg_begin();
   }
   var b = vec4f(0.0);
   var inv = vec4f(0.0);
@@ -394,82 +353,8 @@ fn init_slot(s: u32) -> vec2f {
   return vec2f(dot(b, z), dot(b, b));
 }
 
-// One workgroup after init_cg or update_x: rᵀz and rᵀr summed from their partial sums (the
-// first rᵀr is bᵀb, the reference). Convergence test |r| ≤ tol |b| (2-norm; or breakdown
-// pᵀAp ≤ 0, or NaN), and the indirect dispatch arguments of the next iteration's kernels (x = 0
-// workgroups once converged). The new rᵀz replaces the one in use (S_RZ) only in pap_finish,
-// after update_p has used both for β.
-@compute @workgroup_size(WG)
-fn gate(@builtin(local_invocation_index) lid: u32) {
-  let rz = partials_total(lid, 0u);
-  let rr = partials_total(lid, 1u);
-  if (lid != 0u) { return; }
-  let done = gate_decide(rz, rr);
-  for (var k = 0u; k < P.argCount; k++) {
-    args[k] = select(argsFull[k], 0u, done && k % 3u == 0u);
-  }
-}
-
-// The gate's decision on the totals rᵀz, rᵀr (one thread): whether the solve has ended.
-fn gate_decide(rz: f32, rr: f32) -> bool {
-  state[S_RZNEW] = rz;
-  state[S_RR] = rr;
-  if (state[S_BB] < 0.0) {
-    state[S_BB] = rr;
-    state[S_RZ] = rz;
-  }
-  let done = state[S_DONE] != 0.0 || !(rr > P.tolerance2 * state[S_BB]) ||
-    !(state[S_PAP] > 0.0);
-  if (done) {
-    state[S_DONE] = 1.0;
-  } else {
-    state[S_ITER] = state[S_ITER] + 1.0;
-  }
-  return done;
-}
-
-// One workgroup after the last iteration: its rᵀz and rᵀr (statistics) and whether it converged.
-@compute @workgroup_size(WG)
-fn gate_final(@builtin(local_invocation_index) lid: u32) {
-  let rz = partials_total(lid, 0u);
-  let rr = partials_total(lid, 1u);
-  if (lid == 0u) { gate_final_decide(rz, rr); }
-}
-
-// gate_final's decision (one thread).
-fn gate_final_decide(rz: f32, rr: f32) {
-  if (state[S_DONE] != 0.0) { return; }
-  state[S_RZNEW] = rz;
-  state[S_RR] = rr;
-  if (!(rr > P.tolerance2 * state[S_BB])) { state[S_DONE] = 1.0; }
-}
-
-// One workgroup after apply_a: pᵀAp from its partial sums; the last gate's rᵀz comes into use.
-@compute @workgroup_size(WG)
-fn pap_finish(@builtin(local_invocation_index) lid: u32) {
-  let pap = partials_total(lid, 0u);
-  if (lid == 0u && state[S_DONE] == 0.0) {
-    state[S_PAP] = pap;
-    state[S_RZ] = state[S_RZNEW];
-  }
-}
-
-// Per slot: A p = diag p_c − Σ p of the FLUID neighbours across faces that are neither WALL nor
-// SOLID (AIR neighbours have q = 0).
-@compute @workgroup_size(WG)
-fn apply_a(
-  @builtin(global_invocation_id) gid: vec3u,
-  @builtin(num_workgroups) nwg: vec3u,
-  @builtin(local_invocation_index) lid: u32,
-  @builtin(workgroup_id) wid: vec3u,
-) {
-  let s = invocation(gid, nwg);
-  var pap = 0.0;
-  if (s < P.slots && state[S_DONE] == 0.0) { pap = apply_slot(s); }
-  store_partial(lid, wid.x, pap);
-}
-
-// A p of one slot; returns its pᵀAp.
+// The operator of the CG loop, per slot: A p = diag p_c − Σ p of the FLUID neighbours across faces
+// that are neither WALL nor SOLID (AIR neighbours have q = 0); returns its pᵀAp.
 fn apply_slot(s: u32) -> f32 {
   var ap = vec4f(0.0);
   let inv = cgInvD[s];
@@ -494,20 +379,6 @@ fn apply_slot(s: u32) -> f32 {
   return dot(ps, ap);
 }
 
-// Per slot: x += α p, r −= α A p, z = D⁻¹ r with α = rᵀz / pᵀAp.
-@compute @workgroup_size(WG)
-fn update_x(
-  @builtin(global_invocation_id) gid: vec3u,
-  @builtin(num_workgroups) nwg: vec3u,
-  @builtin(local_invocation_index) lid: u32,
-  @builtin(workgroup_id) wid: vec3u,
-) {
-  let s = invocation(gid, nwg);
-  var terms = vec2f(0.0);
-  if (s < P.slots && state[S_DONE] == 0.0) { terms = update_slot(s); }
-  store_partials(lid, wid.x, terms.x, terms.y);
-}
-
 // update_x of one slot (pᵀAp > 0: else nothing); returns its new (rᵀz, rᵀr).
 fn update_slot(s: u32) -> vec2f {
   let pAp = state[S_PAP];
@@ -521,13 +392,6 @@ fn update_slot(s: u32) -> vec2f {
   return vec2f(dot(r, z), dot(r, r));
 }
 
-// Per slot: p = z + β p with β = r_newᵀz_new / rᵀz.
-@compute @workgroup_size(WG)
-fn update_p(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let s = invocation(gid, nwg);
-  if (s < P.slots) { update_p_slot(s); }
-}
-
 // update_p of one slot.
 fn update_p_slot(s: u32) {
   if (state[S_DONE] != 0.0 || !(state[S_PAP] > 0.0)) { return; }
@@ -535,63 +399,17 @@ fn update_p_slot(s: u32) {
   cgRZP[p_slot(s)] = cgRZP[z_slot(s)] + beta * cgRZP[p_slot(s)];
 }
 
-// One workgroup runs the CG iterations (gpu/runtime/local_solve.wgsl says why and how): the
-// per-slot functions of apply_a, update_x and update_p; the slot terms of pᵀAp and rᵀz in
-// state[SLOTS ..], those of rᵀr after them, summed by chunk_trees and partials_total as the
-// dispatched kernels sum them. An iteration's loops do not depend on the data: the host passes how
-// many fit one dispatch (LOCAL_ITERATIONS).
-override SLOTS: u32;
+// Hooks of the CG loop (gpu/runtime/cg.wgsl): 4 cells per slot, convergence on rᵀr
+// (CG_RESIDUAL_NORM), the operator apply_slot above. An iteration of solve_local costs each
+// invocation the same loop iterations whatever the data: the host passes how many fit one
+// dispatch (LOCAL_ITERATIONS).
 override LOCAL_ITERATIONS: u32 = 1u;
 
-@compute @workgroup_size(WG)
-fn solve_local(@builtin(local_invocation_index) lid: u32) {
-  let chunks = cg_workgroups();
-  let padded = chunks * WG;
-  for (var t = 0u; t < LOCAL_ITERATIONS; t++) {
-    let k = state_u32(lid, S_LOOP);
-    let done = state_u32(lid, S_DONE);
-    if (done != 0u || k >= P.iterations) { break; }
-    // apply_a
-    for (var s = lid; s < padded; s += WG) {
-      var pap = 0.0;
-      if (s < P.slots) { pap = apply_slot(s); }
-      state[SLOTS + s] = pap;
-    }
-    chunk_trees(lid, SLOTS, PARTIALS, chunks);
-    let pap = partials_total(lid, 0u);
-    // pap_finish
-    if (lid == 0u) {
-      state[S_PAP] = pap;
-      state[S_RZ] = state[S_RZNEW];
-    }
-    storageBarrier();
-    // update_x
-    for (var s = lid; s < padded; s += WG) {
-      var terms = vec2f(0.0);
-      if (s < P.slots) { terms = update_slot(s); }
-      state[SLOTS + s] = terms.x;
-      state[SLOTS + padded + s] = terms.y;
-    }
-    chunk_trees(lid, SLOTS, PARTIALS, chunks);
-    chunk_trees(lid, SLOTS + padded, PARTIALS + chunks, chunks);
-    let rz = partials_total(lid, 0u);
-    let rr = partials_total(lid, 1u);
-    let last = k + 1u >= P.iterations;
-    if (lid == 0u) {
-      state[S_LOOP] = f32(k + 1u);
-      if (last) {
-        gate_final_decide(rz, rr);
-      } else {
-        gate_decide(rz, rr); // its indirect arguments are not used on this path
-      }
-    }
-    storageBarrier();
-    // update_p
-    if (!last) {
-      for (var s = lid; s < P.slots; s += WG) { update_p_slot(s); }
-    }
-  }
-}
+fn cg_slots() -> u32 { return P.slots; }
+fn cg_tolerance2() -> f32 { return P.tolerance2; }
+fn cg_iterations() -> u32 { return P.iterations; }
+fn cg_arg_count() -> u32 { return P.argCount; }
+fn cg_local_fits(lid: u32) -> u32 { return LOCAL_ITERATIONS; }
 
 // Per face: u −= q_high − q_low on FLUID faces (q = 0 in AIR cells).
 @compute @workgroup_size(WG)

@@ -37,14 +37,23 @@ import {
 } from "../../runtime/kernel.ts";
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 import { withGridNeighbors } from "../../state/grid_cell.ts";
-import { WORKGROUP_SUM_WGSL } from "../../runtime/workgroup_sum.ts";
-import { iterationsPerDispatch, LOCAL_SOLVE_WGSL, totalCost } from "../../runtime/local_solve.ts";
+import { iterationsPerDispatch, totalCost } from "../../runtime/local_solve.ts";
+import {
+  CG_WGSL,
+  cgConstants,
+  type CgDispatch,
+  type CgKernel,
+  type CgLayout,
+  cgStateFloats,
+  type CgStats,
+  cgStats,
+  encodeCgIterations,
+} from "../../runtime/cg.ts";
 import type { GridGeometry } from "../../state/neighbor_grid.ts";
 
-/** WGSL of the FLIP kernels (after the neighbour-grid preludes). */
+/** WGSL of the FLIP kernels (after the CG loop and the neighbour-grid preludes). */
 export const FLIP_WGSL: string = [
-  WORKGROUP_SUM_WGSL,
-  LOCAL_SOLVE_WGSL,
+  CG_WGSL,
   withGridNeighbors(new URL("./flip.wgsl", import.meta.url)),
 ].join("\n");
 
@@ -73,19 +82,6 @@ export const FLIP_PARAMS: StructLayout = defineStruct("FlipParams", [
   ["pad2", "u32"],
 ]);
 
-/** Scalars of the CG state buffer (`array<f32>`). */
-export const FLIP_CG_SCALARS = {
-  BB: 0,
-  RR: 1,
-  RZ: 2,
-  RZNEW: 3,
-  PAP: 4,
-  DONE: 5,
-  ITER: 6,
-  LOOP: 7,
-} as const;
-const S = FLIP_CG_SCALARS;
-
 const WG = 64;
 
 /** Every constant of flip.wgsl that TypeScript defines, as `override` values. */
@@ -97,30 +93,20 @@ const WGSL_CONSTANTS: Record<string, number> = {
   FACE_FLUID,
   FACE_SOLID,
   FACE_WALL,
-  ...Object.fromEntries(Object.entries(FLIP_CG_SCALARS).map(([k, v]) => [`S_${k}`, v])),
-  /** Where the CG partial sums start in the state buffer (after the scalars). */
-  PARTIALS: 8,
-  SUM_WORKGROUP_SIZE: WG,
 };
 
-/** Entry points of flip.wgsl. */
+/** Entry points of flip.wgsl and of the CG loop (`cg.wgsl`). */
 export type FlipKernel =
+  | CgKernel
   | "gather_particles"
   | "classify_cells"
   | "p2g"
   | "faces"
   | "init_cg"
-  | "gate"
-  | "gate_final"
-  | "pap_finish"
-  | "apply_a"
-  | "update_x"
-  | "update_p"
   | "pressure_update"
   | "g2p"
   | "separation"
-  | "part_velocity"
-  | "solve_local";
+  | "part_velocity";
 
 /**
  * Bindings (group 0) of each entry point: only those it uses, at most 8 storage buffers (WebGPU's
@@ -224,13 +210,8 @@ export interface FlipSolverOptions {
   localBudget?: number;
 }
 
-/** CG statistics of the last projection. */
-export interface FlipSolverStats {
-  iterations: number;
-  /** |r| / |b| at the end (0 when b = 0). */
-  relativeResidual: number;
-  converged: boolean;
-}
+/** CG statistics of the last projection (relative residual |r| / |b|, 0 when b = 0). */
+export type FlipSolverStats = CgStats;
 
 /** Bind groups of one set of {@link FlipBuffers}. */
 export interface FlipBindings {
@@ -333,8 +314,13 @@ export class FlipSolver {
         setup: 8,
         budget: options.localBudget,
       });
-    const local = this.localIterations > 0;
-    const state = buffer("cg state", 4 * (8 + 2 * chunks + (local ? 2 * chunks * WG : 0)), ST);
+    const layout: CgLayout = {
+      chunks,
+      workgroupSize: WG,
+      residualNorm: true,
+      local: this.localIterations > 0,
+    };
+    const state = buffer("cg state", 4 * cgStateFloats(layout), ST);
     const vec = (name: string) => buffer(name, 16 * slots, ST);
     const counts = [Math.ceil(slots / WG), 1];
     const full = new Uint32Array(counts.flatMap((c) => [c, 1, 1]));
@@ -407,7 +393,7 @@ export class FlipSolver {
         ],
         constants: {
           ...WGSL_CONSTANTS,
-          SLOTS: 8 + 2 * chunks,
+          ...cgConstants(layout),
           LOCAL_ITERATIONS: Math.max(1, this.localIterations),
         },
       });
@@ -458,7 +444,7 @@ export class FlipSolver {
       label: `${this.#label} step`,
       timestampWrites: options.timestampWrites,
     });
-    const run = (kernel: FlipKernel, size: number | "indirect" | "indirect1" | "one") => {
+    const run = (kernel: FlipKernel, size: number | CgDispatch) => {
       const bindGroup = [bindings.groups[kernel], this.#paramsGroup];
       dispatch(
         pass,
@@ -481,22 +467,10 @@ export class FlipSolver {
     run("faces", this.faces);
     run("init_cg", this.slots);
     run("gate", "one");
-    if (this.localIterations > 0) {
-      // one workgroup takes the iterations; the dispatches after the solve ends return at once
-      const dispatches = Math.ceil(this.maxIterations / this.localIterations);
-      for (let k = 0; k < dispatches; k++) run("solve_local", "one");
-    }
-    for (let k = 0; this.localIterations === 0 && k < this.maxIterations; k++) {
-      run("apply_a", "indirect");
-      run("pap_finish", "indirect1");
-      run("update_x", "indirect");
-      if (k + 1 < this.maxIterations) {
-        run("gate", "one");
-        run("update_p", "indirect");
-      } else {
-        run("gate_final", "one");
-      }
-    }
+    encodeCgIterations(run, {
+      iterations: this.maxIterations,
+      localIterations: this.localIterations,
+    });
     run("pressure_update", this.faces);
     run("g2p", this.#n);
     if (this.#separation) run("separation", this.#n);
@@ -512,13 +486,7 @@ export class FlipSolver {
 
   /** Statistics of the last projection (one readback: outside the step loop). */
   async readSolverStats(): Promise<FlipSolverStats> {
-    const s = new Float32Array(await readBuffer(this.#device, this.#internal.get(17)!));
-    const bb = s[S.BB];
-    return {
-      iterations: s[S.ITER],
-      relativeResidual: bb > 0 ? Math.sqrt(Math.max(0, s[S.RR]) / bb) : 0,
-      converged: s[S.DONE] !== 0 || !(s[S.RR] > this.tolerance ** 2 * bb),
-    };
+    return cgStats(new Float32Array(await readBuffer(this.#device, this.#internal.get(17)!)));
   }
 
   /**

@@ -1,0 +1,287 @@
+// One preconditioned conjugate-gradient loop on the GPU (Hestenes & Stiefel; Shewchuk, "An
+// Introduction to the Conjugate Gradient Method Without the Agonizing Pain", B2), shared by the
+// implicit spring network and FLIP's pressure projection. A prelude after workgroup_sum.wgsl and
+// local_solve.wgsl; the owner declares `state: array<f32>` (read_write), `argsFull` (read) and
+// `args` (read_write), sets SUM_WORKGROUP_SIZE to its workgroup size, and defines the hooks:
+//
+//   cg_slots() -> u32           slots of the solve (4 vector entries each)
+//   cg_tolerance2() -> f32      squared relative tolerance
+//   cg_iterations() -> u32      CG iterations encoded (the loop solve_local walks)
+//   cg_arg_count() -> u32       u32 indirect arguments the gate writes
+//   apply_slot(s) -> f32        the operator: A p of slot s; returns its pᵀAp term
+//   update_slot(s) -> vec2f     x += α p, r −= α A p, z = M⁻¹ r; returns its (rᵀz, rᵀr) terms
+//   update_p_slot(s)            p = z + β p
+//   cg_local_fits(lid) -> u32   iterations one solve_local dispatch takes (uniform control flow)
+//
+// The owner's init kernel calls cg_begin() once and leaves the partial sums of (rᵀz, rᵀr) of the
+// start with store_partials. Each per-slot kernel leaves one partial sum per workgroup in `state`
+// (from PARTIALS on: rᵀz or pᵀAp, then rᵀr where CG_RESIDUAL_NORM), which the one-workgroup gate
+// and pap_finish add up in a fixed order: the dot products cost no dispatch of their own and runs
+// repeat bit for bit. The gate tests convergence and writes the indirect dispatch arguments of the
+// next iteration (0 workgroups once converged); every kernel also early-outs on state[S_DONE].
+//
+// Convergence: CG_RESIDUAL_NORM = false, rᵀz ≤ tol² r₀ᵀz₀ (the preconditioned residual); true,
+// rᵀr ≤ tol² bᵀb (2-norm). Either way also on breakdown (pᵀAp ≤ 0) or NaN.
+
+// Scalars of `state` (gpu/runtime/cg.ts CG_SCALARS, passed in).
+override S_REF: u32;   // r₀ᵀz₀ or bᵀb: the reference of the test (−1 until the first gate)
+override S_RES: u32;   // rᵀz or rᵀr of the last gate: the measure of the test
+override S_RZ: u32;    // rᵀz in use (α = rᵀz / pᵀAp)
+override S_RZNEW: u32; // rᵀz after the update (β = r_newᵀz_new / rᵀz)
+override S_PAP: u32;   // pᵀAp
+override S_DONE: u32;  // 1 once converged
+override S_ITER: u32;  // iterations run
+override S_LOOP: u32;  // iterations of the encoded loop taken so far (solve_local's position)
+// Where the per-workgroup partial sums start in `state`, and where solve_local's per-slot terms do.
+override PARTIALS: u32;
+override SLOTS: u32;
+override CG_RESIDUAL_NORM: bool = false;
+
+// The slot of an invocation of a per-slot kernel: dispatches past 65,535 workgroups are 2D
+// (gpu/runtime/kernel.ts dispatchShape), workgroup w = wid.x + wid.y·nwg.x covers slots
+// w·SUM_WORKGROUP_SIZE ... (w + 1)·SUM_WORKGROUP_SIZE − 1.
+fn cg_slot(gid: vec3u, nwg: vec3u) -> u32 {
+  return gid.x + gid.y * nwg.x * SUM_WORKGROUP_SIZE;
+}
+
+// The workgroup index w of cg_slot.
+fn cg_group(wid: vec3u, nwg: vec3u) -> u32 {
+  return wid.x + wid.y * nwg.x;
+}
+
+// Workgroups of a per-slot kernel: the partial sums of one dot product.
+fn cg_chunks() -> u32 {
+  return (cg_slots() + SUM_WORKGROUP_SIZE - 1u) / SUM_WORKGROUP_SIZE;
+}
+
+// The scalars of a new solve (one invocation of the owner's init kernel).
+fn cg_begin() {
+  state[S_REF] = -1.0;
+  state[S_RZ] = 0.0;
+  state[S_PAP] = 1.0;
+  state[S_DONE] = 0.0;
+  state[S_ITER] = 0.0;
+  state[S_LOOP] = 0.0;
+}
+
+// The partial sums of range `which` (0: rᵀz or pᵀAp, 1: rᵀr) added up by one workgroup
+// (invocations strided, fixed order). Uniform control flow.
+fn partials_total(lid: u32, which: u32) -> f32 {
+  let count = cg_chunks();
+  let base = PARTIALS + which * count;
+  var acc = 0.0;
+  for (var k = lid; k < count; k += SUM_WORKGROUP_SIZE) {
+    acc += state[base + k];
+  }
+  return workgroup_sum(lid, acc);
+}
+
+// A workgroup's partial sum of range 0 into its place (uniform control flow); the workgroups a
+// 2D dispatch has past the last slot store nothing.
+fn store_partial(lid: u32, wid: u32, a: f32) {
+  let sa = workgroup_sum(lid, a);
+  if (lid == 0u && wid < cg_chunks()) {
+    state[PARTIALS + wid] = sa;
+  }
+}
+
+// A workgroup's partial sums of ranges 0 and 1 (range 1 only where CG_RESIDUAL_NORM).
+fn store_partials(lid: u32, wid: u32, terms: vec2f) {
+  store_partial(lid, wid, terms.x);
+  if (CG_RESIDUAL_NORM) {
+    let sb = workgroup_sum(lid, terms.y);
+    if (lid == 0u && wid < cg_chunks()) {
+      state[PARTIALS + cg_chunks() + wid] = sb;
+    }
+  }
+}
+
+// The totals (rᵀz, measure of the test) of the partial sums. Uniform control flow.
+fn cg_totals(lid: u32) -> vec2f {
+  let rz = partials_total(lid, 0u);
+  var res = rz;
+  if (CG_RESIDUAL_NORM) {
+    res = partials_total(lid, 1u);
+  }
+  return vec2f(rz, res);
+}
+
+// The gate's decision on the totals (one thread): whether the solve has ended. The first gate
+// also takes the reference of the test. The new rᵀz replaces the one in use (S_RZ) only in
+// pap_finish, after update_p has used both for β.
+fn gate_decide(t: vec2f) -> bool {
+  state[S_RZNEW] = t.x;
+  state[S_RES] = t.y;
+  if (state[S_REF] < 0.0) {
+    state[S_REF] = t.y;
+    state[S_RZ] = t.x;
+  }
+  let done = state[S_DONE] != 0.0 || !(t.y > cg_tolerance2() * state[S_REF]) ||
+    !(state[S_PAP] > 0.0);
+  if (done) {
+    state[S_DONE] = 1.0;
+  } else {
+    state[S_ITER] = state[S_ITER] + 1.0;
+  }
+  return done;
+}
+
+// gate_final's decision (one thread): the last iteration's totals (statistics) and whether it
+// converged.
+fn gate_final_decide(t: vec2f) {
+  if (state[S_DONE] != 0.0) {
+    return;
+  }
+  state[S_RZNEW] = t.x;
+  state[S_RES] = t.y;
+  if (!(t.y > cg_tolerance2() * state[S_REF])) {
+    state[S_DONE] = 1.0;
+  }
+}
+
+// One workgroup after the init kernel or update_x: the gate, and the indirect dispatch arguments
+// of the next iteration's kernels (x = 0 workgroups once converged).
+@compute @workgroup_size(SUM_WORKGROUP_SIZE)
+fn gate(@builtin(local_invocation_index) lid: u32) {
+  let t = cg_totals(lid);
+  if (lid != 0u) {
+    return;
+  }
+  let done = gate_decide(t);
+  for (var k = 0u; k < cg_arg_count(); k++) {
+    args[k] = select(argsFull[k], 0u, done && k % 3u == 0u);
+  }
+}
+
+// One workgroup after the last iteration.
+@compute @workgroup_size(SUM_WORKGROUP_SIZE)
+fn gate_final(@builtin(local_invocation_index) lid: u32) {
+  let t = cg_totals(lid);
+  if (lid == 0u) {
+    gate_final_decide(t);
+  }
+}
+
+// One workgroup after apply_a: pᵀAp from its partial sums; the last gate's rᵀz comes into use.
+@compute @workgroup_size(SUM_WORKGROUP_SIZE)
+fn pap_finish(@builtin(local_invocation_index) lid: u32) {
+  let pap = partials_total(lid, 0u);
+  if (lid == 0u && state[S_DONE] == 0.0) {
+    state[S_PAP] = pap;
+    state[S_RZ] = state[S_RZNEW];
+  }
+}
+
+// Per slot: A p (the owner's operator), with pᵀAp partial sums.
+@compute @workgroup_size(SUM_WORKGROUP_SIZE)
+fn apply_a(
+  @builtin(global_invocation_id) gid: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+  @builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+) {
+  let s = cg_slot(gid, nwg);
+  var pap = 0.0;
+  if (s < cg_slots() && state[S_DONE] == 0.0) {
+    pap = apply_slot(s);
+  }
+  store_partial(lid, cg_group(wid, nwg), pap);
+}
+
+// Per slot: x += α p, r −= α A p, z = M⁻¹ r with α = rᵀz / pᵀAp, with (rᵀz, rᵀr) partial sums.
+@compute @workgroup_size(SUM_WORKGROUP_SIZE)
+fn update_x(
+  @builtin(global_invocation_id) gid: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+  @builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+) {
+  let s = cg_slot(gid, nwg);
+  var terms = vec2f(0.0);
+  if (s < cg_slots() && state[S_DONE] == 0.0) {
+    terms = update_slot(s);
+  }
+  store_partials(lid, cg_group(wid, nwg), terms);
+}
+
+// Per slot: p = z + β p with β = r_newᵀz_new / rᵀz.
+@compute @workgroup_size(SUM_WORKGROUP_SIZE)
+fn update_p(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let s = cg_slot(gid, nwg);
+  if (s < cg_slots()) {
+    update_p_slot(s);
+  }
+}
+
+// The slot terms in state[base ..] (cg_chunks() whole workgroups) summed as the dispatched
+// kernels sum them, into range `which` of the partial sums, and their total.
+fn local_total(lid: u32, base: u32, which: u32) -> f32 {
+  let chunks = cg_chunks();
+  chunk_trees(lid, base, PARTIALS + which * chunks, chunks);
+  return partials_total(lid, which);
+}
+
+// One workgroup runs the CG iterations (gpu/runtime/local_solve.wgsl says why and how): the
+// per-slot functions of apply_a, update_x and update_p; the slot terms of pᵀAp and rᵀz in
+// state[SLOTS ..], those of rᵀr after them, summed by chunk_trees and partials_total as the
+// dispatched kernels sum them: bit for bit their iterates.
+@compute @workgroup_size(SUM_WORKGROUP_SIZE)
+fn solve_local(@builtin(local_invocation_index) lid: u32) {
+  let fits = cg_local_fits(lid);
+  let padded = cg_chunks() * SUM_WORKGROUP_SIZE;
+  for (var t = 0u; t < fits; t++) {
+    // the next iteration of the encoded loop, unless the solve has ended
+    let k = state_u32(lid, S_LOOP);
+    let done = state_u32(lid, S_DONE);
+    if (done != 0u || k >= cg_iterations()) {
+      break;
+    }
+    // apply_a
+    for (var s = lid; s < padded; s += SUM_WORKGROUP_SIZE) {
+      var pap = 0.0;
+      if (s < cg_slots()) {
+        pap = apply_slot(s);
+      }
+      state[SLOTS + s] = pap;
+    }
+    // pap_finish
+    let pap = local_total(lid, SLOTS, 0u);
+    if (lid == 0u) {
+      state[S_PAP] = pap;
+      state[S_RZ] = state[S_RZNEW];
+    }
+    storageBarrier();
+    // update_x
+    for (var s = lid; s < padded; s += SUM_WORKGROUP_SIZE) {
+      var terms = vec2f(0.0);
+      if (s < cg_slots()) {
+        terms = update_slot(s);
+      }
+      state[SLOTS + s] = terms.x;
+      if (CG_RESIDUAL_NORM) {
+        state[SLOTS + padded + s] = terms.y;
+      }
+    }
+    let rz = local_total(lid, SLOTS, 0u);
+    var res = rz;
+    if (CG_RESIDUAL_NORM) {
+      res = local_total(lid, SLOTS + padded, 1u);
+    }
+    let last = k + 1u >= cg_iterations();
+    if (lid == 0u) {
+      state[S_LOOP] = f32(k + 1u);
+      if (last) {
+        gate_final_decide(vec2f(rz, res));
+      } else {
+        gate_decide(vec2f(rz, res)); // its indirect arguments are not used on this path
+      }
+    }
+    storageBarrier();
+    // update_p
+    if (!last) {
+      for (var s = lid; s < cg_slots(); s += SUM_WORKGROUP_SIZE) {
+        update_p_slot(s);
+      }
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import assert from "node:assert/strict";
+import {
+  CG_PARTIALS,
+  CG_SCALARS,
+  CG_WGSL,
+  cgConstants,
+  type CgDispatch,
+  type CgKernel,
+  cgStateFloats,
+  cgStats,
+  encodeCgIterations,
+} from "./cg.ts";
+
+Deno.test("cg: the host side of the shared CG loop", async (t) => {
+  await t.step(
+    "every scalar and constant is an override of cg.wgsl, each scalar its own place",
+    () => {
+      const constants = cgConstants({
+        chunks: 3,
+        workgroupSize: 64,
+        residualNorm: true,
+        local: true,
+      });
+      for (const name of Object.keys(constants)) {
+        assert.match(CG_WGSL, new RegExp(`override ${name}:`), `${name} is not an override`);
+      }
+      const places = Object.values(CG_SCALARS);
+      assert.equal(new Set(places).size, places.length);
+      assert.ok(places.every((p) => p < CG_PARTIALS));
+    },
+  );
+
+  await t.step(
+    "the state layout: one partial range (rᵀz) or two (rᵀr too), local terms after",
+    () => {
+      const base = { chunks: 5, workgroupSize: 64, local: false };
+      assert.equal(cgStateFloats({ ...base, residualNorm: false }), CG_PARTIALS + 5);
+      assert.equal(cgStateFloats({ ...base, residualNorm: true }), CG_PARTIALS + 10);
+      assert.equal(
+        cgStateFloats({ ...base, residualNorm: true, local: true }),
+        CG_PARTIALS + 10 + 2 * 5 * 64,
+      );
+      const c = cgConstants({ ...base, residualNorm: false, local: true });
+      assert.equal(c.SLOTS, CG_PARTIALS + 5);
+      assert.equal(c.CG_RESIDUAL_NORM, 0);
+      assert.equal(cgConstants({ ...base, residualNorm: true }).SLOTS, CG_PARTIALS + 10);
+    },
+  );
+
+  await t.step(
+    "the encoded loop: five kernels per iteration, gate_final last, or local dispatches",
+    () => {
+      const seen: string[] = [];
+      const run = (k: CgKernel, how: CgDispatch) => seen.push(`${k}:${how}`);
+      encodeCgIterations(run, { iterations: 2, localIterations: 0 });
+      assert.deepEqual(seen, [
+        "apply_a:indirect",
+        "pap_finish:indirect1",
+        "update_x:indirect",
+        "gate:one",
+        "update_p:indirect",
+        "apply_a:indirect",
+        "pap_finish:indirect1",
+        "update_x:indirect",
+        "gate_final:one",
+      ]);
+      seen.length = 0;
+      encodeCgIterations(run, { iterations: 7, localIterations: 3 });
+      assert.deepEqual(seen, ["solve_local:one", "solve_local:one", "solve_local:one"]);
+      seen.length = 0;
+      encodeCgIterations(run, { iterations: 0, localIterations: 0 });
+      assert.deepEqual(seen, []);
+    },
+  );
+
+  await t.step("statistics from the scalars", () => {
+    const s = new Float32Array(CG_PARTIALS);
+    s[CG_SCALARS.REF] = 4;
+    s[CG_SCALARS.RES] = 0.0625; // exact in f32
+    s[CG_SCALARS.ITER] = 12;
+    assert.deepEqual(cgStats(s), { iterations: 12, relativeResidual: 0.125, converged: false });
+    s[CG_SCALARS.DONE] = 1;
+    assert.equal(cgStats(s).converged, true);
+    // nothing to solve: b = 0
+    assert.deepEqual(cgStats(new Float32Array(CG_PARTIALS)), {
+      iterations: 0,
+      relativeResidual: 0,
+      converged: true,
+    });
+  });
+});
