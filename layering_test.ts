@@ -61,10 +61,17 @@ function edges(files: readonly string[]): Edge[] {
 /** True when `path` lies in one of the folders `prefixes` (each ending in `/`). */
 const within = (path: string, ...prefixes: string[]) => prefixes.some((p) => path.startsWith(p));
 const isTest = (path: string) => path.endsWith("_test.ts");
+/**
+ * Folders in `gpu/systems/` that are not plug-ins but a part several systems share (the implicit
+ * spring network of mass-spring cloth and peridynamics): held to the rule of the files directly in
+ * `gpu/systems/`, and importable by every system.
+ */
+const SHARED_SYSTEM_PARTS = ["gpu/systems/spring-network/"];
+
 /** `gpu/systems/<id>/` or `gpu/handlers/<id>/` of a path, or null (also for files directly in it). */
 function pluginFolder(path: string, kind: "systems" | "handlers"): string | null {
   const m = path.match(new RegExp(`^gpu/${kind}/([^/]+)/`));
-  return m ? m[0] : null;
+  return m && !SHARED_SYSTEM_PARTS.includes(m[0]) ? m[0] : null;
 }
 
 /** A layering rule: which files it governs, which imports it allows, whether tests are held to it. */
@@ -91,7 +98,7 @@ function pluginRules(kind: "systems" | "handlers"): Rule[] {
       // another folder of the same kind is the sideways rule's
       // and the plug-in interfaces directly in gpu/<kind>/ (system.ts, handler.ts), not the registry
       allows: (_f, t) =>
-        within(t, CORE, RUNTIME, STATE) || pluginFolder(t, kind) !== null ||
+        within(t, CORE, RUNTIME, STATE, ...SHARED_SYSTEM_PARTS) || pluginFolder(t, kind) !== null ||
         (within(t, `gpu/${kind}/`) && !t.slice(`gpu/${kind}/`.length).includes("/") &&
           !t.endsWith("/registry.ts")),
       tests: false,

@@ -228,7 +228,7 @@ export interface BackwardEulerResult {
   relativeResidual: number;
 }
 
-/** Flag bits of a DOF slot (shared with gpu/runtime/implicit_springs.wgsl). */
+/** Flag bits of a DOF slot (shared with gpu/systems/spring-network/implicit_springs.wgsl). */
 export const DOF_ACTIVE = 1;
 /** A DOF with a pinned member. */
 export const DOF_FIXED = 2;

@@ -2,7 +2,7 @@
  * Springs and bonds as a structure of arrays: particle ends in `Uint32Array`s, parameters in
  * `Float64Array`s, one row per spring (40 bytes, outside the JavaScript heap). The scene builder
  * writes Table I's solids (up to 20.6M bonds for Fig. 6 at `paper`) into one; the GPU upload
- * (`gpu/runtime/spring_csr.ts`) reads its columns. `Spring` objects remain the form of the f64
+ * (`gpu/state/spring_csr.ts`) reads its columns. `Spring` objects remain the form of the f64
  * references and of small hand-written networks: {@link SpringTable.from} and
  * {@link SpringTable.toSprings} convert.
  *

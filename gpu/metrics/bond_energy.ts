@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { SPRING_CSR_WGSL } from "../runtime/spring_csr.ts";
+import { SPRING_CSR_WGSL } from "../state/spring_csr.ts";
 
 /** WGSL of `bond_energy(i) -> vec2f` (elastic energy of intact bonds, broken bonds), with `SpringClass`. */
 export const BOND_ENERGY_WGSL: string = [

@@ -5,7 +5,7 @@
 //
 // Over particle i's bond list (each bond listed once, under its lower index, so each is counted
 // once): x = Σ ½ ks (|x_j − x_i| − L)² over its intact bonds, y = its broken bonds (entries that
-// carry BROKEN_BIT, gpu/runtime/spring_breaking.wgsl).
+// carry BROKEN_BIT, gpu/systems/peridynamics/spring_breaking.wgsl).
 fn bond_energy(i: u32) -> vec2f {
   let x = q_pos[i].xyz;
   var e = vec2f(0.0);

@@ -37,7 +37,7 @@
  * {@link Fragments.rounds} = ⌈log2 N⌉ + 2 rounds (one of margin) of {@link Fragments.jumps} =
  * max(1, ⌈log2 N⌉) jumps each are encoded; one-thread gates turn the rounds after convergence, and
  * the jumps after a jump that changed nothing, into 0-workgroup indirect dispatches (as in
- * `gpu/runtime/implicit_springs.ts`). `result[2]` (converged) is 1 when a round changed nothing,
+ * `gpu/systems/spring-network/implicit_springs.ts`). `result[2]` (converged) is 1 when a round changed nothing,
  * `result[3]` counts the rounds run (≤ ⌈log2 N⌉ + 1).
  *
  * Then labels (parent of members, 0xffffffff for non-members), per-root sizes by `atomicAdd`, and

@@ -70,7 +70,7 @@ override BROKEN_BIT: u32;
 // Per-particle pass (one invocation per particle): the elastic energy of the particle's intact
 // bonds, Σ ½ ks (|x_j − x_i| − L)², and its broken bonds, over its bond list (each bond listed
 // once, under its lower index, so each is counted once; a broken bond carries BROKEN_BIT,
-// gpu/runtime/spring_breaking.wgsl), written to `bondEnergy` (intact, broken).
+// gpu/systems/peridynamics/spring_breaking.wgsl), written to `bondEnergy` (intact, broken).
 // `perParticle` is written by the passes on neighbour grids that follow: (passed any sheet, deep
 // overlaps, penetration depth) by sheet_crossing.wgsl, w (the deepest overlap with a particle of
 // another solid body) by solid_penetration.wgsl; each stays 0 without sheets / solid bodies.

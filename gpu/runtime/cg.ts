@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { DispatchSize } from "./kernel.ts";
 import { LOCAL_SOLVE_WGSL } from "./local_solve.ts";
 import { WORKGROUP_SUM_WGSL } from "./workgroup_sum.ts";
 
@@ -60,6 +61,17 @@ export const CG_DISPATCH: Readonly<Record<Exclude<CgKernel, "solve_local">, CgDi
   update_x: "indirect",
   update_p: "indirect",
 };
+
+/**
+ * The dispatch size of a CG kernel dispatched `how`: one workgroup, or the indirect arguments the
+ * gate writes into `args` (triple 0 for the per-slot kernels, triple 1 for the one-workgroup
+ * pap_finish; zero workgroups once converged).
+ */
+export function cgDispatchSize(how: CgDispatch, args: GPUBuffer): DispatchSize {
+  return how === "one"
+    ? { workgroups: 1 }
+    : { indirect: args, indirectOffset: how === "indirect" ? 0 : 12, rewritten: true };
+}
 
 /** The layout of one solve's state buffer. */
 export interface CgLayout {

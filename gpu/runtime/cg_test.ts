@@ -5,6 +5,7 @@ import {
   CG_WGSL,
   cgConstants,
   type CgDispatch,
+  cgDispatchSize,
   type CgKernel,
   cgStateFloats,
   cgStats,
@@ -72,6 +73,21 @@ Deno.test("cg: the host side of the shared CG loop", async (t) => {
       assert.deepEqual(seen, []);
     },
   );
+
+  await t.step("dispatch sizes: one workgroup, or the gate's triples 0 and 1", () => {
+    const args = {} as GPUBuffer;
+    assert.deepEqual(cgDispatchSize("one", args), { workgroups: 1 });
+    assert.deepEqual(cgDispatchSize("indirect", args), {
+      indirect: args,
+      indirectOffset: 0,
+      rewritten: true,
+    });
+    assert.deepEqual(cgDispatchSize("indirect1", args), {
+      indirect: args,
+      indirectOffset: 12,
+      rewritten: true,
+    });
+  });
 
   await t.step("statistics from the scalars", () => {
     const s = new Float32Array(CG_PARTIALS);

@@ -1,6 +1,6 @@
 /**
  * The flag of a broken bond in the ascending bond lists (`ParticleState.bondList`): set by the
- * spring breaking of an implicit system (`gpu/runtime/spring_breaking.wgsl`), read by collision
+ * spring breaking of an implicit system (`gpu/systems/peridynamics/spring_breaking.wgsl`), read by collision
  * detection (a broken bond no longer excludes its pair). Partner indices stay below it.
  *
  * @module

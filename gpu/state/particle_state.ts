@@ -17,7 +17,7 @@ import {
   storageBuffer,
 } from "../runtime/kernel.ts";
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
-import { packSprings, springClass, springPartner } from "../runtime/spring_csr.ts";
+import { packSprings, springClass, springPartner } from "./spring_csr.ts";
 
 /** WGSL of the shared state kernels. */
 export const PARTICLE_STATE_WGSL: string = Deno.readTextFileSync(
@@ -126,7 +126,7 @@ export type StateBufferName =
  *   the bonded partners (springs) in CSR form, each bond once under its lower index, partners
  *   ascending (bonded pairs never collide; `BOND_BROKEN_BIT` once broken), `bondClass` the
  *   parameter class of each entry in `springClasses` (`array<SpringClass>`,
- *   gpu/runtime/spring_csr.ts: rest length, ks, kd, critical stretch) for the metrics;
+ *   gpu/state/spring_csr.ts: rest length, ks, kd, critical stretch) for the metrics;
  * - the DOF map: `dof`, `memberStart` (N + 1), `memberList`, `offset`, `dofX`, `dofV`, `dofM`;
  * - `handlerForce` per-particle force of the handler (cleared each stage), `velOut` the particle
  *   velocities a stage ends with, `velTmp` scratch of its size, `syncEnergy` ΔĒk per DOF (Eq. 19,

@@ -42,6 +42,7 @@ import {
   CG_WGSL,
   cgConstants,
   type CgDispatch,
+  cgDispatchSize,
   type CgKernel,
   type CgLayout,
   cgStateFloats,
@@ -445,21 +446,12 @@ export class FlipSolver {
       timestampWrites: options.timestampWrites,
     });
     const run = (kernel: FlipKernel, size: number | CgDispatch) => {
-      const bindGroup = [bindings.groups[kernel], this.#paramsGroup];
-      dispatch(
-        pass,
-        this.#kernels[kernel],
-        size === "indirect" || size === "indirect1"
-          ? {
-            bindGroup,
-            indirect: this.#args,
-            indirectOffset: size === "indirect" ? 0 : 12,
-            rewritten: true,
-          }
-          : size === "one"
-          ? { bindGroup, workgroups: 1 }
-          : { bindGroup, invocations: size, workgroupSize: WG },
-      );
+      dispatch(pass, this.#kernels[kernel], {
+        bindGroup: [bindings.groups[kernel], this.#paramsGroup],
+        ...(typeof size === "number"
+          ? { invocations: size, workgroupSize: WG }
+          : cgDispatchSize(size, this.#args)),
+      });
     };
     run("gather_particles", this.#n);
     run("classify_cells", this.cells);

@@ -7,7 +7,7 @@
  * @module
  */
 import type { SystemContext, SystemEntry } from "../system.ts";
-import { implicitSpringSystem } from "../implicit_spring_system.ts";
+import { implicitSpringSystem } from "../spring-network/implicit_spring_system.ts";
 
 /** The `mass-spring` system entry. */
 export const MASS_SPRING_SYSTEM: SystemEntry = {

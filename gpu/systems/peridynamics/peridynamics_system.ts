@@ -14,8 +14,8 @@
  *
  * @module
  */
-import { implicitSpringSystem } from "../implicit_spring_system.ts";
-import { SpringBreaking } from "../../runtime/spring_breaking.ts";
+import { implicitSpringSystem } from "../spring-network/implicit_spring_system.ts";
+import { SpringBreaking } from "./spring_breaking.ts";
 import { BOND_BROKEN_BIT } from "../../state/bond_flags.ts";
 import type { SystemContext, SystemEntry } from "../system.ts";
 

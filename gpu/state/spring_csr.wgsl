@@ -1,4 +1,4 @@
-// Packed spring CSR entries (gpu/runtime/spring_csr.ts): word = partner | class << PARTNER_BITS;
+// Packed spring CSR entries (gpu/state/spring_csr.ts): word = partner | class << PARTNER_BITS;
 // class 0 is the zero spring (a broken bond). PARTNER_BITS is passed by the host, defined once.
 override PARTNER_BITS: u32;
 

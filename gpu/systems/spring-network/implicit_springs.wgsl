@@ -8,8 +8,8 @@
 //   f_i = (ks (l − L) + kd (v_j − v_i)·u) u,   K = ks [(1 − c) u uᵀ + c I] (= ∂f_i/∂x_j),
 //   block B = dt kd u uᵀ + dt² K = α u uᵀ + β I,  α = dt kd + dt² ks (1 − c),  β = dt² ks c,
 //   (A p)_d = M_d p_d − Σ_{members i of d} Σ_{springs (i, j), dof(j) ≠ d} B (p_dof(j) − p_d).
-// Springs are packed CSR words (partner | class, gpu/runtime/spring_csr.ts) over two bindings
-// (gpu/runtime/spring_words.wgsl); the blocks B are recomputed from the particle positions of the
+// Springs are packed CSR words (partner | class, gpu/state/spring_csr.ts) over two bindings
+// (gpu/state/spring_words.wgsl); the blocks B are recomputed from the particle positions of the
 // step wherever they are needed (A p), not stored: 4 bytes per CSR entry in all.
 // Slots are the system's particles, not the scene's: the system owns the particles
 // params.first ... params.first + params.count − 1 that are flagged `cloth` (a hole is one that

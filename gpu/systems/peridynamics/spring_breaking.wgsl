@@ -1,6 +1,6 @@
 // Irreversible breaking of springs past their critical stretch (bond-based peridynamics: Silling
 // & Askari 2005, s0 = sqrt(5 G0 / (9 K δ)); spring-mass fracture, Levine et al. 2014). Host code:
-// gpu/runtime/spring_breaking.ts. Packed spring words and classes: gpu/runtime/spring_csr.wgsl.
+// gpu/systems/peridynamics/spring_breaking.ts. Packed spring words and classes: gpu/state/spring_csr.wgsl.
 //
 // One invocation per particle i of the network over its CSR springs (every spring is listed under both ends, and
 // both ends compute the same stretch from the same positions, so both entries break in the same
@@ -11,7 +11,7 @@
 // from then on (fragments collide). `broken` counts broken CSR entries (two per spring),
 // cumulatively.
 
-// The network's CSR is by slot k of particle first + k (gpu/runtime/implicit_springs.ts), partners
+// The network's CSR is by slot k of particle first + k (gpu/systems/spring-network/implicit_springs.ts), partners
 // too; positions and bond lists are by particle.
 struct BreakParams {
   count: u32,

@@ -10,8 +10,8 @@ import {
   springClass,
   springPartner,
 } from "./spring_csr.ts";
-import { splitBinding } from "./split_binding.ts";
-import { checkWgslStruct } from "./struct_layout.ts";
+import { splitBinding } from "../runtime/split_binding.ts";
+import { checkWgslStruct } from "../runtime/struct_layout.ts";
 
 /** Springs with parameters drawn from a few values (as lattice bonds are). */
 const springsArb = fc.integer({ min: 2, max: 40 }).chain((n) =>

@@ -1,6 +1,6 @@
-import { SPRING_CLASS_STRUCT } from "./spring_csr.ts";
+import { SPRING_CLASS_STRUCT } from "../../state/spring_csr.ts";
 import assert from "node:assert/strict";
-import { kernelStorageBuffers, readBuffer, storageBuffer } from "./kernel.ts";
+import { kernelStorageBuffers, readBuffer, storageBuffer } from "../../runtime/kernel.ts";
 
 const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
 import {
@@ -11,15 +11,15 @@ import {
   type DofState,
   dofStateFromGroups,
   type Spring,
-} from "../../core/cloth_reference.ts";
-import { acquireGpu } from "./device.ts";
+} from "../../../core/cloth_reference.ts";
+import { acquireGpu } from "../../runtime/device.ts";
 import {
   CLOTH_PARAMS_STRUCT,
   type ClothBuffers,
   IMPLICIT_SPRINGS_WGSL,
   ImplicitSprings,
 } from "./implicit_springs.ts";
-import { checkWgslStruct } from "./struct_layout.ts";
+import { checkWgslStruct } from "../../runtime/struct_layout.ts";
 
 /** A storage buffer holding `data` (gpu/runtime/kernel.ts). */
 const upload = (device: GPUDevice, label: string, data: Float32Array | Uint32Array): GPUBuffer =>

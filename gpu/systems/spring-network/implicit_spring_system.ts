@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { ImplicitSprings } from "../runtime/implicit_springs.ts";
-import type { GpuSystem, SystemContext } from "./system.ts";
+import { ImplicitSprings } from "./implicit_springs.ts";
+import type { GpuSystem, SystemContext } from "../system.ts";
 
 /** The solver of a spring-network system and the `GpuSystem` that steps it. */
 export function implicitSpringSystem(

@@ -19,8 +19,8 @@
  * @module
  */
 
-import { DOF_ACTIVE, DOF_FIXED, type Spring } from "../../core/cloth_reference.ts";
-import { SpringTable } from "../../core/spring_table.ts";
+import { DOF_ACTIVE, DOF_FIXED, type Spring } from "../../../core/cloth_reference.ts";
+import { SpringTable } from "../../../core/spring_table.ts";
 import {
   type BindingKind,
   bindKernel,
@@ -30,36 +30,33 @@ import {
   dispatchShape,
   type Kernel,
   readBuffer,
-} from "./kernel.ts";
-import { type SplitBinding, splitBinding } from "./split_binding.ts";
+} from "../../runtime/kernel.ts";
+import { type SplitBinding, splitBinding } from "../../runtime/split_binding.ts";
 import {
   checkSpringEnds,
   type PackedSprings,
   packSprings,
   SPRING_CSR_WGSL,
+  SPRING_WORDS_WGSL,
   springCsrConstants,
-} from "./spring_csr.ts";
-import { defineStruct, type StructLayout } from "./struct_layout.ts";
-import { iterationsPerDispatch, LOCAL_BUDGET, totalCost } from "./local_solve.ts";
+} from "../../state/spring_csr.ts";
+import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
+import { iterationsPerDispatch, LOCAL_BUDGET, totalCost } from "../../runtime/local_solve.ts";
 import {
   CG_WGSL,
   cgConstants,
   type CgDispatch,
+  cgDispatchSize,
   type CgKernel,
   type CgLayout,
   cgStateFloats,
   type CgStats,
   cgStats,
   encodeCgIterations,
-} from "./cg.ts";
-
-/** WGSL of the packed spring words over two bindings (`gpu/runtime/spring_words.wgsl`). */
-export const SPRING_WORDS_WGSL: string = Deno.readTextFileSync(
-  new URL("./spring_words.wgsl", import.meta.url),
-);
+} from "../../runtime/cg.ts";
 
 /**
- * WGSL source of the solver kernels: `gpu/runtime/implicit_springs.wgsl` after the packed-spring
+ * WGSL source of the solver kernels: `gpu/systems/spring-network/implicit_springs.wgsl` after the packed-spring
  * decoding (`spring_csr.wgsl`), its two-binding accessor (`spring_words.wgsl`) and the CG loop
  * (`cg.wgsl` with its preludes).
  */
@@ -697,28 +694,16 @@ export class ImplicitSprings {
       timestampWrites: options.timestampWrites,
     });
     const run = (kernel: ClothKernel, how: CgDispatch | "slots") => {
-      const bindGroup = [bindings.groups[kernel], params];
-      dispatch(
-        pass,
-        this.#kernels[kernel],
-        how === "indirect" || how === "indirect1"
-          // the gate's arguments for the per-slot kernels (triple 0) or for the one-workgroup
-          // pap_finish (triple 1), zero workgroups once converged
+      dispatch(pass, this.#kernels[kernel], {
+        bindGroup: [bindings.groups[kernel], params],
+        ...(how === "slots"
           ? {
-            bindGroup,
-            indirect: this.#args,
-            indirectOffset: how === "indirect" ? 0 : 12,
-            rewritten: true,
-          }
-          : how === "one"
-          ? { bindGroup, workgroups: 1 }
-          : {
-            bindGroup,
             invocations: this.slotCount,
             workgroupSize: this.workgroupSize,
             rowLength: this.#rowLength,
-          },
-      );
+          }
+          : cgDispatchSize(how, this.#args)),
+      });
     };
     const stage = options.stage;
     run("classify", "slots");

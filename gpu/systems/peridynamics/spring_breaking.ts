@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { type ImplicitSprings, SPRING_WORDS_WGSL } from "./implicit_springs.ts";
-import { SPRING_CSR_WGSL, springCsrConstants } from "./spring_csr.ts";
+import type { ImplicitSprings } from "../spring-network/implicit_springs.ts";
+import { SPRING_CSR_WGSL, SPRING_WORDS_WGSL, springCsrConstants } from "../../state/spring_csr.ts";
 import {
   bindKernel,
   createKernel,
@@ -15,8 +15,8 @@ import {
   type Kernel,
   readBuffer,
   storageBuffer,
-} from "./kernel.ts";
-import { defineStruct, type StructLayout } from "./struct_layout.ts";
+} from "../../runtime/kernel.ts";
+import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 
 /** WGSL of the breaking kernel (after the packed-spring decoding and word accessor it uses). */
 export const SPRING_BREAKING_WGSL: string = [

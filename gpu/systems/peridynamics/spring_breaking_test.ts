@@ -5,13 +5,13 @@ import {
   buildBonds,
   micromodulus,
   updateBroken,
-} from "../../core/peridynamics_reference.ts";
-import { acquireGpu } from "./device.ts";
-import { ImplicitSprings } from "./implicit_springs.ts";
-import { SPRING_CLASS_STRUCT, springClass, springPartner } from "./spring_csr.ts";
-import { readBuffer, storageBuffer } from "./kernel.ts";
+} from "../../../core/peridynamics_reference.ts";
+import { acquireGpu } from "../../runtime/device.ts";
+import { ImplicitSprings } from "../spring-network/implicit_springs.ts";
+import { SPRING_CLASS_STRUCT, springClass, springPartner } from "../../state/spring_csr.ts";
+import { readBuffer, storageBuffer } from "../../runtime/kernel.ts";
 import { BREAK_PARAMS, SPRING_BREAKING_WGSL, SpringBreaking } from "./spring_breaking.ts";
-import { checkWgslStruct } from "./struct_layout.ts";
+import { checkWgslStruct } from "../../runtime/struct_layout.ts";
 
 const BROKEN = 0x80000000;
 const H = 1;
