@@ -50,6 +50,7 @@
 
 import type { Spring } from "./cloth_reference.ts";
 import { type SpringTable, SpringTableBuilder } from "./spring_table.ts";
+import { ColumnBuilder } from "./column_builder.ts";
 
 /**
  * Bonds as structure of arrays (one entry per bond, `i.length` bonds), in the deterministic order
@@ -178,9 +179,15 @@ export function buildBonds(positions: ArrayLike<number>, options: BuildBondsOpti
   }
   let cell = 0;
   for (const r of radius.values()) cell = Math.max(cell, r.reach * (1 + HORIZON_TOLERANCE));
-  const out = { i: [] as number[], j: [] as number[], L: [] as number[], beta: [] as number[] };
-  const bodyOut: number[] = [];
-  if (n === 0) return toBonds(out, bodyOut);
+  // typed columns, outside the JavaScript heap (Table I's solids have up to 20.6M bonds)
+  const out = new ColumnBuilder({
+    i: Uint32Array,
+    j: Uint32Array,
+    restLength: Float64Array,
+    volumeFactor: Float64Array,
+    body: Uint32Array,
+  });
+  if (n === 0) return toBonds(out);
   const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < n; i++) {
     for (let a = 0; a < 3; a++) {
@@ -243,14 +250,10 @@ export function buildBonds(positions: ArrayLike<number>, options: BuildBondsOpti
         beta = Math.min(1, (delta + h / 2 - L) / h);
         if (!(beta > HORIZON_TOLERANCE)) continue;
       }
-      out.i.push(i);
-      out.j.push(j);
-      out.L.push(L);
-      out.beta.push(beta);
-      bodyOut.push(b);
+      out.push({ i, j, restLength: L, volumeFactor: beta, body: b });
     }
   }
-  return toBonds(out, bodyOut);
+  return toBonds(out);
 }
 
 /**
@@ -265,17 +268,15 @@ function distance(positions: ArrayLike<number>, i: number, j: number): number {
 }
 
 function toBonds(
-  out: { i: number[]; j: number[]; L: number[]; beta: number[] },
-  body: number[],
+  out: ColumnBuilder<{
+    i: Uint32ArrayConstructor;
+    j: Uint32ArrayConstructor;
+    restLength: Float64ArrayConstructor;
+    volumeFactor: Float64ArrayConstructor;
+    body: Uint32ArrayConstructor;
+  }>,
 ): Bonds {
-  return {
-    i: Uint32Array.from(out.i),
-    j: Uint32Array.from(out.j),
-    restLength: Float64Array.from(out.L),
-    volumeFactor: Float64Array.from(out.beta),
-    body: Uint32Array.from(body),
-    broken: new Uint8Array(out.i.length),
-  };
+  return { ...out.finish(), broken: new Uint8Array(out.length) };
 }
 
 /** Validates a {@link Bonds} object against N particles; returns the bond count. */
