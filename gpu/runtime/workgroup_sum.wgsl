@@ -1,5 +1,5 @@
 // Deterministic workgroup sums (prelude of the kernels that fuse a dot product into the kernel
-// producing its terms: gpu/runtime/implicit_springs.wgsl, gpu/systems/flip/flip.wgsl). The owner
+// producing its terms: the implicit solvers' conjugate gradients). The owner
 // sets SUM_WORKGROUP_SIZE to the workgroup size of the kernels that call workgroup_sum.
 
 override SUM_WORKGROUP_SIZE: u32 = 64u;
