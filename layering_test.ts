@@ -6,6 +6,11 @@
  * system ↔ system, handler ↔ handler. The top of the gpu layer (`gpu/engine.ts`, `gpu/mod.ts`, every
  * file directly in `gpu/`) and the root files (`cli.ts`, `mod.ts`) may import anything.
  *
+ * The layers below the plug-ins, `gpu/runtime/` and `gpu/state/`, also never name a plug-in: no
+ * `.ts` or `.wgsl` file there (tests included; code and comments alike) spells the id of a folder
+ * `gpu/systems/<id>/` or `gpu/handlers/<id>/` (see `pluginNames` for the spellings); a plug-in's
+ * vocabulary (its statistics, its channels' meaning) lives in its own folder.
+ *
  * @module
  */
 import assert from "node:assert/strict";
@@ -181,6 +186,55 @@ const RULES: Rule[] = [
   },
 ];
 
+/** The folders that hold no plug-in's name (issue 25, item 5): the layers below the plug-ins. */
+const NAME_FREE = [RUNTIME, STATE];
+
+/** The plug-in ids: the folders `gpu/systems/<id>/` and `gpu/handlers/<id>/`. */
+function pluginIds(): string[] {
+  return ["gpu/systems", "gpu/handlers"].flatMap((dir) =>
+    [...Deno.readDirSync(new URL(`${dir}/`, ROOT))]
+      .filter((e) => e.isDirectory && !SHARED_SYSTEM_PARTS.includes(`${dir}/${e.name}/`))
+      .map((e) => e.name)
+  ).sort();
+}
+
+/** Every `.ts` and `.wgsl` file under `dir` (relative to the root), recursively. */
+function sourceFiles(dir: string): string[] {
+  return [...Deno.readDirSync(new URL(dir, ROOT))].flatMap((e) => {
+    const rel = `${dir}${e.name}`;
+    if (e.isDirectory) return sourceFiles(`${rel}/`);
+    return e.isFile && /\.(ts|wgsl)$/.test(e.name) ? [rel] : [];
+  }).sort();
+}
+
+/**
+ * Where `source` (code and comments alike) names one of the plug-ins `ids`: the id's words (split
+ * at `-`) in any case, joined by `-`, `_`, white space or a camelCase hump, as a whole word or a
+ * camelCase part of one: `merge-split`, `merge_split`, `MERGE_SPLIT`, `mergeSplit`,
+ * `MergeSplitKernels`, `merge split`, `Akinci`, `akinciCoupling`, `SPH`, `sphForces`. Not a part
+ * of a longer lowercase word (`sphere`, `flipped`), nor the words run together in one case
+ * (`mergesplit`, the project's name). Returns `line: match` for each.
+ */
+function pluginNames(source: string, ids: readonly string[]): string[] {
+  const anyCase = (w: string) =>
+    [...w].map((c) => `[${c.toLowerCase()}${c.toUpperCase()}]`).join("");
+  const found: string[] = [];
+  for (const id of ids) {
+    const words = id.split("-");
+    const joined = words.map((w, k) =>
+      k === 0
+        ? anyCase(w)
+        : `(?:[-_\\s]+${anyCase(w)}|(?<=[a-z0-9])${w[0].toUpperCase()}${anyCase(w.slice(1))})`
+    ).join("");
+    // starts a word or a camelCase part; ends one (no lowercase letter or digit follows)
+    const re = new RegExp(`(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))${joined}(?![a-z0-9])`, "g");
+    for (const m of source.matchAll(re)) {
+      found.push(`${source.slice(0, m.index).split("\n").length}: ${m[0]}`);
+    }
+  }
+  return found;
+}
+
 /** Drops comments, then splits a module into its statements. */
 function statements(source: string): string[] {
   return source
@@ -242,6 +296,48 @@ Deno.test("layering", async (t) => {
       );
     });
   }
+
+  await t.step("the plug-in name scanner finds every spelling of an id, and only those", () => {
+    const ids = ["merge-split", "akinci", "sph", "flip", "kernel-repulsion"];
+    const src = [
+      `import { x } from "../handlers/merge-split/merge_split.ts"; // MergeSplitKernels`,
+      ` * merging-and-splitting (the paper), MERGESPLIT_STORAGE_BUFFERS, "mergesplit device"`,
+      `const akinciCoupling = new AkinciCoupling(); // SPH and FLIP; sphForces`,
+      `fn sphere() {} // flipped; a kernel repulsion; KERNEL_REPULSION; isSph`,
+    ].join("\n");
+    assert.deepEqual(pluginNames(src, ids).sort(), [
+      "1: MergeSplit",
+      "1: merge-split",
+      "1: merge_split",
+      "3: Akinci",
+      "3: FLIP",
+      "3: SPH",
+      "3: akinci",
+      "3: sph",
+      "4: KERNEL_REPULSION",
+      "4: Sph",
+      "4: kernel repulsion",
+    ]);
+    const ids2 = pluginIds();
+    for (const id of ["merge-split", "akinci", "penalty", "sph", "mass-spring", "flip"]) {
+      assert.ok(ids2.includes(id), `plug-in id ${id} found`);
+    }
+  });
+
+  await t.step("gpu/runtime/ and gpu/state/ name no plug-in (code and comments)", () => {
+    const ids = pluginIds();
+    const files = NAME_FREE.flatMap(sourceFiles);
+    assert.ok(files.includes("gpu/state/particle_state.wgsl"), "the .wgsl files are read");
+    const bad = files.flatMap((f) =>
+      pluginNames(Deno.readTextFileSync(new URL(f, ROOT)), ids).map((m) => `  ${f}:${m}`)
+    );
+    assert.equal(
+      bad.length,
+      0,
+      `${bad.length} plug-in name(s) in ${NAME_FREE.join(", ")} (a plug-in's vocabulary lives ` +
+        `in its own folder; say it generically, or move it there):\n${bad.join("\n")}`,
+    );
+  });
 
   await t.step("every mod.ts only re-exports", () => {
     const mods = files.filter((f) => f === "mod.ts" || f.endsWith("/mod.ts"));

@@ -115,6 +115,36 @@ export const BUDGET_SAMPLE_FIELDS = [
 ] as const;
 
 /**
+ * The handler-statistics columns of a sample row: the metrics copy each from the word a handler
+ * names for it in its statistics (`gpu/state/handler_statistics.ts`), as
+ * {@link HANDLER_SAMPLE_KINDS} says; 0 where the handler keeps none.
+ */
+export const HANDLER_SAMPLE_FIELDS = [
+  "momentumError",
+  "energyError",
+  "stage2Pairs",
+  "groups",
+  "largestGroup",
+  "largestSheetGroup",
+] as const;
+
+/** A handler-statistics column of a sample row ({@link HANDLER_SAMPLE_FIELDS}). */
+export type HandlerSampleField = typeof HANDLER_SAMPLE_FIELDS[number];
+
+/**
+ * How the metrics read the word of each handler column ({@link HANDLER_SAMPLE_FIELDS}): the bits
+ * of an f32, or a count (`gpu/metrics/metrics.wgsl`; `metrics_test.ts` checks it against this).
+ */
+export const HANDLER_SAMPLE_KINDS: Readonly<Record<HandlerSampleField, "f32" | "u32">> = {
+  momentumError: "f32",
+  energyError: "f32",
+  stage2Pairs: "u32",
+  groups: "u32",
+  largestGroup: "u32",
+  largestSheetGroup: "u32",
+};
+
+/**
  * The fields of one metrics sample row, in the GPU buffer's order and in the order of a record's
  * `metrics.series.fields` (definitions in `docs/metrics.md`): defined here once, for the metrics
  * kernels, the runner and the report's fixtures.
@@ -132,12 +162,7 @@ export const SAMPLE_FIELDS = [
   "sheetDeflection",
   "maxRebound",
   "fluidUpVelocity",
-  "momentumError",
-  "energyError",
-  "stage2Pairs",
-  "groups",
-  "largestGroup",
-  "largestSheetGroup",
+  ...HANDLER_SAMPLE_FIELDS,
   "brokenBonds",
   "solidInside",
   "maxSolidPenetration",

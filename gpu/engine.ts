@@ -23,7 +23,7 @@ import { RunStopped } from "./run_stopped.ts";
 import type { StepClock, StepTimings } from "./runtime/step_clock.ts";
 import { StepEncoder } from "./step_encoder.ts";
 import type { GridGeometry } from "./state/neighbor_grid.ts";
-import type { HandlerStats, ParticleState } from "./state/particle_state.ts";
+import type { ParticleState } from "./state/particle_state.ts";
 import { planSystems } from "./systems/registry.ts";
 import type { GpuSystem, SolverStats } from "./systems/system.ts";
 
@@ -250,11 +250,15 @@ export class Engine {
     return this.#read(this.state.hash(), "the state hash", "positions and velocities");
   }
 
-  /** Handler statistics (`HANDLER_STATS`) and pair-list overflows. */
-  readStats(): Promise<HandlerStats & { overflow: number }> {
+  /**
+   * The handler's statistics by name (`GpuHandler.stats`; none when it keeps none) and the
+   * pair-list overflows.
+   */
+  readStats(): Promise<Readonly<Record<string, number>> & { overflow: number }> {
     const read = async () => {
       const words = await readBuffer(this.gpu.device, this.#parts.contacts.outputs.overflow);
-      return { ...await this.state.readStats(), overflow: new Uint32Array(words)[0] };
+      const handler = await this.handler.stats?.read();
+      return { ...handler, overflow: new Uint32Array(words)[0] };
     };
     return this.#read(
       read(),

@@ -103,7 +103,12 @@ export function buildEngineParts(
     maxPerParticle,
     grid,
   });
-  const metrics = Metrics.forScene(device, { scene, particles, buffers: state.buffers });
+  const metrics = Metrics.forScene(device, {
+    scene,
+    particles,
+    buffers: state.buffers,
+    handlerStats: handler.stats,
+  });
   const budget = StepBudget.forState(device, {
     state,
     parts: { systems: coupling.systems, stride: coupling.stride, ...coupling.parts },

@@ -15,6 +15,7 @@ import type { Scene } from "../../core/scene.ts";
 import type { ParticleState } from "../state/particle_state.ts";
 import type { CollisionOutputs } from "../state/collision_detection.ts";
 import type { GridGeometry } from "../state/neighbor_grid.ts";
+import type { HandlerStatistics } from "../state/handler_statistics.ts";
 
 /** What a handler is built from. */
 export interface HandlerContext {
@@ -35,6 +36,13 @@ export interface GpuHandler {
   readonly id: string;
   /** Integration stages per step: 2 for merge-split's two-stage integration (§5.1). */
   readonly stages: 1 | 2;
+  /**
+   * The statistics it keeps on the GPU, when it keeps any (`gpu/state/handler_statistics.ts`; its
+   * own folder names them): the metrics sample the words it names for a row's handler columns,
+   * the engine reads them back by name. Merge-split: its conservation errors and meta-particle
+   * counts. Destroyed by the handler.
+   */
+  readonly stats?: HandlerStatistics;
   /** Before each step (queue writes of per-step parameters, e.g. the step index). */
   prepareStep?(step: number): void;
   /**

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { SAMPLE_FIELDS } from "../../core/result.ts";
+import { HANDLER_SAMPLE_FIELDS, SAMPLE_FIELDS } from "../../core/result.ts";
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
 import { BOND_ENERGY_WGSL } from "./bond_energy.ts";
 import {
@@ -19,7 +19,8 @@ import {
   readBuffer,
   storageBuffer,
 } from "../runtime/kernel.ts";
-import { handlerStatsConstants, KIND_BITS } from "../state/particle_state.ts";
+import { KIND_BITS } from "../state/particle_state.ts";
+import { type HandlerStatistics, statisticConstant } from "../state/handler_statistics.ts";
 import { BOND_BROKEN_BIT } from "../state/bond_flags.ts";
 import { FLUID_FIELDS, FluidMetrics, type FluidRange } from "./fluid_metrics.ts";
 import { BUDGET_FIELDS, type BudgetField } from "./step_budget.ts";
@@ -35,13 +36,27 @@ export const METRICS_WGSL: string = [
   Deno.readTextFileSync(new URL("./metrics.wgsl", import.meta.url)),
 ].join("\n");
 
-/** Every constant metrics.wgsl takes from TypeScript, as `override` values (defined once). */
-function wgslConstants(): Record<string, number> {
+/** The WGSL `override` name of a sample row's column: `F_` and the camelCase name in capitals. */
+export function columnConstant(field: string): string {
+  return `F_${field.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+}
+
+/** The word of a handler column the handler keeps no statistic for: the column samples 0. */
+export const NO_STATISTIC = 0xffffffff;
+
+/**
+ * Every constant metrics.wgsl takes from TypeScript, as `override` values (defined once), with
+ * the words of the handler's statistics it samples (`stats`).
+ */
+function wgslConstants(stats: MetricsOptions["handlerStats"]): Record<string, number> {
   return {
     FLAG_CLOTH: KIND_BITS.sheet,
     FLAG_FLUID: KIND_BITS.fluid,
-    // the handler statistics metrics.wgsl samples (declared there); a handler may keep more
-    ...handlerStatsConstants(METRICS_WGSL),
+    // the word of each handler column in the handler's statistics (STAT_<COLUMN>)
+    STAT_NONE: NO_STATISTIC,
+    ...Object.fromEntries(
+      HANDLER_SAMPLE_FIELDS.map((f) => [statisticConstant(f), stats?.sampled[f] ?? NO_STATISTIC]),
+    ),
     BROKEN_BIT: BOND_BROKEN_BIT,
     FRAGMENT_COUNT: FRAGMENT_RESULT.COUNT,
     FRAGMENT_LARGEST: FRAGMENT_RESULT.LARGEST,
@@ -49,7 +64,7 @@ function wgslConstants(): Record<string, number> {
     // the fluid columns are written by fluid_metrics.wgsl (FluidMetrics) and the budget's by
     // step_budget.wgsl (StepBudget), which take their own
     ...Object.fromEntries(
-      SAMPLE_FIELDS.map((f, k) => [`F_${f.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`, k])
+      SAMPLE_FIELDS.map((f, k) => [columnConstant(f), k])
         .filter((_, k) => !OTHER_WRITERS.includes(SAMPLE_FIELDS[k])),
     ),
   };
@@ -108,8 +123,6 @@ export interface MetricsBuffers {
   /** Class of each bond-list entry in `springClasses` (`array<SpringClass>`, spring_csr.ts). */
   bondClass: GPUBuffer;
   springClasses: GPUBuffer;
-  /** Merge/split statistics (`gpu/handlers/merge-split/merge_split.ts` STATS). */
-  stats: GPUBuffer;
 }
 
 export type { Sheet } from "./sheet_crossing.ts";
@@ -147,6 +160,11 @@ export interface MetricsOptions {
   /** Most samples the buffer holds. */
   capacity: number;
   buffers: MetricsBuffers;
+  /**
+   * The handler's statistics and the word sampled into each handler column of a row (a handler's
+   * `stats`); none: the handler columns sample 0.
+   */
+  handlerStats?: Pick<HandlerStatistics, "buffer" | "sampled">;
 }
 
 /**
@@ -188,6 +206,8 @@ export class Metrics {
   #perParticle: GPUBuffer;
   #bondEnergy: GPUBuffer;
   #samples: GPUBuffer;
+  /** Bound in place of the handler's statistics when it keeps none (never read). */
+  #noStats?: GPUBuffer;
   #bind: GPUBindGroup;
   #particleBind: GPUBindGroup;
   #taken = 0;
@@ -198,7 +218,12 @@ export class Metrics {
    */
   static forScene(
     device: GPUDevice,
-    options: { scene: Scene; particles: ParticleSet; buffers: MetricsBuffers },
+    options: {
+      scene: Scene;
+      particles: ParticleSet;
+      buffers: MetricsBuffers;
+      handlerStats?: MetricsOptions["handlerStats"];
+    },
   ): Metrics {
     const { scene, particles: p } = options;
     const sheets: Sheet[] = [];
@@ -233,6 +258,7 @@ export class Metrics {
       origin: floorOf(p.x, scene.gravity) ?? [...scene.domain.min] as [number, number, number],
       capacity: Math.ceil(Math.round(scene.duration / scene.dt) / scene.metricsEvery) + 64,
       buffers: options.buffers,
+      handlerStats: options.handlerStats,
     });
   }
 
@@ -241,6 +267,7 @@ export class Metrics {
     this.device = device;
     this.capacity = options.capacity;
     this.#opts = options;
+    const constants = wgslConstants(options.handlerStats);
     // the reduction (8 storage buffers, WebGPU's guaranteed limit per stage), then the counters
     // (fragments, handler statistics) copied into the row by a pass of their own
     this.#kernel = createKernel(device, {
@@ -254,21 +281,21 @@ export class Metrics {
         "storage",
         "read-only-storage",
       ],
-      constants: wgslConstants(),
+      constants,
     });
     this.#counterKernel = createKernel(device, {
       label: "metrics counter_metrics",
       code: METRICS_WGSL,
       entryPoint: "counter_metrics",
       bindings: ["uniform", "storage", "read-only-storage", "read-only-storage"],
-      constants: wgslConstants(),
+      constants,
     });
     this.#particleKernel = createKernel(device, {
       label: "metrics metrics_particle",
       code: METRICS_WGSL,
       entryPoint: "metrics_particle",
       bindings: ["uniform", "read-only-storage", "storage", ...Array(4).fill("read-only-storage")],
-      constants: wgslConstants(),
+      constants,
     });
     this.#params = device.createBuffer({
       label: "metrics params",
@@ -318,11 +345,14 @@ export class Metrics {
       label: "metrics fragments",
       significantSize: Math.ceil(SIGNIFICANT_FRAGMENT_SHARE * solidParticles),
     });
+    if (!options.handlerStats) {
+      this.#noStats = storageBuffer(device, { label: "metrics no handler statistics", size: 4 });
+    }
     this.#counterBind = bindKernel(device, this.#counterKernel, [
       this.#params,
       this.#samples,
       this.#fragments.result,
-      b.stats,
+      options.handlerStats?.buffer ?? this.#noStats!,
     ]);
     this.#sheetCrossing = options.sheets.length
       ? new SheetCrossing(device, {
@@ -509,5 +539,6 @@ export class Metrics {
     this.#perParticle.destroy();
     this.#bondEnergy.destroy();
     this.#samples.destroy();
+    this.#noStats?.destroy();
   }
 }

@@ -25,7 +25,9 @@ const WG: u32 = 256u;
 // Body-kind bits of the `kind` buffer (gpu/state/particle_state.ts KIND_BITS, passed in).
 override FLAG_CLOTH: u32;
 override FLAG_FLUID: u32;
-// Indices of the handler statistics (gpu/state/particle_state.ts HANDLER_STATS, passed in).
+// The word of each handler column in the handler's statistics (the handler names them,
+// gpu/state/handler_statistics.ts; passed in); STAT_NONE: the handler keeps none, the column is 0.
+override STAT_NONE: u32;
 override STAT_MOMENTUM_ERROR: u32;
 override STAT_ENERGY_ERROR: u32;
 override STAT_STAGE2_PAIRS: u32;
@@ -198,8 +200,15 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
 @group(0) @binding(1) var<storage, read_write> e_samples: array<f32>;
 // gpu/metrics/fragments.ts result: fragment count, largest fragment (components of intact bonds)
 @group(0) @binding(2) var<storage, read> e_fragments: array<u32>;
-// the handler statistics (gpu/state/particle_state.ts HANDLER_STATS)
+// the handler's statistics (gpu/state/handler_statistics.ts; a placeholder, never read, when it
+// keeps none)
 @group(0) @binding(3) var<storage, read> e_stats: array<u32>;
+
+// The word `word` of the handler's statistics; 0 for STAT_NONE.
+fn handler_stat(word: u32) -> u32 {
+  if (word == STAT_NONE) { return 0u; }
+  return e_stats[word];
+}
 
 @compute @workgroup_size(1)
 fn counter_metrics() {
@@ -208,11 +217,12 @@ fn counter_metrics() {
     e_samples[o + F_FRAGMENTS] = f32(e_fragments[FRAGMENT_COUNT]);
     e_samples[o + F_LARGEST_FRAGMENT] = f32(e_fragments[FRAGMENT_LARGEST]);
     e_samples[o + F_SIGNIFICANT_FRAGMENTS] = f32(e_fragments[FRAGMENT_SIGNIFICANT]);
-    e_samples[o + F_MOMENTUM_ERROR] = bitcast<f32>(e_stats[STAT_MOMENTUM_ERROR]);
-    e_samples[o + F_ENERGY_ERROR] = bitcast<f32>(e_stats[STAT_ENERGY_ERROR]);
-    e_samples[o + F_STAGE2_PAIRS] = f32(e_stats[STAT_STAGE2_PAIRS]);
-    e_samples[o + F_GROUPS] = f32(e_stats[STAT_GROUPS]);
-    e_samples[o + F_LARGEST_GROUP] = f32(e_stats[STAT_LARGEST_GROUP]);
-    e_samples[o + F_LARGEST_SHEET_GROUP] = f32(e_stats[STAT_LARGEST_SHEET_GROUP]);
+    // f32 bits or counts as core/result.ts HANDLER_SAMPLE_KINDS says
+    e_samples[o + F_MOMENTUM_ERROR] = bitcast<f32>(handler_stat(STAT_MOMENTUM_ERROR));
+    e_samples[o + F_ENERGY_ERROR] = bitcast<f32>(handler_stat(STAT_ENERGY_ERROR));
+    e_samples[o + F_STAGE2_PAIRS] = f32(handler_stat(STAT_STAGE2_PAIRS));
+    e_samples[o + F_GROUPS] = f32(handler_stat(STAT_GROUPS));
+    e_samples[o + F_LARGEST_GROUP] = f32(handler_stat(STAT_LARGEST_GROUP));
+    e_samples[o + F_LARGEST_SHEET_GROUP] = f32(handler_stat(STAT_LARGEST_SHEET_GROUP));
   }
 }

@@ -8,7 +8,6 @@
 import assert from "node:assert/strict";
 import { acquireGpu } from "../runtime/device.ts";
 import { kernelStorageBuffers, storageBuffer } from "../runtime/kernel.ts";
-import { HANDLER_STATS } from "../state/particle_state.ts";
 import { Metrics, type MetricsOptions, type MetricsSample } from "./metrics.ts";
 
 /** The bond lists of `MetricsBuffers` (`bondStart`, `bondList`, `bondClass`, `springClasses`). */
@@ -36,8 +35,11 @@ export interface MetricsFixtureOptions extends Omit<MetricsOptions, "count" | "b
   init?: boolean;
   /** Time of the sample (s); default 1. */
   time?: number;
-  /** The handler statistics (`HANDLER_STATS`, u32 each); default 0. */
-  stats?: Uint32Array;
+  /**
+   * The handler's statistics (u32 words) and the word of each handler column (`handlerStats` of
+   * {@link MetricsOptions}); default none.
+   */
+  stats?: { words: Uint32Array; sampled: NonNullable<MetricsOptions["handlerStats"]>["sampled"] };
   /** Storage buffers per stage to ask of the device (`acquireGpu`); default what it asks. */
   storageBuffers?: number;
   /** Called with the storage buffers each kernel binds (`kernelStorageBuffers`) at the end. */
@@ -100,8 +102,10 @@ export async function sampleMetricsPath(
       bondList: buf("bondList", bonds?.bondList ?? new Uint32Array(4)),
       bondClass: buf("bondClass", bonds?.bondClass ?? new Uint32Array(4)),
       springClasses: buf("springClasses", bonds?.springClasses ?? new Float32Array(4)),
-      stats: buf("stats", stats ?? new Uint32Array(HANDLER_STATS.length)),
     },
+    ...(stats
+      ? { handlerStats: { buffer: buf("handler statistics", stats.words), sampled: stats.sampled } }
+      : {}),
   });
   if (init) {
     const enc = device.createCommandEncoder({ label: "init" });

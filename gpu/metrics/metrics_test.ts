@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { checkWgslStruct } from "../runtime/struct_layout.ts";
 import { SOLID_PARAMS, SOLID_PENETRATION_WGSL } from "./solid_penetration.ts";
-import { HANDLER_STATS, KIND_BITS } from "../state/particle_state.ts";
-import { floorOf, METRICS_PARAMS, METRICS_WGSL, type Sheet } from "./metrics.ts";
+import { KIND_BITS } from "../state/particle_state.ts";
+import { HANDLER_SAMPLE_FIELDS, HANDLER_SAMPLE_KINDS } from "../../core/result.ts";
+import { statisticConstant } from "../state/handler_statistics.ts";
+import { columnConstant, floorOf, METRICS_PARAMS, METRICS_WGSL, type Sheet } from "./metrics.ts";
 import { sampleMetrics } from "./metrics_fixture.ts";
 
 const R = 0.02;
@@ -180,13 +182,13 @@ Deno.test("metrics on a device of 8 storage buffers per stage: at most 8 per ker
   const { pos, sheets } = sheetsFixture([...free, [0.3 + R, 0.5, 0.3]]);
   const after = pos.map(([x, y, z], i) => (i >= 18 ? [x, y + (i % 2 ? 0.1 : -0.1), z] : [x, y, z]));
   const n = pos.length;
-  const stats = new Uint32Array(HANDLER_STATS.length);
-  stats[HANDLER_STATS.momentumError] = new Uint32Array(Float32Array.of(1.5e-7).buffer)[0];
-  stats[HANDLER_STATS.energyError] = new Uint32Array(Float32Array.of(-2.5e-6).buffer)[0];
-  stats[HANDLER_STATS.stage2Pairs] = 12;
-  stats[HANDLER_STATS.groups] = 7;
-  stats[HANDLER_STATS.largestGroup] = 5;
-  stats[HANDLER_STATS.largestSheetGroup] = 3;
+  // a handler's own layout: the columns' words in an order of its own, a word no column samples
+  // (99), and no statistic for largestGroup (sampled as 0)
+  const bits = (x: number) => new Uint32Array(Float32Array.of(x).buffer)[0];
+  const stats = {
+    words: Uint32Array.from([3, 12, 99, bits(-2.5e-6), 7, bits(1.5e-7)]),
+    sampled: { largestSheetGroup: 0, stage2Pairs: 1, energyError: 3, groups: 4, momentumError: 5 },
+  };
   const bondStart = Uint32Array.from({ length: n + 1 }, (_, i) => (i > 21 ? 1 : 0));
   const rows = [];
   for (const storageBuffers of [undefined, 8]) {
@@ -231,9 +233,19 @@ Deno.test("metrics on a device of 8 storage buffers per stage: at most 8 per ker
   assert.equal(row.energyError, Math.fround(-2.5e-6));
   assert.deepEqual(
     [row.stage2Pairs, row.groups, row.largestGroup, row.largestSheetGroup],
-    [12, 7, 5, 3],
+    [12, 7, 0, 3],
   );
   assert.ok(row.passThrough > 0 && row.elastic > 0 && row.kinetic > 0, JSON.stringify(row));
+});
+
+Deno.test("metrics.wgsl: a word per handler column, read as HANDLER_SAMPLE_KINDS says", () => {
+  for (const f of HANDLER_SAMPLE_FIELDS) {
+    const column = columnConstant(f);
+    const read = HANDLER_SAMPLE_KINDS[f] === "f32" ? "bitcast<f32>" : "f32";
+    const line = `e_samples[o + ${column}] = ${read}(handler_stat(${statisticConstant(f)}));`;
+    assert.ok(METRICS_WGSL.includes(`override ${statisticConstant(f)}: u32;`), f);
+    assert.ok(METRICS_WGSL.includes(line), `metrics.wgsl lacks: ${line}`);
+  }
 });
 
 Deno.test("floorOf: the potential energy's reference is the lowest particle along g", () => {

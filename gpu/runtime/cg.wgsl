@@ -1,8 +1,9 @@
 // One preconditioned conjugate-gradient loop on the GPU (Hestenes & Stiefel; Shewchuk, "An
 // Introduction to the Conjugate Gradient Method Without the Agonizing Pain", B2), shared by the
-// implicit spring network and FLIP's pressure projection. A prelude after workgroup_sum.wgsl and
-// local_solve.wgsl; the owner declares `state: array<f32>` (read_write), `argsFull` (read) and
-// `args` (read_write), sets SUM_WORKGROUP_SIZE to its workgroup size, and defines the hooks:
+// implicit systems (a spring network's backward-Euler step, a grid's pressure projection). A
+// prelude after workgroup_sum.wgsl and local_solve.wgsl; the owner declares `state: array<f32>`
+// (read_write), `argsFull` (read) and `args` (read_write), sets SUM_WORKGROUP_SIZE to its
+// workgroup size, and defines the hooks:
 //
 //   cg_slots() -> u32           slots of the solve (4 vector entries each)
 //   cg_tolerance2() -> f32      squared relative tolerance

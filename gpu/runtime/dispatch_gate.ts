@@ -1,7 +1,7 @@
 /**
  * A dispatch gate: a region of a step whose dispatches run or not as a flag on the GPU says, with
- * no host sync (merge-split's stage 2 runs only when a marked pair approaches after stage 1,
- * §5.1). Inside {@link DispatchGate.run} every {@link dispatch} of `kernel.ts` is recorded as an
+ * no host sync (e.g. a handler's second integration stage that runs only when a marked pair
+ * approaches after the first, §5.1). Inside {@link DispatchGate.run} every {@link dispatch} of `kernel.ts` is recorded as an
  * indirect dispatch from a slot of the gate's argument buffer: a direct one from the slot that
  * {@link DispatchGate.encodeOpen} (encoded before the region) fills with its shape when the flag
  * is nonzero and with zero workgroups otherwise; an indirect one from a slot that a one-invocation

@@ -26,7 +26,7 @@ export function totalCost(chunks: number, workgroupSize: number): number {
 /**
  * Iterations one local dispatch surely takes: `(budget − setup) / perIteration` (loop iterations
  * of the busiest invocation, worst case), or 0 when fewer than `least` fit (default 2: a cost that
- * is exact, like FLIP's, gains nothing from one iteration per dispatch; the dispatched kernels are
+ * is exact, like a pressure grid's, gains nothing from one iteration per dispatch; the dispatched kernels are
  * then the better path).
  */
 export function iterationsPerDispatch(

@@ -1,11 +1,11 @@
 /**
- * Host side shared by the per-particle collision-handler passes (`penalty_force.ts`,
- * `impulse.ts`, `kernel_repulsion.ts`): one WGSL entry point, a params uniform at binding 0,
+ * Host side shared by the per-particle collision-handler passes (the kernels of the baseline
+ * handlers in gpu/handlers/<id>/): one WGSL entry point, a params uniform at binding 0,
  * storage buffers at bindings 1.., one invocation per particle in a single compute pass.
  *
  * {@link ParticlePass} owns the uniform and the kernel (`kernel.ts`: explicit layout, labelled
  * pipeline), validates bound buffers and encodes the pass; error messages name the owner class
- * (`"PenaltyForce.bind: buffers.pos is missing"`). Each owner keeps its parameters, their checks
+ * (`"<Owner>.bind: buffers.pos is missing"`). Each owner keeps its parameters, their checks
  * and the packing of its uniform.
  *
  * @module
@@ -254,7 +254,7 @@ export interface CountedPassOptions {
 
 /**
  * A per-particle pass with a particle count and checked parameters in its uniform: the host
- * pattern every handler kernel shares (penalty, impulse, kernel repulsion, velocity projection).
+ * pattern every per-particle handler kernel shares (gpu/handlers/<id>/: each baseline's).
  * A handler's class extends it with its spec; `write` repacks the uniform after any change.
  */
 export class CountedPass<B extends { [K in keyof B]: GPUBuffer }, P extends object> {

@@ -1,6 +1,6 @@
 /**
  * The deterministic workgroup tree sum shared by the kernels that fuse a dot product into the
- * kernel producing its terms (the implicit spring solver's and FLIP's CG): one partial sum per
+ * kernel producing its terms (the implicit solvers' CG): one partial sum per
  * workgroup, totalled later by one workgroup in a fixed order, so a CG iteration needs no
  * reduction dispatches and runs repeat bit for bit. WGSL: `workgroup_sum.wgsl`, prepended by the
  * owner, which sets the `SUM_WORKGROUP_SIZE` override to its kernels' workgroup size.

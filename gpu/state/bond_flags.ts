@@ -1,7 +1,7 @@
 /**
  * The flag of a broken bond in the ascending bond lists (`ParticleState.bondList`): set by the
- * spring breaking of an implicit system (`gpu/systems/peridynamics/spring_breaking.wgsl`), read by collision
- * detection (a broken bond no longer excludes its pair). Partner indices stay below it.
+ * system that breaks bonds (a brittle solid's spring breaking), read by collision detection (a
+ * broken bond no longer excludes its pair). Partner indices stay below it.
  *
  * @module
  */

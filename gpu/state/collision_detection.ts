@@ -2,7 +2,7 @@
  * Grid-accelerated collision detection on WebGPU: Collision Rules 1 and 2 of paper §5.1
  * (Eqs. 21–22), with the exclusions of `findCollisions` in `core/collision_rules.ts` (its f64,
  * brute-force reference): bonded pairs (springs, bonds) and same-body pairs of bodies without
- * self-collision (e.g. SPH fluid) are never collisions.
+ * self-collision (e.g. a fluid) are never collisions.
  *
  * Per step, after the neighbor grid has been built from the member positions (gpu/README.md):
  *
@@ -76,7 +76,8 @@ export interface CollisionGrid {
   /**
    * The largest particle radius (default cellSize / 2): a particle's partners lie within its
    * radius plus this, so only the cells that sphere overlaps are visited (8 instead of 27 when
-   * the cell is twice that reach, as in the fluid scenes whose cell is the SPH support 4r).
+   * the cell is twice that reach, as in the fluid scenes whose cell is the fluid kernel's support
+   * 4r).
    */
   maxRadius?: number;
 }

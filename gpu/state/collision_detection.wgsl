@@ -81,7 +81,7 @@ fn cellOf(x: vec3f) -> vec3i {
 }
 
 // Whether b is in a's ascending bond list (binary search on the partner bits), with the bond
-// intact: an entry flagged BROKEN_BIT (gpu/systems/peridynamics/spring_breaking.wgsl) no longer excludes the
+// intact: an entry flagged BROKEN_BIT (by the system that breaks bonds) no longer excludes the
 // pair, so fragments of a fractured body collide.
 fn hasBond(a: u32, b: u32) -> bool {
   var lo = bondStart[a];

@@ -1,7 +1,8 @@
 /**
  * The particle state every system and handler of a scene shares (gpu/README.md): one structure
  * of arrays over all bodies, the DOF (meta-particle) map, the per-particle handler forces and
- * the velocities a step ends with, plus the kernels that no plug-in owns: the identity DOF map
+ * the velocities a step ends with (a handler's statistics are its own:
+ * `handler_statistics.ts`), plus the kernels that no plug-in owns: the identity DOF map
  * (no meta-particles), per-particle velocities from the DOFs, and the end-of-step write-back
  * (Eqs. 6–7).
  *
@@ -33,59 +34,6 @@ export const STATE_PARAMS: StructLayout = defineStruct("StateParams", [["count",
  */
 export const KIND_BITS = { sheet: 1, fluid: 2, pinned: 4 } as const;
 
-/**
- * Indices (u32 each) of the handler statistics buffer `stats`: written by a handler (merge-split:
- * its conservation errors and meta-particle counts), sampled by the metrics.
- */
-export const HANDLER_STATS = {
-  /** Worst relative momentum error of any split so far (f32 bits). */
-  momentumError: 0,
-  /** Worst relative energy error of any split so far (f32 bits). */
-  energyError: 1,
-  /** Marked pairs merged in stage 2 (cumulative). */
-  stage2Pairs: 2,
-  /** Meta-particles formed (cumulative over stages and steps). */
-  groups: 3,
-  /** Largest meta-particle so far (particles). */
-  largestGroup: 4,
-  /** Most rounds of pairwise merging that merged something in one stage so far (§5.2). */
-  groupingRounds: 5,
-  /** Steps whose stage 2 ran (a marked pair approached after stage 1, §5.1; cumulative). */
-  stage2Runs: 6,
-  /**
-   * Sheet (cloth) particles in the meta-particle with the most of them, in the groups of the last
-   * stage that ran (reset by each stage's grouping): how much of a sheet moves as one rigid piece
-   * (Fig. 11's rigidification).
-   */
-  largestSheetGroup: 7,
-  /** Number of u32 slots. */
-  length: 8,
-} as const;
-
-/**
- * {@link HANDLER_STATS} as WGSL `override` constants (`STAT_MOMENTUM_ERROR`, ...), so that the
- * kernels that write or read `stats` take the indices from here, defined once.
- */
-export const HANDLER_STATS_CONSTANTS: Readonly<Record<string, number>> = Object.fromEntries(
-  Object.entries(HANDLER_STATS).filter(([k]) => k !== "length").map((
-    [k, v],
-  ) => [`STAT_${k.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`, v]),
-);
-
-/**
- * The {@link HANDLER_STATS_CONSTANTS} that the WGSL `code` declares as `override`s: a pipeline
- * must not be given a constant its module does not declare, and each kernel file declares only
- * the statistics it writes or reads.
- */
-export function handlerStatsConstants(code: string): Record<string, number> {
-  return Object.fromEntries(
-    Object.entries(HANDLER_STATS_CONSTANTS).filter(([k]) => code.includes(`override ${k}:`)),
-  );
-}
-
-/** Values of the handler statistics ({@link HANDLER_STATS}). */
-export type HandlerStats = Record<Exclude<keyof typeof HANDLER_STATS, "length">, number>;
-
 /** Names of the shared buffers (see the field docs of {@link ParticleState}). */
 export type StateBufferName =
   | "pos"
@@ -113,8 +61,7 @@ export type StateBufferName =
   | "handlerForce"
   | "boundaryDensity"
   | "fluidPressure"
-  | "syncEnergy"
-  | "stats";
+  | "syncEnergy";
 
 /**
  * The shared GPU buffers of one scene, built from its {@link ParticleSet}. Buffers (N particles,
@@ -130,13 +77,14 @@ export type StateBufferName =
  * - the DOF map: `dof`, `memberStart` (N + 1), `memberList`, `offset`, `dofX`, `dofV`, `dofM`;
  * - `handlerForce` per-particle force of the handler (cleared each stage), `velOut` the particle
  *   velocities a stage ends with, `velTmp` scratch of its size, `syncEnergy` ΔĒk per DOF (Eq. 19,
- *   written by the coupling), `stats` {@link HANDLER_STATS};
- * - the channel of boundary-particle coupling (Akinci et al. 2012): `boundaryDensity` `array<f32>`
- *   the boundary term Σ_b Ψ_b W_ib of each fluid particle's density (Eq. 6), written by such a
- *   handler before the systems' forces and added by the SPH system to its density sum (zero when
- *   no handler writes it); `fluidPressure` `array<vec2f>` (p_i/ρ_i², ρ_i) of each SPH fluid
- *   particle, written by the SPH system's density pass (other particles keep (0, 0)), read by such
- *   a handler's forces (Eqs. 10–13).
+ *   written by the coupling);
+ * - the channel of boundary-particle coupling between a fluid system and a handler (the
+ *   `encodeBeforeForces` hook of gpu/handlers/handler.ts): `boundaryDensity` `array<f32>` the
+ *   boundary particles' term Σ_b Ψ_b W_ib of each fluid particle's density, written by such a
+ *   handler before the systems' forces and added by a fluid system to its density sum (zero when
+ *   no handler writes it); `fluidPressure` `array<vec2f>` (p_i/ρ_i², ρ_i) of each fluid particle,
+ *   written by a fluid system's density pass (other particles keep (0, 0)), read by such a
+ *   handler's forces. The particle methods that fill and read it cite their paper.
  */
 export class ParticleState {
   /** Particles N. */
@@ -227,7 +175,6 @@ export class ParticleState {
     for (const name of ["offset", "dofX", "dofV", "velOut", "velTmp", "handlerForce"] as const) {
       B(name, 16 * n);
     }
-    B("stats", 4 * HANDLER_STATS.length);
     this.buffers = b;
 
     this.#params = device.createBuffer({
@@ -328,23 +275,6 @@ export class ParticleState {
     bytes.set(new Uint8Array(vel.buffer), pos.byteLength);
     const digest = await crypto.subtle.digest("SHA-256", bytes);
     return [...new Uint8Array(digest)].map((x) => x.toString(16).padStart(2, "0")).join("");
-  }
-
-  /** The handler statistics (one readback). */
-  async readStats(): Promise<HandlerStats> {
-    const raw = await readBuffer(this.#device, this.buffers.stats);
-    const u = new Uint32Array(raw);
-    const f = new Float32Array(raw);
-    return {
-      momentumError: f[HANDLER_STATS.momentumError],
-      energyError: f[HANDLER_STATS.energyError],
-      stage2Pairs: u[HANDLER_STATS.stage2Pairs],
-      groups: u[HANDLER_STATS.groups],
-      largestGroup: u[HANDLER_STATS.largestGroup],
-      groupingRounds: u[HANDLER_STATS.groupingRounds],
-      stage2Runs: u[HANDLER_STATS.stage2Runs],
-      largestSheetGroup: u[HANDLER_STATS.largestSheetGroup],
-    };
   }
 
   /** Frees every buffer. */

@@ -35,9 +35,9 @@ import {
   type Kernel,
 } from "../../runtime/kernel.ts";
 import { PrefixScan } from "../../runtime/prefix_scan.ts";
-import { handlerStatsConstants } from "../../state/particle_state.ts";
 import { LOCAL_BUDGET } from "../../runtime/local_solve.ts";
 import { onFallbackAdapter } from "../../runtime/device.ts";
+import { MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
 
 /** WGSL source of the grouping kernels. */
 export const GROUPING_WGSL: string = Deno.readTextFileSync(
@@ -113,6 +113,7 @@ export interface GroupingBuffers {
   memberStart: GPUBuffer;
   /** Output: N entries, members ascending within each group. */
   memberList: GPUBuffer;
+  /** Merge-split's statistics (`merge_split_stats.ts`): the grouping's counts. */
   stats: GPUBuffer;
 }
 
@@ -328,7 +329,7 @@ export class GroupingKernels {
       MAX_ROUNDS: this.maxRounds,
       LOCAL_LIMIT: this.localLimit,
       LOCAL_BUDGET: options.localBudget ?? LOCAL_BUDGET,
-      ...handlerStatsConstants(GROUPING_WGSL),
+      ...MERGE_SPLIT_STATS.constantsFor(GROUPING_WGSL),
     };
     const names = Object.keys(ENTRY) as Name[];
     this.#k = Object.fromEntries(
@@ -441,7 +442,7 @@ export class GroupingKernels {
           });
         }
       }
-      // records the rounds that merged (HANDLER_STATS.groupingRounds)
+      // records the rounds that merged (statistic groupingRounds)
       if (rounds) dispatch(pass, k.gate, { bindGroup: this.#gate[s][rounds % 2], workgroups: 1 });
     } else {
       all("ccHook");

@@ -41,6 +41,7 @@ struct GroupingParams {
 override WG: u32 = 64u;
 override ROUND_SALT: u32;
 override MAX_ROUNDS: u32;
+// Words of merge-split's statistics (merge_split_stats.ts MERGE_SPLIT_STATS, passed in).
 override STAT_STAGE2_PAIRS: u32;
 override STAT_GROUPS: u32;
 override STAT_LARGEST_GROUP: u32;

@@ -25,8 +25,9 @@ import {
   dispatch,
   type Kernel,
 } from "../../runtime/kernel.ts";
-import { HANDLER_STATS, handlerStatsConstants, KIND_BITS } from "../../state/particle_state.ts";
+import { KIND_BITS } from "../../state/particle_state.ts";
 import { type GroupingBuffers, GroupingKernels } from "./grouping.ts";
+import { MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
 
 /** WGSL source of the merge/split kernels. */
 export const MERGE_SPLIT_WGSL: string = Deno.readTextFileSync(
@@ -41,9 +42,6 @@ export const MERGE_SPLIT_PARAMS: StructLayout = defineStruct("MergeSplitParams",
   ["alpha", "f32"],
   ["beta", "f32"],
 ]);
-
-/** Indices into the `stats` buffer (u32 each): the shared handler statistics. */
-export const STATS: typeof HANDLER_STATS = HANDLER_STATS;
 
 /** The buffers the kernels read and write (owned by the engine), the grouping's included. */
 export interface MergeSplitBuffers extends GroupingBuffers {
@@ -154,7 +152,7 @@ export class MergeSplitKernels {
     const constants = {
       WG: this.workgroupSize,
       FLAG_CLOTH: KIND_BITS.sheet,
-      ...handlerStatsConstants(code),
+      ...MERGE_SPLIT_STATS.constantsFor(code),
     };
     const R = "read-only-storage" as const;
     const W = "storage" as const;
@@ -259,7 +257,7 @@ export class MergeSplitKernels {
   /**
    * Flags the marked pairs that approach with the velocities in `velOut` (the stage-2 pairs,
    * §5.1, Eq. 22) and counts them into {@link MergeSplitKernels.stage2Flag}; counts the step in
-   * `HANDLER_STATS.stage2Runs` when any approaches.
+   * statistic `stage2Runs` (`merge_split_stats.ts`) when any approaches.
    */
   encodeStage2Flag(pass: GPUComputePassEncoder, options: { count: number }): void {
     this.#run(pass, "stage2Reset", 1, 1);

@@ -26,7 +26,7 @@ struct MergeSplitParams {
 }
 
 override WG: u32 = 64u;
-// Indices of the handler statistics (gpu/state/particle_state.ts HANDLER_STATS, passed in).
+// Words of the statistics (merge_split_stats.ts MERGE_SPLIT_STATS, passed in).
 override STAT_MOMENTUM_ERROR: u32;
 override STAT_ENERGY_ERROR: u32;
 override STAT_STAGE2_RUNS: u32;

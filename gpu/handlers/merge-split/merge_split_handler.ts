@@ -12,6 +12,8 @@ import { assertGroupLimits } from "../../../core/grouping.ts";
 import { storageBuffer } from "../../runtime/kernel.ts";
 import type { HandlerContext, HandlerEntry } from "../handler.ts";
 import { MergeSplitKernels } from "./merge_split.ts";
+import { createHandlerStatistics } from "../../state/handler_statistics.ts";
+import { MERGE_SPLIT_SAMPLED, MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
 
 /** The `merge-split` handler entry. */
 export const MERGE_SPLIT_HANDLER: HandlerEntry = {
@@ -49,6 +51,10 @@ export const MERGE_SPLIT_HANDLER: HandlerEntry = {
       label: "merge-split level parents",
       size: 16 * n,
     });
+    const stats = createHandlerStatistics(ctx.device, MERGE_SPLIT_STATS, {
+      label: "merge-split statistics",
+      sampled: MERGE_SPLIT_SAMPLED,
+    });
     const ms = new MergeSplitKernels(ctx.device, {
       capacity: n,
       maxPerParticle: ctx.maxPerParticle,
@@ -72,13 +78,14 @@ export const MERGE_SPLIT_HANDLER: HandlerEntry = {
         kind: b.kind,
         syncEnergy: b.syncEnergy,
         velOut: b.velOut,
-        stats: b.stats,
+        stats: stats.buffer,
       },
     });
     const { alpha, beta, nMin, nMax } = ctx.params;
     return {
       id: "merge-split",
       stages: 2,
+      stats,
       prepareStep(step) {
         ms.setParams({ count: n, seed: ctx.scene.seed, step, alpha, beta, nMin, nMax });
       },
@@ -98,6 +105,7 @@ export const MERGE_SPLIT_HANDLER: HandlerEntry = {
         ms.destroy();
         level.destroy();
         levelParent.destroy();
+        stats.buffer.destroy();
       },
     };
   },

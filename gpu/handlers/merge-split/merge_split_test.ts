@@ -8,7 +8,8 @@ import {
   storageBuffer,
 } from "../../runtime/kernel.ts";
 import { KIND_BITS } from "../../state/particle_state.ts";
-import { MERGE_SPLIT_PARAMS, MERGE_SPLIT_WGSL, MergeSplitKernels, STATS } from "./merge_split.ts";
+import { MERGE_SPLIT_PARAMS, MERGE_SPLIT_WGSL, MergeSplitKernels } from "./merge_split.ts";
+import { MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
 import { groupCollisions } from "../../../core/grouping.ts";
 import {
   defaultLocalLimit,
@@ -22,6 +23,9 @@ import type { Pair } from "../../../core/collision_rules.ts";
 import type { Particle } from "../../../core/particle.ts";
 import { Rng } from "../../../core/rng.ts";
 import type { Vec3 } from "../../../core/vec3.ts";
+
+/** Words of merge-split's statistics. */
+const STATS = MERGE_SPLIT_STATS.words;
 
 const K = 8;
 
@@ -119,7 +123,7 @@ async function setup(
     kind: buf("kind", 4 * n, sheetKinds(n)),
     syncEnergy: buf("syncEnergy", 4 * n),
     velOut: buf("velOut", 16 * n),
-    stats: buf("stats", 4 * STATS.length),
+    stats: buf("stats", 4 * MERGE_SPLIT_STATS.length),
   };
   const ms = new MergeSplitKernels(device, {
     capacity: n,

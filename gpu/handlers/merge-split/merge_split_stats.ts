@@ -1,0 +1,56 @@
+/**
+ * The statistics merge-split keeps on the GPU (one u32 word each, `gpu/state/handler_statistics.ts`):
+ * its conservation errors (Eqs. 2 and 4) and meta-particle counts, written by `merge_split.wgsl`
+ * and `grouping.wgsl` (which take the words as `override` constants `STAT_<NAME>`), sampled by the
+ * metrics into a row's handler columns and read back by the engine.
+ *
+ * @module
+ */
+import type { HandlerSampleField } from "../../../core/result.ts";
+import { defineStatistics, type StatisticsLayout } from "../../state/handler_statistics.ts";
+
+/** The names of merge-split's statistics. */
+export type MergeSplitStat =
+  | "momentumError"
+  | "energyError"
+  | "stage2Pairs"
+  | "groups"
+  | "largestGroup"
+  | "groupingRounds"
+  | "stage2Runs"
+  | "largestSheetGroup";
+
+/** The layout of merge-split's statistics buffer, one u32 word each in this order. */
+export const MERGE_SPLIT_STATS: StatisticsLayout<MergeSplitStat> = defineStatistics({
+  // worst relative momentum error of any split so far (f32 bits)
+  momentumError: "f32",
+  // worst relative energy error of any split so far (f32 bits)
+  energyError: "f32",
+  // marked pairs merged in stage 2 (cumulative)
+  stage2Pairs: "u32",
+  // meta-particles formed (cumulative over stages and steps)
+  groups: "u32",
+  // largest meta-particle so far (particles)
+  largestGroup: "u32",
+  // most rounds of pairwise merging that merged something in one stage so far (§5.2)
+  groupingRounds: "u32",
+  // steps whose stage 2 ran (a marked pair approached after stage 1, §5.1; cumulative)
+  stage2Runs: "u32",
+  // sheet (cloth) particles in the meta-particle with the most of them, in the groups of the last
+  // stage that ran (reset by each stage's grouping): how much of a sheet moves as one rigid piece
+  // (Fig. 11's rigidification)
+  largestSheetGroup: "u32",
+});
+
+/** Values of merge-split's statistics, by name. */
+export type MergeSplitStats = Record<MergeSplitStat, number>;
+
+/** The statistic the metrics sample into each handler column of a row (`core/result.ts`). */
+export const MERGE_SPLIT_SAMPLED: Readonly<Record<HandlerSampleField, MergeSplitStat>> = {
+  momentumError: "momentumError",
+  energyError: "energyError",
+  stage2Pairs: "stage2Pairs",
+  groups: "groups",
+  largestGroup: "largestGroup",
+  largestSheetGroup: "largestSheetGroup",
+};

@@ -1,0 +1,35 @@
+import assert from "node:assert/strict";
+import { HANDLER_SAMPLE_KINDS, type HandlerSampleField } from "../../../core/result.ts";
+import { GROUPING_WGSL } from "./grouping.ts";
+import { MERGE_SPLIT_WGSL } from "./merge_split.ts";
+import { MERGE_SPLIT_SAMPLED, MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
+
+Deno.test("merge-split statistics: the layout its kernels and the metrics read", () => {
+  // the words of the statistics buffer as they were in gpu/state before the move (issue 25)
+  assert.deepEqual(MERGE_SPLIT_STATS.words, {
+    momentumError: 0,
+    energyError: 1,
+    stage2Pairs: 2,
+    groups: 3,
+    largestGroup: 4,
+    groupingRounds: 5,
+    stage2Runs: 6,
+    largestSheetGroup: 7,
+  });
+  // every STAT_ override its kernels declare is one of its statistics
+  for (
+    const [file, code] of [["merge_split.wgsl", MERGE_SPLIT_WGSL], ["grouping.wgsl", GROUPING_WGSL]]
+  ) {
+    const declared = [...code.matchAll(/override (STAT_\w+):/g)].map((m) => m[1]);
+    assert.ok(declared.length > 0, file);
+    assert.deepEqual(
+      Object.keys(MERGE_SPLIT_STATS.constantsFor(code)).sort(),
+      declared.sort(),
+      file,
+    );
+  }
+  // each sampled column reads a statistic of its kind (f32 bits or a count)
+  for (const [column, name] of Object.entries(MERGE_SPLIT_SAMPLED)) {
+    assert.equal(MERGE_SPLIT_STATS.kinds[name], HANDLER_SAMPLE_KINDS[column as HandlerSampleField]);
+  }
+});
