@@ -33,6 +33,7 @@ import { phaseNames, renderTableOne } from "./table_one.ts";
 import type { PublishTableName } from "./publish_tables.ts";
 import { FORMAT_NAMES, type PublishFormat } from "./table_writers.ts";
 import { vendorLibraries } from "./vendor_libraries.ts";
+import reportClientJs from "./report_client.js" with { type: "text" };
 
 /** One result file (or any set of records) to report on, with the label the report shows. */
 export interface ReportInput {
@@ -105,10 +106,8 @@ function inlineScript(code: string): string {
   return code.replace(/<\/(script)/gi, "<\\/$1").replace(/<!--/g, "<\\!--");
 }
 
-let clientCode: string | undefined;
 function readClient(): string {
-  clientCode ??= Deno.readTextFileSync(new URL("./report_client.js", import.meta.url));
-  return clientCode;
+  return reportClientJs;
 }
 
 function viewerSection(hasSnapshots: boolean): string {

@@ -20,11 +20,10 @@ import { type SplitBinding, splitBinding } from "../runtime/split_binding.ts";
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
 import type { ParticleState } from "../state/particle_state.ts";
 import type { PartSlice } from "../state/part_slice.ts";
+import couplingWgsl from "./coupling.wgsl" with { type: "text" };
 
 /** WGSL of the coupling kernels. */
-export const COUPLING_WGSL: string = Deno.readTextFileSync(
-  new URL("./coupling.wgsl", import.meta.url),
-);
+export const COUPLING_WGSL: string = couplingWgsl;
 
 /** Layout of `CouplingParams` in `coupling.wgsl`. */
 export const COUPLING_PARAMS: StructLayout = defineStruct("CouplingParams", [

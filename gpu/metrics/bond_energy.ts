@@ -7,9 +7,10 @@
  * @module
  */
 import { SPRING_CSR_WGSL } from "../state/spring_csr.ts";
+import bondEnergyWgsl from "./bond_energy.wgsl" with { type: "text" };
 
 /** WGSL of `bond_energy(i) -> vec2f` (elastic energy of intact bonds, broken bonds), with `SpringClass`. */
 export const BOND_ENERGY_WGSL: string = [
   SPRING_CSR_WGSL,
-  Deno.readTextFileSync(new URL("./bond_energy.wgsl", import.meta.url)),
+  bondEnergyWgsl,
 ].join("\n");

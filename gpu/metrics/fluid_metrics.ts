@@ -46,11 +46,10 @@ import {
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
 import { withGridNeighbors } from "../state/grid_cell.ts";
 import { SampleGrid, type SampleKernel } from "./sample_grid.ts";
+import fluidMetricsWgsl from "./fluid_metrics.wgsl" with { type: "text" };
 
 /** WGSL of the kernels (after the grid preludes). */
-export const FLUID_METRICS_WGSL: string = withGridNeighbors(
-  new URL("./fluid_metrics.wgsl", import.meta.url),
-);
+export const FLUID_METRICS_WGSL: string = withGridNeighbors(fluidMetricsWgsl);
 
 /** Uniform `FluidParams` of `fluid_metrics.wgsl`. */
 export const FLUID_PARAMS: StructLayout = defineStruct("FluidParams", [

@@ -58,11 +58,10 @@ import {
 } from "../runtime/kernel.ts";
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
 import { BOND_BROKEN_BIT } from "../state/bond_flags.ts";
+import fragmentsWgsl from "./fragments.wgsl" with { type: "text" };
 
 /** WGSL source of the fragment kernels (`gpu/metrics/fragments.wgsl`). */
-export const FRAGMENTS_WGSL: string = Deno.readTextFileSync(
-  new URL("./fragments.wgsl", import.meta.url),
-);
+export const FRAGMENTS_WGSL: string = fragmentsWgsl;
 
 /** Layout of the uniform `FragmentParams` of `fragments.wgsl`: particle count N, workgroups. */
 export const FRAGMENT_PARAMS: StructLayout = defineStruct("FragmentParams", [

@@ -29,11 +29,12 @@ import { SolidPenetration } from "./solid_penetration.ts";
 import { SAMPLE_TRAVEL_MARGIN, type Sheet, SheetCrossing } from "./sheet_crossing.ts";
 import type { Scene } from "../../core/scene.ts";
 import type { ParticleSet } from "../../core/scene_builder.ts";
+import metricsWgsl from "./metrics.wgsl" with { type: "text" };
 
 /** WGSL source of the metrics kernel. */
 export const METRICS_WGSL: string = [
   BOND_ENERGY_WGSL,
-  Deno.readTextFileSync(new URL("./metrics.wgsl", import.meta.url)),
+  metricsWgsl,
 ].join("\n");
 
 /** The WGSL `override` name of a sample row's column: `F_` and the camelCase name in capitals. */

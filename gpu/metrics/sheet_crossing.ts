@@ -32,11 +32,10 @@ import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
 import { withGridNeighbors } from "../state/grid_cell.ts";
 import { gridForDomain } from "../state/neighbor_grid.ts";
 import { SampleGrid, type SampleKernel } from "./sample_grid.ts";
+import sheetCrossingWgsl from "./sheet_crossing.wgsl" with { type: "text" };
 
 /** WGSL of the kernel (after the grid preludes). */
-export const SHEET_CROSSING_WGSL: string = withGridNeighbors(
-  new URL("./sheet_crossing.wgsl", import.meta.url),
-);
+export const SHEET_CROSSING_WGSL: string = withGridNeighbors(sheetCrossingWgsl);
 
 /** Uniform `SheetParams` of `sheet_crossing.wgsl`. */
 export const SHEET_PARAMS: StructLayout = defineStruct("SheetParams", [

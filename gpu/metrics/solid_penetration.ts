@@ -12,11 +12,10 @@ import { storageBuffer } from "../runtime/kernel.ts";
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
 import { withGridNeighbors } from "../state/grid_cell.ts";
 import { SampleGrid, type SampleKernel } from "./sample_grid.ts";
+import solidPenetrationWgsl from "./solid_penetration.wgsl" with { type: "text" };
 
 /** WGSL of the kernel (after the grid preludes). */
-export const SOLID_PENETRATION_WGSL: string = withGridNeighbors(
-  new URL("./solid_penetration.wgsl", import.meta.url),
-);
+export const SOLID_PENETRATION_WGSL: string = withGridNeighbors(solidPenetrationWgsl);
 
 /** Uniform `SolidParams` of `solid_penetration.wgsl`. */
 export const SOLID_PARAMS: StructLayout = defineStruct("SolidParams", [

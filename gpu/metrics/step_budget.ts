@@ -21,11 +21,12 @@ import {
 import { BOND_BROKEN_BIT } from "../state/bond_flags.ts";
 import type { ParticleState } from "../state/particle_state.ts";
 import { BOND_ENERGY_WGSL } from "./bond_energy.ts";
+import stepBudgetWgsl from "./step_budget.wgsl" with { type: "text" };
 
 /** WGSL of the budget kernels. */
 export const STEP_BUDGET_WGSL: string = [
   BOND_ENERGY_WGSL,
-  Deno.readTextFileSync(new URL("./step_budget.wgsl", import.meta.url)),
+  stepBudgetWgsl,
 ].join("\n");
 
 /** The budget's columns of a metrics sample row (definitions in `docs/metrics.md`). */

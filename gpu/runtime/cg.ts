@@ -9,6 +9,7 @@
 import type { DispatchSize } from "./kernel.ts";
 import { LOCAL_SOLVE_WGSL } from "./local_solve.ts";
 import { WORKGROUP_SUM_WGSL } from "./workgroup_sum.ts";
+import cgWgsl from "./cg.wgsl" with { type: "text" };
 
 /**
  * WGSL of the CG loop with its preludes (`workgroup_sum.wgsl`, `local_solve.wgsl`, `cg.wgsl`):
@@ -17,7 +18,7 @@ import { WORKGROUP_SUM_WGSL } from "./workgroup_sum.ts";
 export const CG_WGSL: string = [
   WORKGROUP_SUM_WGSL,
   LOCAL_SOLVE_WGSL,
-  Deno.readTextFileSync(new URL("./cg.wgsl", import.meta.url)),
+  cgWgsl,
 ].join("\n");
 
 /**

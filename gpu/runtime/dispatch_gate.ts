@@ -28,11 +28,10 @@ import {
   withDispatchRedirect,
 } from "./kernel.ts";
 import { defineStruct, type StructLayout } from "./struct_layout.ts";
+import dispatchGateWgsl from "./dispatch_gate.wgsl" with { type: "text" };
 
 /** WGSL source of the gate kernels. */
-export const DISPATCH_GATE_WGSL: string = Deno.readTextFileSync(
-  new URL("./dispatch_gate.wgsl", import.meta.url),
-);
+export const DISPATCH_GATE_WGSL: string = dispatchGateWgsl;
 
 /** Layout of `GateParams` in `dispatch_gate.wgsl`. */
 export const GATE_PARAMS: StructLayout = defineStruct("GateParams", [

@@ -5,11 +5,10 @@
  *
  * @module
  */
+import localSolveWgsl from "./local_solve.wgsl" with { type: "text" };
 
 /** WGSL of the local-solve helpers (a prelude). */
-export const LOCAL_SOLVE_WGSL: string = Deno.readTextFileSync(
-  new URL("./local_solve.wgsl", import.meta.url),
-);
+export const LOCAL_SOLVE_WGSL: string = localSolveWgsl;
 
 /**
  * Loop iterations an invocation of a local solve may spend in one dispatch: llvmpipe stops an

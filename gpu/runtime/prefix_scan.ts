@@ -14,11 +14,10 @@
 import { onFallbackAdapter } from "./device.ts";
 import { bindKernel, createKernel, dispatch, type Kernel } from "./kernel.ts";
 import { defineStruct, type StructLayout } from "./struct_layout.ts";
+import prefixScanWgsl from "./prefix_scan.wgsl" with { type: "text" };
 
 /** WGSL source of the scan kernels. */
-export const PREFIX_SCAN_WGSL: string = Deno.readTextFileSync(
-  new URL("./prefix_scan.wgsl", import.meta.url),
-);
+export const PREFIX_SCAN_WGSL: string = prefixScanWgsl;
 
 /** Layout of the `ScanParams` uniform (one per level) in `prefix_scan.wgsl`. */
 export const SCAN_PARAMS: StructLayout = defineStruct("ScanParams", [["n", "u32"]]);

@@ -7,8 +7,7 @@
  *
  * @module
  */
+import workgroupSumWgsl from "./workgroup_sum.wgsl" with { type: "text" };
 
 /** WGSL of `workgroup_sum` (a prelude). */
-export const WORKGROUP_SUM_WGSL: string = Deno.readTextFileSync(
-  new URL("./workgroup_sum.wgsl", import.meta.url),
-);
+export const WORKGROUP_SUM_WGSL: string = workgroupSumWgsl;

@@ -46,11 +46,10 @@ import {
   type Kernel,
 } from "../runtime/kernel.ts";
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
+import collisionDetectionWgsl from "./collision_detection.wgsl" with { type: "text" };
 
 /** WGSL source of the detector (`gpu/state/collision_detection.wgsl` after the grid preludes). */
-export const COLLISION_DETECTION_WGSL: string = withGridNeighbors(
-  new URL("./collision_detection.wgsl", import.meta.url),
-);
+export const COLLISION_DETECTION_WGSL: string = withGridNeighbors(collisionDetectionWgsl);
 
 /** Uniform `CollisionParams` of `collision_detection.wgsl`: the grid (gpu/README.md) and count. */
 export const COLLISION_PARAMS_STRUCT: StructLayout = defineStruct("CollisionParams", [

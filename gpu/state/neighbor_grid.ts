@@ -28,11 +28,10 @@ import {
 } from "../runtime/kernel.ts";
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
 import { PrefixScan } from "../runtime/prefix_scan.ts";
+import neighborGridWgsl from "./neighbor_grid.wgsl" with { type: "text" };
 
 /** WGSL source of the grid kernels (`gpu/state/neighbor_grid.wgsl` after the grid prelude). */
-export const NEIGHBOR_GRID_WGSL: string = withGridCell(
-  new URL("./neighbor_grid.wgsl", import.meta.url),
-);
+export const NEIGHBOR_GRID_WGSL: string = withGridCell(neighborGridWgsl);
 
 /** Layout of the `GridParams` uniform in `neighbor_grid.wgsl`. */
 export const GRID_PARAMS: StructLayout = defineStruct("GridParams", [

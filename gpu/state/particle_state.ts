@@ -19,11 +19,10 @@ import {
 } from "../runtime/kernel.ts";
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
 import { packSprings, springClass, springPartner } from "./spring_csr.ts";
+import particleStateWgsl from "./particle_state.wgsl" with { type: "text" };
 
 /** WGSL of the shared state kernels. */
-export const PARTICLE_STATE_WGSL: string = Deno.readTextFileSync(
-  new URL("./particle_state.wgsl", import.meta.url),
-);
+export const PARTICLE_STATE_WGSL: string = particleStateWgsl;
 
 /** Layout of `StateParams` in `particle_state.wgsl`. */
 export const STATE_PARAMS: StructLayout = defineStruct("StateParams", [["count", "u32"]]);

@@ -18,16 +18,14 @@
 import type { Spring } from "../../core/cloth_reference.ts";
 import { SpringTable } from "../../core/spring_table.ts";
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
+import springCsrWgsl from "./spring_csr.wgsl" with { type: "text" };
+import springWordsWgsl from "./spring_words.wgsl" with { type: "text" };
 
 /** WGSL of the packed entry: `SpringClass`, `spring_partner(word)`, `spring_class(word)`. */
-export const SPRING_CSR_WGSL: string = Deno.readTextFileSync(
-  new URL("./spring_csr.wgsl", import.meta.url),
-);
+export const SPRING_CSR_WGSL: string = springCsrWgsl;
 
 /** WGSL of the packed spring words over two bindings (`spring_words.wgsl`, after `spring_csr.wgsl`). */
-export const SPRING_WORDS_WGSL: string = Deno.readTextFileSync(
-  new URL("./spring_words.wgsl", import.meta.url),
-);
+export const SPRING_WORDS_WGSL: string = springWordsWgsl;
 
 /** Storage struct `SpringClass` (`spring_csr.wgsl`): one distinct set of spring parameters. */
 export const SPRING_CLASS_STRUCT: StructLayout = defineStruct("SpringClass", [

@@ -32,9 +32,10 @@ import {
   type Kernel,
 } from "../../runtime/kernel.ts";
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
+import akinciWgsl from "./akinci.wgsl" with { type: "text" };
 
 /** WGSL source of the kernels (`akinci.wgsl` after the grid preludes). */
-export const AKINCI_WGSL: string = withGridNeighbors(new URL("./akinci.wgsl", import.meta.url));
+export const AKINCI_WGSL: string = withGridNeighbors(akinciWgsl);
 
 /**
  * Uniform `AkinciParams` of `akinci.wgsl`: grid, count, h², 1/h, ρ0, the fluid's kernel

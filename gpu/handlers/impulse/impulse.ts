@@ -42,11 +42,10 @@ import {
   type ParticlePassBindings,
 } from "../../runtime/particle_pass.ts";
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
+import impulseWgsl from "./impulse.wgsl" with { type: "text" };
 
 /** WGSL source of the kernel (`gpu/handlers/impulse/impulse.wgsl`). */
-export const IMPULSE_WGSL: string = Deno.readTextFileSync(
-  new URL("./impulse.wgsl", import.meta.url),
-);
+export const IMPULSE_WGSL: string = impulseWgsl;
 
 /** Uniform `ImpulseParams` of `impulse.wgsl`. */
 export const IMPULSE_PARAMS_STRUCT: StructLayout = defineStruct("ImpulseParams", [

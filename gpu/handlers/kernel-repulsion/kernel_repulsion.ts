@@ -39,11 +39,10 @@ import {
   type ParticlePassBindings,
 } from "../../runtime/particle_pass.ts";
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
+import kernelRepulsionWgsl from "./kernel_repulsion.wgsl" with { type: "text" };
 
 /** WGSL source of the kernel (`gpu/handlers/kernel-repulsion/kernel_repulsion.wgsl` after the grid preludes). */
-export const KERNEL_REPULSION_WGSL: string = withGridNeighbors(
-  new URL("./kernel_repulsion.wgsl", import.meta.url),
-);
+export const KERNEL_REPULSION_WGSL: string = withGridNeighbors(kernelRepulsionWgsl);
 
 /**
  * Uniform `KernelRepulsionParams` of `kernel_repulsion.wgsl`: grid (gpu/README.md), count, h², 1/h

@@ -38,11 +38,10 @@ import { PrefixScan } from "../../runtime/prefix_scan.ts";
 import { LOCAL_BUDGET } from "../../runtime/local_solve.ts";
 import { onFallbackAdapter } from "../../runtime/device.ts";
 import { MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
+import groupingWgsl from "./grouping.wgsl" with { type: "text" };
 
 /** WGSL source of the grouping kernels. */
-export const GROUPING_WGSL: string = Deno.readTextFileSync(
-  new URL("./grouping.wgsl", import.meta.url),
-);
+export const GROUPING_WGSL: string = groupingWgsl;
 
 /** Layout of `GroupingParams` in `grouping.wgsl`. */
 export const GROUPING_PARAMS: StructLayout = defineStruct("GroupingParams", [

@@ -28,11 +28,10 @@ import {
 import { KIND_BITS } from "../../state/particle_state.ts";
 import { type GroupingBuffers, GroupingKernels } from "./grouping.ts";
 import { MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
+import mergeSplitWgsl from "./merge_split.wgsl" with { type: "text" };
 
 /** WGSL source of the merge/split kernels. */
-export const MERGE_SPLIT_WGSL: string = Deno.readTextFileSync(
-  new URL("./merge_split.wgsl", import.meta.url),
-);
+export const MERGE_SPLIT_WGSL: string = mergeSplitWgsl;
 
 /** Layout of `MergeSplitParams` in `merge_split.wgsl`. */
 export const MERGE_SPLIT_PARAMS: StructLayout = defineStruct("MergeSplitParams", [

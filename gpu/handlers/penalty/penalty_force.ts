@@ -39,11 +39,10 @@ import {
   type ParticlePassBindings,
 } from "../../runtime/particle_pass.ts";
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
+import penaltyForceWgsl from "./penalty_force.wgsl" with { type: "text" };
 
 /** WGSL source of the kernel (`gpu/handlers/penalty/penalty_force.wgsl`). */
-export const PENALTY_FORCE_WGSL: string = Deno.readTextFileSync(
-  new URL("./penalty_force.wgsl", import.meta.url),
-);
+export const PENALTY_FORCE_WGSL: string = penaltyForceWgsl;
 
 /** Uniform `PenaltyParams` of `penalty_force.wgsl`. */
 export const PENALTY_PARAMS_STRUCT: StructLayout = defineStruct("PenaltyParams", [

@@ -39,11 +39,10 @@ import {
 } from "../../runtime/particle_pass.ts";
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 import { KIND_BITS } from "../../state/particle_state.ts";
+import velocityProjectionWgsl from "./velocity_projection.wgsl" with { type: "text" };
 
 /** WGSL source of the kernel (`gpu/handlers/velocity-projection/velocity_projection.wgsl`). */
-export const VELOCITY_PROJECTION_WGSL: string = Deno.readTextFileSync(
-  new URL("./velocity_projection.wgsl", import.meta.url),
-);
+export const VELOCITY_PROJECTION_WGSL: string = velocityProjectionWgsl;
 
 /** Uniform `VelocityProjectionParams` of `velocity_projection.wgsl`. */
 export const VELOCITY_PROJECTION_PARAMS_STRUCT: StructLayout = defineStruct(

@@ -51,11 +51,12 @@ import {
   encodeCgIterations,
 } from "../../runtime/cg.ts";
 import type { GridGeometry } from "../../state/neighbor_grid.ts";
+import flipWgsl from "./flip.wgsl" with { type: "text" };
 
 /** WGSL of the FLIP kernels (after the CG loop and the neighbour-grid preludes). */
 export const FLIP_WGSL: string = [
   CG_WGSL,
-  withGridNeighbors(new URL("./flip.wgsl", import.meta.url)),
+  withGridNeighbors(flipWgsl),
 ].join("\n");
 
 /** Uniform `FlipParams` of `flip.wgsl`. */

@@ -17,12 +17,13 @@ import {
   storageBuffer,
 } from "../../runtime/kernel.ts";
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
+import springBreakingWgsl from "./spring_breaking.wgsl" with { type: "text" };
 
 /** WGSL of the breaking kernel (after the packed-spring decoding and word accessor it uses). */
 export const SPRING_BREAKING_WGSL: string = [
   SPRING_CSR_WGSL,
   SPRING_WORDS_WGSL,
-  Deno.readTextFileSync(new URL("./spring_breaking.wgsl", import.meta.url)),
+  springBreakingWgsl,
 ].join("\n");
 
 /** Layout of `BreakParams` in `spring_breaking.wgsl`. */

@@ -29,9 +29,10 @@ import {
   type Kernel,
 } from "../../runtime/kernel.ts";
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
+import sphWgsl from "./sph.wgsl" with { type: "text" };
 
 /** WGSL source of the SPH kernels (`gpu/systems/sph/sph.wgsl` after the grid preludes). */
-export const SPH_WGSL: string = withGridNeighbors(new URL("./sph.wgsl", import.meta.url));
+export const SPH_WGSL: string = withGridNeighbors(sphWgsl);
 
 /**
  * Uniform `SphParams` of `sph.wgsl`: grid (gpu/README.md), particle count, material parameters

@@ -10,11 +10,10 @@ import { bindKernel, createKernel, dispatch, storageBuffer } from "../../runtime
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 import type { SystemContext, SystemEntry } from "../system.ts";
 import { SphForces } from "./sph_forces.ts";
+import sphIntegrateWgsl from "./sph_integrate.wgsl" with { type: "text" };
 
 /** WGSL of the explicit update. */
-export const SPH_INTEGRATE_WGSL: string = Deno.readTextFileSync(
-  new URL("./sph_integrate.wgsl", import.meta.url),
-);
+export const SPH_INTEGRATE_WGSL: string = sphIntegrateWgsl;
 
 /** Layout of `SphIntegrateParams` in `sph_integrate.wgsl`. */
 export const SPH_INTEGRATE_PARAMS: StructLayout = defineStruct("SphIntegrateParams", [

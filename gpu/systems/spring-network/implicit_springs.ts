@@ -54,6 +54,7 @@ import {
   cgStats,
   encodeCgIterations,
 } from "../../runtime/cg.ts";
+import implicitSpringsWgsl from "./implicit_springs.wgsl" with { type: "text" };
 
 /**
  * WGSL source of the solver kernels: `gpu/systems/spring-network/implicit_springs.wgsl` after the packed-spring
@@ -64,7 +65,7 @@ export const IMPLICIT_SPRINGS_WGSL: string = [
   SPRING_CSR_WGSL,
   SPRING_WORDS_WGSL,
   CG_WGSL,
-  Deno.readTextFileSync(new URL("./implicit_springs.wgsl", import.meta.url)),
+  implicitSpringsWgsl,
 ].join("\n");
 
 /**
