@@ -18,7 +18,7 @@ import { checkRunPlan } from "./run_plan_check.ts";
 import { selectShard } from "./shard.ts";
 import { Progress } from "./progress.ts";
 import { caseSteps, runSuite } from "./runner.ts";
-import { checkCaseParams, resolveCases, SceneFileError, UsageError } from "./suite.ts";
+import { resolveCases, SceneFileError, UsageError } from "./suite.ts";
 import { expandSweeps } from "./sweep.ts";
 import { SUITES } from "./suites.ts";
 import { verifyCommand } from "./verify.ts";
@@ -145,7 +145,6 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
       }),
       opts.sweeps,
     );
-    for (const c of cases) if (c.sweep) checkCaseParams(c, "--sweep");
     checkRunPlan(cases, opts);
     const placed = await selectShard(cases, opts.shard);
     const out = opts.out ?? defaultOutDir();

@@ -23,7 +23,6 @@ import { Engine, RunStopped } from "../gpu/engine.ts";
 import { kernelWorkgroupSizes, pipelineStats } from "../gpu/runtime/kernel.ts";
 import { type GpuDeadlineOptions, GpuTimeoutError } from "../gpu/runtime/gpu_deadline.ts";
 import { DeviceLease } from "./device_lease.ts";
-import { handlerParams } from "../gpu/handlers/registry.ts";
 import { summariseMetrics, TABLE_I_PHASES } from "./case_metrics.ts";
 import { captureEnvironment, configHash, type Environment } from "./environment.ts";
 import type { Progress } from "./progress.ts";
@@ -122,7 +121,8 @@ export async function runOne(
     ? defaultWarmup(steps)
     : Math.min(options.warmup, steps - 1);
   const coupling = spec.coupling ?? "own-part";
-  const params = handlerParams(scene, handler, spec.params);
+  // resolved and checked once, with the case (`checkedCase`): hashed, recorded and run as they are
+  const params = spec.handlerParams;
   const hash = await configHash({
     scene,
     handler,
@@ -187,12 +187,11 @@ export async function runOne(
       const engine = await Engine.create(scene, {
         handler,
         gpu,
-        params: spec.params,
+        handlerParams: params,
         coupling,
         deadline,
       });
       try {
-        record.handlerParams = { ...engine.handlerParams };
         const solid = engine.particles.bodies.filter((b) => b.kind !== "fluid").reduce(
           (a, b) => a + b.count,
           0,

@@ -4,14 +4,11 @@ import { type CaseRecord, recordLine } from "../core/result.ts";
 import { DeviceLease } from "./device_lease.ts";
 import { Progress } from "./progress.ts";
 import { type ProtocolOptions, runSuite } from "./runner.ts";
-import type { CaseSpec } from "./suite.ts";
+import { type CaseSpec, checkedCase } from "./suite.ts";
 
 // The runner on the software adapter with tiny scenes and a few steps per case.
-const spec = (scene: string, handler: string): CaseSpec => ({
-  scene: getScene(scene, { scale: "tiny" }),
-  sceneSource: "catalog",
-  handler,
-});
+const spec = (scene: string, handler: string): CaseSpec =>
+  checkedCase({ scene: getScene(scene, { scale: "tiny" }), sceneSource: "catalog", handler }, "-");
 const protocol: ProtocolOptions = {
   adapter: "software",
   steps: 10,

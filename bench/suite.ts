@@ -17,7 +17,7 @@ import { getScene, sceneIds } from "../scenes/catalog.ts";
 import { handlerParams, HANDLERS } from "../gpu/handlers/registry.ts";
 import { getSuite, type SeedChoice, type Suite } from "./suites.ts";
 import type { CouplingReading } from "../gpu/coupling/coupling.ts";
-import { ParamError } from "../core/params.ts";
+import { ParamError, type ParamValues } from "../core/params.ts";
 import { checkSceneFile, machineMemoryBytes, systemSchemas } from "./scene_file_check.ts";
 import { checkSceneSize } from "../core/scene_size.ts";
 
@@ -27,8 +27,13 @@ export interface CaseSpec {
   /** `catalog`, or the path of the scene file. */
   sceneSource: string;
   handler: string;
-  /** Overrides of the handler's parameters (`--param`), by name. */
+  /** Overrides of the handler's parameters (`--param`, `--sweep`), by name. */
   params?: Record<string, number>;
+  /**
+   * The handler's parameters resolved and checked once ({@link checkedCase}: the scene's values,
+   * `params` on top, the schema's defaults): what the case hashes, records and runs with.
+   */
+  handlerParams: ParamValues;
   /** How systems see a shared meta-particle (`--coupling`; default `own-part`). */
   coupling?: CouplingReading;
   /** The sweep values this case runs at, by target (`bench/sweep.ts`); recorded as is. */
@@ -126,17 +131,16 @@ export function loadSceneFile(path: string, options: { memoryBytes?: number } = 
  * and runs once, with the first scale's cases.
  */
 /**
- * Resolves a case's handler parameters once (scene values, then `params`) to check them; throws a
- * {@link UsageError} naming the scene, the bad field and the handler's parameters. `option` names
- * the command-line option that gave the overrides (`--param`, `--sweep`).
+ * The case `spec` with its handler's parameters resolved and checked (`handlerParams` of
+ * `gpu/handlers/registry.ts`: the scene's values, `spec.params` on top, the schema's defaults),
+ * the one resolution a case gets; throws a {@link UsageError} naming the scene, the bad field and
+ * the handler's parameters. `option` names the command-line option that gave the overrides
+ * (`--param`, `--sweep`).
  */
-export function checkCaseParams(
-  spec: Pick<CaseSpec, "scene" | "handler" | "params">,
-  option: string,
-): void {
+export function checkedCase(spec: Omit<CaseSpec, "handlerParams">, option: string): CaseSpec {
   const { scene, handler, params } = spec;
   try {
-    handlerParams(scene, handler, params);
+    return { ...spec, handlerParams: handlerParams(scene, handler, params) };
   } catch (e) {
     if (!(e instanceof ParamError)) throw e;
     const valid = Object.keys(HANDLERS.get(handler)!.params).join(", ");
@@ -246,14 +250,13 @@ export function resolveCases(options: {
       const usable = handlerApplies(s, h) && !HANDLERS.get(h)!.notApplicable?.(s);
       if (usable && (source !== "catalog" || inSuite(s.id, h))) {
         const params = options.params?.[h];
-        checkCaseParams({ scene: s, handler: h, params }, "--param");
-        cases.push({
+        cases.push(checkedCase({
           scene: s,
           sceneSource: source,
           handler: h,
           ...(params ? { params } : {}),
           ...(options.coupling ? { coupling: options.coupling } : {}),
-        });
+        }, "--param"));
       }
     }
   }

@@ -21,7 +21,7 @@
 import type { Scene } from "../core/scene.ts";
 import { getScene, hasImpactSpeed } from "../scenes/catalog.ts";
 import type { CaseSpec } from "./suite.ts";
-import { UsageError } from "./suite.ts";
+import { checkedCase, UsageError } from "./suite.ts";
 
 /** What a sweep varies: a handler parameter, or a field of the scene. */
 export type SweepTarget =
@@ -178,7 +178,9 @@ function isSpeed(s: Sweep): boolean {
  * Every case of `cases` once per combination of the sweeps' values that apply to it: a handler
  * sweep multiplies the cases of its handler (its value goes into the case's parameters), a scene
  * sweep every case (its value replaces the scene field). A case no sweep applies to stays as it
- * is. Throws a {@link UsageError} when a handler sweep matches no case.
+ * is; a swept one has its handler parameters resolved and checked again (`checkedCase`), at its
+ * final values. Throws a {@link UsageError} when a handler sweep matches no case or a swept value
+ * is out of its parameter's range.
  */
 export function expandSweeps(cases: readonly CaseSpec[], sweeps: readonly Sweep[]): CaseSpec[] {
   for (const s of sweeps) {
@@ -220,5 +222,6 @@ export function expandSweeps(cases: readonly CaseSpec[], sweeps: readonly Sweep[
       });
     });
   }
-  return out;
+  // a swept case's parameters changed (a handler value, or the scene's): resolve them once more
+  return out.map((c) => (c.sweep ? checkedCase(c, "--sweep") : c));
 }

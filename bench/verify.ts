@@ -22,7 +22,7 @@ import {
 } from "../core/result.ts";
 import { runOne } from "./runner.ts";
 import { DeviceLease } from "./device_lease.ts";
-import { loadSceneFile } from "./suite.ts";
+import { checkedCase, loadSceneFile } from "./suite.ts";
 import { sweptScene } from "./sweep.ts";
 
 /** The outcome of re-running one recorded case. */
@@ -113,7 +113,7 @@ async function verifyOn(
       continue;
     }
     const now = await runOne(
-      {
+      checkedCase({
         scene,
         sceneSource: rec.sceneSource,
         handler: rec.handler,
@@ -122,7 +122,7 @@ async function verifyOn(
         ),
         coupling: rec.coupling === "whole" ? "whole" : "own-part",
         ...(rec.sweep ? { sweep: { ...rec.sweep } } : {}),
-      },
+      }, "the record's handlerParams"),
       { adapter: options.adapter, steps: rec.steps, warmup: 0, repeat: 1, timeout: Infinity },
       { resultsFile: "", devices },
     );

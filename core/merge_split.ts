@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { MERGE_SPLIT_SCHEMA } from "./handler_schemas/merge_split_schema.ts";
 import { assertInRange, assertParticle, type Particle } from "./particle.ts";
 import { add, addScaled, assertVec3, dot, norm, norm2, scale, sub, type Vec3 } from "./vec3.ts";
 
@@ -48,9 +49,9 @@ export function isMeta(node: MergeNode): node is MetaParticle {
 
 /** Options of {@link split} and {@link splitAll}. */
 export interface SplitOptions {
-  /** Restitution of the merge energy ΔE, α ∈ [0, 1] (Eq. 9). Default 1. */
+  /** Restitution of the merge energy ΔE, α ∈ [0, 1] (Eq. 9); default and range: `MERGE_SPLIT_SCHEMA` (1). */
   alpha?: number;
-  /** Restored fraction of the synchronisation energy ΔĒk, β ∈ [0, 1] (Eq. 20). Default 0. */
+  /** Restored fraction of the synchronisation energy ΔĒk, β ∈ [0, 1] (Eq. 20); default: `MERGE_SPLIT_SCHEMA` (0). */
   beta?: number;
   /** ΔĒk of Eq. 19 stored in this meta's bond by velocity synchronisation. Default 0. */
   deltaEk?: number;
@@ -180,11 +181,12 @@ function resolveSplitOptions(options: SplitOptions): Required<SplitOptions> {
   if (typeof options !== "object" || options === null) {
     throw new TypeError(`options must be an object { alpha?, beta?, deltaEk? }, got ${options}`);
   }
-  const alpha = options.alpha ?? 1;
-  const beta = options.beta ?? 0;
+  const { alpha: a, beta: b } = MERGE_SPLIT_SCHEMA;
+  const alpha = options.alpha ?? a.default;
+  const beta = options.beta ?? b.default;
   const deltaEk = options.deltaEk ?? 0;
-  assertInRange(alpha, "options.alpha", { lo: 0, hi: 1 });
-  assertInRange(beta, "options.beta", { lo: 0, hi: 1 });
+  assertInRange(alpha, "options.alpha", { lo: a.min, hi: a.max });
+  assertInRange(beta, "options.beta", { lo: b.min, hi: b.max });
   assertInRange(deltaEk, "options.deltaEk", { lo: 0, hi: Number.MAX_VALUE });
   return { alpha, beta, deltaEk };
 }

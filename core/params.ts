@@ -70,6 +70,29 @@ export function checkParam(spec: ParamSpec, value: unknown, field: string): numb
   return value;
 }
 
+/** The names of a schema's parameters that have a default. */
+export type DefaultedNames<S extends ParamSchema> = {
+  [K in keyof S]: S[K] extends { default: number } ? K : never;
+}[keyof S];
+
+/**
+ * The defaults of `schema`, by name (the parameters without one are left out), each checked against
+ * its own spec: a default out of its range throws a {@link ParamError} naming `field.name`, e.g.
+ * `MERGE_SPLIT_SCHEMA.alpha.default`; fix the schema.
+ */
+export function paramDefaults<S extends ParamSchema>(
+  schema: S,
+  field = "schema",
+): { [K in DefaultedNames<S>]: number } {
+  const out: Record<string, number> = {};
+  for (const [name, spec] of Object.entries(schema)) {
+    if (spec.default !== undefined) {
+      out[name] = checkParam(spec, spec.default, `${field}.${name}.default`);
+    }
+  }
+  return out as { [K in DefaultedNames<S>]: number };
+}
+
 /**
  * The values of a plug-in's parameters: the scene's, then `overrides` on top, then defaults;
  * every name must be in `schema` and every value in range. `field` prefixes error paths, e.g.

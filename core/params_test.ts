@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ParamError, parseParamAssignments, resolveParams } from "./params.ts";
+import { paramDefaults, ParamError, parseParamAssignments, resolveParams } from "./params.ts";
 
 const SCHEMA = {
   alpha: { description: "α", min: 0, max: 1 },
@@ -49,4 +49,14 @@ Deno.test("parseParamAssignments: id.name=value, inf, malformed ones rejected", 
   );
   assert.throws(() => parseParamAssignments(["a.b=x"]), /is not a number/);
   assert.throws(() => parseParamAssignments(["a.b="]), ParamError);
+});
+
+Deno.test("paramDefaults: the defaults of a schema, each checked against its spec", () => {
+  assert.deepEqual(paramDefaults(SCHEMA), { k: 3 });
+  assert.deepEqual(paramDefaults({}), {});
+  assert.throws(
+    () => paramDefaults({ e: { description: "e", min: 0, max: 1, default: 2 } }, "IMPULSE"),
+    (e: unknown) =>
+      e instanceof ParamError && /^IMPULSE\.e\.default: must be <= 1, got 2$/.test(e.message),
+  );
 });

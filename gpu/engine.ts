@@ -104,13 +104,21 @@ export class Engine {
   /**
    * Builds the engine for `scene` under `options.handler`, validating every GPU object (a WGSL
    * or binding error throws here, naming the problem) and the parameters (a `ParamError` names
-   * the field). The validation's wait has the floor of `options.deadline` (a `GpuTimeoutError`
-   * past it). A build that fails clears the device's kernel cache (its objects may be invalid).
+   * the field; parameters given resolved, `options.handlerParams`, are not resolved again). The
+   * validation's wait has the floor of `options.deadline` (a `GpuTimeoutError` past it). A build
+   * that fails clears the device's kernel cache (its objects may be invalid).
    */
   static async create(scene: Scene, options: EngineOptions): Promise<Engine> {
     applicableHandler(scene, options.handler);
+    if (options.handlerParams && options.params) {
+      throw new TypeError(
+        "options.params: give the overrides or options.handlerParams (already resolved with " +
+          "them), not both",
+      );
+    }
     const resolved = {
-      handlerParams: handlerParams(scene, options.handler, options.params),
+      handlerParams: options.handlerParams ??
+        handlerParams(scene, options.handler, options.params),
       plan: planSystems(scene),
     };
     const gpu = options.gpu ?? await acquireGpu({ adapter: options.adapter ?? "default" });

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { ParamValues } from "../core/params.ts";
 import type { CouplingReading } from "./coupling/coupling.ts";
 import type { GpuContext } from "./runtime/device.ts";
 import type { BufferBudget } from "./runtime/buffer_memory.ts";
@@ -13,8 +14,14 @@ import type { GpuDeadlineOptions } from "./runtime/gpu_deadline.ts";
 export interface EngineOptions {
   /** Handler id (see `gpu/handlers/registry.ts`). */
   handler: string;
-  /** Overrides of the handler's parameters (`--param id.name=value`). */
+  /** Overrides of the handler's parameters (`--param id.name=value`); not with `handlerParams`. */
   params?: Readonly<Record<string, number>>;
+  /**
+   * The handler's parameters already resolved and checked (`handlerParams` of
+   * `gpu/handlers/registry.ts`, e.g. the bench's `CaseSpec.handlerParams`): the engine runs with
+   * them as they are. Without them it resolves `scene.handlers[handler]` with `params` itself.
+   */
+  handlerParams?: ParamValues;
   /** How systems see a shared meta-particle (default `own-part`; `gpu/coupling/coupling.ts`). */
   coupling?: CouplingReading;
   /** A GPU to use; otherwise one is acquired with `adapter`. */

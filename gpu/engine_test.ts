@@ -4,6 +4,7 @@ import { buildParticles } from "../core/scene_builder.ts";
 import type { Scene } from "../core/scene.ts";
 import { acquireGpu, type GpuContext } from "./runtime/device.ts";
 import { Engine } from "./engine.ts";
+import { handlerParams } from "./handlers/registry.ts";
 import { COUPLING_PARAMS, COUPLING_WGSL } from "./coupling/coupling.ts";
 import { PARTICLE_STATE_WGSL, STATE_PARAMS } from "./state/particle_state.ts";
 import { SPH_INTEGRATE_PARAMS, SPH_INTEGRATE_WGSL } from "./systems/sph/sph_system.ts";
@@ -62,6 +63,17 @@ Deno.test({
       await assert.rejects(
         () => Engine.create(scene, { handler: "penalty-weak", gpu: gpu }),
         /does not apply to scene "fig10-alpha-beta-10"/,
+      );
+      // parameters come resolved (the bench's case) or as overrides to resolve, never both
+      await assert.rejects(
+        () =>
+          Engine.create(scene, {
+            handler: "merge-split",
+            gpu: gpu,
+            params: { alpha: 0.5 },
+            handlerParams: handlerParams(scene, "merge-split"),
+          }),
+        /options\.params: give the overrides or options\.handlerParams/,
       );
     });
 

@@ -2,18 +2,36 @@
  * The handler parameters of a scene by the one rule every scene family uses (fixed before any
  * run, never tuned on outcomes): penalty stiffness in units of k_ref = m·v²/(2r)², the stiffness
  * that stops one particle of mass m arriving at the impact speed v within one diameter 2r (½·k·(2r)²
- * = ½·m·v²) — weak/medium/strong = 1/10/100·k_ref: stopped within 2r, 2r/√10 and 2r/10, decades
- * apart as the paper's levels (an earlier 3/30/300·k_ref had been placed by looking at outcomes;
- * these are kept whatever the runs show); SPH-based contact pressure in units of the dynamic
- * pressure p_dyn = ρ·v² — 0.1/1/10·p_dyn; impulse restitution 0.5; merge-split with the paper's
- * defaults (α = 1, β = 0, n in [8, 64], §6) unless given; Akinci's coupling (scenes with an SPH
- * fluid) with the fluid's own h, ρ0 and speed of sound and, as boundary friction σ, the fluid's
- * artificial viscosity coefficient α ({@link ARTIFICIAL_VISCOSITY_ALPHA}): the boundary is as
- * viscous as the fluid (Akinci's Eq. 13 is Monaghan's artificial viscosity); its levels
- * `akinci-weak`/`akinci-strong` scale the boundary volume Ψ_b by 0.1/10 ({@link AKINCI_VOLUME_LEVELS}).
+ * = ½·m·v²) — the levels `PENALTY_LEVELS` (weak/medium/strong = 1/10/100·k_ref: stopped within 2r,
+ * 2r/√10 and 2r/10, decades apart as the paper's levels; an earlier 3/30/300·k_ref had been placed
+ * by looking at outcomes; these are kept whatever the runs show); SPH-based contact pressure in
+ * units of the dynamic pressure p_dyn = ρ·v² — `KERNEL_REPULSION_LEVELS` (0.1/1/10·p_dyn); impulse
+ * and merge-split with their schemas' defaults (restitution 0.5; α = 1, β = 0, n in [8, 64], §6)
+ * unless given; Akinci's coupling (scenes with an SPH fluid) with the fluid's own h, ρ0 and speed
+ * of sound and, as boundary friction σ, the fluid's artificial viscosity coefficient α
+ * ({@link ARTIFICIAL_VISCOSITY_ALPHA}): the boundary is as viscous as the fluid (Akinci's Eq. 13 is
+ * Monaghan's artificial viscosity); its levels `akinci-weak`/`akinci-strong` scale the boundary
+ * volume Ψ_b by `AKINCI_VOLUME_LEVELS` (0.1/10).
+ *
+ * The level factors and the defaults are the plug-ins' own (`core/handler_schemas/`); this file
+ * computes only what depends on the scene (k_ref, p_dyn, the fluid's parameters). The defaults are
+ * written into the scene's data as before, so a scene (and the configuration hash of its cases)
+ * is unchanged by where they are defined.
  *
  * @module
  */
+import { AKINCI_VOLUME_LEVELS } from "../core/handler_schemas/akinci_schema.ts";
+import { IMPULSE_SCHEMA } from "../core/handler_schemas/impulse_schema.ts";
+import {
+  KERNEL_REPULSION_FAMILY_LEVEL,
+  KERNEL_REPULSION_LEVELS,
+} from "../core/handler_schemas/kernel_repulsion_schema.ts";
+import {
+  MERGE_SPLIT_SCHEMA,
+  type MergeSplitValues,
+} from "../core/handler_schemas/merge_split_schema.ts";
+import { PENALTY_FAMILY_LEVEL, PENALTY_LEVELS } from "../core/handler_schemas/penalty_schema.ts";
+import { paramDefaults } from "../core/params.ts";
 import type { PluginParams } from "../core/scene.ts";
 import { ARTIFICIAL_VISCOSITY_ALPHA } from "../core/sph_reference.ts";
 
@@ -39,19 +57,22 @@ export function impactReferences(s: ImpactScale): { kRef: number; pDyn: number }
   };
 }
 
-/**
- * Akinci's stiffness levels beside the published coupling (`akinci`, volume scale 1): the boundary
- * volume Ψ_b × 0.1 (`akinci-weak`) and × 10 (`akinci-strong`), a decade apart as the other
- * families' levels, fixed before any run.
- */
-export const AKINCI_VOLUME_LEVELS = { weak: 0.1, strong: 10 } as const;
-
 /** Options of {@link baselineHandlers}. */
 export interface BaselineHandlerOptions {
   /** Merge-split's parameters where they differ from the paper's defaults. */
-  mergeSplit?: { alpha?: number; beta?: number; nMin?: number; nMax?: number };
+  mergeSplit?: MergeSplitValues;
   /** The SPH fluid of the scene, if any: Akinci's coupling takes its parameters. */
   fluid?: { h: number; rho0: number; soundSpeed: number };
+}
+
+/** `family-<level>` → parameters, for each level of a family, in the levels' order. */
+function levelled(
+  family: string,
+  levels: Readonly<Record<string, number>>,
+  params: (factor: number) => Record<string, number>,
+): PluginParams {
+  const entries = Object.entries(levels);
+  return Object.fromEntries(entries.map(([level, f]) => [`${family}-${level}`, params(f)]));
 }
 
 /** Every handler's parameters by the rule above. */
@@ -60,39 +81,23 @@ export function baselineHandlers(
   options: BaselineHandlerOptions = {},
 ): PluginParams {
   const { kRef, pDyn } = impactReferences(s);
-  const mergeSplit = options.mergeSplit ?? {};
+  const mergeSplit = Object.entries(options.mergeSplit ?? {}).filter(([, v]) => v !== undefined);
   const fluid = options.fluid;
+  const penalty = (f: number) => ({ stiffness: f * kRef });
   const kernelRepulsion = (f: number) => ({ stiffness: f * pDyn, h: s.h, rho0: s.density });
+  const akinci = fluid ? { ...fluid, friction: ARTIFICIAL_VISCOSITY_ALPHA } : undefined;
   return {
-    "merge-split": {
-      alpha: mergeSplit.alpha ?? 1,
-      beta: mergeSplit.beta ?? 0,
-      nMin: mergeSplit.nMin ?? 8,
-      nMax: mergeSplit.nMax ?? 64,
-    },
-    "penalty-weak": { stiffness: 1 * kRef },
-    "penalty-medium": { stiffness: 10 * kRef },
-    "penalty-strong": { stiffness: 100 * kRef },
+    "merge-split": { ...paramDefaults(MERGE_SPLIT_SCHEMA), ...Object.fromEntries(mergeSplit) },
+    ...levelled("penalty", PENALTY_LEVELS, penalty),
     // the families run at explicit values (`--param`, `--sweep`); by default the medium level
-    penalty: { stiffness: 10 * kRef },
-    "kernel-repulsion": kernelRepulsion(1),
-    "kernel-repulsion-weak": kernelRepulsion(0.1),
-    "kernel-repulsion-medium": kernelRepulsion(1),
-    "kernel-repulsion-strong": kernelRepulsion(10),
-    impulse: { restitution: 0.5 },
-    ...(fluid
+    penalty: penalty(PENALTY_LEVELS[PENALTY_FAMILY_LEVEL]),
+    "kernel-repulsion": kernelRepulsion(KERNEL_REPULSION_LEVELS[KERNEL_REPULSION_FAMILY_LEVEL]),
+    ...levelled("kernel-repulsion", KERNEL_REPULSION_LEVELS, kernelRepulsion),
+    impulse: paramDefaults(IMPULSE_SCHEMA),
+    ...(akinci
       ? {
-        akinci: { ...fluid, friction: ARTIFICIAL_VISCOSITY_ALPHA },
-        "akinci-weak": {
-          ...fluid,
-          friction: ARTIFICIAL_VISCOSITY_ALPHA,
-          volumeScale: AKINCI_VOLUME_LEVELS.weak,
-        },
-        "akinci-strong": {
-          ...fluid,
-          friction: ARTIFICIAL_VISCOSITY_ALPHA,
-          volumeScale: AKINCI_VOLUME_LEVELS.strong,
-        },
+        akinci,
+        ...levelled("akinci", AKINCI_VOLUME_LEVELS, (f) => ({ ...akinci, volumeScale: f })),
       }
       : {}),
   };

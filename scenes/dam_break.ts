@@ -38,6 +38,8 @@
  * @module
  */
 import { suggestSphParams } from "../core/sph_reference.ts";
+import { MERGE_SPLIT_SCHEMA } from "../core/handler_schemas/merge_split_schema.ts";
+import { paramDefaults } from "../core/params.ts";
 import type { PluginParams, Scale, Scene } from "../core/scene.ts";
 import { RADIUS_BY_SCALE } from "./fluid_on_cloth.ts";
 
@@ -123,7 +125,7 @@ export function damBreak(options: DamBreakOptions): Scene {
       particleMass,
     }],
     systems,
-    handlers: { "merge-split": { alpha: 1, beta: 0, nMin: 8, nMax: 64 } },
+    handlers: { "merge-split": paramDefaults(MERGE_SPLIT_SCHEMA) },
     applicableHandlers: ["merge-split"],
     damBreak: { backWallX: 0, floorY: 0, columnWidth: a },
     notes: `Water rho0 = ${RHO0} kg/m³, g = ${G} m/s²; column a = ${a} m wide (x), 2a high (y), ` +

@@ -25,6 +25,7 @@
  */
 import { suggestSphParams } from "../core/sph_reference.ts";
 import { baselineHandlers, impactReferences } from "./baseline_handlers.ts";
+import type { MergeSplitValues } from "../core/handler_schemas/merge_split_schema.ts";
 import type { Body, Scale, Scene } from "../core/scene.ts";
 
 /** Particle radius per scale (m): tiny for unit tests, small for the default bench. */
@@ -60,7 +61,8 @@ export interface FluidOnClothOptions {
   scale: Scale;
   /** `column`: a fast cylinder (Figs. 4, 10); `block`: a block covering the cloth (Fig. 11). */
   fluid: "column" | "block";
-  mergeSplit?: { alpha?: number; beta?: number; nMin?: number; nMax?: number };
+  /** Merge-split's parameters where they differ from its schema's defaults. */
+  mergeSplit?: MergeSplitValues;
   /**
    * The fluid's system: `sph` (default; Figs. 4, 10, 11) or `flip` (Fig. 9, top): a FLIP fluid of
    * the same water on a MAC grid of cell dx ≈ 2 spacings ({@link flipCellSize}), dt by the CFL

@@ -4,10 +4,20 @@
  * `impulse` — and `velocity-projection` (Gao et al. 2018, Eqs. 19–20). A new handler is a folder
  * under `gpu/handlers/` plus one line here, or a {@link registerHandler} call; it touches no
  * system and not `core/scene.ts` (its parameters live in `scene.handlers[id]`, checked against
- * its schema).
+ * its schema; a schema the scenes use too, for its defaults or level factors, lives in
+ * `core/handler_schemas/`, one file per handler family).
  *
  * @module
  */
+import {
+  AKINCI_VOLUME_LEVELS,
+  type AkinciLevel,
+} from "../../core/handler_schemas/akinci_schema.ts";
+import {
+  KERNEL_REPULSION_LEVELS,
+  type KernelRepulsionLevel,
+} from "../../core/handler_schemas/kernel_repulsion_schema.ts";
+import { PENALTY_LEVELS, type PenaltyLevel } from "../../core/handler_schemas/penalty_schema.ts";
 import { type ParamValues, resolveParams } from "../../core/params.ts";
 import { Registry } from "../../core/registry.ts";
 import { handlerApplies, type Scene } from "../../core/scene.ts";
@@ -19,15 +29,18 @@ import { penaltyHandler } from "./penalty/penalty_handler.ts";
 import { kernelRepulsionHandler } from "./kernel-repulsion/kernel_repulsion_handler.ts";
 import { VELOCITY_PROJECTION_HANDLER } from "./velocity-projection/velocity_projection_handler.ts";
 
-const LEVELS = ["weak", "medium", "strong"] as const;
+// the levels are the plug-ins' own (core/handler_schemas/), in their order
+const penaltyLevels = Object.keys(PENALTY_LEVELS) as PenaltyLevel[];
+const kernelRepulsionLevels = Object.keys(KERNEL_REPULSION_LEVELS) as KernelRepulsionLevel[];
+const [akinciWeak, akinciStrong] = Object.keys(AKINCI_VOLUME_LEVELS) as AkinciLevel[];
 
 const REGISTRY = new Registry<HandlerEntry>("handler", [
   MERGE_SPLIT_HANDLER,
-  ...LEVELS.map((level) => penaltyHandler(level)),
-  ...LEVELS.map((level) => kernelRepulsionHandler(level)),
-  akinciHandler("weak"),
+  ...penaltyLevels.map((level) => penaltyHandler(level)),
+  ...kernelRepulsionLevels.map((level) => kernelRepulsionHandler(level)),
+  akinciHandler(akinciWeak),
   akinciHandler(),
-  akinciHandler("strong"),
+  akinciHandler(akinciStrong),
   IMPULSE_HANDLER,
   VELOCITY_PROJECTION_HANDLER,
   // the families at explicit parameter values (`--handler penalty --sweep penalty.stiffness=…`)

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { AKINCI_SCHEMA, type AkinciLevel } from "../../../core/handler_schemas/akinci_schema.ts";
 import type { Scene } from "../../../core/scene.ts";
 import type { HandlerContext, HandlerEntry } from "../handler.ts";
 import { AkinciCoupling } from "./akinci_coupling.ts";
@@ -32,10 +33,10 @@ function notApplicable(scene: Scene): string | undefined {
 /**
  * The `akinci` handler entry (the method as published), or a stiffness level `akinci-weak` /
  * `akinci-strong`: the same coupling with the boundary volume Ψ_b scaled by the scene's
- * `volumeScale` for that id (`scenes/baseline_handlers.ts`: 0.1 and 10, the decade apart of the
- * other families' levels).
+ * `volumeScale` for that id (`AKINCI_VOLUME_LEVELS`: 0.1 and 10, the decade apart of the other
+ * families' levels).
  */
-export function akinciHandler(level?: "weak" | "strong"): HandlerEntry {
+export function akinciHandler(level?: AkinciLevel): HandlerEntry {
   const id = level ? `akinci-${level}` : "akinci";
   return {
     ...AKINCI_HANDLER,
@@ -51,18 +52,7 @@ export function akinciHandler(level?: "weak" | "strong"): HandlerEntry {
 export const AKINCI_HANDLER: HandlerEntry = {
   id: "akinci",
   description: "Akinci et al. 2012 boundary-particle coupling of SPH fluid with cloth and solids",
-  params: {
-    h: { description: "the fluid's kernel support radius h (m)", gt: 0 },
-    rho0: { description: "the fluid's rest density ρ0 (kg/m³)", gt: 0 },
-    soundSpeed: { description: "the fluid's speed of sound c_s (m/s)", gt: 0 },
-    friction: { description: "boundary friction σ of Eq. 13 (the fluid's α)", min: 0 },
-    volumeScale: {
-      description:
-        "scale of the boundary volume Ψ_b (Eq. 5; 1 as published): the coupling's stiffness, for sweeps",
-      gt: 0,
-      default: 1,
-    },
-  },
+  params: AKINCI_SCHEMA,
   neighborRadius: (params) => params.h,
   notApplicable,
   create(ctx: HandlerContext) {

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { IMPULSE_SCHEMA } from "../../../core/handler_schemas/impulse_schema.ts";
 import type { HandlerContext, HandlerEntry } from "../handler.ts";
 import { Impulse } from "./impulse.ts";
 
@@ -12,7 +13,7 @@ import { Impulse } from "./impulse.ts";
 export const IMPULSE_HANDLER: HandlerEntry = {
   id: "impulse",
   description: "Velocity impulses along n̂ with restitution, no position correction",
-  params: { restitution: { description: "restitution coefficient e", min: 0, max: 1 } },
+  params: IMPULSE_SCHEMA,
   create(ctx: HandlerContext) {
     const n = ctx.state.count;
     const k = new Impulse(ctx.device, {

@@ -6,14 +6,19 @@
  *
  * @module
  */
+import {
+  KERNEL_REPULSION_SCHEMA,
+  type KernelRepulsionLevel,
+} from "../../../core/handler_schemas/kernel_repulsion_schema.ts";
 import type { HandlerContext, HandlerEntry } from "../handler.ts";
 import { KernelRepulsion } from "./kernel_repulsion.ts";
 
 /**
- * The kernel-repulsion handler at one level (`weak`, `medium`, `strong`), or without a level: the
- * family `kernel-repulsion`, run only by its exact id at explicit stiffnesses (`--param`, `--sweep`).
+ * The kernel-repulsion handler at one level (`KERNEL_REPULSION_LEVELS`: `weak`, `medium`,
+ * `strong`), or without a level: the family `kernel-repulsion`, run only by its exact id at
+ * explicit stiffnesses (`--param`, `--sweep`).
  */
-export function kernelRepulsionHandler(level?: "weak" | "medium" | "strong"): HandlerEntry {
+export function kernelRepulsionHandler(level?: KernelRepulsionLevel): HandlerEntry {
   const id = level ? `kernel-repulsion-${level}` : "kernel-repulsion";
   return {
     id,
@@ -21,11 +26,7 @@ export function kernelRepulsionHandler(level?: "weak" | "medium" | "strong"): Ha
       level ?? "at an explicit stiffness"
     }`,
     explicitOnly: !level,
-    params: {
-      stiffness: { description: "contact pressure stiffness (Pa)", gt: 0 },
-      h: { description: "kernel support radius h (m)", gt: 0 },
-      rho0: { description: "rest density (kg/m³)", gt: 0 },
-    },
+    params: KERNEL_REPULSION_SCHEMA,
     neighborRadius: (params) => params.h,
     create(ctx: HandlerContext) {
       const k = new KernelRepulsion(ctx.device, {

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { MERGE_SPLIT_SCHEMA } from "../../../core/handler_schemas/merge_split_schema.ts";
 import { ParamError } from "../../../core/params.ts";
 import { assertGroupLimits } from "../../../core/grouping.ts";
 import { storageBuffer } from "../../runtime/kernel.ts";
@@ -19,22 +20,8 @@ import { MERGE_SPLIT_SAMPLED, MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
 export const MERGE_SPLIT_HANDLER: HandlerEntry = {
   id: "merge-split",
   description: "Particle merging-and-splitting (Truong et al. 2021), two-stage integration",
-  params: {
-    alpha: { description: "α of Eq. 20: share of the merge energy ΔE restored", min: 0, max: 1 },
-    beta: { description: "β of Eq. 20: share of the coupling energy ΔĒk restored", min: 0, max: 1 },
-    nMin: {
-      description: "smallest meta-particle size limit n_min (§5.2)",
-      min: 2,
-      integer: true,
-      allowInfinity: true,
-    },
-    nMax: {
-      description: "largest meta-particle size limit n_max (§5.2)",
-      min: 2,
-      integer: true,
-      allowInfinity: true,
-    },
-  },
+  // α, β, n_min, n_max with the paper's defaults, defined once in core (the scenes use it too)
+  params: MERGE_SPLIT_SCHEMA,
   checkParams(params, field) {
     try {
       assertGroupLimits(params.nMin, params.nMax, field);

@@ -5,15 +5,16 @@
  *
  * @module
  */
+import { PENALTY_SCHEMA, type PenaltyLevel } from "../../../core/handler_schemas/penalty_schema.ts";
 import type { HandlerContext, HandlerEntry } from "../handler.ts";
 import { PenaltyForce } from "./penalty_force.ts";
 
 /**
- * The penalty handler at one level (`weak`, `medium`, `strong`), or without a level: the family
- * `penalty`, run only by its exact id at explicit stiffnesses (`--param`, `--sweep`; the scene's
- * `handlers.penalty` gives its default, the medium level's).
+ * The penalty handler at one level (`PENALTY_LEVELS`: `weak`, `medium`, `strong`), or without a
+ * level: the family `penalty`, run only by its exact id at explicit stiffnesses (`--param`,
+ * `--sweep`; the scene's `handlers.penalty` gives its default, `PENALTY_FAMILY_LEVEL`'s).
  */
-export function penaltyHandler(level?: "weak" | "medium" | "strong"): HandlerEntry {
+export function penaltyHandler(level?: PenaltyLevel): HandlerEntry {
   const id = level ? `penalty-${level}` : "penalty";
   return {
     id,
@@ -21,7 +22,7 @@ export function penaltyHandler(level?: "weak" | "medium" | "strong"): HandlerEnt
       level ?? "at an explicit stiffness"
     }`,
     explicitOnly: !level,
-    params: { stiffness: { description: "penalty stiffness k (N/m)", gt: 0 } },
+    params: PENALTY_SCHEMA,
     create(ctx: HandlerContext) {
       const k = new PenaltyForce(ctx.device, {
         capacity: ctx.state.count,

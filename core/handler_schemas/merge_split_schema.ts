@@ -1,0 +1,43 @@
+/**
+ * The parameters of the `merge-split` handler (Truong et al. 2021), defined once: α and β of
+ * Eq. 20 and the meta-particle size limits of §5.2, with the paper's defaults (§6: α = 1, β = 0,
+ * n in [8, 64]). The GPU handler (`gpu/handlers/merge-split/merge_split_handler.ts`) declares this
+ * schema as its own; the scenes (`scenes/baseline_handlers.ts`, `scenes/dam_break.ts`) and the f64
+ * reference (`core/merge_split.ts`) take their defaults and ranges from it.
+ *
+ * @module
+ */
+import type { ParamSchema } from "../params.ts";
+
+/** The `merge-split` handler's parameter schema (ranges and the paper's defaults). */
+export const MERGE_SPLIT_SCHEMA = {
+  alpha: {
+    description: "α of Eq. 20: share of the merge energy ΔE restored",
+    min: 0,
+    max: 1,
+    default: 1,
+  },
+  beta: {
+    description: "β of Eq. 20: share of the coupling energy ΔĒk restored",
+    min: 0,
+    max: 1,
+    default: 0,
+  },
+  nMin: {
+    description: "smallest meta-particle size limit n_min (§5.2)",
+    min: 2,
+    integer: true,
+    allowInfinity: true,
+    default: 8,
+  },
+  nMax: {
+    description: "largest meta-particle size limit n_max (§5.2)",
+    min: 2,
+    integer: true,
+    allowInfinity: true,
+    default: 64,
+  },
+} as const satisfies ParamSchema;
+
+/** Some of the merge-split parameters by name (the others: the schema's defaults). */
+export type MergeSplitValues = Partial<Record<keyof typeof MERGE_SPLIT_SCHEMA, number>>;
