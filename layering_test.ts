@@ -4,7 +4,8 @@
  * every violation as `file → imported file (rule)`. Test files (`*_test.ts`) may reach up (a test
  * may use a higher layer to drive the code under test) but never sideways: bench ↔ reports,
  * system ↔ system, handler ↔ handler. The top of the gpu layer (`gpu/engine.ts`, `gpu/mod.ts`, every
- * file directly in `gpu/`) and the root files (`cli.ts`, `mod.ts`) may import anything.
+ * file directly in `gpu/`), the root files (`cli.ts`, `mod.ts`) and the browser bench (`web/`) may
+ * import anything; nothing outside `web/` imports it.
  *
  * The layers below the plug-ins, `gpu/runtime/` and `gpu/state/`, also never name a plug-in: no
  * `.ts` or `.wgsl` file there (tests included; code and comments alike) spells the id of a folder
@@ -182,6 +183,13 @@ const RULES: Rule[] = [
     name: "reports/ never imports bench/",
     appliesTo: (f) => within(f, "reports/"),
     allows: (_f, t) => !within(t, "bench/"),
+    tests: true,
+  },
+  {
+    // web/ is the top of the browser bench, as cli.ts is of the Deno one: it may import anything
+    name: "nothing outside web/ imports web/",
+    appliesTo: (f) => !within(f, "web/"),
+    allows: (_f, t) => !within(t, "web/"),
     tests: true,
   },
 ];

@@ -24,10 +24,15 @@ function git(args: string[]): string | null {
   }
 }
 
-/** Captures the environment for an adapter record (from `acquireGpu`). */
-export function captureEnvironment(adapter: AdapterRecord): Environment {
+/** The commit of this tree and whether tracked files differ from it (null: no git or repository). */
+export function gitState(): { commit: string | null; dirty: boolean | null } {
   const commit = git(["rev-parse", "HEAD"]);
   const status = commit === null ? null : git(["status", "--porcelain", "--untracked-files=no"]);
+  return { commit, dirty: status === null ? null : status.length > 0 };
+}
+
+/** Captures the environment for an adapter record (from `acquireGpu`). */
+export function captureEnvironment(adapter: AdapterRecord): Environment {
   const cpus = os.cpus();
   return {
     deno: Deno.version.deno,
@@ -37,27 +42,7 @@ export function captureEnvironment(adapter: AdapterRecord): Environment {
     cpu: { model: cpus[0]?.model ?? "unknown", cores: cpus.length },
     memoryBytes: os.totalmem(),
     adapter,
-    git: { commit, dirty: status === null ? null : status.length > 0 },
+    git: gitState(),
     webgpuBackend: Deno.env.get("DENO_WEBGPU_BACKEND") ?? null,
   };
-}
-
-/** SHA-256 (hex) of a JSON value with sorted keys: the identity of a resolved configuration. */
-export async function configHash(value: unknown): Promise<string> {
-  const text = stableStringify(value);
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((x) => x.toString(16).padStart(2, "0")).join("");
-}
-
-/** JSON with object keys sorted, Infinity written as "Infinity" (a canonical form for hashing). */
-export function stableStringify(value: unknown): string {
-  return JSON.stringify(value, (_k, v) => {
-    if (v === Infinity) return "Infinity";
-    if (v && typeof v === "object" && !Array.isArray(v)) {
-      return Object.fromEntries(
-        Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]]),
-      );
-    }
-    return v;
-  });
 }

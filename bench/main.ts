@@ -23,6 +23,7 @@ import { expandSweeps } from "./sweep.ts";
 import { SUITES } from "./suites.ts";
 import { verifyCommand } from "./verify.ts";
 import type { CaseRecord, CaseStatus } from "../core/result.ts";
+import { captureEnvironment } from "./environment.ts";
 
 /** The statuses of a case that did not run to its end: exit status 1. */
 export const CASE_FAILED: readonly CaseStatus[] = ["failed", "timeout", "gpu-timeout"];
@@ -189,6 +190,7 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
       timeout: opts.timeout,
     }, {
       resultsFile,
+      environment: captureEnvironment,
       progress,
       interrupted: () => interrupted,
       places: placed.map((p) => p.place),

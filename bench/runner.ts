@@ -24,10 +24,12 @@ import { kernelWorkgroupSizes, pipelineStats } from "../gpu/runtime/kernel.ts";
 import { type GpuDeadlineOptions, GpuTimeoutError } from "../gpu/runtime/gpu_deadline.ts";
 import { DeviceLease } from "./device_lease.ts";
 import { summariseMetrics, TABLE_I_PHASES } from "./case_metrics.ts";
-import { captureEnvironment, configHash, type Environment } from "./environment.ts";
+import { configHash } from "./config_hash.ts";
 import type { Progress } from "./progress.ts";
 import {
+  type AdapterRecord,
   type CaseRecord,
+  type Environment,
   type PhaseTiming,
   recordLine,
   SAMPLE_FIELDS,
@@ -67,15 +69,23 @@ export interface ProtocolOptions {
   deadline?: Omit<GpuDeadlineOptions, "notAfter">;
 }
 
-/** Where results go and how progress is shown. */
+/** Where results go, how progress is shown, and what the host says about itself. */
 export interface RunIo {
-  /** The results file; each finished case is appended as one line. */
-  resultsFile: string;
+  /**
+   * The record's environment for the adapter a case runs on: `captureEnvironment`
+   * (`bench/environment.ts`) under Deno; the page's own in a browser.
+   */
+  environment: (adapter: AdapterRecord) => Environment;
+  /** The results file, where each finished case is appended as one line (Deno). */
+  resultsFile?: string;
+  /** Called with each finished case's line (where there is no results file: a browser page). */
+  write?: (line: string) => void;
   /** Each case's place in the run's whole case list (by the case's index), recorded as `case`. */
   places?: readonly CasePlace[];
   /** The place of the case {@link runOne} runs (runSuite sets it from `places`). */
   place?: CasePlace;
-  progress?: Progress;
+  /** Progress of the cases and steps (the terminal's `Progress`, or a page's). */
+  progress?: Pick<Progress, "caseStart" | "step" | "caseEnd">;
   /** Polled between batches of steps: true stops the run (Ctrl-C). */
   interrupted?: () => boolean;
   /**
@@ -111,7 +121,7 @@ export function defaultWarmup(steps: number): number {
 export async function runOne(
   spec: CaseSpec,
   options: ProtocolOptions,
-  io: RunIo = { resultsFile: "" },
+  io: RunIo,
 ): Promise<CaseRecord | null> {
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
@@ -175,7 +185,7 @@ export async function runOne(
   try {
     gpu = await devices.get();
     compiled = pipelineStats(gpu.device);
-    const env: Environment = captureEnvironment(gpu.info);
+    const env: Environment = io.environment(gpu.info);
     record.env = env;
     const perPhase: Record<string, number[]> = {};
     const total: number[] = [];
@@ -376,6 +386,7 @@ export async function runOne(
       what: `${scene.id} × ${handler} (scale ${scene.scale})`,
     });
   }
+  io.write?.(recordLine(record));
   return record;
 }
 

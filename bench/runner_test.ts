@@ -5,6 +5,7 @@ import { DeviceLease } from "./device_lease.ts";
 import { Progress } from "./progress.ts";
 import { type ProtocolOptions, runSuite } from "./runner.ts";
 import { type CaseSpec, checkedCase } from "./suite.ts";
+import { captureEnvironment } from "./environment.ts";
 
 // The runner on the software adapter with tiny scenes and a few steps per case.
 const spec = (scene: string, handler: string): CaseSpec =>
@@ -63,7 +64,7 @@ Deno.test({
     ];
     try {
       const { records } = await runSuite(cases, { ...protocol, deadline: { floorSeconds: 1 } }, {
-        resultsFile: "",
+        environment: captureEnvironment,
         progress,
         devices,
       });
@@ -114,7 +115,7 @@ Deno.test({
           first,
         ],
         protocol,
-        { resultsFile: "", devices },
+        { environment: captureEnvironment, devices },
       );
       assert.deepEqual(records.map((r) => r.status), ["ok", "ok", "ok", "ok"]);
       assert.equal(devices.acquired, 1, "one device for the four cases");

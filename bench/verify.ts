@@ -24,6 +24,7 @@ import { runOne } from "./runner.ts";
 import { DeviceLease } from "./device_lease.ts";
 import { checkedCase, loadSceneFile } from "./suite.ts";
 import { sweptScene } from "./sweep.ts";
+import { captureEnvironment } from "./environment.ts";
 
 /** The outcome of re-running one recorded case. */
 export interface VerifyOutcome {
@@ -124,7 +125,7 @@ async function verifyOn(
         ...(rec.sweep ? { sweep: { ...rec.sweep } } : {}),
       }, "the record's handlerParams"),
       { adapter: options.adapter, steps: rec.steps, warmup: 0, repeat: 1, timeout: Infinity },
-      { resultsFile: "", devices },
+      { environment: captureEnvironment, devices },
     );
     const warnings: string[] = [];
     if (typeof rec.dt === "number" && scene.dt !== rec.dt) {

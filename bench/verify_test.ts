@@ -6,6 +6,7 @@ import { runSuite } from "./runner.ts";
 import { resolveCases } from "./suite.ts";
 import { expandSweeps, parseSweep, sweptScene } from "./sweep.ts";
 import { verifyCommand, verifyResults } from "./verify.ts";
+import { captureEnvironment } from "./environment.ts";
 
 /** {@link verifyCommand} on `file` with its output captured (no case reaches the GPU here). */
 async function verify(file: string) {
@@ -151,7 +152,7 @@ Deno.test({
       const { records } = await runSuite(
         cases,
         { adapter: "software", steps: 6, warmup: 1, repeat: 1, timeout: 600 },
-        { resultsFile: file },
+        { resultsFile: file, environment: captureEnvironment },
       );
       assert.equal(records[0].status, "ok", records[0].error ?? "");
       assert.equal(records[0].dt, 4e-4);

@@ -51,9 +51,15 @@ export interface AdapterRecord {
 
 /** The environment of a run (recorded with every case). */
 export interface Environment {
-  deno: string;
-  v8: string;
-  typescript: string;
+  /** Deno's, V8's and TypeScript's versions (absent in a record of the browser bench). */
+  deno?: string;
+  v8?: string;
+  typescript?: string;
+  /**
+   * Set by the browser bench (`web/`): the page's user agent and the origin it was served from;
+   * `os`, `cpu` and `memoryBytes` are then what the browser tells (`navigator`).
+   */
+  browser?: { userAgent: string; origin: string };
   os: { platform: string; release: string; arch: string };
   cpu: { model: string; cores: number };
   memoryBytes: number;
@@ -388,6 +394,8 @@ function checkMetrics(m: Obj): void {
 /** `env`: the adapter the report and `--verify` name, and the parts the run summary lists. */
 function checkEnv(e: Obj): void {
   optional("env.deno", e.deno, ["string"]);
+  optional("env.browser", e.browser, ["object"]);
+  if (e.browser) expect("env.browser.userAgent", (e.browser as Obj).userAgent, ["string"]);
   for (const k of ["os", "cpu", "git"]) optional(`env.${k}`, e[k], ["object"]);
   optional("env.memoryBytes", e.memoryBytes, ["number"]);
   expect("env.adapter", e.adapter, ["object"]);

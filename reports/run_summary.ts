@@ -98,8 +98,13 @@ export function renderRunSummary(input: { label: string; records: readonly CaseR
     ],
     ["OS", list(env.map((e) => e?.os && `${e.os.platform} ${e.os.release} ${e.os.arch}`))],
     [
-      "Deno",
-      list(env.map((e) => e && `Deno ${e.deno}, V8 ${e.v8}, TypeScript ${e.typescript}`)),
+      "runtime",
+      list(env.map((e) =>
+        e &&
+        (e.browser
+          ? `browser: ${e.browser.userAgent} (${e.browser.origin})`
+          : `Deno ${e.deno}, V8 ${e.v8}, TypeScript ${e.typescript}`)
+      )),
     ],
     ["WebGPU backend", list(env.map((e) => e?.webgpuBackend ?? "default"))],
     ["git commit", list(commits)],

@@ -3,7 +3,7 @@ import { badSceneCheck } from "../core/bad_scene_check.ts";
 import { sceneFromJson, sceneToJson } from "../core/scene.ts";
 import { buildParticles } from "../core/scene_builder.ts";
 import { getScene, hasImpactSpeed, sceneIds } from "./catalog.ts";
-import { configHash } from "../bench/environment.ts";
+import { configHash } from "../bench/config_hash.ts";
 import { SCALES } from "../core/scene.ts";
 import { handlerParams, HANDLERS } from "../gpu/handlers/registry.ts";
 import { sceneSystems } from "../gpu/systems/registry.ts";

@@ -122,11 +122,12 @@ export function trackBufferMemory(device: GPUDevice): BufferMemory {
 /**
  * The budget an engine sets on its device by default: on a software (fallback) adapter, which
  * allocates GPU buffers in host memory, 90 % of the host memory available now; on a hardware
- * adapter none (WebGPU does not expose its memory; an allocation it cannot serve fails with an
- * out-of-memory error at run time).
+ * adapter, or outside Deno, none (WebGPU does not expose its memory; an allocation it cannot serve
+ * fails with an out-of-memory error at run time).
  */
 export function defaultBufferBudget(adapter: { isFallbackAdapter: boolean }): BufferBudget | null {
-  if (!adapter.isFallbackAdapter) return null;
+  // outside Deno (a browser page) host memory cannot be read: no budget
+  if (!adapter.isFallbackAdapter || typeof Deno === "undefined") return null;
   const available = Deno.systemMemoryInfo().available;
   return {
     bytes: 0.9 * available,

@@ -1,0 +1,99 @@
+/**
+ * `deno task web`: builds the browser bench into a static folder (default `web/dist/`) that works
+ * offline and from any static host: `app.js` (the engine, scenes, handlers, bench protocol and
+ * report bundled from the same sources as the Deno bench by `deno bundle`), `index.html`,
+ * `style.css`, `libraries.json` (chart.js and three.js for the report, from node_modules) and
+ * `build.json` (the commit built). `--serve` then serves the folder (`--port`, default 8000).
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { gitState } from "../bench/environment.ts";
+import { vendorLibraries } from "../reports/vendor_libraries.ts";
+import type { BuildInfo } from "./browser_environment.ts";
+import { serveFolder } from "./serve_folder.ts";
+
+const HERE = new URL("./", import.meta.url);
+
+/** Usage of `deno task web`. */
+export const WEB_USAGE = `deno task web [--out DIR] [--serve] [--port N]
+
+Builds the browser bench into DIR (default web/dist): open DIR/index.html from any static host.
+  --serve      serve DIR at http://127.0.0.1:PORT/ after building
+  --port N     the port of --serve (default 8000)`;
+
+/**
+ * Builds the page into `out` (created; files of an earlier build replaced). Throws with
+ * `deno bundle`'s output when bundling fails.
+ */
+export async function buildPage(out: string): Promise<BuildInfo> {
+  await Deno.mkdir(out, { recursive: true });
+  const bundle = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "bundle",
+      "--quiet",
+      "--platform",
+      "browser",
+      "--config",
+      new URL("../deno.json", import.meta.url).pathname,
+      "--output",
+      `${out}/app.js`,
+      new URL("./app.ts", HERE).pathname,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!bundle.success) {
+    const text = new TextDecoder().decode(bundle.stderr) + new TextDecoder().decode(bundle.stdout);
+    throw new Error(`deno bundle failed (exit ${bundle.code}):\n${text.slice(-4000)}`);
+  }
+  for (const file of ["index.html", "style.css"]) {
+    await Deno.copyFile(new URL(file, HERE), `${out}/${file}`);
+  }
+  await Deno.writeTextFile(`${out}/libraries.json`, JSON.stringify(vendorLibraries()));
+  const build: BuildInfo = { ...gitState(), builtAt: new Date().toISOString() };
+  await Deno.writeTextFile(`${out}/build.json`, JSON.stringify(build));
+  return build;
+}
+
+/** Runs `deno task web` with `args`; returns the exit status (2: usage error). */
+export async function webMain(args: readonly string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      options: {
+        out: { type: "string", default: new URL("./dist", HERE).pathname },
+        serve: { type: "boolean", default: false },
+        port: { type: "string", default: "8000" },
+        help: { type: "boolean", default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (e) {
+    console.error(`mergesplit web: ${(e as Error).message}\n\n${WEB_USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(WEB_USAGE);
+    return 0;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`mergesplit web: --port must be an integer in 0..65535, got ${values.port}`);
+    return 2;
+  }
+  const build = await buildPage(values.out);
+  console.log(`built ${values.out} (commit ${build.commit ?? "unknown"})`);
+  if (values.serve) {
+    const server = serveFolder(values.out, {
+      port,
+      onListen: (url) => console.log(`serving ${values.out} at ${url} (Ctrl-C to stop)`),
+    });
+    await server.finished;
+  }
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await webMain(Deno.args));
