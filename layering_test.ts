@@ -347,6 +347,16 @@ Deno.test("layering", async (t) => {
     );
   });
 
+  await t.step("gpu/, core/ and scenes/ read no file (the browser bench bundles them)", () => {
+    const read = /\bDeno\.(readTextFile|readFile|open)(Sync)?\(/;
+    const bad = files.filter((f) =>
+      within(f, "gpu/", CORE, "scenes/") && !isTest(f) && !f.endsWith("_fixture.ts") &&
+      read.test(Deno.readTextFileSync(new URL(f, ROOT)))
+    );
+    assert.deepEqual(bad, [], "import WGSL and data as text or JSON modules instead");
+    assert.ok(read.test('Deno.readTextFileSync(new URL("./x.wgsl", import.meta.url))'));
+  });
+
   await t.step("every mod.ts only re-exports", () => {
     const mods = files.filter((f) => f === "mod.ts" || f.endsWith("/mod.ts"));
     assert.ok(mods.includes("mod.ts") && mods.includes("core/mod.ts"));
