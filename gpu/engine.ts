@@ -8,10 +8,14 @@
  */
 import type { Scene } from "../core/scene.ts";
 import type { ParticleSet } from "../core/scene_builder.ts";
-import { buildEngineParts, type EngineParts, type ResolvedParts } from "./engine_parts.ts";
+import {
+  buildEngineParts,
+  type EngineParts,
+  type ResolvedParts,
+  resolveParts,
+} from "./engine_parts.ts";
 import type { EngineOptions } from "./engine_options.ts";
 import type { GpuHandler } from "./handlers/handler.ts";
-import { applicableHandler, handlerParams } from "./handlers/registry.ts";
 import type { MetricsSample } from "./metrics/metrics.ts";
 import { acquireGpu, type GpuContext } from "./runtime/device.ts";
 import { beginKernelRecord, keepPipelineLabels, readBuffer } from "./runtime/kernel.ts";
@@ -24,13 +28,9 @@ import type { StepClock, StepTimings } from "./runtime/step_clock.ts";
 import { StepEncoder } from "./step_encoder.ts";
 import type { GridGeometry } from "./state/neighbor_grid.ts";
 import type { ParticleState } from "./state/particle_state.ts";
-import { planSystems } from "./systems/registry.ts";
 import type { GpuSystem, SolverStats } from "./systems/system.ts";
 
-export { type Phase, PHASES };
-export type { StepTimings };
-export { RunStopped };
-export type { EngineOptions };
+export { type EngineOptions, type Phase, PHASES, RunStopped, type StepTimings };
 
 /** One scene under one handler on the GPU. */
 export class Engine {
@@ -109,18 +109,7 @@ export class Engine {
    * that fails clears the device's kernel cache (its objects may be invalid).
    */
   static async create(scene: Scene, options: EngineOptions): Promise<Engine> {
-    applicableHandler(scene, options.handler);
-    if (options.handlerParams && options.params) {
-      throw new TypeError(
-        "options.params: give the overrides or options.handlerParams (already resolved with " +
-          "them), not both",
-      );
-    }
-    const resolved = {
-      handlerParams: options.handlerParams ??
-        handlerParams(scene, options.handler, options.params),
-      plan: planSystems(scene),
-    };
+    const resolved = resolveParts(scene, options);
     const gpu = options.gpu ?? await acquireGpu({ adapter: options.adapter ?? "default" });
     const gpuDeadline = new GpuDeadline(options.deadline);
     return await buildInSession(gpu, {
@@ -265,8 +254,7 @@ export class Engine {
   readStats(): Promise<Readonly<Record<string, number>> & { overflow: number }> {
     const read = async () => {
       const words = await readBuffer(this.gpu.device, this.#parts.contacts.outputs.overflow);
-      const handler = await this.handler.stats?.read();
-      return { ...handler, overflow: new Uint32Array(words)[0] };
+      return { ...await this.handler.stats?.read(), overflow: new Uint32Array(words)[0] };
     };
     return this.#read(
       read(),

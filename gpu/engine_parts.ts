@@ -10,7 +10,7 @@ import { buildParticles, type ParticleSet } from "../core/scene_builder.ts";
 import { Coupling } from "./coupling/coupling.ts";
 import type { EngineOptions } from "./engine_options.ts";
 import type { GpuHandler } from "./handlers/handler.ts";
-import { getHandler } from "./handlers/registry.ts";
+import { applicableHandler, getHandler, handlerParams } from "./handlers/registry.ts";
 import { Metrics } from "./metrics/metrics.ts";
 import { StepBudget } from "./metrics/step_budget.ts";
 import { type Phase, PHASES } from "./phases.ts";
@@ -19,7 +19,7 @@ import { StepClock } from "./runtime/step_clock.ts";
 import { deviceContactSlots } from "./state/contact_slots.ts";
 import { Contacts } from "./state/contacts.ts";
 import { ParticleState } from "./state/particle_state.ts";
-import { createSystems, type SystemPlan } from "./systems/registry.ts";
+import { createSystems, planSystems, type SystemPlan } from "./systems/registry.ts";
 import type { GpuSystem } from "./systems/system.ts";
 
 /** An engine's parts, built and wired, before any step. */
@@ -49,6 +49,28 @@ export interface ResolvedParts {
   handlerParams: Readonly<Record<string, number>>;
   /** The scene's systems and their parameters (`planSystems`). */
   plan: SystemPlan;
+}
+
+/**
+ * The handler's parameters and the system plan of `scene`, resolved and checked once: the
+ * handler applies to the scene, parameters given resolved (`options.handlerParams`, from the
+ * bench's case) are taken as they are, else the scene's values with `options.params`.
+ */
+export function resolveParts(
+  scene: Scene,
+  options: Pick<EngineOptions, "handler" | "params" | "handlerParams">,
+): ResolvedParts {
+  applicableHandler(scene, options.handler);
+  if (options.handlerParams && options.params) {
+    throw new TypeError(
+      "options.params: give the overrides or options.handlerParams (already resolved with " +
+        "them), not both",
+    );
+  }
+  return {
+    handlerParams: options.handlerParams ?? handlerParams(scene, options.handler, options.params),
+    plan: planSystems(scene),
+  };
 }
 
 /**
