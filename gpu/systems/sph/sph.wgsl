@@ -49,6 +49,10 @@ override WORKGROUP_SIZE: u32 = 64;
 // Where vel starts in xmVelOut (vec4 elements): the offset of the `vel` range, a multiple of the
 // device's minStorageBufferOffsetAlignment (sph_forces.ts).
 override VEL_OFFSET: u32;
+// What sph_gather writes: 0 both halves (xmVelOut is the whole buffer); where the whole buffer
+// is more than one storage binding may be (llvmpipe's 128 MiB at Table I's 6.5M particles), two
+// pipelines: 1 the positions (xmVelOut is the first half), 2 the velocities (the second half).
+override GATHER_PART: u32 = 0u;
 
 @group(0) @binding(0) var<uniform> params: SphParams;
 @group(0) @binding(1) var<storage, read> cellStart: array<u32>;
@@ -99,8 +103,14 @@ fn sph_gather(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
   if (fluid[i] != 0u) {
     m = mass[i];
   }
-  xmVelOut[k] = vec4f(dofX[d].xyz + offset[i].xyz, m);
-  xmVelOut[VEL_OFFSET + k] = vec4f(dofV[d].xyz, 0.0);
+  if (GATHER_PART != 2u) {
+    xmVelOut[k] = vec4f(dofX[d].xyz + offset[i].xyz, m);
+  }
+  if (GATHER_PART == 0u) {
+    xmVelOut[VEL_OFFSET + k] = vec4f(dofV[d].xyz, 0.0);
+  } else if (GATHER_PART == 2u) {
+    xmVelOut[k] = vec4f(dofV[d].xyz, 0.0);
+  }
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)

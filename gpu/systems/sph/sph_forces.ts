@@ -91,6 +91,11 @@ export interface SphForcesOptions {
   workgroupSize?: number;
   /** Label prefix of every GPU object; default "sph". */
   label?: string;
+  /**
+   * The largest storage binding (bytes; default the device's `maxStorageBufferBindingSize`): a
+   * smaller value exercises the split gather ({@link SphForces.splitGather}).
+   */
+  maxBindingSize?: number;
 }
 
 /**
@@ -137,6 +142,8 @@ export interface SphForcesBuffers {
 export interface SphBindings {
   readonly buffers: Readonly<SphForcesBuffers>;
   readonly gather: GPUBindGroup;
+  /** The velocities' gather, where the gather is split in two (`SphForces.splitGather`). */
+  readonly gatherVelocity?: GPUBindGroup;
   readonly density: GPUBindGroup;
   readonly forces: GPUBindGroup;
 }
@@ -155,6 +162,7 @@ export interface SphEncodeOptions {
  */
 const ENTRY_BINDINGS = {
   gather: { read: [2, 3, 4, 5, 6, 7, 8], write: [11] },
+  gatherVelocity: { read: [2, 3, 4, 5, 6, 7, 8], write: [11] },
   density: { read: [1, 2, 14, 17], write: [9, 13, 18] },
   forces: { read: [1, 2, 14, 15, 16], write: [10] },
 } as const;
@@ -171,6 +179,7 @@ function entryBindings(key: keyof typeof ENTRY_BINDINGS): [number, BindingKind][
 
 const ENTRY_POINTS = {
   gather: "sph_gather",
+  gatherVelocity: "sph_gather",
   density: "sph_density",
   forces: "sph_forces",
 } as const;
@@ -247,7 +256,13 @@ export class SphForces {
   readonly #aux: GPUBuffer;
   readonly #noBoundary: GPUBuffer;
   readonly #pressure: GPUBuffer;
-  readonly #kernels: Record<keyof typeof ENTRY_POINTS, Kernel>;
+  readonly #kernels: Partial<Record<keyof typeof ENTRY_POINTS, Kernel>>;
+  /**
+   * Whether the gather writes the positions and the velocities in two dispatches, each through a
+   * binding of its half: where the whole scratch buffer is more than the device's
+   * `maxStorageBufferBindingSize` (llvmpipe's 128 MiB at Table I's 6.5M-particle bowl).
+   */
+  readonly splitGather: boolean;
 
   /** Creates the pipelines, the uniform and the scratch buffers (see {@link SphForcesOptions}). */
   constructor(device: GPUDevice, options: SphForcesOptions) {
@@ -306,16 +321,19 @@ export class SphForces {
     this.#noBoundary = scratch("no boundary density", 4); // zero-initialised, never written
     this.#pressure = scratch("pressure over density squared and density", 8);
 
-    const kernel = (key: keyof typeof ENTRY_POINTS) =>
+    const limit = options.maxBindingSize ?? device.limits.maxStorageBufferBindingSize;
+    this.splitGather = this.#velOffset + 16 * capacity > limit;
+    const kernel = (key: keyof typeof ENTRY_POINTS, part = 0) =>
       createKernel(device, {
         label: `${label} ${key}`,
         code: SPH_WGSL,
         entryPoint: ENTRY_POINTS[key],
         bindings: entryBindings(key),
-        constants: { WORKGROUP_SIZE: wg, VEL_OFFSET: this.#velOffset / 16 },
+        constants: { WORKGROUP_SIZE: wg, VEL_OFFSET: this.#velOffset / 16, GATHER_PART: part },
       });
     this.#kernels = {
-      gather: kernel("gather"),
+      gather: kernel("gather", this.splitGather ? 1 : 0),
+      ...(this.splitGather ? { gatherVelocity: kernel("gatherVelocity", 2) } : {}),
       density: kernel("density"),
       forces: kernel("forces"),
     };
@@ -370,12 +388,14 @@ export class SphForces {
       }
     }
     const members = 16 * this.capacity;
+    const positions = { buffer: this.#xmVel, offset: 0, size: members };
+    const velocities = { buffer: this.#xmVel, offset: this.#velOffset, size: members };
     const byBinding = new Map<number, BindingResource>([
       [0, this.#params],
-      [11, this.#xmVel],
+      [11, this.splitGather ? positions : this.#xmVel],
       [13, this.#aux],
-      [14, { buffer: this.#xmVel, offset: 0, size: members }],
-      [15, { buffer: this.#xmVel, offset: this.#velOffset, size: members }],
+      [14, positions],
+      [15, velocities],
       [16, this.#aux],
       [17, this.#noBoundary],
       [18, this.#pressure],
@@ -385,10 +405,18 @@ export class SphForces {
       if (buffer) byBinding.set(binding, buffer);
     }
     const group = (key: keyof typeof ENTRY_POINTS) =>
-      bindKernel(this.device, this.#kernels[key], byBinding);
+      bindKernel(this.device, this.#kernels[key]!, byBinding);
+    const gatherVelocity = this.splitGather
+      ? bindKernel(
+        this.device,
+        this.#kernels.gatherVelocity!,
+        new Map([...byBinding, [11, velocities]]),
+      )
+      : undefined;
     return Object.freeze({
       buffers: Object.freeze({ ...buffers }),
       gather: group("gather"),
+      ...(gatherVelocity ? { gatherVelocity } : {}),
       density: group("density"),
       forces: group("forces"),
     });
@@ -409,8 +437,14 @@ export class SphForces {
       timestampWrites: options.timestampWrites,
     });
     const size = this.#size();
-    dispatch(pass, this.#kernels.gather, { bindGroup: bindings.gather, ...size });
-    dispatch(pass, this.#kernels.density, { bindGroup: bindings.density, ...size });
+    dispatch(pass, this.#kernels.gather!, { bindGroup: bindings.gather, ...size });
+    if (this.splitGather) {
+      dispatch(pass, this.#kernels.gatherVelocity!, {
+        bindGroup: bindings.gatherVelocity!,
+        ...size,
+      });
+    }
+    dispatch(pass, this.#kernels.density!, { bindGroup: bindings.density, ...size });
     pass.end();
   }
 
@@ -428,7 +462,7 @@ export class SphForces {
       label: `${this.label} force pass`,
       timestampWrites: options.timestampWrites,
     });
-    dispatch(pass, this.#kernels.forces, {
+    dispatch(pass, this.#kernels.forces!, {
       bindGroup: bindings.forces,
       ...this.#size(),
     });

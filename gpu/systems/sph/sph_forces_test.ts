@@ -392,6 +392,24 @@ Deno.test("SphForces (WebGPU, software adapter)", async (t) => {
     compare(s, await runGpu(device, s, sph, gridFor(s, 1.7 * h)), params);
   });
 
+  await t.step("the gather split in two (one binding each half) gives the same bits", async () => {
+    const s = makeScene(side, 0.09, suggested.mass, 7);
+    mergeGroups(s, [[5, 6, 7]]);
+    const grid = gridFor(s, h);
+    const split = new SphForces(device, {
+      capacity,
+      ...params,
+      label: "test sph split gather",
+      maxBindingSize: 16 * capacity + 256,
+    });
+    assert.ok(split.splitGather && !sph.splitGather);
+    const a = await runGpu(device, s, sph, grid);
+    const b = await runGpu(device, s, split, grid);
+    split.destroy();
+    sameBits(a.density, b.density);
+    sameBits(a.force, b.force);
+  });
+
   await t.step("two runs give bit-identical outputs", async () => {
     const s = makeScene(side, 0.09, suggested.mass, 7);
     mergeGroups(s, [[5, 6, 7]]);
