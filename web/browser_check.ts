@@ -40,7 +40,10 @@ export function comparisonMarkdown(
   const rows = new Map<string, CaseRow>();
   for (const r of deno) rows.set(key(r), { label: key(r), deno: r });
   for (const r of browser) rows.set(key(r), { ...rows.get(key(r)), label: key(r), browser: r });
-  const adapter = (rs: readonly CaseRecord[]) => rs[0]?.env?.adapter.description || "?";
+  const adapter = (rs: readonly CaseRecord[]) => {
+    const a = rs[0]?.env?.adapter;
+    return a?.description || [a?.vendor, a?.architecture].filter(Boolean).join(" ") || "?";
+  };
   const out = [
     `browser: ${browser[0]?.env?.browser?.userAgent ?? "?"} on ${adapter(browser)}; ` +
     `Deno ${deno[0]?.env?.deno ?? "?"} on ${adapter(deno)}`,
