@@ -6,8 +6,9 @@
  * harness's report of them in the page.
  *
  * URL parameters preset the form (`suite`, `scenes`, `handlers`, `scale`, `steps`); `run=1` starts
- * at once; `post=<path>` sends `{ lines, claims, error }` to that path of the page's origin when
- * the run ends (the browser test's channel, `web/browser_page_test.ts`).
+ * at once; `report=1` shows the report when the run ends; `post=<path>` sends `{ lines, claims,
+ * error, reportChars }` to that path of the page's origin when the run ends (the browser test's
+ * channel, `web/chromium_page.ts`).
  *
  * @module
  */
@@ -128,7 +129,8 @@ async function fetchJson<T>(path: string): Promise<T> {
   return await res.json() as T;
 }
 
-async function showReport(records: CaseRecord[]): Promise<void> {
+/** Renders the report of `records` into the page's frame; returns its size in characters. */
+async function showReport(records: CaseRecord[]): Promise<number> {
   const libraries = await fetchJson<VendorLibraries>("libraries.json");
   const html = renderReportPage([{ label: "this browser", records }], {
     libraries,
@@ -136,6 +138,7 @@ async function showReport(records: CaseRecord[]): Promise<void> {
   });
   $("report-section").hidden = false;
   $<HTMLIFrameElement>("report").srcdoc = html;
+  return html.length;
 }
 
 /** Sends the run's outcome to `path` of this origin (the browser test's channel). */
@@ -194,12 +197,16 @@ async function main(): Promise<void> {
     link.href = URL.createObjectURL(new Blob([text], { type: "application/jsonl" }));
     link.hidden = lines.length === 0;
     $<HTMLButtonElement>("show-report").disabled = records.length === 0;
+    // report=1: the report at once (the browser test checks that it renders)
+    const reportChars = params.get("report") === "1" && records.length
+      ? await showReport(records)
+      : 0;
     if (post) {
       const claims = evaluateClaims(records).map(({ claim, result }) => ({
         id: claim.id,
         status: result.status,
       }));
-      await report(post, { lines, claims, error });
+      await report(post, { lines, claims, error, reportChars });
     }
   };
   $("form").addEventListener("submit", (e) => {

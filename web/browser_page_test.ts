@@ -1,8 +1,9 @@
 /**
  * The browser bench from a fresh build: `deno task web`'s folder, opened in headless Chromium on
- * SwiftShader, runs `fig4-fluid-cloth` at `tiny` under merge-split, and the record it offers passes
- * the result schema and reads as a Deno run's does (`deno task report`'s reader). Skipped without
- * Chromium. The whole default suite against the Deno bench is `deno task web-check` (CI).
+ * SwiftShader, runs `fig4-fluid-cloth` at `tiny` under merge-split, the record it offers passes
+ * the result schema and reads as a Deno run's does (`deno task report`'s reader), and it renders the
+ * report. Skipped without Chromium. The whole default suite against the Deno bench is
+ * `deno task web-check` (CI).
  *
  * @module
  */
@@ -20,7 +21,7 @@ Deno.test({
     try {
       const build = await buildPage(out);
       const outcome = await runPageInChromium(out, {
-        query: "suite=&scenes=fig4-fluid-cloth&handlers=merge-split&scale=tiny&steps=6",
+        query: "suite=&scenes=fig4-fluid-cloth&handlers=merge-split&scale=tiny&steps=6&report=1",
         timeoutMs: 240_000,
       });
       assert.equal(outcome.error, null);
@@ -35,6 +36,8 @@ Deno.test({
       assert.equal(record.env?.git.commit, build.commit);
       assert.ok((record.timings?.phases.total.median ?? 0) > 0, "steps were timed");
       assert.ok(outcome.claims.length > 0, "the page evaluated the claims");
+      // the report, with chart.js and three.js inlined from the build's libraries.json
+      assert.ok(outcome.reportChars > 500_000, `a report of ${outcome.reportChars} characters`);
     } finally {
       await Deno.remove(out, { recursive: true });
     }

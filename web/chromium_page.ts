@@ -14,6 +14,8 @@ export interface PageOutcome {
   lines: string[];
   claims: { id: string; status: string }[];
   error: string | null;
+  /** Characters of the report the page rendered (with `report=1` in the query; else 0). */
+  reportChars: number;
   /** Seconds from opening the page to its report. */
   seconds: number;
 }
