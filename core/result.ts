@@ -39,7 +39,8 @@ export interface AdapterRecord {
   description: string;
   /**
    * The WebGPU backend the adapter was found on (`vulkan`, `gl`, `metal`, `dx12`): lavapipe
-   * (Vulkan) and llvmpipe (GL) share a description. Absent in records made before it was kept.
+   * (Vulkan) and llvmpipe (GL) share a description. Absent in records made before it was kept,
+   * and in the browser bench's (the browser does not say which backend it chose).
    */
   backend?: string;
   isFallbackAdapter: boolean;

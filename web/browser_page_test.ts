@@ -33,6 +33,7 @@ Deno.test({
       assert.equal(record.steps, 6);
       assert.match(record.stateHash ?? "", /^[0-9a-f]{64}$/);
       assert.ok(record.env?.browser?.userAgent.includes("Chrome"), "the browser is recorded");
+      assert.equal(record.env?.adapter.backend, undefined, "the browser names no backend");
       assert.equal(record.env?.git.commit, build.commit);
       assert.ok((record.timings?.phases.total.median ?? 0) > 0, "steps were timed");
       assert.ok(outcome.claims.length > 0, "the page evaluated the claims");

@@ -173,7 +173,8 @@ export async function acquireGpu(options: AcquireGpuOptions = {}): Promise<GpuCo
       architecture: i.architecture,
       device: i.device,
       description: i.description,
-      backend,
+      // outside Deno the browser chose the backend and does not say which
+      ...(typeof Deno === "undefined" ? {} : { backend }),
       isFallbackAdapter: Boolean(
         (i as unknown as { isFallbackAdapter?: boolean }).isFallbackAdapter,
       ),
