@@ -381,12 +381,13 @@ export async function runOne(
   }
   if (interrupted) return null;
   record.wallSeconds = (performance.now() - t0) / 1000;
+  const line = recordLine(record);
   if (io.resultsFile) {
-    appendResultLine(io.resultsFile, recordLine(record), {
+    appendResultLine(io.resultsFile, line, {
       what: `${scene.id} × ${handler} (scale ${scene.scale})`,
     });
   }
-  io.write?.(recordLine(record));
+  io.write?.(line);
   return record;
 }
 

@@ -115,10 +115,6 @@ function inlineScript(code: string): string {
   return code.replace(/<\/(script)/gi, "<\\/$1").replace(/<!--/g, "<\\!--");
 }
 
-function readClient(): string {
-  return reportClientJs;
-}
-
 function viewerSection(hasSnapshots: boolean): string {
   if (!hasSnapshots) {
     return `<p class="muted">No case has snapshots (the optional <code>snapshots</code> field), so there is nothing to show in 3D.</p>`;
@@ -337,7 +333,7 @@ ${
 </main>
 <script type="application/json" id="report-data">${scriptJson(data)}</script>
 ${scripts}
-<script>${inlineScript(readClient())}</script>
+<script>${inlineScript(reportClientJs)}</script>
 </body>
 </html>
 `;

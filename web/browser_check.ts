@@ -31,6 +31,11 @@ interface CaseRow {
 const ms = (r?: CaseRecord) => r?.timings?.phases.total.median?.toFixed(2) ?? "–";
 const wall = (r?: CaseRecord) => r?.wallSeconds?.toFixed(1) ?? "–";
 
+/** Each claim's outcome on `records`, by claim id. */
+function claimOutcomes(records: readonly CaseRecord[]): Map<string, string> {
+  return new Map(evaluateClaims(records).map(({ claim, result }) => [claim.id, result.status]));
+}
+
 /** The side-by-side table of two runs of the same cases, in Markdown. */
 export function comparisonMarkdown(
   browser: readonly CaseRecord[],
@@ -59,9 +64,7 @@ export function comparisonMarkdown(
         `${wall(b)} | ${wall(d)} | ${same} |`,
     );
   }
-  const claims = (rs: readonly CaseRecord[]) =>
-    new Map(evaluateClaims(rs).map(({ claim, result }) => [claim.id, result.status]));
-  const cb = claims(browser), cd = claims(deno);
+  const cb = claimOutcomes(browser), cd = claimOutcomes(deno);
   out.push("", "| claim | browser | Deno |", "| --- | --- | --- |");
   for (const [id, status] of cd) out.push(`| ${id} | ${cb.get(id) ?? "–"} | ${status} |`);
   return `${out.join("\n")}\n`;
@@ -78,9 +81,7 @@ export function checkRuns(browser: readonly CaseRecord[], deno: readonly CaseRec
       problems.push(`${r.scene} × ${r.handler}: ${r.status} in the browser (${r.error ?? ""})`);
     }
   }
-  const claims = (rs: readonly CaseRecord[]) =>
-    new Map(evaluateClaims(rs).map(({ claim, result }) => [claim.id, result.status]));
-  const cb = claims(browser), cd = claims(deno);
+  const cb = claimOutcomes(browser), cd = claimOutcomes(deno);
   for (const [id, status] of cd) {
     if (cb.get(id) !== status) {
       problems.push(`claim ${id}: ${cb.get(id)} in the browser, ${status} in Deno`);
