@@ -18,22 +18,26 @@
 // boundary with the other particles' mass-weighted velocity, not changed by the pressure (the grid
 // then couples the systems by itself).
 //
-// Kernels, in encode order: gather_particles, classify_cells, p2g, faces, init_cg, then the CG
-// loop of gpu/runtime/cg.wgsl (gate, per iteration apply_a, pap_finish, update_x, gate, update_p;
-// or solve_local) with apply_slot below as its operator; then pressure_update, g2p, [separation],
-// part_velocity. The CG works on 4 cells per slot (vec4).
+// Kernels, in encode order: gather_particles, classify_cells, then per axis p2g, faces and
+// cell_sides, then init_cg, the CG loop of gpu/runtime/cg.wgsl (gate, per iteration apply_a,
+// pap_finish, update_x, gate, update_p; or solve_local) with apply_slot below as its operator; then
+// per axis pressure_update and g2p, then [separation], part_velocity. The CG works on 4 cells per
+// slot (vec4).
 //
 // Each entry point binds only what it uses (flip_solver.ts KERNEL_BINDINGS), at most 8 storage
-// buffers, WebGPU's guaranteed maxStorageBuffersPerShaderStage: gather_particles puts each
+// buffers, WebGPU's guaranteed maxStorageBuffersPerShaderStage, and no binding larger than about
+// 4 bytes per cell (so Table I's grids fit a 128 MiB binding): every face array is one buffer per
+// axis, and the kernels that read faces run once per axis (FACE_AXIS) with that axis's buffers
+// bound in the same slots. cell_sides folds each cell's faces into the right-hand side and the
+// mask of its open sides (so init_cg and the CG operator read no face); gather_particles puts each
 // particle's DOF velocity and FLIP flag side by side for p2g and g2p (instead of dof, dofV and
-// owned), the CG vectors r, z, p share one buffer, and g2p's particle velocities carry the FLIP
-// flag for part_velocity (instead of owned).
+// owned), and g2p's particle velocities carry the FLIP flag for part_velocity (instead of owned).
 
 struct FlipParams {
   gridMin: vec3f,
   dx: f32,
   dims: vec4u,      // nx, ny, nz, cells
-  faceStart: vec4u, // first u, v, w face id; total faces
+  faceCount: vec4u, // u, v, w faces; total faces
   nbMin: vec3f,
   nbCell: f32,
   nbDims: vec4u,    // neighbour grid dims; w: particles N
@@ -61,6 +65,9 @@ override FACE_INACTIVE: u32;
 override FACE_FLUID: u32;
 override FACE_SOLID: u32;
 override FACE_WALL: u32;
+// The face axis of the per-axis kernels (p2g, faces, cell_sides, pressure_update, g2p): their face
+// arrays are that axis's.
+override FACE_AXIS: u32 = 0u;
 // Scalars of `state`, the partial sums and the CG loop: gpu/runtime/cg.wgsl.
 override WG: u32 = 64u;
 
@@ -74,18 +81,23 @@ override WG: u32 = 64u;
 @group(0) @binding(6) var<storage, read> cellStart: array<u32>;
 @group(0) @binding(7) var<storage, read> sorted: array<u32>;
 @group(0) @binding(8) var<storage, read_write> cellType: array<u32>;
-// per face, one array each (so Table I's grids fit the per-binding limit): fluid mass M_f, u_old,
-// u (after gravity, then after pressure), the other particles' velocity, and the face class
+// per face of axis FACE_AXIS, one array each (one buffer per axis, so Table I's grids fit the
+// per-binding limit): fluid mass M_f, u_old, u (after gravity, then after pressure), the other
+// particles' velocity, and the face class
 @group(0) @binding(9) var<storage, read_write> faceMass: array<f32>;
 @group(0) @binding(26) var<storage, read_write> faceOld: array<f32>;
 @group(0) @binding(27) var<storage, read_write> faceU: array<f32>;
 @group(0) @binding(28) var<storage, read_write> faceOther: array<f32>;
 @group(0) @binding(10) var<storage, read_write> faceClass: array<u32>;
-// CG vectors, 4 cells per slot: x (= q), then r, z, p in one buffer (slots r_slot(s), z_slot(s),
-// p_slot(s): 48 bytes per 4 cells, less than one face array, so it fits a binding wherever the
-// face arrays do), A p, D⁻¹
+// per cell, from cell_sides: the CG's right-hand side b (accumulated axis by axis) and the mask of
+// the sides (bit k: side k of `side`) that are neither WALL nor SOLID (0 off FLUID cells)
+@group(0) @binding(13) var<storage, read_write> cellRhs: array<f32>;
+@group(0) @binding(14) var<storage, read_write> cellSides: array<u32>;
+// CG vectors, 4 cells per slot: x (= q), r, z, p, A p, D⁻¹
 @group(0) @binding(11) var<storage, read_write> cgX: array<vec4f>;
-@group(0) @binding(12) var<storage, read_write> cgRZP: array<vec4f>;
+@group(0) @binding(12) var<storage, read_write> cgR: array<vec4f>;
+@group(0) @binding(31) var<storage, read_write> cgZ: array<vec4f>;
+@group(0) @binding(32) var<storage, read_write> cgP: array<vec4f>;
 @group(0) @binding(15) var<storage, read_write> cgAP: array<vec4f>;
 @group(0) @binding(16) var<storage, read_write> cgInvD: array<vec4f>;
 @group(0) @binding(17) var<storage, read_write> state: array<f32>;
@@ -107,11 +119,6 @@ fn invocation(gid: vec3u, nwg: vec3u) -> u32 {
   return gid.x + gid.y * nwg.x * WG;
 }
 
-// Where r, z and p of slot s sit in cgRZP.
-fn r_slot(s: u32) -> u32 { return s; }
-fn z_slot(s: u32) -> u32 { return P.slots + s; }
-fn p_slot(s: u32) -> u32 { return 2u * P.slots + s; }
-
 // The FLIP cell of a point, clamped into the grid.
 fn flip_cell(x: vec3f) -> vec3u {
   let c = clamp(floor((x - P.gridMin) / P.dx), vec3f(0.0), vec3f(P.dims.xyz) - vec3f(1.0));
@@ -129,18 +136,17 @@ fn face_dims(a: u32) -> vec3u {
   return d;
 }
 
+// Index of face c of axis a in that axis's arrays.
 fn face_id(a: u32, c: vec3u) -> u32 {
   let d = face_dims(a);
-  return P.faceStart[a] + c.x + d.x * (c.y + d.y * c.z);
+  return c.x + d.x * (c.y + d.y * c.z);
 }
 
-// Axis and lattice coordinates of face id fi.
+// Lattice coordinates and axis of face fi of axis FACE_AXIS.
 fn face_of(fi: u32) -> vec4u {
-  var a = 0u;
-  if (fi >= P.faceStart.z) { a = 2u; } else if (fi >= P.faceStart.y) { a = 1u; }
+  let a = FACE_AXIS;
   let d = face_dims(a);
-  let l = fi - P.faceStart[a];
-  return vec4u(l % d.x, (l / d.x) % d.y, l / (d.x * d.y), a);
+  return vec4u(fi % d.x, (fi / d.x) % d.y, fi / (d.x * d.y), a);
 }
 
 // Position of a face: the centre of its cell side.
@@ -195,7 +201,7 @@ fn classify_cells(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgr
 @compute @workgroup_size(WG)
 fn p2g(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let fi = invocation(gid, nwg);
-  if (fi >= P.faceStart.w) { return; }
+  if (fi >= P.faceCount[FACE_AXIS]) { return; }
   let f = face_of(fi);
   let fp = face_position(f);
   let nc = gridCell(fp, P.nbMin, P.nbCell, P.nbDims.xyz);
@@ -233,7 +239,7 @@ fn p2g(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: 
 @compute @workgroup_size(WG)
 fn faces(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let fi = invocation(gid, nwg);
-  if (fi >= P.faceStart.w) { return; }
+  if (fi >= P.faceCount[FACE_AXIS]) { return; }
   let f = face_of(fi);
   let a = f.w;
   var cls = FACE_INACTIVE;
@@ -294,13 +300,58 @@ fn q_at(c: u32) -> f32 {
 
 fn p_at(c: u32) -> f32 {
   if (c >= P.dims.w) { return 0.0; }
-  return cgRZP[p_slot(c / 4u)][c % 4u];
+  return cgP[c / 4u][c % 4u];
 }
 
-// Per slot (4 cells): right-hand side b = −(D − D_target) (D the divergence of u*, D_target the
-// volume correction's γ·max(0, M_c/(ρ0 dx³) − 1)·dx/dt, 0 without it), D⁻¹ = 1 / (number of faces
-// that are neither WALL nor SOLID), and the CG start x = 0, r = b, z = D⁻¹ r, p = z (0 off FLUID
-// cells). A p is written by apply_a before it is read.
+// Side k's bit in cellSides: the side is neither WALL nor SOLID.
+fn side_open(sides: u32, k: u32) -> bool {
+  return ((sides >> k) & 1u) == 1u;
+}
+
+// Per cell, for axis FACE_AXIS (run for x, y, z in turn): its two sides of that axis (low, then
+// high) added to the divergence D = Σ_sides sign·u in the order of `side` (−x, +x, −y, +y, −z, +z,
+// the sum's order before the split, so the f32 result is the same) and to the mask of open sides;
+// after z the divergence becomes the right-hand side b = −(D − D_target) (D_target the volume
+// correction's γ·max(0, M_c/(ρ0 dx³) − 1)·dx/dt, 0 without it). Cells that are not FLUID, and
+// FLUID cells with no open side, get b = 0 and mask 0.
+@compute @workgroup_size(WG)
+fn cell_sides(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let c = invocation(gid, nwg);
+  if (c >= P.dims.w) { return; }
+  let a = FACE_AXIS;
+  if (cellType[c] != CELL_FLUID) {
+    cellRhs[c] = 0.0;
+    cellSides[c] = 0u;
+    return;
+  }
+  var div = 0.0;
+  var sides = 0u;
+  if (a > 0u) {
+    div = cellRhs[c];
+    sides = cellSides[c];
+  }
+  let cc = cell_coords(c);
+  for (var k = 2u * a; k < 2u * a + 2u; k++) {
+    let sd = side(cc, k);
+    div += sd.sign * faceU[sd.fi];
+    let cls = faceClass[sd.fi];
+    if (cls != FACE_WALL && cls != FACE_SOLID) { sides |= 1u << k; }
+  }
+  if (a == 2u) {
+    if (sides == 0u) {
+      div = 0.0;
+    } else {
+      let goal = P.volumeCorrection * max(0.0, cellMass[c] / P.restMass - 1.0) * P.dx / P.dt;
+      div = -(div - goal);
+    }
+  }
+  cellRhs[c] = div;
+  cellSides[c] = sides;
+}
+
+// Per slot (4 cells): right-hand side b (cell_sides), D⁻¹ = 1 / (number of faces that are neither
+// WALL nor SOLID), and the CG start x = 0, r = b, z = D⁻¹ r, p = z (0 off FLUID cells). A p is
+// written by apply_a before it is read.
 @compute @workgroup_size(WG)
 fn init_cg(
   @builtin(global_invocation_id) gid: vec3u,
@@ -328,27 +379,18 @@ fn init_slot(s: u32) -> vec2f {
   var inv = vec4f(0.0);
   for (var l = 0u; l < 4u; l++) {
     let c = 4u * s + l;
-    if (c >= P.dims.w || cellType[c] != CELL_FLUID) { continue; }
-    let cc = cell_coords(c);
-    var div = 0.0;
-    var diag = 0.0;
-    for (var k = 0u; k < 6u; k++) {
-      let sd = side(cc, k);
-      div += sd.sign * faceU[sd.fi];
-      let cls = faceClass[sd.fi];
-      if (cls != FACE_WALL && cls != FACE_SOLID) { diag += 1.0; }
-    }
-    if (diag > 0.0) {
-      let goal = P.volumeCorrection * max(0.0, cellMass[c] / P.restMass - 1.0) * P.dx / P.dt;
-      b[l] = -(div - goal);
-      inv[l] = 1.0 / diag;
+    if (c >= P.dims.w) { continue; }
+    let sides = cellSides[c];
+    if (sides != 0u) {
+      b[l] = cellRhs[c];
+      inv[l] = 1.0 / f32(countOneBits(sides));
     }
   }
   let z = inv * b;
   cgX[s] = vec4f(0.0);
-  cgRZP[r_slot(s)] = b;
-  cgRZP[z_slot(s)] = z;
-  cgRZP[p_slot(s)] = z;
+  cgR[s] = b;
+  cgZ[s] = z;
+  cgP[s] = z;
   cgInvD[s] = inv;
   return vec2f(dot(b, z), dot(b, b));
 }
@@ -358,19 +400,19 @@ fn init_slot(s: u32) -> vec2f {
 fn apply_slot(s: u32) -> f32 {
   var ap = vec4f(0.0);
   let inv = cgInvD[s];
-  let ps = cgRZP[p_slot(s)];
+  let ps = cgP[s];
   for (var l = 0u; l < 4u; l++) {
     let c = 4u * s + l;
     if (inv[l] == 0.0) { continue; }
     let cc = cell_coords(c);
+    let sides = cellSides[c];
     var diag = 0.0;
     var off = 0.0;
     for (var k = 0u; k < 6u; k++) {
-      let sd = side(cc, k);
-      let cls = faceClass[sd.fi];
-      if (cls != FACE_WALL && cls != FACE_SOLID) {
+      if (side_open(sides, k)) {
         diag += 1.0;
-        if (sd.nbr != 0xffffffffu) { off += p_at(sd.nbr); }
+        let nbr = side(cc, k).nbr;
+        if (nbr != 0xffffffffu) { off += p_at(nbr); }
       }
     }
     ap[l] = diag * ps[l] - off;
@@ -384,11 +426,11 @@ fn update_slot(s: u32) -> vec2f {
   let pAp = state[S_PAP];
   if (!(pAp > 0.0)) { return vec2f(0.0); }
   let alpha = state[S_RZ] / pAp;
-  let r = cgRZP[r_slot(s)] - alpha * cgAP[s];
+  let r = cgR[s] - alpha * cgAP[s];
   let z = cgInvD[s] * r;
-  cgX[s] = cgX[s] + alpha * cgRZP[p_slot(s)];
-  cgRZP[r_slot(s)] = r;
-  cgRZP[z_slot(s)] = z;
+  cgX[s] = cgX[s] + alpha * cgP[s];
+  cgR[s] = r;
+  cgZ[s] = z;
   return vec2f(dot(r, z), dot(r, r));
 }
 
@@ -396,7 +438,7 @@ fn update_slot(s: u32) -> vec2f {
 fn update_p_slot(s: u32) {
   if (state[S_DONE] != 0.0 || !(state[S_PAP] > 0.0)) { return; }
   let beta = state[S_RZNEW] / state[S_RZ];
-  cgRZP[p_slot(s)] = cgRZP[z_slot(s)] + beta * cgRZP[p_slot(s)];
+  cgP[s] = cgZ[s] + beta * cgP[s];
 }
 
 // Hooks of the CG loop (gpu/runtime/cg.wgsl): 4 cells per slot, convergence on rᵀr
@@ -411,11 +453,11 @@ fn cg_iterations() -> u32 { return P.iterations; }
 fn cg_arg_count() -> u32 { return P.argCount; }
 fn cg_local_fits(lid: u32) -> u32 { return LOCAL_ITERATIONS; }
 
-// Per face: u −= q_high − q_low on FLUID faces (q = 0 in AIR cells).
+// Per face of axis FACE_AXIS: u −= q_high − q_low on FLUID faces (q = 0 in AIR cells).
 @compute @workgroup_size(WG)
 fn pressure_update(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let fi = invocation(gid, nwg);
-  if (fi >= P.faceStart.w || faceClass[fi] != FACE_FLUID) { return; }
+  if (fi >= P.faceCount[FACE_AXIS] || faceClass[fi] != FACE_FLUID) { return; }
   let f = face_of(fi);
   var lo = f.xyz;
   lo[f.w] = lo[f.w] - 1u;
@@ -453,8 +495,9 @@ fn interpolate(x: vec3f, a: u32) -> vec2f {
   return vec2f(0.0);
 }
 
-// Per FLIP particle: the PIC/FLIP blend v' = φ (v + Δu) + (1 − φ) u_new, with v its DOF's velocity;
-// w = 1 marks it for part_velocity (other particles get 0).
+// Per FLIP particle, component FACE_AXIS (run for x, y, z in turn): the PIC/FLIP blend
+// v' = φ (v + Δu) + (1 − φ) u_new, with v its DOF's velocity; w = 1 marks it for part_velocity
+// (other particles get 0).
 @compute @workgroup_size(WG)
 fn g2p(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = invocation(gid, nwg);
@@ -464,13 +507,11 @@ fn g2p(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: 
     particleVel[i] = vec4f(0.0);
     return;
   }
-  let V = pv.xyz;
-  let x = pos[i].xyz;
-  var vNew = V;
-  for (var a = 0u; a < 3u; a++) {
-    let g = interpolate(x, a);
-    vNew[a] = P.flipRatio * (V[a] + g.y) + (1.0 - P.flipRatio) * g.x;
-  }
+  let a = FACE_AXIS;
+  var vNew = pv.xyz;
+  if (a > 0u) { vNew = particleVel[i].xyz; }
+  let g = interpolate(pos[i].xyz, a);
+  vNew[a] = P.flipRatio * (pv[a] + g.y) + (1.0 - P.flipRatio) * g.x;
   particleVel[i] = vec4f(vNew, 1.0);
 }
 

@@ -64,7 +64,7 @@ export const FLIP_PARAMS: StructLayout = defineStruct("FlipParams", [
   ["gridMin", "vec3f"],
   ["dx", "f32"],
   ["dims", "vec4u"],
-  ["faceStart", "vec4u"],
+  ["faceCount", "vec4u"],
   ["nbMin", "vec3f"],
   ["nbCell", "f32"],
   ["nbDims", "vec4u"],
@@ -104,6 +104,7 @@ export type FlipKernel =
   | "classify_cells"
   | "p2g"
   | "faces"
+  | "cell_sides"
   | "init_cg"
   | "pressure_update"
   | "g2p"
@@ -112,28 +113,69 @@ export type FlipKernel =
 
 /**
  * Bindings (group 0) of each entry point: only those it uses, at most 8 storage buffers (WebGPU's
- * guaranteed `maxStorageBuffersPerShaderStage`; `flip.wgsl` header says how p2g, init_cg, g2p and
- * part_velocity keep to it).
+ * guaranteed `maxStorageBuffersPerShaderStage`; `flip.wgsl` header says how each keeps to it).
  */
 const KERNEL_BINDINGS: Record<FlipKernel, readonly number[]> = {
   gather_particles: [3, 4, 5, 30],
   classify_cells: [1, 2, 5, 6, 7, 8, 29],
   p2g: [1, 2, 6, 7, 9, 26, 28, 30],
   faces: [8, 9, 10, 26, 27, 28],
-  init_cg: [8, 10, 11, 12, 16, 17, 27, 29],
+  cell_sides: [8, 10, 13, 14, 27, 29],
+  init_cg: [11, 12, 13, 14, 16, 17, 31, 32],
   gate: [17, 18, 19],
   gate_final: [17],
   pap_finish: [17],
-  apply_a: [10, 12, 15, 16, 17],
-  update_x: [11, 12, 15, 16, 17],
-  update_p: [12, 17],
+  apply_a: [14, 15, 16, 17, 32],
+  update_x: [11, 12, 15, 16, 17, 31, 32],
+  update_p: [17, 31, 32],
   pressure_update: [10, 11, 27],
   g2p: [1, 9, 10, 25, 26, 27, 30],
   separation: [1, 5, 6, 7, 25],
   part_velocity: [2, 4, 20, 21, 22, 23, 24, 25],
-  solve_local: [10, 11, 12, 15, 16, 17],
+  solve_local: [11, 12, 14, 15, 16, 17, 31, 32],
 };
-const WRITABLE = new Set([8, 9, 10, 11, 12, 15, 16, 17, 19, 24, 25, 26, 27, 28, 29, 30]);
+const WRITABLE = new Set([
+  8,
+  9,
+  10,
+  11,
+  12,
+  13,
+  14,
+  15,
+  16,
+  17,
+  19,
+  24,
+  25,
+  26,
+  27,
+  28,
+  29,
+  30,
+  31,
+  32,
+]);
+
+/** The kernels that read faces: one pipeline per axis (`FACE_AXIS`), dispatched for x, y, z. */
+const PER_AXIS: ReadonlySet<FlipKernel> = new Set([
+  "p2g",
+  "faces",
+  "cell_sides",
+  "pressure_update",
+  "g2p",
+]);
+
+/** The per-face arrays (one buffer per axis, bound in the same slot): binding → name. */
+const FACE_ARRAYS: ReadonlyMap<number, string> = new Map([
+  [9, "face mass"],
+  [26, "face u_old"],
+  [27, "face u"],
+  [28, "face other velocity"],
+  [10, "face classes"],
+]);
+
+const AXES = ["x", "y", "z"] as const;
 
 /** Buffers of the scene the solver reads (and `partVel`, which it writes). */
 export interface FlipBuffers {
@@ -215,27 +257,34 @@ export interface FlipSolverOptions {
 /** CG statistics of the last projection (relative residual |r| / |b|, 0 when b = 0). */
 export type FlipSolverStats = CgStats;
 
-/** Bind groups of one set of {@link FlipBuffers}. */
+/**
+ * Bind groups of one set of {@link FlipBuffers}: one per kernel, one per axis for the per-axis
+ * kernels.
+ */
 export interface FlipBindings {
-  readonly groups: Readonly<Record<FlipKernel, GPUBindGroup>>;
+  readonly groups: Readonly<Record<FlipKernel, readonly GPUBindGroup[]>>;
 }
 
 /** The FLIP step of one system (see the module doc). */
 export class FlipSolver {
   /** The MAC grid. */
   readonly grid: FlipGrid;
-  /** Cells, faces (u, v, w concatenated) and 4-cell CG slots. */
+  /** Cells, faces (u, v and w together) and 4-cell CG slots. */
   readonly cells: number;
   readonly faces: number;
   readonly slots: number;
+  /** Faces of each axis (u, v, w). */
+  readonly axisFaces: readonly [number, number, number];
   /** CG iterations encoded per step and the relative tolerance. */
   readonly maxIterations: number;
   readonly tolerance: number;
   readonly #device: GPUDevice;
   readonly #n: number;
   readonly #label: string;
-  readonly #kernels: Record<FlipKernel, Kernel>;
+  readonly #kernels: Record<FlipKernel, readonly Kernel[]>;
   readonly #internal: Map<number, GPUBuffer>;
+  /** The face arrays, binding → [x, y, z] buffers. */
+  readonly #faceArrays: Map<number, readonly GPUBuffer[]>;
   readonly #owned: GPUBuffer[] = [];
   readonly #params: GPUBuffer;
   readonly #paramsGroup: GPUBindGroup;
@@ -293,6 +342,7 @@ export class FlipSolver {
     const cells = this.cells = nx * ny * nz;
     const fu = (nx + 1) * ny * nz, fv = nx * (ny + 1) * nz, fw = nx * ny * (nz + 1);
     const faces = this.faces = fu + fv + fw;
+    this.axisFaces = [fu, fv, fw];
     const slots = this.slots = Math.ceil(cells / 4);
     if (Math.ceil(slots / WG) > 65535) {
       throw new RangeError(
@@ -324,20 +374,24 @@ export class FlipSolver {
     };
     const state = buffer("cg state", 4 * cgStateFloats(layout), ST);
     const vec = (name: string) => buffer(name, 16 * slots, ST);
+    this.#faceArrays = new Map(
+      [...FACE_ARRAYS].map(([b, name]) => [
+        b,
+        AXES.map((axis, a) => buffer(`${name} ${axis}`, 4 * this.axisFaces[a], ST)),
+      ]),
+    );
     const counts = [Math.ceil(slots / WG), 1];
     const full = new Uint32Array(counts.flatMap((c) => [c, 1, 1]));
     const argsFull = buffer("indirect args (full)", full.byteLength, ST, full);
     this.#args = buffer("indirect args", full.byteLength, ST | GPUBufferUsage.INDIRECT);
     this.#internal = new Map<number, GPUBuffer>([
       [8, buffer("cell types", 4 * cells, ST)],
-      [9, buffer("face mass", 4 * faces, ST)],
-      [26, buffer("face u_old", 4 * faces, ST)],
-      [27, buffer("face u", 4 * faces, ST)],
-      [28, buffer("face other velocity", 4 * faces, ST)],
-      [10, buffer("face classes", 4 * faces, ST)],
+      [13, buffer("cell right-hand sides", 4 * cells, ST)],
+      [14, buffer("cell open sides", 4 * cells, ST)],
       [11, vec("q")],
-      // r, z and p, one after the other (flip.wgsl r_slot, z_slot, p_slot)
-      [12, buffer("r, z, p", 3 * 16 * slots, ST)],
+      [12, vec("r")],
+      [31, vec("z")],
+      [32, vec("p")],
       [15, vec("Ap")],
       [16, vec("inverse diagonal")],
       [17, state],
@@ -360,7 +414,7 @@ export class FlipSolver {
         gridMin: [...grid.min],
         dx: grid.dx,
         dims: [nx, ny, nz, cells],
-        faceStart: [0, fu, fu + fv, faces],
+        faceCount: [fu, fv, fw, faces],
         nbMin: [...nb.gridMin],
         nbCell: nb.cellSize,
         nbDims: [...nb.dims, n],
@@ -381,27 +435,30 @@ export class FlipSolver {
       }),
     );
     const paramsLayout = createGroupLayout(device, `${label} params layout`, ["uniform"]);
-    const kernels = {} as Record<FlipKernel, Kernel>;
+    const kernels = {} as Record<FlipKernel, Kernel[]>;
     for (const kernel of this.#kernelNames()) {
-      kernels[kernel] = createKernel(device, {
-        label: `${label} ${kernel}`,
-        code: FLIP_WGSL,
-        entryPoint: kernel,
-        groups: [
-          KERNEL_BINDINGS[kernel].map((b) =>
-            [b, (WRITABLE.has(b) ? "storage" : "read-only-storage") as BindingKind] as const
-          ),
-          paramsLayout,
-        ],
-        constants: {
-          ...WGSL_CONSTANTS,
-          ...cgConstants(layout),
-          LOCAL_ITERATIONS: Math.max(1, this.localIterations),
-        },
-      });
+      kernels[kernel] = (PER_AXIS.has(kernel) ? [0, 1, 2] : [0]).map((a) =>
+        createKernel(device, {
+          label: PER_AXIS.has(kernel) ? `${label} ${kernel} ${AXES[a]}` : `${label} ${kernel}`,
+          code: FLIP_WGSL,
+          entryPoint: kernel,
+          groups: [
+            KERNEL_BINDINGS[kernel].map((b) =>
+              [b, (WRITABLE.has(b) ? "storage" : "read-only-storage") as BindingKind] as const
+            ),
+            paramsLayout,
+          ],
+          constants: {
+            ...WGSL_CONSTANTS,
+            ...cgConstants(layout),
+            LOCAL_ITERATIONS: Math.max(1, this.localIterations),
+            FACE_AXIS: a,
+          },
+        })
+      );
     }
     this.#kernels = kernels;
-    this.#paramsGroup = bindKernel(device, kernels.gate, [this.#params], {
+    this.#paramsGroup = bindKernel(device, kernels.gate[0], [this.#params], {
       group: 1,
       label: `${label} params bind group`,
     });
@@ -429,9 +486,12 @@ export class FlipSolver {
       if (!b) throw new TypeError(`FlipSolver.bind: buffers.${name} is missing`);
       map.set(binding, b);
     }
-    const groups = {} as Record<FlipKernel, GPUBindGroup>;
+    const groups = {} as Record<FlipKernel, GPUBindGroup[]>;
     for (const kernel of this.#kernelNames()) {
-      groups[kernel] = bindKernel(this.#device, this.#kernels[kernel], map);
+      groups[kernel] = this.#kernels[kernel].map((k, a) => {
+        for (const [b, perAxis] of this.#faceArrays) map.set(b, perAxis[a]);
+        return bindKernel(this.#device, k, map);
+      });
     }
     return { groups };
   }
@@ -446,26 +506,31 @@ export class FlipSolver {
       label: `${this.#label} step`,
       timestampWrites: options.timestampWrites,
     });
-    const run = (kernel: FlipKernel, size: number | CgDispatch) => {
-      dispatch(pass, this.#kernels[kernel], {
-        bindGroup: [bindings.groups[kernel], this.#paramsGroup],
+    const run = (kernel: FlipKernel, size: number | CgDispatch, axis = 0) => {
+      dispatch(pass, this.#kernels[kernel][axis], {
+        bindGroup: [bindings.groups[kernel][axis], this.#paramsGroup],
         ...(typeof size === "number"
           ? { invocations: size, workgroupSize: WG }
           : cgDispatchSize(size, this.#args)),
       });
     };
+    const perAxis = (kernel: FlipKernel, size: (a: number) => number) => {
+      for (let a = 0; a < 3; a++) run(kernel, size(a), a);
+    };
+    const faces = (a: number) => this.axisFaces[a];
     run("gather_particles", this.#n);
     run("classify_cells", this.cells);
-    run("p2g", this.faces);
-    run("faces", this.faces);
+    perAxis("p2g", faces);
+    perAxis("faces", faces);
+    perAxis("cell_sides", () => this.cells);
     run("init_cg", this.slots);
     run("gate", "one");
     encodeCgIterations(run, {
       iterations: this.maxIterations,
       localIterations: this.localIterations,
     });
-    run("pressure_update", this.faces);
-    run("g2p", this.#n);
+    perAxis("pressure_update", faces);
+    perAxis("g2p", () => this.#n);
     if (this.#separation) run("separation", this.#n);
     run("part_velocity", this.#n);
     pass.end();
@@ -496,15 +561,26 @@ export class FlipSolver {
     q: Float32Array;
   }> {
     const read = (k: number) => readBuffer(this.#device, this.#internal.get(k)!);
-    const f32 = async (k: number, n: number) => new Float32Array(await read(k)).slice(0, n);
+    // a face array's three axes, u then v then w, as 32-bit words
+    const faces = async (k: number) => {
+      const words = new Uint32Array(this.faces);
+      let at = 0;
+      for (const [a, b] of this.#faceArrays.get(k)!.entries()) {
+        const axis = new Uint32Array(await readBuffer(this.#device, b), 0, this.axisFaces[a]);
+        words.set(axis, at);
+        at += axis.length;
+      }
+      return words;
+    };
+    const f32 = async (k: number) => new Float32Array((await faces(k)).buffer);
     return {
       cellType: new Uint32Array(await read(8)).slice(0, this.cells),
-      faceMass: await f32(9, this.faces),
-      faceOld: await f32(26, this.faces),
-      faceU: await f32(27, this.faces),
-      faceOther: await f32(28, this.faces),
-      faceClass: new Uint32Array(await read(10)).slice(0, this.faces),
-      q: await f32(11, this.cells),
+      faceMass: await f32(9),
+      faceOld: await f32(26),
+      faceU: await f32(27),
+      faceOther: await f32(28),
+      faceClass: await faces(10),
+      q: new Float32Array(await read(11)).slice(0, this.cells),
     };
   }
 
