@@ -121,16 +121,6 @@ export function loadSceneFile(path: string, options: { memoryBytes?: number } = 
 }
 
 /**
- * Resolves the case matrix. `scenes` empty means every catalogue scene; `handlers` empty means
- * every handler that applies to each scene; `suite` (see `bench/suites.ts`) keeps only its cases
- * of the catalogue (scene files are kept). Without scenes, handlers or suite: the `default` suite.
- *
- * With several scales (a sweep), the whole matrix is resolved at each scale, smallest first
- * (`SCALES` order, duplicates dropped): every case at `tiny`, then every case at `small`, and so
- * on, so that an interrupted sweep keeps complete smaller scales. A scene file has its own scale
- * and runs once, with the first scale's cases.
- */
-/**
  * The case `spec` with its handler's parameters resolved and checked (`handlerParams` of
  * `gpu/handlers/registry.ts`: the scene's values, `spec.params` on top, the schema's defaults),
  * the one resolution a case gets; throws a {@link UsageError} naming the scene, the bad field and
@@ -156,6 +146,16 @@ export function checkedCase(spec: Omit<CaseSpec, "handlerParams">, option: strin
  * The cases of a run: the catalogue scenes (ids or globs) and scene files at each scale, under each
  * handler that applies (within the suite, if any), at each seed; throws a {@link UsageError} that
  * names what is wrong (an unknown id, a scene too big for this machine, no case at all).
+ */
+/**
+ * Resolves the case matrix. `scenes` empty means every catalogue scene; `handlers` empty means
+ * every handler that applies to each scene; `suite` (see `bench/suites.ts`) keeps only its cases
+ * of the catalogue (scene files are kept). Without scenes, handlers or suite: the `default` suite.
+ *
+ * With several scales (a sweep), the whole matrix is resolved at each scale, smallest first
+ * (`SCALES` order, duplicates dropped): every case at `tiny`, then every case at `small`, and so
+ * on, so that an interrupted sweep keeps complete smaller scales. A scene file has its own scale
+ * and runs once, with the first scale's cases.
  */
 export function resolveCases(options: {
   scenes: readonly string[];
