@@ -11,10 +11,43 @@
  *
  * @module
  */
+import { latticeRestDensity } from "../../../core/flip_density_correction.ts";
 import { ParamError } from "../../../core/params.ts";
+import type { Scene } from "../../../core/scene.ts";
 import { storageBuffer } from "../../runtime/kernel.ts";
 import type { SystemContext, SystemEntry } from "../system.ts";
+import { FlipDensityCorrection } from "./flip_density_correction.ts";
 import { FlipSolver } from "./flip_solver.ts";
+
+/**
+ * Rest density ρ0_i of every particle for the density correction: for a particle of this system,
+ * `latticeRestDensity(m_i, spacing of its body, h)` (what the density estimate of support h reads
+ * inside the lattice the body was built on, at rest); 0 for the others.
+ */
+export function flipRestDensities(
+  scene: Pick<Scene, "bodies">,
+  particles: { mass: ArrayLike<number>; body: ArrayLike<number> },
+  owned: ArrayLike<number>,
+  h: number,
+): Float32Array {
+  const out = new Float32Array(owned.length);
+  for (let i = 0; i < owned.length; i++) {
+    if (!owned[i]) continue;
+    const body = scene.bodies[particles.body[i]] as { spacing?: number; name?: string };
+    if (!(body.spacing! > 0)) {
+      throw new ParamError(
+        `bodies[${particles.body[i]}].spacing`,
+        `a FLIP body needs its lattice spacing (> 0) for the density correction, got ${body.spacing}; ` +
+          "give the body a spacing, or set systems.flip.densityIterations = 0",
+      );
+    }
+    out[i] = latticeRestDensity(particles.mass[i], body.spacing!, h);
+  }
+  return out;
+}
+
+/** Default of `densityIterations` (see its description). */
+export const DENSITY_ITERATIONS_DEFAULT = 1;
 
 /** The `flip` system entry. */
 export const FLIP_SYSTEM: SystemEntry = {
@@ -65,6 +98,16 @@ export const FLIP_SYSTEM: SystemEntry = {
       gt: 0,
       max: 1,
       default: 0.9,
+    },
+    densityIterations: {
+      description: "Jacobi iterations per step of the density correction after the position " +
+        "update: FLIP particles denser than their rest density are moved apart (unilateral " +
+        "position-based density constraint, Macklin & Müller 2013; support h = dx; " +
+        "core/flip_density_correction.ts); 0: off",
+      min: 0,
+      max: 16,
+      integer: true,
+      default: DENSITY_ITERATIONS_DEFAULT,
     },
     occupiedAsSolid: {
       description: "cells holding only other systems' particles: 0 = occupied fluid cells " +
@@ -125,6 +168,16 @@ export const FLIP_SYSTEM: SystemEntry = {
       },
       label: `flip ${ctx.index}`,
     });
+    const density = new FlipDensityCorrection(device, {
+      particleCount: state.count,
+      domain: scene.domain,
+      h: ctx.params.dx,
+      iterations: ctx.params.densityIterations,
+      restDensity: ctx.params.densityIterations > 0
+        ? flipRestDensities(scene, ctx.particles, ctx.owned, ctx.params.dx)
+        : new Float32Array(state.count),
+      label: `flip ${ctx.index}`,
+    });
     const bindings = solver.bind({
       pos: b.pos,
       mass: b.mass,
@@ -143,6 +196,7 @@ export const FLIP_SYSTEM: SystemEntry = {
       id: "flip",
       encodeForces() {},
       encodeIntegrate: (encoder) => solver.encodeStep(encoder, bindings),
+      encodeEndOfStep: (encoder) => density.encode(encoder, { pos: b.pos, mass: b.mass }),
       readSolverStats: async () => ({
         ...await solver.readSolverStats(),
         method: "Jacobi-PCG pressure projection (|r| ≤ tol·|b|)",
@@ -151,6 +205,7 @@ export const FLIP_SYSTEM: SystemEntry = {
       }),
       destroy() {
         solver.destroy();
+        density.destroy();
         owned.destroy();
       },
     };

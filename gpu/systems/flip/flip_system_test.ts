@@ -4,6 +4,8 @@ import { validateScene } from "../../../core/scene.ts";
 import { getScene } from "../../../scenes/catalog.ts";
 import { acquireGpu } from "../../runtime/device.ts";
 import { Engine } from "../../engine.ts";
+import { latticeRestDensity } from "../../../core/flip_density_correction.ts";
+import { flipRestDensities } from "./flip_system.ts";
 
 /**
  * A FLIP fluid at rest on the floor of a closed box, filling it wall to wall (the fig4 domain at
@@ -64,3 +66,20 @@ async function meanHeight(engine: Engine): Promise<number> {
   for (let i = 0; i < pos.length / 4; i++) sum += pos[4 * i + 1];
   return sum / (pos.length / 4);
 }
+
+Deno.test("flipRestDensities: the body's lattice reading for FLIP particles, 0 for others", () => {
+  const scene = { bodies: [{ spacing: 0.02 }, { spacing: 0.01 }] } as unknown as Pick<
+    Scene,
+    "bodies"
+  >;
+  const m = 1000 * 0.02 ** 3;
+  const rho = flipRestDensities(scene, { mass: [m, m, 1], body: [0, 0, 1] }, [1, 1, 0], 0.04);
+  assert.equal(rho[0], Math.fround(latticeRestDensity(m, 0.02, 0.04)));
+  assert.equal(rho[1], rho[0]);
+  assert.equal(rho[2], 0);
+  const bad = { bodies: [{}] } as unknown as Pick<Scene, "bodies">;
+  assert.throws(
+    () => flipRestDensities(bad, { mass: [m], body: [0] }, [1], 0.04),
+    /bodies\[0\]\.spacing/,
+  );
+});
