@@ -137,6 +137,7 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
         scale,
         drop: speed === undefined ? 0.2 : dropForSpeed(speed),
         massRatio: ratio,
+        clothCarries: 100,
         applicableHandlers: ["merge-split"],
       }),
   ]),

@@ -8,6 +8,13 @@
  * - the cloth of the fluid scenes (0.6 m × 0.6 m at y = 0, spacing 2r, the same springs), and a
  *   ball of radius 0.1 m on the same lattice, density 1000 kg/m³, so that "all particles have
  *   identical mass" (Fig. 3) — Fig. 7 multiplies the ball's density by 10 and 100;
+ * - a cloth stiff enough for its load: its stretch (and shear) springs are those of the fluid
+ *   scenes or, where the heaviest ball of the figure needs more, those that carry that ball at
+ *   rest with at most {@link CLOTH_STRAIN_MAX} strain ({@link clothStretchForLoad}); Fig. 7's
+ *   three mass ratios share the cloth that carries the ratio-100 ball (7.8× the fluid scenes'
+ *   springs), Fig. 3 keeps the fluid scenes' cloth. A particle sheet stretched by more than
+ *   √2 − 1 ≈ 41 % opens holes between four particles through which a particle of the same radius
+ *   passes without touching any of them: the sheet is no longer a sheet;
  * - the ball is a bond-based peridynamic solid with horizon δ = 3 spacings and bulk modulus
  *   K = 10⁶ Pa: its strain under the impact's dynamic pressure ρv² (≤ 10⁴ Pa at 3 m/s) stays
  *   about 1 %, a stiff elastic ball; it never breaks; bond damping ratio 0.05;
@@ -25,6 +32,40 @@ import type { Body, Scale, Scene } from "../core/scene.ts";
 import { baselineHandlers, impactReferences } from "./baseline_handlers.ts";
 import { RADIUS_BY_SCALE } from "./fluid_on_cloth.ts";
 
+/**
+ * The largest strain a cloth may take under the weight it carries: 10 %, the bound of Provot's
+ * strain limiting for cloth (Provot 1995, "Deformation constraints in a mass-spring model to
+ * describe rigid cloth behavior", Graphics Interface), well below the 41 % at which a particle
+ * sheet opens holes a particle passes through.
+ */
+export const CLOTH_STRAIN_MAX = 0.1;
+
+/** The fluid scenes' cloth springs (N/m): stretch, shear, bend (`fluid_on_cloth.ts`). */
+const CLOTH_SPRINGS = { stretch: 2e4, shear: 1e4, bend: 2e3 } as const;
+
+/**
+ * The stretch stiffness k (N/m per spring) with which a pinned cloth carries a weight W resting on
+ * a disc of radius a at its centre at a strain of at most ε: the cloth as a cone from the disc's
+ * rim, each radial line strained ε = 1/cos θ − 1 (θ its slope), its tension per unit length k·ε
+ * (a square lattice of springs k at spacing s has membrane stiffness k), whose vertical part
+ * carries the weight along the rim: W = 2π a k ε sin θ, so k = W / (2π a ε sin θ).
+ */
+export function clothStretchForLoad(
+  weight: number,
+  options: { contactRadius: number; strain?: number },
+): number {
+  const eps = options.strain ?? CLOTH_STRAIN_MAX;
+  const a = options.contactRadius;
+  if (!(weight >= 0) || !(a > 0) || !(eps > 0)) {
+    throw new RangeError(
+      `clothStretchForLoad: weight must be >= 0, options.contactRadius and options.strain > 0, ` +
+        `got ${weight}, ${a}, ${eps}`,
+    );
+  }
+  const sinTheta = Math.sqrt(1 - 1 / (1 + eps) ** 2);
+  return weight / (2 * Math.PI * a * eps * sinTheta);
+}
+
 /** What varies between the scenes of the family. */
 export interface SolidOnClothOptions {
   id: string;
@@ -35,6 +76,11 @@ export interface SolidOnClothOptions {
   drop: number;
   /** Density of the ball as a multiple of the cloth's (1 for Fig. 3; 1, 10, 100 for Fig. 7). */
   massRatio: number;
+  /**
+   * The mass ratio of the heaviest ball the figure's cloth carries (default `massRatio`): its
+   * springs are sized for that ball (Fig. 7: 100 for all three ratios, one cloth).
+   */
+  clothCarries?: number;
   applicableHandlers: readonly string[];
   /** Seed; default 2021. */
   seed?: number;
@@ -59,6 +105,17 @@ export function solidOnCloth(options: SolidOnClothOptions): Scene {
   const mass = DENSITY * spacing ** 3;
   const ballDensity = DENSITY * options.massRatio;
   const horizon = 3 * spacing;
+  const ballWeight = (ratio: number) =>
+    DENSITY * ratio * (4 / 3) * Math.PI * BALL_RADIUS ** 3 * -GRAVITY;
+  const needed = clothStretchForLoad(ballWeight(options.clothCarries ?? options.massRatio), {
+    contactRadius: BALL_RADIUS,
+  });
+  const stiffer = Math.max(1, needed / CLOTH_SPRINGS.stretch);
+  const clothNote = stiffer > 1
+    ? `cloth stretch ${(CLOTH_SPRINGS.stretch * stiffer).toFixed(0)} N/m (${
+      CLOTH_STRAIN_MAX * 100
+    } % strain under the ${options.clothCarries ?? options.massRatio}× ball); `
+    : "";
   const bodies: Body[] = [
     {
       kind: "cloth",
@@ -69,9 +126,9 @@ export function solidOnCloth(options: SolidOnClothOptions): Scene {
       cols: n,
       spacing,
       particleMass: mass,
-      stretch: 2e4,
-      shear: 1e4,
-      bend: 2e3,
+      stretch: CLOTH_SPRINGS.stretch * stiffer,
+      shear: CLOTH_SPRINGS.shear * stiffer,
+      bend: CLOTH_SPRINGS.bend,
       damping: 0.02,
       pinned: "edges",
     },
@@ -122,7 +179,7 @@ export function solidOnCloth(options: SolidOnClothOptions): Scene {
     handlers: baselineHandlers(impactScale),
     applicableHandlers: [...options.applicableHandlers],
     notes: `r = ${r} m, spacing 2r; ball ${BALL_RADIUS} m, ρ = ${ballDensity} kg/m³, K = ` +
-      `${BULK_MODULUS} Pa, δ = 3 spacings, unbreakable; drop ${options.drop} m, impact ` +
+      `${BULK_MODULUS} Pa, δ = 3 spacings, unbreakable; ${clothNote}drop ${options.drop} m, impact ` +
       `${impact.toFixed(2)} m/s; k_ref = m v²/(2r)² = ${kRef.toFixed(1)} N/m; ` +
       `p_dyn = ρ v² = ${pDyn.toFixed(0)} Pa; dt = ${cflFraction}·r/v_ref.`,
   };
