@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { CLOTH_STRAIN_MAX, clothStretchForLoad } from "./solid_on_cloth.ts";
+import { ballBulkModulus, CLOTH_STRAIN_MAX, clothStretchForLoad } from "./solid_on_cloth.ts";
 import { getScene } from "./catalog.ts";
 import { SCALES } from "../core/scene.ts";
 
@@ -47,6 +47,25 @@ Deno.test("ball-on-cloth scenes: a cloth stiff enough for the ball it carries", 
       assert.equal(c100.shear / c100.stretch, 0.5);
       assert.equal(c100.bend, 2e3);
     }
+  });
+
+  await t.step("every ball has the same wave speed, so the same impact strain", () => {
+    for (const ratio of [1, 10, 100]) {
+      for (const scale of SCALES) {
+        const ball = getScene(`fig7-mass-${ratio}`, { scale }).bodies.find((b) =>
+          b.kind === "solid"
+        );
+        assert.ok(ball?.kind === "solid");
+        assert.equal(ball.density, 1000 * ratio);
+        assert.equal(ball.bulkModulus, 1e6 * ratio);
+        // K/ρ = 1000 m²/s²: the strain ρv²/K of a 3 m/s impact is 0.9 %
+        assert.ok(Math.abs(ball.density * 9 / ball.bulkModulus - 0.009) < 1e-15);
+      }
+    }
+    const fig3 = getScene("fig3-ball-cloth-high", { scale: "small" }).bodies[1];
+    assert.ok(fig3.kind === "solid" && fig3.bulkModulus === 1e6);
+    assert.equal(ballBulkModulus(1000), 1e6);
+    assert.throws(() => ballBulkModulus(0), /density must be > 0/);
   });
 
   await t.step("Fig. 3's ball needs no more than the fluid scenes' cloth", () => {
