@@ -1,0 +1,369 @@
+/**
+ * `deno task leaks`: which particles pass through a cloth, when, and in what geometry.
+ *
+ * Steps one case on the GPU, reads the positions back after every step (a diagnostic: one host
+ * sync per step, never in `deno task bench`) and tracks every other particle's side of every
+ * cloth as the pass-through metric does (`gpu/metrics/sheet_crossing.wgsl`): the side is observed
+ * by the local normal of the nearest interior sheet particle closer than the reach, when the
+ * particle lies within the sheet's spacing of it laterally, and kept otherwise. Each change of
+ * side is an event with the step, the particle, the sheet particle it was observed against and
+ * the geometry that says why it got there: the distance (in radii; 2 is contact), how far the
+ * offset is from the normal (|cos| near 0: the particle sits in the sheet's plane, squeezed
+ * between its particles), the local strain of the sheet (√2 − 1 ≈ 0.41 opens holes a particle
+ * passes through without touching) and how far the particle moved in that step (in radii; more
+ * than the contact distance would be tunnelling).
+ *
+ * ```
+ * deno task leaks --scene fig7-mass-100 --scale medium --seed 7 [--handler merge-split] [--json f]
+ * ```
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import type { Scale, Scene } from "../core/scene.ts";
+import { buildParticles } from "../core/scene_builder.ts";
+import { getScene } from "../scenes/catalog.ts";
+import { Engine } from "../gpu/engine.ts";
+import type { GpuContext } from "../gpu/runtime/device.ts";
+
+/** A cloth measured for crossings: a rows × cols lattice of particles from `start`. */
+export interface TracedSheet {
+  name: string;
+  start: number;
+  rows: number;
+  cols: number;
+  /** Rest spacing (m): the lateral threshold of an observation and the strain's rest length. */
+  spacing: number;
+}
+
+/** What one observation of a particle's side of a sheet saw. */
+export interface SideObservation {
+  /** +1 or −1: the sign of the offset along the sheet normal. */
+  side: 1 | -1;
+  /** Lattice row and column of the nearest sheet particle. */
+  row: number;
+  col: number;
+  /** Distance to it (m). */
+  distance: number;
+  /** |cos| of the angle between the offset and the sheet normal there. */
+  normalCosine: number;
+  /** Largest strain of the four lattice springs at that sheet particle. */
+  strain: number;
+}
+
+/** A change of a particle's side of a sheet. */
+export interface LeakEvent {
+  /** The step after which it was seen (0-based) and its time (s). */
+  step: number;
+  time: number;
+  particle: number;
+  /** The body the particle belongs to. */
+  body: string;
+  sheet: string;
+  /** `through`: now on the other side than at the start; `back`: returned to it. */
+  to: "through" | "back";
+  /** The sheet particle it was observed against, [row, col]. */
+  sheetParticle: [number, number];
+  /** Distance in radii (2: contact). */
+  distanceRadii: number;
+  normalCosine: number;
+  strain: number;
+  /** How far the particle moved in that step, in radii. */
+  movedRadii: number;
+}
+
+/** The trace of one case. */
+export interface LeakTrace {
+  scene: string;
+  scale: Scale;
+  seed: number;
+  handler: string;
+  steps: number;
+  events: LeakEvent[];
+  /** Particles on the other side of some sheet than at the start, after the last step. */
+  through: number[];
+}
+
+type Vec = [number, number, number];
+
+function at(pos: ArrayLike<number>, i: number): Vec {
+  return [pos[4 * i], pos[4 * i + 1], pos[4 * i + 2]];
+}
+
+function sub(a: Vec, b: Vec): Vec {
+  return [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+}
+
+function dot(a: Vec, b: Vec): number {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/**
+ * A sheet's side test on one set of positions (`array<vec4f>` layout, 4 numbers a particle): the
+ * rule of `sheet_crossing.wgsl`, on the host, with a hash grid of cell `reach` over the sheet.
+ */
+export class SheetSides {
+  readonly sheet: TracedSheet;
+  readonly reach: number;
+  readonly #pos: ArrayLike<number>;
+  readonly #cells = new Map<string, number[]>();
+
+  /** Hashes the sheet's particles of `pos`; `reach` (m) is the largest distance observed. */
+  constructor(sheet: TracedSheet, pos: ArrayLike<number>, options: { reach: number }) {
+    if (!(options.reach > 0)) {
+      throw new RangeError(`SheetSides: options.reach must be > 0 m, got ${options.reach}`);
+    }
+    this.sheet = sheet;
+    this.reach = options.reach;
+    this.#pos = pos;
+    for (let k = 0; k < sheet.rows * sheet.cols; k++) {
+      const key = this.#key(at(pos, sheet.start + k));
+      const list = this.#cells.get(key);
+      if (list) list.push(k);
+      else this.#cells.set(key, [k]);
+    }
+  }
+
+  #key(x: Vec, d: Vec = [0, 0, 0]): string {
+    return x.map((v, a) => Math.floor(v / this.reach) + d[a]).join(",");
+  }
+
+  #sheetPos(row: number, col: number): Vec {
+    return at(this.#pos, this.sheet.start + row * this.sheet.cols + col);
+  }
+
+  /** The unit normal at an interior sheet particle (central differences, as the metric). */
+  normal(row: number, col: number): Vec {
+    const u = sub(this.#sheetPos(row, col + 1), this.#sheetPos(row, col - 1));
+    const v = sub(this.#sheetPos(row + 1, col), this.#sheetPos(row - 1, col));
+    const n: Vec = [
+      u[1] * v[2] - u[2] * v[1],
+      u[2] * v[0] - u[0] * v[2],
+      u[0] * v[1] - u[1] * v[0],
+    ];
+    const len = Math.hypot(...n);
+    return len > 0 ? [n[0] / len, n[1] / len, n[2] / len] : [0, 1, 0];
+  }
+
+  /** Largest strain of the lattice springs at sheet particle (row, col). */
+  strain(row: number, col: number): number {
+    const x = this.#sheetPos(row, col);
+    let most = -1;
+    for (const [dr, dc] of [[0, 1], [1, 0], [0, -1], [-1, 0]]) {
+      const r = row + dr, c = col + dc;
+      if (r < 0 || c < 0 || r >= this.sheet.rows || c >= this.sheet.cols) continue;
+      most = Math.max(most, Math.hypot(...sub(x, this.#sheetPos(r, c))) / this.sheet.spacing - 1);
+    }
+    return most;
+  }
+
+  /**
+   * The side of point `x`, or null when it is not observed: no sheet particle closer than the
+   * reach, the nearest one on the lattice's border, or `x` farther than the spacing from it
+   * laterally.
+   */
+  observe(x: Vec): SideObservation | null {
+    let best = this.reach, bestK = -1;
+    for (let dx = -1; dx <= 1; dx++) {
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dz = -1; dz <= 1; dz++) {
+          for (const k of this.#cells.get(this.#key(x, [dx, dy, dz])) ?? []) {
+            const d = Math.hypot(...sub(x, at(this.#pos, this.sheet.start + k)));
+            if (d < best || (d === best && k < bestK)) [best, bestK] = [d, k];
+          }
+        }
+      }
+    }
+    if (bestK < 0) return null;
+    const { rows, cols } = this.sheet;
+    const row = Math.floor(bestK / cols), col = bestK % cols;
+    if (row < 1 || col < 1 || row > rows - 2 || col > cols - 2) return null;
+    const n = this.normal(row, col);
+    const rel = sub(x, this.#sheetPos(row, col));
+    const h = dot(rel, n);
+    const lateral = Math.hypot(rel[0] - h * n[0], rel[1] - h * n[1], rel[2] - h * n[2]);
+    if (!(lateral < this.sheet.spacing)) return null;
+    return {
+      side: h < 0 ? -1 : 1,
+      row,
+      col,
+      distance: best,
+      normalCosine: best > 0 ? Math.abs(h) / best : 1,
+      strain: this.strain(row, col),
+    };
+  }
+
+  /** The side of `x` at the start: observed, or by the plane at the sheet's centre particle. */
+  initialSide(x: Vec): 1 | -1 {
+    const seen = this.observe(x);
+    if (seen) return seen.side;
+    const row = Math.floor(this.sheet.rows / 2), col = Math.floor(this.sheet.cols / 2);
+    return dot(sub(x, this.#sheetPos(row, col)), this.normal(row, col)) < 0 ? -1 : 1;
+  }
+}
+
+/** Options of {@link traceLeaks}. */
+export interface TraceOptions {
+  handler: string;
+  /** Overrides of the handler's parameters (as `--param`). */
+  params?: Readonly<Record<string, number>>;
+  /** Steps (default the scene's duration / dt). */
+  steps?: number;
+  gpu?: GpuContext;
+}
+
+/** Runs `scene` and records every change of side of every particle of every cloth. */
+export async function traceLeaks(scene: Scene, options: TraceOptions): Promise<LeakTrace> {
+  const built = buildParticles(scene);
+  const sheets: TracedSheet[] = built.bodies.filter((b) => b.kind === "cloth").map((b) => {
+    const body = scene.bodies.find((s) => s.name === b.name);
+    return {
+      name: b.name,
+      start: b.start,
+      rows: b.rows!,
+      cols: b.cols!,
+      spacing: body?.kind === "cloth" ? body.spacing : 2 * scene.radius,
+    };
+  });
+  if (sheets.length === 0) {
+    throw new RangeError(`traceLeaks: scene ${scene.id} has no cloth body to pass through`);
+  }
+  const bodyOf = (i: number) => built.bodies.find((b) => i >= b.start && i < b.start + b.count)!;
+  const steps = options.steps ?? Math.round(scene.duration / scene.dt);
+  const engine = await Engine.create(scene, {
+    handler: options.handler,
+    params: options.params,
+    gpu: options.gpu,
+  });
+  try {
+    const reachOf = (s: TracedSheet) => Math.max(2 * scene.radius, s.spacing);
+    let pos = await engine.readPositions();
+    const count = pos.length / 4;
+    const others = (s: TracedSheet) =>
+      Array.from({ length: count }, (_, i) => i).filter((i) =>
+        i < s.start || i >= s.start + s.rows * s.cols
+      );
+    const tracked = sheets.map((s) => {
+      const sides = new SheetSides(s, pos, { reach: reachOf(s) });
+      const initial = new Map(others(s).map((i) => [i, sides.initialSide(at(pos, i))]));
+      return { sheet: s, initial, now: new Map(initial) };
+    });
+    const events: LeakEvent[] = [];
+    for (let step = 0; step < steps; step++) {
+      const before = pos;
+      await engine.run(1);
+      pos = await engine.readPositions();
+      for (const t of tracked) {
+        const sides = new SheetSides(t.sheet, pos, { reach: reachOf(t.sheet) });
+        for (const [i, side] of t.now) {
+          const seen = sides.observe(at(pos, i));
+          if (!seen || seen.side === side) continue;
+          t.now.set(i, seen.side);
+          events.push({
+            step,
+            time: (step + 1) * scene.dt,
+            particle: i,
+            body: bodyOf(i).name,
+            sheet: t.sheet.name,
+            to: seen.side === t.initial.get(i) ? "back" : "through",
+            sheetParticle: [seen.row, seen.col],
+            distanceRadii: seen.distance / scene.radius,
+            normalCosine: seen.normalCosine,
+            strain: seen.strain,
+            movedRadii: Math.hypot(...sub(at(pos, i), at(before, i))) / scene.radius,
+          });
+        }
+      }
+    }
+    const through = new Set<number>();
+    for (const t of tracked) {
+      for (const [i, side] of t.now) if (side !== t.initial.get(i)) through.add(i);
+    }
+    return {
+      scene: scene.id,
+      scale: scene.scale,
+      seed: scene.seed,
+      handler: options.handler,
+      steps,
+      events,
+      through: [...through].sort((a, b) => a - b),
+    };
+  } finally {
+    engine.destroy();
+  }
+}
+
+/** Usage text of `deno task leaks`. */
+export const LEAKS_USAGE = `deno task leaks --scene <id> [options]
+
+  --scene <id>        catalogue scene with a cloth (required)
+  --scale <name>      tiny | small | medium | paper (default small)
+  --seed <n>          seed (default the scene's)
+  --handler <id>      handler (default merge-split)
+  --param <name=v>    override a parameter of the handler (repeatable)
+  --steps <n>         steps (default the scene's duration / dt)
+  --json <path>       also write the trace as JSON
+`;
+
+/** Formats a trace as a table of its events and a summary line. */
+export function formatTrace(trace: LeakTrace): string {
+  const head = `${trace.scene} × ${trace.handler} at ${trace.scale}, seed ${trace.seed}, ` +
+    `${trace.steps} steps: ${trace.through.length} particles through at the end, ` +
+    `${trace.events.length} changes of side`;
+  const rows = trace.events.map((e) =>
+    [
+      String(e.step).padStart(6),
+      e.time.toFixed(4).padStart(8),
+      String(e.particle).padStart(8),
+      e.body.padEnd(8),
+      e.to.padEnd(8),
+      `${e.sheet}[${e.sheetParticle.join(",")}]`.padEnd(16),
+      e.distanceRadii.toFixed(2).padStart(7),
+      e.normalCosine.toFixed(2).padStart(6),
+      e.strain.toFixed(3).padStart(7),
+      e.movedRadii.toFixed(2).padStart(7),
+    ].join(" ")
+  );
+  const header = "  step     time particle body     to       sheet particle    d/r   |cos|" +
+    "  strain  moved/r";
+  return [head, ...(rows.length ? [header, ...rows] : [])].join("\n");
+}
+
+async function main(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      scene: { type: "string" },
+      scale: { type: "string", default: "small" },
+      seed: { type: "string" },
+      handler: { type: "string", default: "merge-split" },
+      param: { type: "string", multiple: true },
+      steps: { type: "string" },
+      json: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help || !values.scene) {
+    console.log(LEAKS_USAGE);
+    return values.help ? 0 : 2;
+  }
+  let scene = getScene(values.scene, { scale: values.scale as Scale });
+  if (values.seed !== undefined) scene = { ...scene, seed: Number(values.seed) };
+  const params = Object.fromEntries((values.param ?? []).map((p) => {
+    const [k, v] = p.split("=");
+    if (v === undefined || !Number.isFinite(Number(v))) {
+      throw new RangeError(`--param ${p}: write name=value with a number, e.g. alpha=0.5`);
+    }
+    return [k, Number(v)];
+  }));
+  const trace = await traceLeaks(scene, {
+    handler: values.handler!,
+    params,
+    steps: values.steps === undefined ? undefined : Number(values.steps),
+  });
+  console.log(formatTrace(trace));
+  if (values.json) await Deno.writeTextFile(values.json, JSON.stringify(trace, null, 2) + "\n");
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -1,0 +1,99 @@
+import assert from "node:assert/strict";
+import { formatTrace, SheetSides, type TracedSheet, traceLeaks } from "./leak_trace.ts";
+import { getScene } from "../scenes/catalog.ts";
+import { buildParticles } from "../core/scene_builder.ts";
+import { acquireGpu } from "../gpu/runtime/device.ts";
+
+/** A flat 5 × 5 sheet in the plane y = 0, spacing 1, then one more particle at `x`. */
+function flatSheet(x: number[], stretch = 1): { sheet: TracedSheet; pos: Float32Array } {
+  const pos = new Float32Array(4 * 26);
+  for (let r = 0; r < 5; r++) {
+    for (let c = 0; c < 5; c++) pos.set([c * stretch, 0, r * stretch, 0], 4 * (r * 5 + c));
+  }
+  pos.set([...x, 0], 4 * 25);
+  return { sheet: { name: "cloth", start: 0, rows: 5, cols: 5, spacing: 1 }, pos };
+}
+
+Deno.test("leak trace: the side of a sheet, as the pass-through metric observes it", async (t) => {
+  await t.step("a particle above or below an interior sheet particle is observed", () => {
+    const { sheet, pos } = flatSheet([2, 0.5, 2]);
+    const sides = new SheetSides(sheet, pos, { reach: 1 });
+    const above = sides.observe([2.1, 0.5, 2]);
+    const below = sides.observe([2.1, -0.5, 2]);
+    assert.ok(above && below);
+    assert.equal(above.side, -below.side);
+    assert.deepEqual([above.row, above.col], [2, 2]);
+    assert.ok(Math.abs(above.distance - Math.hypot(0.1, 0.5)) < 1e-6);
+    assert.ok(Math.abs(above.normalCosine - 0.5 / Math.hypot(0.1, 0.5)) < 1e-6);
+    assert.equal(above.strain, 0);
+  });
+
+  await t.step(
+    "not observed: beyond the reach, next to the border, or in the sheet's plane",
+    () => {
+      const { sheet, pos } = flatSheet([0, 0, 0]);
+      const sides = new SheetSides(sheet, pos, { reach: 1 });
+      assert.equal(sides.observe([2, 1.5, 2]), null, "farther than the reach");
+      assert.equal(sides.observe([0.1, 0.3, 2]), null, "nearest sheet particle on the border");
+      // the initial side falls back to the plane at the centre particle
+      assert.equal(sides.initialSide([2, 3, 2]), sides.observe([2, 0.3, 2])!.side);
+    },
+  );
+
+  await t.step("a stretched sheet reports its strain", () => {
+    const { sheet, pos } = flatSheet([0, 0, 0], 1.5);
+    const seen = new SheetSides(sheet, pos, { reach: 2 }).observe([3, 0.2, 3]);
+    assert.ok(seen);
+    assert.ok(Math.abs(seen.strain - 0.5) < 1e-6);
+    assert.throws(() => new SheetSides(sheet, pos, { reach: 0 }), /options.reach must be > 0/);
+  });
+});
+
+Deno.test({
+  name: "leak trace: a ball through a cloth without contact forces, and none under merge-split",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async (t) => {
+    const gpu = await acquireGpu({ adapter: "software" });
+    const scene = getScene("fig3-ball-cloth-high", { scale: "tiny" });
+    const ball = buildParticles(scene).bodies.find((b) => b.name === "ball")!;
+    try {
+      await t.step(
+        "a negligible penalty lets the whole ball through, each particle logged",
+        async () => {
+          const trace = await traceLeaks(scene, {
+            handler: "penalty",
+            params: { stiffness: 1e-9 },
+            gpu,
+          });
+          const ids = Array.from({ length: ball.count }, (_, k) => ball.start + k);
+          assert.deepEqual(trace.through, ids, "every ball particle ends on the other side");
+          const first = new Map<number, number>();
+          for (const e of trace.events) {
+            assert.equal(e.body, "ball");
+            assert.ok(e.distanceRadii < 2, `seen within the reach: ${e.distanceRadii}`);
+            assert.ok(e.step >= 0 && e.step < trace.steps);
+            if (!first.has(e.particle)) {
+              first.set(e.particle, e.step);
+              assert.equal(e.to, "through");
+              // it fell at most 0.5 r a step (the CFL step), not tunnelled
+              assert.ok(e.movedRadii < 0.6, `${e.movedRadii}`);
+            }
+          }
+          assert.equal(first.size, ball.count);
+          assert.match(
+            formatTrace(trace),
+            new RegExp(`${ball.count} particles through at the end`),
+          );
+        },
+      );
+      await t.step("merge-split lets nothing through: no event", async () => {
+        const trace = await traceLeaks(scene, { handler: "merge-split", gpu });
+        assert.deepEqual(trace.events, []);
+        assert.deepEqual(trace.through, []);
+      });
+    } finally {
+      gpu.device.destroy();
+    }
+  },
+});
