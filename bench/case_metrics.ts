@@ -6,6 +6,7 @@
  */
 import type { Phase } from "../gpu/engine.ts";
 import type { MetricsSample } from "../gpu/metrics/metrics.ts";
+import { compareSurgeFront } from "../core/martin_moyce.ts";
 import { BUDGET_ENERGY_PHASES, type BudgetField } from "../gpu/metrics/step_budget.ts";
 
 /** Table I phases, each the sum of the engine phases it covers. */
@@ -103,6 +104,14 @@ export interface CaseMetrics {
   /** Dam-break scenes: the column width a (m) and |g| (m/s²), to scale frontX and columnHeight. */
   columnWidth?: number;
   gravity?: number;
+  /** Dam-break scenes: the tank's length from the back wall (m). */
+  tankLength?: number;
+  /**
+   * Dam-break scenes: the largest and the mean |relative error| of the surge front against Martin &
+   * Moyce's at the experiment's points inside the run (`core/martin_moyce.ts`; NaN when none).
+   */
+  surgeFrontError?: number;
+  surgeFrontErrorMean?: number;
   /**
    * The whole-step budget (`gpu/metrics/step_budget.ts`) over the budget steps (the steps that end
    * with a sample): how many were measured; per phase the mean energy change per step (J,
@@ -172,8 +181,23 @@ export interface SummaryOptions {
   solidParticles?: number;
   /** Whether the scene has fluid: the fluid-validity fields are added. */
   fluid?: boolean;
-  /** Dam-break scenes: column width a (m) and |g| (m/s²), recorded in the summary. */
-  damBreak?: { columnWidth: number; gravity: number };
+  /**
+   * Dam-break scenes: column width a (m), |g| (m/s²) and the tank's length from the back wall (m),
+   * recorded in the summary with the surge front's error against Martin & Moyce.
+   */
+  damBreak?: { columnWidth: number; gravity: number; tankLength: number };
+}
+
+/** The dam-break fields of a summary: the scene's scales and the surge front's error. */
+function damBreakSummary(
+  series: readonly MetricsSample[],
+  damBreak: NonNullable<SummaryOptions["damBreak"]>,
+): Pick<
+  CaseMetrics,
+  "columnWidth" | "gravity" | "tankLength" | "surgeFrontError" | "surgeFrontErrorMean"
+> {
+  const front = compareSurgeFront(series, damBreak);
+  return { ...damBreak, surgeFrontError: front.maxError, surgeFrontErrorMean: front.meanError };
 }
 
 /** Summarises a metrics time series. */
@@ -238,7 +262,7 @@ export function summariseMetrics(
         volumeChange: last?.volumeChange ?? 0,
       }
       : {}),
-    ...(options.damBreak ? { ...options.damBreak } : {}),
+    ...(options.damBreak ? damBreakSummary(series, options.damBreak) : {}),
     ...summariseBudget(series),
   };
 }

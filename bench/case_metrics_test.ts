@@ -22,19 +22,41 @@ Deno.test("case summary: fluid validity and dam-break fields", async (t) => {
     assert.equal(s.volumeChange, -0.02);
     assert.equal(s.columnWidth, undefined);
   });
-  await t.step("dam-break scenes add a and |g|; scenes without fluid add nothing", () => {
-    const s = summariseMetrics(series, {
-      referenceSpeed: 1,
-      fluid: true,
-      damBreak: { columnWidth: 0.24, gravity: 9.81 },
-    });
-    assert.equal(s.columnWidth, 0.24);
-    assert.equal(s.gravity, 9.81);
-    const dry = summariseMetrics(series, { referenceSpeed: 1 });
-    for (const k of ["densityErrorMax", "volumeChange", "columnWidth", "gravity"]) {
-      assert.ok(!(k in dry), k);
-    }
-  });
+  await t.step(
+    "dam-break scenes add a, |g|, the tank and the front's error; scenes without fluid add nothing",
+    () => {
+      const s = summariseMetrics(series, {
+        referenceSpeed: 1,
+        fluid: true,
+        damBreak: { columnWidth: 0.24, gravity: 9.81, tankLength: 1.92 },
+      });
+      assert.equal(s.columnWidth, 0.24);
+      assert.equal(s.gravity, 9.81);
+      assert.equal(s.tankLength, 1.92);
+      // these samples have no front (0): 100 % short at the experiment's points up to T = 2.7
+      assert.equal(s.surgeFrontError, 1);
+      assert.equal(s.surgeFrontErrorMean, 1);
+      const early = summariseMetrics([sample({ time: 0.05 })], {
+        referenceSpeed: 1,
+        damBreak: { columnWidth: 0.24, gravity: 9.81, tankLength: 1.92 },
+      });
+      assert.ok(Number.isNaN(early.surgeFrontError), "no experimental point before T = 0.83");
+      // a front at Z = 1.1 × the experiment's 1.217 at T = 0.832 (t = 0.092 s) and after
+      const scale = Math.sqrt(2 * 9.81 / 0.24);
+      const ahead = [0.08, 0.092, 0.1].map((time) => sample({ time, frontX: 0.24 * 1.1 * 1.217 }));
+      const f = summariseMetrics(ahead, {
+        referenceSpeed: 1,
+        fluid: true,
+        damBreak: { columnWidth: 0.24, gravity: 9.81, tankLength: 1.92 },
+      });
+      assert.ok(Math.abs(0.832 / scale - 0.092) < 1e-3);
+      assert.ok(Math.abs(f.surgeFrontError! - 0.1) < 1e-9, `${f.surgeFrontError}`);
+      const dry = summariseMetrics(series, { referenceSpeed: 1 });
+      for (const k of ["densityErrorMax", "volumeChange", "columnWidth", "gravity"]) {
+        assert.ok(!(k in dry), k);
+      }
+    },
+  );
 });
 
 Deno.test("case summary: leak fraction and the fluid's net rebound", async (t) => {

@@ -315,6 +315,7 @@ export async function runOne(
                 damBreak: scene.damBreak && {
                   columnWidth: scene.damBreak.columnWidth,
                   gravity: Math.hypot(...scene.gravity),
+                  tankLength: scene.domain.max[0] - scene.damBreak.backWallX,
                 },
               }),
             },

@@ -74,6 +74,13 @@ export const PIECES_MIN = 3;
  * (at least this) from a wall pulverised into tiny ones (below it).
  */
 export const PIECE_SHARE_MIN = 0.1;
+/** The dam-break scenes, validated against Martin & Moyce 1952 (claim w). */
+export const DAM_BREAK_SCENES = ["dam-break-sph", "dam-break-flip"] as const;
+/**
+ * The largest |relative error| of a dam break's surge front against Martin & Moyce's at any of the
+ * experiment's points inside the run (`surgeFrontError`) that still counts as following it.
+ */
+export const SURGE_FRONT_ERROR_MAX = 0.05;
 /** The Fig. 8 scenes: the cloth holding tori, the dam break against a wall, the bowl. */
 export const FIG8_SCENES = {
   cloth: "fig8-cloth-tori",
@@ -217,6 +224,14 @@ export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
     reason:
       "a wall in pieces keeps a piece of a tenth of it; pulverised, its largest fragment holds less (Fig. 5: 'crumbles into tiny pieces')",
   },
+  {
+    name: "SURGE_FRONT_ERROR_MAX",
+    value: SURGE_FRONT_ERROR_MAX,
+    unit: "front error, relative, absolute value",
+    claims: "w",
+    reason:
+      "the validation target of the fluid systems, fixed before the comparison was built; Martin & Moyce's own two n² = 2 columns (a = 1.125 and 2.25 in) differ from each other by 1–6 % at the same T",
+  },
 ];
 
 /**
@@ -277,6 +292,31 @@ function breaksUnderFluid(scene: string): (records: readonly CaseRecord[]) => Cl
       }; energy ratio ${formatNumber(metric(r, "energyRatio"))}${unstable(r) ? ", unstable" : ""}`,
     };
   };
+}
+
+/**
+ * Validation (claim w): every dam break (`DAM_BREAK_SCENES`, merge-split, which runs as the
+ * identity on one body) follows Martin & Moyce's surge front within {@link SURGE_FRONT_ERROR_MAX}
+ * at every experimental point inside the run; records without the comparison are "not run".
+ */
+function followsSurgeFront(records: readonly CaseRecord[]): ClaimResult {
+  const lines: string[] = [];
+  let all = true;
+  for (const scene of DAM_BREAK_SCENES) {
+    const r = finishedMergeSplit(records, scene);
+    if ("measured" in r) return r;
+    const max = metric(r, "surgeFrontError"), mean = metric(r, "surgeFrontErrorMean");
+    if (!Number.isFinite(max)) {
+      return { status: "not run", measured: `${scene}: no surge-front comparison in its record` };
+    }
+    all &&= max <= SURGE_FRONT_ERROR_MAX && !unstable(r);
+    lines.push(
+      `${scene}: front within ${formatNumber(100 * max)} % (mean ${formatNumber(100 * mean)} %)${
+        unstable(r) ? ", unstable" : ""
+      }`,
+    );
+  }
+  return { status: all ? "reproduced" : "not reproduced", measured: lines.join("; ") };
 }
 
 /**
@@ -911,6 +951,14 @@ export const CLAIMS: readonly Claim[] = [
       `The dam break breaks the brittle wall into pieces, not dust: at least ${PIECES_MIN} fragments of ≥ 1 % of it, the largest ≥ ${PIECE_SHARE_MIN} of it, stable (merge-split)`,
     paper: "Fig. 8 (middle)",
     evaluate: breaksIntoPieces(FIG8_SCENES.wall),
+  },
+  {
+    id: "w",
+    text: `The dam breaks (SPH and FLIP) follow Martin & Moyce's surge front (n² = 2) within ${
+      100 * SURGE_FRONT_ERROR_MAX
+    } % at every point of the experiment inside the run`,
+    paper: "validation (Martin & Moyce 1952)",
+    evaluate: followsSurgeFront,
   },
 ];
 
