@@ -1,7 +1,8 @@
 /**
  * `bench/`: the runner behind `deno task bench` (see DESIGN.md for what this layer holds).
  * {@link runBench} runs a suite and writes `results.jsonl`; `cli.ts` writes the report after it.
- * {@link profileCase} times one case kernel by kernel (`deno task profile`).
+ * {@link profileCase} times one case kernel by kernel (`deno task profile`); {@link traceLeaks}
+ * follows the particles that cross a cloth (`deno task leaks`).
  *
  * @module
  */
@@ -13,6 +14,14 @@ export {
   type ProfileOptions,
   profileTable,
 } from "./profile.ts";
+export {
+  formatTrace,
+  type LeakEvent,
+  type LeakTrace,
+  SheetSides,
+  type TracedSheet,
+  traceLeaks,
+} from "./leak_trace.ts";
 export { appendResultLine, endsTorn, ResultsWriteError } from "./results_file.ts";
 export { caseListLabel, type CasePlace, selectShard } from "./shard.ts";
 export { checkRunPlan } from "./run_plan_check.ts";

@@ -15,6 +15,8 @@ export * from "./baselines.ts";
 export * from "./result.ts";
 export * from "./peridynamics_reference.ts";
 export * from "./flip_reference.ts";
+export * from "./flip_density_correction.ts";
+export * from "./martin_moyce.ts";
 export * from "./velocity_projection_reference.ts";
 export * from "./akinci_reference.ts";
 export * from "./solid_shape.ts";
