@@ -14,7 +14,7 @@
  * Müller et al. 2003 Eqs. 20–21, `core/sph_reference.ts`):
  * - density ρ_i = Σ_j m_j W(|x_i − x_j|, h), j over the FLIP particles, i itself included;
  * - rest density ρ0_i: what ρ_i reads for an interior particle of the body's initial lattice,
- *   m_i Σ_{n ∈ ℤ³} W(|n| s, h) with s the body's spacing ({@link latticeRestDensity}): the body was
+ *   m_i Σ_{n ∈ ℤ³} W(|n| s, h) with s the body's spacing (`latticeRestDensity` of `core/sph_reference.ts`): the body was
  *   built at rest, and the kernel sum is not the kernel integral (the same rest density the fluid
  *   metrics read, `gpu/metrics/fluid_metrics.ts`);
  * - constraint C_i = ρ_i / ρ0_i − 1 (Macklin & Müller Eq. 1), active only where C_i > 0;
@@ -39,7 +39,7 @@
  *
  * @module
  */
-import { poly6, restMassForSpacing, spikyGradient } from "./sph_reference.ts";
+import { poly6, spikyGradient } from "./sph_reference.ts";
 
 /** Particles of {@link flipDensityCorrection}: positions, masses, radii and rest densities. */
 export interface DensityCorrectionParticles {
@@ -61,27 +61,6 @@ export interface DensityCorrectionOptions {
   iterations: number;
   /** The domain box the particles stay in (its walls). */
   domain: { min: readonly number[]; max: readonly number[] };
-}
-
-/**
- * The rest density ρ0 of a body of particle mass m built on a simple cubic lattice of spacing s:
- * m Σ_{n ∈ ℤ³} W_poly6(|n| s, h), what the density of an interior particle of the lattice reads
- * (Müller et al. 2003 Eq. 3 over the lattice; `restMassForSpacing` of `core/sph_reference.ts`).
- * Throws a RangeError naming the bad argument when m, s or h is not finite and > 0.
- */
-export function latticeRestDensity(particleMass: number, spacing: number, h: number): number {
-  if (!(particleMass > 0) || !Number.isFinite(particleMass)) {
-    throw new RangeError(
-      `latticeRestDensity: particleMass must be finite and > 0, got ${particleMass}`,
-    );
-  }
-  if (!(spacing > 0) || !Number.isFinite(spacing)) {
-    throw new RangeError(`latticeRestDensity: spacing must be finite and > 0, got ${spacing}`);
-  }
-  if (!(h > 0) || !Number.isFinite(h)) {
-    throw new RangeError(`latticeRestDensity: h must be finite and > 0, got ${h}`);
-  }
-  return particleMass / restMassForSpacing(spacing, h, 1);
 }
 
 function checkParticles(p: DensityCorrectionParticles): number {

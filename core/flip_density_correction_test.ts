@@ -3,9 +3,8 @@ import {
   densityMultipliers,
   densityWeights,
   flipDensityCorrection,
-  latticeRestDensity,
 } from "./flip_density_correction.ts";
-import { poly6, restMassForSpacing } from "./sph_reference.ts";
+import { latticeRestDensity, poly6 } from "./sph_reference.ts";
 import { Rng } from "./rng.ts";
 
 const S = 0.02; // lattice spacing (m)
@@ -32,15 +31,6 @@ function lattice(n: number, s: number, flip: (i: number) => boolean = () => true
     restDensity: Float64Array.from({ length: count }, (_, i) => flip(i) ? RHO0 : 0),
   };
 }
-
-Deno.test("latticeRestDensity: m Σ W(|n| s, h), the lattice's reading; bad arguments named", () => {
-  assert.equal(RHO0, M / restMassForSpacing(S, H, 1));
-  // 1.0098 ρ0 at h = 2 spacings (sph_reference.ts): the kernel sum is not the kernel integral
-  assert.ok(Math.abs(RHO0 / 1000 - 1.0098) < 1e-3, `${RHO0}`);
-  assert.throws(() => latticeRestDensity(0, S, H), /particleMass/);
-  assert.throws(() => latticeRestDensity(M, -1, H), /spacing/);
-  assert.throws(() => latticeRestDensity(M, S, NaN), /h must/);
-});
 
 Deno.test("flipDensityCorrection: a lattice at rest is not moved (interior reads ρ0, surface less)", () => {
   const p = lattice(7, S);

@@ -280,6 +280,28 @@ export function restMassForSpacing(spacing: number, h: number, rho0: number): nu
 }
 
 /**
+ * The rest density ρ0 of a body of particle mass m built on a simple cubic lattice of spacing s:
+ * m Σ_{n ∈ ℤ³} W_poly6(|n| s, h), what the density of an interior particle of the lattice reads
+ * (Müller et al. 2003 Eq. 3 over the lattice; {@link restMassForSpacing}). The FLIP density
+ * correction's and the fluid metrics' rest density.
+ * Throws a RangeError naming the bad argument when m, s or h is not finite and > 0.
+ */
+export function latticeRestDensity(particleMass: number, spacing: number, h: number): number {
+  if (!(particleMass > 0) || !Number.isFinite(particleMass)) {
+    throw new RangeError(
+      `latticeRestDensity: particleMass must be finite and > 0, got ${particleMass}`,
+    );
+  }
+  if (!(spacing > 0) || !Number.isFinite(spacing)) {
+    throw new RangeError(`latticeRestDensity: spacing must be finite and > 0, got ${spacing}`);
+  }
+  if (!(h > 0) || !Number.isFinite(h)) {
+    throw new RangeError(`latticeRestDensity: h must be finite and > 0, got ${h}`);
+  }
+  return particleMass / restMassForSpacing(spacing, h, 1);
+}
+
+/**
  * Monaghan's artificial viscosity coefficient α of {@link suggestSphParams} (Monaghan 1992/2005;
  * 0.01–0.1 in the WCSPH literature for free-surface water, e.g. Becker & Teschner 2007): kinematic
  * ν = α h_s c / 10 in 3D with the smoothing length h_s = h/2.

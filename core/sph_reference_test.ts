@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
+  latticeRestDensity,
   poly6,
   restMassForSpacing,
   sphDensity,
@@ -339,4 +340,16 @@ Deno.test("suggestSphParams", async (t) => {
       /gravity/,
     );
   });
+});
+
+Deno.test("latticeRestDensity: m Σ W(|n| s, h), the lattice's reading; bad arguments named", () => {
+  // a water lattice of spacing S with support h = 2 spacings
+  const S = 0.02, H = 2 * S, M = 1000 * S ** 3;
+  const RHO0 = latticeRestDensity(M, S, H);
+  assert.equal(RHO0, M / restMassForSpacing(S, H, 1));
+  // 1.0098 ρ0 at h = 2 spacings (sph_reference.ts): the kernel sum is not the kernel integral
+  assert.ok(Math.abs(RHO0 / 1000 - 1.0098) < 1e-3, `${RHO0}`);
+  assert.throws(() => latticeRestDensity(0, S, H), /particleMass/);
+  assert.throws(() => latticeRestDensity(M, -1, H), /spacing/);
+  assert.throws(() => latticeRestDensity(M, S, NaN), /h must/);
 });

@@ -9,7 +9,7 @@
  *   particles j of its own body, itself included (Müller et al. 2003 Eq. 3, the density the `sph`
  *   system computes), whatever system integrates the body;
  * - rest density ρ0 of a body: the estimate an interior particle of its initial lattice gets,
- *   m · Σ_{n ∈ ℤ³} W_poly6(|n|·spacing, h) (`restMassForSpacing`). For an SPH body this is its ρ0
+ *   m · Σ_{n ∈ ℤ³} W_poly6(|n|·spacing, h) (`latticeRestDensity`). For an SPH body this is its ρ0
  *   (its particle mass is chosen so); m / spacing³ would read a resting lattice as 1 % compressed
  *   at h = 2 spacings, because the kernel sum is not the kernel integral;
  * - `densityErrorMax`, `densityErrorMean`: the compression error max(ρ_i/ρ0 − 1, 0), largest and
@@ -35,7 +35,7 @@
  * @module
  */
 import { FLUID_SAMPLE_FIELDS } from "../../core/result.ts";
-import { restMassForSpacing } from "../../core/sph_reference.ts";
+import { latticeRestDensity } from "../../core/sph_reference.ts";
 import {
   bindKernel,
   createKernel,
@@ -116,14 +116,6 @@ export interface FluidMetricsOptions {
   columns: Readonly<Record<FluidField, number>>;
 }
 
-/** The rest density of a fluid body: the estimate of an interior particle of its lattice. */
-export function latticeRestDensity(
-  body: { spacing: number; particleMass: number },
-  h: number,
-): number {
-  return body.particleMass / restMassForSpacing(body.spacing, h, 1);
-}
-
 /** The fluid-validity pass of the metrics. */
 export class FluidMetrics {
   readonly device: GPUDevice;
@@ -142,7 +134,10 @@ export class FluidMetrics {
     const h = FLUID_KERNEL_RADII * options.radius;
     const fluidOf = new Uint32Array(n).fill(NOT_FLUID);
     options.fluids.forEach((f, k) => fluidOf.fill(k, f.start, f.start + f.count));
-    const rho0 = Float32Array.from(options.fluids, (f) => latticeRestDensity(f, h));
+    const rho0 = Float32Array.from(
+      options.fluids,
+      (f) => latticeRestDensity(f.particleMass, f.spacing, h),
+    );
     this.#grid = new SampleGrid(device, {
       count: n,
       domain: options.domain,

@@ -10,8 +10,8 @@ import {
   FLUID_PARAMS,
   FLUID_TOP_K,
   type FluidRange,
-  latticeRestDensity,
 } from "./fluid_metrics.ts";
+import { latticeRestDensity } from "../../core/sph_reference.ts";
 import type { MetricsSample } from "./metrics.ts";
 import { sampleMetrics } from "./metrics_fixture.ts";
 
@@ -78,7 +78,7 @@ function bruteForce(
           H,
         );
       }
-      const rho0 = latticeRestDensity(fluids[b], H);
+      const rho0 = latticeRestDensity(fluids[b].particleMass, fluids[b].spacing, H);
       out.push({ err: Math.max(rho / rho0 - 1, 0), vol: MASS / Math.max(rho, rho0) });
     }
     return out;
@@ -157,7 +157,7 @@ Deno.test("fluid metrics against the brute force (f64)", async (t) => {
         }
       }
     }
-    const rho0 = latticeRestDensity({ spacing: SPACING, particleMass: MASS }, H);
+    const rho0 = latticeRestDensity(MASS, SPACING, H);
     assert.ok(Math.abs(rho / rho0 - 1) < 1e-12, `${rho} vs ${rho0}`);
   });
 

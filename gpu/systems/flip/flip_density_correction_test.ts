@@ -3,8 +3,8 @@ import {
   densityMultipliers,
   densityWeights,
   flipDensityCorrection,
-  latticeRestDensity,
 } from "../../../core/flip_density_correction.ts";
+import { latticeRestDensity } from "../../../core/sph_reference.ts";
 import { Rng } from "../../../core/rng.ts";
 import { acquireGpu } from "../../runtime/device.ts";
 import { readBuffer, storageBuffer } from "../../runtime/kernel.ts";

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { latticeRestDensity } from "../../../core/flip_density_correction.ts";
+import { latticeRestDensity } from "../../../core/sph_reference.ts";
 import { ParamError } from "../../../core/params.ts";
 import type { Scene } from "../../../core/scene.ts";
 import { storageBuffer } from "../../runtime/kernel.ts";

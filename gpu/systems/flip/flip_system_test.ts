@@ -4,7 +4,7 @@ import { validateScene } from "../../../core/scene.ts";
 import { getScene } from "../../../scenes/catalog.ts";
 import { acquireGpu } from "../../runtime/device.ts";
 import { Engine } from "../../engine.ts";
-import { latticeRestDensity } from "../../../core/flip_density_correction.ts";
+import { latticeRestDensity } from "../../../core/sph_reference.ts";
 import { flipRestDensities } from "./flip_system.ts";
 
 /**
