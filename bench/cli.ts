@@ -87,8 +87,10 @@ default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html 
   --param <id.name=v> override a handler parameter, e.g. merge-split.alpha=0.5 (repeatable;
                       recorded in handlerParams and the config hash; "inf" for Infinity)
   --sweep <t=values>  one case per value: t is <handler>.<param> (e.g. penalty.stiffness, with
-                      --handler penalty: the family at explicit values), scene.dt or scene.speed
-                      (the impact speed, m/s: Figs. 3, 4, 7, 10, 11 rebuilt at it); values are
+                      --handler penalty: the family at explicit values), scene.dt, scene.speed
+                      (the impact speed, m/s: Figs. 3, 4, 7, 10, 11 rebuilt at it) or
+                      scene.soundSpeedFactor (F > 1: the SPH water of Figs. 4, 8, 10, 11 and
+                      dam-break-sph rebuilt with c = max(F·v_ref, √(F·g·H))); values are
                       a..b:n (n log-spaced) or v1,v2,...; repeatable (the cartesian product);
                       each case records its values in "sweep"
   --coupling <r>      how systems see a meta-particle they share: own-part (default) or whole

@@ -14,12 +14,14 @@
  * applies to every case; `scene.speed` (the impact speed, m/s) rebuilds each case's catalogue
  * scene at that speed (`scenes/catalog.ts` `getScene`: the drop height or the fluid's initial
  * speed, and with them the reference speed, the time step and the stiffness levels of the rule),
- * before any other sweep applies.
+ * and `scene.soundSpeedFactor` (F of the SPH water's speed of sound, c = max(F·v_ref, √(F·g·H)):
+ * a compressibility study) rebuilds it with that F (the state equation's stiffness, the time step
+ * and Akinci's coupling follow), both before any other sweep applies.
  *
  * @module
  */
 import type { Scene } from "../core/scene.ts";
-import { getScene, hasImpactSpeed } from "../scenes/catalog.ts";
+import { getScene, hasImpactSpeed, hasSoundSpeed } from "../scenes/catalog.ts";
 import type { CaseSpec } from "./suite.ts";
 import { checkedCase, UsageError } from "./suite.ts";
 
@@ -29,10 +31,27 @@ export type SweepTarget =
   | { kind: "scene"; field: SceneSweepField };
 
 /** The scene fields a sweep may vary. */
-export const SCENE_SWEEP_FIELDS = ["dt", "speed"] as const;
+export const SCENE_SWEEP_FIELDS = ["dt", "speed", "soundSpeedFactor"] as const;
 
 /** A scene field a sweep may vary. */
 export type SceneSweepField = typeof SCENE_SWEEP_FIELDS[number];
+
+/** The scene fields that rebuild the catalogue scene (`getScene`'s variant) rather than replace. */
+const REBUILD_FIELDS: readonly SceneSweepField[] = ["speed", "soundSpeedFactor"];
+
+/** Which catalogue scenes each rebuild field applies to, and how to say so when one does not. */
+const REBUILD_SCENES: Readonly<Record<string, { has: (id: string) => boolean; where: string }>> = {
+  speed: {
+    has: hasImpactSpeed,
+    where: "has no impact speed to set; it applies to the catalogue scenes of Figs. 3, 4, 7, 10 " +
+      "and 11",
+  },
+  soundSpeedFactor: {
+    has: hasSoundSpeed,
+    where: "has no SPH water whose speed of sound to set; it applies to the catalogue scenes of " +
+      "Figs. 4, 8, 10, 11 and dam-break-sph",
+  },
+};
 
 /** One `--sweep` option, parsed. */
 export interface Sweep {
@@ -95,8 +114,9 @@ export function parseSweep(text: string, options: { knownHandlers: readonly stri
   const m = /^\s*([A-Za-z0-9_-]+)\.([A-Za-z0-9_]+)\s*=(.+)$/.exec(text);
   if (!m) {
     throw new UsageError(
-      `--sweep ${text}: must read <handler>.<param>=<values>, scene.dt=<values> or scene.speed=<values>, e.g. ` +
-        "penalty.stiffness=1e2..1e6:9",
+      `--sweep ${text}: must read <handler>.<param>=<values> or scene.<field>=<values> (${
+        SCENE_SWEEP_FIELDS.join(", ")
+      }), e.g. penalty.stiffness=1e2..1e6:9`,
     );
   }
   const [, owner, name, valuesText] = m;
@@ -109,6 +129,12 @@ export function parseSweep(text: string, options: { knownHandlers: readonly stri
     }
     if (values.some((v) => !(v > 0))) {
       throw new UsageError(`--sweep scene.${name}: every value must be > 0`);
+    }
+    if (name === "soundSpeedFactor" && values.some((v) => !(v > 1))) {
+      throw new UsageError(
+        "--sweep scene.soundSpeedFactor: every value must be > 1 (c as a multiple of the " +
+          "reference speed: 10 is the catalogue's, a density error target of 10 %)",
+      );
     }
     return {
       key: `scene.${name}`,
@@ -131,23 +157,10 @@ export function parseSweep(text: string, options: { knownHandlers: readonly stri
 }
 
 /**
- * `scene` with one scene sweep's value applied: `speed` rebuilds the catalogue scene at that impact
- * speed (`scenes/catalog.ts` `getScene`; its time step and stiffness levels follow, the seed is
- * kept), any other field is replaced by the value.
- */
-export function applySceneSweep(
-  scene: Scene,
-  sweep: { field: SceneSweepField; value: number },
-): Scene {
-  return sweep.field === "speed"
-    ? { ...getScene(scene.id, { scale: scene.scale, speed: sweep.value }), seed: scene.seed }
-    : { ...scene, [sweep.field]: sweep.value };
-}
-
-/**
- * `scene` at the scene values of a recorded sweep (`CaseRecord.sweep`, e.g. `{"scene.dt": 0.001,
- * "penalty.stiffness": 1000}`): each `scene.<field>` key applied as {@link expandSweeps} applied
- * it (`scene.speed` first), the handler keys left out (a record holds them in its
+ * `scene` at the scene values of a sweep (`CaseRecord.sweep`, e.g. `{"scene.dt": 0.001,
+ * "penalty.stiffness": 1000}`): the rebuild fields (`scene.speed`, `scene.soundSpeedFactor`) first,
+ * in one `getScene` of the catalogue scene at the record's scale (the seed is kept), then each other
+ * `scene.<field>` replaced by its value; the handler keys are left out (a record holds them in its
  * `handlerParams`). Rebuilds the scene a swept case ran on, e.g. for `--verify`. Throws a
  * {@link UsageError} for a `scene.` key that is not a {@link SCENE_SWEEP_FIELDS} field.
  */
@@ -163,15 +176,24 @@ export function sweptScene(scene: Scene, sweep: Readonly<Record<string, number>>
     }
     return field as SceneSweepField;
   });
-  fields.sort((a, b) => Number(b === "speed") - Number(a === "speed"));
-  return fields.reduce(
-    (s, field) => applySceneSweep(s, { field, value: sweep[`scene.${field}`] }),
-    scene,
+  const rebuild = fields.filter((f) => REBUILD_FIELDS.includes(f));
+  const base = rebuild.length
+    ? {
+      ...getScene(scene.id, {
+        scale: scene.scale,
+        ...Object.fromEntries(rebuild.map((f) => [f, sweep[`scene.${f}`]])),
+      }),
+      seed: scene.seed,
+    }
+    : scene;
+  return fields.filter((f) => !REBUILD_FIELDS.includes(f)).reduce(
+    (s, f) => ({ ...s, [f]: sweep[`scene.${f}`] }),
+    base,
   );
 }
 
-function isSpeed(s: Sweep): boolean {
-  return s.target.kind === "scene" && s.target.field === "speed";
+function isRebuild(s: Sweep): boolean {
+  return s.target.kind === "scene" && REBUILD_FIELDS.includes(s.target.field);
 }
 
 /**
@@ -199,17 +221,17 @@ export function expandSweeps(cases: readonly CaseSpec[], sweeps: readonly Sweep[
     keys.add(s.key);
   }
   for (const s of sweeps) {
-    if (s.target.kind !== "scene" || s.target.field !== "speed") continue;
-    const bad = cases.find((c) => c.sceneSource !== "catalog" || !hasImpactSpeed(c.scene.id));
+    if (s.target.kind !== "scene" || !REBUILD_FIELDS.includes(s.target.field)) continue;
+    const { has, where } = REBUILD_SCENES[s.target.field];
+    const bad = cases.find((c) => c.sceneSource !== "catalog" || !has(c.scene.id));
     if (bad) {
       throw new UsageError(
-        `--sweep scene.speed: scene "${bad.scene.id}" (${bad.sceneSource}) has no impact speed to ` +
-          "set; it applies to the catalogue scenes of Figs. 3, 4, 7, 10 and 11",
+        `--sweep ${s.key}: scene "${bad.scene.id}" (${bad.sceneSource}) ${where}`,
       );
     }
   }
-  // a speed rebuilds the scene, so it goes first and the other sweeps apply on top
-  const ordered = [...sweeps].sort((a, b) => Number(isSpeed(b)) - Number(isSpeed(a)));
+  // a speed or a speed of sound rebuilds the scene, so they go first and the others apply on top
+  const ordered = [...sweeps].sort((a, b) => Number(isRebuild(b)) - Number(isRebuild(a)));
   let out: CaseSpec[] = [...cases];
   for (const s of ordered) {
     out = out.flatMap((c) => {
@@ -218,7 +240,7 @@ export function expandSweeps(cases: readonly CaseSpec[], sweeps: readonly Sweep[
       return s.values.map((v): CaseSpec => {
         const sweep = { ...c.sweep, [s.key]: v };
         if (t.kind === "handler") return { ...c, params: { ...c.params, [t.param]: v }, sweep };
-        return { ...c, scene: applySceneSweep(c.scene, { field: t.field, value: v }), sweep };
+        return { ...c, scene: sweptScene(c.scene, sweep), sweep };
       });
     });
   }

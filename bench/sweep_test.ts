@@ -149,6 +149,73 @@ Deno.test("parameter sweeps", async (t) => {
     );
   });
 
+  await t.step(
+    "scene.soundSpeedFactor rebuilds the SPH water with c = max(F·v_ref, √(F·g·H))",
+    () => {
+      const base = resolveCases({
+        scenes: ["fig4-fluid-cloth", "dam-break-sph"],
+        handlers: ["merge-split"],
+        scale: "tiny",
+        seeds: [7],
+      });
+      const cases = expandSweeps(base, [parseSweep("scene.soundSpeedFactor=10,33", known)]);
+      assert.equal(cases.length, 4);
+      const v = (id: string) => getScene(id, { scale: "tiny" }).cfl.referenceSpeed;
+      for (const c of cases) {
+        const f = c.sweep!["scene.soundSpeedFactor"];
+        const sph = c.scene.systems.sph as { stiffness: number; rho0: number };
+        // linear state equation: k = ρ0 c², and c = F·v_ref where the impact binds (these scenes)
+        const cs = Math.sqrt(sph.stiffness / sph.rho0);
+        assert.ok(Math.abs(cs / (f * v(c.scene.id)) - 1) < 1e-12, `${c.scene.id} at F = ${f}`);
+        assert.equal(c.scene.seed, 7);
+      }
+      const [f10, f33] = cases.filter((c) => c.scene.id === "fig4-fluid-cloth");
+      assert.deepEqual(f10.scene, { ...getScene("fig4-fluid-cloth", { scale: "tiny" }), seed: 7 });
+      assert.ok(f33.scene.dt < f10.scene.dt / 2, "the SPH limit follows c");
+      const akinci = (c: typeof f10) =>
+        (c.scene.handlers.akinci as { soundSpeed: number }).soundSpeed;
+      assert.ok(Math.abs(akinci(f33) / akinci(f10) - 3.3) < 1e-12, "Akinci's coupling takes c");
+      // with a speed too: one rebuild at both, whatever the order given
+      const fig4 = resolveCases({
+        scenes: ["fig4-fluid-cloth"],
+        handlers: ["merge-split"],
+        scale: "tiny",
+      });
+      const both = expandSweeps(fig4, [
+        parseSweep("scene.soundSpeedFactor=33", known),
+        parseSweep("scene.speed=4", known),
+      ]);
+      assert.deepEqual(
+        both[0].scene,
+        getScene("fig4-fluid-cloth", { scale: "tiny", speed: 4, soundSpeedFactor: 33 }),
+      );
+      // FLIP, a solid scene or a scene file: a usage error naming it; F ≤ 1 refused at parsing
+      for (const id of ["fig9-flip-cloth", "fig3-ball-cloth-low", "dam-break-flip"]) {
+        const other = resolveCases({ scenes: [id], handlers: ["merge-split"], scale: "tiny" });
+        assert.throws(
+          () => expandSweeps(other, [parseSweep("scene.soundSpeedFactor=20", known)]),
+          (e) =>
+            e instanceof UsageError &&
+            new RegExp(`"${id}" \\(catalog\\) has no SPH water`).test(e.message),
+        );
+      }
+      const file = fig4.map((c) => ({ ...c, sceneSource: "my.json" }));
+      assert.throws(
+        () => expandSweeps(file, [parseSweep("scene.soundSpeedFactor=20", known)]),
+        /\(my\.json\)/,
+      );
+      assert.throws(() => parseSweep("scene.soundSpeedFactor=1,10", known), /must be > 1/);
+      assert.throws(
+        () => getScene("fig9-flip-cloth", { scale: "tiny", soundSpeedFactor: 20 }),
+        /no SPH water/,
+      );
+      assert.throws(
+        () => getScene("dam-break-sph", { scale: "tiny", soundSpeedFactor: 0.5 }),
+        /soundSpeedFactor: must be a finite number > 1/,
+      );
+    },
+  );
+
   await t.step("a sweep of a handler no case runs, or given twice, is a usage error", () => {
     const base = resolveCases({
       scenes: ["fig4-fluid-cloth"],

@@ -128,6 +128,13 @@ Deno.test("sweptScene rebuilds the scene of each case of a sweep from its record
     const rebuilt = { ...sweptScene(catalogue, c.sweep), seed: 7 };
     assert.deepEqual(rebuilt, c.scene, JSON.stringify(c.sweep));
   }
+  // a speed of sound and a speed together, with a dt on top: one rebuild, then the dt
+  const fig4 = getScene("fig4-fluid-cloth", { scale: "tiny" });
+  const swept = { "scene.soundSpeedFactor": 20, "scene.speed": 4, "scene.dt": 1e-4 };
+  assert.deepEqual(sweptScene(fig4, swept), {
+    ...getScene("fig4-fluid-cloth", { scale: "tiny", speed: 4, soundSpeedFactor: 20 }),
+    dt: 1e-4,
+  });
   assert.deepEqual(sweptScene(catalogue), catalogue, "no sweep: the scene as it is");
   assert.deepEqual(sweptScene(catalogue, { "penalty.stiffness": 5 }), catalogue);
   assert.throws(

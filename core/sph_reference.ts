@@ -321,8 +321,15 @@ export interface SuggestSphParamsInput {
   /** State-equation exponent γ (1 linear, 7 Tait). Default 1. */
   gamma?: number;
   /**
-   * Speed of sound as a multiple of maxSpeed (default 10, density fluctuations near 1 %). Lower
-   * values allow larger time steps at the price of compressibility (≈ 1/factor² relative).
+   * Depth H (m) of the deepest fluid at rest, e.g. a column's height or a pool's depth: its
+   * hydrostatic head sets a floor on the speed of sound (see {@link suggestSphParams}). 0 when
+   * omitted.
+   */
+  depth?: number;
+  /**
+   * F = 1/δ, the inverse of the density error δ the speed of sound is chosen for (default 10, so
+   * δ = 10 %): c = max(F · maxSpeed, √(F · |g| · depth)). Lower values allow larger time steps at
+   * the price of compressibility.
    */
   soundSpeedFactor?: number;
 }
@@ -335,7 +342,7 @@ export interface SuggestedSphParams {
   spacing: number;
   /** Particle mass {@link restMassForSpacing}(2r, h, ρ0). */
   mass: number;
-  /** Numerical speed of sound c = soundSpeedFactor · maxSpeed (default 10). */
+  /** Numerical speed of sound c = max(F · maxSpeed, √(F · |g| · depth)), F = soundSpeedFactor. */
   soundSpeed: number;
   /** Stiffness k = ρ0 c² / γ, so that dp/dρ = c² at ρ0. */
   stiffness: number;
@@ -353,16 +360,23 @@ export interface SuggestedSphParams {
  * compressible SPH for free surface flows"):
  *
  * - spacing 2r, support h = 4r, mass from {@link restMassForSpacing} so a resting lattice has ρ0;
- * - speed of sound c = 10 · maxSpeed, which keeps density fluctuations near Mach² ≈ 1 %;
- *   stiffness k = ρ0 c² / γ (linear state equation for γ = 1, Tait for γ = 7);
+ * - speed of sound from one rule for the two ways a weakly compressible fluid compresses, each
+ *   held to the density error δ = 1/F (F = `soundSpeedFactor`, default 10):
+ *   - a front arriving at speed v against a wall or a sheet compresses by the acoustic jump
+ *     Δρ/ρ = Δp/(ρ0 c²) = v/c (the water hammer, Δp = ρ0 c v: linear in the Mach number, not
+ *     Mach² as for steady flow), so c ≥ v/δ = F · maxSpeed;
+ *   - a resting column of depth H compresses at its foot by its hydrostatic head, Δρ/ρ = |g| H/c²,
+ *     so c ≥ √(|g| H/δ) = √(F · |g| · depth);
+ *   c = max(F · maxSpeed, √(F · |g| · depth)); stiffness k = ρ0 c² / γ (linear state equation for
+ *   γ = 1, Tait for γ = 7);
  * - viscosity: Monaghan's artificial viscosity α h_s c / 10 in 3D with α = 0.1 and smoothing
  *   length h_s = h/2, i.e. kinematic ν = 0.005 h c and μ = ρ0 ν; lower it for less damping at the
  *   risk of particle noise;
  * - dtMax = min(0.4 · 2r / (c + maxSpeed) (CFL), 0.25 √(h_s / |g|) (body force),
  *   0.125 h_s² / ν (viscous diffusion), r / maxSpeed), so dtMax · maxSpeed ≤ r.
  *
- * With γ = 1, hydrostatic compression at depth H is ρ/ρ0 − 1 ≈ |g| H / c²: choose maxSpeed at least
- * √(2 |g| H) for a fluid column of height H.
+ * A fluid that falls from rest through its own height H reaches √(2 |g| H), so where maxSpeed is at
+ * least that the impact term binds: F v ≥ √(F |g| H) whenever F ≥ 1/2.
  */
 export function suggestSphParams(input: SuggestSphParamsInput): SuggestedSphParams {
   const { radius, rho0, maxSpeed } = input;
@@ -386,7 +400,11 @@ export function suggestSphParams(input: SuggestSphParamsInput): SuggestedSphPara
   if (!(factor > 1)) {
     throw new RangeError(`suggestSphParams: soundSpeedFactor must be > 1, got ${factor}`);
   }
-  const c = factor * maxSpeed;
+  const depth = input.depth ?? 0;
+  if (!(depth >= 0) || !Number.isFinite(depth)) {
+    throw new RangeError(`suggestSphParams: depth must be a finite number >= 0 (m), got ${depth}`);
+  }
+  const c = Math.max(factor * maxSpeed, Math.sqrt(factor * g * depth));
   const nu = (ARTIFICIAL_VISCOSITY_ALPHA * hs * c) / 10;
   let dtMax = Math.min((0.4 * spacing) / (c + maxSpeed), (0.125 * hs * hs) / nu, radius / maxSpeed);
   if (g > 0) dtMax = Math.min(dtMax, 0.25 * Math.sqrt(hs / g));

@@ -331,7 +331,53 @@ Deno.test("suggestSphParams", async (t) => {
     assert.ok(s.dtMax < 1e-3 && s.dtMax > 1e-4, `dtMax ${s.dtMax}`);
   });
 
+  await t.step("one speed of sound holds the impact's jump v/c and the head gH/c² to 1/F", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1e-2, max: 20, noNaN: true }),
+        fc.double({ min: 0, max: 10, noNaN: true }),
+        fc.double({ min: 0.1, max: 30, noNaN: true }),
+        fc.double({ min: 2, max: 100, noNaN: true }),
+        (maxSpeed, depth, gravity, factor) => {
+          const s = suggestSphParams({
+            radius: 0.01,
+            rho0: 1000,
+            maxSpeed,
+            gravity,
+            depth,
+            soundSpeedFactor: factor,
+          });
+          const c = s.soundSpeed;
+          const jump = maxSpeed / c, head = gravity * depth / (c * c);
+          assert.ok(jump <= (1 + 1e-12) / factor, `v/c = ${jump}`);
+          assert.ok(head <= (1 + 1e-12) / factor, `gH/c² = ${head}`);
+          // the smallest such c: one of the two bounds is met exactly
+          assert.ok(Math.abs(Math.max(jump, head) * factor - 1) < 1e-9);
+        },
+      ),
+    );
+    // a shallow fall onto a deep pool: the head binds, c = √(F g H)
+    const pool = suggestSphParams({
+      radius: 0.01,
+      rho0: 1000,
+      maxSpeed: 0.1,
+      gravity: 9.81,
+      depth: 1,
+    });
+    assert.ok(Math.abs(pool.soundSpeed - Math.sqrt(98.1)) < 1e-12);
+    // a column falling through its own height: the impact binds (F v ≥ √(F g H) for F ≥ 1/2)
+    const column = suggestSphParams({
+      radius: 0.01,
+      rho0: 1000,
+      maxSpeed: Math.sqrt(2 * 9.81 * 0.3),
+      gravity: 9.81,
+      depth: 0.3,
+    });
+    assert.equal(column.soundSpeed, 10 * Math.sqrt(2 * 9.81 * 0.3));
+  });
+
   await t.step("errors name the argument", () => {
+    assert.throws(() => suggestSphParams({ radius: 1, rho0: 1, maxSpeed: 1, depth: -1 }), /depth/);
     assert.throws(() => suggestSphParams({ radius: 0, rho0: 1, maxSpeed: 1 }), /radius/);
     assert.throws(() => suggestSphParams({ radius: 1, rho0: -1, maxSpeed: 1 }), /rho0/);
     assert.throws(() => suggestSphParams({ radius: 1, rho0: 1, maxSpeed: 0 }), /maxSpeed/);

@@ -39,6 +39,8 @@ export interface BowlOnWaterOptions {
   applicableHandlers: readonly string[];
   /** Seed (lattice jitter); default 2021. */
   seed?: number;
+  /** `suggestSphParams`' F for the water (`sph_water.ts`); default `SOUND_SPEED_FACTOR`. */
+  soundSpeedFactor?: number;
 }
 
 /** Table I's solid particle count of Fig. 8 (bottom), the size of the `paper` scale. */
@@ -62,7 +64,11 @@ export function bowlOnWater(options: BowlOnWaterOptions): Scene {
   const g = -FIG8_GRAVITY;
   const impact = Math.sqrt(2 * g * BOWL.drop);
   const referenceSpeed = Math.ceil(1.2 * impact * 10) / 10;
-  const water = sphWater(r, { referenceSpeed });
+  const water = sphWater(r, {
+    referenceSpeed,
+    depth: POOL.depth,
+    soundSpeedFactor: options.soundSpeedFactor,
+  });
   // the SPH step, at most the crack-speed bound of the breakable solid (brittle_wall.ts)
   const dt = Math.min(
     water.dt,

@@ -14,8 +14,19 @@ import { fluidOnCloth } from "./fluid_on_cloth.ts";
 import { fluidOnWall } from "./fluid_on_wall.ts";
 import { solidOnCloth } from "./solid_on_cloth.ts";
 
-/** Builds a scene at a scale, at an impact speed (m/s) where the scene has one to set. */
-type Builder = (scale: Scale, speed?: number) => Scene;
+/**
+ * What {@link getScene} may set beside the scale, each where the scene has it: the impact speed
+ * (m/s) and the SPH water's speed-of-sound factor F (`suggestSphParams`).
+ */
+export interface SceneVariant {
+  /** Impact speed (m/s): the scenes of {@link hasImpactSpeed}. */
+  speed?: number;
+  /** F of the SPH water's speed of sound: the scenes of {@link hasSoundSpeed}. */
+  soundSpeedFactor?: number;
+}
+
+/** Builds a scene at a scale and variant. */
+type Builder = (scale: Scale, variant: SceneVariant) => Scene;
 
 /**
  * Handlers that apply to every scene where fluid meets cloth or solids, beyond those a scene
@@ -48,7 +59,7 @@ function dropForSpeed(speed: number): number {
 const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
   ...([["low", 0.05], ["high", 0.4]] as const).map(([tag, drop]): [string, Builder] => [
     `fig3-ball-cloth-${tag}`,
-    (scale, speed) =>
+    (scale, { speed }) =>
       solidOnCloth({
         id: `fig3-ball-cloth-${tag}`,
         figure: "Fig. 3",
@@ -63,7 +74,7 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
   ]),
   [
     "fig4-fluid-cloth",
-    (scale, speed) =>
+    (scale, { speed, soundSpeedFactor }) =>
       fluidOnCloth({
         id: "fig4-fluid-cloth",
         figure: "Fig. 4",
@@ -72,6 +83,7 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
         scale,
         fluid: "column",
         impactSpeed: speed,
+        soundSpeedFactor,
         applicableHandlers: ["*"],
       }),
   ],
@@ -127,7 +139,7 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
   ],
   ...[1, 10, 100].map((ratio): [string, Builder] => [
     `fig7-mass-${ratio}`,
-    (scale, speed) =>
+    (scale, { speed }) =>
       solidOnCloth({
         id: `fig7-mass-${ratio}`,
         figure: "Fig. 7",
@@ -145,7 +157,7 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
     [alpha, beta, tag],
   ): [string, Builder] => [
     `fig10-alpha-beta-${tag}`,
-    (scale, speed) =>
+    (scale, { speed, soundSpeedFactor }) =>
       fluidOnCloth({
         id: `fig10-alpha-beta-${tag}`,
         figure: "Fig. 10",
@@ -153,13 +165,14 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
         scale,
         fluid: "column",
         impactSpeed: speed,
+        soundSpeedFactor,
         mergeSplit: { alpha, beta },
         applicableHandlers: ["merge-split", ...FLUID_SOLID_HANDLERS],
       }),
   ]),
   ...FIG11.map(([tag, nMin, nMax]): [string, Builder] => [
     `fig11-nlimit-${tag}`,
-    (scale, speed) =>
+    (scale, { speed, soundSpeedFactor }) =>
       fluidOnCloth({
         id: `fig11-nlimit-${tag}`,
         figure: "Fig. 11",
@@ -169,6 +182,7 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
         scale,
         fluid: "block",
         impactSpeed: speed,
+        soundSpeedFactor,
         duration: FIG11_DURATION,
         mergeSplit: { nMin, nMax },
         applicableHandlers: ["merge-split", ...FLUID_SOLID_HANDLERS],
@@ -176,16 +190,28 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
   ]),
   [
     "fig8-cloth-tori",
-    (scale) => clothTori({ id: "fig8-cloth-tori", scale, applicableHandlers: ["*"] }),
+    (scale, { soundSpeedFactor }) =>
+      clothTori({ id: "fig8-cloth-tori", scale, soundSpeedFactor, applicableHandlers: ["*"] }),
   ],
   [
     "fig8-dam-break-wall",
-    (scale) => damBreakWall({ id: "fig8-dam-break-wall", scale, applicableHandlers: ["*"] }),
+    (scale, { soundSpeedFactor }) =>
+      damBreakWall({
+        id: "fig8-dam-break-wall",
+        scale,
+        soundSpeedFactor,
+        applicableHandlers: ["*"],
+      }),
   ],
-  ["fig8-bowl", (scale) => bowlOnWater({ id: "fig8-bowl", scale, applicableHandlers: ["*"] })],
+  [
+    "fig8-bowl",
+    (scale, { soundSpeedFactor }) =>
+      bowlOnWater({ id: "fig8-bowl", scale, soundSpeedFactor, applicableHandlers: ["*"] }),
+  ],
   ...(["sph", "flip"] as const).map((fluidSystem): [string, Builder] => [
     `dam-break-${fluidSystem}`,
-    (scale) => damBreak({ id: `dam-break-${fluidSystem}`, scale, fluidSystem }),
+    (scale, { soundSpeedFactor }) =>
+      damBreak({ id: `dam-break-${fluidSystem}`, scale, fluidSystem, soundSpeedFactor }),
   ]),
 ]);
 
@@ -199,6 +225,15 @@ const SPEED_SCENES: ReadonlySet<string> = new Set(
   [...BUILDERS.keys()].filter((id) => /^fig(3|4|7|10|11)-/.test(id)),
 );
 
+/**
+ * The scenes of SPH water, whose speed of sound may be set (`getScene`'s `soundSpeedFactor`,
+ * `--sweep scene.soundSpeedFactor`): Figs. 4, 8, 10, 11 and the SPH dam break. The time step
+ * follows (the SPH limit), as do Akinci's coupling (it takes c) and the state equation's stiffness.
+ */
+const SOUND_SPEED_SCENES: ReadonlySet<string> = new Set(
+  [...BUILDERS.keys()].filter((id) => /^(fig(4|8|10|11)-|dam-break-sph$)/.test(id)),
+);
+
 /** Ids of every scene in the catalogue. */
 export function sceneIds(): string[] {
   return [...BUILDERS.keys()];
@@ -208,10 +243,10 @@ export function sceneIds(): string[] {
  * The scene `id` at `scale`, validated. Throws a `RangeError` listing the known ids when `id`
  * is unknown.
  */
-export function getScene(id: string, options: { scale: Scale; speed?: number }): Scene {
+export function getScene(id: string, options: { scale: Scale } & SceneVariant): Scene {
   const build = BUILDERS.get(id);
   if (!build) throw new RangeError(`unknown scene "${id}"; known scenes: ${sceneIds().join(", ")}`);
-  const { speed } = options;
+  const { speed, soundSpeedFactor } = options;
   if (speed !== undefined) {
     if (!SPEED_SCENES.has(id)) {
       throw new RangeError(
@@ -224,10 +259,33 @@ export function getScene(id: string, options: { scale: Scale; speed?: number }):
       throw new RangeError(`speed: must be a finite number > 0 (m/s), got ${speed}`);
     }
   }
-  return validateScene(build(options.scale, speed));
+  if (soundSpeedFactor !== undefined) {
+    if (!SOUND_SPEED_SCENES.has(id)) {
+      throw new RangeError(
+        `scene "${id}" has no SPH water whose speed of sound to set; scenes with one: ${
+          [...SOUND_SPEED_SCENES].join(", ")
+        }`,
+      );
+    }
+    if (!(soundSpeedFactor > 1) || !Number.isFinite(soundSpeedFactor)) {
+      throw new RangeError(
+        `soundSpeedFactor: must be a finite number > 1 (c as a multiple of the reference speed), ` +
+          `got ${soundSpeedFactor}`,
+      );
+    }
+  }
+  return validateScene(build(options.scale, { speed, soundSpeedFactor }));
 }
 
 /** Whether the catalogue scene `id` takes an impact speed ({@link getScene}'s `speed`). */
 export function hasImpactSpeed(id: string): boolean {
   return SPEED_SCENES.has(id);
+}
+
+/**
+ * Whether the catalogue scene `id` has SPH water whose speed of sound may be set
+ * ({@link getScene}'s `soundSpeedFactor`).
+ */
+export function hasSoundSpeed(id: string): boolean {
+  return SOUND_SPEED_SCENES.has(id);
 }

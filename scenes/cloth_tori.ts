@@ -36,6 +36,8 @@ export interface ClothToriOptions {
   applicableHandlers: readonly string[];
   /** Seed (lattice jitter); default 2021. */
   seed?: number;
+  /** `suggestSphParams`' F for the water (`sph_water.ts`); default `SOUND_SPEED_FACTOR`. */
+  soundSpeedFactor?: number;
 }
 
 const CLOTH_WIDTH = 0.6;
@@ -48,7 +50,11 @@ export function clothTori(options: ClothToriOptions): Scene {
   const spacing = 2 * r;
   const impact = Math.sqrt(2 * -FIG8_GRAVITY * (COLUMN.gap + COLUMN.height));
   const referenceSpeed = Math.ceil(1.2 * impact * 10) / 10;
-  const water = sphWater(r, { referenceSpeed });
+  const water = sphWater(r, {
+    referenceSpeed,
+    depth: COLUMN.height,
+    soundSpeedFactor: options.soundSpeedFactor,
+  });
   const n = Math.round(CLOTH_WIDTH / spacing) + 1;
   const half = (n - 1) * spacing / 2;
   const material = wallMaterial(spacing, { fractureEnergy: 1 });

@@ -20,9 +20,10 @@
  * - duration 4·√(a/g) (at least 3.5·√(a/g) asked), i.e. T = 4√2 ≈ 5.7;
  * - reference speed √(2g·2a), the free-fall speed from the column's top, which bounds the speeds
  *   of the collapse; dt = 0.5·r / referenceSpeed (CFL, paper §5.1) and, for SPH, the SPH limit;
- * - SPH (`suggestSphParams`): h = 4r, speed of sound 10× the reference speed (the standard
- *   weakly compressible choice, density fluctuations near 1 %), linear state equation, Monaghan's
- *   artificial viscosity (α = 0.1); the particle mass makes a resting lattice read ρ0;
+ * - SPH (`suggestSphParams`): h = 4r, the speed of sound of every SPH scene (F =
+ *   `SOUND_SPEED_FACTOR` = 10: c = max(F·v_ref, √(F·g·2a)) = 10·v_ref, the standard weakly
+ *   compressible choice, which holds a front's acoustic jump v/c to 10 %), linear state equation,
+ *   Monaghan's artificial viscosity (α = 0.1); the particle mass makes a resting lattice read ρ0;
  * - FLIP: MAC cell dx = 2·spacing = 4r (2 × 2 × 2 particles per cell), PIC/FLIP blend 0.97,
  *   CG at most 100 iterations to a relative residual of 1e-4 (the system's defaults); particle
  *   mass ρ0·spacing³ (each particle's share of the column's volume);
@@ -41,7 +42,7 @@ import { suggestSphParams } from "../core/sph_reference.ts";
 import { MERGE_SPLIT_SCHEMA } from "../core/handler_schemas/merge_split_schema.ts";
 import { paramDefaults } from "../core/params.ts";
 import type { PluginParams, Scale, Scene } from "../core/scene.ts";
-import { RADIUS_BY_SCALE } from "./fluid_on_cloth.ts";
+import { RADIUS_BY_SCALE, SOUND_SPEED_FACTOR } from "./fluid_on_cloth.ts";
 
 /** Width a of the water column (m), the same at every scale. */
 export const DAM_BREAK_COLUMN_WIDTH = 0.24;
@@ -57,6 +58,8 @@ export interface DamBreakOptions {
   fluidSystem: DamBreakFluid;
   /** Seed (lattice jitter); default 2021. */
   seed?: number;
+  /** `suggestSphParams`' F for the SPH water; default `SOUND_SPEED_FACTOR`. SPH only. */
+  soundSpeedFactor?: number;
 }
 
 const G = 9.81;
@@ -81,8 +84,21 @@ export function damBreak(options: DamBreakOptions): Scene {
   const referenceSpeed = Math.sqrt(2 * G * 2 * a);
   const duration = 4 * Math.sqrt(a / G);
   const cflDt = CFL_FRACTION * r / referenceSpeed;
-  const sph = suggestSphParams({ radius: r, rho0: RHO0, maxSpeed: referenceSpeed, gravity: -G });
   const isSph = fluidSystem === "sph";
+  if (!isSph && options.soundSpeedFactor !== undefined) {
+    throw new RangeError(
+      `soundSpeedFactor: ${options.id} is a FLIP fluid (incompressible: no speed of sound)`,
+    );
+  }
+  const factor = options.soundSpeedFactor ?? SOUND_SPEED_FACTOR;
+  const sph = suggestSphParams({
+    radius: r,
+    rho0: RHO0,
+    maxSpeed: referenceSpeed,
+    gravity: -G,
+    depth: 2 * a,
+    soundSpeedFactor: factor,
+  });
   const dt = isSph ? Math.min(cflDt, sph.dtMax) : cflDt;
   const particleMass = isSph ? sph.mass : RHO0 * spacing ** 3;
   const dx = 2 * spacing;
@@ -90,7 +106,7 @@ export function damBreak(options: DamBreakOptions): Scene {
     ? { sph: { h: sph.h, rho0: RHO0, stiffness: sph.stiffness, viscosity: sph.viscosity } }
     : { flip: { dx, flipRatio: 0.97, cgIterations: 100, cgTolerance: 1e-4 } };
   const solver = isSph
-    ? `SPH h = ${sph.h} m, c = ${sph.soundSpeed.toFixed(2)} m/s (10× v_ref), k = ${
+    ? `SPH h = ${sph.h} m, c = ${sph.soundSpeed.toFixed(2)} m/s (${factor}× v_ref), k = ${
       sph.stiffness.toExponential(3)
     } Pa, mu = ${sph.viscosity.toFixed(4)} Pa·s (artificial, α = 0.1), particle mass ${
       particleMass.toExponential(4)

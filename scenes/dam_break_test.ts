@@ -116,7 +116,8 @@ Deno.test({
     const scene = getScene("dam-break-sph", { scale: "tiny" });
     const series = await collapse(scene);
     assertCollapse(scene, series);
-    // weakly compressible at 10× the reference speed: density fluctuations of about 1 %
+    // weakly compressible at 10× the reference speed: the mean compression stays near Mach² ≈
+    // 1 % (a front's worst particle may reach the acoustic jump v/c ≈ 10 %)
     const worstMean = Math.max(...series.map((s) => s.densityErrorMean));
     assert.ok(worstMean < 0.03, `mean density error ${worstMean}`);
     const worstVolume = Math.max(...series.map((s) => Math.abs(s.volumeChange)));

@@ -41,6 +41,8 @@ export interface DamBreakWallOptions {
   applicableHandlers: readonly string[];
   /** Seed (lattice jitter); default 2021. */
   seed?: number;
+  /** `suggestSphParams`' F for the water (`sph_water.ts`); default `SOUND_SPEED_FACTOR`. */
+  soundSpeedFactor?: number;
 }
 
 /** Table I's solid particle count of Fig. 8 (middle), the size of the `paper` scale. */
@@ -70,7 +72,11 @@ export function damBreakWall(options: DamBreakWallOptions): Scene {
   const g = -FIG8_GRAVITY;
   const front = 2 * Math.sqrt(g * COLUMN.height);
   const referenceSpeed = Math.ceil(1.2 * front * 10) / 10;
-  const water = sphWater(r, { referenceSpeed });
+  const water = sphWater(r, {
+    referenceSpeed,
+    depth: COLUMN.height,
+    soundSpeedFactor: options.soundSpeedFactor,
+  });
   // the SPH step, at most the crack-speed bound of the breakable solid (brittle_wall.ts)
   const dt = Math.min(
     water.dt,

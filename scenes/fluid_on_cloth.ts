@@ -8,8 +8,10 @@
  * - a 0.6 m × 0.6 m cloth at y = 0, pinned along its edges, rest spacing 2r (Fig. 9 top: 0.82 m,
  *   the sheet of Table I's 191K cloth particles at the `paper` radius); all particles have the
  *   fluid's particle mass ("All particles have identical mass", Fig. 4 caption);
- * - water-like fluid, ρ0 = 1000 kg/m³, weakly compressible SPH with h = 4r and a speed of sound
- *   of {@link SOUND_SPEED_FACTOR}× the reference speed (core/sph_reference.ts `suggestSphParams`);
+ * - water-like fluid, ρ0 = 1000 kg/m³, weakly compressible SPH with h = 4r and the speed of sound
+ *   of core/sph_reference.ts `suggestSphParams` at F = {@link SOUND_SPEED_FACTOR}: the larger of
+ *   F × the reference speed (the impact's acoustic jump) and √(F·g·H) for the fluid's height H
+ *   (its hydrostatic head), each compression held to 1/F;
  * - cloth springs 2·10⁴ N/m stretch, 10⁴ N/m shear, 2·10³ N/m bend, 0.02 N·s/m damping: stiff
  *   enough to carry the fluid's weight with a sag of a few centimetres, soft enough to deflect
  *   visibly on impact; air drag 3 s⁻¹ (−c·m·v) so that a sheet comes to rest within a second;
@@ -78,15 +80,22 @@ export interface FluidOnClothOptions {
   impactSpeed?: number;
   /** Simulated time (s); default 0.3 (the column's impact and rebound). */
   duration?: number;
+  /**
+   * `suggestSphParams`' F (the SPH fluid's density error target 1/F sets its speed of sound);
+   * default {@link SOUND_SPEED_FACTOR}. The time step follows. SPH only.
+   */
+  soundSpeedFactor?: number;
   /** Seed; default 2021. */
   seed?: number;
 }
 
 const CLOTH_HALF = 0.3;
 /**
- * Speed of sound of the SPH fluid as a multiple of the reference speed: 10, the usual WCSPH
- * choice (Monaghan 1994; Becker & Teschner 2007), which keeps density fluctuations near Mach² ≈ 1 %
- * (the recorded `densityErrorMax` says what each case reached). The time step then follows from
+ * F of the SPH fluid's speed of sound (`suggestSphParams`: c = max(F·v_ref, √(F·g·H))): 10, the
+ * usual WCSPH choice (Monaghan 1994; Becker & Teschner 2007). It holds steady-flow density
+ * fluctuations near Mach² ≈ 1 % and an impact's acoustic jump v/c, the worst compression, to
+ * 1/F = 10 % (the recorded `densityErrorMax` says what each case reached; `--sweep
+ * scene.soundSpeedFactor` runs a scene at others). The time step then follows from
  * the SPH conditions (`suggestSphParams`: CFL 0.4·2r/(c + v), viscous and body-force limits),
  * about 0.07·r/v, smaller than the paper's CFL rule 0.5·r/v alone. (An earlier 3× — about 11 %
  * density variation — had been chosen for larger steps; the fluid's compressibility is physics,
@@ -111,6 +120,11 @@ export function flipCellSize(domain: Scene["domain"], spacing: number): number {
 /** Builds one scale of a fluid-on-cloth scene. */
 export function fluidOnCloth(options: FluidOnClothOptions): Scene {
   const flip = options.fluidSystem === "flip";
+  if (flip && options.soundSpeedFactor !== undefined) {
+    throw new RangeError(
+      `soundSpeedFactor: ${options.id} is a FLIP fluid (incompressible: no speed of sound)`,
+    );
+  }
   const r = flip && options.scale === "paper" ? FIG9_PAPER_RADIUS : RADIUS_BY_SCALE[options.scale];
   const spacing = 2 * r;
   const column = options.fluid === "column";
@@ -139,7 +153,8 @@ export function fluidOnCloth(options: FluidOnClothOptions): Scene {
     rho0: 1000,
     maxSpeed: referenceSpeed,
     gravity: GRAVITY,
-    soundSpeedFactor: SOUND_SPEED_FACTOR,
+    depth: fallHeight,
+    soundSpeedFactor: options.soundSpeedFactor ?? SOUND_SPEED_FACTOR,
   });
   const cflFraction = 0.5;
   const dt = flip

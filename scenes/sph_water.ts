@@ -1,8 +1,9 @@
 /**
  * The SPH water of the coupled Fig. 8 scenes, by the rule of every SPH scene of the catalogue
- * (`fluid_on_cloth.ts`): ρ0 = 1000 kg/m³, `suggestSphParams` with a speed of sound
- * {@link SOUND_SPEED_FACTOR} × the scene's reference speed, Monaghan's artificial viscosity
- * (α = 0.1), and dt = min(0.5·r/v_ref (CFL, paper §5.1), the SPH limit).
+ * (`fluid_on_cloth.ts`): ρ0 = 1000 kg/m³, `suggestSphParams`' speed of sound at F =
+ * {@link SOUND_SPEED_FACTOR} (the larger of F × the scene's reference speed and √(F·g·H) for the
+ * water's depth H), Monaghan's artificial viscosity (α = 0.1), and dt = min(0.5·r/v_ref (CFL,
+ * paper §5.1), the SPH limit).
  *
  * @module
  */
@@ -34,14 +35,25 @@ export interface SphWater {
   impactScale(speed: number): ImpactScale;
 }
 
-/** The SPH water of a Fig. 8 scene at radius `r` (m) and reference speed `referenceSpeed` (m/s). */
-export function sphWater(r: number, options: { referenceSpeed: number }): SphWater {
+/** What {@link sphWater} takes beside the radius. */
+export interface SphWaterOptions {
+  /** The scene's reference speed (m/s): the fastest the water is expected to move. */
+  referenceSpeed: number;
+  /** The water's depth at rest (m): a column's height, a pool's depth. */
+  depth: number;
+  /** `suggestSphParams`' F; default {@link SOUND_SPEED_FACTOR}. */
+  soundSpeedFactor?: number;
+}
+
+/** The SPH water of a Fig. 8 scene at radius `r` (m). */
+export function sphWater(r: number, options: SphWaterOptions): SphWater {
   const sph = suggestSphParams({
     radius: r,
     rho0: WATER_RHO0,
     maxSpeed: options.referenceSpeed,
     gravity: FIG8_GRAVITY,
-    soundSpeedFactor: SOUND_SPEED_FACTOR,
+    depth: options.depth,
+    soundSpeedFactor: options.soundSpeedFactor ?? SOUND_SPEED_FACTOR,
   });
   return {
     sph,
