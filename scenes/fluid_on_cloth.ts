@@ -92,10 +92,11 @@ export interface FluidOnClothOptions {
 const CLOTH_HALF = 0.3;
 /**
  * F of the SPH fluid's speed of sound (`suggestSphParams`: c = max(F·v_ref, √(F·g·H))): 10, the
- * usual WCSPH choice (Monaghan 1994; Becker & Teschner 2007). It holds steady-flow density
- * fluctuations near Mach² ≈ 1 % and an impact's acoustic jump v/c, the worst compression, to
- * 1/F = 10 % (the recorded `densityErrorMax` says what each case reached; `--sweep
- * scene.soundSpeedFactor` runs a scene at others). The time step then follows from
+ * usual WCSPH choice (Monaghan 1994; Becker & Teschner 2007), fixed before any run. It bounds a
+ * water hammer's acoustic jump v/c by 1/F = 10 % and holds steady-flow fluctuations near Mach² ≈
+ * 1 %; the worst particle's error measured 6–12 % at `small` and falls as 1/F to 1/F² (`--sweep
+ * scene.soundSpeedFactor`, README "Handlers and scenes"; the recorded `densityErrorMax` says what
+ * each case reached). The time step then follows from
  * the SPH conditions (`suggestSphParams`: CFL 0.4·2r/(c + v), viscous and body-force limits),
  * about 0.07·r/v, smaller than the paper's CFL rule 0.5·r/v alone. (An earlier 3× — about 11 %
  * density variation — had been chosen for larger steps; the fluid's compressibility is physics,
