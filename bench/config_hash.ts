@@ -4,6 +4,35 @@
  *
  * @module
  */
+import type { ParamValues } from "../core/params.ts";
+import type { Scene } from "../core/scene.ts";
+import { sceneSystems } from "../gpu/systems/registry.ts";
+
+/** What a case runs: the inputs of {@link caseConfigHash}. */
+export interface CaseConfig {
+  scene: Scene;
+  handler: string;
+  /** The handler's parameters, resolved and checked. */
+  handlerParams: ParamValues;
+  coupling: string;
+  steps: number;
+  warmup: number;
+  repeat: number;
+}
+
+/**
+ * The configuration hash of a case (`CaseRecord.configHash`): {@link configHash} of the case with
+ * the scene's `systems` replaced by every system's parameters as the system resolves them (its
+ * schema's defaults filled in, `sceneSystems`). So the hash names what runs: a default that changes
+ * in a system's schema changes it, and a scene that writes a default out hashes as one that leaves
+ * it to the schema.
+ */
+export async function caseConfigHash(config: CaseConfig): Promise<string> {
+  const systems = Object.fromEntries(
+    sceneSystems(config.scene).map(({ entry, params }) => [entry.id, params]),
+  );
+  return await configHash({ ...config, scene: { ...config.scene, systems } });
+}
 
 /** SHA-256 (hex) of a JSON value with sorted keys: the identity of a resolved configuration. */
 export async function configHash(value: unknown): Promise<string> {

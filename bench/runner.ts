@@ -24,7 +24,7 @@ import { kernelWorkgroupSizes, pipelineStats } from "../gpu/runtime/kernel.ts";
 import { type GpuDeadlineOptions, GpuTimeoutError } from "../gpu/runtime/gpu_deadline.ts";
 import { DeviceLease } from "./device_lease.ts";
 import { summariseMetrics, TABLE_I_PHASES } from "./case_metrics.ts";
-import { configHash } from "./config_hash.ts";
+import { caseConfigHash } from "./config_hash.ts";
 import type { Progress } from "./progress.ts";
 import {
   type AdapterRecord,
@@ -133,7 +133,7 @@ export async function runOne(
   const coupling = spec.coupling ?? "own-part";
   // resolved and checked once, with the case (`checkedCase`): hashed, recorded and run as they are
   const params = spec.handlerParams;
-  const hash = await configHash({
+  const hash = await caseConfigHash({
     scene,
     handler,
     handlerParams: params,
