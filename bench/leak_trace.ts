@@ -70,6 +70,15 @@ export interface LeakEvent {
   strain: number;
   /** How far the particle moved in that step, in radii. */
   movedRadii: number;
+  /**
+   * Steps since the particle was last observed by this sheet before this one (0: seen the step
+   * before). Many steps mean it was out of the sheet's reach, e.g. round the sheet's edge,
+   * rather than pushed through it.
+   */
+  unseenSteps: number;
+  /** The particle's and the sheet particle's positions (m) when the change was seen. */
+  position: [number, number, number];
+  sheetPosition: [number, number, number];
 }
 
 /** The trace of one case. */
@@ -85,6 +94,18 @@ export interface LeakTrace {
 }
 
 type Vec = [number, number, number];
+
+/**
+ * Cells an axis on either side of the origin that a sheet's hash grid keys apart (beyond them
+ * cells alias, which only adds candidates: distances are measured, not assumed).
+ */
+const CELL_OFFSET = 2 ** 16;
+const CELL_SPAN = 2 * CELL_OFFSET;
+
+/** A hash-grid cell (integer coordinates) as one number. */
+function cellKey(cx: number, cy: number, cz: number): number {
+  return ((cx + CELL_OFFSET) * CELL_SPAN + cy + CELL_OFFSET) * CELL_SPAN + cz + CELL_OFFSET;
+}
 
 function at(pos: ArrayLike<number>, i: number): Vec {
   return [pos[4 * i], pos[4 * i + 1], pos[4 * i + 2]];
@@ -106,7 +127,10 @@ export class SheetSides {
   readonly sheet: TracedSheet;
   readonly reach: number;
   readonly #pos: ArrayLike<number>;
-  readonly #cells = new Map<string, number[]>();
+  readonly #cells = new Map<number, number[]>();
+  /** The sheet's bounding box grown by the reach: nothing outside it is observed. */
+  readonly #lo: Vec = [Infinity, Infinity, Infinity];
+  readonly #hi: Vec = [-Infinity, -Infinity, -Infinity];
 
   /** Hashes the sheet's particles of `pos`; `reach` (m) is the largest distance observed. */
   constructor(sheet: TracedSheet, pos: ArrayLike<number>, options: { reach: number }) {
@@ -117,15 +141,17 @@ export class SheetSides {
     this.reach = options.reach;
     this.#pos = pos;
     for (let k = 0; k < sheet.rows * sheet.cols; k++) {
-      const key = this.#key(at(pos, sheet.start + k));
+      const x = at(pos, sheet.start + k);
+      for (let a = 0; a < 3; a++) {
+        this.#lo[a] = Math.min(this.#lo[a], x[a] - this.reach);
+        this.#hi[a] = Math.max(this.#hi[a], x[a] + this.reach);
+      }
+      const r = this.reach;
+      const key = cellKey(Math.floor(x[0] / r), Math.floor(x[1] / r), Math.floor(x[2] / r));
       const list = this.#cells.get(key);
       if (list) list.push(k);
       else this.#cells.set(key, [k]);
     }
-  }
-
-  #key(x: Vec, d: Vec = [0, 0, 0]): string {
-    return x.map((v, a) => Math.floor(v / this.reach) + d[a]).join(",");
   }
 
   #sheetPos(row: number, col: number): Vec {
@@ -163,12 +189,19 @@ export class SheetSides {
    * laterally.
    */
   observe(x: Vec): SideObservation | null {
+    for (let a = 0; a < 3; a++) if (!(x[a] >= this.#lo[a] && x[a] <= this.#hi[a])) return null;
     let best = this.reach, bestK = -1;
+    const pos = this.#pos, start = this.sheet.start, r = this.reach;
+    const cx = Math.floor(x[0] / r), cy = Math.floor(x[1] / r), cz = Math.floor(x[2] / r);
     for (let dx = -1; dx <= 1; dx++) {
       for (let dy = -1; dy <= 1; dy++) {
         for (let dz = -1; dz <= 1; dz++) {
-          for (const k of this.#cells.get(this.#key(x, [dx, dy, dz])) ?? []) {
-            const d = Math.hypot(...sub(x, at(this.#pos, this.sheet.start + k)));
+          const cell = this.#cells.get(cellKey(cx + dx, cy + dy, cz + dz));
+          if (!cell) continue;
+          for (const k of cell) {
+            const j = 4 * (start + k);
+            const ex = x[0] - pos[j], ey = x[1] - pos[j + 1], ez = x[2] - pos[j + 2];
+            const d = Math.sqrt(ex * ex + ey * ey + ez * ez);
             if (d < best || (d === best && k < bestK)) [best, bestK] = [d, k];
           }
         }
@@ -210,6 +243,11 @@ export interface TraceOptions {
   /** Steps (default the scene's duration / dt). */
   steps?: number;
   gpu?: GpuContext;
+  /** Called with each event as it is seen (a long trace reports before it ends). */
+  onEvent?: (event: LeakEvent) => void;
+  /** Called after every `progressEvery` steps (default 1000) with the steps done. */
+  onProgress?: (stepsDone: number) => void;
+  progressEvery?: number;
 }
 
 /** Runs `scene` and records every change of side of every particle of every cloth. */
@@ -246,7 +284,9 @@ export async function traceLeaks(scene: Scene, options: TraceOptions): Promise<L
     const tracked = sheets.map((s) => {
       const sides = new SheetSides(s, pos, { reach: reachOf(s) });
       const initial = new Map(others(s).map((i) => [i, sides.initialSide(at(pos, i))]));
-      return { sheet: s, initial, now: new Map(initial) };
+      // the step each particle was last observed (−1: at the start)
+      const lastSeen = new Map(others(s).map((i) => [i, sides.observe(at(pos, i)) ? -1 : -2]));
+      return { sheet: s, initial, now: new Map(initial), lastSeen };
     });
     const events: LeakEvent[] = [];
     for (let step = 0; step < steps; step++) {
@@ -257,9 +297,12 @@ export async function traceLeaks(scene: Scene, options: TraceOptions): Promise<L
         const sides = new SheetSides(t.sheet, pos, { reach: reachOf(t.sheet) });
         for (const [i, side] of t.now) {
           const seen = sides.observe(at(pos, i));
-          if (!seen || seen.side === side) continue;
+          if (!seen) continue;
+          const last = t.lastSeen.get(i)!;
+          t.lastSeen.set(i, step);
+          if (seen.side === side) continue;
           t.now.set(i, seen.side);
-          events.push({
+          const event: LeakEvent = {
             step,
             time: (step + 1) * scene.dt,
             particle: i,
@@ -271,9 +314,15 @@ export async function traceLeaks(scene: Scene, options: TraceOptions): Promise<L
             normalCosine: seen.normalCosine,
             strain: seen.strain,
             movedRadii: Math.hypot(...sub(at(pos, i), at(before, i))) / scene.radius,
-          });
+            unseenSteps: step - last - 1,
+            position: at(pos, i),
+            sheetPosition: at(pos, t.sheet.start + seen.row * t.sheet.cols + seen.col),
+          };
+          events.push(event);
+          options.onEvent?.(event);
         }
       }
+      if ((step + 1) % (options.progressEvery ?? 1000) === 0) options.onProgress?.(step + 1);
     }
     const through = new Set<number>();
     for (const t of tracked) {
@@ -302,6 +351,7 @@ export const LEAKS_USAGE = `deno task leaks --scene <id> [options]
   --handler <id>      handler (default merge-split)
   --param <name=v>    override a parameter of the handler (repeatable)
   --steps <n>         steps (default the scene's duration / dt)
+  --sound-speed-factor <F>  SPH speed of sound c = max(F·v, √(F·g·H)) (default 10; SPH scenes)
   --json <path>       also write the trace as JSON
 `;
 
@@ -310,23 +360,32 @@ export function formatTrace(trace: LeakTrace): string {
   const head = `${trace.scene} × ${trace.handler} at ${trace.scale}, seed ${trace.seed}, ` +
     `${trace.steps} steps: ${trace.through.length} particles through at the end, ` +
     `${trace.events.length} changes of side`;
-  const rows = trace.events.map((e) =>
-    [
-      String(e.step).padStart(6),
-      e.time.toFixed(4).padStart(8),
-      String(e.particle).padStart(8),
-      e.body.padEnd(8),
-      e.to.padEnd(8),
-      `${e.sheet}[${e.sheetParticle.join(",")}]`.padEnd(16),
-      e.distanceRadii.toFixed(2).padStart(7),
-      e.normalCosine.toFixed(2).padStart(6),
-      e.strain.toFixed(3).padStart(7),
-      e.movedRadii.toFixed(2).padStart(7),
-    ].join(" ")
-  );
-  const header = "  step     time particle body     to       sheet particle    d/r   |cos|" +
-    "  strain  moved/r";
-  return [head, ...(rows.length ? [header, ...rows] : [])].join("\n");
+  const rows = trace.events.map(formatEvent);
+  return [head, ...(rows.length ? [LEAK_EVENT_HEADER, ...rows] : [])].join("\n");
+}
+
+/** The column heads of {@link formatEvent}'s rows. */
+export const LEAK_EVENT_HEADER =
+  "  step     time particle body     to       sheet particle    d/r" +
+  "   |cos|  strain  moved/r  unseen  particle at (m)          sheet particle at (m)";
+
+/** One event as a row of {@link formatTrace}'s table. */
+export function formatEvent(e: LeakEvent): string {
+  return [
+    String(e.step).padStart(6),
+    e.time.toFixed(4).padStart(8),
+    String(e.particle).padStart(8),
+    e.body.padEnd(8),
+    e.to.padEnd(8),
+    `${e.sheet}[${e.sheetParticle.join(",")}]`.padEnd(16),
+    e.distanceRadii.toFixed(2).padStart(7),
+    e.normalCosine.toFixed(2).padStart(6),
+    e.strain.toFixed(3).padStart(7),
+    e.movedRadii.toFixed(2).padStart(7),
+    String(e.unseenSteps).padStart(7),
+    ` ${e.position.map((v) => v.toFixed(3)).join(",").padEnd(24)}`,
+    e.sheetPosition.map((v) => v.toFixed(3)).join(","),
+  ].join(" ");
 }
 
 async function main(args: string[]): Promise<number> {
@@ -339,6 +398,7 @@ async function main(args: string[]): Promise<number> {
       handler: { type: "string", default: "merge-split" },
       param: { type: "string", multiple: true },
       steps: { type: "string" },
+      "sound-speed-factor": { type: "string" },
       json: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
@@ -347,7 +407,11 @@ async function main(args: string[]): Promise<number> {
     console.log(LEAKS_USAGE);
     return values.help ? 0 : 2;
   }
-  let scene = getScene(values.scene, { scale: values.scale as Scale });
+  const factor = values["sound-speed-factor"];
+  let scene = getScene(values.scene, {
+    scale: values.scale as Scale,
+    soundSpeedFactor: factor === undefined ? undefined : Number(factor),
+  });
   if (values.seed !== undefined) scene = { ...scene, seed: Number(values.seed) };
   const params = Object.fromEntries((values.param ?? []).map((p) => {
     const [k, v] = p.split("=");
@@ -360,6 +424,9 @@ async function main(args: string[]): Promise<number> {
     handler: values.handler!,
     params,
     steps: values.steps === undefined ? undefined : Number(values.steps),
+    // Each event on stderr as it is seen, so a trace stopped early still tells what it saw.
+    onEvent: (e) => console.error(`seen: ${formatEvent(e)}`),
+    onProgress: (done) => console.error(`${done} steps`),
   });
   console.log(formatTrace(trace));
   if (values.json) await Deno.writeTextFile(values.json, JSON.stringify(trace, null, 2) + "\n");

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { formatTrace, SheetSides, type TracedSheet, traceLeaks } from "./leak_trace.ts";
+import {
+  formatTrace,
+  type LeakEvent,
+  SheetSides,
+  type TracedSheet,
+  traceLeaks,
+} from "./leak_trace.ts";
 import { getScene } from "../scenes/catalog.ts";
 import { buildParticles } from "../core/scene_builder.ts";
 import { acquireGpu } from "../gpu/runtime/device.ts";
@@ -40,6 +46,22 @@ Deno.test("leak trace: the side of a sheet, as the pass-through metric observes 
     },
   );
 
+  await t.step("the same observations wherever the sheet lies (cells keyed across zero)", () => {
+    const { sheet, pos } = flatSheet([0, 0, 0]);
+    const at = new SheetSides(sheet, pos, { reach: 1 });
+    for (const shift of [[-7.3, -2.2, -5.1], [-0.5, -0.5, -0.5], [1e3, -1e3, 3.7]]) {
+      const moved = pos.map((v, k) => (k % 4 === 3 ? v : v + shift[k % 4]));
+      const there = new SheetSides(sheet, moved, { reach: 1 });
+      for (const x of [[2.1, 0.5, 2], [1.6, -0.7, 2.4], [3.2, 0.9, 1.1], [2, 1.5, 2]]) {
+        const here = at.observe(x as [number, number, number]);
+        const seen = there.observe(x.map((v, a) => v + shift[a]) as [number, number, number]);
+        assert.equal(seen?.side, here?.side, `${x} shifted by ${shift}`);
+        assert.deepEqual([seen?.row, seen?.col], [here?.row, here?.col]);
+        if (here) assert.ok(Math.abs(seen!.distance - here.distance) < 1e-3);
+      }
+    }
+  });
+
   await t.step("a stretched sheet reports its strain", () => {
     const { sheet, pos } = flatSheet([0, 0, 0], 1.5);
     const seen = new SheetSides(sheet, pos, { reach: 2 }).observe([3, 0.2, 3]);
@@ -61,11 +83,21 @@ Deno.test({
       await t.step(
         "a negligible penalty lets the whole ball through, each particle logged",
         async () => {
+          const live: LeakEvent[] = [];
+          const progress: number[] = [];
           const trace = await traceLeaks(scene, {
             handler: "penalty",
             params: { stiffness: 1e-9 },
             gpu,
+            onEvent: (e) => live.push(e),
+            onProgress: (done) => progress.push(done),
+            progressEvery: 50,
           });
+          assert.deepEqual(live, trace.events, "each event reported as it was seen");
+          assert.deepEqual(
+            progress,
+            Array.from({ length: Math.floor(trace.steps / 50) }, (_, k) => 50 * (k + 1)),
+          );
           const ids = Array.from({ length: ball.count }, (_, k) => ball.start + k);
           assert.deepEqual(trace.through, ids, "every ball particle ends on the other side");
           const first = new Map<number, number>();
@@ -78,6 +110,10 @@ Deno.test({
               assert.equal(e.to, "through");
               // it fell at most 0.5 r a step (the CFL step), not tunnelled
               assert.ok(e.movedRadii < 0.6, `${e.movedRadii}`);
+              // straight through the sheet: seen on its side the step before
+              assert.equal(e.unseenSteps, 0, `particle ${e.particle} at step ${e.step}`);
+              const gap = Math.hypot(...e.position.map((v, a) => v - e.sheetPosition[a]));
+              assert.ok(Math.abs(gap / scene.radius - e.distanceRadii) < 1e-3);
             }
           }
           assert.equal(first.size, ball.count);
