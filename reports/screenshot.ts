@@ -99,6 +99,12 @@ export async function screenshotMain(args: readonly string[]): Promise<number> {
   };
   if (positionals.length !== 1) return bad("give exactly one report.html");
   const report = positionals[0];
+  if (!/\.html?$/i.test(report)) {
+    return bad(
+      `${report}: name the report file .html (Chromium shows any other name as plain text); ` +
+        `deno task report --out writes the file it is given`,
+    );
+  }
   try {
     Deno.statSync(report);
   } catch (e) {

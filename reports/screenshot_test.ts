@@ -22,6 +22,10 @@ Deno.test("deno task screenshot: the page address and bad arguments", async (t) 
       assert.match(errors.at(-1)!, /give exactly one report\.html/);
       assert.equal(await screenshotMain(["/nonexistent/report.html"]), 2);
       assert.match(errors.at(-1)!, /cannot read \/nonexistent\/report\.html/);
+      const plain = await Deno.makeTempFile();
+      assert.equal(await screenshotMain([plain]), 2);
+      assert.match(errors.at(-1)!, /name the report file \.html/);
+      await Deno.remove(plain);
       const file = await Deno.makeTempFile({ suffix: ".html" });
       assert.equal(await screenshotMain([file, "--frame", "middle"]), 2);
       assert.match(errors.at(-1)!, /--frame middle: must be a frame index/);
