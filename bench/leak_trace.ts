@@ -51,6 +51,31 @@ export interface SideObservation {
   strain: number;
 }
 
+/** A particle's observation kept until its next one: where it was seen, and when. */
+export interface PreviousObservation {
+  /** The step after which it was seen (−1: at the start). */
+  step: number;
+  side: 1 | -1;
+  sheetParticle: [number, number];
+  distanceRadii: number;
+  normalCosine: number;
+  position: [number, number, number];
+}
+
+function previousOf(
+  seen: SideObservation,
+  { step, position, radius }: { step: number; position: [number, number, number]; radius: number },
+): PreviousObservation {
+  return {
+    step,
+    side: seen.side,
+    sheetParticle: [seen.row, seen.col],
+    distanceRadii: seen.distance / radius,
+    normalCosine: seen.normalCosine,
+    position,
+  };
+}
+
 /** A change of a particle's side of a sheet. */
 export interface LeakEvent {
   /** The step after which it was seen (0-based) and its time (s). */
@@ -60,8 +85,12 @@ export interface LeakEvent {
   /** The body the particle belongs to. */
   body: string;
   sheet: string;
-  /** `through`: now on the other side than at the start; `back`: returned to it. */
-  to: "through" | "back";
+  /**
+   * `through`: now on the other side than at the start; `back`: returned to it; `round`: seen on
+   * the other side after it was seen outside the sheet's outline (it came round the edge: its
+   * sides are re-seeded, as the pass-through metric does, and it does not count as through).
+   */
+  to: "through" | "back" | "round";
   /** The sheet particle it was observed against, [row, col]. */
   sheetParticle: [number, number];
   /** Distance in radii (2: contact). */
@@ -76,6 +105,21 @@ export interface LeakEvent {
    * rather than pushed through it.
    */
   unseenSteps: number;
+  /**
+   * The particle's observation before this one (null: never observed before), which tells whether
+   * it crossed at the same sheet particle or its nearest sheet particle changed.
+   */
+  previous: PreviousObservation | null;
+  /** The particle's longest move in one step up to this event, in radii, and its step. */
+  largestMove: { radii: number; step: number };
+  /**
+   * The last step before this one at which the particle, not observed, lay outside the sheet's
+   * outline (the quadrilateral of its corner particles, along its normal); −1: never. A particle
+   * that went round the sheet's edge has been outside it.
+   */
+  outsideOutlineStep: number;
+  /** The particle's position (m) at that step; null when never outside. */
+  outsideOutlinePosition: [number, number, number] | null;
   /** The particle's and the sheet particle's positions (m) when the change was seen. */
   position: [number, number, number];
   sheetPosition: [number, number, number];
@@ -91,6 +135,25 @@ export interface LeakTrace {
   events: LeakEvent[];
   /** Particles on the other side of some sheet than at the start, after the last step. */
   through: number[];
+  /** Moves longer than {@link JUMP_RADII} in one step (the first 10,000), and how many in all. */
+  jumps: Jump[];
+  jumpCount: number;
+}
+
+/**
+ * A move longer than the contact distance 2r in one step: a particle that could skip a contact
+ * (the scenes' CFL step allows 0.5 r at the reference speed).
+ */
+export const JUMP_RADII = 2;
+
+/** One particle's move of more than {@link JUMP_RADII} radii in one step. */
+export interface Jump {
+  step: number;
+  particle: number;
+  body: string;
+  movedRadii: number;
+  from: [number, number, number];
+  to: [number, number, number];
 }
 
 type Vec = [number, number, number];
@@ -117,6 +180,10 @@ function sub(a: Vec, b: Vec): Vec {
 
 function dot(a: Vec, b: Vec): number {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+function cross(a: Vec, b: Vec): Vec {
+  return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 }
 
 /**
@@ -162,11 +229,7 @@ export class SheetSides {
   normal(row: number, col: number): Vec {
     const u = sub(this.#sheetPos(row, col + 1), this.#sheetPos(row, col - 1));
     const v = sub(this.#sheetPos(row + 1, col), this.#sheetPos(row - 1, col));
-    const n: Vec = [
-      u[1] * v[2] - u[2] * v[1],
-      u[2] * v[0] - u[0] * v[2],
-      u[0] * v[1] - u[1] * v[0],
-    ];
+    const n = cross(u, v);
     const len = Math.hypot(...n);
     return len > 0 ? [n[0] / len, n[1] / len, n[2] / len] : [0, 1, 0];
   }
@@ -226,6 +289,23 @@ export class SheetSides {
     };
   }
 
+  /**
+   * Whether `x` lies outside the sheet's outline: the quadrilateral of its four corner particles,
+   * projected along the cross product of its diagonals (`outside_outline` of the metric's kernel).
+   */
+  outsideOutline(x: Vec): boolean {
+    const { rows, cols } = this.sheet;
+    const q = [
+      this.#sheetPos(0, 0),
+      this.#sheetPos(0, cols - 1),
+      this.#sheetPos(rows - 1, cols - 1),
+      this.#sheetPos(rows - 1, 0),
+    ];
+    const n = cross(sub(q[2], q[0]), sub(q[3], q[1]));
+    const e = q.map((a, k) => dot(cross(sub(q[(k + 1) % 4], a), sub(x, a)), n));
+    return !(e.every((v) => v >= 0) || e.every((v) => v <= 0));
+  }
+
   /** The side of `x` at the start: observed, or by the plane at the sheet's centre particle. */
   initialSide(x: Vec): 1 | -1 {
     const seen = this.observe(x);
@@ -245,6 +325,8 @@ export interface TraceOptions {
   gpu?: GpuContext;
   /** Called with each event as it is seen (a long trace reports before it ends). */
   onEvent?: (event: LeakEvent) => void;
+  /** Called with each jump (a move longer than {@link JUMP_RADII} in one step) as it is seen. */
+  onJump?: (jump: Jump) => void;
   /** Called after every `progressEvery` steps (default 1000) with the steps done. */
   onProgress?: (stepsDone: number) => void;
   progressEvery?: number;
@@ -284,22 +366,72 @@ export async function traceLeaks(scene: Scene, options: TraceOptions): Promise<L
     const tracked = sheets.map((s) => {
       const sides = new SheetSides(s, pos, { reach: reachOf(s) });
       const initial = new Map(others(s).map((i) => [i, sides.initialSide(at(pos, i))]));
-      // the step each particle was last observed (−1: at the start)
-      const lastSeen = new Map(others(s).map((i) => [i, sides.observe(at(pos, i)) ? -1 : -2]));
-      return { sheet: s, initial, now: new Map(initial), lastSeen };
+      // each particle's last observation and its step (−1: at the start)
+      const lastSeen = new Map<number, PreviousObservation>();
+      for (const i of others(s)) {
+        const seen = sides.observe(at(pos, i));
+        if (seen) {
+          lastSeen.set(
+            i,
+            previousOf(seen, { step: -1, position: at(pos, i), radius: scene.radius }),
+          );
+        }
+      }
+      // seen outside the outline while not observed, since the last observation (or the start)
+      const marked = new Set(
+        others(s).filter((i) => !lastSeen.has(i) && sides.outsideOutline(at(pos, i))),
+      );
+      return { sheet: s, initial, now: new Map(initial), lastSeen, marked };
     });
     const events: LeakEvent[] = [];
+    const jumps: Jump[] = [];
+    let jumpCount = 0;
+    const largest = new Float64Array(count);
+    const largestStep = new Int32Array(count).fill(-1);
+    const lastOutside = tracked.map(() => new Int32Array(count).fill(-1));
+    const lastOutsideAt = tracked.map(() => new Float64Array(3 * count));
     for (let step = 0; step < steps; step++) {
       const before = pos;
       await engine.run(1);
       pos = await engine.readPositions();
-      for (const t of tracked) {
+      for (let i = 0; i < count; i++) {
+        const j = 4 * i;
+        const dx = pos[j] - before[j],
+          dy = pos[j + 1] - before[j + 1],
+          dz = pos[j + 2] - before[j + 2];
+        const moved = Math.sqrt(dx * dx + dy * dy + dz * dz) / scene.radius;
+        if (moved > largest[i]) [largest[i], largestStep[i]] = [moved, step];
+        if (moved > JUMP_RADII) {
+          jumpCount++;
+          const jump = {
+            step,
+            particle: i,
+            body: bodyOf(i).name,
+            movedRadii: moved,
+            from: at(before, i),
+            to: at(pos, i),
+          };
+          if (jumps.length < 10_000) jumps.push(jump);
+          options.onJump?.(jump);
+        }
+      }
+      for (const [k, t] of tracked.entries()) {
         const sides = new SheetSides(t.sheet, pos, { reach: reachOf(t.sheet) });
         for (const [i, side] of t.now) {
           const seen = sides.observe(at(pos, i));
-          if (!seen) continue;
-          const last = t.lastSeen.get(i)!;
-          t.lastSeen.set(i, step);
+          if (!seen) {
+            if (sides.outsideOutline(at(pos, i))) {
+              t.marked.add(i);
+              lastOutside[k][i] = step;
+              lastOutsideAt[k].set(at(pos, i), 3 * i);
+            }
+            continue;
+          }
+          const last = t.lastSeen.get(i) ?? null;
+          t.lastSeen.set(i, previousOf(seen, { step, position: at(pos, i), radius: scene.radius }));
+          const round = t.marked.delete(i);
+          // back from round the edge: both sides re-seeded with the observed one (the metric's rule)
+          if (round) t.initial.set(i, seen.side);
           if (seen.side === side) continue;
           t.now.set(i, seen.side);
           const event: LeakEvent = {
@@ -308,13 +440,19 @@ export async function traceLeaks(scene: Scene, options: TraceOptions): Promise<L
             particle: i,
             body: bodyOf(i).name,
             sheet: t.sheet.name,
-            to: seen.side === t.initial.get(i) ? "back" : "through",
+            to: round ? "round" : seen.side === t.initial.get(i) ? "back" : "through",
             sheetParticle: [seen.row, seen.col],
             distanceRadii: seen.distance / scene.radius,
             normalCosine: seen.normalCosine,
             strain: seen.strain,
             movedRadii: Math.hypot(...sub(at(pos, i), at(before, i))) / scene.radius,
-            unseenSteps: step - last - 1,
+            unseenSteps: step - (last?.step ?? -2) - 1,
+            previous: last,
+            largestMove: { radii: largest[i], step: largestStep[i] },
+            outsideOutlineStep: lastOutside[k][i],
+            outsideOutlinePosition: lastOutside[k][i] < 0
+              ? null
+              : [...lastOutsideAt[k].subarray(3 * i, 3 * i + 3)] as [number, number, number],
             position: at(pos, i),
             sheetPosition: at(pos, t.sheet.start + seen.row * t.sheet.cols + seen.col),
           };
@@ -336,6 +474,8 @@ export async function traceLeaks(scene: Scene, options: TraceOptions): Promise<L
       steps,
       events,
       through: [...through].sort((a, b) => a - b),
+      jumps,
+      jumpCount,
     };
   } finally {
     engine.destroy();
@@ -359,7 +499,8 @@ export const LEAKS_USAGE = `deno task leaks --scene <id> [options]
 export function formatTrace(trace: LeakTrace): string {
   const head = `${trace.scene} × ${trace.handler} at ${trace.scale}, seed ${trace.seed}, ` +
     `${trace.steps} steps: ${trace.through.length} particles through at the end, ` +
-    `${trace.events.length} changes of side`;
+    `${trace.events.length} changes of side, ${trace.jumpCount} moves longer than ` +
+    `${JUMP_RADII} r in one step`;
   const rows = trace.events.map(formatEvent);
   return [head, ...(rows.length ? [LEAK_EVENT_HEADER, ...rows] : [])].join("\n");
 }
@@ -385,6 +526,16 @@ export function formatEvent(e: LeakEvent): string {
     String(e.unseenSteps).padStart(7),
     ` ${e.position.map((v) => v.toFixed(3)).join(",").padEnd(24)}`,
     e.sheetPosition.map((v) => v.toFixed(3)).join(","),
+    e.previous
+      ? ` | before: step ${e.previous.step} [${e.previous.sheetParticle.join(",")}] ` +
+        `d/r ${e.previous.distanceRadii.toFixed(2)} |cos| ${e.previous.normalCosine.toFixed(2)} ` +
+        `at ${e.previous.position.map((v) => v.toFixed(3)).join(",")}`
+      : " | never seen before",
+    `| largest move ${e.largestMove.radii.toFixed(2)} r at step ${e.largestMove.step}`,
+    e.outsideOutlineStep < 0
+      ? "| never outside the outline"
+      : `| outside the outline at step ${e.outsideOutlineStep}, at ` +
+        e.outsideOutlinePosition!.map((v) => v.toFixed(3)).join(","),
   ].join(" ");
 }
 
@@ -420,6 +571,7 @@ async function main(args: string[]): Promise<number> {
     }
     return [k, Number(v)];
   }));
+  let jumpsShown = 0;
   const trace = await traceLeaks(scene, {
     handler: values.handler!,
     params,
@@ -427,6 +579,14 @@ async function main(args: string[]): Promise<number> {
     // Each event on stderr as it is seen, so a trace stopped early still tells what it saw.
     onEvent: (e) => console.error(`seen: ${formatEvent(e)}`),
     onProgress: (done) => console.error(`${done} steps`),
+    onJump: (j) => {
+      if (++jumpsShown <= 100) {
+        console.error(
+          `jump: step ${j.step} particle ${j.particle} (${j.body}) ${j.movedRadii.toFixed(2)} r ` +
+            `from ${j.from.map((v) => v.toFixed(3))} to ${j.to.map((v) => v.toFixed(3))}`,
+        );
+      }
+    },
   });
   console.log(formatTrace(trace));
   if (values.json) await Deno.writeTextFile(values.json, JSON.stringify(trace, null, 2) + "\n");

@@ -62,6 +62,17 @@ Deno.test("leak trace: the side of a sheet, as the pass-through metric observes 
     }
   });
 
+  await t.step("the outline: the quadrilateral of the corners, along its normal", () => {
+    const { sheet, pos } = flatSheet([0, 0, 0]);
+    const sides = new SheetSides(sheet, pos, { reach: 1 });
+    for (const x of [[2, 3, 2], [0.1, -5, 3.9], [4, 0, 4], [0, 1, 0]]) {
+      assert.equal(sides.outsideOutline(x as [number, number, number]), false, `${x}`);
+    }
+    for (const x of [[4.1, 0, 2], [-0.1, -1, 2], [2, 0.5, 4.2], [2, -0.5, -3]]) {
+      assert.equal(sides.outsideOutline(x as [number, number, number]), true, `${x}`);
+    }
+  });
+
   await t.step("a stretched sheet reports its strain", () => {
     const { sheet, pos } = flatSheet([0, 0, 0], 1.5);
     const seen = new SheetSides(sheet, pos, { reach: 2 }).observe([3, 0.2, 3]);
@@ -112,6 +123,8 @@ Deno.test({
               assert.ok(e.movedRadii < 0.6, `${e.movedRadii}`);
               // straight through the sheet: seen on its side the step before
               assert.equal(e.unseenSteps, 0, `particle ${e.particle} at step ${e.step}`);
+              assert.equal(e.previous?.step, e.step - 1);
+              assert.ok(e.previous!.distanceRadii < 2);
               const gap = Math.hypot(...e.position.map((v, a) => v - e.sheetPosition[a]));
               assert.ok(Math.abs(gap / scene.radius - e.distanceRadii) < 1e-3);
             }

@@ -124,7 +124,7 @@ export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
     unit: "of the particles that can cross",
     claims: "a, b, c, d, e2, i, k, l, l2, n, q, t",
     reason:
-      "one definition of a leak for every handler, merge-split included: a visible amount, above the one or two particles that cross at a sheet's edge or between two samples and flip with the seed and the adapter (merge-split: 0–2 of fig7-mass-100's 552 ball particles, 0.36 %; 2–11 of fig11's 33,640 at `medium`); 0.5 % is 6 of fig4's 1,200 fluid particles at `small`",
+      "one definition of a leak for every handler, merge-split included: a visible amount, above the one or two particles that cross at a sheet's edge or between two samples and flip with the seed and the adapter (merge-split: 0–2 of fig7-mass-100's 552 ball particles, 0.36 %; 2–11 of fig11's 33,640 at `medium`, found since to come round the cloth's edge, which the pass-through metric no longer counts); 0.5 % is 6 of fig4's 1,200 fluid particles at `small`",
   },
   {
     name: "REBOUND_FACTOR",

@@ -11,7 +11,12 @@
 // - mode 0 (the start): the initial side, observed as above or, without an observation, the side
 //   of the plane through the sheet's centre particle with the local normal there; the tracked
 //   side starts equal to it;
-// - mode 1 (a sample): passed = the tracked side differs from the initial side (for any sheet).
+// - mode 1 (a sample): passed = the tracked side differs from the initial side (for any sheet);
+// - round the edge: a particle seen outside the sheet's outline (the quadrilateral of its four
+//   corner particles, along its normal) while not observed is marked; its next observation
+//   re-seeds both sides with the side it is seen on, since it came there round the sheet's edge,
+//   not through it (marked at the start too: its first observation then gives its sides).
+// The mark is the magnitude 2 of the tracked side (its sign is the side).
 // Written into xyz of the particle's perParticle vec4 (passed, deep overlaps, depth;
 // metrics.wgsl reduces them; w is solid_penetration.wgsl's). No invocation loops over a whole body.
 
@@ -32,7 +37,8 @@ struct SheetParams {
 @group(0) @binding(2) var<storage, read> sheets: array<vec4u>;
 @group(0) @binding(3) var<storage, read> cellStart: array<u32>;
 @group(0) @binding(4) var<storage, read> sorted: array<u32>;
-// Per (sheet, particle), at sheet * count + particle: (initial side, tracked side), ±1.
+// Per (sheet, particle), at sheet * count + particle: (initial side ±1, tracked side ±1, or ±2
+// when marked round the edge).
 @group(0) @binding(5) var<storage, read_write> sides: array<vec2i>;
 @group(0) @binding(6) var<storage, read_write> perParticle: array<vec4f>;
 
@@ -58,6 +64,24 @@ fn sheet_normal(sh: vec4u, r: u32, c: u32) -> vec3f {
 
 fn side_of(h: f32) -> i32 {
   return select(1, -1, h < 0.0);
+}
+
+// Whether x lies outside the sheet's outline: the quadrilateral of its four corner particles,
+// projected along the quadrilateral's normal (the cross product of its diagonals). A degenerate
+// outline (a zero normal) has no outside.
+fn outside_outline(sh: vec4u, x: vec3f) -> bool {
+  let a = sheet_pos(sh, 0u, 0u);
+  let b = sheet_pos(sh, 0u, sh.z - 1u);
+  let c = sheet_pos(sh, sh.y - 1u, sh.z - 1u);
+  let d = sheet_pos(sh, sh.y - 1u, 0u);
+  let n = cross(c - a, d - b);
+  let e = vec4f(
+    dot(cross(b - a, x - a), n),
+    dot(cross(c - b, x - b), n),
+    dot(cross(d - c, x - c), n),
+    dot(cross(a - d, x - d), n),
+  );
+  return !(all(e >= vec4f(0.0)) || all(e <= vec4f(0.0)));
 }
 
 @compute @workgroup_size(64)
@@ -112,20 +136,25 @@ fn sheet_crossing(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgr
       let interior = r > 0u && c > 0u && r + 1u < sh.y && c + 1u < sh.z;
       seen = interior && length(rel - h * nrm) < bitcast<f32>(sh.w);
     }
+    let roundEdge = !seen && outside_outline(sh, x);
     if (P.mode == 0u) {
       if (!seen) {
         let r = sh.y / 2u;
         let c = sh.z / 2u;
         side = side_of(dot(x - sheet_pos(sh, r, c), sheet_normal(sh, r, c)));
       }
-      sides[slot] = vec2i(side);
+      sides[slot] = vec2i(side, select(side, 2 * side, roundEdge));
     } else {
-      var st = sides[slot];
-      if (seen && side != st.y) {
-        st.y = side;
-        sides[slot] = st;
+      let st = sides[slot];
+      var next = st;
+      if (seen) {
+        // back from round the edge: both sides re-seeded; else the observed side is tracked
+        next = select(vec2i(st.x, side), vec2i(side), abs(st.y) == 2);
+      } else if (roundEdge) {
+        next.y = select(-2, 2, st.y > 0);
       }
-      if (st.y != st.x) { out.x = 1.0; }
+      if (any(next != st)) { sides[slot] = next; }
+      if (select(-1, 1, next.y > 0) != next.x) { out.x = 1.0; }
     }
   }
   perParticle[i] = vec4f(out, perParticle[i].w);
