@@ -252,6 +252,28 @@ export class SheetSides {
    * laterally.
    */
   observe(x: Vec): SideObservation | null {
+    const near = this.nearest(x);
+    if (!near) return null;
+    const { row, col, distance: best } = near;
+    const { rows, cols } = this.sheet;
+    if (row < 1 || col < 1 || row > rows - 2 || col > cols - 2) return null;
+    const n = this.normal(row, col);
+    const rel = sub(x, this.#sheetPos(row, col));
+    const h = dot(rel, n);
+    const lateral = Math.hypot(rel[0] - h * n[0], rel[1] - h * n[1], rel[2] - h * n[2]);
+    if (!(lateral < this.sheet.spacing)) return null;
+    return {
+      side: h < 0 ? -1 : 1,
+      row,
+      col,
+      distance: best,
+      normalCosine: best > 0 ? Math.abs(h) / best : 1,
+      strain: this.strain(row, col),
+    };
+  }
+
+  /** The sheet particle nearest to `x` closer than the reach (border ones too), or null. */
+  nearest(x: Vec): { row: number; col: number; distance: number } | null {
     for (let a = 0; a < 3; a++) if (!(x[a] >= this.#lo[a] && x[a] <= this.#hi[a])) return null;
     let best = this.reach, bestK = -1;
     const pos = this.#pos, start = this.sheet.start, r = this.reach;
@@ -271,21 +293,10 @@ export class SheetSides {
       }
     }
     if (bestK < 0) return null;
-    const { rows, cols } = this.sheet;
-    const row = Math.floor(bestK / cols), col = bestK % cols;
-    if (row < 1 || col < 1 || row > rows - 2 || col > cols - 2) return null;
-    const n = this.normal(row, col);
-    const rel = sub(x, this.#sheetPos(row, col));
-    const h = dot(rel, n);
-    const lateral = Math.hypot(rel[0] - h * n[0], rel[1] - h * n[1], rel[2] - h * n[2]);
-    if (!(lateral < this.sheet.spacing)) return null;
     return {
-      side: h < 0 ? -1 : 1,
-      row,
-      col,
+      row: Math.floor(bestK / this.sheet.cols),
+      col: bestK % this.sheet.cols,
       distance: best,
-      normalCosine: best > 0 ? Math.abs(h) / best : 1,
-      strain: this.strain(row, col),
     };
   }
 
@@ -315,6 +326,17 @@ export class SheetSides {
   }
 }
 
+/** A followed particle's place after a step: where, and its nearest particle of each sheet. */
+export interface FollowedPoint {
+  step: number;
+  particle: number;
+  position: [number, number, number];
+  /** Per sheet: the nearest sheet particle within the reach (border ones too), or null. */
+  nearest: ({ sheet: string; row: number; col: number; distanceRadii: number } | null)[];
+  /** Per sheet: whether the particle is outside the sheet's outline. */
+  outside: boolean[];
+}
+
 /** Options of {@link traceLeaks}. */
 export interface TraceOptions {
   handler: string;
@@ -327,6 +349,10 @@ export interface TraceOptions {
   onEvent?: (event: LeakEvent) => void;
   /** Called with each jump (a move longer than {@link JUMP_RADII} in one step) as it is seen. */
   onJump?: (jump: Jump) => void;
+  /** Particles whose path is reported every `followEvery` steps (default 10) to `onFollow`. */
+  follow?: readonly number[];
+  followEvery?: number;
+  onFollow?: (point: FollowedPoint) => void;
   /** Called after every `progressEvery` steps (default 1000) with the steps done. */
   onProgress?: (stepsDone: number) => void;
   progressEvery?: number;
@@ -460,6 +486,27 @@ export async function traceLeaks(scene: Scene, options: TraceOptions): Promise<L
           options.onEvent?.(event);
         }
       }
+      if ((step + 1) % (options.followEvery ?? 10) === 0) {
+        const views = tracked.map((t) => new SheetSides(t.sheet, pos, { reach: reachOf(t.sheet) }));
+        for (const i of options.follow ?? []) {
+          const x = at(pos, i);
+          options.onFollow?.({
+            step,
+            particle: i,
+            position: x,
+            nearest: views.map((v) => {
+              const near = v.nearest(x);
+              return near && {
+                sheet: v.sheet.name,
+                row: near.row,
+                col: near.col,
+                distanceRadii: near.distance / scene.radius,
+              };
+            }),
+            outside: views.map((v) => v.outsideOutline(x)),
+          });
+        }
+      }
       if ((step + 1) % (options.progressEvery ?? 1000) === 0) options.onProgress?.(step + 1);
     }
     const through = new Set<number>();
@@ -491,6 +538,7 @@ export const LEAKS_USAGE = `deno task leaks --scene <id> [options]
   --handler <id>      handler (default merge-split)
   --param <name=v>    override a parameter of the handler (repeatable)
   --steps <n>         steps (default the scene's duration / dt)
+  --follow <i,j,...>  report these particles' positions and nearest cloth particles every 10 steps
   --sound-speed-factor <F>  SPH speed of sound c = max(F·v, √(F·g·H)) (default 10; SPH scenes)
   --json <path>       also write the trace as JSON
 `;
@@ -550,6 +598,7 @@ async function main(args: string[]): Promise<number> {
       param: { type: "string", multiple: true },
       steps: { type: "string" },
       "sound-speed-factor": { type: "string" },
+      follow: { type: "string" },
       json: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
@@ -579,6 +628,17 @@ async function main(args: string[]): Promise<number> {
     // Each event on stderr as it is seen, so a trace stopped early still tells what it saw.
     onEvent: (e) => console.error(`seen: ${formatEvent(e)}`),
     onProgress: (done) => console.error(`${done} steps`),
+    follow: values.follow?.split(",").map(Number),
+    onFollow: (f) =>
+      console.error(
+        `follow: step ${f.step} particle ${f.particle} at ${
+          f.position.map((v) => v.toFixed(4)).join(",")
+        }` +
+          f.nearest.map((n, k) =>
+            (n ? ` nearest [${n.row},${n.col}] ${n.distanceRadii.toFixed(2)} r` : " none near") +
+            (f.outside[k] ? " outside the outline" : "")
+          ).join(""),
+      ),
     onJump: (j) => {
       if (++jumpsShown <= 100) {
         console.error(

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  type FollowedPoint,
   formatTrace,
   type LeakEvent,
   SheetSides,
@@ -96,6 +97,7 @@ Deno.test({
         async () => {
           const live: LeakEvent[] = [];
           const progress: number[] = [];
+          const followed: FollowedPoint[] = [];
           const trace = await traceLeaks(scene, {
             handler: "penalty",
             params: { stiffness: 1e-9 },
@@ -103,7 +105,19 @@ Deno.test({
             onEvent: (e) => live.push(e),
             onProgress: (done) => progress.push(done),
             progressEvery: 50,
+            follow: [ball.start],
+            followEvery: 1,
+            onFollow: (f) => followed.push(f),
           });
+          assert.equal(followed.length, trace.steps);
+          for (const f of followed) {
+            assert.equal(f.particle, ball.start);
+            assert.ok(f.step >= 0 && f.step < trace.steps);
+            assert.equal(f.nearest.length, 1);
+            assert.equal(f.outside[0], false, "the ball falls through the cloth's interior");
+          }
+          // the followed particle ends on the far side, and was near the cloth on its way
+          assert.ok(followed.some((f) => f.nearest[0] !== null && f.nearest[0].distanceRadii < 2));
           assert.deepEqual(live, trace.events, "each event reported as it was seen");
           assert.deepEqual(
             progress,
