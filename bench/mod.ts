@@ -15,13 +15,14 @@ export {
   profileTable,
 } from "./profile.ts";
 export {
+  type FollowedPoint,
   formatTrace,
+  type Jump,
   type LeakEvent,
   type LeakTrace,
-  SheetSides,
-  type TracedSheet,
   traceLeaks,
 } from "./leak_trace.ts";
+export { SheetSides, type SideObservation, type TracedSheet } from "./sheet_sides.ts";
 export { appendResultLine, endsTorn, ResultsWriteError } from "./results_file.ts";
 export { caseListLabel, type CasePlace, selectShard } from "./shard.ts";
 export { checkRunPlan } from "./run_plan_check.ts";
