@@ -25,7 +25,6 @@ import { buildParticles } from "../core/scene_builder.ts";
 import { getScene } from "../scenes/catalog.ts";
 import { Engine } from "../gpu/engine.ts";
 import type { GpuContext } from "../gpu/runtime/device.ts";
-import { sub } from "../core/vec3.ts";
 import {
   particleAt as at,
   SheetSides,
@@ -228,6 +227,7 @@ export async function traceLeaks(scene: Scene, options: TraceOptions): Promise<L
     const largestStep = new Int32Array(count).fill(-1);
     const lastOutside = tracked.map(() => new Int32Array(count).fill(-1));
     const lastOutsideAt = tracked.map(() => new Float64Array(3 * count));
+    const moves = new Float64Array(count); // this step's move of each particle, in radii
     for (let step = 0; step < steps; step++) {
       const before = pos;
       await engine.run(1);
@@ -238,6 +238,7 @@ export async function traceLeaks(scene: Scene, options: TraceOptions): Promise<L
           dy = pos[j + 1] - before[j + 1],
           dz = pos[j + 2] - before[j + 2];
         const moved = Math.sqrt(dx * dx + dy * dy + dz * dz) / scene.radius;
+        moves[i] = moved;
         if (moved > largest[i]) [largest[i], largestStep[i]] = [moved, step];
         if (moved > JUMP_RADII) {
           jumpCount++;
@@ -253,8 +254,10 @@ export async function traceLeaks(scene: Scene, options: TraceOptions): Promise<L
           options.onJump?.(jump);
         }
       }
+      // each sheet's side test on this step's positions, for the events and the followed particles
+      const views = tracked.map((t) => new SheetSides(t.sheet, pos, { reach: reachOf(t.sheet) }));
       for (const [k, t] of tracked.entries()) {
-        const sides = new SheetSides(t.sheet, pos, { reach: reachOf(t.sheet) });
+        const sides = views[k];
         for (const [i, side] of t.now) {
           const seen = sides.observe(at(pos, i));
           if (!seen) {
@@ -283,7 +286,7 @@ export async function traceLeaks(scene: Scene, options: TraceOptions): Promise<L
             distanceRadii: seen.distance / scene.radius,
             normalCosine: seen.normalCosine,
             strain: seen.strain,
-            movedRadii: Math.hypot(...sub(at(pos, i), at(before, i))) / scene.radius,
+            movedRadii: moves[i],
             unseenSteps: step - (last?.step ?? -2) - 1,
             previous: last,
             largestMove: { radii: largest[i], step: largestStep[i] },
@@ -299,7 +302,6 @@ export async function traceLeaks(scene: Scene, options: TraceOptions): Promise<L
         }
       }
       if ((step + 1) % (options.followEvery ?? 10) === 0) {
-        const views = tracked.map((t) => new SheetSides(t.sheet, pos, { reach: reachOf(t.sheet) }));
         for (const i of options.follow ?? []) {
           const x = at(pos, i);
           options.onFollow?.({

@@ -59,6 +59,7 @@ export class SheetSides {
   readonly reach: number;
   readonly #pos: ArrayLike<number>;
   readonly #cells = new Map<number, number[]>();
+  #outline: { corners: Vec3[]; normal: Vec3 } | undefined;
   /** The sheet's bounding box grown by the reach: nothing outside it is observed. */
   readonly #lo: [number, number, number] = [Infinity, Infinity, Infinity];
   readonly #hi: [number, number, number] = [-Infinity, -Infinity, -Infinity];
@@ -169,16 +170,21 @@ export class SheetSides {
    * projected along the cross product of its diagonals (`outside_outline` of the metric's kernel).
    */
   outsideOutline(x: Vec3): boolean {
+    const { corners: q, normal: n } = this.#outline ??= this.#outlineOf();
+    const e = q.map((a, k) => dot(cross(sub(q[(k + 1) % 4], a), sub(x, a)), n));
+    return !(e.every((v) => v >= 0) || e.every((v) => v <= 0));
+  }
+
+  /** The outline's corners (in order round it) and normal, once per set of positions. */
+  #outlineOf(): { corners: Vec3[]; normal: Vec3 } {
     const { rows, cols } = this.sheet;
-    const q = [
+    const corners = [
       this.#sheetPos(0, 0),
       this.#sheetPos(0, cols - 1),
       this.#sheetPos(rows - 1, cols - 1),
       this.#sheetPos(rows - 1, 0),
     ];
-    const n = cross(sub(q[2], q[0]), sub(q[3], q[1]));
-    const e = q.map((a, k) => dot(cross(sub(q[(k + 1) % 4], a), sub(x, a)), n));
-    return !(e.every((v) => v >= 0) || e.every((v) => v <= 0));
+    return { corners, normal: cross(sub(corners[2], corners[0]), sub(corners[3], corners[1])) };
   }
 
   /** The side of `x` at the start: observed, or by the plane at the sheet's centre particle. */
