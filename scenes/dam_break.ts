@@ -42,7 +42,7 @@ import { suggestSphParams } from "../core/sph_reference.ts";
 import { MERGE_SPLIT_SCHEMA } from "../core/handler_schemas/merge_split_schema.ts";
 import { paramDefaults } from "../core/params.ts";
 import type { PluginParams, Scale, Scene } from "../core/scene.ts";
-import { RADIUS_BY_SCALE, SOUND_SPEED_FACTOR } from "./fluid_on_cloth.ts";
+import { RADIUS_BY_SCALE, rejectFlipSoundSpeed, SOUND_SPEED_FACTOR } from "./fluid_on_cloth.ts";
 
 /** Width a of the water column (m), the same at every scale. */
 export const DAM_BREAK_COLUMN_WIDTH = 0.24;
@@ -85,11 +85,7 @@ export function damBreak(options: DamBreakOptions): Scene {
   const duration = 4 * Math.sqrt(a / G);
   const cflDt = CFL_FRACTION * r / referenceSpeed;
   const isSph = fluidSystem === "sph";
-  if (!isSph && options.soundSpeedFactor !== undefined) {
-    throw new RangeError(
-      `soundSpeedFactor: ${options.id} is a FLIP fluid (incompressible: no speed of sound)`,
-    );
-  }
+  if (!isSph) rejectFlipSoundSpeed(options.id, options.soundSpeedFactor);
   const factor = options.soundSpeedFactor ?? SOUND_SPEED_FACTOR;
   const sph = suggestSphParams({
     radius: r,

@@ -69,6 +69,16 @@ Deno.test("dam-break scenes", async (t) => {
       () => damBreak({ id: "x", scale: "tiny", fluidSystem: "lbm" as DamBreakFluid }),
       /fluidSystem must be "sph" or "flip", got "lbm"/,
     );
+    assert.throws(
+      () =>
+        damBreak({
+          id: "dam-break-flip",
+          scale: "tiny",
+          fluidSystem: "flip",
+          soundSpeedFactor: 20,
+        }),
+      /soundSpeedFactor: dam-break-flip is a FLIP fluid \(incompressible: no speed of sound\)/,
+    );
   });
 });
 

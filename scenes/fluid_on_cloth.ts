@@ -118,14 +118,22 @@ export function flipCellSize(domain: Scene["domain"], spacing: number): number {
   return g / Math.max(1, Math.round(g / (2 * spacing)));
 }
 
+/**
+ * Throws a `RangeError` when a speed-of-sound factor is given for the FLIP fluid of scene `id`:
+ * FLIP's pressure projection makes it incompressible, so it has no speed of sound to set.
+ */
+export function rejectFlipSoundSpeed(id: string, soundSpeedFactor: number | undefined): void {
+  if (soundSpeedFactor === undefined) return;
+  throw new RangeError(
+    `soundSpeedFactor: ${id} is a FLIP fluid (incompressible: no speed of sound); ` +
+      `leave it out, or choose the scene's SPH variant`,
+  );
+}
+
 /** Builds one scale of a fluid-on-cloth scene. */
 export function fluidOnCloth(options: FluidOnClothOptions): Scene {
   const flip = options.fluidSystem === "flip";
-  if (flip && options.soundSpeedFactor !== undefined) {
-    throw new RangeError(
-      `soundSpeedFactor: ${options.id} is a FLIP fluid (incompressible: no speed of sound)`,
-    );
-  }
+  if (flip) rejectFlipSoundSpeed(options.id, options.soundSpeedFactor);
   const r = flip && options.scale === "paper" ? FIG9_PAPER_RADIUS : RADIUS_BY_SCALE[options.scale];
   const spacing = 2 * r;
   const column = options.fluid === "column";
