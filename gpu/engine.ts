@@ -127,21 +127,29 @@ export class Engine {
    * (`batchSteps`), which is the only host sync. A batch whose wait does not complete by its
    * deadline ({@link Engine.deadline}) throws a `GpuTimeoutError` naming the batch, its steps and
    * the pending operation; the engine (and its device) cannot be used after it.
+   *
+   * `shouldStop` is asked after every step's submit. A reason given inside a batch makes the next
+   * step the batch's last (its timings are read back as any batch's), then the run throws a
+   * {@link RunStopped}; the engine can go on running or be read. Asking per step bounds how far a
+   * time limit is overrun where a submit runs the step before it returns (wgpu's GL backend, i.e.
+   * llvmpipe, blocks the thread, so no timer fires during a batch): to about one step, not a
+   * batch of `batchSteps` (100 steps of 0.3–0.5 s at Fig. 8's `medium` there).
    */
   async run(
     steps: number,
     options: {
       onProgress?: (done: number) => void;
-      /** Asked after every batch; a non-null reason stops the run with a {@link RunStopped}. */
+      /** Asked after every step; a non-null reason stops the run with a {@link RunStopped}. */
       shouldStop?: () => string | null;
     } = {},
   ): Promise<void> {
     if (this.#destroyed) throw new Error("Engine.run: the engine was destroyed");
     let first = this.step;
+    let stopping: string | null = null;
     for (let s = 0; s < steps; s++) {
       this.#clock.beginStep();
       const encoder = this.#steps.encode(this.step++);
-      const ends = this.#clock.endStep(encoder, s === steps - 1);
+      const ends = this.#clock.endStep(encoder, s === steps - 1 || stopping !== null);
       this.#profiler?.resolve(encoder);
       this.gpu.device.queue.submit([encoder.finish()]);
       if (this.#profiler) {
@@ -150,7 +158,10 @@ export class Engine {
           operation: "mapAsync of the kernel profiler readback",
         });
       }
-      if (!ends) continue;
+      if (!ends) {
+        stopping = options.shouldStop?.() ?? null;
+        continue;
+      }
       const batch: Omit<GpuWait, "operation"> = {
         phase: `step batch ${++this.#batches} (steps ${first}–${this.step - 1})`,
         steps: this.step - first,
@@ -162,7 +173,7 @@ export class Engine {
       first = this.step;
       this.#session.throwReported(`steps up to ${this.step}`);
       options.onProgress?.(s + 1);
-      const reason = options.shouldStop?.() ?? null;
+      const reason = stopping ?? options.shouldStop?.() ?? null;
       if (reason !== null) throw new RunStopped(reason, s + 1);
     }
   }

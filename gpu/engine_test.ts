@@ -3,7 +3,7 @@ import { getScene } from "../scenes/catalog.ts";
 import { buildParticles } from "../core/scene_builder.ts";
 import type { Scene } from "../core/scene.ts";
 import { acquireGpu, type GpuContext } from "./runtime/device.ts";
-import { Engine } from "./engine.ts";
+import { Engine, RunStopped } from "./engine.ts";
 import { handlerParams } from "./handlers/registry.ts";
 import { COUPLING_PARAMS, COUPLING_WGSL } from "./coupling/coupling.ts";
 import { PARTICLE_STATE_WGSL, STATE_PARAMS } from "./state/particle_state.ts";
@@ -219,6 +219,32 @@ Deno.test({
       const c = await simulate({ ...fig4, seed: fig4.seed + 1 }, "merge-split", 60);
       assert.notEqual(a.hash, c.hash);
     });
+
+    await t.step(
+      "a stop asked inside a batch ends the run at the next step; the engine goes on",
+      async () => {
+        const whole = await simulate(fig4, "merge-split", 13);
+        const engine = await Engine.create(fig4, { handler: "merge-split", gpu: await device() });
+        try {
+          let asked = 0;
+          const shouldStop = () => (++asked, engine.step >= 7 ? "test stop" : null);
+          // one batch of 100 steps would have held the stop back to step 50
+          await assert.rejects(
+            () => engine.run(50, { shouldStop }),
+            (e: unknown) =>
+              e instanceof RunStopped && e.reason === "test stop" && e.completed === 8,
+          );
+          assert.equal(engine.step, 8);
+          assert.equal(asked, 7, "asked after each step's submit, until it said stop");
+          assert.equal(engine.timings.wall.steps, 8, "the cut batch's timings were read back");
+          await engine.run(5);
+          assert.equal(engine.timings.wall.steps, 13);
+          assert.equal(await engine.stateHash(), whole.hash, "8 + 5 steps: the state of 13");
+        } finally {
+          engine.destroy();
+        }
+      },
+    );
 
     await t.step(
       "a GPU wait that never completes throws, naming its phase and operation",
