@@ -2,7 +2,8 @@
  * `bench/`: the runner behind `deno task bench` (see DESIGN.md for what this layer holds).
  * {@link runBench} runs a suite and writes `results.jsonl`; `cli.ts` writes the report after it.
  * {@link profileCase} times one case kernel by kernel (`deno task profile`); {@link traceLeaks}
- * follows the particles that cross a cloth (`deno task leaks`).
+ * follows the particles that cross a cloth (`deno task leaks`); {@link traceHotspots} finds where a
+ * fluid's worst density errors and fastest particles are (`deno task hotspots`).
  *
  * @module
  */
@@ -23,6 +24,16 @@ export {
   traceLeaks,
 } from "./leak_trace.ts";
 export { SheetSides, type SideObservation, type TracedSheet } from "./sheet_sides.ts";
+export { PointGrid } from "./point_grid.ts";
+export {
+  DENSITY_ERROR_TARGET,
+  densityErrors,
+  fluidHotspots,
+  type FluidSpot,
+  type HotspotPlace,
+  type HotspotSample,
+  traceHotspots,
+} from "./fluid_hotspots.ts";
 export { appendResultLine, endsTorn, ResultsWriteError } from "./results_file.ts";
 export { caseListLabel, type CasePlace, selectShard } from "./shard.ts";
 export { checkRunPlan } from "./run_plan_check.ts";

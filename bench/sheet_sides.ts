@@ -7,6 +7,7 @@
  * @module
  */
 import { cross, dot, sub, type Vec3 } from "../core/vec3.ts";
+import { PointGrid } from "./point_grid.ts";
 
 /** A cloth measured for crossings: a rows × cols lattice of particles from `start`. */
 export interface TracedSheet {
@@ -33,18 +34,6 @@ export interface SideObservation {
   strain: number;
 }
 
-/**
- * Cells an axis on either side of the origin that a sheet's hash grid keys apart (beyond them
- * cells alias, which only adds candidates: distances are measured, not assumed).
- */
-const CELL_OFFSET = 2 ** 16;
-const CELL_SPAN = 2 * CELL_OFFSET;
-
-/** A hash-grid cell (integer coordinates) as one number. */
-function cellKey(cx: number, cy: number, cz: number): number {
-  return ((cx + CELL_OFFSET) * CELL_SPAN + cy + CELL_OFFSET) * CELL_SPAN + cz + CELL_OFFSET;
-}
-
 /** Particle `i` of positions in the `array<vec4f>` layout (4 numbers a particle). */
 export function particleAt(pos: ArrayLike<number>, i: number): [number, number, number] {
   return [pos[4 * i], pos[4 * i + 1], pos[4 * i + 2]];
@@ -58,7 +47,7 @@ export class SheetSides {
   readonly sheet: TracedSheet;
   readonly reach: number;
   readonly #pos: ArrayLike<number>;
-  readonly #cells = new Map<number, number[]>();
+  readonly #grid: PointGrid;
   #outline: { corners: Vec3[]; normal: Vec3 } | undefined;
   /** The sheet's bounding box grown by the reach: nothing outside it is observed. */
   readonly #lo: [number, number, number] = [Infinity, Infinity, Infinity];
@@ -72,18 +61,16 @@ export class SheetSides {
     this.sheet = sheet;
     this.reach = options.reach;
     this.#pos = pos;
-    for (let k = 0; k < sheet.rows * sheet.cols; k++) {
+    const n = sheet.rows * sheet.cols;
+    for (let k = 0; k < n; k++) {
       const x = particleAt(pos, sheet.start + k);
       for (let a = 0; a < 3; a++) {
         this.#lo[a] = Math.min(this.#lo[a], x[a] - this.reach);
         this.#hi[a] = Math.max(this.#hi[a], x[a] + this.reach);
       }
-      const r = this.reach;
-      const key = cellKey(Math.floor(x[0] / r), Math.floor(x[1] / r), Math.floor(x[2] / r));
-      const list = this.#cells.get(key);
-      if (list) list.push(k);
-      else this.#cells.set(key, [k]);
     }
+    const particles = Array.from({ length: n }, (_, k) => sheet.start + k);
+    this.#grid = new PointGrid(pos, { cell: this.reach, particles });
   }
 
   #sheetPos(row: number, col: number): Vec3 {
@@ -140,28 +127,13 @@ export class SheetSides {
   /** The sheet particle nearest to `x` closer than the reach (border ones too), or null. */
   nearest(x: Vec3): { row: number; col: number; distance: number } | null {
     for (let a = 0; a < 3; a++) if (!(x[a] >= this.#lo[a] && x[a] <= this.#hi[a])) return null;
-    let best = this.reach, bestK = -1;
-    const pos = this.#pos, start = this.sheet.start, r = this.reach;
-    const cx = Math.floor(x[0] / r), cy = Math.floor(x[1] / r), cz = Math.floor(x[2] / r);
-    for (let dx = -1; dx <= 1; dx++) {
-      for (let dy = -1; dy <= 1; dy++) {
-        for (let dz = -1; dz <= 1; dz++) {
-          const cell = this.#cells.get(cellKey(cx + dx, cy + dy, cz + dz));
-          if (!cell) continue;
-          for (const k of cell) {
-            const j = 4 * (start + k);
-            const ex = x[0] - pos[j], ey = x[1] - pos[j + 1], ez = x[2] - pos[j + 2];
-            const d = Math.sqrt(ex * ex + ey * ey + ez * ez);
-            if (d < best || (d === best && k < bestK)) [best, bestK] = [d, k];
-          }
-        }
-      }
-    }
-    if (bestK < 0) return null;
+    const near = this.#grid.nearest(x);
+    if (!near) return null;
+    const k = near.particle - this.sheet.start;
     return {
-      row: Math.floor(bestK / this.sheet.cols),
-      col: bestK % this.sheet.cols,
-      distance: best,
+      row: Math.floor(k / this.sheet.cols),
+      col: k % this.sheet.cols,
+      distance: near.distance,
     };
   }
 
