@@ -127,13 +127,8 @@ export class Engine {
    * (`batchSteps`), which is the only host sync. A batch whose wait does not complete by its
    * deadline ({@link Engine.deadline}) throws a `GpuTimeoutError` naming the batch, its steps and
    * the pending operation; the engine (and its device) cannot be used after it.
-   *
-   * `shouldStop` is asked after every step's submit. A reason given inside a batch makes the next
-   * step the batch's last (its timings are read back as any batch's), then the run throws a
-   * {@link RunStopped}; the engine can go on running or be read. Asking per step bounds how far a
-   * time limit is overrun where a submit runs the step before it returns (wgpu's GL backend, i.e.
-   * llvmpipe, blocks the thread, so no timer fires during a batch): to about one step, not a
-   * batch of `batchSteps` (100 steps of 0.3–0.5 s at Fig. 8's `medium` there).
+   * `shouldStop` is asked after every step (a GL submit blocks, so no timer fires in a batch): a
+   * reason makes the next step the batch's last, then {@link RunStopped}; the engine goes on.
    */
   async run(
     steps: number,
