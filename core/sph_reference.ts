@@ -20,8 +20,16 @@
  *   f_i^v = μ Σ_{j≠i} m_i m_j (v_j − v_i) / (ρ_i ρ_j) · ∇²W(r_ij), μ the dynamic viscosity
  *   (Pa·s; kinematic ν = μ / ρ0).
  *
- * Both pair terms are antisymmetric (f_ij = −f_ji), so Σ_i f_i = 0 (linear momentum is
- * conserved). Forces, not accelerations, are returned: the caller sums them per DOF and divides by
+ * - Domain walls (optional, {@link SphWalls}): the ghost particles of Randles & Libersky (1996)
+ *   and Colagrossi & Landrini (2003): every fluid particle j has a mirror image across each wall
+ *   plane (and across two or three at an edge or corner) with j's mass, density and pressure and
+ *   j's velocity with the reflected components negated (a free-slip wall). Images within h enter
+ *   the density and both force sums like fluid particles (the image of i itself included), so a
+ *   lattice resting against a wall reads ρ0 in its wall layer, and the wall pushes back with the
+ *   layer's own pressure instead of leaving it to a position clamp.
+ *
+ * The fluid pair terms are antisymmetric (f_ij = −f_ji), so without walls Σ_i f_i = 0 (linear
+ * momentum is conserved). Forces, not accelerations, are returned: the caller sums them per DOF and divides by
  * the DOF mass (paper Eq. 1). Particles not flagged fluid neither receive nor exert SPH forces and
  * get density 0.
  *
@@ -110,6 +118,55 @@ export function sphPressure(rho: number, params: SphParams): number {
   return p > 0 ? p : 0;
 }
 
+/**
+ * The walls of an axis-aligned box (the scene's domain): the planes x_a = min[a] and
+ * x_a = max[a]. The fluid lies inside; its particles are mirrored across every plane (see the
+ * module doc).
+ */
+export interface SphWalls {
+  /** Lower corner (m). */
+  min: readonly number[];
+  /** Upper corner (m). */
+  max: readonly number[];
+}
+
+/**
+ * The mirror images of a point y across the walls that lie within `h` of x (Randles & Libersky
+ * 1996 ghost particles): for each non-empty set of axes, y reflected across one plane per axis
+ * of the set (min or max), with the set as a bit mask (bit a: axis a reflected). Calls `visit`
+ * with each image and mask whose distance to x is below h, by brute force over the 26
+ * reflections: the reference of the kernels' choice of the nearer plane per axis.
+ */
+export function forEachMirrorImage(
+  x: readonly number[],
+  y: readonly number[],
+  options: { walls: SphWalls; h: number; visit: (image: number[], mask: number) => void },
+): void {
+  const { walls, h, visit } = options;
+  const image = [0, 0, 0];
+  // choice per axis: 0 none, 1 across min, 2 across max
+  for (let code = 1; code < 27; code++) {
+    let mask = 0;
+    let r2 = 0;
+    for (let a = 0, c = code; a < 3; a++, c = Math.floor(c / 3)) {
+      const choice = c % 3;
+      image[a] = choice === 0 ? y[a] : 2 * (choice === 1 ? walls.min[a] : walls.max[a]) - y[a];
+      if (choice !== 0) mask |= 1 << a;
+      r2 += (x[a] - image[a]) ** 2;
+    }
+    if (r2 < h * h) visit([...image], mask);
+  }
+}
+
+function checkWalls(walls: SphWalls | undefined, fn: string): void {
+  if (!walls) return;
+  for (let a = 0; a < 3; a++) {
+    if (!(walls.max?.[a] > walls.min?.[a])) {
+      throw new RangeError(`${fn}: options.walls must have min[${a}] < max[${a}]`);
+    }
+  }
+}
+
 /** Particle state for the reference, structure of arrays over N particles. */
 export interface SphParticles {
   /** Positions x_i, xyz interleaved (length 3N). */
@@ -145,18 +202,28 @@ function checkParams(params: SphParams, fn: string): void {
   }
 }
 
+const point = (x: ArrayLike<number>, i: number) => [x[3 * i], x[3 * i + 1], x[3 * i + 2]];
+
 /**
  * Densities ρ_i = Σ_j m_j W_poly6(|x_i − x_j|, h) over fluid particles j, self term included
- * (notes Eq. 45; Müller et al. 2003, Eq. 3). Non-fluid particles get 0.
+ * (notes Eq. 45; Müller et al. 2003, Eq. 3), plus the same sum over the mirror images of every
+ * fluid particle (i too) within h of x_i where `options.walls` is given. Non-fluid particles get 0.
  */
-export function sphDensity(particles: SphParticles, params: Pick<SphParams, "h">): Float64Array {
+export function sphDensity(
+  particles: SphParticles,
+  params: Pick<SphParams, "h">,
+  options: { walls?: SphWalls } = {},
+): Float64Array {
   const n = particleCount(particles, "sphDensity");
   if (!(params.h > 0)) throw new RangeError("sphDensity: params.h must be > 0");
+  const { walls } = options;
+  checkWalls(walls, "sphDensity");
   const { positions: x, masses: m, fluid } = particles;
   const h = params.h;
   const rho = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     if (fluid && !fluid[i]) continue;
+    const xi = point(x, i);
     let sum = 0;
     for (let j = 0; j < n; j++) {
       if (fluid && !fluid[j]) continue;
@@ -164,6 +231,13 @@ export function sphDensity(particles: SphParticles, params: Pick<SphParams, "h">
       const dy = x[3 * i + 1] - x[3 * j + 1];
       const dz = x[3 * i + 2] - x[3 * j + 2];
       sum += m[j] * poly6(dx * dx + dy * dy + dz * dz, h);
+      if (!walls) continue;
+      forEachMirrorImage(xi, point(x, j), {
+        walls,
+        h,
+        visit: (y) =>
+          sum += m[j] * poly6((xi[0] - y[0]) ** 2 + (xi[1] - y[1]) ** 2 + (xi[2] - y[2]) ** 2, h),
+      });
     }
     rho[i] = sum;
   }
@@ -190,21 +264,25 @@ export interface SphForcesResult {
  *       + μ Σ_{j≠i} m_i m_j (v_j − v_i)/(ρ_i ρ_j) ∇²W_visc(|x_i − x_j|)
  * (notes Eq. 47; Müller et al. 2003, Eqs. 10 and 14 times V_i = m_i/ρ_i). Densities are computed
  * with {@link sphDensity} unless given. Coincident pairs (r = 0) get no pressure term (the
- * gradient direction is undefined) but keep their viscosity term.
+ * gradient direction is undefined) but keep their viscosity term. With `options.walls`, the
+ * mirror images of every fluid particle j (i too) within h of x_i add the same terms with j's
+ * pressure and density and j's velocity reflected (module doc).
  */
 export function sphForces(
   particles: SphParticles,
   params: SphParams,
-  options: { density?: ArrayLike<number> } = {},
+  options: { density?: ArrayLike<number>; walls?: SphWalls } = {},
 ): SphForcesResult {
   const n = particleCount(particles, "sphForces");
   checkParams(params, "sphForces");
+  const { walls } = options;
+  checkWalls(walls, "sphForces");
   const { positions: x, masses: m, fluid } = particles;
   const v = particles.velocities;
   if (!v || v.length !== 3 * n) {
     throw new RangeError(`sphForces: velocities must have length 3·${n}`);
   }
-  const density = new Float64Array(options.density ?? sphDensity(particles, params));
+  const density = new Float64Array(options.density ?? sphDensity(particles, params, { walls }));
   if (density.length !== n) {
     throw new RangeError(`sphForces: options.density must have length ${n}`);
   }
@@ -223,27 +301,38 @@ export function sphForces(
   }
   const fp = new Float64Array(3 * n);
   const fv = new Float64Array(3 * n);
+  // the pair term of i and a particle (or image) of j at y moving at vj
+  const pair = (i: number, j: number, y: readonly number[], vj: readonly number[]) => {
+    const dx = x[3 * i] - y[0];
+    const dy = x[3 * i + 1] - y[1];
+    const dz = x[3 * i + 2] - y[2];
+    const r = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    if (r >= h) return;
+    const mm = m[i] * m[j];
+    if (r > 0) {
+      // −m_i m_j (P_i + P_j) ∇W, ∇W = −g (x_i − x_j)/r.
+      const s = (mm * (pOverRho2[i] + pOverRho2[j]) * spikyGradient(r, h)) / r;
+      fp[3 * i] += s * dx;
+      fp[3 * i + 1] += s * dy;
+      fp[3 * i + 2] += s * dz;
+    }
+    const c = mu * mm * invRho[i] * invRho[j] * viscosityLaplacian(r, h);
+    for (let a = 0; a < 3; a++) fv[3 * i + a] += c * (vj[a] - v[3 * i + a]);
+  };
   for (let i = 0; i < n; i++) {
     if (fluid && !fluid[i]) continue;
+    const xi = point(x, i);
     for (let j = 0; j < n; j++) {
-      if (j === i || (fluid && !fluid[j])) continue;
-      const dx = x[3 * i] - x[3 * j];
-      const dy = x[3 * i + 1] - x[3 * j + 1];
-      const dz = x[3 * i + 2] - x[3 * j + 2];
-      const r = Math.sqrt(dx * dx + dy * dy + dz * dz);
-      if (r >= h) continue;
-      const mm = m[i] * m[j];
-      if (r > 0) {
-        // −m_i m_j (P_i + P_j) ∇W, ∇W = −g (x_i − x_j)/r.
-        const s = (mm * (pOverRho2[i] + pOverRho2[j]) * spikyGradient(r, h)) / r;
-        fp[3 * i] += s * dx;
-        fp[3 * i + 1] += s * dy;
-        fp[3 * i + 2] += s * dz;
-      }
-      const c = mu * mm * invRho[i] * invRho[j] * viscosityLaplacian(r, h);
-      fv[3 * i] += c * (v[3 * j] - v[3 * i]);
-      fv[3 * i + 1] += c * (v[3 * j + 1] - v[3 * i + 1]);
-      fv[3 * i + 2] += c * (v[3 * j + 2] - v[3 * i + 2]);
+      if (fluid && !fluid[j]) continue;
+      const vj = point(v, j);
+      if (j !== i) pair(i, j, point(x, j), vj);
+      if (!walls) continue;
+      forEachMirrorImage(xi, point(x, j), {
+        walls,
+        h,
+        // the image's velocity: the reflected components negated (free slip)
+        visit: (y, mask) => pair(i, j, y, vj.map((c, a) => (mask >> a) & 1 ? -c : c)),
+      });
     }
   }
   const force = new Float64Array(3 * n);

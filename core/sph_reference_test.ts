@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
+  forEachMirrorImage,
   latticeRestDensity,
   poly6,
   restMassForSpacing,
@@ -398,4 +399,86 @@ Deno.test("latticeRestDensity: m Σ W(|n| s, h), the lattice's reading; bad argu
   assert.throws(() => latticeRestDensity(0, S, H), /particleMass/);
   assert.throws(() => latticeRestDensity(M, -1, H), /spacing/);
   assert.throws(() => latticeRestDensity(M, S, NaN), /h must/);
+});
+
+Deno.test("domain walls: mirror images (Randles & Libersky 1996 ghost particles)", async (t) => {
+  // a 7³ lattice of spacing 0.1 whose first layers sit half a spacing (one radius) from the walls
+  // x, y, z = −0.05, as a scene's fluid rests against its domain's walls
+  const spacing = 0.1;
+  const h = 0.2;
+  const n = 7;
+  const positions = lattice(n, spacing);
+  const masses = new Float64Array(n * n * n).fill(restMassForSpacing(spacing, h, 1000));
+  const walls = { min: [-0.05, -0.05, -0.05], max: [10, 10, 10] };
+  const corner = 0; // (0, 0, 0): one radius from three walls
+  const floor = 3 + 7 * 0 + 49 * 3; // (0.3, 0, 0.3): one radius from the wall y = −0.05 only
+  const params = { h, rho0: 900, stiffness: 1e5, viscosity: 1 };
+  const still = new Float64Array(3 * n * n * n);
+
+  await t.step("images: 7 near a corner (masks 1..7), none a support away from every wall", () => {
+    const masks: number[] = [];
+    const near = [0.05, 0.05, 0.05];
+    forEachMirrorImage(near, near, {
+      walls: { min: [0, 0, 0], max: [1, 1, 1] },
+      h,
+      visit: (y, mask) => {
+        masks.push(mask);
+        for (let a = 0; a < 3; a++) assert.equal(y[a], (mask >> a) & 1 ? -0.05 : 0.05);
+      },
+    });
+    assert.deepEqual(masks.sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7]);
+    let count = 0;
+    forEachMirrorImage([0.5, 0.5, 0.5], [0.45, 0.5, 0.5], {
+      walls: { min: [0, 0, 0], max: [1, 1, 1] },
+      h,
+      visit: () => count++,
+    });
+    assert.equal(count, 0);
+  });
+
+  await t.step("a lattice against the walls reads ρ0 in its wall layer and corner", () => {
+    const bare = sphDensity({ positions, masses }, { h });
+    const rho = sphDensity({ positions, masses }, { h }, { walls });
+    for (const i of [corner, floor]) {
+      assert.ok(Math.abs(rho[i] / 1000 - 1) < 1e-12, `ρ ${i} = ${rho[i]}`);
+      assert.ok(bare[i] < 900, `without walls ρ ${i} = ${bare[i]} misses its images`);
+    }
+  });
+
+  await t.step("the wall holds a compressed wall layer: no net pressure force", () => {
+    const bare = sphForces({ positions, velocities: still, masses }, params);
+    const r = sphForces({ positions, velocities: still, masses }, params, { walls });
+    const scale = Math.max(...Array.from(r.pressureForce, Math.abs));
+    assert.ok(scale > 0 && r.pressure[floor] > 0);
+    for (const i of [corner, floor]) {
+      for (let k = 0; k < 3; k++) assert.ok(Math.abs(r.force[3 * i + k]) < 1e-12 * scale);
+    }
+    assert.ok(bare.force[3 * floor + 1] < -0.01 * scale, "without walls: pushed into the wall");
+  });
+
+  await t.step("free slip: sliding along a wall feels no viscosity, moving into it does", () => {
+    const along = new Float64Array(3 * n * n * n).map((_, k) => k % 3 === 0 ? 1 : 0);
+    const slide = sphForces({ positions, velocities: along, masses }, params, { walls });
+    for (let k = 0; k < 3; k++) assert.ok(Math.abs(slide.viscosityForce[3 * floor + k]) < 1e-12);
+    const down = new Float64Array(3 * n * n * n).map((_, k) => k % 3 === 1 ? -1 : 0);
+    const hit = sphForces({ positions, velocities: down, masses }, params, { walls });
+    assert.ok(hit.viscosityForce[3 * floor + 1] > 0, "damps the velocity into the wall");
+    const diagonal = sphForces(
+      {
+        positions,
+        velocities: new Float64Array(3 * n * n * n).fill(-1),
+        masses,
+      },
+      params,
+      { walls },
+    );
+    for (let k = 0; k < 3; k++) assert.ok(diagonal.viscosityForce[3 * corner + k] > 0);
+  });
+
+  await t.step("walls with min ≥ max are refused, naming the axis", () => {
+    assert.throws(
+      () => sphDensity({ positions, masses }, { h }, { walls: { min: [0, 1, 0], max: [1, 1, 1] } }),
+      /walls must have min\[1\] < max\[1\]/,
+    );
+  });
 });

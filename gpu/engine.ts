@@ -10,7 +10,10 @@ import type { Scene } from "../core/scene.ts";
 import type { ParticleSet } from "../core/scene_builder.ts";
 import {
   buildEngineParts,
+  destroyParts,
   type EngineParts,
+  readPartStats,
+  readSolverStats,
   type ResolvedParts,
   resolveParts,
 } from "./engine_parts.ts";
@@ -18,7 +21,7 @@ import type { EngineOptions } from "./engine_options.ts";
 import type { GpuHandler } from "./handlers/handler.ts";
 import type { MetricsSample } from "./metrics/metrics.ts";
 import { acquireGpu, type GpuContext } from "./runtime/device.ts";
-import { beginKernelRecord, keepPipelineLabels, readBuffer } from "./runtime/kernel.ts";
+import { beginKernelRecord, keepPipelineLabels } from "./runtime/kernel.ts";
 import { GpuDeadline, type GpuWait } from "./runtime/gpu_deadline.ts";
 import { buildInSession, GpuSession } from "./runtime/gpu_session.ts";
 import type { KernelProfiler } from "./runtime/kernel_profiler.ts";
@@ -253,31 +256,15 @@ export class Engine {
     return this.#read(this.state.hash(), "the state hash", "positions and velocities");
   }
 
-  /**
-   * The handler's statistics by name (`GpuHandler.stats`; none when it keeps none) and the
-   * pair-list overflows.
-   */
+  /** The handler's statistics by name (none when it keeps none) and the pair-list overflows. */
   readStats(): Promise<Readonly<Record<string, number>> & { overflow: number }> {
-    const read = async () => {
-      const words = await readBuffer(this.gpu.device, this.#parts.contacts.outputs.overflow);
-      return { ...await this.handler.stats?.read(), overflow: new Uint32Array(words)[0] };
-    };
-    return this.#read(
-      read(),
-      "the handler statistics",
-      "pair-list overflows and handler statistics",
-    );
+    const what = "pair-list overflows and handler statistics";
+    return this.#read(readPartStats(this.#parts, this.gpu.device), "the handler statistics", what);
   }
 
   /** Statistics of the last solve of every system that has one, by system id (one read each). */
-  async readAllSolverStats(): Promise<Record<string, SolverStats>> {
-    const out: Record<string, SolverStats> = {};
-    for (const s of this.systems) {
-      if (s.readSolverStats) {
-        out[s.id] = await this.#read(s.readSolverStats(), `the solver statistics of ${s.id}`);
-      }
-    }
-    return out;
+  readAllSolverStats(): Promise<Record<string, SolverStats>> {
+    return this.#read(readSolverStats(this.systems), "the solver statistics");
   }
 
   /** Waits for the readback `work` of `what` (of `operand`) within the engine's deadline. */
@@ -292,13 +279,8 @@ export class Engine {
   destroy(): void {
     if (this.#destroyed) return;
     this.#destroyed = true;
-    const p = this.#parts;
-    p?.handler.destroy();
-    for (const s of p?.systems ?? []) s.destroy();
-    for (const part of [p?.coupling, p?.metrics, p?.budget, p?.clock, p?.contacts, this.#steps]) {
-      part?.destroy();
-    }
-    p?.state.destroy();
+    destroyParts(this.#parts);
+    this.#steps?.destroy();
     this.#session?.close();
   }
 }

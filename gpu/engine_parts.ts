@@ -16,11 +16,12 @@ import { StepBudget } from "./metrics/step_budget.ts";
 import { type Phase, PHASES } from "./phases.ts";
 import type { GpuContext } from "./runtime/device.ts";
 import { StepClock } from "./runtime/step_clock.ts";
+import { readBuffer } from "./runtime/kernel.ts";
 import { deviceContactSlots } from "./state/contact_slots.ts";
 import { Contacts } from "./state/contacts.ts";
 import { ParticleState } from "./state/particle_state.ts";
 import { createSystems, planSystems, type SystemPlan } from "./systems/registry.ts";
-import type { GpuSystem } from "./systems/system.ts";
+import type { GpuSystem, SolverStats } from "./systems/system.ts";
 
 /** An engine's parts, built and wired, before any step. */
 export interface EngineParts {
@@ -160,4 +161,34 @@ export function buildEngineParts(
     budget,
     clock,
   };
+}
+
+/** The handler's statistics by name (`GpuHandler.stats`; none when it keeps none) and the pair-list overflows. */
+export async function readPartStats(
+  parts: EngineParts,
+  device: GPUDevice,
+): Promise<Readonly<Record<string, number>> & { overflow: number }> {
+  const words = await readBuffer(device, parts.contacts.outputs.overflow);
+  return { ...await parts.handler.stats?.read(), overflow: new Uint32Array(words)[0] };
+}
+
+/** Statistics of the last solve of every system that has one, by system id (one read each). */
+export async function readSolverStats(
+  systems: readonly GpuSystem[],
+): Promise<Record<string, SolverStats>> {
+  const out: Record<string, SolverStats> = {};
+  for (const s of systems) if (s.readSolverStats) out[s.id] = await s.readSolverStats();
+  return out;
+}
+
+/** Frees every GPU object of the parts (those a failed build left too: each may be missing). */
+export function destroyParts(parts: Partial<EngineParts> | undefined): void {
+  parts?.handler?.destroy();
+  for (const s of parts?.systems ?? []) s.destroy();
+  for (
+    const part of [parts?.coupling, parts?.metrics, parts?.budget, parts?.clock, parts?.contacts]
+  ) {
+    part?.destroy();
+  }
+  parts?.state?.destroy();
 }

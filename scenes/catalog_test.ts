@@ -119,6 +119,12 @@ Deno.test("plug-in parameters of the catalogue scenes are checked against the sc
       () => sceneSystems({ ...scene, systems: { ...scene.systems, sph } }),
       /systems\.sph\.h: .* must be at least 2·radius/,
     );
+    // the walls' mirror images need one wall per axis within h: the box at least 2h wide
+    const wide = { ...scene.systems.sph, h: 0.5 };
+    assert.throws(
+      () => sceneSystems({ ...scene, systems: { ...scene.systems, sph: wide } }),
+      /domain: is 0\.9 m wide along axis 0; the SPH fluid's walls .* need at least 2h = 1 m/,
+    );
   });
 });
 

@@ -8,20 +8,31 @@
 // Simulation using CUDA": the reorder into cell order). `sorted` must be a permutation of
 // 0 .. params.count (the grid built over exactly those particles). Outputs go to index i.
 //
-// Three entry points, dispatched in this order:
+// Entry points, dispatched in this order (the two wall kernels only where the fluid has walls):
 //   sph_gather   x_i = dofX[dof[i]].xyz + offset[i].xyz (paper Eqs. 6-7), v_i = dofV[dof[i]].xyz,
 //                into scratch xm[k] (xyz, w = m_i for fluid, 0 for non-fluid) and vel[k]: the two
 //                halves of one buffer, written through one binding (xmVelOut, vel from VEL_OFFSET
 //                on) and read through two (xm, vel: ranges of it), so the gather binds 8 storage
 //                buffers, WebGPU's guaranteed maxStorageBuffersPerShaderStage.
+//   sph_wall_density  the images' part of rho_i (see Domain walls below) into wallDensityOut[k].
 //   sph_density  rho_i = sum_j m_j W_poly6(|x_i - x_j|) over fluid j (self included), plus
-//                boundaryDensity[i] (the boundary term of Akinci et al. 2012, Eq. 6; zero unless a
-//                boundary-coupling handler writes it); also aux[k] = (p_i / rho_i^2, 1 / rho_i)
+//                the walls' part and boundaryDensity[i] (the boundary term of Akinci et al. 2012,
+//                Eq. 6; zero unless a boundary-coupling handler writes it); also aux[k] = (p_i / rho_i^2, 1 / rho_i)
 //                with p_i = k max((rho_i/rho0)^gamma - 1, 0), and pressureOut[i] =
 //                (p_i / rho_i^2, rho_i) by particle index for such a handler's forces (written
 //                for this system's fluid particles only: the buffer is shared by all systems).
 //   sph_forces   f_i = m_i sum_{j != i} m_j [ -(p_i/rho_i^2 + p_j/rho_j^2) gradW_spiky(x_i - x_j)
 //                      + mu (v_j - v_i) lapW_visc(r_ij) / (rho_i rho_j) ].
+//   sph_wall_forces  the images' pair terms, added to force[i].
+// Domain walls (params.walls = 1): each fluid neighbour j (i itself too) also enters both sums
+// through its mirror images across the walls within h of x_i (one plane per axis, the nearer; two
+// or three at an edge or corner: every non-empty subset of those axes), with j's mass, density and
+// pressure and j's velocity with the reflected components negated (free slip): the ghost
+// particles of Randles & Libersky 1996 (core/sph_reference.ts, forEachMirrorImage). An image
+// within h of x_i implies j within h of x_i (both lie inside the box), so the same neighbour loop
+// finds every image. The host keeps the box at least 2h wide, so one plane per axis suffices.
+// The images are their own kernels, dispatched only where the fluid has walls; a particle far
+// from every wall returns at once there.
 // Neighbors: the 27 cells around the cell of x_i in z, y, x order, then `sorted` order
 // (gpu/README.md), walked as 9 rows of contiguous slots (gridNeighborRow), so the summation order
 // is fixed and runs repeat bit for bit.
@@ -43,6 +54,10 @@ struct SphParams {
   poly6: f32, // 315 / (64 pi h^3)
   spikyGrad: f32, // 45 / (pi h^4)
   viscLap: f32, // 45 / (pi h^5)
+  wallMin: vec3f, // the domain's walls: the box [wallMin, wallMax]
+  walls: u32, // 1: mirror images at the walls; 0: none
+  wallMax: vec3f,
+  wallPad: u32,
 }
 
 override WORKGROUP_SIZE: u32 = 64;
@@ -75,10 +90,34 @@ override GATHER_PART: u32 = 0u;
 // The boundary-coupling channel (gpu/state/particle_state.ts: boundaryDensity, fluidPressure).
 @group(0) @binding(17) var<storage, read> boundaryDensity: array<f32>;
 @group(0) @binding(18) var<storage, read_write> pressureOut: array<vec2f>;
+// The images' part of the density sum (unscaled, by slot k): sph_wall_density writes it (0 away
+// from the walls), sph_density adds it. Scratch owned by SphForces.
+@group(0) @binding(19) var<storage, read_write> wallDensityOut: array<f32>;
+@group(0) @binding(20) var<storage, read> wallDensity: array<f32>;
 
 // Cell of a point, clamped into the grid (gpu/state/grid_cell.wgsl, prepended by the owner).
 fn cellOf(x: vec3f) -> vec3i {
   return gridCell(x, params.gridMin, params.cellSize, params.dims.xyz);
+}
+
+// The walls within h of x: bit a set where axis a has one, plane[a] its coordinate.
+struct Mirrors {
+  mask: u32,
+  plane: vec3f,
+}
+
+fn mirrorsOf(x: vec3f) -> Mirrors {
+  // branch-free: the lower wall where it is within h, else the upper one (the box is >= 2h wide).
+  // A loop over the axes indexing the vectors cost llvmpipe a third more SPH time per step.
+  let lo = x - params.wallMin < vec3f(params.h);
+  let near = (lo | (params.wallMax - x < vec3f(params.h))) & vec3<bool>(params.walls != 0u);
+  let bits = select(vec3u(0u), vec3u(1u, 2u, 4u), near);
+  return Mirrors(bits.x | bits.y | bits.z, select(params.wallMax, params.wallMin, lo));
+}
+
+// Which axes the image set `sub` reflects (bit a: axis a).
+fn flipsOf(sub: u32) -> vec3<bool> {
+  return vec3<bool>((sub & 1u) != 0u, (sub & 2u) != 0u, (sub & 4u) != 0u);
 }
 
 // Clipped state equation p = k max((rho/rho0)^gamma - 1, 0) (notes Eq. 47; gamma = 7: Tait).
@@ -143,7 +182,7 @@ fn sph_density(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroup
       }
     }
   }
-  rho = rho * params.poly6 + boundaryDensity[i];
+  rho = (rho + wallDensity[k]) * params.poly6 + boundaryDensity[i];
   density[i] = rho;
   var a = vec2f(0.0);
   if (rho > 0.0) {
@@ -195,4 +234,98 @@ fn sph_forces(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
   }
   let f = xi.w * (params.spikyGrad * fp + (params.viscosity * params.viscLap * ai.y) * fv);
   force[i] = vec4f(f, 0.0);
+}
+
+// The walls' part of rho_i (before sph_density): the images of every fluid neighbour (i's own
+// too) across the near walls of the axes in sub, every non-empty subset of the walls within h.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn sph_wall_density(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let k = gid.x + gid.y * nwg.x * WORKGROUP_SIZE; // 2D past 65,535 workgroups
+  if (k >= params.count) {
+    return;
+  }
+  let xi = xm[k];
+  let mir = mirrorsOf(xi.xyz);
+  if (xi.w == 0.0 || mir.mask == 0u) {
+    wallDensityOut[k] = 0.0;
+    return;
+  }
+  let c = cellOf(xi.xyz);
+  var rho = 0.0;
+  for (var sub = 1u; sub <= mir.mask; sub++) {
+    if ((sub & ~mir.mask) != 0u) {
+      continue;
+    }
+    let flip = flipsOf(sub);
+    let mirror = 2.0 * mir.plane;
+    for (var row = 0u; row < 9u; row++) { // the 27 cells around c, z, y, x order
+      let span = gridNeighborRow(c, row, params.dims.xyz);
+      for (var s = span.x; s < span.y; s++) {
+        let xj = xm[s];
+        if (xj.w == 0.0) {
+          continue;
+        }
+        let d = xi.xyz - select(xj.xyz, mirror - xj.xyz, flip);
+        let r2 = dot(d, d);
+        if (r2 < params.h2) {
+          let q = 1.0 - r2 * params.invH * params.invH;
+          rho += xj.w * (q * q * q);
+        }
+      }
+    }
+  }
+  wallDensityOut[k] = rho;
+}
+
+// The walls' part of f_i (after sph_forces, added to it): the pair terms of the images as in
+// sph_wall_density, with j's pressure and density and j's velocity with the reflected components
+// negated (free slip).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn sph_wall_forces(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let k = gid.x + gid.y * nwg.x * WORKGROUP_SIZE; // 2D past 65,535 workgroups
+  if (k >= params.count) {
+    return;
+  }
+  let xi = xm[k];
+  let mir = mirrorsOf(xi.xyz);
+  if (xi.w == 0.0 || mir.mask == 0u) {
+    return;
+  }
+  let i = sorted[k];
+  let vi = vel[k].xyz;
+  let ai = aux[k];
+  let c = cellOf(xi.xyz);
+  var fp = vec3f(0.0);
+  var fv = vec3f(0.0);
+  for (var sub = 1u; sub <= mir.mask; sub++) {
+    if ((sub & ~mir.mask) != 0u) {
+      continue;
+    }
+    let flip = flipsOf(sub);
+    let mirror = 2.0 * mir.plane;
+    for (var row = 0u; row < 9u; row++) {
+      let span = gridNeighborRow(c, row, params.dims.xyz);
+      for (var s = span.x; s < span.y; s++) {
+        let xj = xm[s];
+        if (xj.w == 0.0) {
+          continue;
+        }
+        let d = xi.xyz - select(xj.xyz, mirror - xj.xyz, flip);
+        let r2 = dot(d, d);
+        if (r2 >= params.h2) {
+          continue;
+        }
+        let r = sqrt(r2);
+        let q = 1.0 - r * params.invH;
+        let aj = aux[s];
+        if (r > 0.0) {
+          fp += (xj.w * (ai.x + aj.x) * q * q / r) * d;
+        }
+        let vj = vel[s].xyz;
+        fv += (xj.w * aj.y * q) * (select(vj, -vj, flip) - vi);
+      }
+    }
+  }
+  let f = xi.w * (params.spikyGrad * fp + (params.viscosity * params.viscLap * ai.y) * fv);
+  force[i] += vec4f(f, 0.0);
 }

@@ -19,6 +19,7 @@
  * @module
  */
 
+import type { SphWalls } from "../../../core/sph_reference.ts";
 import { withGridNeighbors } from "../../state/grid_cell.ts";
 import {
   type BindingKind,
@@ -37,7 +38,8 @@ export const SPH_WGSL: string = withGridNeighbors(sphWgsl);
 /**
  * Uniform `SphParams` of `sph.wgsl`: grid (gpu/README.md), particle count, material parameters
  * and kernel coefficients precomputed in f64: poly6 = 315/(64π h³), spikyGrad = 45/(π h⁴),
- * viscLap = 45/(π h⁵) (Müller et al. 2003, Eqs. 20–22 with h⁻⁶ folded into q = r/h).
+ * viscLap = 45/(π h⁵) (Müller et al. 2003, Eqs. 20–22 with h⁻⁶ folded into q = r/h), and the
+ * domain's walls (walls = 1: mirror images, see {@link SphForcesOptions.walls}).
  */
 export const SPH_PARAMS_STRUCT: StructLayout = defineStruct("SphParams", [
   ["gridMin", "vec3f"],
@@ -54,6 +56,10 @@ export const SPH_PARAMS_STRUCT: StructLayout = defineStruct("SphParams", [
   ["poly6", "f32"],
   ["spikyGrad", "f32"],
   ["viscLap", "f32"],
+  ["wallMin", "vec3f"],
+  ["walls", "u32"],
+  ["wallMax", "vec3f"],
+  ["wallPad", "u32"],
 ]);
 
 /**
@@ -83,6 +89,13 @@ export interface SphForcesOptions {
   viscosity: number;
   /** State-equation exponent γ: 1 (linear, default) or e.g. 7 (Tait). */
   gamma?: number;
+  /**
+   * The domain's walls: each fluid particle is mirrored across those within h of a particle
+   * (Randles & Libersky 1996 ghost particles; `core/sph_reference.ts`), so the wall layer reads
+   * its full density and the walls push back with its pressure. Each side must be at least 2h
+   * (one wall per axis within h). Absent: no walls (an unbounded fluid).
+   */
+  walls?: SphWalls;
   /** Neighbor grid; may be given later with {@link SphForces.setGrid}. */
   grid?: SphGrid;
   /** Particles processed by the next encode; default `capacity`. See {@link SphForces.setCount}. */
@@ -146,6 +159,9 @@ export interface SphBindings {
   readonly gatherVelocity?: GPUBindGroup;
   readonly density: GPUBindGroup;
   readonly forces: GPUBindGroup;
+  /** The walls' kernels' groups, where the object has walls. */
+  readonly wallDensity?: GPUBindGroup;
+  readonly wallForces?: GPUBindGroup;
 }
 
 /** Options of the encode methods. */
@@ -163,8 +179,10 @@ export interface SphEncodeOptions {
 const ENTRY_BINDINGS = {
   gather: { read: [2, 3, 4, 5, 6, 7, 8], write: [11] },
   gatherVelocity: { read: [2, 3, 4, 5, 6, 7, 8], write: [11] },
-  density: { read: [1, 2, 14, 17], write: [9, 13, 18] },
+  wallDensity: { read: [1, 2, 14], write: [19] },
+  density: { read: [1, 2, 14, 17, 20], write: [9, 13, 18] },
   forces: { read: [1, 2, 14, 15, 16], write: [10] },
+  wallForces: { read: [1, 2, 14, 15, 16], write: [10] },
 } as const;
 
 /** Bindings of one entry point, in binding order, with their kind. */
@@ -180,8 +198,10 @@ function entryBindings(key: keyof typeof ENTRY_BINDINGS): [number, BindingKind][
 const ENTRY_POINTS = {
   gather: "sph_gather",
   gatherVelocity: "sph_gather",
+  wallDensity: "sph_wall_density",
   density: "sph_density",
   forces: "sph_forces",
+  wallForces: "sph_wall_forces",
 } as const;
 
 /** Binding number of each user buffer, and its element size in bytes (per particle or DOF). */
@@ -226,8 +246,10 @@ function nonNegative(value: number, name: string): number {
  * 10 `force` (storage, written); 11, 13–16 scratch owned by this object: 11 the member buffer
  * the gather writes (positions with fluid mass, then velocities), 14 and 15 its two ranges that
  * the later kernels read, 13/16 (p/ρ², 1/ρ); 17 `boundaryDensity` (read), 18 `pressure`
- * (written), the boundary-coupling channel (optional). Three kernels (`runtime/kernel.ts`): `sph_gather` and
- * `sph_density` (one pass, {@link encodeDensity}), `sph_forces` ({@link encodeForces}).
+ * (written), the boundary-coupling channel (optional); 19/20 the walls' part of the density sums
+ * (scratch). Kernels (`runtime/kernel.ts`): `sph_gather`, `sph_wall_density` (with walls) and
+ * `sph_density` (one pass, {@link encodeDensity}), `sph_forces` and `sph_wall_forces` (with walls;
+ * {@link encodeForces}).
  */
 export class SphForces {
   /** Device the pipelines live on. */
@@ -246,6 +268,8 @@ export class SphForces {
     viscosity: number;
     gamma: number;
   }>;
+  /** The domain's walls, if any (see {@link SphForcesOptions.walls}). */
+  readonly walls: Readonly<SphWalls> | undefined;
   #grid: SphGrid | undefined;
   #count: number;
   readonly #params: GPUBuffer;
@@ -256,6 +280,8 @@ export class SphForces {
   readonly #aux: GPUBuffer;
   readonly #noBoundary: GPUBuffer;
   readonly #pressure: GPUBuffer;
+  /** The images' part of each density sum (by slot; zero and never written without walls). */
+  readonly #wallDensity: GPUBuffer;
   readonly #kernels: Partial<Record<keyof typeof ENTRY_POINTS, Kernel>>;
   /**
    * Whether the gather writes the positions and the velocities in two dispatches, each through a
@@ -293,6 +319,7 @@ export class SphForces {
       viscosity: nonNegative(options.viscosity, "options.viscosity"),
       gamma,
     });
+    this.walls = options.walls && this.#checkWalls(options.walls);
     this.#count = this.#checkCount(options.count ?? capacity, "options.count");
     if (options.grid) this.#grid = this.#checkGrid(options.grid, "options.grid");
 
@@ -320,6 +347,7 @@ export class SphForces {
     this.#aux = scratch("pressure over density squared and inverse density", 8);
     this.#noBoundary = scratch("no boundary density", 4); // zero-initialised, never written
     this.#pressure = scratch("pressure over density squared and density", 8);
+    this.#wallDensity = scratch("wall image density", 4);
 
     const limit = options.maxBindingSize ?? device.limits.maxStorageBufferBindingSize;
     this.splitGather = this.#velOffset + 16 * capacity > limit;
@@ -336,6 +364,9 @@ export class SphForces {
       ...(this.splitGather ? { gatherVelocity: kernel("gatherVelocity", 2) } : {}),
       density: kernel("density"),
       forces: kernel("forces"),
+      ...(this.walls
+        ? { wallDensity: kernel("wallDensity"), wallForces: kernel("wallForces") }
+        : {}),
     };
     this.#writeParams();
   }
@@ -399,6 +430,8 @@ export class SphForces {
       [16, this.#aux],
       [17, this.#noBoundary],
       [18, this.#pressure],
+      [19, this.#wallDensity],
+      [20, this.#wallDensity],
     ]);
     for (const [name, [binding]] of Object.entries(USER_BINDINGS)) {
       const buffer = buffers[name as keyof SphForcesBuffers];
@@ -419,6 +452,7 @@ export class SphForces {
       ...(gatherVelocity ? { gatherVelocity } : {}),
       density: group("density"),
       forces: group("forces"),
+      ...(this.walls ? { wallDensity: group("wallDensity"), wallForces: group("wallForces") } : {}),
     });
   }
 
@@ -444,6 +478,9 @@ export class SphForces {
         ...size,
       });
     }
+    if (this.walls) {
+      dispatch(pass, this.#kernels.wallDensity!, { bindGroup: bindings.wallDensity!, ...size });
+    }
     dispatch(pass, this.#kernels.density!, { bindGroup: bindings.density, ...size });
     pass.end();
   }
@@ -462,10 +499,13 @@ export class SphForces {
       label: `${this.label} force pass`,
       timestampWrites: options.timestampWrites,
     });
-    dispatch(pass, this.#kernels.forces!, {
-      bindGroup: bindings.forces,
-      ...this.#size(),
-    });
+    dispatch(pass, this.#kernels.forces!, { bindGroup: bindings.forces, ...this.#size() });
+    if (this.walls) {
+      dispatch(pass, this.#kernels.wallForces!, {
+        bindGroup: bindings.wallForces!,
+        ...this.#size(),
+      });
+    }
     pass.end();
   }
 
@@ -482,6 +522,7 @@ export class SphForces {
     this.#aux.destroy();
     this.#noBoundary.destroy();
     this.#pressure.destroy();
+    this.#wallDensity.destroy();
   }
 
   /** One invocation per particle (a 2D grid past 65,535 workgroups). */
@@ -519,6 +560,20 @@ export class SphForces {
     return { gridMin: [...grid.gridMin], cellSize: grid.cellSize, dims: [...grid.dims] };
   }
 
+  #checkWalls(walls: SphWalls): Readonly<SphWalls> {
+    const { h } = this.material;
+    for (let a = 0; a < 3; a++) {
+      const [lo, hi] = [walls.min?.[a], walls.max?.[a]];
+      if (!Number.isFinite(lo) || !Number.isFinite(hi) || !(hi - lo >= 2 * h)) {
+        throw new RangeError(
+          `SphForces: options.walls spans [${lo}, ${hi}] on axis ${a}: the box must be finite and ` +
+            `at least 2h = ${2 * h} wide (one wall per axis within h of a particle)`,
+        );
+      }
+    }
+    return Object.freeze({ min: [...walls.min], max: [...walls.max] });
+  }
+
   #checkEncode(bindings: SphBindings): void {
     if (!this.#grid) throw new Error("SphForces: no grid; pass options.grid or call setGrid first");
     if (!bindings?.gather) throw new TypeError("SphForces: bindings must come from SphForces.bind");
@@ -550,6 +605,10 @@ export class SphForces {
       poly6: 315 / (64 * Math.PI * h * h * h),
       spikyGrad: 45 / (Math.PI * h * h * h * h),
       viscLap: 45 / (Math.PI * h * h * h * h * h),
+      wallMin: this.walls?.min ?? [0, 0, 0],
+      walls: this.walls ? 1 : 0,
+      wallMax: this.walls?.max ?? [0, 0, 0],
+      wallPad: 0,
     });
     this.device.queue.writeBuffer(this.#params, 0, data);
   }

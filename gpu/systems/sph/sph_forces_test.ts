@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { referenceGrid } from "../../state/grid_reference.ts";
-import { sphForces, suggestSphParams } from "../../../core/sph_reference.ts";
+import { sphForces, type SphWalls, suggestSphParams } from "../../../core/sph_reference.ts";
 import { acquireGpu } from "../../runtime/device.ts";
 import { DEFAULT_STORAGE_BUFFERS, kernelStorageBuffers } from "../../runtime/kernel.ts";
 import {
@@ -229,13 +229,13 @@ function compare(
   s: Scene,
   gpu: GpuResult,
   params: Parameters<typeof sphForces>[1],
-  options: { tol?: number; density?: ArrayLike<number> } = {},
+  options: { tol?: number; density?: ArrayLike<number>; walls?: SphWalls } = {},
 ) {
   const tol = options.tol ?? 1e-4;
   const ref = sphForces(
     { positions: s.x, velocities: s.v, masses: s.mass, fluid: s.fluid },
     params,
-    options.density ? { density: options.density } : {},
+    { density: options.density, walls: options.walls },
   );
   const rhoMax = Math.max(...ref.density);
   const fMax = Math.max(...Array.from(ref.force, Math.abs));
@@ -386,6 +386,37 @@ Deno.test("SphForces (WebGPU, software adapter)", async (t) => {
       only.force,
     );
   });
+
+  await t.step(
+    "domain walls: mirror images (edges and corners too) match the reference",
+    async () => {
+      // the lattice spans 0 .. 0.72 (± 0.018 jitter): walls one radius below it on every axis and
+      // just above it on x and z, so particles see one, two and three walls; y's top is far
+      const walls = { min: [-0.03, -0.03, -0.03], max: [0.75, 10, 0.76] };
+      const s = makeScene(side, 0.09, suggested.mass, 11);
+      mergeGroups(s, [[0, 1], [80, 81]]);
+      const walled = new SphForces(device, { capacity, ...params, walls, label: "test sph walls" });
+      const out = await runGpu(device, s, walled, gridFor(s, h));
+      walled.destroy();
+      const used = Object.entries(kernelStorageBuffers(device))
+        .filter(([label]) => label.startsWith("test sph walls "));
+      assert.equal(used.length, 5, "gather, wall density, density, forces, wall forces");
+      for (const [label, n] of used) assert.ok(n <= DEFAULT_STORAGE_BUFFERS, `${label}: ${n}`);
+      const ref = compare(s, out, params, { walls });
+      const bare = sphForces({ positions: s.x, velocities: s.v, masses: s.mass }, params);
+      const corner = 0; // near three walls: its images raise its density
+      assert.ok(ref.density[corner] > 1.5 * bare.density[corner], `${ref.density[corner]}`);
+      assert.throws(
+        () =>
+          new SphForces(device, {
+            capacity,
+            ...params,
+            walls: { min: [0, 0, 0], max: [1, 0.3, 1] },
+          }),
+        /axis 1: the box must be finite and at least 2h/,
+      );
+    },
+  );
 
   await t.step("cells larger than h give the same results", async () => {
     const s = makeScene(side, 0.09, suggested.mass, 8);

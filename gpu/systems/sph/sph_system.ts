@@ -2,6 +2,8 @@
  * The `sph` system: weakly compressible SPH fluid (Müller et al. 2003; {@link SphForces}),
  * integrated explicitly (symplectic Euler) on its part of every DOF (`sph_integrate.wgsl`).
  * Fluid particles of one body do not collide with each other: SPH pressure keeps them apart.
+ * The domain's walls enter the density and the forces as mirror images (free-slip ghost
+ * particles, Randles & Libersky 1996), beside the coupling's position clamp.
  *
  * @module
  */
@@ -46,6 +48,18 @@ export const SPH_SYSTEM: SystemEntry = {
         `${params.h} must be at least 2·radius = ${2 * scene.radius}`,
       );
     }
+    const { min, max } = scene.domain;
+    for (let a = 0; a < 3; a++) {
+      if (!(max[a] - min[a] >= 2 * params.h)) {
+        throw new ParamError(
+          `domain`,
+          `is ${max[a] - min[a]} m wide along axis ${a}; the SPH fluid's walls (mirror images ` +
+            `within h) need at least 2h = ${
+              2 * params.h
+            } m: widen the domain or lower systems.sph.h`,
+        );
+      }
+    }
   },
   create(ctx: SystemContext) {
     const { device, state } = ctx;
@@ -58,6 +72,7 @@ export const SPH_SYSTEM: SystemEntry = {
       stiffness: ctx.params.stiffness,
       viscosity: ctx.params.viscosity,
       grid: ctx.grid.geometry,
+      walls: ctx.scene.domain,
       count: n,
       label: `sph ${ctx.index}`,
     });
