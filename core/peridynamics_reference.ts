@@ -652,13 +652,49 @@ export interface UpdateBrokenOptions {
   criticalStretch: PerBody<number>;
   /** Whether bonds of a body may break: one for all or per body id (default true). */
   breakable?: boolean | ArrayLike<boolean | number>;
+  /**
+   * Silling & Askari's (2005) compression term α ≥ 0 (default 0: a bond breaks past s0 alone): a
+   * particle's critical stretch is s0(x) = s00 − α·s_min(x), s_min its intact bonds' smallest
+   * stretch, and a bond breaks past min(s0(x), s0(x')) ({@link pointCriticalStretch}). Their
+   * examples use α = 0.25.
+   */
+  compression?: number;
+}
+
+/**
+ * Each particle's critical stretch under Silling & Askari's (2005) compression rule, s0(x) = s00 −
+ * α·s_min(x) with s_min the smallest stretch of x's intact bonds (so a particle in compression,
+ * s_min < 0, takes more stretch to break), as max over those bonds of (s00_b − α·s_b) (one s00 per
+ * body makes the two the same). A particle with no intact breakable bond gets +∞. `s00(b)` gives a
+ * bond's s0 without the term (0: the bond cannot break).
+ */
+export function pointCriticalStretch(
+  bonds: Bonds,
+  positions: ArrayLike<number>,
+  options: { compression: number; s00: (bond: number) => number },
+): Float64Array {
+  const n = particleCountOf(positions, "pointCriticalStretch");
+  const s0 = new Float64Array(n).fill(Infinity);
+  const best = new Float64Array(n).fill(-Infinity);
+  for (let b = 0; b < bonds.i.length; b++) {
+    const s00 = options.s00(b);
+    if (bonds.broken[b] || !(s00 > 0)) continue;
+    const i = bonds.i[b], j = bonds.j[b];
+    const L = bonds.restLength[b];
+    const v = s00 - options.compression * (distance(positions, i, j) - L) / L;
+    best[i] = Math.max(best[i], v);
+    best[j] = Math.max(best[j], v);
+  }
+  for (let p = 0; p < n; p++) if (best[p] > -Infinity) s0[p] = best[p];
+  return s0;
 }
 
 /**
  * Breaks, in place, every intact bond of a breakable body whose stretch exceeds the critical
- * stretch (s > s0; Silling & Askari 2005: μ(ξ, t) = 0 for good once s > s0). Compression never
- * breaks a bond, and a broken bond stays broken whatever the positions. Returns how many bonds
- * broke in this call.
+ * stretch (s > s0; Silling & Askari 2005: μ(ξ, t) = 0 for good once s > s0; with
+ * `options.compression` α > 0, s > min(s0(x), s0(x')) of {@link pointCriticalStretch}, computed
+ * on the same positions before any bond of this call breaks). Compression never breaks a bond, and
+ * a broken bond stays broken whatever the positions. Returns how many bonds broke in this call.
  */
 export function updateBroken(
   bonds: Bonds,
@@ -672,6 +708,13 @@ export function updateBroken(
     throw new TypeError(`${fn}: options.criticalStretch is required`);
   }
   checkPerBody(options.criticalStretch, "options.criticalStretch", fn, (v) => v > 0, "> 0");
+  const alpha = options.compression ?? 0;
+  if (!(alpha >= 0) || !Number.isFinite(alpha)) {
+    throw new RangeError(
+      `${fn}: options.compression must be a finite number >= 0 (Silling & Askari use 0.25), ` +
+        `got ${alpha}`,
+    );
+  }
   const br = options.breakable ?? true;
   if (typeof br !== "boolean" && (typeof br !== "object" || br === null)) {
     throw new TypeError(`${fn}: options.breakable must be a boolean or an array per body id`);
@@ -685,11 +728,18 @@ export function updateBroken(
     }
     return Boolean(br[b]);
   };
+  const s00 = (b: number) =>
+    breakable(bonds.body[b])
+      ? perBodyValue(options.criticalStretch, bonds.body[b], "options.criticalStretch", fn)
+      : 0;
+  const point = alpha > 0
+    ? pointCriticalStretch(bonds, positions, { compression: alpha, s00 })
+    : null;
   let count = 0;
   for (let b = 0; b < m; b++) {
     if (bonds.broken[b] || !breakable(bonds.body[b])) continue;
-    const s0 = perBodyValue(options.criticalStretch, bonds.body[b], "options.criticalStretch", fn);
     const i = bonds.i[b], j = bonds.j[b];
+    const s0 = point ? Math.min(point[i], point[j]) : s00(b);
     const l = distance(positions, i, j);
     if ((l - bonds.restLength[b]) / bonds.restLength[b] > s0) {
       bonds.broken[b] = 1;

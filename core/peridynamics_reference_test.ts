@@ -15,6 +15,7 @@ import {
   fragments,
   micromodulus,
   peridynamicConstants,
+  pointCriticalStretch,
   strainEnergyDensity,
   updateBroken,
 } from "./peridynamics_reference.ts";
@@ -389,6 +390,50 @@ Deno.test("bond breaking", async (t) => {
       assert.equal(bondsAsSprings(bonds, { ...mat, particleCount: 2 }).length, 0);
     }
   });
+
+  await t.step(
+    "Silling & Askari's compression term: s0(x) = s00 − α·s_min(x), a bond breaks past min(s0(x), s0(x'))",
+    () => {
+      // three particles in a row, 0–1–2, h apart (δ = 1.5 h: bonds 0–1 and 1–2 only)
+      const bondsOf = () =>
+        buildBonds(Float64Array.from([0, 0, 0, h, 0, 0, 2 * h, 0, 0]), {
+          horizon: 1.5 * h,
+        });
+      assert.equal(bondsOf().i.length, 2);
+      // 0–1 squeezed by 8 s0, 1–2 stretched by 2.5 s0
+      const x = Float64Array.from([0, 1 - 8 * s0, 2 - 5.5 * s0].flatMap((e) => [h * e, 0, 0]));
+      const point = pointCriticalStretch(bondsOf(), x, { compression: 0.25, s00: () => s0 });
+      // particle 1's smallest stretch is −8 s0: s0(1) = 3 s0; 0 has only the squeezed bond (3 s0);
+      // 2 only the stretched one (s0 − 0.25·2.5 s0 = 0.375 s0)
+      assertClose(point[0], 3 * s0, { tol: 1e-9 });
+      assertClose(point[1], 3 * s0, { tol: 1e-9 });
+      assertClose(point[2], 0.375 * s0, { tol: 1e-9 });
+      // 1–2 breaks with the term (2.5 s0 > min(3, 0.375) s0) and without it (2.5 s0 > s0)
+      let bonds = bondsOf();
+      assert.equal(updateBroken(bonds, x, { criticalStretch: s0, compression: 0.25 }), 1);
+      assert.deepEqual([...bonds.broken], [0, 1]);
+      // a broken bond no longer counts: 2 has none left (+∞), 1 only the squeezed one
+      const after = pointCriticalStretch(bonds, x, { compression: 0.25, s00: () => s0 });
+      assert.equal(after[2], Infinity);
+      assertClose(after[1], 3 * s0, { tol: 1e-9 });
+      // a bond whose two ends are both squeezed elsewhere survives a stretch the plain rule breaks:
+      // a row 0–1–2–3, 0–1 and 2–3 squeezed by 8 s0, 1–2 stretched by 1.5 s0 (< 3 s0)
+      const row = Float64Array.from([0, 0, 0, h, 0, 0, 2 * h, 0, 0, 3 * h, 0, 0]);
+      const ends = [0, 1 - 8 * s0, 2 - 8 * s0 + 1.5 * s0, 3 - 16 * s0 + 1.5 * s0];
+      const z = Float64Array.from(ends.flatMap((e) => [h * e, 0, 0]));
+      bonds = buildBonds(row, { horizon: 1.5 * h });
+      assert.equal(updateBroken(bonds, z, { criticalStretch: s0 }), 1, "plain: 1–2 breaks");
+      bonds = buildBonds(row, { horizon: 1.5 * h });
+      assert.equal(updateBroken(bonds, z, { criticalStretch: s0, compression: 0.25 }), 0);
+      // α = 0 is the plain rule
+      bonds = bondsOf();
+      assert.equal(updateBroken(bonds, x, { criticalStretch: s0, compression: 0 }), 1);
+      assert.throws(
+        () => updateBroken(bondsOf(), x, { criticalStretch: s0, compression: -0.1 }),
+        /options\.compression must be a finite number >= 0/,
+      );
+    },
+  );
 
   await t.step("unbreakable bodies never break; breakable ones break exactly past s0", () => {
     fc.assert(

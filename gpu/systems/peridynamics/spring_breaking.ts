@@ -1,8 +1,9 @@
 /**
  * Irreversible breaking of the springs of an {@link ImplicitSprings} network past their critical
- * stretch (bond-based peridynamics; kernel and formulas in `spring_breaking.wgsl`). Encoded at the
- * end of a step on the particle positions; no host sync. The f64 reference is `updateBroken` of
- * `core/peridynamics_reference.ts`.
+ * stretch (bond-based peridynamics with Silling & Askari's (2005) compression term, s0(x) = s00 −
+ * α·s_min(x); kernels and formulas in `spring_breaking.wgsl`). Encoded at the end of a step on the
+ * particle positions, two passes; no host sync. The f64 reference is `updateBroken` (with
+ * `pointCriticalStretch`) of `core/peridynamics_reference.ts`.
  *
  * @module
  */
@@ -32,6 +33,12 @@ export const BREAK_PARAMS: StructLayout = defineStruct("BreakParams", [
   ["first", "u32"],
 ]);
 
+/**
+ * Silling & Askari's (2005) compression factor α of s0(x) = s00 − α·s_min(x), the value of their
+ * examples and of LAMMPS's PERI package (the peridynamics system's default).
+ */
+export const SILLING_ASKARI_ALPHA = 0.25;
+
 /** Breaks the springs of one network; counts broken CSR entries (two per spring). */
 export class SpringBreaking {
   /** Whether any spring can break (otherwise {@link SpringBreaking.encode} encodes nothing). */
@@ -42,6 +49,8 @@ export class SpringBreaking {
   readonly #count: number;
   readonly #kernel: Kernel;
   readonly #bind: GPUBindGroup;
+  readonly #stretchKernel: Kernel;
+  readonly #stretchBind: GPUBindGroup;
   readonly #owned: GPUBuffer[];
   readonly #broken: GPUBuffer;
 
@@ -49,7 +58,8 @@ export class SpringBreaking {
    * @param device the GPU device
    * @param options.springs the network; options.pos particle positions (`array<vec4f>`);
    *   options.bondStart/bondList the ascending bond lists that collision detection reads (each bond
-   *   listed once, under its lower index), whose entries get `brokenBit` when their spring breaks
+   *   listed once, under its lower index), whose entries get `brokenBit` when their spring breaks;
+   *   options.compression Silling & Askari's α ≥ 0 (0: a spring breaks past its s00 alone)
    */
   constructor(
     device: GPUDevice,
@@ -59,6 +69,7 @@ export class SpringBreaking {
       bondStart: GPUBuffer;
       bondList: GPUBuffer;
       brokenBit: number;
+      compression: number;
       label?: string;
     },
   ) {
@@ -78,20 +89,39 @@ export class SpringBreaking {
       0,
       BREAK_PARAMS.pack({ count: this.#count, first: net.firstParticle }),
     );
-    this.#broken = storageBuffer(device, { label: `${label} broken count`, size: 16 });
+    const alpha = options.compression;
+    if (!(alpha >= 0) || !Number.isFinite(alpha)) {
+      throw new RangeError(
+        `${label}: options.compression must be a finite number >= 0 (Silling & Askari use ` +
+          `${SILLING_ASKARI_ALPHA}), got ${alpha}`,
+      );
+    }
+    // the fracture state: the broken count (u32), then s0(x) per slot (f32)
+    this.#broken = storageBuffer(device, {
+      label: `${label} fracture state`,
+      size: Math.ceil((1 + this.#count) / 4) * 16,
+    });
     this.#owned = [params, this.#broken];
     const R = "read-only-storage" as const;
     const W = "storage" as const;
+    const constants = {
+      ALPHA: alpha,
+      ...springCsrConstants(net.packed),
+      WORDS_CHUNK: net.springCsr.wordRanges.firstLength,
+    };
     this.#kernel = createKernel(device, {
       label: `${label} break_springs`,
       code: SPRING_BREAKING_WGSL,
       entryPoint: "break_springs",
       bindings: ["uniform", R, R, W, R, R, W, W, W],
-      constants: {
-        BROKEN_BIT: options.brokenBit,
-        ...springCsrConstants(net.packed),
-        WORDS_CHUNK: net.springCsr.wordRanges.firstLength,
-      },
+      constants: { ...constants, BROKEN_BIT: options.brokenBit },
+    });
+    this.#stretchKernel = createKernel(device, {
+      label: `${label} critical_stretch`,
+      code: SPRING_BREAKING_WGSL,
+      entryPoint: "critical_stretch",
+      bindings: ["uniform", R, R, W, R, [8, W], [9, W]], // the words as break_springs declares them
+      constants,
     });
     const csr = net.springCsr;
     this.#bind = bindKernel(device, this.#kernel, [
@@ -105,17 +135,32 @@ export class SpringBreaking {
       this.#broken,
       csr.wordRanges.second,
     ]);
+    this.#stretchBind = bindKernel(device, this.#stretchKernel, [
+      params,
+      options.pos,
+      csr.start,
+      csr.wordRanges.first,
+      csr.classes,
+      csr.wordRanges.second,
+      this.#broken,
+    ]);
   }
 
-  /** Breaks every spring now stretched past its critical stretch (one compute pass). */
+  /**
+   * Breaks every spring now stretched past its critical stretch (one compute pass, two dispatches:
+   * every particle's s0(x), then the springs).
+   */
   encode(encoder: GPUCommandEncoder): void {
     if (!this.active) return;
     const pass = encoder.beginComputePass({ label: "spring breaking" });
-    dispatch(pass, this.#kernel, {
-      bindGroup: this.#bind,
-      invocations: this.#count,
-      workgroupSize: 64,
-    });
+    for (
+      const [kernel, bindGroup] of [[this.#stretchKernel, this.#stretchBind], [
+        this.#kernel,
+        this.#bind,
+      ]] as const
+    ) {
+      dispatch(pass, kernel, { bindGroup, invocations: this.#count, workgroupSize: 64 });
+    }
     pass.end();
   }
 
@@ -124,7 +169,10 @@ export class SpringBreaking {
     return new Uint32Array(await readBuffer(this.#device, this.#broken))[0] / 2;
   }
 
-  /** The broken-count buffer (`atomic<u32>`: broken CSR entries, two per spring). */
+  /**
+   * The fracture-state buffer: its first word (`atomic<u32>`) the broken CSR entries (two per
+   * spring), then each slot's s0(x) (f32).
+   */
   get brokenCounter(): GPUBuffer {
     return this.#broken;
   }
