@@ -11,8 +11,8 @@
 //
 // One invocation per particle i of the network over its CSR springs (every spring is listed under both ends, and
 // both ends compute the same stretch from the same positions, so both entries break in the same
-// step): a spring whose class has a critical stretch s0 > 0 and whose stretch (l − L)/L exceeds it
-// is rewritten to class 0 (the zero spring: it no longer acts in the implicit solve), and the end
+// step): a spring whose class has a critical stretch s00 > 0 and whose stretch (l − L)/L exceeds
+// min(s0(x), s0(x')) is rewritten to class 0 (the zero spring: it no longer acts in the implicit solve), and the end
 // with the lower index flags the pair BROKEN_BIT in its ascending bond list (each bond is listed
 // once, under its lower index), so that collision detection treats the two particles as unbonded
 // from then on (fragments collide). `broken` counts broken CSR entries (two per spring),
