@@ -6,7 +6,7 @@
  */
 import type { Phase } from "../gpu/engine.ts";
 import type { MetricsSample } from "../gpu/metrics/metrics.ts";
-import { compareSurgeFront } from "../core/martin_moyce.ts";
+import { compareColumnHeight, compareSurgeFront } from "../core/martin_moyce.ts";
 import { BUDGET_ENERGY_PHASES, type BudgetField } from "../gpu/metrics/step_budget.ts";
 
 /** Table I phases, each the sum of the engine phases it covers. */
@@ -113,6 +113,13 @@ export interface CaseMetrics {
   surgeFrontError?: number;
   surgeFrontErrorMean?: number;
   /**
+   * Dam-break scenes: the same for the residual column's height against Martin & Moyce's, at the
+   * experiment's points inside the run where its column is at least `COLUMN_HEIGHT_MIN_RADII`
+   * particle radii high (`core/martin_moyce.ts`; NaN when none).
+   */
+  columnHeightError?: number;
+  columnHeightErrorMean?: number;
+  /**
    * The whole-step budget (`gpu/metrics/step_budget.ts`) over the budget steps (the steps that end
    * with a sample): how many were measured; per phase the mean energy change per step (J,
    * `<column>Mean`); the worst momentum change of merging, splitting and the end of the step, and
@@ -183,21 +190,38 @@ export interface SummaryOptions {
   fluid?: boolean;
   /**
    * Dam-break scenes: column width a (m), |g| (m/s²) and the tank's length from the back wall (m),
-   * recorded in the summary with the surge front's error against Martin & Moyce.
+   * recorded in the summary with the surge front's and the column's errors against Martin & Moyce;
+   * the particle radius (m), which sets the column heights the comparison can judge.
    */
-  damBreak?: { columnWidth: number; gravity: number; tankLength: number };
+  damBreak?: { columnWidth: number; gravity: number; tankLength: number; radius: number };
 }
 
-/** The dam-break fields of a summary: the scene's scales and the surge front's error. */
+/** The dam-break fields of a summary: the scene's scales, the surge front's and column's errors. */
 function damBreakSummary(
   series: readonly MetricsSample[],
   damBreak: NonNullable<SummaryOptions["damBreak"]>,
 ): Pick<
   CaseMetrics,
-  "columnWidth" | "gravity" | "tankLength" | "surgeFrontError" | "surgeFrontErrorMean"
+  | "columnWidth"
+  | "gravity"
+  | "tankLength"
+  | "surgeFrontError"
+  | "surgeFrontErrorMean"
+  | "columnHeightError"
+  | "columnHeightErrorMean"
 > {
+  const { columnWidth, gravity, tankLength } = damBreak;
   const front = compareSurgeFront(series, damBreak);
-  return { ...damBreak, surgeFrontError: front.maxError, surgeFrontErrorMean: front.meanError };
+  const column = compareColumnHeight(series, damBreak);
+  return {
+    columnWidth,
+    gravity,
+    tankLength,
+    surgeFrontError: front.maxError,
+    surgeFrontErrorMean: front.meanError,
+    columnHeightError: column.maxError,
+    columnHeightErrorMean: column.meanError,
+  };
 }
 
 /** Summarises a metrics time series. */

@@ -28,7 +28,7 @@ Deno.test("case summary: fluid validity and dam-break fields", async (t) => {
       const s = summariseMetrics(series, {
         referenceSpeed: 1,
         fluid: true,
-        damBreak: { columnWidth: 0.24, gravity: 9.81, tankLength: 1.92 },
+        damBreak: { columnWidth: 0.24, gravity: 9.81, tankLength: 1.92, radius: 0.01 },
       });
       assert.equal(s.columnWidth, 0.24);
       assert.equal(s.gravity, 9.81);
@@ -36,18 +36,23 @@ Deno.test("case summary: fluid validity and dam-break fields", async (t) => {
       // these samples have no front (0): 100 % short at the experiment's points up to T = 2.7
       assert.equal(s.surgeFrontError, 1);
       assert.equal(s.surgeFrontErrorMean, 1);
+      // and no column (0): 100 % short at the judged points up to τ = 0.3 s · 6.39 = 1.92
+      assert.equal(s.columnHeightError, 1);
+      assert.equal(s.columnHeightErrorMean, 1);
+      assert.ok(!("radius" in s), "the radius is an option, not a summary field");
       const early = summariseMetrics([sample({ time: 0.05 })], {
         referenceSpeed: 1,
-        damBreak: { columnWidth: 0.24, gravity: 9.81, tankLength: 1.92 },
+        damBreak: { columnWidth: 0.24, gravity: 9.81, tankLength: 1.92, radius: 0.01 },
       });
       assert.ok(Number.isNaN(early.surgeFrontError), "no experimental point before T = 0.83");
+      assert.ok(Number.isNaN(early.columnHeightError), "no experimental point before τ = 0.56");
       // a front at Z = 1.1 × the experiment's 1.217 at T = 0.832 (t = 0.092 s) and after
       const scale = Math.sqrt(2 * 9.81 / 0.24);
       const ahead = [0.08, 0.092, 0.1].map((time) => sample({ time, frontX: 0.24 * 1.1 * 1.217 }));
       const f = summariseMetrics(ahead, {
         referenceSpeed: 1,
         fluid: true,
-        damBreak: { columnWidth: 0.24, gravity: 9.81, tankLength: 1.92 },
+        damBreak: { columnWidth: 0.24, gravity: 9.81, tankLength: 1.92, radius: 0.01 },
       });
       assert.ok(Math.abs(0.832 / scale - 0.092) < 1e-3);
       assert.ok(Math.abs(f.surgeFrontError! - 0.1) < 1e-9, `${f.surgeFrontError}`);

@@ -316,6 +316,7 @@ export async function runOne(
                   columnWidth: scene.damBreak.columnWidth,
                   gravity: Math.hypot(...scene.gravity),
                   tankLength: scene.domain.max[0] - scene.damBreak.backWallX,
+                  radius: scene.radius,
                 },
               }),
             },
