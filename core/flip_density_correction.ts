@@ -32,14 +32,22 @@
  * - the displacement Δx_i = w_i Σ_{j≠i} (μ_i m_j + μ_j m_i) ∇W_ij (Eq. 12 with masses; between two
  *   free particles m_j Δx_j sums to zero over the pair, so the correction moves no centre of mass
  *   away from contacts), then the domain walls: x_i clamped to [min + r_i, max − r_i] per axis, as
- *   the engine's position update clamps it.
+ *   the engine's position update clamps it;
+ * - the domain walls in the sums: every FLIP particle j (i itself too) also enters ρ_i, its
+ *   gradients and Δx_i through its mirror images across the walls within h of x_i
+ *   (`forEachMirrorImage` of `core/sph_reference.ts`: the ghost particles of Randles & Libersky
+ *   1996, as the SPH fluid's walls), with j's mass, inverse mass and μ_j. Without them a particle
+ *   at a wall misses the neighbours it would have beyond it, reads under-dense and is never moved,
+ *   so the wall's layer packs (the dam break's back wall held 30 % more particles than the SPH's);
+ *   with them it reads the density of one inside, and where that is too dense the images push it
+ *   off the wall.
  *
  * One iteration is a Jacobi sweep: every μ from the current positions, then every Δx, then all
  * positions at once (Macklin & Müller §5, a few iterations per step). Velocities are not changed.
  *
  * @module
  */
-import { poly6, spikyGradient } from "./sph_reference.ts";
+import { forEachMirrorImage, poly6, type SphWalls, spikyGradient } from "./sph_reference.ts";
 
 /** Particles of {@link flipDensityCorrection}: positions, masses, radii and rest densities. */
 export interface DensityCorrectionParticles {
@@ -104,12 +112,35 @@ export function densityWeights(p: DensityCorrectionParticles, h: number): Float6
 }
 
 /**
+ * Visits the pair terms of particle i and j at positions x: (x_i − y, |x_i − y|²) for y = x_j
+ * (unless j = i) and for each of x_j's mirror images across the walls within h of x_i.
+ */
+function forEachPairTerm(
+  x: ArrayLike<number>,
+  i: number,
+  j: number,
+  options: { h: number; walls?: SphWalls; visit: (d: number[], r2: number) => void },
+): void {
+  const { h, walls, visit } = options;
+  const xi = [x[3 * i], x[3 * i + 1], x[3 * i + 2]];
+  const xj = [x[3 * j], x[3 * j + 1], x[3 * j + 2]];
+  const term = (y: readonly number[]) => {
+    const d = [xi[0] - y[0], xi[1] - y[1], xi[2] - y[2]];
+    visit(d, d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+  };
+  if (j !== i) term(xj);
+  if (walls) forEachMirrorImage(xi, xj, { walls, h, visit: term });
+}
+
+/**
  * ρ_i and μ_i of every particle at positions x (module doc): `density` (0 for non-FLIP particles)
  * and `mu` (0 where the constraint is inactive); `w` the inverse masses of {@link densityWeights}.
+ * `options.walls`: the domain box whose walls' mirror images enter the sums (none: no walls).
  */
 export function densityMultipliers(
   p: DensityCorrectionParticles,
   h: number,
+  options: { walls?: SphWalls } = {},
 ): { density: Float64Array; mu: Float64Array; w: Float64Array } {
   const n = checkParticles(p);
   const { x, m, restDensity } = p;
@@ -118,19 +149,23 @@ export function densityMultipliers(
   const mu = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     if (!(restDensity[i] > 0)) continue;
-    let rho = 0;
+    let rho = m[i] * poly6(0, h);
     const g = [0, 0, 0];
     let g2 = 0;
     for (let j = 0; j < n; j++) {
       if (!(restDensity[j] > 0)) continue;
-      const d = [0, 1, 2].map((a) => x[3 * i + a] - x[3 * j + a]);
-      const r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-      rho += m[j] * poly6(r2, h);
-      const r = Math.sqrt(r2);
-      if (j === i || !(r > 0)) continue;
-      const s = -spikyGradient(r, h) / r; // ∇W_ij = s · (x_i − x_j)
-      for (let a = 0; a < 3; a++) g[a] += m[j] * s * d[a];
-      g2 += w[j] * m[j] * m[j] * s * s * r2;
+      forEachPairTerm(x, i, j, {
+        h,
+        walls: options.walls,
+        visit: (d, r2) => {
+          rho += m[j] * poly6(r2, h);
+          const r = Math.sqrt(r2);
+          if (!(r > 0)) return;
+          const s = -spikyGradient(r, h) / r; // ∇W_ij = s · (x_i − x_j)
+          for (let a = 0; a < 3; a++) g[a] += m[j] * s * d[a];
+          g2 += w[j] * m[j] * m[j] * s * s * r2;
+        },
+      });
     }
     density[i] = rho;
     const c = rho / restDensity[i] - 1;
@@ -160,20 +195,25 @@ export function flipDensityCorrection(
   }
   const x = Float64Array.from(p.x);
   const { m, restDensity, radius } = p;
+  const walls = { min: domain.min, max: domain.max };
   for (let it = 0; it < iterations; it++) {
-    const { mu, w } = densityMultipliers({ ...p, x }, h);
+    const { mu, w } = densityMultipliers({ ...p, x }, h, { walls });
     const next = Float64Array.from(x);
     for (let i = 0; i < n; i++) {
       if (!(w[i] > 0)) continue;
       const dx = [0, 0, 0];
       for (let j = 0; j < n; j++) {
-        if (j === i || !(restDensity[j] > 0)) continue;
-        const d = [0, 1, 2].map((a) => x[3 * i + a] - x[3 * j + a]);
-        const r = Math.hypot(d[0], d[1], d[2]);
-        if (!(r > 0)) continue;
-        const s = -spikyGradient(r, h) / r;
-        const f = w[i] * (mu[i] * m[j] + mu[j] * m[i]) * s;
-        for (let a = 0; a < 3; a++) dx[a] += f * d[a];
+        if (!(restDensity[j] > 0)) continue;
+        forEachPairTerm(x, i, j, {
+          h,
+          walls,
+          visit: (d, r2) => {
+            const r = Math.sqrt(r2);
+            if (!(r > 0)) return;
+            const f = w[i] * (mu[i] * m[j] + mu[j] * m[i]) * (-spikyGradient(r, h) / r);
+            for (let a = 0; a < 3; a++) dx[a] += f * d[a];
+          },
+        });
       }
       for (let a = 0; a < 3; a++) {
         const lo = domain.min[a] + radius[i];

@@ -144,3 +144,54 @@ Deno.test("flipDensityCorrection: non-FLIP particles neither move nor count; wal
     /particles\.m\[0\]/,
   );
 });
+
+Deno.test("flipDensityCorrection: the walls' mirror images", async (t) => {
+  // A 7³ lattice filling the box [0, 7s]³, each particle s/2 from the walls: with the images every
+  // particle, corners included, reads the infinite lattice's ρ0; without them the faces read less.
+  const n = 7;
+  const box = { min: [0, 0, 0], max: [n * S, n * S, n * S] };
+  const p = lattice(n, S);
+  for (let k = 0; k < p.x.length; k++) p.x[k] += S / 2;
+  const corner = 0, face = 3 + n * (3 + n * 0), centre = 3 + n * (3 + n * 3);
+  await t.step("a filled box reads ρ0 everywhere and is not moved", () => {
+    const walled = densityMultipliers(p, H, { walls: box }).density;
+    for (const [i, d] of walled.entries()) {
+      assert.ok(Math.abs(d / RHO0 - 1) < 1e-12, `particle ${i}: ${d / RHO0}`);
+    }
+    const bare = densityMultipliers(p, H).density;
+    assert.ok(
+      bare[corner] < 0.6 * RHO0 && bare[face] < 0.85 * RHO0,
+      `${bare[corner]}, ${bare[face]}`,
+    );
+    assert.ok(Math.abs(bare[centre] / RHO0 - 1) < 1e-12);
+    const out = flipDensityCorrection(p, { h: H, iterations: 3, domain: box });
+    for (let k = 0; k < out.length; k++) assert.ok(Math.abs(out[k] - p.x[k]) < 1e-15);
+  });
+
+  await t.step("a layer squeezed against a wall is pushed off it; in open space it is not", () => {
+    // the floor's layer (y = s/2) moved down to y = 0.3 s: 0.6 s from its images, 1.2 s from the
+    // layer above (1.5 s): compressed with the walls, not without (its images missing)
+    const q = { ...p, x: Float64Array.from(p.x) };
+    const floor = [...Array(n ** 3).keys()].filter((i) => Math.abs(p.x[3 * i + 1] - S / 2) < 1e-12);
+    for (const i of floor) q.x[3 * i + 1] = 0.3 * S;
+    const walled = densityMultipliers(q, H, { walls: box });
+    assert.ok(floor.every((i) => walled.density[i] > 1.05 * RHO0 && walled.mu[i] < 0));
+    const bare = densityMultipliers(q, H);
+    assert.ok(floor.every((i) => bare.mu[i] === 0), "without the images the layer reads sparse");
+    // the correction runs with the domain's walls: the floor's layer rises, none goes below
+    const out = flipDensityCorrection(q, { h: H, iterations: 2, domain: box });
+    const interior = floor.filter((i) =>
+      [0, 2].every((a) => q.x[3 * i + a] > 2 * S && q.x[3 * i + a] < 5 * S)
+    );
+    assert.ok(interior.length === 9);
+    for (const i of interior) {
+      assert.ok(out[3 * i + 1] > q.x[3 * i + 1] + 0.02 * S, `${i}: ${out[3 * i + 1]}`);
+    }
+    for (const i of floor) assert.ok(out[3 * i + 1] >= S / 2 - 1e-15);
+    // far from every wall the same squeeze (the lattice shifted up by 10 s) reads no images
+    const far = { min: [-10, -10, -10], max: [10, 10, 10] };
+    const lifted = Float64Array.from(q.x, (v, k) => (k % 3 === 1 ? v + 10 * S : v));
+    const open = flipDensityCorrection({ ...q, x: lifted }, { h: H, iterations: 2, domain: far });
+    for (const i of floor) assert.ok(Math.abs(open[3 * i + 1] - lifted[3 * i + 1]) < 1e-15);
+  });
+});

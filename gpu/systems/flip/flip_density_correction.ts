@@ -23,10 +23,13 @@ import {
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 import { withGridNeighbors } from "../../state/grid_cell.ts";
 import { gridForDomain, NeighborGrid } from "../../state/neighbor_grid.ts";
+import { withWallMirrors } from "../../state/wall_mirrors.ts";
 import flipDensityCorrectionWgsl from "./flip_density_correction.wgsl" with { type: "text" };
 
-/** WGSL of the kernels (after the neighbour-grid preludes). */
-export const FLIP_DENSITY_CORRECTION_WGSL: string = withGridNeighbors(flipDensityCorrectionWgsl);
+/** WGSL of the kernels (after the neighbour-grid and mirror-image preludes). */
+export const FLIP_DENSITY_CORRECTION_WGSL: string = withGridNeighbors(
+  withWallMirrors(flipDensityCorrectionWgsl),
+);
 
 /** Layout of `DensityParams` in `flip_density_correction.wgsl`. */
 export const DENSITY_PARAMS: StructLayout = defineStruct("DensityParams", [
@@ -47,7 +50,10 @@ export const DENSITY_PARAMS: StructLayout = defineStruct("DensityParams", [
 export interface FlipDensityCorrectionOptions {
   /** Particles N (all of the scene's; the non-FLIP ones have rest density 0). */
   particleCount: number;
-  /** The domain box: its walls (particles stay r inside) and the grid's extent. */
+  /**
+   * The domain box: its walls (particles stay r inside; the neighbours' mirror images across them
+   * enter the sums; at least 2h wide) and the grid's extent.
+   */
   domain: { min: readonly [number, number, number]; max: readonly [number, number, number] };
   /** Kernel support h (m, > 0). */
   h: number;
@@ -110,6 +116,15 @@ export class FlipDensityCorrection {
       throw new RangeError(
         `${label}: restDensity must have particleCount = ${n} entries, got ${options.restDensity.length}`,
       );
+    }
+    for (let a = 0; a < 3; a++) {
+      const [lo, hi] = [options.domain.min[a], options.domain.max[a]];
+      if (!(hi - lo >= 2 * h)) {
+        throw new RangeError(
+          `${label}: domain spans [${lo}, ${hi}] on axis ${a}: the box must be at least 2h = ` +
+            `${2 * h} wide (its walls' mirror images: one wall per axis within h of a particle)`,
+        );
+      }
     }
     this.#device = device;
     this.#label = label;

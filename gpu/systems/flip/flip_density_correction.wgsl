@@ -8,14 +8,22 @@
 // density_weight: per particle, the inverse mass w_i: 1/m_i for a FLIP particle with no other
 //   system's particle (rest[j] = 0) closer than h, else 0 (held in place: contacts are the
 //   collision handler's).
-// density_multiplier: per particle, ρ_i = Σ_j m_j W_poly6(|x_ij|, h) (i included) and
+// density_multiplier: per particle, ρ_i = Σ_j m_j W_poly6(|x_ij|, h) (i included; images too) and
 //   μ_i = −C_i ρ0_i / (w_i |Σ_j m_j ∇W_ij|² + Σ_j w_j m_j² |∇W_ij|²) where C_i > 0, else 0
 //   (∇W the spiky gradient; j over FLIP particles, rest[j] > 0).
 // density_move: per particle, x_i' = clamp(x_i + w_i Σ_{j≠i} (μ_i m_j + μ_j m_i) ∇W_ij, walls) into
 //   posOut (particles with w_i = 0 copied unchanged); the host copies posOut back into pos.
 //
-// Sums run over the grid's fixed order (27 cells in z, y, x order, then `sorted` order), so a run
-// is repeatable bit for bit. No atomics.
+// The domain's walls: every neighbour j (i itself too) within h of x_i also enters the sums of
+// density_multiplier and density_move through its mirror images across the walls within h of x_i
+// (gpu/state/wall_mirrors.wgsl; the ghost particles of the SPH walls), with j's mass, inverse mass
+// and multiplier: a particle at a wall reads the density of one inside, and where it is too dense
+// the images push it off the wall. An image within h of x_i implies j within h of x_i (both lie
+// inside the box), so the same neighbour walk finds every image; the host keeps the box at least 2h
+// wide (one plane per axis). Image set sub = 0 is the particles themselves.
+//
+// Sums run over the grid's fixed order (image sets, then 27 cells in z, y, x order, then `sorted`
+// order), so a run is repeatable bit for bit. No atomics.
 
 struct DensityParams {
   gridMin: vec3f,
@@ -93,20 +101,27 @@ fn density_multiplier(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wo
   var rho = 0.0;
   var g = vec3f(0.0);
   var g2 = 0.0;
-  for (var row = 0u; row < 9u; row++) {
-    let span = gridNeighborRow(c, row, P.dims.xyz);
-    for (var k = span.x; k < span.y; k++) {
-      let j = sorted[k];
-      if (rest[j] <= 0.0) { continue; }
-      let d = xi - pos[j].xyz;
-      let r2 = dot(d, d);
-      if (r2 >= h2) { continue; }
-      let s = h2 - r2;
-      rho += mass[j] * P.poly6 * s * s * s;
-      if (j == i) { continue; }
-      let f = spiky_factor(sqrt(r2));
-      g += mass[j] * f * d;
-      g2 += invMass[j] * mass[j] * mass[j] * f * f * r2;
+  let mir = wallMirrors(xi, P.domainMin, P.domainMax, P.h);
+  for (var sub = 0u; sub <= mir.mask; sub++) {
+    if ((sub & ~mir.mask) != 0u) { continue; }
+    let flip = mirrorFlips(sub);
+    let twice = 2.0 * mir.plane;
+    for (var row = 0u; row < 9u; row++) {
+      let span = gridNeighborRow(c, row, P.dims.xyz);
+      for (var k = span.x; k < span.y; k++) {
+        let j = sorted[k];
+        if (rest[j] <= 0.0) { continue; }
+        let xj = pos[j].xyz;
+        let d = xi - select(xj, twice - xj, flip);
+        let r2 = dot(d, d);
+        if (r2 >= h2) { continue; }
+        let s = h2 - r2;
+        rho += mass[j] * P.poly6 * s * s * s;
+        if (sub == 0u && j == i) { continue; }
+        let f = spiky_factor(sqrt(r2));
+        g += mass[j] * f * d;
+        g2 += invMass[j] * mass[j] * mass[j] * f * f * r2;
+      }
     }
   }
   let cst = rho / rho0 - 1.0;
@@ -131,14 +146,21 @@ fn density_move(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
   let mui = mu[i];
   let c = gridCell(xi, P.gridMin, P.cellSize, P.dims.xyz);
   var dx = vec3f(0.0);
-  for (var row = 0u; row < 9u; row++) {
-    let span = gridNeighborRow(c, row, P.dims.xyz);
-    for (var k = span.x; k < span.y; k++) {
-      let j = sorted[k];
-      if (j == i || rest[j] <= 0.0) { continue; }
-      let d = xi - pos[j].xyz;
-      let f = spiky_factor(length(d));
-      dx += (mui * mass[j] + mu[j] * mi) * f * d;
+  let mir = wallMirrors(xi, P.domainMin, P.domainMax, P.h);
+  for (var sub = 0u; sub <= mir.mask; sub++) {
+    if ((sub & ~mir.mask) != 0u) { continue; }
+    let flip = mirrorFlips(sub);
+    let twice = 2.0 * mir.plane;
+    for (var row = 0u; row < 9u; row++) {
+      let span = gridNeighborRow(c, row, P.dims.xyz);
+      for (var k = span.x; k < span.y; k++) {
+        let j = sorted[k];
+        if ((sub == 0u && j == i) || rest[j] <= 0.0) { continue; }
+        let xj = pos[j].xyz;
+        let d = xi - select(xj, twice - xj, flip);
+        let f = spiky_factor(length(d));
+        dx += (mui * mass[j] + mu[j] * mi) * f * d;
+      }
     }
   }
   let lo = P.domainMin + vec3f(pi.w);

@@ -101,6 +101,10 @@ Deno.test({
     const before = densityMultipliers(p, H);
     const compressed = before.mu.filter((v) => v < 0).length;
     assert.ok(compressed > p.n / 3, `only ${compressed} of ${p.n} particles compressed`);
+    // the floor's and the back wall's layers read their images: denser with the walls
+    const walled = densityMultipliers(p, H, { walls: DOMAIN }).density;
+    const atWall = [...walled.keys()].filter((i) => walled[i] > before.density[i] * (1 + 1e-9));
+    assert.ok(atWall.length > p.n / 4, `only ${atWall.length} particles read the walls`);
 
     for (const iterations of [1, 3]) {
       await t.step(`${iterations} iteration(s): positions as the reference's`, async () => {
@@ -145,19 +149,25 @@ Deno.test({
         { length: 3 * p.n },
         (_, k) => a[4 * Math.floor(k / 3) + (k % 3)],
       );
-      // over the particles free to move (those held beside the other system stay compressed,
-      // and so do their free neighbours, longer): the mean compression halves, the worst falls
+      // over the particles free to move, measured with the walls' images as the correction sees
+      // them: the mean compression halves and the particles compressed past 50 % fall by half or
+      // more. (The worst single particle need not fall: a particle held beside the other system
+      // passes its whole constraint to its free neighbours, which a Jacobi sweep overshoots in
+      // this 2× squeeze; the f64 reference does the same, checked above.)
       const free = densityWeights(p, H);
       const stats = (d: Float64Array) => {
         const c = [...d].flatMap((
           v,
           i,
         ) => (free[i] > 0 ? [Math.max(v / p.restDensity[i] - 1, 0)] : []));
-        return { worst: Math.max(...c), mean: c.reduce((s, v) => s + v, 0) / c.length };
+        return {
+          past50: c.filter((v) => v > 0.5).length,
+          mean: c.reduce((s, v) => s + v, 0) / c.length,
+        };
       };
-      const b0 = stats(before.density);
-      const b1 = stats(densityMultipliers({ ...p, x }, H).density);
-      assert.ok(b1.worst < b0.worst, `max compression ${b0.worst} → ${b1.worst}`);
+      const b0 = stats(densityMultipliers(p, H, { walls: DOMAIN }).density);
+      const b1 = stats(densityMultipliers({ ...p, x }, H, { walls: DOMAIN }).density);
+      assert.ok(b1.past50 <= 0.5 * b0.past50, `past 50 %: ${b0.past50} → ${b1.past50}`);
       assert.ok(b1.mean < 0.5 * b0.mean, `mean compression ${b0.mean} → ${b1.mean}`);
     });
     device.destroy();

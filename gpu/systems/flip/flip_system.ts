@@ -139,6 +139,16 @@ export const FLIP_SYSTEM: SystemEntry = {
             "choose dx = extent / a whole number, for every axis",
         );
       }
+      // The density correction's walls: one mirror plane per axis within h = dx of a particle.
+      if (params.densityIterations > 0 && !(cells >= 2 - 1e-6)) {
+        throw new ParamError(
+          "domain",
+          `is ${scene.domain.max[a] - scene.domain.min[a]} m wide along axis ${a}; the FLIP ` +
+            `density correction's walls (mirror images within h = dx) need at least 2·dx = ${
+              2 * params.dx
+            } m: widen the domain, lower systems.flip.dx or set systems.flip.densityIterations = 0`,
+        );
+      }
     }
   },
   create(ctx: SystemContext) {

@@ -5,7 +5,7 @@ import { getScene } from "../../../scenes/catalog.ts";
 import { acquireGpu } from "../../runtime/device.ts";
 import { Engine } from "../../engine.ts";
 import { latticeRestDensity } from "../../../core/sph_reference.ts";
-import { flipRestDensities } from "./flip_system.ts";
+import { FLIP_SYSTEM, flipRestDensities } from "./flip_system.ts";
 
 /**
  * A FLIP fluid at rest on the floor of a closed box, filling it wall to wall (the fig4 domain at
@@ -82,4 +82,20 @@ Deno.test("flipRestDensities: the body's lattice reading for FLIP particles, 0 f
     () => flipRestDensities(bad, { mass: [m], body: [0] }, [1], 0.04),
     /bodies\[0\]\.spacing/,
   );
+});
+
+Deno.test("flip system: the density correction's walls need a domain at least 2·dx wide", () => {
+  const scene = getScene("dam-break-flip", { scale: "tiny" });
+  const dx = 0.08;
+  const params = { dx, densityIterations: 1 } as Parameters<
+    NonNullable<typeof FLIP_SYSTEM.checkScene>
+  >[0];
+  // one cell across z: the mirror planes of both side walls would lie within h = dx
+  const narrow = { ...scene, domain: { min: [0, 0, 0], max: [1.92, 0.72, dx] } } as Scene;
+  assert.throws(() => FLIP_SYSTEM.checkScene!(params, narrow), /domain.*2·dx = 0\.16/s);
+  FLIP_SYSTEM.checkScene!({ ...params, densityIterations: 0 }, narrow);
+  FLIP_SYSTEM.checkScene!(params, {
+    ...narrow,
+    domain: { ...narrow.domain, max: [1.92, 0.72, 2 * dx] },
+  });
 });

@@ -100,24 +100,13 @@ fn cellOf(x: vec3f) -> vec3i {
   return gridCell(x, params.gridMin, params.cellSize, params.dims.xyz);
 }
 
-// The walls within h of x: bit a set where axis a has one, plane[a] its coordinate.
-struct Mirrors {
-  mask: u32,
-  plane: vec3f,
-}
-
-fn mirrorsOf(x: vec3f) -> Mirrors {
-  // branch-free: the lower wall where it is within h, else the upper one (the box is >= 2h wide).
-  // A loop over the axes indexing the vectors cost llvmpipe a third more SPH time per step.
-  let lo = x - params.wallMin < vec3f(params.h);
-  let near = (lo | (params.wallMax - x < vec3f(params.h))) & vec3<bool>(params.walls != 0u);
-  let bits = select(vec3u(0u), vec3u(1u, 2u, 4u), near);
-  return Mirrors(bits.x | bits.y | bits.z, select(params.wallMax, params.wallMin, lo));
-}
-
-// Which axes the image set `sub` reflects (bit a: axis a).
-fn flipsOf(sub: u32) -> vec3<bool> {
-  return vec3<bool>((sub & 1u) != 0u, (sub & 2u) != 0u, (sub & 4u) != 0u);
+// The walls within h of x (gpu/state/wall_mirrors.wgsl); none where the fluid has no walls.
+fn mirrorsOf(x: vec3f) -> WallMirrors {
+  var m = wallMirrors(x, params.wallMin, params.wallMax, params.h);
+  if (params.walls == 0u) {
+    m.mask = 0u;
+  }
+  return m;
 }
 
 // Clipped state equation p = k max((rho/rho0)^gamma - 1, 0) (notes Eq. 47; gamma = 7: Tait).
@@ -256,7 +245,7 @@ fn sph_wall_density(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
     if ((sub & ~mir.mask) != 0u) {
       continue;
     }
-    let flip = flipsOf(sub);
+    let flip = mirrorFlips(sub);
     let mirror = 2.0 * mir.plane;
     for (var row = 0u; row < 9u; row++) { // the 27 cells around c, z, y, x order
       let span = gridNeighborRow(c, row, params.dims.xyz);
@@ -301,7 +290,7 @@ fn sph_wall_forces(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workg
     if ((sub & ~mir.mask) != 0u) {
       continue;
     }
-    let flip = flipsOf(sub);
+    let flip = mirrorFlips(sub);
     let mirror = 2.0 * mir.plane;
     for (var row = 0u; row < 9u; row++) {
       let span = gridNeighborRow(c, row, params.dims.xyz);

@@ -30,10 +30,14 @@ import {
   type Kernel,
 } from "../../runtime/kernel.ts";
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
+import { withWallMirrors } from "../../state/wall_mirrors.ts";
 import sphWgsl from "./sph.wgsl" with { type: "text" };
 
-/** WGSL source of the SPH kernels (`gpu/systems/sph/sph.wgsl` after the grid preludes). */
-export const SPH_WGSL: string = withGridNeighbors(sphWgsl);
+/**
+ * WGSL source of the SPH kernels (`gpu/systems/sph/sph.wgsl` after the grid and mirror-image
+ * preludes).
+ */
+export const SPH_WGSL: string = withGridNeighbors(withWallMirrors(sphWgsl));
 
 /**
  * Uniform `SphParams` of `sph.wgsl`: grid (gpu/README.md), particle count, material parameters
