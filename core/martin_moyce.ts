@@ -38,8 +38,8 @@ export const MARTIN_MOYCE_SURGE_FRONT: readonly (readonly [number, number])[] = 
  * height of the water at the back wall as [τ = t·√(g/a), η = height / (n²·a) = height / 2a]
  * (tabulated values as given in Ocellaris's dam-break plot script, T. M. Landet,
  * `scripts/plot_dam_break.py`, beside its Table 2 surge front, which lies within 3 % of
- * {@link MARTIN_MOYCE_SURGE_FRONT} between the latter's points). The heights step by about 1/18 of the column's 4.5
- * in: a quarter inch.
+ * {@link MARTIN_MOYCE_SURGE_FRONT} between the latter's points). The heights step by about 1/18
+ * of the column's 4.5 in: a quarter inch.
  */
 export const MARTIN_MOYCE_COLUMN_HEIGHT: readonly (readonly [number, number])[] = [
   [0.56, 0.94],
