@@ -98,10 +98,12 @@ fn fluid_density(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgro
 @group(0) @binding(4) var<storage, read_write> r_state: array<f32>; // [0]: volume at the start
 @group(0) @binding(5) var<storage, read_write> r_samples: array<f32>;
 
-var<workgroup> wSum: array<vec4f, WG>; // error sum, volume, fluid particles, -
-var<workgroup> wMax: array<f32, WG>; // largest error
-var<workgroup> wFront: array<vec4f, WG>; // the 4 largest front extents, descending
-var<workgroup> wHeight: array<vec4f, WG>; // the 4 largest height extents, descending
+// The reduction's slots: RED, not WG (fluid_reduce folds the WG partial results into them).
+const RED: u32 = 16u;
+var<workgroup> wSum: array<vec4f, RED>; // error sum, volume, fluid particles, -
+var<workgroup> wMax: array<f32, RED>; // largest error
+var<workgroup> wFront: array<vec4f, RED>; // the 4 largest front extents, descending
+var<workgroup> wHeight: array<vec4f, RED>; // the 4 largest height extents, descending
 
 // Inserts v into the descending list t, dropping the smallest (a sorting network of one pass).
 fn top_insert(t: vec4f, v: f32) -> vec4f {
@@ -117,6 +119,30 @@ fn top_insert(t: vec4f, v: f32) -> vec4f {
 // The 4 largest of two descending lists.
 fn top_merge(a: vec4f, b: vec4f) -> vec4f {
   return top_insert(top_insert(top_insert(top_insert(a, b.x), b.y), b.z), b.w);
+}
+
+// Slot k of the reduction combined with one more partial result; `first`: the slot takes it as
+// it is (its zeroed memory is no empty top-4 list).
+fn combine(k: u32, first: bool, part: FluidPart) {
+  if (first) {
+    wSum[k] = part.sum;
+    wMax[k] = part.mx;
+    wFront[k] = part.front;
+    wHeight[k] = part.height;
+  } else {
+    wSum[k] = wSum[k] + part.sum;
+    wMax[k] = max(wMax[k], part.mx);
+    wFront[k] = top_merge(wFront[k], part.front);
+    wHeight[k] = top_merge(wHeight[k], part.height);
+  }
+}
+
+// One partial result of fluid_reduce.
+struct FluidPart {
+  sum: vec4f,
+  mx: f32,
+  front: vec4f,
+  height: vec4f,
 }
 
 // The TOP_K-th largest of a list, 0 when it holds fewer than TOP_K values.
@@ -144,17 +170,20 @@ fn fluid_reduce(@builtin(local_invocation_id) lid: vec3u) {
       if (x.x - P.backWallX <= P.band) { height = top_insert(height, x.y + P.radius - P.floorY); }
     }
   }
-  wSum[t] = sum;
-  wMax[t] = mx;
-  wFront[t] = front;
-  wHeight[t] = height;
-  workgroupBarrier();
-  for (var stride = WG / 2u; stride > 0u; stride = stride / 2u) {
+  // Fixed order: the WG partial results folded into RED slots band by band (invocations
+  // b·RED … b·RED + RED − 1 into slots 0 … RED − 1, one band after the other), then a tree over
+  // the slots. Workgroup arrays of RED entries, not WG: WGSL zero-initialises workgroup memory,
+  // which SwiftShader compiles in time proportional to its size (2.4 s for this kernel at WG).
+  for (var band = 0u; band < WG / RED; band++) {
+    if (t / RED == band) {
+      combine(t % RED, band == 0u, FluidPart(sum, mx, front, height));
+    }
+    workgroupBarrier();
+  }
+  for (var stride = RED / 2u; stride > 0u; stride = stride / 2u) {
     if (t < stride) {
-      wSum[t] = wSum[t] + wSum[t + stride];
-      wMax[t] = max(wMax[t], wMax[t + stride]);
-      wFront[t] = top_merge(wFront[t], wFront[t + stride]);
-      wHeight[t] = top_merge(wHeight[t], wHeight[t + stride]);
+      let o = t + stride;
+      combine(t, false, FluidPart(wSum[o], wMax[o], wFront[o], wHeight[o]));
     }
     workgroupBarrier();
   }

@@ -104,11 +104,22 @@ fn metrics_particle(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
 @group(0) @binding(9) var<storage, read_write> samples: array<f32>;
 @group(0) @binding(10) var<storage, read> bondEnergy: array<vec2f>;
 
-var<workgroup> redSum: array<vec4f, WG>;  // kinetic, potential, elastic, broken bonds
-var<workgroup> redMax: array<vec4f, WG>;  // speed, penetration depth, deflection, rebound
-var<workgroup> redCnt: array<vec4u, WG>;  // pass-through, deep overlaps, NaN, inside a solid
-var<workgroup> redPen: array<f32, WG>;     // solid–solid penetration depth
-var<workgroup> redFluid: array<vec2f, WG>; // fluid: sum of m v.y, sum of m
+// The reduction's slots: RED, not WG (sample_metrics folds the WG partial results into them).
+const RED: u32 = 16u;
+var<workgroup> redSum: array<vec4f, RED>;  // kinetic, potential, elastic, broken bonds
+var<workgroup> redMax: array<vec4f, RED>;  // speed, penetration depth, deflection, rebound
+var<workgroup> redCnt: array<vec4u, RED>;  // pass-through, deep overlaps, NaN, inside a solid
+var<workgroup> redPen: array<f32, RED>;     // solid–solid penetration depth
+var<workgroup> redFluid: array<vec2f, RED>; // fluid: sum of m v.y, sum of m
+
+// Slot k of the reduction combined with one more partial result (sums add, maxima take the max).
+fn combine(k: u32, sum: vec4f, mx: vec4f, cnt: vec4u, pen: f32, fluid: vec2f) {
+  redSum[k] = redSum[k] + sum;
+  redMax[k] = max(redMax[k], mx);
+  redCnt[k] = redCnt[k] + cnt;
+  redPen[k] = max(redPen[k], pen);
+  redFluid[k] = redFluid[k] + fluid;
+}
 
 fn finite3(v: vec3f) -> bool {
   // By the exponent bits (all ones: Inf or NaN): a comparison would not do, since a shader
@@ -154,19 +165,21 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
     pen = max(pen, q.w);
     if (q.w > 1.0) { cnt.w += 1u; }
   }
-  redPen[t] = pen;
-  redFluid[t] = fluid;
-  redSum[t] = sum;
-  redMax[t] = mx;
-  redCnt[t] = cnt;
-  workgroupBarrier();
-  for (var stride = WG / 2u; stride > 0u; stride = stride / 2u) {
+  // Fixed order: the WG partial results folded into RED slots band by band (invocations
+  // b·RED … b·RED + RED − 1 into slots 0 … RED − 1, one band after the other; the slots start
+  // zeroed and every maximum here is ≥ 0), then a tree over the slots. Workgroup arrays of RED
+  // entries, not WG: WGSL zero-initialises workgroup memory, which SwiftShader compiles in time
+  // proportional to its size (2.7 s for this kernel at WG entries, step_budget.wgsl).
+  for (var band = 0u; band < WG / RED; band++) {
+    if (t / RED == band) {
+      combine(t % RED, sum, mx, cnt, pen, fluid);
+    }
+    workgroupBarrier();
+  }
+  for (var stride = RED / 2u; stride > 0u; stride = stride / 2u) {
     if (t < stride) {
-      redSum[t] = redSum[t] + redSum[t + stride];
-      redMax[t] = max(redMax[t], redMax[t + stride]);
-      redCnt[t] = redCnt[t] + redCnt[t + stride];
-      redPen[t] = max(redPen[t], redPen[t + stride]);
-      redFluid[t] = redFluid[t] + redFluid[t + stride];
+      let o = t + stride;
+      combine(t, redSum[o], redMax[o], redCnt[o], redPen[o], redFluid[o]);
     }
     workgroupBarrier();
   }

@@ -49,13 +49,24 @@ override C_STEP_ENERGY: u32;
 @group(0) @binding(0) var<uniform> P: BudgetParams;
 @group(0) @binding(9) var<storage, read_write> probes: array<vec4f>;
 
-var<workgroup> red: array<vec4f, WG>;
+// RED slots, not WG: see reduce4.
+const RED: u32 = 16u;
+var<workgroup> red: array<vec4f, RED>;
 
-// Fixed-order tree sum over the workgroup; every invocation gets the total. Uniform control flow.
+// Fixed-order sum over the workgroup; every invocation gets the total. Uniform control flow. The
+// WG values are folded into RED slots band by band (invocations k·RED … k·RED + RED − 1 add into
+// slots 0 … RED − 1, one band after the other), then summed in a tree over the slots: a workgroup
+// array of RED entries, not WG, since the workgroup memory's zero initialisation (WGSL's)
+// costs SwiftShader compile time in proportion to its size (0.5–0.8 s a kernel at WG vec4).
 fn reduce4(lid: u32, v: vec4f) -> vec4f {
-  red[lid] = v;
-  workgroupBarrier();
-  for (var s = WG / 2u; s > 0u; s = s / 2u) {
+  for (var band = 0u; band < WG / RED; band++) {
+    if (lid / RED == band) {
+      let k = lid % RED;
+      red[k] = select(v, red[k] + v, band > 0u);
+    }
+    workgroupBarrier();
+  }
+  for (var s = RED / 2u; s > 0u; s = s / 2u) {
     if (lid < s) { red[lid] = red[lid] + red[lid + s]; }
     workgroupBarrier();
   }
