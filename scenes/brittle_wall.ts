@@ -26,6 +26,7 @@ import { baselineHandlers, impactReferences, type ImpactScale } from "./baseline
 import { RADIUS_BY_SCALE } from "./fluid_on_cloth.ts";
 import { boxLatticeCount, radiusForCount } from "./paper_radius.ts";
 import { sampleSolid } from "../core/scene_builder.ts";
+import { type BrittleMaterial, peridynamicModuli } from "./brittle_materials.ts";
 
 /** What varies between the scenes of the family. */
 export interface BrittleWallOptions {
@@ -36,6 +37,12 @@ export interface BrittleWallOptions {
   applicableHandlers: readonly string[];
   /** Seed; default 2021. */
   seed?: number;
+  /**
+   * A real brittle material for the wall (`brittle_materials.ts`) in place of the family's: its
+   * density, bulk modulus and fracture energy; the ball stays 20× as dense and as stiff, and the
+   * crack-speed step follows.
+   */
+  material?: BrittleMaterial;
 }
 
 /** Table I's solid particle count of Fig. 6, the size of the `paper` scale. */
@@ -67,13 +74,17 @@ export interface WallMaterial {
 }
 
 /**
- * The family's peridynamic material at lattice spacing `spacing`: K = {@link WALL_BULK_MODULUS},
- * horizon δ = 3 spacings, bond damping ratio 0.05, and the given fracture energy G0 (J/m²).
+ * The family's peridynamic material at lattice spacing `spacing`: K = {@link WALL_BULK_MODULUS}
+ * (or `options.bulkModulus`), horizon δ = 3 spacings, bond damping ratio 0.05, and the given
+ * fracture energy G0 (J/m²).
  */
-export function wallMaterial(spacing: number, options: { fractureEnergy: number }): WallMaterial {
+export function wallMaterial(
+  spacing: number,
+  options: { fractureEnergy: number; bulkModulus?: number },
+): WallMaterial {
   return {
     spacing,
-    bulkModulus: WALL_BULK_MODULUS,
+    bulkModulus: options.bulkModulus ?? WALL_BULK_MODULUS,
     fractureEnergy: options.fractureEnergy,
     horizon: 3 * spacing,
     dampingRatio: 0.05,
@@ -130,9 +141,12 @@ export function fractureEnergyBetween(
 /**
  * The family's breakable wall of `material` standing on the ground at y = `bottom`: the box
  * [x, x + thickness] × [bottom, bottom + height] × [−width/2, width/2] ({@link WALL_SIZE}), density
- * {@link WALL_DENSITY}, at rest, its lowest lattice layer pinned.
+ * {@link WALL_DENSITY} (or `position.density`), at rest, its lowest lattice layer pinned.
  */
-export function wallBody(material: WallMaterial, position: { x: number; bottom: number }): Body {
+export function wallBody(
+  material: WallMaterial,
+  position: { x: number; bottom: number; density?: number },
+): Body {
   const { x, bottom } = position;
   const { thickness, height, width } = WALL_SIZE;
   return {
@@ -143,7 +157,7 @@ export function wallBody(material: WallMaterial, position: { x: number; bottom: 
       min: [x, bottom, -width / 2],
       max: [x + thickness, bottom + height, width / 2],
     },
-    density: WALL_DENSITY,
+    density: position.density ?? WALL_DENSITY,
     breakable: true,
     velocity: [0, 0, 0],
     pinned: {
@@ -158,8 +172,8 @@ export function wallBody(material: WallMaterial, position: { x: number; bottom: 
 /**
  * The scene fields the family's scenes share at particle radius `r`, bodies and plug-ins aside:
  * identity, seed (default 2021), gravity, the domain, dt = min(0.5·r/v_ref with v_ref = 1.2 ×
- * {@link WALL_IMPACT_SPEED}, the wall's {@link crackSpeedTimeStep}), 0.2 s simulated and a metrics
- * sample every 5 ms.
+ * {@link WALL_IMPACT_SPEED}, the wall's {@link crackSpeedTimeStep}: the family's material or
+ * `options.material`), 0.2 s simulated and a metrics sample every 5 ms.
  */
 export function wallSceneFrame(
   options: BrittleWallOptions,
@@ -169,7 +183,7 @@ export function wallSceneFrame(
   const fraction = 0.5;
   const dt = Math.min(
     fraction * r / referenceSpeed,
-    crackSpeedTimeStep(2 * r, { bulkModulus: WALL_BULK_MODULUS, density: WALL_DENSITY }),
+    crackSpeedTimeStep(2 * r, wallModuli(options.material)),
   );
   return {
     id: options.id,
@@ -221,8 +235,23 @@ export function wallRadius(scale: Scale): number {
   return paperRadius;
 }
 
-/** The family's ball: a sphere of radius 0.08 m, 0.05 m in front of the wall's middle, unbreakable. */
-function ballBody(material: WallMaterial): Body & { kind: "solid" } {
+/**
+ * The wall's density, bulk modulus and fracture energy: a real material's (`brittle_materials.ts`)
+ * or the family's ({@link WALL_DENSITY}, {@link WALL_BULK_MODULUS}, G0 = 27 J/m², which only the
+ * ball-impact scenes take: the others set G0 by {@link fractureEnergyBetween}).
+ */
+export function wallModuli(
+  material?: BrittleMaterial,
+): { density: number; bulkModulus: number; fractureEnergy: number } {
+  if (material) return peridynamicModuli(material);
+  return { density: WALL_DENSITY, bulkModulus: WALL_BULK_MODULUS, fractureEnergy: FRACTURE_ENERGY };
+}
+
+/**
+ * The family's ball: a sphere of radius 0.08 m, 0.05 m in front of the wall's middle, unbreakable,
+ * of `density` (20× the wall's).
+ */
+function ballBody(material: WallMaterial, density = BALL_DENSITY): Body & { kind: "solid" } {
   return {
     kind: "solid",
     name: "ball",
@@ -231,7 +260,7 @@ function ballBody(material: WallMaterial): Body & { kind: "solid" } {
       center: [-(WALL.thickness / 2 + 0.05 + BALL_RADIUS), WALL.bottom + WALL.height / 2, 0],
       radius: BALL_RADIUS,
     },
-    density: BALL_DENSITY,
+    density,
     breakable: false,
     velocity: [WALL_IMPACT_SPEED, 0, 0],
     ...material,
@@ -243,12 +272,14 @@ export function brittleWall(options: BrittleWallOptions): Scene {
   const r = wallRadius(options.scale);
   const spacing = 2 * r;
   const frame = wallSceneFrame(options, r);
-  const material = wallMaterial(spacing, { fractureEnergy: FRACTURE_ENERGY });
+  const moduli = wallModuli(options.material);
+  const ballDensity = (BALL_DENSITY / WALL_DENSITY) * moduli.density;
+  const material = wallMaterial(spacing, moduli);
   const bodies: Body[] = [
-    wallBody(material, { x: -WALL.thickness / 2, bottom: WALL.bottom }),
-    ballBody(material),
+    wallBody(material, { x: -WALL.thickness / 2, bottom: WALL.bottom, density: moduli.density }),
+    ballBody(material, ballDensity),
   ];
-  const impactScale = wallImpactScale(r, { density: BALL_DENSITY });
+  const impactScale = wallImpactScale(r, { density: ballDensity });
   const { kRef, pDyn } = impactReferences(impactScale);
   return {
     ...frame,
@@ -256,10 +287,15 @@ export function brittleWall(options: BrittleWallOptions): Scene {
     systems: { peridynamics: { cgIterations: 16, cgTolerance: 1e-3, drag: 0 } },
     handlers: baselineHandlers(impactScale),
     applicableHandlers: [...options.applicableHandlers],
-    notes: `r = ${r.toPrecision(4)} m, spacing 2r, δ = 3 spacings; wall ρ = ${WALL_DENSITY}, ` +
-      `ball ρ = ${BALL_DENSITY} kg/m³ at ${WALL_IMPACT_SPEED} m/s; K = ${WALL_BULK_MODULUS} Pa, ` +
-      `G0 = ${FRACTURE_ENERGY} J/m² (s0 = ${
-        Math.sqrt(5 * FRACTURE_ENERGY / (9 * WALL_BULK_MODULUS * material.horizon)).toExponential(2)
+    notes:
+      `r = ${r.toPrecision(4)} m, spacing 2r, δ = 3 spacings; ${
+        options.material ? `${options.material.name} (${options.material.id}): ` : ""
+      }wall ρ = ${moduli.density}, ball ρ = ${ballDensity} kg/m³ at ${WALL_IMPACT_SPEED} m/s; ` +
+      `K = ${moduli.bulkModulus} Pa, G0 = ${
+        options.material ? moduli.fractureEnergy.toPrecision(3) : moduli.fractureEnergy
+      } J/m² (s0 = ${
+        Math.sqrt(5 * moduli.fractureEnergy / (9 * moduli.bulkModulus * material.horizon))
+          .toExponential(2)
       }` +
       `); k_ref = m v²/(2r)² = ${
         kRef.toFixed(1)

@@ -6,6 +6,7 @@
 import type { Scale, Scene } from "../core/scene.ts";
 import { validateScene } from "../core/scene.ts";
 import { bowlOnWater } from "./bowl_on_water.ts";
+import { brittleMaterial } from "./brittle_materials.ts";
 import { brittleWall } from "./brittle_wall.ts";
 import { clothTori } from "./cloth_tori.ts";
 import { damBreakWall } from "./dam_break_wall.ts";
@@ -23,6 +24,11 @@ export interface SceneVariant {
   speed?: number;
   /** F of the SPH water's speed of sound: the scenes of {@link hasSoundSpeed}. */
   soundSpeedFactor?: number;
+  /**
+   * A real brittle material for the breakable wall (`brittle_materials.ts` id): the scenes of
+   * {@link hasBrittleMaterial}.
+   */
+  material?: string;
 }
 
 /** Builds a scene at a scale and variant. */
@@ -115,7 +121,7 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
   ],
   [
     "fig5-wall",
-    (scale) =>
+    (scale, { material }) =>
       brittleWall({
         id: "fig5-wall",
         figure: "Fig. 5",
@@ -123,11 +129,12 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
           "5 m/s; every handler is compared.",
         scale,
         applicableHandlers: ["*"],
+        material: material === undefined ? undefined : brittleMaterial(material),
       }),
   ],
   [
     "fig6-wall",
-    (scale) =>
+    (scale, { material }) =>
       brittleWall({
         id: "fig6-wall",
         figure: "Fig. 6",
@@ -135,6 +142,7 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
           "particles.",
         scale,
         applicableHandlers: ["merge-split"],
+        material: material === undefined ? undefined : brittleMaterial(material),
       }),
   ],
   ...[1, 10, 100].map((ratio): [string, Builder] => [
@@ -195,11 +203,12 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
   ],
   [
     "fig8-dam-break-wall",
-    (scale, { soundSpeedFactor }) =>
+    (scale, { soundSpeedFactor, material }) =>
       damBreakWall({
         id: "fig8-dam-break-wall",
         scale,
         soundSpeedFactor,
+        material: material === undefined ? undefined : brittleMaterial(material),
         applicableHandlers: ["*"],
       }),
   ],
@@ -234,6 +243,16 @@ const SOUND_SPEED_SCENES: ReadonlySet<string> = new Set(
   [...BUILDERS.keys()].filter((id) => /^(fig(4|8|10|11)-|dam-break-sph$)/.test(id)),
 );
 
+/**
+ * The scenes whose breakable wall may be given a real brittle material (`getScene`'s `material`,
+ * `deno task scene --material`): Figs. 5, 6 and 8 (middle).
+ */
+const MATERIAL_SCENES: ReadonlySet<string> = new Set([
+  "fig5-wall",
+  "fig6-wall",
+  "fig8-dam-break-wall",
+]);
+
 /** Ids of every scene in the catalogue. */
 export function sceneIds(): string[] {
   return [...BUILDERS.keys()];
@@ -246,7 +265,17 @@ export function sceneIds(): string[] {
 export function getScene(id: string, options: { scale: Scale } & SceneVariant): Scene {
   const build = BUILDERS.get(id);
   if (!build) throw new RangeError(`unknown scene "${id}"; known scenes: ${sceneIds().join(", ")}`);
-  const { speed, soundSpeedFactor } = options;
+  const { speed, soundSpeedFactor, material } = options;
+  if (material !== undefined) {
+    if (!MATERIAL_SCENES.has(id)) {
+      throw new RangeError(
+        `scene "${id}" has no breakable wall to give a material; scenes with one: ${
+          [...MATERIAL_SCENES].join(", ")
+        }`,
+      );
+    }
+    brittleMaterial(material); // names the known ones when it is not
+  }
   if (speed !== undefined) {
     if (!SPEED_SCENES.has(id)) {
       throw new RangeError(
@@ -274,7 +303,12 @@ export function getScene(id: string, options: { scale: Scale } & SceneVariant): 
       );
     }
   }
-  return validateScene(build(options.scale, { speed, soundSpeedFactor }));
+  return validateScene(build(options.scale, { speed, soundSpeedFactor, material }));
+}
+
+/** Whether the catalogue scene `id` takes a real brittle material ({@link getScene}'s `material`). */
+export function hasBrittleMaterial(id: string): boolean {
+  return MATERIAL_SCENES.has(id);
 }
 
 /** Whether the catalogue scene `id` takes an impact speed ({@link getScene}'s `speed`). */

@@ -23,12 +23,12 @@
  */
 import type { Body, Scale, Scene } from "../core/scene.ts";
 import { baselineHandlers, impactReferences } from "./baseline_handlers.ts";
+import type { BrittleMaterial } from "./brittle_materials.ts";
 import {
   crackSpeedTimeStep,
   fractureEnergyBetween,
-  WALL_BULK_MODULUS,
-  WALL_DENSITY,
   wallMaterial,
+  wallModuli,
 } from "./brittle_wall.ts";
 import { RADIUS_BY_SCALE } from "./fluid_on_cloth.ts";
 import { boxLatticeCount, radiusForCount } from "./paper_radius.ts";
@@ -43,6 +43,11 @@ export interface DamBreakWallOptions {
   seed?: number;
   /** `suggestSphParams`' F for the water (`sph_water.ts`); default `SOUND_SPEED_FACTOR`. */
   soundSpeedFactor?: number;
+  /**
+   * A real brittle material for the wall (`brittle_materials.ts`): its density, bulk modulus and
+   * fracture energy replace the family's material and fracture rule; the crack-speed step follows.
+   */
+  material?: BrittleMaterial;
 }
 
 /** Table I's solid particle count of Fig. 8 (middle), the size of the `paper` scale. */
@@ -77,20 +82,19 @@ export function damBreakWall(options: DamBreakWallOptions): Scene {
     depth: COLUMN.height,
     soundSpeedFactor: options.soundSpeedFactor,
   });
+  const { density, bulkModulus, ...family } = wallModuli(options.material);
   // the SPH step, at most the crack-speed bound of the breakable solid (brittle_wall.ts)
-  const dt = Math.min(
-    water.dt,
-    crackSpeedTimeStep(spacing, { bulkModulus: WALL_BULK_MODULUS, density: WALL_DENSITY }),
-  );
+  const dt = Math.min(water.dt, crackSpeedTimeStep(spacing, { bulkModulus, density }));
   const horizon = 3 * spacing;
-  const fractureEnergy = fractureEnergyBetween(
+  // a real material's G0, or the family's rule
+  const fractureEnergy = options.material ? family.fractureEnergy : fractureEnergyBetween(
     {
-      static: WALL_DENSITY * g * WALL.height / WALL_BULK_MODULUS,
-      impact: WATER_RHO0 * front * front / WALL_BULK_MODULUS,
+      static: density * g * WALL.height / bulkModulus,
+      impact: WATER_RHO0 * front * front / bulkModulus,
     },
-    { bulkModulus: WALL_BULK_MODULUS, horizon },
+    { bulkModulus, horizon },
   );
-  const material = wallMaterial(spacing, { fractureEnergy });
+  const material = wallMaterial(spacing, { fractureEnergy, bulkModulus });
   const wallMin: [number, number, number] = [WALL.x, TANK.min[1], -WALL.width / 2];
   const bodies: Body[] = [
     {
@@ -101,7 +105,7 @@ export function damBreakWall(options: DamBreakWallOptions): Scene {
         min: wallMin,
         max: [WALL.x + WALL.thickness, TANK.min[1] + WALL.height, WALL.width / 2],
       },
-      density: WALL_DENSITY,
+      density,
       breakable: true,
       velocity: [0, 0, 0],
       // the lowest lattice layer (the lattice is centred: it lies within [h/2, h) of the bottom)
@@ -127,7 +131,7 @@ export function damBreakWall(options: DamBreakWallOptions): Scene {
   ];
   const impactScale = water.impactScale(front);
   const { kRef } = impactReferences(impactScale);
-  const s0 = Math.sqrt(5 * fractureEnergy / (9 * WALL_BULK_MODULUS * horizon));
+  const s0 = Math.sqrt(5 * fractureEnergy / (9 * bulkModulus * horizon));
   return {
     id: options.id,
     scale: options.scale,
@@ -151,8 +155,10 @@ export function damBreakWall(options: DamBreakWallOptions): Scene {
     handlers: baselineHandlers(impactScale, { fluid: water.coupling }),
     applicableHandlers: [...options.applicableHandlers],
     notes:
-      `r = ${r.toPrecision(4)} m, spacing 2r, δ = 3 spacings; wall ρ = ${WALL_DENSITY} kg/m³, ` +
-      `K = ${WALL_BULK_MODULUS} Pa, s0 = ${s0.toExponential(2)} (G0 = ${
+      `r = ${r.toPrecision(4)} m, spacing 2r, δ = 3 spacings; ${
+        options.material ? `${options.material.name} (${options.material.id}): ` : ""
+      }wall ρ = ${density} kg/m³, ` +
+      `K = ${bulkModulus} Pa, s0 = ${s0.toExponential(2)} (G0 = ${
         fractureEnergy.toPrecision(3)
       } J/m²); ` +
       `water column ${COLUMN.length} × ${COLUMN.height} m, front speed 2√(gH) = ${
