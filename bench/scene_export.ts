@@ -1,8 +1,8 @@
 /**
  * `deno task scene`: writes a catalogue scene at one scale as a scene file (`sceneToJson`), to
  * read, edit or run with `deno task bench --scene <file>` (the record names the file, so
- * `--verify` rebuilds what ran). `--material` gives the breakable wall of Figs. 5, 6 and 8
- * (middle) a real brittle material (`scenes/brittle_materials.ts`: ice, concrete, glass, snow):
+ * `--verify` rebuilds what ran). `--material` gives the breakable body of Figs. 5, 6, 8
+ * (middle, bottom) and 9 (bottom) a real brittle material (`scenes/brittle_materials.ts`: ice, concrete, glass, snow):
  * its density, bulk modulus (E/1.5, bond-based ν = 1/4) and fracture energy, and with them the
  * critical stretch, the ball's density (Fig. 5: 20× the wall's), the baselines' stiffness levels and
  * the crack-speed step. Its id is then `<scene>-<material>`, so that its records are never read as
@@ -26,7 +26,7 @@ export const SCENE_EXPORT_USAGE = `deno task scene --scene <id> [options]
 
   --scene <id>        catalogue scene (required)
   --scale <name>      ${SCALES.join(" | ")} (default small)
-  --material <id>     a real brittle material for the breakable wall: ${
+  --material <id>     a real brittle material for the breakable body: ${
   Object.keys(BRITTLE_MATERIALS).join(", ")
 }
                       (scenes ${sceneIds().filter(hasBrittleMaterial).join(", ")})

@@ -37,7 +37,7 @@ Deno.test("deno task scene: what is wrong is said, exit status 2", () => {
     [["--scene", "fig5-wall", "--scale", "huge"], /--scale must be one of tiny, small/],
     [["--scene", "nope"], /unknown scene "nope"; known scenes:/],
     [["--scene", "fig5-wall", "--material", "wood"], /unknown brittle material "wood"; known:/],
-    [["--scene", "fig3-ball-cloth-low", "--material", "ice"], /has no breakable wall/],
+    [["--scene", "fig3-ball-cloth-low", "--material", "ice"], /has no breakable body/],
     [["--scene", "fig5-wall", "--colour", "red"], /Unknown option '--colour'/],
   ];
   for (const [args, message] of cases) {

@@ -22,12 +22,12 @@
  */
 import type { Body, Scale, Scene } from "../core/scene.ts";
 import { baselineHandlers, impactReferences } from "./baseline_handlers.ts";
+import type { BrittleMaterial } from "./brittle_materials.ts";
 import {
   crackSpeedTimeStep,
   fractureEnergyBetween,
-  WALL_BULK_MODULUS,
-  WALL_DENSITY,
   wallMaterial,
+  wallModuli,
 } from "./brittle_wall.ts";
 import { RADIUS_BY_SCALE } from "./fluid_on_cloth.ts";
 import { CFL_FRACTION, FIG8_GRAVITY, sphWater, WATER_RHO0 } from "./sph_water.ts";
@@ -41,6 +41,11 @@ export interface BowlOnWaterOptions {
   seed?: number;
   /** `suggestSphParams`' F for the water (`sph_water.ts`); default `SOUND_SPEED_FACTOR`. */
   soundSpeedFactor?: number;
+  /**
+   * A real brittle material for the bowl (`brittle_materials.ts`): its density, bulk modulus and
+   * fracture energy replace the family's material and fracture rule; the crack-speed step follows.
+   */
+  material?: BrittleMaterial;
 }
 
 /** Table I's solid particle count of Fig. 8 (bottom), the size of the `paper` scale. */
@@ -70,17 +75,16 @@ export function bowlOnWater(options: BowlOnWaterOptions): Scene {
     soundSpeedFactor: options.soundSpeedFactor,
   });
   // the SPH step, at most the crack-speed bound of the breakable solid (brittle_wall.ts)
-  const dt = Math.min(
-    water.dt,
-    crackSpeedTimeStep(spacing, { bulkModulus: WALL_BULK_MODULUS, density: WALL_DENSITY }),
-  );
+  const { density, bulkModulus, ...family } = wallModuli(options.material);
+  const dt = Math.min(water.dt, crackSpeedTimeStep(spacing, { bulkModulus, density }));
   const horizon = 3 * spacing;
-  const fractureEnergy = fractureEnergyBetween(
+  // a real material's G0, or the family's rule
+  const fractureEnergy = options.material ? family.fractureEnergy : fractureEnergyBetween(
     {
-      static: WALL_DENSITY * g * BOWL.radius / WALL_BULK_MODULUS,
-      impact: WATER_RHO0 * impact * impact / WALL_BULK_MODULUS,
+      static: density * g * BOWL.radius / bulkModulus,
+      impact: WATER_RHO0 * impact * impact / bulkModulus,
     },
-    { bulkModulus: WALL_BULK_MODULUS, horizon },
+    { bulkModulus, horizon },
   );
   const rim = POOL.depth + BOWL.drop + BOWL.radius;
   const bodies: Body[] = [
@@ -88,10 +92,10 @@ export function bowlOnWater(options: BowlOnWaterOptions): Scene {
       kind: "solid",
       name: "bowl",
       shape: { type: "bowl", center: [0, rim, 0], radius: BOWL.radius, thickness: BOWL.thickness },
-      density: WALL_DENSITY,
+      density,
       breakable: true,
       velocity: [0, 0, 0],
-      ...wallMaterial(spacing, { fractureEnergy }),
+      ...wallMaterial(spacing, { fractureEnergy, bulkModulus }),
     },
     {
       kind: "fluid",
@@ -109,7 +113,7 @@ export function bowlOnWater(options: BowlOnWaterOptions): Scene {
   ];
   const impactScale = water.impactScale(impact);
   const { kRef } = impactReferences(impactScale);
-  const s0 = Math.sqrt(5 * fractureEnergy / (9 * WALL_BULK_MODULUS * horizon));
+  const s0 = Math.sqrt(5 * fractureEnergy / (9 * bulkModulus * horizon));
   return {
     id: options.id,
     scale: options.scale,
@@ -132,7 +136,9 @@ export function bowlOnWater(options: BowlOnWaterOptions): Scene {
     handlers: baselineHandlers(impactScale, { fluid: water.coupling }),
     applicableHandlers: [...options.applicableHandlers],
     notes: `r = ${r.toPrecision(4)} m, spacing 2r, δ = 3 spacings; bowl R = ${BOWL.radius} m, ` +
-      `t = ${BOWL.thickness} m, ρ = ${WALL_DENSITY} kg/m³, K = ${WALL_BULK_MODULUS} Pa, ` +
+      `t = ${BOWL.thickness} m, ${
+        options.material ? `${options.material.name} (${options.material.id}): ` : ""
+      }ρ = ${density} kg/m³, K = ${bulkModulus} Pa, ` +
       `s0 = ${s0.toExponential(2)} (G0 = ${fractureEnergy.toPrecision(3)} J/m²); pool ${
         2 * POOL.half
       } × ` +

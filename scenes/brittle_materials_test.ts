@@ -7,6 +7,7 @@ import {
 } from "./brittle_materials.ts";
 import { crackSpeedTimeStep, rayleighSpeed, WALL_BULK_MODULUS } from "./brittle_wall.ts";
 import { getScene, hasBrittleMaterial, sceneIds } from "./catalog.ts";
+import type { Scene } from "../core/scene.ts";
 
 Deno.test("brittle materials: bond-based moduli and fracture energies from the measured figures", () => {
   // G0 = K_Ic²(1 − ν²)/E with ν = 1/4: the values the module's sources give
@@ -33,17 +34,21 @@ Deno.test("brittle materials: bond-based moduli and fracture energies from the m
   assert.throws(() => brittleMaterial("toString"), /unknown brittle material "toString"/);
 });
 
-Deno.test("brittle materials: the walls of Figs. 5, 6 and 8 built of one", () => {
-  assert.deepEqual(sceneIds().filter(hasBrittleMaterial), [
+Deno.test("brittle materials: the breakable bodies of Figs. 5, 6, 8 and 9 built of one", () => {
+  const ids = [
     "fig5-wall",
     "fig6-wall",
+    "fig9-flip-peridynamics",
     "fig8-dam-break-wall",
-  ]);
-  for (const id of ["fig5-wall", "fig6-wall", "fig8-dam-break-wall"]) {
+    "fig8-bowl",
+  ];
+  assert.deepEqual(sceneIds().filter(hasBrittleMaterial).sort(), [...ids].sort());
+  const breakable = (s: Scene) => s.bodies.find((b) => b.kind === "solid" && b.breakable);
+  for (const id of ids) {
     for (const material of ["ice", "concrete"]) {
       const scene = getScene(id, { scale: "small", material });
       const m = peridynamicModuli(brittleMaterial(material));
-      const wall = scene.bodies.find((b) => b.name === "wall");
+      const wall = breakable(scene);
       assert.ok(wall?.kind === "solid" && wall.breakable);
       assert.equal(wall.density, m.density);
       assert.equal(wall.bulkModulus, m.bulkModulus);
@@ -55,7 +60,7 @@ Deno.test("brittle materials: the walls of Figs. 5, 6 and 8 built of one", () =>
       assert.ok(Math.abs(scene.dt / bound - 1) < 1e-12, `${id} × ${material}: dt ${scene.dt}`);
       assert.match(scene.notes ?? "", new RegExp(`\\(${material}\\)`));
       const ball = scene.bodies.find((b) => b.name === "ball");
-      if (id !== "fig8-dam-break-wall") {
+      if (id === "fig5-wall" || id === "fig6-wall") {
         // the ball stays 20× as dense as the wall and as stiff
         assert.ok(ball?.kind === "solid" && !ball.breakable);
         assert.ok(Math.abs(ball.density / (20 * m.density) - 1) < 1e-12);
@@ -63,13 +68,13 @@ Deno.test("brittle materials: the walls of Figs. 5, 6 and 8 built of one", () =>
       }
     }
     // without one: the family's material
-    const family = getScene(id, { scale: "small" }).bodies.find((b) => b.name === "wall");
+    const family = breakable(getScene(id, { scale: "small" }));
     assert.ok(family?.kind === "solid");
     assert.equal(family.bulkModulus, WALL_BULK_MODULUS);
   }
   assert.throws(
     () => getScene("fig4-fluid-cloth", { scale: "tiny", material: "ice" }),
-    /scene "fig4-fluid-cloth" has no breakable wall to give a material; scenes with one: fig5-wall/,
+    /scene "fig4-fluid-cloth" has no breakable body to give a material; scenes with one: fig5-wall/,
   );
   assert.throws(
     () => getScene("fig5-wall", { scale: "tiny", material: "wood" }),

@@ -25,7 +25,7 @@ export interface SceneVariant {
   /** F of the SPH water's speed of sound: the scenes of {@link hasSoundSpeed}. */
   soundSpeedFactor?: number;
   /**
-   * A real brittle material for the breakable wall (`brittle_materials.ts` id): the scenes of
+   * A real brittle material for the breakable body (`brittle_materials.ts` id): the scenes of
    * {@link hasBrittleMaterial}.
    */
   material?: string;
@@ -109,7 +109,7 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
   ],
   [
     "fig9-flip-peridynamics",
-    (scale) =>
+    (scale, { material }) =>
       fluidOnWall({
         id: "fig9-flip-peridynamics",
         figure: "Fig. 9",
@@ -117,6 +117,7 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
           "at scale paper Table I's 191K solid particles.",
         scale,
         applicableHandlers: ["*"],
+        material: material === undefined ? undefined : brittleMaterial(material),
       }),
   ],
   [
@@ -214,8 +215,14 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
   ],
   [
     "fig8-bowl",
-    (scale, { soundSpeedFactor }) =>
-      bowlOnWater({ id: "fig8-bowl", scale, soundSpeedFactor, applicableHandlers: ["*"] }),
+    (scale, { soundSpeedFactor, material }) =>
+      bowlOnWater({
+        id: "fig8-bowl",
+        scale,
+        soundSpeedFactor,
+        applicableHandlers: ["*"],
+        material: material === undefined ? undefined : brittleMaterial(material),
+      }),
   ],
   ...(["sph", "flip"] as const).map((fluidSystem): [string, Builder] => [
     `dam-break-${fluidSystem}`,
@@ -244,13 +251,16 @@ const SOUND_SPEED_SCENES: ReadonlySet<string> = new Set(
 );
 
 /**
- * The scenes whose breakable wall may be given a real brittle material (`getScene`'s `material`,
- * `deno task scene --material`): Figs. 5, 6 and 8 (middle).
+ * The scenes whose breakable body (a wall, Fig. 8's bowl) may be given a real brittle material
+ * (`getScene`'s `material`, `deno task scene --material`): Figs. 5, 6, 8 (middle and bottom) and
+ * 9 (bottom).
  */
 const MATERIAL_SCENES: ReadonlySet<string> = new Set([
   "fig5-wall",
   "fig6-wall",
   "fig8-dam-break-wall",
+  "fig8-bowl",
+  "fig9-flip-peridynamics",
 ]);
 
 /** Ids of every scene in the catalogue. */
@@ -269,7 +279,7 @@ export function getScene(id: string, options: { scale: Scale } & SceneVariant): 
   if (material !== undefined) {
     if (!MATERIAL_SCENES.has(id)) {
       throw new RangeError(
-        `scene "${id}" has no breakable wall to give a material; scenes with one: ${
+        `scene "${id}" has no breakable body to give a material; scenes with one: ${
           [...MATERIAL_SCENES].join(", ")
         }`,
       );

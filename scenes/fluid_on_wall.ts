@@ -26,14 +26,13 @@ import { baselineHandlers, impactReferences } from "./baseline_handlers.ts";
 import {
   type BrittleWallOptions,
   fractureEnergyBetween,
-  WALL_BULK_MODULUS,
-  WALL_DENSITY,
   WALL_GRAVITY,
   WALL_IMPACT_SPEED,
   WALL_SIZE,
   wallBody,
   wallImpactScale,
   wallMaterial,
+  wallModuli,
   wallSceneFrame,
 } from "./brittle_wall.ts";
 import { flipCellSize, RADIUS_BY_SCALE } from "./fluid_on_cloth.ts";
@@ -81,14 +80,16 @@ export function fluidOnWall(options: FluidOnWallOptions): Scene {
   const spacing = 2 * r;
   const frame = wallSceneFrame(options, r);
   const horizon = 3 * spacing;
-  // s0 halfway on a log scale between the static and the impact strain (module doc)
-  const staticStrain = WALL_DENSITY * -WALL_GRAVITY * WALL_SIZE.height / WALL_BULK_MODULUS;
-  const impactStrain = WATER_DENSITY * WALL_IMPACT_SPEED * WALL_IMPACT_SPEED / WALL_BULK_MODULUS;
-  const s0 = Math.sqrt(staticStrain * impactStrain);
-  const fractureEnergy = fractureEnergyBetween(
+  const { density, bulkModulus, ...family } = wallModuli(options.material);
+  // s0 halfway on a log scale between the static and the impact strain (module doc), or a real
+  // material's G0 (options.material)
+  const staticStrain = density * -WALL_GRAVITY * WALL_SIZE.height / bulkModulus;
+  const impactStrain = WATER_DENSITY * WALL_IMPACT_SPEED * WALL_IMPACT_SPEED / bulkModulus;
+  const fractureEnergy = options.material ? family.fractureEnergy : fractureEnergyBetween(
     { static: staticStrain, impact: impactStrain },
-    { bulkModulus: WALL_BULK_MODULUS, horizon },
+    { bulkModulus, horizon },
   );
+  const s0 = Math.sqrt(5 * fractureEnergy / (9 * bulkModulus * horizon));
   const length = fig9WaterLength();
   const waterMin = WALL.x - WATER.gap - length;
   // the frame's domain, reaching at least 5 cm behind the block in whole 0.3 m steps, so that
@@ -104,7 +105,7 @@ export function fluidOnWall(options: FluidOnWallOptions): Scene {
   };
   const dx = flipCellSize(domain, spacing);
   const bodies: Body[] = [
-    wallBody(wallMaterial(spacing, { fractureEnergy }), WALL),
+    wallBody(wallMaterial(spacing, { fractureEnergy, bulkModulus }), { ...WALL, density }),
     {
       kind: "fluid",
       name: "water",
@@ -133,8 +134,10 @@ export function fluidOnWall(options: FluidOnWallOptions): Scene {
     handlers: baselineHandlers(impactScale),
     applicableHandlers: [...options.applicableHandlers],
     notes:
-      `r = ${r.toPrecision(4)} m, spacing 2r, δ = 3 spacings; wall ρ = ${WALL_DENSITY} kg/m³, ` +
-      `K = ${WALL_BULK_MODULUS} Pa, s0 = ${s0.toExponential(2)} (G0 = ${
+      `r = ${r.toPrecision(4)} m, spacing 2r, δ = 3 spacings; ${
+        options.material ? `${options.material.name} (${options.material.id}): ` : ""
+      }wall ρ = ${density} kg/m³, ` +
+      `K = ${bulkModulus} Pa, s0 = ${s0.toExponential(2)} (G0 = ${
         fractureEnergy.toPrecision(3)
       } J/m²); water ${WATER_DENSITY} kg/m³, a ${
         length.toFixed(3)
