@@ -24,8 +24,8 @@ import type { Body, Scale, Scene } from "../core/scene.ts";
 import { baselineHandlers, impactReferences } from "./baseline_handlers.ts";
 import type { BrittleMaterial } from "./brittle_materials.ts";
 import {
+  bodyFractureEnergy,
   crackSpeedTimeStep,
-  fractureEnergyBetween,
   wallMaterial,
   wallModuli,
 } from "./brittle_wall.ts";
@@ -75,16 +75,15 @@ export function bowlOnWater(options: BowlOnWaterOptions): Scene {
     soundSpeedFactor: options.soundSpeedFactor,
   });
   // the SPH step, at most the crack-speed bound of the breakable solid (brittle_wall.ts)
-  const { density, bulkModulus, ...family } = wallModuli(options.material);
+  const { density, bulkModulus } = wallModuli(options.material);
   const dt = Math.min(water.dt, crackSpeedTimeStep(spacing, { bulkModulus, density }));
   const horizon = 3 * spacing;
-  // a real material's G0, or the family's rule
-  const fractureEnergy = options.material ? family.fractureEnergy : fractureEnergyBetween(
+  const fractureEnergy = bodyFractureEnergy(
     {
       static: density * g * BOWL.radius / bulkModulus,
       impact: WATER_RHO0 * impact * impact / bulkModulus,
     },
-    { bulkModulus, horizon },
+    { bulkModulus, horizon, material: options.material },
   );
   const rim = POOL.depth + BOWL.drop + BOWL.radius;
   const bodies: Body[] = [

@@ -139,6 +139,18 @@ export function fractureEnergyBetween(
 }
 
 /**
+ * The fracture energy G0 (J/m²) of a breakable body under a load of `strain`: a real material's own
+ * (`options.material`, `brittle_materials.ts`), else the family's rule ({@link fractureEnergyBetween}).
+ */
+export function bodyFractureEnergy(
+  strain: { static: number; impact: number },
+  options: { bulkModulus: number; horizon: number; material?: BrittleMaterial },
+): number {
+  if (options.material) return peridynamicModuli(options.material).fractureEnergy;
+  return fractureEnergyBetween(strain, options);
+}
+
+/**
  * The family's breakable wall of `material` standing on the ground at y = `bottom`: the box
  * [x, x + thickness] × [bottom, bottom + height] × [−width/2, width/2] ({@link WALL_SIZE}), density
  * {@link WALL_DENSITY} (or `position.density`), at rest, its lowest lattice layer pinned.

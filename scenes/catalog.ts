@@ -6,7 +6,7 @@
 import type { Scale, Scene } from "../core/scene.ts";
 import { validateScene } from "../core/scene.ts";
 import { bowlOnWater } from "./bowl_on_water.ts";
-import { brittleMaterial } from "./brittle_materials.ts";
+import { type BrittleMaterial, brittleMaterial } from "./brittle_materials.ts";
 import { brittleWall } from "./brittle_wall.ts";
 import { clothTori } from "./cloth_tori.ts";
 import { damBreakWall } from "./dam_break_wall.ts";
@@ -33,6 +33,11 @@ export interface SceneVariant {
 
 /** Builds a scene at a scale and variant. */
 type Builder = (scale: Scale, variant: SceneVariant) => Scene;
+
+/** The real brittle material of id `name` (`brittle_materials.ts`); undefined for none. */
+function materialOf(name: string | undefined): BrittleMaterial | undefined {
+  return name === undefined ? undefined : brittleMaterial(name);
+}
 
 /**
  * Handlers that apply to every scene where fluid meets cloth or solids, beyond those a scene
@@ -117,7 +122,7 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
           "at scale paper Table I's 191K solid particles.",
         scale,
         applicableHandlers: ["*"],
-        material: material === undefined ? undefined : brittleMaterial(material),
+        material: materialOf(material),
       }),
   ],
   [
@@ -130,7 +135,7 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
           "5 m/s; every handler is compared.",
         scale,
         applicableHandlers: ["*"],
-        material: material === undefined ? undefined : brittleMaterial(material),
+        material: materialOf(material),
       }),
   ],
   [
@@ -143,7 +148,7 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
           "particles.",
         scale,
         applicableHandlers: ["merge-split"],
-        material: material === undefined ? undefined : brittleMaterial(material),
+        material: materialOf(material),
       }),
   ],
   ...[1, 10, 100].map((ratio): [string, Builder] => [
@@ -209,7 +214,7 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
         id: "fig8-dam-break-wall",
         scale,
         soundSpeedFactor,
-        material: material === undefined ? undefined : brittleMaterial(material),
+        material: materialOf(material),
         applicableHandlers: ["*"],
       }),
   ],
@@ -221,7 +226,7 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
         scale,
         soundSpeedFactor,
         applicableHandlers: ["*"],
-        material: material === undefined ? undefined : brittleMaterial(material),
+        material: materialOf(material),
       }),
   ],
   ...(["sph", "flip"] as const).map((fluidSystem): [string, Builder] => [

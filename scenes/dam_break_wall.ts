@@ -25,8 +25,8 @@ import type { Body, Scale, Scene } from "../core/scene.ts";
 import { baselineHandlers, impactReferences } from "./baseline_handlers.ts";
 import type { BrittleMaterial } from "./brittle_materials.ts";
 import {
+  bodyFractureEnergy,
   crackSpeedTimeStep,
-  fractureEnergyBetween,
   wallMaterial,
   wallModuli,
 } from "./brittle_wall.ts";
@@ -82,17 +82,16 @@ export function damBreakWall(options: DamBreakWallOptions): Scene {
     depth: COLUMN.height,
     soundSpeedFactor: options.soundSpeedFactor,
   });
-  const { density, bulkModulus, ...family } = wallModuli(options.material);
+  const { density, bulkModulus } = wallModuli(options.material);
   // the SPH step, at most the crack-speed bound of the breakable solid (brittle_wall.ts)
   const dt = Math.min(water.dt, crackSpeedTimeStep(spacing, { bulkModulus, density }));
   const horizon = 3 * spacing;
-  // a real material's G0, or the family's rule
-  const fractureEnergy = options.material ? family.fractureEnergy : fractureEnergyBetween(
+  const fractureEnergy = bodyFractureEnergy(
     {
       static: density * g * WALL.height / bulkModulus,
       impact: WATER_RHO0 * front * front / bulkModulus,
     },
-    { bulkModulus, horizon },
+    { bulkModulus, horizon, material: options.material },
   );
   const material = wallMaterial(spacing, { fractureEnergy, bulkModulus });
   const wallMin: [number, number, number] = [WALL.x, TANK.min[1], -WALL.width / 2];

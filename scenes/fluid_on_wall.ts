@@ -24,8 +24,8 @@
 import type { Body, Scale, Scene } from "../core/scene.ts";
 import { baselineHandlers, impactReferences } from "./baseline_handlers.ts";
 import {
+  bodyFractureEnergy,
   type BrittleWallOptions,
-  fractureEnergyBetween,
   WALL_GRAVITY,
   WALL_IMPACT_SPEED,
   WALL_SIZE,
@@ -80,14 +80,14 @@ export function fluidOnWall(options: FluidOnWallOptions): Scene {
   const spacing = 2 * r;
   const frame = wallSceneFrame(options, r);
   const horizon = 3 * spacing;
-  const { density, bulkModulus, ...family } = wallModuli(options.material);
+  const { density, bulkModulus } = wallModuli(options.material);
   // s0 halfway on a log scale between the static and the impact strain (module doc), or a real
   // material's G0 (options.material)
   const staticStrain = density * -WALL_GRAVITY * WALL_SIZE.height / bulkModulus;
   const impactStrain = WATER_DENSITY * WALL_IMPACT_SPEED * WALL_IMPACT_SPEED / bulkModulus;
-  const fractureEnergy = options.material ? family.fractureEnergy : fractureEnergyBetween(
+  const fractureEnergy = bodyFractureEnergy(
     { static: staticStrain, impact: impactStrain },
-    { bulkModulus, horizon },
+    { bulkModulus, horizon, material: options.material },
   );
   const s0 = Math.sqrt(5 * fractureEnergy / (9 * bulkModulus * horizon));
   const length = fig9WaterLength();
