@@ -7,8 +7,12 @@
  *   compilers and runtimes: SwiftShader runs workgroups on several threads and has no
  *   loop-iteration cap, llvmpipe and lavapipe stop a loop after 65,535 iterations. The GPU test
  *   files (those whose imports reach `gpu/runtime/device.ts`, or that start processes) run on
- *   each implementation found; the others once. A missing implementation is reported as skipped
- *   with the packages that bring it; `--require` makes that a failure (CI). On lavapipe every
+ *   each implementation found; the others once. A GPU test file that tests the bench's tools (its
+ *   command line, results files, shards, diagnostics, the browser pages: what it asserts does not
+ *   depend on the WebGPU implementation, whose kernels and engine the other files test on each)
+ *   says so in a line `// run_tests: one implementation (why)` ({@link ONE_IMPLEMENTATION}) and
+ *   runs once, on {@link ONCE_IMPLEMENTATION} where present. A missing implementation is reported
+ *   as skipped with the packages that bring it; `--require` makes that a failure (CI). On lavapipe every
  *   device asks for WebGPU's guaranteed 8 storage buffers per stage (`MERGESPLIT_STORAGE_BUFFERS`),
  *   so a default-path layout that binds more fails every test that builds it.
  * - One process per test file (at most `--jobs` at a time): a WebGPU instance is never torn
@@ -115,6 +119,25 @@ export interface FileOutcome {
 
 const SKIP_DIRS = new Set(["node_modules", ".git", "out"]);
 
+/**
+ * The line by which a GPU test file asks to run on one implementation: `// run_tests: one
+ * implementation (why)`, the reason in the parentheses. For files that test the bench's tools, not
+ * the kernels or the engine (those run on every implementation).
+ */
+export const ONE_IMPLEMENTATION = /^\/\/ run_tests: one implementation \(.+\)$/m;
+
+/**
+ * Where a {@link ONE_IMPLEMENTATION} file runs: lavapipe, the adapter `deno task bench` gets on a
+ * machine with the Vulkan packages (at WebGPU's guaranteed 8 storage buffers); else the first
+ * implementation present.
+ */
+export const ONCE_IMPLEMENTATION = "lavapipe";
+
+/** Whether a test file carries the {@link ONE_IMPLEMENTATION} line. */
+export function runsOnce(file: string): boolean {
+  return ONE_IMPLEMENTATION.test(Deno.readTextFileSync(file));
+}
+
 /** Every `*_test.ts` under `root`, sorted. */
 export function findTestFiles(root = "."): string[] {
   const out: string[] = [];
@@ -214,6 +237,27 @@ async function runFile(file: string, impl: Implementation): Promise<FileOutcome>
   };
 }
 
+/**
+ * Which test file runs on which implementation: a file that does not use the GPU once, on the
+ * first implementation found; a GPU file marked {@link ONE_IMPLEMENTATION} once, on
+ * {@link ONCE_IMPLEMENTATION} (else the first found); every other GPU file on each one found.
+ */
+export function planJobs(
+  files: readonly string[],
+  found: readonly Implementation[],
+): [file: string, impl: Implementation][] {
+  const memo = new Map<string, boolean>();
+  const jobs: [string, Implementation][] = [];
+  const cpuImpl = found[0] ?? IMPLEMENTATIONS[0];
+  const onceImpl = found.find((i) => i.id === ONCE_IMPLEMENTATION) ?? cpuImpl;
+  for (const f of files) {
+    if (!usesGpu(f, memo)) jobs.push([f, cpuImpl]);
+    else if (runsOnce(f)) jobs.push([f, onceImpl]);
+    else for (const impl of found) jobs.push([f, impl]);
+  }
+  return jobs;
+}
+
 /** Runs the suite; returns the outcomes (the caller prints and sets the exit status). */
 export async function runTests(options: RunTestsOptions = {}): Promise<{
   outcomes: FileOutcome[];
@@ -238,13 +282,7 @@ export async function runTests(options: RunTestsOptions = {}): Promise<{
     !options.paths?.length || options.paths.some((p) => f.startsWith(p.replace(/^\.\//, "")))
   );
   if (files.length === 0) throw new RangeError(`no test files under ${options.paths?.join(", ")}`);
-  const memo = new Map<string, boolean>();
-  const jobs: [string, Implementation][] = [];
-  const cpuImpl = found[0] ?? IMPLEMENTATIONS[0];
-  for (const f of files) {
-    if (usesGpu(f, memo)) { for (const impl of found) jobs.push([f, impl]); }
-    else jobs.push([f, cpuImpl]);
-  }
+  const jobs = planJobs(files, found);
   const outcomes: FileOutcome[] = [];
   let next = 0;
   const width = Math.max(1, options.jobs ?? navigator.hardwareConcurrency ?? 2);

@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { findTestFiles, IMPLEMENTATIONS, parseSummary, usesGpu } from "./run_tests.ts";
+import {
+  findTestFiles,
+  IMPLEMENTATIONS,
+  ONE_IMPLEMENTATION,
+  parseSummary,
+  planJobs,
+  runsOnce,
+  usesGpu,
+} from "./run_tests.ts";
 
 Deno.test("run_tests: files, GPU classification, summaries", async (t) => {
   await t.step("finds the test files, none under node_modules or reports/out", () => {
@@ -16,6 +24,36 @@ Deno.test("run_tests: files, GPU classification, summaries", async (t) => {
       assert.equal(usesGpu("gpu/metrics/metrics_test.ts"), true);
       assert.equal(usesGpu("core/rng_test.ts"), false);
       assert.equal(usesGpu("reports/scaling_fit_test.ts"), false);
+    },
+  );
+  await t.step(
+    "a GPU file marked `// run_tests: one implementation (why)` runs once, on lavapipe",
+    () => {
+      assert.equal(runsOnce("bench/main_test.ts"), true);
+      assert.equal(runsOnce("gpu/engine_test.ts"), false);
+      // the reason is required, and the line is a comment of its own
+      assert.ok(ONE_IMPLEMENTATION.test("// run_tests: one implementation (tools)"));
+      assert.ok(!ONE_IMPLEMENTATION.test("// run_tests: one implementation"));
+      assert.ok(!ONE_IMPLEMENTATION.test("const s = '// run_tests: one implementation (x)'"));
+      const files = ["bench/main_test.ts", "gpu/engine_test.ts", "core/rng_test.ts"];
+      const plan = (ids: string[]) =>
+        planJobs(files, IMPLEMENTATIONS.filter((i) => ids.includes(i.id)))
+          .map(([f, i]) => `${f} ${i.id}`);
+      assert.deepEqual(plan(["llvmpipe", "lavapipe", "swiftshader"]), [
+        "bench/main_test.ts lavapipe",
+        "gpu/engine_test.ts llvmpipe",
+        "gpu/engine_test.ts lavapipe",
+        "gpu/engine_test.ts swiftshader",
+        "core/rng_test.ts llvmpipe",
+      ]);
+      // without lavapipe (or with --impl naming others): the first implementation found
+      assert.deepEqual(plan(["swiftshader"]), [
+        "bench/main_test.ts swiftshader",
+        "gpu/engine_test.ts swiftshader",
+        "core/rng_test.ts swiftshader",
+      ]);
+      // every marked file uses the GPU (a mark on a CPU test would mean nothing)
+      for (const f of findTestFiles().filter(runsOnce)) assert.ok(usesGpu(f), f);
     },
   );
   await t.step("Deno's summary lines are read, colours or not", () => {

@@ -1,3 +1,4 @@
+// run_tests: one implementation (the bench's refusals of bad command-line input)
 /**
  * Bad command-line input found by trying the bench as a new user would (issue 23): each is a
  * one-line usage error (exit status 2) before anything runs, never a run of the wrong thing.

@@ -1,3 +1,4 @@
+// run_tests: one implementation (the hotspots diagnostic)
 import assert from "node:assert/strict";
 import { Rng } from "../core/rng.ts";
 import { latticeRestDensity, sphDensity } from "../core/sph_reference.ts";

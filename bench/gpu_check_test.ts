@@ -1,3 +1,4 @@
+// run_tests: one implementation (the device check's stages and budget)
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { parseResults } from "../core/result.ts";

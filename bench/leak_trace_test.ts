@@ -1,3 +1,4 @@
+// run_tests: one implementation (the leak-trace diagnostic's log of a ball let through)
 import assert from "node:assert/strict";
 import { type FollowedPoint, formatTrace, type LeakEvent, traceLeaks } from "./leak_trace.ts";
 import { getScene } from "../scenes/catalog.ts";

@@ -1,3 +1,4 @@
+// run_tests: one implementation (the bench's command line as a subprocess)
 import assert from "node:assert/strict";
 import { getScene } from "../scenes/catalog.ts";
 import { sceneToJson } from "../core/scene.ts";

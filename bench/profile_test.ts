@@ -1,3 +1,4 @@
+// run_tests: one implementation (the profile command; the kernel profiler itself runs on each)
 import assert from "node:assert/strict";
 import { getScene } from "../scenes/catalog.ts";
 import { Engine } from "../gpu/engine.ts";

@@ -1,3 +1,4 @@
+// run_tests: one implementation (results files after a full disk and a torn line; runs on GL)
 /**
  * End to end (issue 23): a disk that fills during a run, and a run killed while writing a line,
  * leave a results file that `report` and `--verify` read with every finished case in it.

@@ -1,3 +1,4 @@
+// run_tests: one implementation (the runner's timeouts and shared device)
 import assert from "node:assert/strict";
 import { getScene } from "../scenes/catalog.ts";
 import { type CaseRecord, recordLine } from "../core/result.ts";

@@ -1,3 +1,4 @@
+// run_tests: one implementation (the --shard parts and report --merge)
 /**
  * End to end (issue 23): the three parts of a `--shard i/3` run hold disjoint cases whose union is
  * the unsharded run's case list, and `report --merge` of the parts names that list complete, or

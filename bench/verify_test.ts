@@ -1,3 +1,4 @@
+// run_tests: one implementation (the --verify command)
 import assert from "node:assert/strict";
 import { getScene } from "../scenes/catalog.ts";
 import { HANDLERS } from "../gpu/handlers/registry.ts";

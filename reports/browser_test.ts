@@ -1,3 +1,4 @@
+// run_tests: one implementation (the report in Chromium, whose WebGPU is its own)
 /**
  * Opens a generated report in headless Chromium and checks it as a person would see it: the page
  * runs its self-test (`#selftest`: no console errors, every chart canvas drawn, the 3D view

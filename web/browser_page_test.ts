@@ -1,3 +1,4 @@
+// run_tests: one implementation (the browser bench in Chromium, whose WebGPU is its own)
 /**
  * The browser bench from a fresh build: `deno task web`'s folder, opened in headless Chromium on
  * SwiftShader, runs `fig4-fluid-cloth` at `tiny` under merge-split, the record it offers passes
