@@ -517,19 +517,22 @@ fn g2p(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: 
 
 // Per FLIP particle, after g2p (optional): the separation velocity of core/flip_reference.ts
 // separationVelocity, over the FLIP particles in the 27 neighbour cells (cell ≥ dx ≥ the distance),
-// in their fixed order.
+// in their fixed order. Invocation k handles particle sorted[k] (cell order, as the density
+// correction's kernels), so neighbouring invocations walk the same cells.
 @compute @workgroup_size(WG)
 fn separation(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = invocation(gid, nwg);
-  if (i >= P.nbDims.w || owned[i] == 0u) { return; }
+  let k = invocation(gid, nwg);
+  if (k >= P.nbDims.w) { return; }
+  let i = sorted[k];
+  if (owned[i] == 0u) { return; }
   let x = pos[i].xyz;
   let d0 = P.separationDistance;
   let nc = gridCell(x, P.nbMin, P.nbCell, P.nbDims.xyz);
   var dv = vec3f(0.0);
   for (var row = 0u; row < 9u; row++) {
     let span = gridNeighborRow(nc, row, P.nbDims.xyz);
-    for (var k = span.x; k < span.y; k++) {
-      let j = sorted[k];
+    for (var e = span.x; e < span.y; e++) {
+      let j = sorted[e];
       if (j == i || owned[j] == 0u) { continue; }
       let d = x - pos[j].xyz;
       let l = length(d);

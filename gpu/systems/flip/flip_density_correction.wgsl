@@ -23,7 +23,10 @@
 // wide (one plane per axis). Image set sub = 0 is the particles themselves.
 //
 // Sums run over the grid's fixed order (image sets, then 27 cells in z, y, x order, then `sorted`
-// order), so a run is repeatable bit for bit. No atomics.
+// order), so a run is repeatable bit for bit. No atomics. Invocation k handles particle i =
+// sorted[k] (the grid holds every particle, so `sorted` is a permutation of 0 .. N − 1), writing to
+// index i: neighbouring invocations then walk the same cells, as the SPH kernels do (sph.wgsl);
+// each particle's sums are the same whichever invocation computes them.
 
 struct DensityParams {
   gridMin: vec3f,
@@ -64,8 +67,9 @@ fn spiky_factor(r: f32) -> f32 {
 
 @compute @workgroup_size(WG)
 fn density_weight(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = invocation(gid, nwg);
-  if (i >= P.dims.w) { return; }
+  let k = invocation(gid, nwg);
+  if (k >= P.dims.w) { return; }
+  let i = sorted[k];
   if (rest[i] <= 0.0) {
     invMass[i] = 0.0;
     return;
@@ -76,8 +80,8 @@ fn density_weight(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgr
   var contact = false;
   for (var row = 0u; row < 9u; row++) {
     let span = gridNeighborRow(c, row, P.dims.xyz);
-    for (var k = span.x; k < span.y; k++) {
-      let j = sorted[k];
+    for (var e = span.x; e < span.y; e++) {
+      let j = sorted[e];
       if (rest[j] > 0.0) { continue; }
       let d = xi - pos[j].xyz;
       if (dot(d, d) < h2) { contact = true; }
@@ -88,8 +92,9 @@ fn density_weight(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgr
 
 @compute @workgroup_size(WG)
 fn density_multiplier(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = invocation(gid, nwg);
-  if (i >= P.dims.w) { return; }
+  let k = invocation(gid, nwg);
+  if (k >= P.dims.w) { return; }
+  let i = sorted[k];
   let rho0 = rest[i];
   if (rho0 <= 0.0) {
     mu[i] = 0.0;
@@ -108,8 +113,8 @@ fn density_multiplier(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wo
     let twice = 2.0 * mir.plane;
     for (var row = 0u; row < 9u; row++) {
       let span = gridNeighborRow(c, row, P.dims.xyz);
-      for (var k = span.x; k < span.y; k++) {
-        let j = sorted[k];
+      for (var e = span.x; e < span.y; e++) {
+        let j = sorted[e];
         if (rest[j] <= 0.0) { continue; }
         let xj = pos[j].xyz;
         let d = xi - select(xj, twice - xj, flip);
@@ -133,8 +138,9 @@ fn density_multiplier(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wo
 
 @compute @workgroup_size(WG)
 fn density_move(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = invocation(gid, nwg);
-  if (i >= P.dims.w) { return; }
+  let k = invocation(gid, nwg);
+  if (k >= P.dims.w) { return; }
+  let i = sorted[k];
   let pi = pos[i];
   let wi = invMass[i];
   if (wi <= 0.0) {
@@ -153,8 +159,8 @@ fn density_move(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
     let twice = 2.0 * mir.plane;
     for (var row = 0u; row < 9u; row++) {
       let span = gridNeighborRow(c, row, P.dims.xyz);
-      for (var k = span.x; k < span.y; k++) {
-        let j = sorted[k];
+      for (var e = span.x; e < span.y; e++) {
+        let j = sorted[e];
         if ((sub == 0u && j == i) || rest[j] <= 0.0) { continue; }
         let xj = pos[j].xyz;
         let d = xi - select(xj, twice - xj, flip);
