@@ -22,9 +22,8 @@ import type { Scale, Scene } from "../core/scene.ts";
 import { buildParticles, type ParticleSet } from "../core/scene_builder.ts";
 import { latticeRestDensity, poly6 } from "../core/sph_reference.ts";
 import { getScene } from "../scenes/catalog.ts";
-import { Engine } from "../gpu/engine.ts";
 import { FLUID_KERNEL_RADII } from "../gpu/metrics/fluid_metrics.ts";
-import type { GpuContext } from "../gpu/runtime/device.ts";
+import { type DiagnosticRun, startDiagnostic } from "./diagnostic_run.ts";
 import { type Point, PointGrid } from "./point_grid.ts";
 import { particleAt } from "./sheet_sides.ts";
 
@@ -200,15 +199,10 @@ export function fluidHotspots(
   };
 }
 
-/** What {@link traceHotspots} takes beside the scene. */
-export interface HotspotTraceOptions {
-  handler: string;
-  params?: Record<string, number>;
-  /** Steps to run (default: the scene's duration / dt). */
-  steps?: number;
+/** What {@link traceHotspots} takes beside the scene: the case, and how often to sample it. */
+export interface HotspotTraceOptions extends DiagnosticRun {
   /** Steps between samples (default 50); the start is sampled too. */
   every?: number;
-  gpu?: GpuContext;
   /** Called with each sample as it is taken. */
   onSample?: (sample: HotspotSample) => void;
 }
@@ -223,12 +217,7 @@ export async function traceHotspots(
     throw new RangeError(`traceHotspots: every must be an integer >= 1, got ${every}`);
   }
   const setup = hotspotSetup(scene, buildParticles(scene));
-  const steps = options.steps ?? Math.round(scene.duration / scene.dt);
-  const engine = await Engine.create(scene, {
-    handler: options.handler,
-    params: options.params,
-    gpu: options.gpu,
-  });
+  const { engine, steps } = await startDiagnostic(scene, options);
   const samples: HotspotSample[] = [];
   try {
     for (let step = 0;;) {

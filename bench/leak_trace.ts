@@ -23,8 +23,7 @@ import { parseArgs } from "node:util";
 import type { Scale, Scene } from "../core/scene.ts";
 import { buildParticles } from "../core/scene_builder.ts";
 import { getScene } from "../scenes/catalog.ts";
-import { Engine } from "../gpu/engine.ts";
-import type { GpuContext } from "../gpu/runtime/device.ts";
+import { type DiagnosticRun, startDiagnostic } from "./diagnostic_run.ts";
 import {
   particleAt as at,
   SheetSides,
@@ -148,14 +147,8 @@ export interface FollowedPoint {
   outside: boolean[];
 }
 
-/** Options of {@link traceLeaks}. */
-export interface TraceOptions {
-  handler: string;
-  /** Overrides of the handler's parameters (as `--param`). */
-  params?: Readonly<Record<string, number>>;
-  /** Steps (default the scene's duration / dt). */
-  steps?: number;
-  gpu?: GpuContext;
+/** Options of {@link traceLeaks}: the case, and what to report as it runs. */
+export interface TraceOptions extends DiagnosticRun {
   /** Called with each event as it is seen (a long trace reports before it ends). */
   onEvent?: (event: LeakEvent) => void;
   /** Called with each jump (a move longer than {@link JUMP_RADII} in one step) as it is seen. */
@@ -186,12 +179,7 @@ export async function traceLeaks(scene: Scene, options: TraceOptions): Promise<L
     throw new RangeError(`traceLeaks: scene ${scene.id} has no cloth body to pass through`);
   }
   const bodyOf = (i: number) => built.bodies.find((b) => i >= b.start && i < b.start + b.count)!;
-  const steps = options.steps ?? Math.round(scene.duration / scene.dt);
-  const engine = await Engine.create(scene, {
-    handler: options.handler,
-    params: options.params,
-    gpu: options.gpu,
-  });
+  const { engine, steps } = await startDiagnostic(scene, options);
   try {
     const reachOf = (s: TracedSheet) => Math.max(2 * scene.radius, s.spacing);
     let pos = await engine.readPositions();

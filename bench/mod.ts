@@ -23,6 +23,7 @@ export {
   type LeakTrace,
   traceLeaks,
 } from "./leak_trace.ts";
+export { type DiagnosticRun, startDiagnostic } from "./diagnostic_run.ts";
 export { SheetSides, type SideObservation, type TracedSheet } from "./sheet_sides.ts";
 export { PointGrid } from "./point_grid.ts";
 export {
