@@ -1,8 +1,11 @@
 /**
- * `deno task gpu-check [--budget seconds] [--out dir] [--adapter a]`: the checks to run on a
- * machine with a GPU, in priority order within a time budget (`bench/gpu_check_plan.ts`): the
- * adapters, the default suite at `small`, Fig. 4 at `small`, `medium` and `paper`, Table I's six
- * scenes at `paper` and the SPH dam break at `paper`, with 20 steps each. It writes one
+ * `deno task gpu-check [--plan id] [--budget seconds] [--out dir] [--adapter a]`: the checks to
+ * run on a machine with a GPU, in priority order within a time budget (`bench/gpu_check_plan.ts`).
+ * The `hardware` plan (the default): the adapters, the default suite at `small`, Fig. 4 at `small`,
+ * `medium` and `paper`, Table I's six scenes at `paper` and the SPH dam break at `paper`, with 200
+ * steps each; the `fidelity` plan: issue 24's runs that need a GPU (Figs. 5 and 8 of ice, Fig. 11's
+ * size limits at `medium`; a stage's scene files of a real material are written into its folder
+ * first, `bench/scene_export.ts`). It writes one
  * `results.jsonl` of ordinary records, `report.html` from it, `adapters.txt`, and `gpu-check.json`
  * saying which stages ran (complete, cut by the budget, skipped) with how many cases and seconds.
  *
@@ -27,9 +30,12 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { OutputDirError, prepareOutputDir } from "./output_dir.ts";
+import { exportScene } from "./scene_export.ts";
 import {
   type BudgetPolicy,
   budgetPolicy,
+  getGpuCheckPlan,
+  GPU_CHECK_PLANS,
   planStages,
   reportDeadline,
   type Stage,
@@ -40,17 +46,23 @@ import {
 
 /** The usage text. */
 export const GPU_CHECK_USAGE =
-  `usage: deno task gpu-check [--budget <seconds>] [--out <dir>] [--adapter <a>]
+  `usage: deno task gpu-check [--plan <id>] [--budget <seconds>] [--out <dir>] [--adapter <a>]
 
-Runs, in this order and within the budget, each as an ordinary bench run: the adapters
-(--list-adapters), the default suite at small, fig4-fluid-cloth under merge-split at small, medium
-and paper (200 steps), Table I's six scenes at paper (--suite table1, 20 steps), the SPH dam break
-at paper (20 steps). A stage that would start with too little time left is skipped; one still
-running when its time is up is interrupted (its finished cases are kept). Writes results.jsonl
-(every stage's records), report.html, adapters.txt and gpu-check.json (per stage: complete, cut,
-reached or skipped, cases, seconds) into the output folder, and stages/<stage>/ with each stage's
-own results and log.
+Runs a plan's stages in order within the budget, each as an ordinary bench run. Plans:
+${
+    Object.entries(GPU_CHECK_PLANS).map(([id, p]) => `  ${id.padEnd(10)} ${p.description}`).join(
+      "\n",
+    )
+  }
+A stage that would start with too little time left is skipped; one still running when its time is
+up is interrupted (its finished cases are kept). Writes results.jsonl (every stage's records),
+report.html, adapters.txt and gpu-check.json (per stage: complete, cut, reached or skipped, cases,
+seconds) into the output folder, and stages/<stage>/ with each stage's own results, log and scene
+files.
 
+  --plan <id>         ${Object.keys(GPU_CHECK_PLANS).join(" | ")} (default ${
+    Object.keys(GPU_CHECK_PLANS)[0]
+  })
   --budget <seconds>  the whole check's time limit, report included (default 900)
   --out <dir>         output folder (default reports/out/gpu-check-<timestamp>); not one that
                       holds an earlier check's results
@@ -70,6 +82,8 @@ export class GpuCheckUsageError extends Error {
 
 /** The parsed arguments of `deno task gpu-check`. */
 export interface GpuCheckArgs {
+  /** `--plan`: the id of the plan in `GPU_CHECK_PLANS` (default its first, `hardware`). */
+  plan: string;
   /** `--budget`: seconds for the whole check, report included. */
   budget: number;
   /** `--out`; null for the default `reports/out/gpu-check-<timestamp>`. */
@@ -83,13 +97,14 @@ export interface GpuCheckArgs {
 export const DEFAULT_BUDGET = 900;
 
 const OPTIONS = {
+  plan: { type: "string" },
   budget: { type: "string" },
   out: { type: "string" },
   adapter: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
-const VALID = "valid options: --budget <seconds>, --out <dir>, --adapter <a>, --help";
+const VALID = "valid options: --plan <id>, --budget <seconds>, --out <dir>, --adapter <a>, --help";
 
 /** Turns node:util parseArgs' error into one line naming the option. */
 function usageLine(e: Error & { code?: string }): string {
@@ -128,10 +143,17 @@ export function parseGpuCheckArgs(args: readonly string[]): GpuCheckArgs {
       `--budget must be a number of seconds > 0, got "${values.budget}"`,
     );
   }
-  for (const name of ["out", "adapter"] as const) {
+  for (const name of ["plan", "out", "adapter"] as const) {
     if (values[name] === "") throw new GpuCheckUsageError(`--${name} must not be empty`);
   }
+  const plan = values.plan ?? Object.keys(GPU_CHECK_PLANS)[0];
+  try {
+    getGpuCheckPlan(plan);
+  } catch (e) {
+    throw new GpuCheckUsageError(`--plan: ${(e as Error).message}`);
+  }
   return {
+    plan,
     budget,
     out: values.out ?? null,
     adapter: values.adapter ?? null,
@@ -172,6 +194,8 @@ export interface StageSummary {
 
 /** What `gpu-check.json` holds. */
 export interface GpuCheckSummary {
+  /** The plan's id (`--plan`); null for stages given directly (tests). */
+  plan: string | null;
   startedAt: string;
   budgetSeconds: number;
   /** Seconds from start to the summary's last write. */
@@ -205,7 +229,9 @@ export interface GpuCheckOptions {
   out: string;
   /** `--adapter` for every bench stage; default the bench's. */
   adapter?: string | null;
-  /** The stages, in priority order; default {@link planStages}`()`. */
+  /** The plan's id, recorded in the summary (default `hardware` unless `stages` are given). */
+  plan?: string;
+  /** The stages, in priority order; default the plan's. */
   stages?: readonly Stage[];
   /** Default {@link budgetPolicy}`(budget)`. */
   policy?: BudgetPolicy;
@@ -322,6 +348,28 @@ export function completeRecordLines(text: string): string[] {
   });
 }
 
+/**
+ * Writes the scene files of `stage` into `dir` (`<scene>-<material>-<scale>.json`, as `deno task
+ * scene` writes them) and returns the bench arguments that run them (`--scene <path>` each).
+ */
+export function writeSceneFiles(stage: Pick<Stage, "sceneFiles">, dir: string): string[] {
+  const args: string[] = [];
+  for (const f of stage.sceneFiles ?? []) {
+    const path = join(dir, `${f.scene}-${f.material}-${f.scale}.json`);
+    const { text } = exportScene([
+      "--scene",
+      f.scene,
+      "--scale",
+      f.scale,
+      "--material",
+      f.material,
+    ]);
+    Deno.writeTextFileSync(path, text);
+    args.push("--scene", path);
+  }
+  return args;
+}
+
 /** What a check writes that a later check in the same folder would overwrite or mix into. */
 const EARLIER_OUTPUT = ["results.jsonl", "gpu-check.json", "stages"];
 
@@ -353,7 +401,8 @@ export async function runGpuCheck(options: GpuCheckOptions): Promise<GpuCheckSum
   const elapsed = () => (performance.now() - t0) / 1000;
   const { budget } = options;
   const policy = options.policy ?? budgetPolicy(budget);
-  const stages = options.stages ?? planStages();
+  const plan = options.plan ?? (options.stages ? null : "hardware");
+  const stages = options.stages ?? (plan === null ? planStages() : getGpuCheckPlan(plan).stages());
   const echo = options.echo ?? true;
   const out = resolve(options.out);
   const earlier = EARLIER_OUTPUT.filter((name) => exists(join(out, name)));
@@ -369,6 +418,7 @@ export async function runGpuCheck(options: GpuCheckOptions): Promise<GpuCheckSum
   Deno.writeTextFileSync(resultsPath, "");
   const summaryPath = join(out, "gpu-check.json");
   const summary: GpuCheckSummary = {
+    plan,
     startedAt: new Date().toISOString(),
     budgetSeconds: budget,
     elapsedSeconds: 0,
@@ -437,6 +487,7 @@ export async function runGpuCheck(options: GpuCheckOptions): Promise<GpuCheckSum
       const timeout = Math.max(1, Math.floor(window.seconds));
       entry.args = [
         ...stage.args,
+        ...writeSceneFiles(stage, dir),
         ...(stage.kind === "bench" && options.adapter ? ["--adapter", options.adapter] : []),
         ...(stage.kind === "bench" ? ["--timeout", String(timeout), "--out", dir] : []),
       ];
@@ -581,6 +632,7 @@ export async function main(args: readonly string[]): Promise<number> {
   let summary: GpuCheckSummary;
   try {
     summary = await runGpuCheck({
+      plan: parsed.plan,
       budget: parsed.budget,
       out: parsed.out ?? gpuCheckOutDir(),
       adapter: parsed.adapter,

@@ -13,6 +13,18 @@
  */
 import type { Scale } from "../core/scene.ts";
 
+/**
+ * A scene file a stage runs: a catalogue scene at one scale with a real brittle material, as
+ * `deno task scene --scene <scene> --scale <scale> --material <material>` writes it
+ * (`bench/scene_export.ts`). The runner writes it into the stage's folder before the stage starts
+ * and passes it to the bench as one more `--scene`.
+ */
+export interface StageSceneFile {
+  scene: string;
+  scale: Scale;
+  material: string;
+}
+
 /** One stage of the check: a run of `bench/main.ts` with these arguments. */
 export interface Stage {
   /** Short name; also the stage's folder under `stages/` in the output folder. */
@@ -28,6 +40,8 @@ export interface Stage {
   args: readonly string[];
   /** The fewest seconds worth starting the stage with; with less it is skipped. */
   minSeconds: number;
+  /** Scene files written before the stage and run by it (bench stages). */
+  sceneFiles?: readonly StageSceneFile[];
 }
 
 /** Options of {@link planStages}. */
@@ -106,6 +120,123 @@ export function planStages(options: PlanOptions = {}): Stage[] {
       minSeconds: 30,
     },
   ];
+}
+
+/**
+ * The stages of issue 24's measurements that need a GPU (fidelity: brittle fracture from a real
+ * material, merge-split's leaks at `medium`), in its priority order, each sized by its steps at an
+ * NVIDIA H100's measured rates (a few ms a step at `small`; `fig11-nlimit-inf` at `medium`, 11,000
+ * steps, took 255 s):
+ * - Fig. 5 of ice at `small` (18,518 steps) under merge-split and the strong baselines: whether
+ *   merge-split breaks a real brittle wall into pieces while strong forces pulverise it (items 1–2,
+ *   claims p, p2, u2's question on Fig. 5);
+ * - Fig. 8's dam break against an ice wall at `small` (92,590 steps): whether the wall cracks at its
+ *   foot and breaks into pieces (items 1–2);
+ * - Fig. 11's four size limits not yet run at `medium` (11,000 steps each; 4–8 first, the slowest
+ *   here): whether merge-split lets nothing through (item 5);
+ * - Fig. 5 of ice at `medium` (37,036 steps) and Fig. 8's bowl of ice at `small` (92,590 steps).
+ *
+ * The adapters first, as in {@link planStages}. `scale` and `steps` replace every bench stage's own,
+ * scene files' scales included (a quick run of the same plan).
+ */
+export function planFidelityStages(options: PlanOptions = {}): Stage[] {
+  const { scale, steps } = options;
+  const stepsArg = steps === undefined ? [] : ["--steps", String(steps)];
+  const ice = (scene: string, own: Scale): StageSceneFile => ({
+    scene,
+    scale: scale ?? own,
+    material: "ice",
+  });
+  const bench = (
+    id: string,
+    title: string,
+    args: readonly string[],
+    minSeconds: number,
+    sceneFiles?: StageSceneFile[],
+  ): Stage => ({
+    id,
+    title,
+    kind: "bench",
+    args: [...args, ...stepsArg],
+    minSeconds,
+    ...(sceneFiles ? { sceneFiles } : {}),
+  });
+  return [
+    planStages(options)[0],
+    bench(
+      "fig5-ice-small",
+      "fig5-wall of ice at small under merge-split, kernel-repulsion-strong and penalty-strong",
+      ["--handler", "merge-split,kernel-repulsion-strong,penalty-strong"],
+      90,
+      [ice("fig5-wall", "small")],
+    ),
+    bench(
+      "fig8-wall-ice-small",
+      "fig8-dam-break-wall with an ice wall at small under merge-split",
+      ["--handler", "merge-split"],
+      150,
+      [ice("fig8-dam-break-wall", "small")],
+    ),
+    bench(
+      "fig11-medium",
+      "fig11's size limits 4-8, 8-16, 16-32 and 32-64 at medium under merge-split",
+      [
+        "--scene",
+        "fig11-nlimit-4-8,fig11-nlimit-8-16,fig11-nlimit-16-32,fig11-nlimit-32-64",
+        "--handler",
+        "merge-split",
+        "--scale",
+        scale ?? "medium",
+      ],
+      240,
+    ),
+    bench(
+      "fig5-ice-medium",
+      "fig5-wall of ice at medium under merge-split",
+      ["--handler", "merge-split"],
+      120,
+      [ice("fig5-wall", "medium")],
+    ),
+    bench(
+      "fig8-bowl-ice-small",
+      "fig8-bowl of ice at small under merge-split",
+      ["--handler", "merge-split"],
+      150,
+      [ice("fig8-bowl", "small")],
+    ),
+  ];
+}
+
+/** A plan of `deno task gpu-check --plan <id>`. */
+export interface GpuCheckPlan {
+  /** What it measures, for `--help`. */
+  description: string;
+  /** Its stages in priority order. */
+  stages(options?: PlanOptions): Stage[];
+}
+
+/** The plans of `deno task gpu-check`, by id (`--plan`); the first is the default. */
+export const GPU_CHECK_PLANS: Readonly<Record<string, GpuCheckPlan>> = {
+  hardware: {
+    description: "adapters; default suite at small; fig4 at 3 scales; Table I, dam break at paper",
+    stages: planStages,
+  },
+  fidelity: {
+    description:
+      "issue 24: Figs. 5 and 8 of ice at small; Fig. 11's size limits at medium; more ice",
+    stages: planFidelityStages,
+  },
+};
+
+/** The plan `id`; a `RangeError` names the plans. */
+export function getGpuCheckPlan(id: string): GpuCheckPlan {
+  const plan = Object.hasOwn(GPU_CHECK_PLANS, id) ? GPU_CHECK_PLANS[id] : undefined;
+  if (!plan) {
+    throw new RangeError(
+      `unknown plan "${id}"; plans: ${Object.keys(GPU_CHECK_PLANS).join(", ")}`,
+    );
+  }
+  return plan;
 }
 
 /** How a budget is shared out between the stages, the report and the end (seconds). */

@@ -2,6 +2,9 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { parseResults } from "../core/result.ts";
+import { sceneToJson } from "../core/scene.ts";
+import { getScene } from "../scenes/catalog.ts";
+import { loadSceneFile } from "./suite.ts";
 import {
   completeRecordLines,
   DEFAULT_BUDGET,
@@ -10,10 +13,14 @@ import {
   parseGpuCheckArgs,
   runGpuCheck,
   summaryText,
+  writeSceneFiles,
 } from "./gpu_check.ts";
 import {
   type BudgetPolicy,
   budgetPolicy,
+  getGpuCheckPlan,
+  GPU_CHECK_PLANS,
+  planFidelityStages,
   planStages,
   reportDeadline,
   type Stage,
@@ -172,24 +179,29 @@ Deno.test("the stages end by the budget less the report reserve, whatever they t
 
 Deno.test("arguments: defaults, and one line naming the bad option", () => {
   assert.deepEqual(parseGpuCheckArgs([]), {
+    plan: "hardware",
     budget: DEFAULT_BUDGET,
     out: null,
     adapter: null,
     help: false,
   });
   assert.deepEqual(parseGpuCheckArgs(["--budget", "480", "--out", "x", "--adapter", "software"]), {
+    plan: "hardware",
     budget: 480,
     out: "x",
     adapter: "software",
     help: false,
   });
   assert.equal(parseGpuCheckArgs(["-h"]).help, true);
+  assert.equal(parseGpuCheckArgs(["--plan", "fidelity"]).plan, "fidelity");
   const bad: [string[], RegExp][] = [
+    [["--plan", "all"], /^--plan: unknown plan "all"; plans: hardware, fidelity$/],
+    [["--plan", "constructor"], /^--plan: unknown plan "constructor"/],
     [["--budget", "soon"], /^--budget must be a number of seconds > 0, got "soon"$/],
     [["--budget=0"], /^--budget must be a number of seconds > 0, got "0"$/],
     [["--budget", "-5"], /^--budget needs a value; one starting with "-" goes as --budget=-/],
-    [["--budget"], /^--budget needs a value; valid options: --budget/],
-    [["--scale", "tiny"], /^unknown option --scale; valid options: --budget/],
+    [["--budget"], /^--budget needs a value; valid options: --plan <id>, --budget/],
+    [["--scale", "tiny"], /^unknown option --scale; valid options: --plan <id>, --budget/],
     [["paper"], /^unexpected argument "paper": gpu-check takes options only/],
     [["--out="], /^--out must not be empty$/],
   ];
@@ -200,6 +212,68 @@ Deno.test("arguments: defaults, and one line naming the bad option", () => {
       assert.match(e.message, message);
       return true;
     });
+  }
+});
+
+Deno.test("plans by id: hardware (the default) and fidelity, issue 24's GPU runs", () => {
+  assert.deepEqual(Object.keys(GPU_CHECK_PLANS), ["hardware", "fidelity"]);
+  assert.deepEqual(getGpuCheckPlan("hardware").stages(), planStages());
+  assert.throws(() => getGpuCheckPlan("toString"), /unknown plan "toString"; plans: hardware/);
+  const stages = planFidelityStages();
+  assert.deepEqual(stages.map((s) => s.id), [
+    "adapters",
+    "fig5-ice-small",
+    "fig8-wall-ice-small",
+    "fig11-medium",
+    "fig5-ice-medium",
+    "fig8-bowl-ice-small",
+  ]);
+  const [, fig5, fig8] = stages;
+  assert.deepEqual(fig5.sceneFiles, [{ scene: "fig5-wall", scale: "small", material: "ice" }]);
+  assert.deepEqual(fig5.args, ["--handler", "merge-split,kernel-repulsion-strong,penalty-strong"]);
+  assert.deepEqual(fig8.sceneFiles, [
+    { scene: "fig8-dam-break-wall", scale: "small", material: "ice" },
+  ]);
+  // Fig. 11's four limits not yet run at medium, 4-8 first; whole runs (no --steps)
+  const fig11 = stages[3];
+  assert.deepEqual(fig11.args.slice(0, 2), [
+    "--scene",
+    "fig11-nlimit-4-8,fig11-nlimit-8-16,fig11-nlimit-16-32,fig11-nlimit-32-64",
+  ]);
+  assert.ok(fig11.args.join(" ").includes("--scale medium"));
+  assert.ok(stages.every((s) => !s.args.includes("--steps")));
+  // a quick run of the same plan: every scale, scene files' too, and the steps replaced
+  const quick = planFidelityStages({ scale: "tiny", steps: 3 });
+  for (const s of quick.slice(1)) {
+    assert.ok(s.args.join(" ").endsWith("--steps 3"), s.id);
+    assert.ok(!s.args.join(" ").includes("medium"), s.id);
+    assert.ok((s.sceneFiles ?? []).every((f) => f.scale === "tiny"), s.id);
+  }
+});
+
+Deno.test("a stage's scene files: written as deno task scene writes them, run as --scene", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "mergesplit-gpu-check-scenes-" });
+  try {
+    const args = writeSceneFiles({
+      sceneFiles: [{ scene: "fig5-wall", scale: "tiny", material: "ice" }],
+    }, dir);
+    const path = `${dir}/fig5-wall-ice-tiny.json`;
+    assert.deepEqual(args, ["--scene", path]);
+    const built = getScene("fig5-wall", { scale: "tiny", material: "ice" });
+    assert.equal(
+      sceneToJson(loadSceneFile(path)),
+      sceneToJson({ ...built, id: "fig5-wall-ice" }),
+    );
+    assert.deepEqual(writeSceneFiles({}, dir), [], "no scene files, no arguments");
+    assert.throws(
+      () =>
+        writeSceneFiles({
+          sceneFiles: [{ scene: "fig4-fluid-cloth", scale: "tiny", material: "ice" }],
+        }, dir),
+      /fig4-fluid-cloth/,
+    );
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
   }
 });
 
@@ -319,5 +393,39 @@ Deno.test({
     assert.equal(summary.report.status, "written", text);
     assert.ok(Deno.statSync(`${out}/report.html`).size > 0);
     Deno.removeSync(out, { recursive: true });
+  },
+});
+
+// End to end at `tiny`: a stage of the fidelity plan writes its ice scene file and the bench runs
+// it, its record naming the file.
+Deno.test({
+  name: "gpu-check end to end: a fidelity stage runs its scene file of ice",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const out = Deno.makeTempDirSync({ prefix: "mergesplit-gpu-check-fidelity-" });
+    try {
+      const fig5 = planFidelityStages({ scale: "tiny", steps: 3 })[1];
+      const stage: Stage = { ...fig5, args: ["--handler", "merge-split", "--steps", "3"] };
+      const summary = await runGpuCheck({
+        budget: 120,
+        out,
+        adapter: "software",
+        stages: [stage],
+        policy: { reportReserve: 10, grace: 3, margin: 1 },
+        echo: false,
+      });
+      const text = summaryText(summary);
+      assert.equal(summary.plan, null, "stages given directly");
+      assert.equal(summary.stages[0].status, "complete", text);
+      const file = `${out}/stages/fig5-ice-small/fig5-wall-ice-tiny.json`;
+      assert.ok(summary.stages[0].args.includes(file), summary.stages[0].args.join(" "));
+      const [record] = parseResults(Deno.readTextFileSync(`${out}/results.jsonl`));
+      assert.equal(record.scene, "fig5-wall-ice");
+      assert.equal(record.sceneSource, file);
+      assert.equal(record.status, "ok", record.error ?? "");
+    } finally {
+      Deno.removeSync(out, { recursive: true });
+    }
   },
 });
