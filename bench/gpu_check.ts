@@ -63,6 +63,8 @@ files.
   --plan <id>         ${Object.keys(GPU_CHECK_PLANS).join(" | ")} (default ${
     Object.keys(GPU_CHECK_PLANS)[0]
   })
+  --only <stages>     run only these stages of the plan (comma list of ids, e.g. a later session's
+                      fig11-medium), in the plan's order
   --budget <seconds>  the whole check's time limit, report included (default 900)
   --out <dir>         output folder (default reports/out/gpu-check-<timestamp>); not one that
                       holds an earlier check's results
@@ -84,6 +86,8 @@ export class GpuCheckUsageError extends Error {
 export interface GpuCheckArgs {
   /** `--plan`: the id of the plan in `GPU_CHECK_PLANS` (default its first, `hardware`). */
   plan: string;
+  /** `--only`: the ids of the plan's stages to run (in the plan's order); null for all. */
+  only: string[] | null;
   /** `--budget`: seconds for the whole check, report included. */
   budget: number;
   /** `--out`; null for the default `reports/out/gpu-check-<timestamp>`. */
@@ -98,6 +102,7 @@ export const DEFAULT_BUDGET = 900;
 
 const OPTIONS = {
   plan: { type: "string" },
+  only: { type: "string" },
   budget: { type: "string" },
   out: { type: "string" },
   adapter: { type: "string" },
@@ -143,17 +148,28 @@ export function parseGpuCheckArgs(args: readonly string[]): GpuCheckArgs {
       `--budget must be a number of seconds > 0, got "${values.budget}"`,
     );
   }
-  for (const name of ["plan", "out", "adapter"] as const) {
+  for (const name of ["plan", "only", "out", "adapter"] as const) {
     if (values[name] === "") throw new GpuCheckUsageError(`--${name} must not be empty`);
   }
   const plan = values.plan ?? Object.keys(GPU_CHECK_PLANS)[0];
+  let ids: string[];
   try {
-    getGpuCheckPlan(plan);
+    ids = getGpuCheckPlan(plan).stages().map((s) => s.id);
   } catch (e) {
     throw new GpuCheckUsageError(`--plan: ${(e as Error).message}`);
   }
+  const only = values.only === undefined
+    ? null
+    : values.only.split(",").map((id) => id.trim()).filter(Boolean);
+  const unknown = only?.filter((id) => !ids.includes(id)) ?? [];
+  if (unknown.length) {
+    throw new GpuCheckUsageError(
+      `--only: no stage ${unknown.join(", ")} in plan ${plan}; its stages: ${ids.join(", ")}`,
+    );
+  }
   return {
     plan,
+    only,
     budget,
     out: values.out ?? null,
     adapter: values.adapter ?? null,
@@ -231,7 +247,7 @@ export interface GpuCheckOptions {
   adapter?: string | null;
   /** The plan's id, recorded in the summary (default `hardware` unless `stages` are given). */
   plan?: string;
-  /** The stages, in priority order; default the plan's. */
+  /** The stages, in priority order; default the plan's (all of them). */
   stages?: readonly Stage[];
   /** Default {@link budgetPolicy}`(budget)`. */
   policy?: BudgetPolicy;
@@ -631,8 +647,10 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   let summary: GpuCheckSummary;
   try {
+    const stages = getGpuCheckPlan(parsed.plan).stages();
     summary = await runGpuCheck({
       plan: parsed.plan,
+      stages: parsed.only ? stages.filter((s) => parsed.only!.includes(s.id)) : stages,
       budget: parsed.budget,
       out: parsed.out ?? gpuCheckOutDir(),
       adapter: parsed.adapter,

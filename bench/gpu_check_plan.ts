@@ -125,8 +125,8 @@ export function planStages(options: PlanOptions = {}): Stage[] {
 /**
  * The stages of issue 24's measurements that need a GPU (fidelity: brittle fracture from a real
  * material, merge-split's leaks at `medium`), in its priority order, each sized by its steps at an
- * NVIDIA H100's measured rates (a few ms a step at `small`; `fig11-nlimit-inf` at `medium`, 11,000
- * steps, took 255 s):
+ * NVIDIA H100's measured rates (about 2–3 ms a step at `small`, dispatch-bound; `fig11-nlimit-inf`
+ * at `medium`, 11,000 steps, took 255 s), so that a stage starts only with time for a whole case:
  * - Fig. 5 of ice at `small` (18,518 steps) under merge-split and the strong baselines: whether
  *   merge-split breaks a real brittle wall into pieces while strong forces pulverise it (items 1–2,
  *   claims p, p2, u2's question on Fig. 5);
@@ -174,7 +174,7 @@ export function planFidelityStages(options: PlanOptions = {}): Stage[] {
       "fig8-wall-ice-small",
       "fig8-dam-break-wall with an ice wall at small under merge-split",
       ["--handler", "merge-split"],
-      150,
+      240,
       [ice("fig8-dam-break-wall", "small")],
     ),
     bench(
@@ -188,20 +188,20 @@ export function planFidelityStages(options: PlanOptions = {}): Stage[] {
         "--scale",
         scale ?? "medium",
       ],
-      240,
+      270,
     ),
     bench(
       "fig5-ice-medium",
       "fig5-wall of ice at medium under merge-split",
       ["--handler", "merge-split"],
-      120,
+      150,
       [ice("fig5-wall", "medium")],
     ),
     bench(
       "fig8-bowl-ice-small",
       "fig8-bowl of ice at small under merge-split",
       ["--handler", "merge-split"],
-      150,
+      240,
       [ice("fig8-bowl", "small")],
     ),
   ];

@@ -180,6 +180,7 @@ Deno.test("the stages end by the budget less the report reserve, whatever they t
 Deno.test("arguments: defaults, and one line naming the bad option", () => {
   assert.deepEqual(parseGpuCheckArgs([]), {
     plan: "hardware",
+    only: null,
     budget: DEFAULT_BUDGET,
     out: null,
     adapter: null,
@@ -187,6 +188,7 @@ Deno.test("arguments: defaults, and one line naming the bad option", () => {
   });
   assert.deepEqual(parseGpuCheckArgs(["--budget", "480", "--out", "x", "--adapter", "software"]), {
     plan: "hardware",
+    only: null,
     budget: 480,
     out: "x",
     adapter: "software",
@@ -194,7 +196,15 @@ Deno.test("arguments: defaults, and one line naming the bad option", () => {
   });
   assert.equal(parseGpuCheckArgs(["-h"]).help, true);
   assert.equal(parseGpuCheckArgs(["--plan", "fidelity"]).plan, "fidelity");
+  assert.deepEqual(
+    parseGpuCheckArgs(["--plan", "fidelity", "--only", "fig11-medium, adapters"]).only,
+    ["fig11-medium", "adapters"],
+  );
   const bad: [string[], RegExp][] = [
+    [
+      ["--only", "fig11-medium"],
+      /^--only: no stage fig11-medium in plan hardware; its stages: adapters, default-small/,
+    ],
     [["--plan", "all"], /^--plan: unknown plan "all"; plans: hardware, fidelity$/],
     [["--plan", "constructor"], /^--plan: unknown plan "constructor"/],
     [["--budget", "soon"], /^--budget must be a number of seconds > 0, got "soon"$/],
