@@ -96,6 +96,13 @@ export const FIG8_SCENES = {
 } as const;
 /** The Fig. 5 scene (a dense ball hits a brittle wall). */
 export const FIG5_SCENE = "fig5-wall";
+/**
+ * The real brittle material of claims p3 and u3: the id suffix `deno task scene --material ice`
+ * gives its scenes (`fig5-wall-ice`, `fig8-dam-break-wall-ice`; `scenes/brittle_materials.ts`), and
+ * the `fidelity` plan of `deno task gpu-check` runs them. Claims set before any run of them at
+ * `small` (issue 24, item 2), with p2's and u2's thresholds.
+ */
+export const REAL_MATERIAL = "ice";
 /** A sweep claim needs at least this many swept values run at each of the cases it compares. */
 export const SWEEP_VALUES_MIN = 3;
 /** "Needs a much smaller time step": merge-split's largest stable dt at least this × a baseline's. */
@@ -220,14 +227,14 @@ export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
     name: "PIECES_MIN",
     value: PIECES_MIN,
     unit: "fragments of ≥ 1 % of the wall",
-    claims: "p2, u2",
+    claims: "p2, p3, u2, u3",
     reason: "several pieces, not one crack: a crack makes two, pieces make at least three",
   },
   {
     name: "PIECE_SHARE_MIN",
     value: PIECE_SHARE_MIN,
     unit: "largest fragment / wall",
-    claims: "p2, u2",
+    claims: "p2, p3, u2, u3",
     reason:
       "a wall in pieces keeps a piece of a tenth of it; pulverised, its largest fragment holds less (Fig. 5: 'crumbles into tiny pieces')",
   },
@@ -255,18 +262,49 @@ export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
  */
 function fig5StrongCases(
   records: readonly CaseRecord[],
+  scene: string = FIG5_SCENE,
 ): { ms: CaseRecord; strong: CaseRecord[] } | ClaimResult {
-  const ms = findCase(records, FIG5_SCENE, MERGE_SPLIT);
+  const ms = findCase(records, scene, MERGE_SPLIT);
   if (!usable(ms)) {
-    return { status: "not run", measured: `no usable ${FIG5_SCENE} × merge-split case` };
+    return { status: "not run", measured: `no usable ${scene} × merge-split case` };
   }
   const strong = ["penalty-strong", "kernel-repulsion-strong"].map((h) =>
-    findCase(records, FIG5_SCENE, h)
+    findCase(records, scene, h)
   ).filter(usable);
   if (!strong.length) {
-    return { status: "not run", measured: "no usable strong-force case of fig5-wall" };
+    return { status: "not run", measured: `no usable strong-force case of ${scene}` };
   }
   return { ms, strong };
+}
+
+/**
+ * Fig. 5 (`scene`): merge-split breaks the wall into pieces (at least {@link PIECES_MIN} fragments
+ * of ≥ 1 % of it, the largest ≥ {@link PIECE_SHARE_MIN} of it) while every usable strong-force case
+ * pulverises it (its largest fragment < {@link PIECE_SHARE_MIN}).
+ */
+function piecesWhileStrongPulverise(
+  scene: string,
+): (records: readonly CaseRecord[]) => ClaimResult {
+  return (records) => {
+    const found = fig5StrongCases(records, scene);
+    if ("status" in found) return found;
+    const { ms, strong } = found;
+    const pieces = metric(ms, "significantFragments");
+    const share = (r: CaseRecord) => metric(r, "largestFragmentShare");
+    if (!Number.isFinite(pieces) || !Number.isFinite(share(ms))) {
+      return { status: "not run", measured: "records without fragment statistics" };
+    }
+    const inPieces = pieces >= PIECES_MIN && share(ms) >= PIECE_SHARE_MIN;
+    const pulverised = strong.every((r) => share(r) < PIECE_SHARE_MIN);
+    return {
+      status: inPieces && pulverised ? "reproduced" : "not reproduced",
+      measured:
+        `merge-split: ${formatNumber(pieces)} pieces of ≥ 1 %, largest ${
+          formatNumber(share(ms))
+        } of the wall; ` +
+        strong.map((r) => `${r.handler}: largest ${formatNumber(share(r))}`).join("; "),
+    };
+  };
 }
 
 /**
@@ -931,26 +969,14 @@ export const CLAIMS: readonly Claim[] = [
     text:
       `Merge-split breaks the wall into pieces (at least ${PIECES_MIN} fragments of ≥ 1 % of it, the largest ≥ ${PIECE_SHARE_MIN} of it) while strong forces pulverise it (largest < ${PIECE_SHARE_MIN})`,
     paper: "Fig. 5",
-    evaluate(records) {
-      const found = fig5StrongCases(records);
-      if ("status" in found) return found;
-      const { ms, strong } = found;
-      const pieces = metric(ms, "significantFragments");
-      const share = (r: CaseRecord) => metric(r, "largestFragmentShare");
-      if (!Number.isFinite(pieces) || !Number.isFinite(share(ms))) {
-        return { status: "not run", measured: "records without fragment statistics" };
-      }
-      const inPieces = pieces >= PIECES_MIN && share(ms) >= PIECE_SHARE_MIN;
-      const pulverised = strong.every((r) => share(r) < PIECE_SHARE_MIN);
-      return {
-        status: inPieces && pulverised ? "reproduced" : "not reproduced",
-        measured:
-          `merge-split: ${formatNumber(pieces)} pieces of ≥ 1 %, largest ${
-            formatNumber(share(ms))
-          } of the wall; ` +
-          strong.map((r) => `${r.handler}: largest ${formatNumber(share(r))}`).join("; "),
-      };
-    },
+    evaluate: piecesWhileStrongPulverise(FIG5_SCENE),
+  },
+  {
+    id: "p3",
+    text:
+      `As p2, the wall and ball of a real brittle material (${REAL_MATERIAL}: ${FIG5_SCENE}-${REAL_MATERIAL}, deno task scene --material ${REAL_MATERIAL})`,
+    paper: "Fig. 5",
+    evaluate: piecesWhileStrongPulverise(`${FIG5_SCENE}-${REAL_MATERIAL}`),
   },
   {
     id: "u",
@@ -972,6 +998,13 @@ export const CLAIMS: readonly Claim[] = [
       `The dam break breaks the brittle wall into pieces, not dust: at least ${PIECES_MIN} fragments of ≥ 1 % of it, the largest ≥ ${PIECE_SHARE_MIN} of it, stable (merge-split)`,
     paper: "Fig. 8 (middle)",
     evaluate: breaksIntoPieces(FIG8_SCENES.wall),
+  },
+  {
+    id: "u3",
+    text:
+      `As u2, the wall of a real brittle material (${REAL_MATERIAL}: ${FIG8_SCENES.wall}-${REAL_MATERIAL}, deno task scene --material ${REAL_MATERIAL})`,
+    paper: "Fig. 8 (middle)",
+    evaluate: breaksIntoPieces(`${FIG8_SCENES.wall}-${REAL_MATERIAL}`),
   },
   {
     id: "w",

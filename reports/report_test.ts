@@ -95,6 +95,20 @@ function goodSuite(): CaseRecord[] {
     ...(["penalty-weak", "kernel-repulsion-weak", "impulse"] as const).map((handler, k) =>
       fakeRecord({ scene: "fig5-wall", handler, summary: { solidInsideBeforeFracture: k + 2 } })
     ),
+    // (p3), (u3): the ice variants' scene files (deno task scene --material ice)
+    ms("fig5-wall-ice", { fragments: 30, significantFragments: 3, largestFragmentShare: 0.12 }),
+    fakeRecord({
+      scene: "fig5-wall-ice",
+      handler: "penalty-strong",
+      summary: { fragments: 90, significantFragments: 2, largestFragmentShare: 0.08 },
+    }),
+    ms("fig8-dam-break-wall-ice", {
+      fragments: 8,
+      brokenBonds: 300,
+      brokenFraction: 0.1,
+      significantFragments: 3,
+      largestFragmentShare: 0.5,
+    }),
     // (r): a penalty stiffness sweep at both heights: the slow ball is held by 10 and 100, the
     // fast one only by 1000 and 10000, where the slow one bounces off unstably
     ...[10, 100, 1000, 10000].flatMap((k) => [
@@ -298,7 +312,7 @@ Deno.test("HTML report", async (t) => {
     assert.equal(b.status, "not run");
     assert.match(b.measured, /penalty-weak failed, no metrics/);
     const html = renderReport([{ label: "x", records: good }], { cdn: true });
-    assert.match(html, /29 reproduced, 0 not reproduced, 0 not run/);
+    assert.match(html, /31 reproduced, 0 not reproduced, 0 not run/);
     // (u2): a wall broken into dust (the largest fragment 5 % of it) is not in pieces
     const dust = goodSuite();
     const wall = dust.find((r) => r.scene === "fig8-dam-break-wall")!;
@@ -306,6 +320,22 @@ Deno.test("HTML report", async (t) => {
     const u2 = evaluateClaims(dust).find((c) => c.claim.id === "u2")!.result;
     assert.equal(u2.status, "not reproduced");
     assert.match(u2.measured, /5 fragments of ≥ 1 %, the largest 0\.05 of the solid/);
+    // (p3), (u3): the ice wall that keeps a piece of 9 % is dust, whatever the catalogue's did;
+    // without the ice records both are not run
+    const iceDust = goodSuite();
+    iceDust.find((r) => r.scene === "fig5-wall-ice" && r.handler === "merge-split")!.metrics!
+      .summary.largestFragmentShare = 0.09;
+    iceDust.find((r) => r.scene === "fig8-dam-break-wall-ice")!.metrics!.summary
+      .largestFragmentShare = 0.09;
+    const sIce = statuses(iceDust);
+    assert.deepEqual([sIce.p2, sIce.p3, sIce.u2, sIce.u3], [
+      "reproduced",
+      "not reproduced",
+      "reproduced",
+      "not reproduced",
+    ]);
+    const noIce = statuses(goodSuite().filter((r) => !r.scene.endsWith("-ice")));
+    assert.deepEqual([noIce.p3, noIce.u3], ["not run", "not run"]);
     // (w): a dam break 7 % off Martin & Moyce's front at one point does not follow it; a record
     // from before the comparison existed has none to judge
     const off = goodSuite();
