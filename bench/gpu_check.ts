@@ -109,7 +109,8 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-const VALID = "valid options: --plan <id>, --budget <seconds>, --out <dir>, --adapter <a>, --help";
+const VALID =
+  "valid options: --plan <id>, --only <stages>, --budget <seconds>, --out <dir>, --adapter <a>, --help";
 
 /** Turns node:util parseArgs' error into one line naming the option. */
 function usageLine(e: Error & { code?: string }): string {

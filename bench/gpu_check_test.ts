@@ -210,8 +210,14 @@ Deno.test("arguments: defaults, and one line naming the bad option", () => {
     [["--budget", "soon"], /^--budget must be a number of seconds > 0, got "soon"$/],
     [["--budget=0"], /^--budget must be a number of seconds > 0, got "0"$/],
     [["--budget", "-5"], /^--budget needs a value; one starting with "-" goes as --budget=-/],
-    [["--budget"], /^--budget needs a value; valid options: --plan <id>, --budget/],
-    [["--scale", "tiny"], /^unknown option --scale; valid options: --plan <id>, --budget/],
+    [
+      ["--budget"],
+      /^--budget needs a value; valid options: --plan <id>, --only <stages>, --budget/,
+    ],
+    [
+      ["--scale", "tiny"],
+      /^unknown option --scale; valid options: --plan <id>, --only <stages>, --budget/,
+    ],
     [["paper"], /^unexpected argument "paper": gpu-check takes options only/],
     [["--out="], /^--out must not be empty$/],
   ];
