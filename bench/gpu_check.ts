@@ -30,13 +30,12 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { OutputDirError, prepareOutputDir } from "./output_dir.ts";
-import { exportScene } from "./scene_export.ts";
+import { sceneFileText } from "./scene_export.ts";
 import {
   type BudgetPolicy,
   budgetPolicy,
   getGpuCheckPlan,
   GPU_CHECK_PLANS,
-  planStages,
   reportDeadline,
   type Stage,
   type StageStatus,
@@ -373,15 +372,7 @@ export function writeSceneFiles(stage: Pick<Stage, "sceneFiles">, dir: string): 
   const args: string[] = [];
   for (const f of stage.sceneFiles ?? []) {
     const path = join(dir, `${f.scene}-${f.material}-${f.scale}.json`);
-    const { text } = exportScene([
-      "--scene",
-      f.scene,
-      "--scale",
-      f.scale,
-      "--material",
-      f.material,
-    ]);
-    Deno.writeTextFileSync(path, text);
+    Deno.writeTextFileSync(path, sceneFileText(f));
     args.push("--scene", path);
   }
   return args;
@@ -419,7 +410,7 @@ export async function runGpuCheck(options: GpuCheckOptions): Promise<GpuCheckSum
   const { budget } = options;
   const policy = options.policy ?? budgetPolicy(budget);
   const plan = options.plan ?? (options.stages ? null : "hardware");
-  const stages = options.stages ?? (plan === null ? planStages() : getGpuCheckPlan(plan).stages());
+  const stages = options.stages ?? getGpuCheckPlan(plan ?? "hardware").stages();
   const echo = options.echo ?? true;
   const out = resolve(options.out);
   const earlier = EARLIER_OUTPUT.filter((name) => exists(join(out, name)));

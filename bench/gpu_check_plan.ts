@@ -52,6 +52,15 @@ export interface PlanOptions {
   steps?: number;
 }
 
+/** The first stage of every plan: the adapters this machine offers. */
+export const ADAPTERS_STAGE: Stage = {
+  id: "adapters",
+  title: "the adapters this machine offers (--list-adapters)",
+  kind: "adapters",
+  args: ["--list-adapters"],
+  minSeconds: 5,
+};
+
 /**
  * The stages of the check in priority order: the adapters; the default suite at `small`; Fig. 4
  * (fluid on cloth) under merge-split at `small`, `medium` and `paper`, 200 steps; Table I's six
@@ -70,13 +79,7 @@ export function planStages(options: PlanOptions = {}): Stage[] {
     return n === undefined ? [] : ["--steps", String(n)];
   };
   return [
-    {
-      id: "adapters",
-      title: "the adapters this machine offers (--list-adapters)",
-      kind: "adapters",
-      args: ["--list-adapters"],
-      minSeconds: 5,
-    },
+    ADAPTERS_STAGE,
     {
       id: "default-small",
       title: "the default suite at small",
@@ -136,7 +139,7 @@ export function planStages(options: PlanOptions = {}): Stage[] {
  *   here): whether merge-split lets nothing through (item 5);
  * - Fig. 5 of ice at `medium` (37,036 steps) and Fig. 8's bowl of ice at `small` (92,590 steps).
  *
- * The adapters first, as in {@link planStages}. `scale` and `steps` replace every bench stage's own,
+ * The adapters first ({@link ADAPTERS_STAGE}). `scale` and `steps` replace every bench stage's own,
  * scene files' scales included (a quick run of the same plan).
  */
 export function planFidelityStages(options: PlanOptions = {}): Stage[] {
@@ -162,7 +165,7 @@ export function planFidelityStages(options: PlanOptions = {}): Stage[] {
     ...(sceneFiles ? { sceneFiles } : {}),
   });
   return [
-    planStages(options)[0],
+    ADAPTERS_STAGE,
     bench(
       "fig5-ice-small",
       "fig5-wall of ice at small under merge-split, kernel-repulsion-strong and penalty-strong",

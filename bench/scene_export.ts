@@ -59,15 +59,28 @@ export function exportScene(args: readonly string[]): { text: string; out?: stri
   if (!(SCALES as readonly string[]).includes(scale)) {
     throw new UsageError(`--scale must be one of ${SCALES.join(", ")}, got "${values.scale}"`);
   }
-  let scene;
+  let text;
   try {
-    scene = getScene(values.scene, { scale, material: values.material });
+    text = sceneFileText({ scene: values.scene, scale, material: values.material });
   } catch (e) {
     if (e instanceof RangeError) throw new UsageError(e.message);
     throw e;
   }
-  if (values.material !== undefined) scene = { ...scene, id: `${scene.id}-${values.material}` };
-  return { text: sceneToJson(scene) + "\n", out: values.out };
+  return { text, out: values.out };
+}
+
+/**
+ * The scene file of catalogue scene `scene` at `scale` (with `material`, its id
+ * `<scene>-<material>`; see the module doc), as `deno task scene` writes it. Throws a `RangeError`
+ * naming an unknown scene or material, or a scene that takes no material.
+ */
+export function sceneFileText(
+  options: { scene: string; scale: Scale; material?: string },
+): string {
+  const { material } = options;
+  let scene = getScene(options.scene, { scale: options.scale, material });
+  if (material !== undefined) scene = { ...scene, id: `${scene.id}-${material}` };
+  return sceneToJson(scene) + "\n";
 }
 
 /** Runs `deno task scene`; returns the exit status (2 for a usage error). */

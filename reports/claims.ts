@@ -301,6 +301,14 @@ function fig5StrongCases(
 }
 
 /**
+ * A solid in pieces, not dust: at least {@link PIECES_MIN} fragments of ≥ 1 % of it, the largest
+ * holding at least {@link PIECE_SHARE_MIN} of it.
+ */
+function isInPieces(pieces: number, largestShare: number): boolean {
+  return pieces >= PIECES_MIN && largestShare >= PIECE_SHARE_MIN;
+}
+
+/**
  * Fig. 5 (`scene`): merge-split breaks the wall into pieces (at least {@link PIECES_MIN} fragments
  * of ≥ 1 % of it, the largest ≥ {@link PIECE_SHARE_MIN} of it) while every usable strong-force case
  * pulverises it (its largest fragment < {@link PIECE_SHARE_MIN}).
@@ -317,7 +325,7 @@ function piecesWhileStrongPulverise(
     if (!Number.isFinite(pieces) || !Number.isFinite(share(ms))) {
       return { status: "not run", measured: "records without fragment statistics" };
     }
-    const inPieces = pieces >= PIECES_MIN && share(ms) >= PIECE_SHARE_MIN;
+    const inPieces = isInPieces(pieces, share(ms));
     const pulverised = strong.every((r) => share(r) < PIECE_SHARE_MIN);
     return {
       status: inPieces && pulverised ? "reproduced" : "not reproduced",
@@ -452,7 +460,7 @@ function breaksIntoPieces(scene: string): (records: readonly CaseRecord[]) => Cl
     if (!Number.isFinite(pieces) || !Number.isFinite(share)) {
       return { status: "not run", measured: `${scene}: a record without fragment statistics` };
     }
-    const ok = pieces >= PIECES_MIN && share >= PIECE_SHARE_MIN && !unstable(r);
+    const ok = isInPieces(pieces, share) && !unstable(r);
     return {
       status: ok ? "reproduced" : "not reproduced",
       measured: `${scene}: ${formatNumber(pieces)} fragments of ≥ 1 %, the largest ${
