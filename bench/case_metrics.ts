@@ -81,13 +81,16 @@ export interface CaseMetrics {
   /** Most particles more than half inside another solid body at any sample, and the deepest (r). */
   solidInside: number;
   maxSolidPenetration: number;
-  /** Fragments of the solid bodies at the end (components of intact bonds), the largest one's size. */
+  /**
+   * Fragments of the breakable solid bodies at the end (components of intact bonds; an unbreakable
+   * projectile is none), the largest one's size.
+   */
   fragments: number;
   largestFragment: number;
   /**
-   * Fragments at the end holding at least 1 % of the solid particles (`significantFragments`,
-   * `gpu/metrics/metrics.ts` SIGNIFICANT_FRAGMENT_SHARE), and the largest one's share of them (0
-   * without solids).
+   * Fragments at the end holding at least 1 % of the breakable bodies' particles
+   * (`significantFragments`, `gpu/metrics/metrics.ts` SIGNIFICANT_FRAGMENT_SHARE), and the largest
+   * one's share of them (0 without a breakable body).
    */
   significantFragments: number;
   largestFragmentShare: number;
@@ -184,8 +187,11 @@ export interface SummaryOptions {
   crossingParticles?: number;
   /** Cloth particles: the denominator of `largestSheetGroupFraction` (absent or 0: no cloth). */
   sheetParticles?: number;
-  /** Particles of the solid bodies: the denominator of `largestFragmentShare` (0: no solids). */
-  solidParticles?: number;
+  /**
+   * Particles of the breakable solid bodies (the fragments' members): the denominator of
+   * `largestFragmentShare` (0: none).
+   */
+  breakableParticles?: number;
   /** Whether the scene has fluid: the fluid-validity fields are added. */
   fluid?: boolean;
   /**
@@ -271,8 +277,8 @@ export function summariseMetrics(
     fragments: last?.fragments ?? 0,
     largestFragment: last?.largestFragment ?? 0,
     significantFragments: last?.significantFragments ?? 0,
-    largestFragmentShare: options.solidParticles
-      ? (last?.largestFragment ?? 0) / options.solidParticles
+    largestFragmentShare: options.breakableParticles
+      ? (last?.largestFragment ?? 0) / options.breakableParticles
       : 0,
     solidInsideBeforeFracture: series.filter((r) => !(r.brokenBonds > 0)).reduce(
       (m, r) => Math.max(m, r.solidInside),

@@ -121,7 +121,7 @@ Deno.test("case summary: fragment statistics of the brittle solids", () => {
   const s = summariseMetrics(series, {
     referenceSpeed: 1,
     breakableBonds: 900,
-    solidParticles: 600,
+    breakableParticles: 600,
   });
   assert.equal(s.brokenFraction, 0.1);
   assert.equal(s.firstFracture, 0.2);

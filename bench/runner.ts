@@ -37,6 +37,7 @@ import {
 } from "../core/result.ts";
 import { summarise } from "./statistics.ts";
 import type { CaseSpec } from "./suite.ts";
+import { isBreakableSolid } from "../core/scene_builder.ts";
 import { appendResultLine, ResultsWriteError } from "./results_file.ts";
 import type { CasePlace } from "./shard.ts";
 import { encodeBodies, type Snapshots } from "../core/snapshot_codec.ts";
@@ -309,7 +310,7 @@ export async function runOne(
                   .reduce((n, b) => n + b.count, 0),
                 sheetParticles: engine.particles.bodies.filter((b) => b.kind === "cloth")
                   .reduce((n, b) => n + b.count, 0),
-                solidParticles: engine.particles.bodies.filter((b) => b.kind === "solid")
+                breakableParticles: engine.particles.bodies.filter(isBreakableSolid)
                   .reduce((n, b) => n + b.count, 0),
                 fluid: scene.bodies.some((b) => b.kind === "fluid"),
                 damBreak: scene.damBreak && {

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import type { ParticleSet } from "../core/scene_builder.ts";
+import { isBreakableSolid, type ParticleSet } from "../core/scene_builder.ts";
 import {
   encodeFragments,
   encodeFrame,
@@ -24,13 +24,14 @@ import {
 import type { Engine } from "../gpu/engine.ts";
 
 /**
- * Fragment labels at step 0, when every bond is intact: per particle of a solid body the smallest
- * particle index of its component of bonds (springs between solid particles), as the GPU writes
- * them (`gpu/metrics/fragments.ts`); {@link NO_FRAGMENT_LABEL} for every other particle.
+ * Fragment labels at step 0, when every bond is intact: per particle of a breakable solid body the
+ * smallest particle index of its component of bonds (springs between such particles), as the GPU
+ * writes them (`gpu/metrics/fragments.ts`); {@link NO_FRAGMENT_LABEL} for every other particle
+ * (cloth, fluid, an unbreakable projectile).
  */
 export function initialFragmentLabels(particles: ParticleSet): Uint32Array {
   const n = particles.count;
-  const solid = (i: number) => particles.bodies[particles.body[i]]?.kind === "solid";
+  const solid = (i: number) => isBreakableSolid(particles.bodies[particles.body[i]]);
   // Union-find whose roots are the smallest index of their set (hooking the larger root).
   const parent = Uint32Array.from({ length: n }, (_, i) => i);
   const find = (x: number) => {

@@ -32,6 +32,19 @@ export interface BodyRange {
   cols?: number;
   /** For solids: the lattice spacing h (m). */
   spacing?: number;
+  /**
+   * For solids: whether its bonds can break (the body's `breakable`). Fragment statistics count
+   * the particles of breakable bodies only: an unbreakable projectile is no fragment.
+   */
+  breakable?: boolean;
+}
+
+/**
+ * Whether `body` is a breakable solid: the bodies whose particles the fragment statistics and the
+ * snapshots' fragment labels count (an unbreakable projectile, cloth and fluid are no fragment).
+ */
+export function isBreakableSolid(body: BodyRange | undefined): boolean {
+  return body?.kind === "solid" && body.breakable === true;
 }
 
 /** The initial particle state of a scene. */
@@ -244,7 +257,7 @@ export function buildParticles(scene: Scene): ParticleSet {
       start,
       count,
       ...(b.kind === "cloth" ? { rows: b.rows, cols: b.cols } : {}),
-      ...(b.kind === "solid" ? { spacing: b.spacing } : {}),
+      ...(b.kind === "solid" ? { spacing: b.spacing, breakable: b.breakable } : {}),
     });
   });
   const n = mass.length;

@@ -8,7 +8,13 @@ import {
   type SolidBody,
   validateScene,
 } from "./scene.ts";
-import { buildParticles, sampleSolid, solidBonds, solidConstants } from "./scene_builder.ts";
+import {
+  buildParticles,
+  isBreakableSolid,
+  sampleSolid,
+  solidBonds,
+  solidConstants,
+} from "./scene_builder.ts";
 import { assertClose } from "./test_util.ts";
 import { badSceneCheck } from "./bad_scene_check.ts";
 
@@ -228,6 +234,9 @@ Deno.test("solid bodies: lattice samples, masses, velocity, pins", async (t) => 
     );
     assert.equal(slab.start, ball.count);
     assert.equal(p.count, ball.count + 30);
+    // the ranges say which bodies break: the fragments' members (isBreakableSolid)
+    assert.deepEqual([ball.breakable, slab.breakable], [true, false]);
+    assert.deepEqual(p.bodies.map(isBreakableSolid), [true, false]);
     for (const [r, b] of [[ball, SPHERE], [slab, BOX]] as const) {
       for (let i = r.start; i < r.start + r.count; i++) {
         assertClose(p.mass[i], b.density * H ** 3, { tol: 1e-15, scale: b.density * H ** 3 });

@@ -28,7 +28,7 @@ import { FRAGMENT_RESULT, Fragments } from "./fragments.ts";
 import { SolidPenetration } from "./solid_penetration.ts";
 import { SAMPLE_TRAVEL_MARGIN, type Sheet, SheetCrossing } from "./sheet_crossing.ts";
 import type { Scene } from "../../core/scene.ts";
-import type { ParticleSet } from "../../core/scene_builder.ts";
+import { isBreakableSolid, type ParticleSet } from "../../core/scene_builder.ts";
 import metricsWgsl from "./metrics.wgsl" with { type: "text" };
 
 /** WGSL source of the metrics kernel. */
@@ -72,7 +72,7 @@ function wgslConstants(stats: MetricsOptions["handlerStats"]): Record<string, nu
 }
 
 /**
- * A fragment holding at least this share of the solid bodies' particles is counted in
+ * A fragment holding at least this share of the breakable solid bodies' particles is counted in
  * `significantFragments` (issue 24: "fragments holding at least 1 % of the body").
  */
 export const SIGNIFICANT_FRAGMENT_SHARE = 0.01;
@@ -145,6 +145,13 @@ export interface MetricsOptions {
   sampleTravel?: number;
   /** The solid bodies (particle ranges) measured for solid–solid penetration; none, one or several. */
   solids: readonly { start: number; count: number }[];
+  /**
+   * The breakable solid bodies, whose particles the fragment statistics count (fragments, the
+   * largest, those of at least {@link SIGNIFICANT_FRAGMENT_SHARE} of these particles); default:
+   * every solid. `forScene` passes the breakable ones only, so an unbreakable projectile (Fig. 5's
+   * ball) is no fragment.
+   */
+  fragmentBodies?: readonly { start: number; count: number }[];
   /**
    * The fluid bodies (particle ranges with their lattice), measured for density error and volume
    * change (`fluid_metrics.ts`); none (the default), one or several.
@@ -251,6 +258,10 @@ export class Metrics {
         start: b.start,
         count: b.count,
       })),
+      fragmentBodies: p.bodies.filter(isBreakableSolid).map((b) => ({
+        start: b.start,
+        count: b.count,
+      })),
       fluids,
       damBreak: scene.damBreak,
       domain: scene.domain,
@@ -330,21 +341,22 @@ export class Metrics {
       this.#samples,
       this.#bondEnergy,
     ]);
+    const fragmentBodies = options.fragmentBodies ?? options.solids;
     const member = new Uint32Array(options.count);
-    for (const so of options.solids) member.fill(1, so.start, so.start + so.count);
+    for (const so of fragmentBodies) member.fill(1, so.start, so.start + so.count);
     this.#member = storageBuffer(device, {
-      label: "metrics solid members",
+      label: "metrics fragment members",
       size: 4 * options.count,
       data: member,
     });
-    const solidParticles = options.solids.reduce((a, so) => a + so.count, 0);
+    const members = fragmentBodies.reduce((a, so) => a + so.count, 0);
     this.#fragments = new Fragments(device, {
       count: options.count,
       bondStart: b.bondStart,
       bondList: b.bondList,
       member: this.#member,
       label: "metrics fragments",
-      significantSize: Math.ceil(SIGNIFICANT_FRAGMENT_SHARE * solidParticles),
+      significantSize: Math.ceil(SIGNIFICANT_FRAGMENT_SHARE * members),
     });
     if (!options.handlerStats) {
       this.#noStats = storageBuffer(device, { label: "metrics no handler statistics", size: 4 });

@@ -208,8 +208,8 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
 }
 
 // Counter pass (after the reduction pass, one invocation): the counters other passes keep, into
-// the row: the fragments of the solid bodies (count and largest, from the connected components
-// computed before this pass) and the handler statistics.
+// the row: the fragments of the breakable solid bodies (count and largest, from the connected
+// components computed before this pass) and the handler statistics.
 @group(0) @binding(1) var<storage, read_write> e_samples: array<f32>;
 // gpu/metrics/fragments.ts result: fragment count, largest fragment (components of intact bonds)
 @group(0) @binding(2) var<storage, read> e_fragments: array<u32>;

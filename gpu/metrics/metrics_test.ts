@@ -176,6 +176,43 @@ Deno.test("spring metrics: elastic energy of intact springs, broken bonds counte
   assert.equal(row.brokenBonds, 1);
 });
 
+Deno.test("fragments: only the breakable bodies' particles are members", async () => {
+  // Fixture: a breakable wall 0–4 (bonds 0–1, 1–2 intact, 2–3 broken; 4 unbonded) and a bonded
+  // projectile 5–9 (a chain, as Fig. 5's unbreakable ball); solids both, fragment bodies the wall.
+  const BROKEN = 0x80000000;
+  const pos = Array.from({ length: 10 }, (_, i) => [0.1 * i, 0, 0]);
+  const options = {
+    before: pos,
+    mass: new Float32Array(10).fill(1),
+    kind: new Uint32Array(10),
+    bonds: {
+      bondStart: Uint32Array.from([0, 1, 2, 3, 3, 3, 4, 5, 6, 7, 7]),
+      bondList: Uint32Array.from([1, 2, (3 | BROKEN) >>> 0, 6, 7, 8, 9]),
+      bondClass: new Uint32Array(7),
+      springClasses: new Float32Array(4),
+    },
+    init: false,
+    time: 0,
+    sheets: [],
+    solids: [{ start: 0, count: 5 }, { start: 5, count: 5 }],
+    domain: { min: [-1, -1, -1], max: [2, 1, 1] } as const,
+    radius: R,
+    gravity: [0, 0, 0] as const,
+    origin: [0, 0, 0] as const,
+    capacity: 2,
+  };
+  const wallOnly = await sampleMetrics({ ...options, fragmentBodies: [{ start: 0, count: 5 }] });
+  // the wall: {0, 1, 2}, {3}, {4}; the projectile is no fragment (else it would be the largest)
+  assert.equal(wallOnly.fragments, 3);
+  assert.equal(wallOnly.largestFragment, 3);
+  // 1 % of the wall's 5 particles rounds up to 1: all three count
+  assert.equal(wallOnly.significantFragments, 3);
+  // default: every solid body, the projectile's 5 particles one more fragment, the largest
+  const every = await sampleMetrics(options);
+  assert.equal(every.fragments, 4);
+  assert.equal(every.largestFragment, 5);
+});
+
 Deno.test("metrics on a device of 8 storage buffers per stage: at most 8 per kernel, the same row", async () => {
   // two sheets, free particles crossing them, two solid bodies with a bond, handler statistics
   const free = [[SPACING, 0.05, SPACING], [0, 1.01, 0], [SPACING, 0.9, SPACING], [0.3, 0.5, 0.3]];
