@@ -127,9 +127,13 @@ export function planStages(options: PlanOptions = {}): Stage[] {
 
 /**
  * The stages of issue 24's measurements that need a GPU (fidelity: brittle fracture from a real
- * material, merge-split's leaks at `medium`), in its priority order, each sized by its steps at an
- * NVIDIA H100's measured rates (about 2–3 ms a step at `small`, dispatch-bound; `fig11-nlimit-inf`
- * at `medium`, 11,000 steps, took 255 s), so that a stage starts only with time for a whole case:
+ * material, merge-split's leaks at `medium`), in its priority order, each sized by its first case's
+ * steps at an NVIDIA H100's measured rates, so that a stage starts only with time for a whole case.
+ * Measured there (2026-11-28): `fig5-wall` of ice at `small` under merge-split 231 s and 204 s
+ * (seeds 2021, 7; 5.6 ms a step, 3.3 ms of it stage 2, which runs in most steps once the wall is
+ * in pieces), strong kernel repulsion 123 s, strong penalty 115 s; `fig11-nlimit-inf` at `medium`
+ * (11,000 steps) 255 s. Fig. 8's scenes at `small` are sized at merge-split's 5.6 ms a step
+ * (92,590 steps: 520 s), Fig. 5 at `medium` at 10 ms (not measured):
  * - Fig. 5 of ice at `small` (18,518 steps) under merge-split and the strong baselines: whether
  *   merge-split breaks a real brittle wall into pieces while strong forces pulverise it (items 1–2,
  *   claims p, p2, u2's question on Fig. 5);
@@ -170,14 +174,14 @@ export function planFidelityStages(options: PlanOptions = {}): Stage[] {
       "fig5-ice-small",
       "fig5-wall of ice at small under merge-split, kernel-repulsion-strong and penalty-strong",
       ["--handler", "merge-split,kernel-repulsion-strong,penalty-strong"],
-      90,
+      240,
       [ice("fig5-wall", "small")],
     ),
     bench(
       "fig8-wall-ice-small",
       "fig8-dam-break-wall with an ice wall at small under merge-split",
       ["--handler", "merge-split"],
-      240,
+      540,
       [ice("fig8-dam-break-wall", "small")],
     ),
     bench(
@@ -197,14 +201,14 @@ export function planFidelityStages(options: PlanOptions = {}): Stage[] {
       "fig5-ice-medium",
       "fig5-wall of ice at medium under merge-split",
       ["--handler", "merge-split"],
-      150,
+      400,
       [ice("fig5-wall", "medium")],
     ),
     bench(
       "fig8-bowl-ice-small",
       "fig8-bowl of ice at small under merge-split",
       ["--handler", "merge-split"],
-      240,
+      540,
       [ice("fig8-bowl", "small")],
     ),
   ];

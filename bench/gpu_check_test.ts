@@ -422,7 +422,11 @@ Deno.test({
     const out = Deno.makeTempDirSync({ prefix: "mergesplit-gpu-check-fidelity-" });
     try {
       const fig5 = planFidelityStages({ scale: "tiny", steps: 3 })[1];
-      const stage: Stage = { ...fig5, args: ["--handler", "merge-split", "--steps", "3"] };
+      const stage: Stage = {
+        ...fig5,
+        args: ["--handler", "merge-split", "--steps", "3"],
+        minSeconds: 30, // the plan's is for a whole run at small on a GPU
+      };
       const summary = await runGpuCheck({
         budget: 120,
         out,
