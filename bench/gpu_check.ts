@@ -29,6 +29,7 @@
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { parseSeeds } from "./cli.ts";
 import { OutputDirError, prepareOutputDir } from "./output_dir.ts";
 import { sceneFileText } from "./scene_export.ts";
 import {
@@ -46,6 +47,7 @@ import {
 /** The usage text. */
 export const GPU_CHECK_USAGE =
   `usage: deno task gpu-check [--plan <id>] [--budget <seconds>] [--out <dir>] [--adapter <a>]
+                           [--only <stages>] [--seed <list>]
 
 Runs a plan's stages in order within the budget, each as an ordinary bench run. Plans:
 ${
@@ -69,6 +71,9 @@ files.
                       holds an earlier check's results
   --adapter <a>       passed to every bench stage: default | software | an index or name from
                       --list-adapters (default: the bench's default)
+  --seed <list>       passed to every bench stage: the seeds each case runs at, e.g. 7,99 (a
+                      later session's seeds of stages already run at the scene's; default: the
+                      bench's, the scene's own)
   -h, --help          this text
 
 Offline: needs only this repository and a Deno binary (the bench imports no npm package); the
@@ -93,6 +98,8 @@ export interface GpuCheckArgs {
   out: string | null;
   /** `--adapter`, passed to every bench stage; null to leave the bench's default. */
   adapter: string | null;
+  /** `--seed`, passed to every bench stage as given (checked as the bench checks it); null: none. */
+  seed: string | null;
   help: boolean;
 }
 
@@ -105,11 +112,12 @@ const OPTIONS = {
   budget: { type: "string" },
   out: { type: "string" },
   adapter: { type: "string" },
+  seed: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
 const VALID =
-  "valid options: --plan <id>, --only <stages>, --budget <seconds>, --out <dir>, --adapter <a>, --help";
+  "valid options: --plan <id>, --only <stages>, --budget <seconds>, --out <dir>, --adapter <a>, --seed <list>, --help";
 
 /** Turns node:util parseArgs' error into one line naming the option. */
 function usageLine(e: Error & { code?: string }): string {
@@ -148,7 +156,7 @@ export function parseGpuCheckArgs(args: readonly string[]): GpuCheckArgs {
       `--budget must be a number of seconds > 0, got "${values.budget}"`,
     );
   }
-  for (const name of ["plan", "only", "out", "adapter"] as const) {
+  for (const name of ["plan", "only", "out", "adapter", "seed"] as const) {
     if (values[name] === "") throw new GpuCheckUsageError(`--${name} must not be empty`);
   }
   const plan = values.plan ?? Object.keys(GPU_CHECK_PLANS)[0];
@@ -173,8 +181,20 @@ export function parseGpuCheckArgs(args: readonly string[]): GpuCheckArgs {
     budget,
     out: values.out ?? null,
     adapter: values.adapter ?? null,
+    seed: checkedSeeds(values.seed),
     help: values.help ?? false,
   };
+}
+
+/** `--seed` as given once the bench's parser accepts it (null when absent). */
+function checkedSeeds(seed: string | undefined): string | null {
+  if (seed === undefined) return null;
+  try {
+    parseSeeds(seed);
+  } catch (e) {
+    throw new GpuCheckUsageError((e as Error).message);
+  }
+  return seed;
 }
 
 /** The default output folder: `reports/out/gpu-check-<UTC timestamp>`. */
@@ -218,6 +238,8 @@ export interface GpuCheckSummary {
   elapsedSeconds: number;
   policy: BudgetPolicy;
   adapter: string | null;
+  /** `--seed` given to every bench stage (null: the bench's default). */
+  seed: string | null;
   deno: string;
   /** The output folder, absolute. */
   out: string;
@@ -245,6 +267,8 @@ export interface GpuCheckOptions {
   out: string;
   /** `--adapter` for every bench stage; default the bench's. */
   adapter?: string | null;
+  /** `--seed` for every bench stage; default the bench's. */
+  seed?: string | null;
   /** The plan's id, recorded in the summary (default `hardware` unless `stages` are given). */
   plan?: string;
   /** The stages, in priority order; default the plan's (all of them). */
@@ -432,6 +456,7 @@ export async function runGpuCheck(options: GpuCheckOptions): Promise<GpuCheckSum
     elapsedSeconds: 0,
     policy,
     adapter: options.adapter ?? null,
+    seed: options.seed ?? null,
     deno: Deno.version.deno,
     out,
     stages: [],
@@ -497,6 +522,7 @@ export async function runGpuCheck(options: GpuCheckOptions): Promise<GpuCheckSum
         ...stage.args,
         ...writeSceneFiles(stage, dir),
         ...(stage.kind === "bench" && options.adapter ? ["--adapter", options.adapter] : []),
+        ...(stage.kind === "bench" && options.seed ? ["--seed", options.seed] : []),
         ...(stage.kind === "bench" ? ["--timeout", String(timeout), "--out", dir] : []),
       ];
       entry.dir = join("stages", stage.id);
@@ -646,6 +672,7 @@ export async function main(args: readonly string[]): Promise<number> {
       budget: parsed.budget,
       out: parsed.out ?? gpuCheckOutDir(),
       adapter: parsed.adapter,
+      seed: parsed.seed,
     });
   } catch (e) {
     if (!(e instanceof OutputDirError || e instanceof GpuCheckUsageError)) throw e;

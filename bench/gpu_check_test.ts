@@ -184,6 +184,7 @@ Deno.test("arguments: defaults, and one line naming the bad option", () => {
     budget: DEFAULT_BUDGET,
     out: null,
     adapter: null,
+    seed: null,
     help: false,
   });
   assert.deepEqual(parseGpuCheckArgs(["--budget", "480", "--out", "x", "--adapter", "software"]), {
@@ -192,8 +193,10 @@ Deno.test("arguments: defaults, and one line naming the bad option", () => {
     budget: 480,
     out: "x",
     adapter: "software",
+    seed: null,
     help: false,
   });
+  assert.equal(parseGpuCheckArgs(["--seed", "scene, 7,99"]).seed, "scene, 7,99");
   assert.equal(parseGpuCheckArgs(["-h"]).help, true);
   assert.equal(parseGpuCheckArgs(["--plan", "fidelity"]).plan, "fidelity");
   assert.deepEqual(
@@ -220,6 +223,8 @@ Deno.test("arguments: defaults, and one line naming the bad option", () => {
     ],
     [["paper"], /^unexpected argument "paper": gpu-check takes options only/],
     [["--out="], /^--out must not be empty$/],
+    [["--seed", "7,7"], /^--seed lists a seed twice: "7,7"$/],
+    [["--seed", "seven"], /^--seed/],
   ];
   for (const [args, message] of bad) {
     assert.throws(() => parseGpuCheckArgs(args), (e: Error) => {
@@ -413,7 +418,7 @@ Deno.test({
 });
 
 // End to end at `tiny`: a stage of the fidelity plan writes its ice scene file and the bench runs
-// it, its record naming the file.
+// it, its record naming the file and run at the seed --seed gave.
 Deno.test({
   name: "gpu-check end to end: a fidelity stage runs its scene file of ice",
   sanitizeResources: false,
@@ -431,12 +436,14 @@ Deno.test({
         budget: 120,
         out,
         adapter: "software",
+        seed: "7",
         stages: [stage],
         policy: { reportReserve: 10, grace: 3, margin: 1 },
         echo: false,
       });
       const text = summaryText(summary);
       assert.equal(summary.plan, null, "stages given directly");
+      assert.equal(summary.seed, "7");
       assert.equal(summary.stages[0].status, "complete", text);
       const file = `${out}/stages/fig5-ice-small/fig5-wall-ice-tiny.json`;
       assert.ok(summary.stages[0].args.includes(file), summary.stages[0].args.join(" "));
@@ -444,6 +451,8 @@ Deno.test({
       assert.equal(record.scene, "fig5-wall-ice");
       assert.equal(record.sceneSource, file);
       assert.equal(record.status, "ok", record.error ?? "");
+      // --seed reaches the bench: the record ran at seed 7, not the scene file's own (2021)
+      assert.equal(record.seed, 7);
     } finally {
       Deno.removeSync(out, { recursive: true });
     }
