@@ -171,6 +171,11 @@ export function splitDetailed(
     u = scale(w, -s / wLen);
     branch = "closest";
   }
+  // |u| = s (Eq. 10) to round-off: in exact arithmetic a no-op; the f32 kernel needs it (w keeps a
+  // component along n̂ of about ε|v12′ − v1|, which the root branch turns into an energy error),
+  // and the reference does the same.
+  const uLen = norm(u);
+  if (uLen > 0) u = scale(u, s / uLen);
   const v1p = add(vAfter, u); // = v1 + μn̂ + ε (Eq. 12)
   // Eq. 8: m1 v1′ + m2 v2′ = m12 v12′, i.e. v2′ = v12′ − (m1/m2) u.
   const v2p = addScaled(vAfter, u, -m1 / m2);

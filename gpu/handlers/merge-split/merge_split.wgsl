@@ -243,6 +243,14 @@ fn split_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
     } else {
       u = -(sqrt(s2) / length(w)) * w; // closest point, Eqs. 15–16
     }
+    // |u| = s is Eq. 10 (energy). In f32, w keeps a component along n̂ of about ε|v12′ − v1|,
+    // so the root's |u|² = s² + 2√disc (w·n̂): relative energy errors of 1e-4 when a group stops
+    // within its step (|v12′ − v1| ≫ s). Rescaling u to s restores Eq. 10 to round-off; Eq. 8
+    // keeps momentum for any u.
+    let uLen = length(u);
+    if (uLen > 0.0) {
+      u = u * (sqrt(s2) / uLen);
+    }
     s_velOut[i] = vec4f(v - (m1 / m2) * u, 0.0); // v2′ (Eq. 8)
     v = v + u; // v1′: the velocity of the meta of the first k members
   }

@@ -278,6 +278,70 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
     });
   }
 
+  await t.step("split keeps the energy of a pair stopped within its step (Eq. 10)", async () => {
+    // Fixture: G pairs (2g, 2g + 1) in contact along a direction e (a new one per pair), both
+    // moving along e at 5 m/s, the second 0.01 m/s slower, equal masses; the step ends with the
+    // pair at rest (V′ = 0), so all its kinetic energy is the merge's bond energy, αΔE (α = 1).
+    // Eq. 13's root branch then takes u with |v12′ − v1| = 5 m/s ≫ s = 0.005 m/s: in f32, w keeps
+    // a component along n̂ of about ε·5 m/s, and |u|² = s² + 2√disc (w·n̂) read as much as 6·10⁻⁴
+    // relative energy error (issue 24: 1.8·10⁻⁴ on an H100 in fig5-wall of ice) until u was
+    // rescaled to s. Momentum is exact for any u (Eq. 8).
+    const G = 1000;
+    const n = 2 * G;
+    const rng = new Rng(11);
+    const x = new Float32Array(4 * n);
+    const v = new Float32Array(4 * n);
+    const m = new Float32Array(n).fill(0.1468);
+    const pairs: Pair[] = [];
+    for (let g = 0; g < G; g++) {
+      const e = [rng.uniform(0.2, 1.2), rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5)];
+      const len = Math.hypot(e[0], e[1], e[2]);
+      const c = [rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1)];
+      for (let k = 0; k < 3; k++) {
+        const ek = e[k] / len;
+        x[8 * g + k] = c[k];
+        x[8 * g + 4 + k] = c[k] + 0.02 * ek;
+        v[8 * g + k] = 5 * ek;
+        v[8 * g + 4 + k] = (5 - 0.01) * ek;
+      }
+      x[8 * g + 3] = x[8 * g + 7] = 0.01;
+      pairs.push([2 * g, 2 * g + 1]);
+    }
+    const { device, buffers, ms } = await setup({ n, x, v, m, pairs, marked: [] });
+    ms.setParams({ count: n, seed: 1, step: 0, alpha: 1, beta: 0, nMin: 8, nMax: 64 });
+    run(device, (pass) => {
+      ms.encodeGroup(pass, { stage: 1 });
+      ms.encodeMerge(pass, { stage: 1, count: n });
+    });
+    assert.equal(new Uint32Array(await readBuffer(device, buffers.stats))[STATS.groups], G);
+    device.queue.writeBuffer(buffers.dofV, 0, new Float32Array(4 * n)); // V′ = 0
+    device.queue.writeBuffer(buffers.syncEnergy, 0, new Float32Array(n));
+    run(device, (pass) => ms.encodeSplit(pass, { stage: 1, count: n }));
+    const velOut = await f32(device, buffers.velOut);
+    // the true error, in f64, of the kernel's f32 velocities: Σ ½m|v′|² against ½μ|Δv|² of the
+    // f32 velocities it was given (μ the reduced mass)
+    const mu = m[0] / 2;
+    let worst = 0;
+    for (let g = 0; g < G; g++) {
+      const dv = [0, 1, 2].map((k) => v[8 * g + k] - v[8 * g + 4 + k]);
+      const want = 0.5 * mu * (dv[0] ** 2 + dv[1] ** 2 + dv[2] ** 2);
+      let ke = 0;
+      for (let q = 0; q < 2; q++) {
+        const o = 4 * (2 * g + q);
+        ke += 0.5 * m[2 * g + q] * (velOut[o] ** 2 + velOut[o + 1] ** 2 + velOut[o + 2] ** 2);
+      }
+      worst = Math.max(worst, Math.abs(ke - want) / want);
+    }
+    // f32 round-off of the velocities, about 1e-6 relative: 10× above it
+    assert.ok(worst < 1e-5, `worst relative energy error of a split ${worst}`);
+    const errs = new Float32Array(await readBuffer(device, buffers.stats));
+    assert.ok(errs[STATS.energyError] < 1e-5, `measured on the GPU: ${errs[STATS.energyError]}`);
+    assert.ok(errs[STATS.momentumError] < 2e-6, `momentum error ${errs[STATS.momentumError]}`);
+    assert.equal(await device.popErrorScope(), null);
+    ms.destroy();
+    device.destroy();
+  });
+
   await t.step(
     "every kernel binds at most 8 storage buffers and runs on such a device",
     async () => {
