@@ -13,7 +13,8 @@ import { checkWgslStruct } from "./runtime/struct_layout.ts";
 import { GpuMemoryError } from "./runtime/buffer_memory.ts";
 import { GpuTimeoutError } from "./runtime/gpu_deadline.ts";
 
-// Engine tests run the tiny scenes end to end on the software adapter (llvmpipe).
+// Engine tests run the tiny scenes end to end on the software adapter (each implementation
+// `deno task test` runs: llvmpipe, lavapipe, SwiftShader).
 let gpu: GpuContext | undefined;
 async function device(): Promise<GpuContext> {
   return gpu ??= await acquireGpu({ adapter: "software" });
