@@ -31,7 +31,7 @@ import type { Engine } from "../gpu/engine.ts";
  */
 export function initialFragmentLabels(particles: ParticleSet): Uint32Array {
   const n = particles.count;
-  const solid = (i: number) => isBreakableSolid(particles.bodies[particles.body[i]]);
+  const member = (i: number) => isBreakableSolid(particles.bodies[particles.body[i]]);
   // Union-find whose roots are the smallest index of their set (hooking the larger root).
   const parent = Uint32Array.from({ length: n }, (_, i) => i);
   const find = (x: number) => {
@@ -40,12 +40,12 @@ export function initialFragmentLabels(particles: ParticleSet): Uint32Array {
   };
   const { i: ends0, j: ends1 } = particles.springs;
   for (let k = 0; k < ends0.length; k++) {
-    if (!solid(ends0[k]) || !solid(ends1[k])) continue;
+    if (!member(ends0[k]) || !member(ends1[k])) continue;
     const a = find(ends0[k]), b = find(ends1[k]);
     if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
   }
   const labels = new Uint32Array(n);
-  for (let i = 0; i < n; i++) labels[i] = solid(i) ? find(i) : NO_FRAGMENT_LABEL;
+  for (let i = 0; i < n; i++) labels[i] = member(i) ? find(i) : NO_FRAGMENT_LABEL;
   return labels;
 }
 
