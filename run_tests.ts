@@ -39,6 +39,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import { quietMesa } from "./gpu/runtime/adapter_request.ts";
 
 /** A WebGPU implementation the GPU tests run on: the environment that selects it. */
 export interface Implementation {
@@ -212,12 +213,6 @@ export function present(impl: Implementation): boolean {
 async function runFile(file: string, impl: Implementation): Promise<FileOutcome> {
   const t0 = performance.now();
   const env: Record<string, string> = { ...impl.env };
-  if (!Deno.env.get("XDG_RUNTIME_DIR")) {
-    // Mesa's GL driver complains at every adapter request without one
-    const dir = Deno.makeTempDirSync({ prefix: "mergesplit-xdg-" });
-    Deno.chmodSync(dir, 0o700);
-    env.XDG_RUNTIME_DIR = dir;
-  }
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
     args: impl.runner === "main-thread"
       ? ["run", "-A", "--no-check", MAIN_THREAD_RUNNER, file]
@@ -272,6 +267,9 @@ export async function runTests(options: RunTestsOptions = {}): Promise<{
       );
     }
   }
+  // one XDG_RUNTIME_DIR for every file's process (Mesa's GL driver complains without one),
+  // removed when this process exits
+  quietMesa();
   const impls = IMPLEMENTATIONS.filter((i) => wanted.includes(i.id));
   const found = impls.filter(present);
   const missing = impls.filter((i) => !present(i)).map((i) => i.id);

@@ -72,13 +72,21 @@ export function requestOptions(preference: AdapterPreference): GPURequestAdapter
 /**
  * Gives Mesa a private `XDG_RUNTIME_DIR` when the environment has none, so its GL driver does
  * not print "XDG_RUNTIME_DIR is invalid or not set" at every adapter request (it needs none to
- * compute). Does nothing outside Deno or when the variable is set.
+ * compute). The folder is removed when the process exits (`unload`), and the processes it starts
+ * inherit it. Does nothing outside Deno or when the variable is set.
  */
 export function quietMesa(): void {
   if (typeof Deno === "undefined" || Deno.env.get("XDG_RUNTIME_DIR")) return;
   const dir = Deno.makeTempDirSync({ prefix: "mergesplit-xdg-" });
   Deno.chmodSync(dir, 0o700);
   Deno.env.set("XDG_RUNTIME_DIR", dir);
+  globalThis.addEventListener("unload", () => {
+    try {
+      Deno.removeSync(dir, { recursive: true });
+    } catch {
+      // already gone: nothing to tidy
+    }
+  });
 }
 
 let instanceMade = false;

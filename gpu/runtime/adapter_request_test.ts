@@ -23,6 +23,31 @@ Deno.test("adapter choices: preference, backend, backend:preference", () => {
   assert.deepEqual(requestOptions("low-power"), { powerPreference: "low-power" });
 });
 
+Deno.test("quietMesa's XDG_RUNTIME_DIR is private and gone when the process exits", async () => {
+  // a process of its own: this one may have the variable set (run_tests.ts sets it for its files)
+  const env = { ...Deno.env.toObject() };
+  delete env.XDG_RUNTIME_DIR;
+  const module = new URL("./adapter_request.ts", import.meta.url).href;
+  for (const exit of ["", "Deno.exit(3);"]) {
+    const script = `import { quietMesa } from "${module}";
+      quietMesa();
+      const dir = Deno.env.get("XDG_RUNTIME_DIR");
+      console.log(dir, (Deno.statSync(dir).mode & 0o777).toString(8));
+      ${exit}`;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", "--no-check", script],
+      env,
+      clearEnv: true,
+      stdout: "piped",
+      stderr: "inherit",
+    }).output();
+    const [dir, mode] = new TextDecoder().decode(out.stdout).trim().split(" ");
+    assert.match(dir, /mergesplit-xdg-/, "a folder of ours");
+    assert.equal(mode, "700", "readable by its owner only");
+    assert.throws(() => Deno.statSync(dir), Deno.errors.NotFound, `${dir} removed (${exit})`);
+  }
+});
+
 Deno.test("the record names the backend the adapter was found on", async () => {
   const pinned = pinnedBackend();
   const found = await requestAdapter("software");
