@@ -63,11 +63,13 @@ export interface BenchOptions {
 export const USAGE = `usage: deno task bench [options]
 
 With no options, runs the default suite (every system and handler family on a representative
-scene each; --suite all runs every scene under every applicable handler), scale small, the
+scene each; --suite claims adds the cases of the other claims the small scenes judge in minutes,
+--suite all runs every scene under every applicable handler), scale small, the
 default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html beside it
 (deno run -A bench/main.ts runs the bench alone, without the report).
 
-  --suite <name>      default | all (bench/suites.ts); --scene/--handler filter within it
+  --suite <name>      default | claims | all | fig11 | table1 (bench/suites.ts; --list describes
+                      them); --scene/--handler filter within it
   --scene <ids>       scene ids, globs ("fig11-*") or paths to scene files (comma list; repeatable)
   --handler <ids>     handler ids or globs (comma list; repeatable)
   --scale <s>         tiny | small | medium | paper (default small); a comma list (or repeated

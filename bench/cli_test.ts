@@ -3,6 +3,7 @@ import { parseBenchArgs, parseScales } from "./cli.ts";
 import { getScene } from "../scenes/catalog.ts";
 import { sceneToJson } from "../core/scene.ts";
 import { expand, globMatch, resolveCases, UsageError } from "./suite.ts";
+import { HANDLERS } from "../gpu/handlers/registry.ts";
 
 Deno.test("bench arguments", async (t) => {
   await t.step("defaults: the whole suite at scale small", () => {
@@ -13,10 +14,39 @@ Deno.test("bench arguments", async (t) => {
     assert.equal(o.warmup, undefined, "the runner's default (defaultWarmup)");
     assert.equal(o.repeat, 1);
     const cases = resolveCases({ scenes: o.scenes, handlers: o.handlers, scale: "tiny" });
-    assert.equal(cases.filter((c) => c.scene.id === "fig4-fluid-cloth").length, 12);
-    // the default suite (bench/suites.ts): fig4 × 12 (akinci's three levels need its SPH fluid), fig10 × 3,
-    // fig3-high × 6, fig7-100, fig9-flip-cloth, dam-break-sph and -flip; Fig. 11 has its own
-    assert.equal(cases.length, 12 + 3 + 6 + 1 + 1 + 2);
+    // the default suite (bench/suites.ts): fig4 × 7 (one level of each of the six families, and
+    // penalty-strong), fig3-high × 2, fig9-flip-cloth, dam-break-sph and -flip
+    assert.deepEqual(
+      cases.map((c) => `${c.scene.id} ${c.handler}`).sort(),
+      [
+        "dam-break-flip merge-split",
+        "dam-break-sph merge-split",
+        "fig3-ball-cloth-high merge-split",
+        "fig3-ball-cloth-high penalty-weak",
+        "fig4-fluid-cloth akinci",
+        "fig4-fluid-cloth impulse",
+        "fig4-fluid-cloth kernel-repulsion-weak",
+        "fig4-fluid-cloth merge-split",
+        "fig4-fluid-cloth penalty-strong",
+        "fig4-fluid-cloth penalty-weak",
+        "fig4-fluid-cloth velocity-projection",
+        "fig9-flip-cloth merge-split",
+      ],
+    );
+    // every handler family the catalogue registers has a case in it (a new family joins it)
+    const families = new Set(cases.map((c) => c.handler.replace(/-(weak|medium|strong)$/, "")));
+    for (const h of HANDLERS.keys()) {
+      if (/^(penalty|kernel-repulsion)$/.test(h)) continue; // the explicit-stiffness members
+      assert.ok(families.has(h.replace(/-(weak|medium|strong)$/, "")), `family of ${h}`);
+    }
+    // claims: fig4 × 12 (akinci's three levels need its SPH fluid), fig10 × 3, fig3-high × 6,
+    // fig7-100, fig9-flip-cloth, dam-break-sph and -flip; Fig. 11 has its own
+    const claims = resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "claims" });
+    assert.equal(claims.filter((c) => c.scene.id === "fig4-fluid-cloth").length, 12);
+    assert.equal(claims.length, 12 + 3 + 6 + 1 + 1 + 2);
+    assert.ok(
+      cases.every((c) => claims.some((d) => d.scene.id === c.scene.id && d.handler === c.handler)),
+    );
     // fig11 and all run every case at three seeds (the scene's, 7, 99)
     const fig11 = resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "fig11" });
     assert.deepEqual(
@@ -53,7 +83,7 @@ Deno.test("bench arguments", async (t) => {
     );
     assert.throws(
       () => resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "nope" }),
-      /unknown suite "nope"; suites: default, all, fig11, table1/,
+      /unknown suite "nope"; suites: default, claims, all, fig11, table1/,
     );
   });
   await t.step("comma lists, repeats and globs", () => {

@@ -1,6 +1,7 @@
 /**
- * The bench run behind `deno task bench` (`cli.ts`): runs the default suite (every scene, every
- * applicable handler, scale small, the default adapter) or the cases the options select, at one
+ * The bench run behind `deno task bench` (`cli.ts`): runs the default suite (every system and
+ * handler family on a representative scene each, scale small, the default adapter;
+ * `bench/suites.ts`) or the cases the options select, at one
  * scale or several (`--scale tiny,small,medium`: a sweep), and writes `results.jsonl` under
  * `reports/out/<timestamp>/` (printed at the end) and a summary table with the step time per
  * particle (ns per particle-step). `--help` lists the options. It writes no report: `cli.ts` does

@@ -60,6 +60,13 @@ export function claimColumns(
 }
 
 /**
+ * What the claims table says when a claim was not run: which suites hold the cases (the default
+ * suite judges the headline ones; `bench/suites.ts`).
+ */
+export const NOT_RUN_NOTE =
+  "A claim not run needs cases this run did not hold: --suite claims runs those of Figs. 3, 4, 7, 9 and 10 and the dam breaks at small in about half an hour on a CPU, --suite fig11 Fig. 11's, --suite all every scene's, at three seeds.";
+
+/**
  * Renders the claims evaluated on every input, separately per scale present in it (claims compare
  * cases of one scale; {@link claimColumns}). Inputs without records get one "not run" column.
  */
@@ -90,6 +97,7 @@ export function renderClaimsTable(
       n("not reproduced")
     } not reproduced, ${n("not run")} not run`;
   });
-  return `<p>${counts.join("; ")}.</p>
+  const notRun = columns.some((c) => c.results.some((r) => r.result.status === "not run"));
+  return `<p>${counts.join("; ")}.${notRun ? ` ${escapeHtml(NOT_RUN_NOTE)}` : ""}</p>
 <div class="scroll"><table class="claims"><thead>${head}</thead><tbody>${body}</tbody></table></div>`;
 }

@@ -5,6 +5,7 @@ import { decodeFragments } from "../core/snapshot_codec.ts";
 import type { CaseRecord } from "../core/result.ts";
 import { latestCases } from "./case_key.ts";
 import { CLAIMS, evaluateClaims } from "./claims.ts";
+import { NOT_RUN_NOTE } from "./claims_table.ts";
 import { compareInputs } from "./comparison.ts";
 import { escapeHtml, scriptJson } from "./escape_html.ts";
 import { exportSnapshots } from "./export.ts";
@@ -326,7 +327,10 @@ Deno.test("HTML report", async (t) => {
     assert.equal(b.status, "not run");
     assert.match(b.measured, /penalty-weak failed, no metrics/);
     const html = renderReport([{ label: "x", records: good }], { cdn: true });
-    assert.match(html, /33 reproduced, 0 not reproduced, 0 not run/);
+    assert.match(html, /33 reproduced, 0 not reproduced, 0 not run\.<\/p>/);
+    assert.ok(!html.includes(NOT_RUN_NOTE), "every claim ran: no word on where the others run");
+    const fig4Html = renderReport([{ label: "x", records: onlyFig4 }], { cdn: true });
+    assert.ok(fig4Html.includes(escapeHtml(NOT_RUN_NOTE)), "where the claims not run run");
     // (u2): a wall broken into dust (the largest fragment 5 % of it) is not in pieces
     const dust = goodSuite();
     const wall = dust.find((r) => r.scene === "fig8-dam-break-wall")!;
