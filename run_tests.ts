@@ -9,8 +9,10 @@
  *   files (those whose imports reach `gpu/runtime/device.ts`, or that start processes) run on
  *   each implementation found; the others once. A GPU test file that tests the bench's tools (its
  *   command line, results files, shards, diagnostics, the browser pages: what it asserts does not
- *   depend on the WebGPU implementation, whose kernels and engine the other files test on each)
- *   says so in a line `// run_tests: one implementation (why)` ({@link ONE_IMPLEMENTATION}) and
+ *   depend on the WebGPU implementation, whose kernels and engine the other files test on each),
+ *   or that holds the engine's long runs to rest (`gpu/engine_rest_test.ts`: minutes per
+ *   implementation, of kernels the other files run on each), says so in a line
+ *   `// run_tests: one implementation (why)` ({@link ONE_IMPLEMENTATION}) and
  *   runs once, on {@link ONCE_IMPLEMENTATION} where present. A missing implementation is reported
  *   as skipped with the packages that bring it; `--require` makes that a failure (CI). On lavapipe every
  *   device asks for WebGPU's guaranteed 8 storage buffers per stage (`MERGESPLIT_STORAGE_BUFFERS`),
