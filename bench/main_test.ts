@@ -108,6 +108,11 @@ Deno.test({
       assert.ok(bad.timings?.phases.total.samples.length === 145);
       assert.equal(bad.sceneSource, `${dir}/explosive.json`);
       assert.match(r.stdout, /report: .*unstable\/report\.html/);
+      // the claims in a few lines before it (two cases leave most of them not run)
+      assert.match(
+        r.stdout,
+        /\nclaims: \d+ reproduced[^\n]*; \d+ not reproduced[^\n]*; \d+ not run\nA claim not run needs [^\n]*\nreport: /,
+      );
       assert.ok(Deno.statSync(`${dir}/unstable/report.html`).size > 0);
     });
 

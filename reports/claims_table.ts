@@ -67,6 +67,31 @@ export const NOT_RUN_NOTE =
   "A claim not run needs cases this run did not hold: --suite claims runs those of Figs. 3, 4, 7, 9 and 10 and the dam breaks at small in about half an hour on a CPU, --suite fig11 Fig. 11's, --suite all every scene's, at three seeds.";
 
 /**
+ * The claims in words, for a terminal: per column of {@link claimColumns} one line with the ids
+ * reproduced and not reproduced and how many were not run, then {@link NOT_RUN_NOTE} when any
+ * was; the report's Claims section has what was measured.
+ */
+export function claimsSummaryText(
+  inputs: readonly { label: string; records: readonly CaseRecord[] }[],
+  options: { claims?: readonly Claim[] } = {},
+): string {
+  const columns = claimColumns(inputs, options);
+  const lines = columns.map((c) => {
+    const ids = (s: ClaimStatus) =>
+      c.results.filter((r) => r.result.status === s).map((r) => r.claim.id);
+    const listed = (s: ClaimStatus) => {
+      const found = ids(s);
+      return `${found.length} ${s}${found.length ? ` (${found.join(", ")})` : ""}`;
+    };
+    return `claims${columns.length > 1 ? ` of ${c.title}` : ""}: ${listed("reproduced")}; ${
+      listed("not reproduced")
+    }; ${ids("not run").length} not run`;
+  });
+  const notRun = columns.some((c) => c.results.some((r) => r.result.status === "not run"));
+  return [...lines, ...(notRun ? [NOT_RUN_NOTE] : [])].join("\n");
+}
+
+/**
  * Renders the claims evaluated on every input, separately per scale present in it (claims compare
  * cases of one scale; {@link claimColumns}). Inputs without records get one "not run" column.
  */

@@ -5,7 +5,7 @@ import { decodeFragments } from "../core/snapshot_codec.ts";
 import type { CaseRecord } from "../core/result.ts";
 import { latestCases } from "./case_key.ts";
 import { CLAIMS, evaluateClaims } from "./claims.ts";
-import { NOT_RUN_NOTE } from "./claims_table.ts";
+import { claimsSummaryText, NOT_RUN_NOTE } from "./claims_table.ts";
 import { compareInputs } from "./comparison.ts";
 import { escapeHtml, scriptJson } from "./escape_html.ts";
 import { exportSnapshots } from "./export.ts";
@@ -329,6 +329,21 @@ Deno.test("HTML report", async (t) => {
     const html = renderReport([{ label: "x", records: good }], { cdn: true });
     assert.match(html, /33 reproduced, 0 not reproduced, 0 not run\.<\/p>/);
     assert.ok(!html.includes(NOT_RUN_NOTE), "every claim ran: no word on where the others run");
+    // the same in words for the terminal (cli.ts): ids by status, the note when any was not run
+    const inWords = (records: CaseRecord[]) => claimsSummaryText([{ label: "x", records }]);
+    assert.equal(
+      inWords(good),
+      `claims: 33 reproduced (${CLAIMS.map((c) => c.id).join(", ")}); 0 not reproduced; 0 not run`,
+    );
+    const ids = (st: string) => Object.keys(s4).filter((id) => s4[id] === st);
+    assert.ok(ids("reproduced").length > 0 && ids("not run").length > 0);
+    assert.equal(
+      inWords(onlyFig4),
+      `claims: ${ids("reproduced").length} reproduced (${ids("reproduced").join(", ")}); ` +
+        `${ids("not reproduced").length} not reproduced${
+          ids("not reproduced").length ? ` (${ids("not reproduced").join(", ")})` : ""
+        }; ${ids("not run").length} not run\n${NOT_RUN_NOTE}`,
+    );
     const fig4Html = renderReport([{ label: "x", records: onlyFig4 }], { cdn: true });
     assert.ok(fig4Html.includes(escapeHtml(NOT_RUN_NOTE)), "where the claims not run run");
     // (u2): a wall broken into dust (the largest fragment 5 % of it) is not in pieces
