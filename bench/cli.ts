@@ -84,8 +84,8 @@ default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html 
                       arrays, Kubernetes indexed Jobs, a CI matrix); deno task report merges
                       the parts' results files and names missing or duplicated cases
   --seed <list>       the seeds every case runs at, a comma list of integers or "scene" (the
-                      scene's own), e.g. --seed scene,7,99; default: the suite's (all and fig11:
-                      scene,7,99, so claims are judged at three seeds), else the scene's
+                      scene's own), e.g. --seed scene,7,99; default: the suite's (claims, all and
+                      fig11: scene,7,99, so claims are judged at three seeds), else the scene's
   --param <id.name=v> override a handler parameter, e.g. merge-split.alpha=0.5 (repeatable;
                       recorded in handlerParams and the config hash; "inf" for Infinity)
   --sweep <t=values>  one case per value: t is <handler>.<param> (e.g. penalty.stiffness, with

@@ -187,6 +187,17 @@ Deno.test("seeds: the suites that judge claims run every case at three seeds", (
   assert.deepEqual(one.map(key), once.map((c) => key({ ...c, scene: { ...c.scene, seed: 5 } })));
   const first = resolveCases({ scenes: [], handlers: [], scale: "tiny" });
   assert.ok(first.every((c) => c.scene.seed === 2021));
+  // the claims suite too runs three, and --seed scene one
+  const claims = resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "claims" });
+  const claimsOnce = resolveCases({
+    scenes: [],
+    handlers: [],
+    scale: "tiny",
+    suite: "claims",
+    seeds: ["scene"],
+  });
+  assert.equal(claims.length, 3 * claimsOnce.length);
+  assert.ok(claimsOnce.every((c) => c.scene.seed === 2021));
   assert.throws(
     () => resolveCases({ scenes: [], handlers: [], scale: "tiny", seeds: [] }),
     UsageError,

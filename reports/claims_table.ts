@@ -64,7 +64,7 @@ export function claimColumns(
  * suite judges the headline ones; `bench/suites.ts`).
  */
 export const NOT_RUN_NOTE =
-  "A claim not run needs cases this run did not hold: --suite claims runs those of Figs. 3, 4, 7, 9 and 10 and the dam breaks at small in about half an hour on a CPU, --suite fig11 Fig. 11's, --suite all every scene's, at three seeds.";
+  "A claim not run needs cases this run did not hold: --suite claims runs those of Figs. 3, 4, 7, 9 and 10 and the dam breaks at small, --suite fig11 Fig. 11's, --suite all every scene's, each at three seeds (--seed scene: one).";
 
 /**
  * The claims in words, for a terminal: per column of {@link claimColumns} one line with the ids
