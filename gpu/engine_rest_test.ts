@@ -2,7 +2,7 @@
 /**
  * The engine's long runs to rest on the software adapter, `tiny` scenes: a cloth under gravity
  * alone settles at its scene's time step, and a fluid block resting on the cloth settles under
- * merge-split with nothing through (contact at rest, §5). They take 2–3 minutes per
+ * merge-split with nothing through (Fig. 11's block at rest, §6.4). They take 2–3 minutes per
  * implementation, so they run on one (`run_tests.ts`, lavapipe at WebGPU's 8 storage buffers);
  * the kernels they run are tested on all three by the other engine and system tests.
  *
@@ -76,6 +76,6 @@ Deno.test({
         assert.ok(stats.energyError < 1e-4, `energy error across splits ${stats.energyError}`);
       },
     );
-    await releaseSoftwareGpu();
+    releaseSoftwareGpu();
   },
 });

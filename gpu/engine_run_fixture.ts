@@ -17,10 +17,9 @@ export async function softwareGpu(): Promise<GpuContext> {
 }
 
 /** Destroys the process's device, if one was acquired (the end of a test file). */
-export function releaseSoftwareGpu(): Promise<void> {
+export function releaseSoftwareGpu(): void {
   gpu?.device.destroy();
   gpu = undefined;
-  return Promise.resolve();
 }
 
 /**

@@ -228,6 +228,6 @@ Deno.test({
         }
       },
     );
-    await releaseSoftwareGpu();
+    releaseSoftwareGpu();
   },
 });
