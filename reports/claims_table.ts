@@ -66,6 +66,11 @@ export function claimColumns(
 export const NOT_RUN_NOTE =
   "A claim not run needs cases this run did not hold: --suite claims runs those of Figs. 3, 4, 7, 9 and 10 and the dam breaks at small, --suite fig11 Fig. 11's, --suite all every scene's, each at three seeds (--seed scene: one).";
 
+/** Whether a claim was not run in any of `columns`. */
+function anyNotRun(columns: readonly ClaimColumn[]): boolean {
+  return columns.some((c) => c.results.some((r) => r.result.status === "not run"));
+}
+
 /**
  * The claims in words, for a terminal: per column of {@link claimColumns} one line with the ids
  * reproduced and not reproduced and how many were not run, then {@link NOT_RUN_NOTE} when any
@@ -87,8 +92,7 @@ export function claimsSummaryText(
       listed("not reproduced")
     }; ${ids("not run").length} not run`;
   });
-  const notRun = columns.some((c) => c.results.some((r) => r.result.status === "not run"));
-  return [...lines, ...(notRun ? [NOT_RUN_NOTE] : [])].join("\n");
+  return [...lines, ...(anyNotRun(columns) ? [NOT_RUN_NOTE] : [])].join("\n");
 }
 
 /**
@@ -122,7 +126,6 @@ export function renderClaimsTable(
       n("not reproduced")
     } not reproduced, ${n("not run")} not run`;
   });
-  const notRun = columns.some((c) => c.results.some((r) => r.result.status === "not run"));
-  return `<p>${counts.join("; ")}.${notRun ? ` ${escapeHtml(NOT_RUN_NOTE)}` : ""}</p>
+  return `<p>${counts.join("; ")}.${anyNotRun(columns) ? ` ${escapeHtml(NOT_RUN_NOTE)}` : ""}</p>
 <div class="scroll"><table class="claims"><thead>${head}</thead><tbody>${body}</tbody></table></div>`;
 }

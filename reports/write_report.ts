@@ -10,7 +10,12 @@
  */
 import { caseCoverage, coverageLines } from "./case_coverage.ts";
 import { basename, dirname, join } from "node:path";
-import { type ReadResults, readResults, skippedLineWarning } from "../core/result.ts";
+import {
+  type CaseRecord,
+  type ReadResults,
+  readResults,
+  skippedLineWarning,
+} from "../core/result.ts";
 import { compareInputs } from "./comparison.ts";
 import { publishTables } from "./publish_tables.ts";
 import { type PublishedFile, renderReport } from "./report.ts";
@@ -90,8 +95,8 @@ export function defaultLabels(files: readonly string[]): string[] {
 
 /**
  * Renders the report of `files` and writes it, with the tables in `options.formats` beside it;
- * returns its path, its size in bytes, the paths of the tables written and a warning per line of
- * a file that was skipped (`<file> line 7 skipped: not JSON (a torn write?)`; the report names
+ * returns its path, its size in bytes, the paths of the tables written, the inputs it read (label
+ * and records, one per file or one merged) and a warning per line of a file that was skipped (`<file> line 7 skipped: not JSON (a torn write?)`; the report names
  * them too). Throws a {@link ResultsFileError} for a missing file, a {@link ReportOutputError} when the
  * output folder or a file cannot be written, and a `RangeError` when no file is given or the
  * labels do not match the files.
@@ -99,7 +104,14 @@ export function defaultLabels(files: readonly string[]): string[] {
 export function writeReport(
   files: readonly string[],
   options: WriteReportOptions = {},
-): { path: string; bytes: number; tables: string[]; skipped: string[]; coverage: string[] } {
+): {
+  path: string;
+  bytes: number;
+  tables: string[];
+  skipped: string[];
+  coverage: string[];
+  inputs: { label: string; records: CaseRecord[] }[];
+} {
   if (!files.length) throw new RangeError("writeReport: no results file given");
   const labels = options.labels ?? defaultLabels(files);
   if (options.merge && options.labels && options.labels.length !== 1) {
@@ -165,5 +177,6 @@ export function writeReport(
     tables,
     skipped: inputs.flatMap((i) => i.skipped),
     coverage: inputs.flatMap((i) => i.coverage),
+    inputs: inputs.map(({ label, records }) => ({ label, records })),
   };
 }
