@@ -301,11 +301,22 @@ function fig5StrongCases(
 }
 
 /**
- * A solid in pieces, not dust: at least {@link PIECES_MIN} fragments of ≥ 1 % of it, the largest
- * holding at least {@link PIECE_SHARE_MIN} of it.
+ * How a breakable solid ended, by the thresholds of the fracture claims: `in pieces` (at least
+ * {@link PIECES_MIN} fragments of ≥ 1 % of it, the largest holding at least {@link PIECE_SHARE_MIN}
+ * of it), `pulverised` (its largest fragment holds less than {@link PIECE_SHARE_MIN}), else `not in
+ * pieces` (one or two fragments of ≥ 1 %: whole, cracked, or one piece amid dust).
  */
+export type FractureReading = "in pieces" | "pulverised" | "not in pieces";
+
+/** The {@link FractureReading} of `pieces` fragments of ≥ 1 %, the largest holding `largestShare`. */
+export function fractureReading(pieces: number, largestShare: number): FractureReading {
+  if (largestShare < PIECE_SHARE_MIN) return "pulverised";
+  return pieces >= PIECES_MIN ? "in pieces" : "not in pieces";
+}
+
+/** A solid in pieces, not dust ({@link fractureReading}). */
 function isInPieces(pieces: number, largestShare: number): boolean {
-  return pieces >= PIECES_MIN && largestShare >= PIECE_SHARE_MIN;
+  return fractureReading(pieces, largestShare) === "in pieces";
 }
 
 /**
@@ -326,7 +337,9 @@ function piecesWhileStrongPulverise(
       return { status: "not run", measured: "records without fragment statistics" };
     }
     const inPieces = isInPieces(pieces, share(ms));
-    const pulverised = strong.every((r) => share(r) < PIECE_SHARE_MIN);
+    const pulverised = strong.every((r) =>
+      fractureReading(metric(r, "significantFragments"), share(r)) === "pulverised"
+    );
     return {
       status: inPieces && pulverised ? "reproduced" : "not reproduced",
       measured:

@@ -30,9 +30,11 @@ their timings, with each file's speed-up over the first).
 
   --out <file>          output file (default: report.html beside the first results file,
                         comparison.html for several)
-  --format <md|csv|tex> also write the tables beside the report: table1, claims, matrix and (for
-                        several files) comparison, as .md (GitHub Markdown), .csv (RFC 4180) or
-                        .tex (a LaTeX tabular); repeatable or a comma list (md,csv,tex)
+  --format <md|csv|tex> also write the tables beside the report: table1, claims, matrix,
+                        fracture and fluid (where a case has a breakable solid or a fluid),
+                        table1-paper (a Table I scene under merge-split) and (for several files)
+                        comparison, as .md (GitHub Markdown), .csv (RFC 4180) or .tex (a LaTeX
+                        tabular); repeatable or a comma list (md,csv,tex)
   --merge               read the files as one run (the parts of a --shard i/n run, or runs
                         appended apart) instead of comparing them; names the cases of the
                         run's list that are missing or duplicated

@@ -3,7 +3,8 @@
  * model that the writers of reports/table_writers.ts print: a header and rows of cells, each cell
  * text or a number with an optional 95% confidence interval. Built once per table from the
  * records: Table I (particles, median ms/step per phase with its CI, ns per particle-step), the
- * claims (reports/claims_table.ts), the scene × handler matrix (reports/scene_matrix.ts) and, for
+ * claims (reports/claims_table.ts), the scene × handler matrix (reports/scene_matrix.ts), the
+ * fidelity tables (reports/fidelity_table.ts) and, for
  * several inputs, the comparison of timings (reports/comparison.ts).
  *
  * @module
@@ -14,6 +15,16 @@ import { claimColumns } from "./claims_table.ts";
 import { compareInputs, type Comparison } from "./comparison.ts";
 import { nsPerParticleStep } from "./scaling_fit.ts";
 import { caseSeverity, MATRIX_METRICS } from "./scene_matrix.ts";
+import {
+  caseFractureReading,
+  FIDELITY_COLUMNS,
+  type FidelityColumn,
+  fidelityGroups,
+  type FidelityKind,
+  fluidSystem,
+  inFidelityTable,
+} from "./fidelity_table.ts";
+import { summaryMetric } from "./case_status.ts";
 import { phaseNames } from "./table_one.ts";
 import { comparePaperTableOne, PAPER_PHASE_LABELS, PAPER_PHASES } from "./paper_table_one.ts";
 
@@ -32,7 +43,14 @@ export interface NumberCell {
 export type TableCell = TextCell | NumberCell;
 
 /** The published tables, by the stem of their file name (`table1.md`, `claims.csv`, …). */
-export type PublishTableName = "table1" | "table1-paper" | "claims" | "matrix" | "comparison";
+export type PublishTableName =
+  | "table1"
+  | "table1-paper"
+  | "claims"
+  | "matrix"
+  | "fracture"
+  | "fluid"
+  | "comparison";
 
 /** A table to publish: a title, a header and rows with one cell per header column. */
 export interface PublishTable {
@@ -234,6 +252,58 @@ function matrixTable(inputs: Inputs): PublishTable {
   };
 }
 
+/** A fidelity column's heading with its unit: `bonds broken (%)`, `first fracture (s)`. */
+function fidelityHead(c: FidelityColumn): string {
+  return c.unit === "percent" ? `${c.head} (%)` : c.unit === "seconds" ? `${c.head} (s)` : c.head;
+}
+
+/**
+ * A fidelity table (`reports/fidelity_table.ts`), one row per case in the order of its rows
+ * (scene, handler, scale smallest first, then seed), with its status and its values in the
+ * column's unit (percentages ×100); the fracture table adds how the case reads.
+ */
+function fidelityTable(inputs: Inputs, kind: FidelityKind): PublishTable {
+  const input = inputColumn(inputs);
+  const columns = FIDELITY_COLUMNS[kind];
+  const fluid = kind === "fluid";
+  return {
+    name: kind,
+    title: fluid
+      ? "Fluids per case: worst and mean density error, volume change at the end, and (dam breaks) the largest error of the surge front and of the residual column against Martin & Moyce's, in %"
+      : "Brittle solids per case (breakable bodies only): bonds broken (%), fragments, fragments of ≥ 1 % of the solid, the largest one's share, the time of the first fracture (s), and how it reads (in pieces, pulverised, not in pieces)",
+    header: [
+      ...input.head,
+      "scene",
+      "scale",
+      "handler",
+      "seed",
+      "status",
+      ...(fluid ? ["system"] : []),
+      ...columns.map(fidelityHead),
+      ...(fluid ? [] : ["reads"]),
+    ],
+    rows: inputs.flatMap(({ label, records }) =>
+      fidelityGroups(records, kind).flat().map((r) => {
+        const value = (c: FidelityColumn) => {
+          const v = summaryMetric(r, c.field);
+          return num(c.unit === "percent" ? 100 * v : v);
+        };
+        return [
+          ...input.cell(label),
+          text(r.scene),
+          text(r.scale),
+          text(handlerText(r, records)),
+          text(r.seed === undefined ? "" : String(r.seed)),
+          text(r.status),
+          ...(fluid ? [text(fluidSystem(r))] : []),
+          ...columns.map(value),
+          ...(fluid ? [] : [text(caseFractureReading(r))]),
+        ];
+      })
+    ),
+  };
+}
+
 function comparisonTable(comparison: Comparison): PublishTable {
   const { labels, phases } = comparison;
   const others = labels.slice(1);
@@ -276,6 +346,7 @@ function comparisonTable(comparison: Comparison): PublishTable {
 
 /**
  * The tables to publish for `inputs` (each a result file's records): `table1`, `claims`, `matrix`,
+ * `fracture` and `fluid` where a record belongs in them (`reports/fidelity_table.ts`),
  * `table1-paper` where a Table I scene ran under merge-split, and, for several inputs, `comparison` (from `options.comparison` where the caller has computed
  * it, else {@link compareInputs}). With several inputs, the first three start with an `input`
  * column (the input's label); the last record of a case is used.
@@ -286,6 +357,11 @@ export function publishTables(
 ): PublishTable[] {
   const sets = inputs.map((i) => ({ label: i.label, records: latestCases(i.records) }));
   const tables = [tableOne(sets), claimsTable(sets), matrixTable(sets)];
+  for (const kind of ["fracture", "fluid"] as const) {
+    if (sets.some((s) => s.records.some((r) => inFidelityTable(r, kind)))) {
+      tables.push(fidelityTable(sets, kind));
+    }
+  }
   if (sets.some((s) => comparePaperTableOne(s.records).length)) tables.push(paperTableOne(sets));
   if (sets.length > 1) tables.push(comparisonTable(options.comparison ?? compareInputs(sets)));
   return tables;

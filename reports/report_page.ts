@@ -1,7 +1,7 @@
 /**
  * The HTML report: one self-contained file with the run's header and problem warnings, the
- * paper's claims, the scene × handler matrix, Table I with stacked phase bars and phase shares,
- * for a scale sweep the scaling of the step time with the particle count, for parameter sweeps
+ * paper's claims, the scene × handler matrix, the fidelity tables (fracture, fluids), Table I with
+ * stacked phase bars and phase shares, for a scale sweep the scaling of the step time with the particle count, for parameter sweeps
  * (`--sweep`) the leaks and stability against the swept value, the metric time series,
  * a three.js viewer of the snapshots and, for several inputs, the comparison of timings.
  * chart.js and three.js are inlined (the file opens offline, with no server) or, with `cdn`,
@@ -28,6 +28,7 @@ import { renderScalingSection, scalingCharts, scalingSeries } from "./scaling_se
 import { renderSceneMatrix } from "./scene_matrix.ts";
 import { hasSweeps, renderSweepSection, sweepCharts, sweepSeries } from "./sweep_section.ts";
 import { hasBudget, renderBudgetSection } from "./budget_section.ts";
+import { hasFidelity, renderFidelitySection } from "./fidelity_section.ts";
 import { comparePaperTableOne, renderPaperTableOne } from "./paper_table_one.ts";
 import { phaseNames, renderTableOne } from "./table_one.ts";
 import type { PublishTableName } from "./publish_tables.ts";
@@ -166,6 +167,7 @@ export function renderReportPage(
   const sweepPrefix = (i: number) => `sweep-chart-${i}`;
   const hasSweep = sweeps.some(hasSweeps);
   const budget = sets.some((s) => hasBudget(s.records));
+  const fidelity = sets.some((s) => hasFidelity(s.records));
   const paperScenes = sets.some((s) => comparePaperTableOne(s.records).length > 0);
   const data: ReportData = {
     title,
@@ -228,6 +230,7 @@ export function renderReportPage(
     ["summary", "Run"],
     ["claims", "Claims"],
     ["matrix", "Scene × handler"],
+    ...(fidelity ? [["fidelity", "Fidelity"]] : []),
     ["viewer-section", "3D view"],
     ["table-1", "Table I"],
     ...(hasScaling ? [["scaling", "Scaling"]] : []),
@@ -268,6 +271,20 @@ export function renderReportPage(
 <section id="matrix"><h2>Scene × handler</h2><p class="muted">Red: status not ok, fluid passed through, exploded or energy gained; amber: deep penetration, high speed or strong dissipation. Hover a failed cell for its error.</p>${
     publishedLinks(published, "matrix")
   }${perInput((s) => renderSceneMatrix(s.records))}</section>
+${
+    fidelity
+      ? `<section id="fidelity"><h2>Fidelity: fracture and fluids</h2><p class="muted">Per scene × handler, its scales smallest first (whether a statistic converges with resolution reads down the rows); values over the seeds that finished ok, <code>least–most</code> where they differ (the others counted under status). Hover a heading for its definition.</p>${
+        perInput((s) =>
+          renderFidelitySection(s.records, {
+            links: {
+              fracture: publishedLinks(published, "fracture"),
+              fluid: publishedLinks(published, "fluid"),
+            },
+          })
+        )
+      }</section>`
+      : ""
+  }
 <section id="viewer-section"><h2>3D view of the snapshots</h2>${
     viewerSection(hasSnapshots)
   }</section>

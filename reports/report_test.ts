@@ -913,10 +913,11 @@ Deno.test("HTML report", async (t) => {
       // --format: the tables beside the HTML (--out's folder), linked from it
       const pub = join(dir, "pub", "r.html");
       assert.equal(main([file, "--out", pub, "--cdn", "--format", "md,csv", "--format", "tex"]), 0);
-      // goodSuite has fig6-wall under merge-split: Table I beside the paper's too
-      const names = ["table1", "table1-paper", "claims", "matrix"].flatMap((t) =>
-        ["md", "csv", "tex"].map((f) => `${t}.${f}`)
-      );
+      // goodSuite has fig6-wall under merge-split: Table I beside the paper's too; its brittle
+      // walls and fluids: the fidelity tables
+      const names = ["table1", "table1-paper", "claims", "matrix", "fracture", "fluid"].flatMap((
+        t,
+      ) => ["md", "csv", "tex"].map((f) => `${t}.${f}`));
       assert.deepEqual(
         [...Deno.readDirSync(join(dir, "pub"))].map((e) => e.name).sort(),
         [...names, "r.html"].sort(),
@@ -929,6 +930,10 @@ Deno.test("HTML report", async (t) => {
       );
       assert.match(html, /<a href="claims\.tex">LaTeX<\/a>/);
       assert.match(html, /<a href="matrix\.md">Markdown<\/a>/);
+      assert.match(
+        html,
+        /<section id="fidelity"><h2>[^<]*<\/h2><p class="muted">[^]*?<a href="fracture\.md">Markdown<\/a>[^]*?<a href="fluid\.tex">LaTeX<\/a>/,
+      );
       assert.ok(!Deno.readTextFileSync(out).includes("Also as"), "no links without --format");
       // beside the first results file by default; several files add the comparison
       const file2 = join(dir, "run2", "results.jsonl");
