@@ -1,7 +1,7 @@
 /**
  * `reports/`: the HTML report of `results.jsonl` files (one run, or a comparison of several with
  * each run's speed-ups over the first), its tables as Markdown, CSV or LaTeX, the paper's claims
- * evaluated on the records, the scaling fit of a scale sweep, the working windows and stable time
+ * evaluated on the records, the fidelity tables (fracture, fluids), the scaling fit of a scale sweep, the working windows and stable time
  * steps of parameter sweeps, and export of the snapshots to PLY/VTK. Reads result
  * records only (through `core/result.ts`'s `readResults`), never live state.
  *
@@ -42,6 +42,8 @@ export {
   ENERGY_ERROR_MAX,
   evaluateClaims,
   FIG4_SCENE,
+  type FractureReading,
+  fractureReading,
   LEAK_FRACTION_MIN,
   MOMENTUM_ERROR_MAX,
   REBOUND_FACTOR,
@@ -87,5 +89,15 @@ export {
   renderPaperTableOne,
 } from "./paper_table_one.ts";
 export { hasBudget, renderBudgetSection } from "./budget_section.ts";
+export {
+  FIDELITY_COLUMNS,
+  type FidelityColumn,
+  type FidelityKind,
+  type FidelityRow,
+  fidelityRows,
+  FLUID_COLUMNS,
+  FRACTURE_COLUMNS,
+} from "./fidelity_table.ts";
+export { hasFidelity, renderFidelitySection } from "./fidelity_section.ts";
 export { screenshot, screenshotMain, type ScreenshotOptions } from "./screenshot.ts";
 export { type CaseCoverage, caseCoverage, coverageLines } from "./case_coverage.ts";
