@@ -41,8 +41,8 @@ export function caseGroupKey(record: CaseIdentity): string {
   return `${record.scene}|${record.handler}|${record.scale}${sweepText(record.sweep)}`;
 }
 
-/** `k=v,…` of handler parameters in key order. */
-function paramsText(params: CaseIdentity["handlerParams"]): string {
+/** `k=v,…` of handler parameters in key order ("" without any). */
+export function paramsText(params: CaseIdentity["handlerParams"]): string {
   return params ? Object.keys(params).sort().map((k) => `${k}=${params[k]}`).join(",") : "";
 }
 

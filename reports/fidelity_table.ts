@@ -17,7 +17,7 @@
  * @module
  */
 import type { CaseRecord } from "../core/result.ts";
-import { caseGroupKey, distinct, scaleRank, sweepText } from "./case_key.ts";
+import { caseGroupKey, distinct, paramsText, scaleRank, sweepText } from "./case_key.ts";
 import { summaryMetric, usable } from "./case_status.ts";
 import {
   COLUMN_HEIGHT_ERROR_MAX,
@@ -172,17 +172,11 @@ export function fluidSystem(record: CaseRecord): FluidSystem {
   return record.solvers?.flip !== undefined ? "FLIP" : "SPH";
 }
 
-/** ` k=v,…` of handler parameters in key order (a leading space), "" without any. */
-function paramsText(params: CaseRecord["handlerParams"]): string {
-  const keys = Object.keys(params ?? {}).sort();
-  return keys.length ? ` ${keys.map((k) => `${k}=${params![k]}`).join(",")}` : "";
-}
-
 /** The key of a row: everything of a case's identity but its seed and configuration hash. */
 function rowKey(r: CaseRecord): string {
   return [
     caseGroupKey(r),
-    paramsText(r.handlerParams),
+    `params=${paramsText(r.handlerParams)}`,
     `steps=${r.steps}`,
     `dt=${r.dt}`,
     `coupling=${r.coupling ?? "own-part"}`,

@@ -1,9 +1,9 @@
 /**
  * `reports/`: the HTML report of `results.jsonl` files (one run, or a comparison of several with
  * each run's speed-ups over the first), its tables as Markdown, CSV or LaTeX, the paper's claims
- * evaluated on the records, the fidelity tables (fracture, fluids), the scaling fit of a scale sweep, the working windows and stable time
- * steps of parameter sweeps, and export of the snapshots to PLY/VTK. Reads result
- * records only (through `core/result.ts`'s `readResults`), never live state.
+ * evaluated on the records, the fidelity tables (fracture, fluids), the scaling fit of a scale
+ * sweep, the working windows and stable time steps of parameter sweeps, and export of the
+ * snapshots to PLY/VTK. Reads result records only (through `core/result.ts`'s `readResults`), never live state.
  *
  * @module
  */

@@ -4,8 +4,8 @@
  * text or a number with an optional 95% confidence interval. Built once per table from the
  * records: Table I (particles, median ms/step per phase with its CI, ns per particle-step), the
  * claims (reports/claims_table.ts), the scene × handler matrix (reports/scene_matrix.ts), the
- * fidelity tables (reports/fidelity_table.ts) and, for
- * several inputs, the comparison of timings (reports/comparison.ts).
+ * fidelity tables (reports/fidelity_table.ts) and, for several inputs, the comparison of timings
+ * (reports/comparison.ts).
  *
  * @module
  */
@@ -347,8 +347,9 @@ function comparisonTable(comparison: Comparison): PublishTable {
 /**
  * The tables to publish for `inputs` (each a result file's records): `table1`, `claims`, `matrix`,
  * `fracture` and `fluid` where a record belongs in them (`reports/fidelity_table.ts`),
- * `table1-paper` where a Table I scene ran under merge-split, and, for several inputs, `comparison` (from `options.comparison` where the caller has computed
- * it, else {@link compareInputs}). With several inputs, the first three start with an `input`
+ * `table1-paper` where a Table I scene ran under merge-split, and, for several inputs,
+ * `comparison` (from `options.comparison` where the caller has computed it, else
+ * {@link compareInputs}). With several inputs, the first three start with an `input`
  * column (the input's label); the last record of a case is used.
  */
 export function publishTables(
