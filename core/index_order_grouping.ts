@@ -33,7 +33,27 @@
  * @module
  */
 import type { Pair } from "./collision_rules.ts";
-import { assertGroupLimits, drawGroupLimit, type Grouping } from "./grouping.ts";
+import { assertGroupLimits, drawGroupLimit, type Grouping, groupCollisions } from "./grouping.ts";
+
+/**
+ * The groupings merge-split can run (`--param merge-split.grouping=…`), declared once:
+ * `index-order`, the paper's pass ({@link groupIndexOrder}); `compact`, our parallel rounds of
+ * pairwise merging ({@link groupCollisions}), whose groups are compact rather than following the
+ * index order.
+ */
+export const GROUPING_METHODS = ["index-order", "compact"] as const;
+
+/** One of {@link GROUPING_METHODS}. */
+export type GroupingMethod = typeof GROUPING_METHODS[number];
+
+/** The reference grouping of `method`: the groups the GPU must give bit for bit. */
+export function groupWith(
+  method: GroupingMethod,
+  pairs: readonly Pair[],
+  options: IndexOrderOptions & { maxRounds?: number },
+): Grouping {
+  return method === "index-order" ? groupIndexOrder(pairs, options) : groupCollisions(pairs, options);
+}
 
 /** Options of {@link groupIndexOrder}. */
 export interface IndexOrderOptions {

@@ -26,6 +26,7 @@
  * @module
  */
 import { GROUPING_MAX_ROUNDS, ROUND_SALT } from "../../../core/grouping.ts";
+import type { GroupingMethod } from "../../../core/index_order_grouping.ts";
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 import {
   type BindingEntry,
@@ -140,7 +141,11 @@ type Name =
   | "ccFlatten"
   | "count"
   | "fill"
-  | "rank";
+  | "rank"
+  | "ioFlattenCount"
+  | "ioCompRank"
+  | "ioFlood"
+  | "ioRecount";
 
 const ENTRY: Record<Name, string> = {
   small: "group_small",
@@ -159,6 +164,47 @@ const ENTRY: Record<Name, string> = {
   count: "members_count",
   fill: "members_fill",
   rank: "members_rank",
+  ioFlattenCount: "io_flatten_count",
+  ioCompRank: "io_comp_rank",
+  ioFlood: "io_flood",
+  ioRecount: "io_recount",
+};
+
+/** The entry points of `grouping.wgsl` that `method` builds and runs. */
+export function groupingEntryPoints(method: GroupingMethod): string[] {
+  return METHOD_KERNELS[method].map((name) => ENTRY[name]);
+}
+
+/** The kernels each grouping method runs (the others are not built). */
+const METHOD_KERNELS: Readonly<Record<GroupingMethod, readonly Name[]>> = {
+  compact: [
+    "small",
+    "membersSmall",
+    "init",
+    "activeMark",
+    "activeCompact",
+    "roundsLocal",
+    "gate",
+    "propose",
+    "pick",
+    "handshake",
+    "relabel",
+    "ccHook",
+    "ccFlatten",
+    "count",
+    "fill",
+    "rank",
+  ],
+  "index-order": [
+    "init",
+    "ccHook",
+    "ioFlattenCount",
+    "fill",
+    "ioCompRank",
+    "ioFlood",
+    "ioRecount",
+    "rank",
+  ],
 };
 
 /** Binding numbers of `grouping.wgsl` (group 0); 0 is the `GroupingParams` uniform. */
@@ -175,6 +221,7 @@ const B = {
   memberList: 9,
   stats: 10,
   nextArgs: 11,
+  links: 12,
 } as const;
 
 /** The read-only storage bindings of `grouping.wgsl`; the others but 0 are read-write. */
@@ -204,6 +251,10 @@ export const GROUPING_BINDINGS: Readonly<Record<string, readonly number[]>> = {
   members_count: [B.dof, B.memberStart],
   members_fill: [B.dof, B.workB, B.memberStart],
   members_rank: [B.dof, B.workB, B.memberStart, B.memberList, B.stats],
+  io_flatten_count: [B.dof, B.memberStart],
+  io_comp_rank: [B.dof, B.workA, B.workB, B.memberStart],
+  io_flood: [...PAIRS, B.dof, B.workA, B.workB, B.links],
+  io_recount: [B.dof, B.workA, B.workB, B.memberStart, B.stats],
 };
 
 /** The explicit layout of an entry point: the uniform, then its storage bindings ascending. */
@@ -225,6 +276,8 @@ export class GroupingKernels {
   readonly workgroupSize: number;
   /** Most active particles whose rounds run in one workgroup. */
   readonly localLimit: number;
+  /** The grouping method: `compact` rounds or the paper's `index-order` pass. */
+  readonly method: GroupingMethod;
   #params: [GPUBuffer, GPUBuffer];
   #args: [GPUBuffer, GPUBuffer];
   #own: GPUBuffer[] = [];
@@ -234,7 +287,7 @@ export class GroupingKernels {
   /** Bind groups by stage and kernel (but the gate). */
   #bind: [Record<Name, GPUBindGroup>, Record<Name, GPUBindGroup>];
   /** gate bind groups by [stage][args written]. */
-  #gate: [[GPUBindGroup, GPUBindGroup], [GPUBindGroup, GPUBindGroup]];
+  #gate?: [[GPUBindGroup, GPUBindGroup], [GPUBindGroup, GPUBindGroup]];
   #limited = true;
   /** Whether the whole grouping (with a limit) runs in one workgroup. */
   #small: boolean;
@@ -262,10 +315,18 @@ export class GroupingKernels {
       localBudget?: number;
       /** Whether the whole grouping runs in one workgroup (default: when N ≤ SMALL_LIMIT). */
       small?: boolean;
+      /** The grouping (default `compact`): `index-order` is the paper's pass, exact. */
+      method?: GroupingMethod;
+      /**
+       * Loop iterations of the index-order pass per component (default: `LOCAL_BUDGET` on a
+       * fallback adapter, unlimited on a GPU; smaller in tests).
+       */
+      floodBudget?: number;
     },
   ) {
     const n = this.count = options.count;
     this.device = device;
+    this.method = options.method ?? "compact";
     this.maxRounds = options.maxRounds ?? GROUPING_MAX_ROUNDS;
     if (!Number.isInteger(this.maxRounds) || this.maxRounds < 0) {
       throw new RangeError(`grouping: maxRounds must be an integer >= 0, got ${this.maxRounds}`);
@@ -317,6 +378,10 @@ export class GroupingKernels {
       n: n + 1,
     });
     const b = options.buffers;
+    // index order: pair slot -> next slot of the same particle's list of lower partners
+    const links = this.method === "index-order"
+      ? buffer("grouping index-order lower-partner links", 4 * n * options.maxPerParticle, S)
+      : undefined;
     this.#scan = new PrefixScan(device, {
       label: "grouping member starts",
       data: b.memberStart,
@@ -328,9 +393,10 @@ export class GroupingKernels {
       MAX_ROUNDS: this.maxRounds,
       LOCAL_LIMIT: this.localLimit,
       LOCAL_BUDGET: options.localBudget ?? LOCAL_BUDGET,
+      IO_BUDGET: options.floodBudget ?? (onFallbackAdapter(device) ? LOCAL_BUDGET : 0xffffffff),
       ...MERGE_SPLIT_STATS.constantsFor(GROUPING_WGSL),
     };
-    const names = Object.keys(ENTRY) as Name[];
+    const names = [...METHOD_KERNELS[this.method]];
     this.#k = Object.fromEntries(
       names.map((name) => [
         name,
@@ -358,6 +424,7 @@ export class GroupingKernels {
         [B.memberList, b.memberList],
         [B.stats, b.stats],
         [B.nextArgs, this.#args[a]],
+        ...(links ? [[B.links, links] as [number, GPUBuffer]] : []),
       ]);
     const stage = (s: 0 | 1) =>
       Object.fromEntries(
@@ -373,7 +440,9 @@ export class GroupingKernels {
       bindKernel(device, this.#k.gate, resources(s, a), {
         label: `merge-split grouping gate stage ${s + 1} args ${"AB"[a]} bind group`,
       });
-    this.#gate = [[gate(0, 0), gate(0, 1)], [gate(1, 0), gate(1, 1)]];
+    if (this.method === "compact") {
+      this.#gate = [[gate(0, 0), gate(0, 1)], [gate(1, 0), gate(1, 1)]];
+    }
     this.#maxPerParticle = maxPerParticle;
   }
 
@@ -410,6 +479,10 @@ export class GroupingKernels {
         invocations: this.count,
         workgroupSize: this.workgroupSize,
       });
+    if (this.method === "index-order") {
+      this.#encodeIndexOrder(pass, all);
+      return;
+    }
     if (this.#limited && this.#small) {
       dispatch(pass, k.small, { bindGroup: bind.small, workgroups: 1 });
       dispatch(pass, k.membersSmall, { bindGroup: bind.membersSmall, workgroups: 1 });
@@ -431,7 +504,7 @@ export class GroupingKernels {
       const rounds = this.count > this.localLimit ? this.maxRounds : 0;
       for (let r = 0; r < rounds; r++) {
         const a = (r % 2) as 0 | 1;
-        dispatch(pass, k.gate, { bindGroup: this.#gate[s][a], workgroups: 1 });
+        dispatch(pass, k.gate, { bindGroup: this.#gate![s][a], workgroups: 1 });
         for (const phase of ["propose", "pick", "handshake", "relabel"] as const) {
           dispatch(pass, k[phase], {
             bindGroup: bind[phase],
@@ -442,12 +515,31 @@ export class GroupingKernels {
         }
       }
       // records the rounds that merged (statistic groupingRounds)
-      if (rounds) dispatch(pass, k.gate, { bindGroup: this.#gate[s][rounds % 2], workgroups: 1 });
+      if (rounds) dispatch(pass, k.gate, { bindGroup: this.#gate![s][rounds % 2], workgroups: 1 });
     } else {
       all("ccHook");
       all("ccFlatten");
     }
     all("count");
+    this.#scan.encode(pass);
+    all("fill");
+    all("rank");
+  }
+
+  /**
+   * The paper's pass (`grouping.wgsl` "index order"): components, their members ascending, one
+   * invocation per component running the pass, then the groups' member lists. 9 dispatches and
+   * two scans per stage, with a limit or without.
+   */
+  #encodeIndexOrder(pass: GPUComputePassEncoder, all: (name: Name) => void): void {
+    all("init");
+    all("ccHook");
+    all("ioFlattenCount");
+    this.#scan.encode(pass);
+    all("fill");
+    all("ioCompRank");
+    all("ioFlood");
+    all("ioRecount");
     this.#scan.encode(pass);
     all("fill");
     all("rank");

@@ -614,3 +614,177 @@ fn members_small(@builtin(local_invocation_index) lid: u32) {
   local_sync();
   for (var i = lid; i < n; i += WG_LOCAL) { rank_member(i); }
 }
+
+// ---- index order: the paper's own pass (core/index_order_grouping.ts), exact ----
+// §5.2: "Our implementation performs merging in the order of particle indices [...] before
+// starting to merge each group, we can randomly pick a limit between [...] n_min and n_max."
+// The pass is sequential, but only within a connected component of the collision graph: groups
+// never span two components. So: the components (cc_hook, then io_flatten_count, which also counts
+// their members), their member lists ascending (the scan, members_fill, io_comp_rank), then one
+// invocation per component runs the reference's pass over its component (io_flood), and
+// io_recount turns its groups into `dof` and the counts of the final member lists (the scan,
+// members_fill, members_rank).
+// Regions reused (after group_init: size 1, limit 0, best_prio and best NONE):
+//   workA size      component size at each root (io_comp_rank), then each group's size at its root
+//   workA limit     group root + 1 of a grouped particle, 0 while in no group
+//   workA best_prio component start at each root (position in the sorted component lists)
+//   workA best      head of a particle's list of lower partners (a pair slot, NONE at the end)
+//   workB active    the component lists, ascending, by position
+//   workB unordered the flood's queue: each group's members in the order they joined
+//   links           pair slot m*K + k -> the next slot of the same partner's list of lower partners
+// The flood's loops stop after IO_BUDGET iterations in all (llvmpipe and lavapipe stop an
+// invocation's loops after 65,535): a component that needs more is left partly ungrouped and
+// counted (control word C_LOCAL, statistic groupingIncomplete); on a GPU the budget is unlimited.
+override IO_BUDGET: u32 = 60000u;
+override STAT_GROUPING_INCOMPLETE: u32;
+
+@group(0) @binding(12) var<storage, read_write> links: array<u32>;
+
+fn io_group_of(i: u32) -> u32 { return atomicLoad(&workA[r_limit() + i]); }
+fn io_lower_head(i: u32) -> u32 { return atomicLoad(&workA[r_best() + i]); }
+fn io_queue(q: u32) -> u32 { return atomicLoad(&workB[r_unordered() + q]); }
+
+@compute @workgroup_size(WG)
+fn io_flatten_count(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = particle(gid, nwg);
+  if (i >= P.count) { return; }
+  let r = cc_find(i);
+  atomicStore(&dof[i], r);
+  atomicAdd(&memberStart[r], 1u);
+}
+
+// After the scan and members_fill: each member at its place in its component's ascending list.
+@compute @workgroup_size(WG)
+fn io_comp_rank(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = particle(gid, nwg);
+  if (i >= P.count) { return; }
+  let g = atomicLoad(&dof[i]);
+  let begin = atomicLoad(&memberStart[g]);
+  let end = atomicLoad(&memberStart[g + 1u]);
+  var rank = 0u;
+  for (var k = begin; k < end; k++) {
+    if (atomicLoad(&workB[r_unordered() + k]) < i) { rank++; }
+  }
+  atomicStore(&workB[r_active() + begin + rank], i);
+  if (i == g) {
+    atomicStore(&workA[r_size() + g], end - begin);
+    atomicStore(&workA[r_best_prio() + g], begin);
+  }
+}
+
+// Joins particle j to the group of root s when it is in no group: whether it joined.
+fn io_take(j: u32, s: u32, tail: u32) -> bool {
+  if (io_group_of(j) != 0u) { return false; }
+  atomicStore(&workA[r_limit() + j], s + 1u);
+  atomicStore(&workB[r_unordered() + tail], j);
+  return true;
+}
+
+// One invocation per component root: the paper's pass over the component (the reference's loop).
+@compute @workgroup_size(WG)
+fn io_flood(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let r = particle(gid, nwg);
+  if (r >= P.count || atomicLoad(&dof[r]) != r) { return; }
+  let c = atomicLoad(&workA[r_size() + r]);
+  if (c < 2u) { return; }
+  atomicStore(&workA[r_size() + r], 1u);
+  let begin = atomicLoad(&workA[r_best_prio() + r]);
+  let K = P.maxPerParticle;
+  var used = 0u;
+  var ok = true;
+  // Lists of lower partners, ascending: members in descending order, each prepended to the lists
+  // of its (higher) partners.
+  for (var p = c; p > 0u && ok; p--) {
+    let m = atomicLoad(&workB[r_active() + begin + p - 1u]);
+    let total = partner_total(m);
+    used += 1u + total;
+    if (used > IO_BUDGET) { ok = false; break; }
+    for (var k = 0u; k < total; k++) {
+      let j = partner(m, k);
+      if (j == NONE) { continue; }
+      let slot = m * K + k;
+      links[slot] = io_lower_head(j);
+      atomicStore(&workA[r_best() + j], slot);
+    }
+  }
+  var tail = begin;
+  var gstart = begin;
+  var seed = NONE;
+  for (var p = 0u; p < c && ok; p++) {
+    used++;
+    if (used > IO_BUDGET) { ok = false; break; }
+    let s = atomicLoad(&workB[r_active() + begin + p]);
+    if (io_group_of(s) != 0u) { continue; }
+    // a new group starts at s: its limit is drawn now
+    var limit = NONE;
+    if (P.nMax > 0u) { limit = draw_limit(s); }
+    seed = s;
+    gstart = tail;
+    _ = io_take(s, s, tail);
+    tail++;
+    var head = gstart;
+    while (ok && head < tail && tail - gstart < limit) {
+      let m = io_queue(head);
+      head++;
+      // partners below m (ascending), then above m: the pairs and the approaching marked pairs,
+      // two ascending lists merged
+      var slot = io_lower_head(m);
+      while (slot != NONE && tail - gstart < limit) {
+        used++;
+        if (used > IO_BUDGET) { ok = false; break; }
+        if (io_take(slot / K, s, tail)) { tail++; }
+        slot = links[slot];
+      }
+      let pc = pairCount[m];
+      var mc = 0u;
+      if (P.stage == 2u) { mc = markedCount[m]; }
+      var a = 0u;
+      var b = 0u;
+      while (ok && (a < pc || b < mc) && tail - gstart < limit) {
+        used++;
+        if (used > IO_BUDGET) { ok = false; break; }
+        var jb = NONE;
+        if (b < mc) {
+          jb = partner(m, pc + b);
+          if (jb == NONE) { b++; continue; }
+        }
+        var j = jb;
+        if (a < pc && (jb == NONE || pairs[m * K + a] < jb)) {
+          j = pairs[m * K + a];
+          a++;
+        } else {
+          b++;
+        }
+        if (io_take(j, s, tail)) { tail++; }
+      }
+    }
+    atomicStore(&workA[r_size() + s], tail - gstart);
+    seed = NONE;
+  }
+  if (!ok) {
+    // the group being grown stays as far as it got (connected, within its limit)
+    if (seed != NONE) { atomicStore(&workA[r_size() + seed], tail - gstart); }
+    atomicAdd(&workA[r_ctrl() + C_LOCAL], 1u);
+  }
+}
+
+// After io_flood: each particle's group root in `dof`, the counts of the member lists (each
+// group's size at its root, written whole: no clear needed), the fill cursors cleared.
+@compute @workgroup_size(WG)
+fn io_recount(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = particle(gid, nwg);
+  if (i >= P.count) { return; }
+  let g1 = io_group_of(i);
+  var d = i;
+  if (g1 != 0u) { d = g1 - 1u; }
+  atomicStore(&dof[i], d);
+  var n = 0u;
+  if (d == i) { n = atomicLoad(&workA[r_size() + i]); }
+  atomicStore(&memberStart[i], n);
+  atomicStore(&workB[r_cursor() + i], 0u);
+  if (i == 0u) {
+    atomicStore(&memberStart[P.count], 0u);
+    let incomplete = ctrl_load(C_LOCAL);
+    if (incomplete > 0u) { atomicAdd(&stats[STAT_GROUPING_INCOMPLETE], incomplete); }
+  }
+}

@@ -27,6 +27,7 @@ import {
 } from "../../runtime/kernel.ts";
 import { KIND_BITS } from "../../state/particle_state.ts";
 import { type GroupingBuffers, GroupingKernels } from "./grouping.ts";
+import type { GroupingMethod } from "../../../core/index_order_grouping.ts";
 import { MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
 import mergeSplitWgsl from "./merge_split.wgsl" with { type: "text" };
 
@@ -118,6 +119,10 @@ export class MergeSplitKernels {
       localBudget?: number;
       /** Whether the whole grouping runs in one workgroup (`grouping.ts`; default by N). */
       smallGrouping?: boolean;
+      /** The grouping (`grouping.ts`; default `compact`): `index-order` is the paper's pass. */
+      grouping?: GroupingMethod;
+      /** Loop budget of the index-order pass per component (`grouping.ts`; smaller in tests). */
+      floodBudget?: number;
     },
   ) {
     this.device = device;
@@ -145,6 +150,8 @@ export class MergeSplitKernels {
       localLimit: options.localLimit,
       localBudget: options.localBudget,
       small: options.smallGrouping,
+      method: options.grouping,
+      floodBudget: options.floodBudget,
       workgroupSize: this.workgroupSize,
     });
     const code = MERGE_SPLIT_WGSL;

@@ -18,7 +18,8 @@ export type MergeSplitStat =
   | "largestGroup"
   | "groupingRounds"
   | "stage2Runs"
-  | "largestSheetGroup";
+  | "largestSheetGroup"
+  | "groupingIncomplete";
 
 /** The layout of merge-split's statistics buffer, one u32 word each in this order. */
 export const MERGE_SPLIT_STATS: StatisticsLayout<MergeSplitStat> = defineStatistics({
@@ -40,6 +41,9 @@ export const MERGE_SPLIT_STATS: StatisticsLayout<MergeSplitStat> = defineStatist
   // stage that ran (reset by each stage's grouping): how much of a sheet moves as one rigid piece
   // (Fig. 11's rigidification)
   largestSheetGroup: "u32",
+  // components the index-order pass left partly ungrouped because its loop budget ran out (a
+  // software adapter's loop cap; cumulative): 0 means every group is the paper's
+  groupingIncomplete: "u32",
 });
 
 /** Values of merge-split's statistics, by name. */

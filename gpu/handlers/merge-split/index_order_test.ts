@@ -1,0 +1,128 @@
+/**
+ * The GPU's index-order grouping (`grouping.wgsl` "index order") against the paper's pass in
+ * `core/index_order_grouping.ts`, bit for bit: random and lattice contact graphs, with and without
+ * a limit, stage 2's approaching marked pairs, and a loop budget that runs out (counted, never
+ * silent).
+ */
+import assert from "node:assert/strict";
+import { groupIndexOrder } from "../../../core/index_order_grouping.ts";
+import type { Pair } from "../../../core/collision_rules.ts";
+import type { Grouping } from "../../../core/grouping.ts";
+import { readBuffer } from "../../runtime/kernel.ts";
+import { type Case, randomCase, run, setup, STATS, u32 } from "./merge_split_fixture.ts";
+
+/** A w × h lattice, each particle touching its right and upper neighbours (as a sheet under a layer). */
+function latticeCase(w: number, h: number): Case {
+  const c = randomCase(1, w * h);
+  const pairs: Pair[] = [];
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      if (x + 1 < w) pairs.push([i, i + 1]);
+      if (y + 1 < h) pairs.push([i, i + w]);
+    }
+  }
+  return { ...c, pairs, marked: [] };
+}
+
+async function groupOnGpu(
+  c: Case,
+  p: { nMin: number; nMax: number; seed: number; step: number; floodBudget?: number },
+) {
+  const { device, buffers, ms } = await setup(c, {
+    grouping: "index-order",
+    floodBudget: p.floodBudget,
+  });
+  ms.setParams({ count: c.n, alpha: 1, beta: 0, ...p });
+  run(device, (pass) => ms.encodeGroup(pass, { stage: 1 }));
+  const dof = [...await u32(device, buffers.dof)].slice(0, c.n);
+  const start = await u32(device, buffers.memberStart);
+  const list = await u32(device, buffers.memberList);
+  const stats = new Uint32Array(await readBuffer(device, buffers.stats));
+  assert.equal(await device.popErrorScope(), null);
+  ms.destroy();
+  device.destroy();
+  return { dof, start, list, stats };
+}
+
+function assertSame(got: Awaited<ReturnType<typeof groupOnGpu>>, want: Grouping): void {
+  assert.deepEqual(got.dof, [...want.dof]);
+  for (const g of want.groups) {
+    assert.deepEqual([...got.list.slice(got.start[g[0]], got.start[g[0] + 1])], g);
+  }
+  assert.equal(got.stats[STATS.groups], want.groups.length);
+  assert.equal(got.stats[STATS.largestGroup], Math.max(0, ...want.groups.map((g) => g.length)));
+  assert.equal(got.stats[STATS.groupingIncomplete], 0);
+}
+
+Deno.test("index-order grouping on the GPU equals the paper's pass", async (t) => {
+  const cases: [string, Case][] = [
+    ["random, N = 2000", randomCase(5, 2000)],
+    ["random, N = 300", randomCase(12, 300)],
+    ["lattice 40 × 30", latticeCase(40, 30)],
+  ];
+  for (const [name, c] of cases) {
+    for (const [nMin, nMax] of [[8, 64], [2, 2], [4, 8], [Infinity, Infinity]]) {
+      await t.step(`${name}, n in [${nMin}, ${nMax}]`, async () => {
+        const p = { nMin, nMax, seed: 9, step: 2 };
+        const want = groupIndexOrder(c.pairs, { particleCount: c.n, ...p });
+        assert.ok(want.groups.length > 0);
+        assertSame(await groupOnGpu(c, p), want);
+      });
+    }
+  }
+
+  await t.step("stage 2: the marked pairs that approach join the pass", async () => {
+    const c = randomCase(9, 300);
+    const { device, buffers, ms } = await setup(c, { grouping: "index-order" });
+    ms.setParams({ count: c.n, seed: 3, step: 1, alpha: 1, beta: 0, nMin: 4, nMax: 16 });
+    // velocities "after stage 1" that make every other marked pair approach
+    const after = new Float32Array(4 * c.n);
+    const approaching = c.marked.filter((_, k) => k % 2 === 0);
+    for (const [i, j] of approaching) {
+      for (let k = 0; k < 3; k++) after[4 * j + k] = -(c.x[4 * j + k] - c.x[4 * i + k]);
+    }
+    const approaches = ([i, j]: Pair) => {
+      let s = 0;
+      for (let k = 0; k < 3; k++) {
+        s += (c.x[4 * j + k] - c.x[4 * i + k]) * (after[4 * j + k] - after[4 * i + k]);
+      }
+      return s < 0;
+    };
+    device.queue.writeBuffer(buffers.velOut, 0, after);
+    run(device, (pass) => {
+      ms.encodeStage2Flag(pass, { count: c.n });
+      ms.encodeGroup(pass, { stage: 2 });
+    });
+    const merged = c.marked.filter(approaches);
+    assert.ok(merged.length > 10 && merged.length < c.marked.length);
+    const want = groupIndexOrder([...c.pairs, ...merged], {
+      particleCount: c.n,
+      nMin: 4,
+      nMax: 16,
+      seed: 3,
+      step: 1,
+    });
+    assert.deepEqual([...await u32(device, buffers.dof)].slice(0, c.n), [...want.dof]);
+    assert.equal(await device.popErrorScope(), null);
+    ms.destroy();
+    device.destroy();
+  });
+
+  await t.step("a loop budget that runs out is counted, and the groups stay valid", async () => {
+    const c = latticeCase(40, 30);
+    const got = await groupOnGpu(c, { nMin: 8, nMax: 64, seed: 9, step: 2, floodBudget: 5000 });
+    assert.equal(got.stats[STATS.groupingIncomplete], 1);
+    const want = groupIndexOrder(c.pairs, {
+      particleCount: c.n,
+      nMin: 8,
+      nMax: 64,
+      seed: 9,
+      step: 2,
+    });
+    // the groups it finished are the reference's first ones
+    const first = want.groups[0];
+    assert.deepEqual([...got.list.slice(got.start[first[0]], got.start[first[0] + 1])], first);
+    assert.notDeepEqual(got.dof, [...want.dof]);
+  });
+});
