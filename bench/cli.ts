@@ -262,7 +262,7 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
   }
   let params: Record<string, Record<string, number>>;
   try {
-    params = parseParamAssignments(values.param ?? []);
+    params = parseParamAssignments(values.param ?? [], (id) => HANDLERS.get(id)?.params);
   } catch (e) {
     throw new UsageError((e as Error).message);
   }

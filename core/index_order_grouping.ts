@@ -33,7 +33,7 @@
  * @module
  */
 import type { Pair } from "./collision_rules.ts";
-import { assertGroupLimits, drawGroupLimit, type Grouping, groupCollisions } from "./grouping.ts";
+import { assertGroupLimits, drawGroupLimit, groupCollisions, type Grouping } from "./grouping.ts";
 
 /**
  * The groupings merge-split can run (`--param merge-split.grouping=…`), declared once:
@@ -52,7 +52,9 @@ export function groupWith(
   pairs: readonly Pair[],
   options: IndexOrderOptions & { maxRounds?: number },
 ): Grouping {
-  return method === "index-order" ? groupIndexOrder(pairs, options) : groupCollisions(pairs, options);
+  return method === "index-order"
+    ? groupIndexOrder(pairs, options)
+    : groupCollisions(pairs, options);
 }
 
 /** Options of {@link groupIndexOrder}. */

@@ -22,8 +22,18 @@ export interface ParamSpec {
   integer?: boolean;
   /** `Infinity` is a valid value (e.g. an unlimited meta-particle size). */
   allowInfinity?: boolean;
+  /**
+   * Named values: the parameter is an index into this list (0-based), given on the command line
+   * by name (`merge-split.grouping=index-order`) or by index; records keep the index.
+   */
+  choices?: readonly string[];
   /** Used when neither the scene nor an override gives a value; required when absent. */
   default?: number;
+}
+
+/** The name of a value of a parameter with {@link ParamSpec.choices} (the number otherwise). */
+export function paramValueText(spec: ParamSpec | undefined, value: number): string {
+  return spec?.choices?.[value] ?? String(value);
 }
 
 /** The parameters of a plug-in, by name. */
@@ -54,6 +64,14 @@ export function checkParam(spec: ParamSpec, value: unknown, field: string): numb
   }
   if (!Number.isFinite(value) && !(value === Infinity && spec.allowInfinity)) {
     throw new ParamError(field, `must be finite, got ${value}`);
+  }
+  if (spec.choices && !(Number.isInteger(value) && value >= 0 && value < spec.choices.length)) {
+    throw new ParamError(
+      field,
+      `must be one of ${spec.choices.join(", ")} (or its index 0..${
+        spec.choices.length - 1
+      }), got ${value}`,
+    );
   }
   if (spec.integer && Number.isFinite(value) && !Number.isInteger(value)) {
     throw new ParamError(field, `must be an integer, got ${value}`);
@@ -131,11 +149,14 @@ export function resolveParams(
 }
 
 /**
- * Parses command-line assignments `id.name=value` (e.g. `merge-split.alpha=0.5`, `nMax=inf`) into
- * overrides per plug-in id. Throws a {@link ParamError} for a malformed one.
+ * Parses command-line assignments `id.name=value` (e.g. `merge-split.alpha=0.5`, `nMax=inf`,
+ * `merge-split.grouping=index-order`) into overrides per plug-in id. A name stands for its index
+ * in the parameter's {@link ParamSpec.choices}, looked up in `schemaOf(id)`. Throws a
+ * {@link ParamError} for a malformed one.
  */
 export function parseParamAssignments(
   assignments: readonly string[],
+  schemaOf: (id: string) => ParamSchema | undefined = () => undefined,
 ): Record<string, Record<string, number>> {
   const out: Record<string, Record<string, number>> = {};
   for (const a of assignments) {
@@ -147,9 +168,12 @@ export function parseParamAssignments(
       );
     }
     const text = m[3].trim();
-    const value = /^(inf|infinity)$/i.test(text) ? Infinity : Number(text);
+    const choices = schemaOf(m[1])?.[m[2]]?.choices;
+    const named = choices?.indexOf(text) ?? -1;
+    const value = named >= 0 ? named : /^(inf|infinity)$/i.test(text) ? Infinity : Number(text);
     if (text === "" || Number.isNaN(value)) {
-      throw new ParamError(`--param ${a}`, `value ${JSON.stringify(text)} is not a number`);
+      const valid = choices ? `one of ${choices.join(", ")}` : "a number";
+      throw new ParamError(`--param ${a}`, `value ${JSON.stringify(text)} is not ${valid}`);
     }
     (out[m[1]] ??= {})[m[2]] = value;
   }

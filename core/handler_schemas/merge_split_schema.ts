@@ -8,6 +8,7 @@
  * @module
  */
 import type { ParamSchema } from "../params.ts";
+import { GROUPING_METHODS } from "../index_order_grouping.ts";
 
 /** The `merge-split` handler's parameter schema (ranges and the paper's defaults). */
 export const MERGE_SPLIT_SCHEMA = {
@@ -15,7 +16,7 @@ export const MERGE_SPLIT_SCHEMA = {
     description: "α of Eq. 20: share of the merge energy ΔE restored",
     min: 0,
     max: 1,
-    default: 1,
+    default: GROUPING_METHODS.indexOf("compact"),
   },
   beta: {
     description: "β of Eq. 20: share of the coupling energy ΔĒk restored",
@@ -36,6 +37,13 @@ export const MERGE_SPLIT_SCHEMA = {
     integer: true,
     allowInfinity: true,
     default: 64,
+  },
+  grouping: {
+    description: "grouping of colliding pairs (§5.2): index-order, the paper's pass in " +
+      "particle-index order; compact, parallel rounds of pairwise merging",
+    choices: GROUPING_METHODS,
+    // compact, the harness's grouping until the paper profile makes index-order the default
+    default: GROUPING_METHODS.indexOf("compact"),
   },
 } as const satisfies ParamSchema;
 

@@ -33,6 +33,7 @@ import {
   bindKernel,
   createKernel,
   dispatch,
+  dispatchesEncoded,
   type Kernel,
 } from "../../runtime/kernel.ts";
 import { PrefixScan } from "../../runtime/prefix_scan.ts";
@@ -145,7 +146,8 @@ type Name =
   | "ioFlattenCount"
   | "ioCompRank"
   | "ioFlood"
-  | "ioRecount";
+  | "ioRecount"
+  | "census";
 
 const ENTRY: Record<Name, string> = {
   small: "group_small",
@@ -168,6 +170,7 @@ const ENTRY: Record<Name, string> = {
   ioCompRank: "io_comp_rank",
   ioFlood: "io_flood",
   ioRecount: "io_recount",
+  census: "grouping_census",
 };
 
 /** The entry points of `grouping.wgsl` that `method` builds and runs. */
@@ -194,6 +197,7 @@ const METHOD_KERNELS: Readonly<Record<GroupingMethod, readonly Name[]>> = {
     "count",
     "fill",
     "rank",
+    "census",
   ],
   "index-order": [
     "init",
@@ -204,6 +208,7 @@ const METHOD_KERNELS: Readonly<Record<GroupingMethod, readonly Name[]>> = {
     "ioFlood",
     "ioRecount",
     "rank",
+    "census",
   ],
 };
 
@@ -255,6 +260,7 @@ export const GROUPING_BINDINGS: Readonly<Record<string, readonly number[]>> = {
   io_comp_rank: [B.dof, B.workA, B.workB, B.memberStart],
   io_flood: [...PAIRS, B.dof, B.workA, B.workB, B.links],
   io_recount: [B.dof, B.workA, B.workB, B.memberStart, B.stats],
+  grouping_census: [...PAIRS, B.dof, B.memberStart, B.stats],
 };
 
 /** The explicit layout of an entry point: the uniform, then its storage bindings ascending. */
@@ -468,9 +474,29 @@ export class GroupingKernels {
     }
   }
 
-  /** Encodes the grouping of `stage` into `pass`: `dof`, `memberStart`, `memberList`. */
+  /**
+   * Dispatches the grouping of each stage encoded when last encoded (the census after it, a
+   * measurement, not counted): what `--param merge-split.grouping` costs in launches.
+   */
+  readonly dispatchesPerStage: [number, number] = [0, 0];
+
+  /**
+   * Encodes the grouping of `stage` into `pass` (`dof`, `memberStart`, `memberList`), then the
+   * census of its groups into the statistics (`core/grouping_census.ts`).
+   */
   encode(pass: GPUComputePassEncoder, options: { stage: 1 | 2 }): void {
     const s = options.stage - 1 as 0 | 1;
+    const before = dispatchesEncoded();
+    this.#encodeGrouping(pass, s);
+    this.dispatchesPerStage[s] = dispatchesEncoded() - before;
+    dispatch(pass, this.#k.census, {
+      bindGroup: this.#bind[s].census,
+      invocations: this.count,
+      workgroupSize: this.workgroupSize,
+    });
+  }
+
+  #encodeGrouping(pass: GPUComputePassEncoder, s: 0 | 1): void {
     const bind = this.#bind[s];
     const k = this.#k;
     const all = (name: Name) =>

@@ -788,3 +788,78 @@ fn io_recount(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
     if (incomplete > 0u) { atomicAdd(&stats[STAT_GROUPING_INCOMPLETE], incomplete); }
   }
 }
+
+// ---- the census of a stage's groups (both groupings; a measurement, not part of the method) ----
+// After the member lists: per stage, how many groupings ran, the groups formed (and their members),
+// the colliding pairs and those left between two groups, the largest group, and a histogram of
+// group sizes (sizes 2..64 one bin each, then one bin per power of two up to 2^20 and beyond).
+// Counters are 64-bit (lo, hi words), cumulative over the run; core/grouping_census.ts reads them.
+override STAT_CENSUS: u32;
+const CENSUS_STAGE_WORDS: u32 = 164u;
+const CENSUS_RUNS: u32 = 0u;
+const CENSUS_GROUPS: u32 = 1u;
+const CENSUS_MEMBERS: u32 = 3u;
+const CENSUS_PAIRS: u32 = 5u;
+const CENSUS_BETWEEN: u32 = 7u;
+const CENSUS_MAX: u32 = 9u;
+const CENSUS_HIST: u32 = 10u;
+const CENSUS_BINS: u32 = 77u;
+
+var<workgroup> wCensus: array<atomic<u32>, 2>;
+
+fn census_base() -> u32 { return STAT_CENSUS + (P.stage - 1u) * CENSUS_STAGE_WORDS; }
+
+fn add64(w: u32, v: u32) {
+  if (v == 0u) { return; }
+  let old = atomicAdd(&stats[w], v);
+  if (old + v < old) { atomicAdd(&stats[w + 1u], 1u); }
+}
+
+// Sizes 2..64: bins 0..62; 65..128: 63; 129..256: 64; ... 2^19+1..: 76.
+fn census_bin(size: u32) -> u32 {
+  if (size <= 64u) { return size - 2u; }
+  return min(CENSUS_BINS - 1u, 57u + firstLeadingBit(size - 1u));
+}
+
+@compute @workgroup_size(WG)
+fn grouping_census(
+  @builtin(global_invocation_id) gid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+) {
+  let i = particle(gid, nwg);
+  let base = census_base();
+  if (lid == 0u) {
+    atomicStore(&wCensus[0], 0u);
+    atomicStore(&wCensus[1], 0u);
+  }
+  workgroupBarrier();
+  if (i < P.count) {
+    let d = atomicLoad(&dof[i]);
+    if (d == i) {
+      let size = atomicLoad(&memberStart[i + 1u]) - atomicLoad(&memberStart[i]);
+      if (size >= 2u) {
+        add64(base + CENSUS_GROUPS, 1u);
+        add64(base + CENSUS_MEMBERS, size);
+        add64(base + CENSUS_HIST + 2u * census_bin(size), 1u);
+        atomicMax(&stats[base + CENSUS_MAX], size);
+      }
+    }
+    var total = 0u;
+    var between = 0u;
+    for (var k = 0u; k < partner_total(i); k++) {
+      let j = partner(i, k);
+      if (j == NONE) { continue; }
+      total++;
+      if (atomicLoad(&dof[j]) != d) { between++; }
+    }
+    if (total > 0u) { atomicAdd(&wCensus[0], total); }
+    if (between > 0u) { atomicAdd(&wCensus[1], between); }
+    if (i == 0u) { atomicAdd(&stats[base + CENSUS_RUNS], 1u); }
+  }
+  workgroupBarrier();
+  if (lid == 0u) {
+    add64(base + CENSUS_PAIRS, atomicLoad(&wCensus[0]));
+    add64(base + CENSUS_BETWEEN, atomicLoad(&wCensus[1]));
+  }
+}

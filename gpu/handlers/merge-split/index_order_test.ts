@@ -9,6 +9,15 @@ import { groupIndexOrder } from "../../../core/index_order_grouping.ts";
 import type { Pair } from "../../../core/collision_rules.ts";
 import type { Grouping } from "../../../core/grouping.ts";
 import { readBuffer } from "../../runtime/kernel.ts";
+import {
+  CENSUS_BINS,
+  CENSUS_STAGE_WORDS,
+  CENSUS_WORD,
+  censusOf,
+  summarizeCensus,
+} from "../../../core/grouping_census.ts";
+import { censusWords, MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
+import { GROUPING_WGSL } from "./grouping.ts";
 import { type Case, randomCase, run, setup, STATS, u32 } from "./merge_split_fixture.ts";
 
 /** A w × h lattice, each particle touching its right and upper neighbours (as a sheet under a layer). */
@@ -45,7 +54,16 @@ async function groupOnGpu(
   return { dof, start, list, stats };
 }
 
-function assertSame(got: Awaited<ReturnType<typeof groupOnGpu>>, want: Grouping): void {
+/** The census words of a raw statistics readback. */
+function censusOfStats(raw: Uint32Array): number[] {
+  return censusWords(MERGE_SPLIT_STATS.decode(raw.buffer as ArrayBuffer));
+}
+
+function assertSame(
+  got: Awaited<ReturnType<typeof groupOnGpu>>,
+  want: Grouping,
+  pairs: readonly Pair[],
+): void {
   assert.deepEqual(got.dof, [...want.dof]);
   for (const g of want.groups) {
     assert.deepEqual([...got.list.slice(got.start[g[0]], got.start[g[0] + 1])], g);
@@ -53,6 +71,8 @@ function assertSame(got: Awaited<ReturnType<typeof groupOnGpu>>, want: Grouping)
   assert.equal(got.stats[STATS.groups], want.groups.length);
   assert.equal(got.stats[STATS.largestGroup], Math.max(0, ...want.groups.map((g) => g.length)));
   assert.equal(got.stats[STATS.groupingIncomplete], 0);
+  // the census of the stage: every word the reference's groups imply
+  assert.deepEqual(censusOfStats(got.stats), [...censusOf(want.groups, want.dof, pairs)]);
 }
 
 Deno.test("index-order grouping on the GPU equals the paper's pass", async (t) => {
@@ -67,10 +87,38 @@ Deno.test("index-order grouping on the GPU equals the paper's pass", async (t) =
         const p = { nMin, nMax, seed: 9, step: 2 };
         const want = groupIndexOrder(c.pairs, { particleCount: c.n, ...p });
         assert.ok(want.groups.length > 0);
-        assertSame(await groupOnGpu(c, p), want);
+        assertSame(await groupOnGpu(c, p), want, c.pairs);
       });
     }
   }
+
+  await t.step("the census layout of the WGSL is core's", () => {
+    const constant = (name: string) =>
+      Number(new RegExp(`const ${name}: u32 = (\\d+)u;`).exec(GROUPING_WGSL)?.[1]);
+    assert.equal(constant("CENSUS_STAGE_WORDS"), CENSUS_STAGE_WORDS);
+    assert.equal(constant("CENSUS_BINS"), CENSUS_BINS);
+    for (const [name, word] of Object.entries(CENSUS_WORD)) {
+      assert.equal(constant(`CENSUS_${name.toUpperCase()}`), word, name);
+    }
+  });
+
+  await t.step("the census reads sizes, quantiles and pairs between groups", () => {
+    const groups = [[0, 1], [2, 3, 4], [5, 6, 7, 8, 9, 10, 11, 12, 13, 14]];
+    const dof = [0, 0, 2, 2, 2, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 15];
+    const pairs: Pair[] = [[0, 1], [1, 2], [3, 4], [14, 15]];
+    const [s1, s2] = summarizeCensus(censusOf(groups, dof, pairs));
+    assert.deepEqual(s1, {
+      runs: 1,
+      groups: 3,
+      meanSize: 5,
+      p50Size: 3,
+      p90Size: 10,
+      maxSize: 10,
+      pairs: 4,
+      pairsBetweenGroups: 0.5,
+    });
+    assert.equal(s2.runs, 0);
+  });
 
   await t.step("stage 2: the marked pairs that approach join the pass", async () => {
     const c = randomCase(9, 300);

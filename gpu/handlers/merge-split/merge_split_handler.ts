@@ -10,6 +10,7 @@
 import { MERGE_SPLIT_SCHEMA } from "../../../core/handler_schemas/merge_split_schema.ts";
 import { ParamError } from "../../../core/params.ts";
 import { assertGroupLimits } from "../../../core/grouping.ts";
+import { GROUPING_METHODS } from "../../../core/index_order_grouping.ts";
 import { storageBuffer } from "../../runtime/kernel.ts";
 import type { HandlerContext, HandlerEntry } from "../handler.ts";
 import { MergeSplitKernels } from "./merge_split.ts";
@@ -43,6 +44,7 @@ export const MERGE_SPLIT_HANDLER: HandlerEntry = {
       sampled: MERGE_SPLIT_SAMPLED,
     });
     const ms = new MergeSplitKernels(ctx.device, {
+      grouping: GROUPING_METHODS[ctx.params.grouping],
       capacity: n,
       maxPerParticle: ctx.maxPerParticle,
       buffers: {

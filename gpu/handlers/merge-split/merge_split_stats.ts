@@ -8,6 +8,7 @@
  */
 import type { HandlerSampleField } from "../../../core/result.ts";
 import { defineStatistics, type StatisticsLayout } from "../../state/handler_statistics.ts";
+import { CENSUS_WORDS } from "../../../core/grouping_census.ts";
 
 /** The names of merge-split's statistics. */
 export type MergeSplitStat =
@@ -19,7 +20,22 @@ export type MergeSplitStat =
   | "groupingRounds"
   | "stage2Runs"
   | "largestSheetGroup"
-  | "groupingIncomplete";
+  | "groupingIncomplete"
+  | "census"
+  | `census${number}`;
+
+/**
+ * The census of each stage's groups (`core/grouping_census.ts`): `census` is its first word (the
+ * WGSL's STAT_CENSUS), `census1` … the others, in order.
+ */
+const CENSUS_FIELDS = Object.fromEntries(
+  Array.from({ length: CENSUS_WORDS }, (_, k) => [k === 0 ? "census" : `census${k}`, "u32"]),
+) as Record<"census" | `census${number}`, "u32">;
+
+/** The census words of a statistics readback, in order (for `summarizeCensus`). */
+export function censusWords(stats: Readonly<Record<string, number>>): number[] {
+  return Array.from({ length: CENSUS_WORDS }, (_, k) => stats[k === 0 ? "census" : `census${k}`]);
+}
 
 /** The layout of merge-split's statistics buffer, one u32 word each in this order. */
 export const MERGE_SPLIT_STATS: StatisticsLayout<MergeSplitStat> = defineStatistics({
@@ -44,6 +60,7 @@ export const MERGE_SPLIT_STATS: StatisticsLayout<MergeSplitStat> = defineStatist
   // components the index-order pass left partly ungrouped because its loop budget ran out (a
   // software adapter's loop cap; cumulative): 0 means every group is the paper's
   groupingIncomplete: "u32",
+  ...CENSUS_FIELDS,
 });
 
 /** Values of merge-split's statistics, by name. */

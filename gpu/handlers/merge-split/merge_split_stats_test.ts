@@ -1,12 +1,16 @@
 import assert from "node:assert/strict";
 import { HANDLER_SAMPLE_KINDS, type HandlerSampleField } from "../../../core/result.ts";
 import { GROUPING_WGSL } from "./grouping.ts";
+import { CENSUS_WORDS } from "../../../core/grouping_census.ts";
 import { MERGE_SPLIT_WGSL } from "./merge_split.ts";
 import { MERGE_SPLIT_SAMPLED, MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
 
 Deno.test("merge-split statistics: the layout its kernels and the metrics read", () => {
   // the words of the statistics buffer as they were in gpu/state before the move (issue 25)
-  assert.deepEqual(MERGE_SPLIT_STATS.words, {
+  const words = Object.fromEntries(
+    Object.entries(MERGE_SPLIT_STATS.words).filter(([name]) => !/^census\d+$/.test(name)),
+  );
+  assert.deepEqual(words, {
     momentumError: 0,
     energyError: 1,
     stage2Pairs: 2,
@@ -15,7 +19,12 @@ Deno.test("merge-split statistics: the layout its kernels and the metrics read",
     groupingRounds: 5,
     stage2Runs: 6,
     largestSheetGroup: 7,
+    groupingIncomplete: 8,
+    census: 9,
   });
+  // the census block follows, word by word (core/grouping_census.ts)
+  assert.equal(MERGE_SPLIT_STATS.length, 9 + CENSUS_WORDS);
+  assert.equal(MERGE_SPLIT_STATS.words[`census${CENSUS_WORDS - 1}`], 8 + CENSUS_WORDS);
   // every STAT_ override its kernels declare is one of its statistics
   for (
     const [file, code] of [["merge_split.wgsl", MERGE_SPLIT_WGSL], ["grouping.wgsl", GROUPING_WGSL]]

@@ -15,6 +15,8 @@ import {
 } from "./merge_split_fixture.ts";
 import { groupCollisions } from "../../../core/grouping.ts";
 import { groupWith } from "../../../core/index_order_grouping.ts";
+import { censusOf } from "../../../core/grouping_census.ts";
+import { censusWords, MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
 import {
   defaultLocalLimit,
   GROUPING_BINDINGS,
@@ -345,6 +347,8 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
         }
         const stats = new Uint32Array(await readBuffer(device, buffers.stats));
         assert.equal(stats[STATS.groupingRounds], want.rounds);
+        const census = censusWords(MERGE_SPLIT_STATS.decode(stats.buffer as ArrayBuffer));
+        assert.deepEqual(census, [...censusOf(want.groups, want.dof, c.pairs)]);
         assert.equal(await device.popErrorScope(), null);
         ms.destroy();
         device.destroy();
