@@ -268,6 +268,7 @@ export async function runOne(
             ...(engine.collisionsPossible
               ? { contactsDropped: stats.overflow, contactSlots: engine.maxPerParticle }
               : {}),
+            ...(engine.collisionsPossible ? engine.handler.report?.(stats) : {}),
           };
         }
         if (r === 0) {

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import type { StageCensus } from "./grouping_census.ts";
 import type { Scale } from "./scene.ts";
 import type { Snapshots } from "./snapshot_codec.ts";
 
@@ -284,6 +285,8 @@ export interface CaseRecord {
     contactsDropped?: number;
     /** K, the contact slots per particle (16 unless the scene is too large for one binding). */
     contactSlots?: number;
+    /** Merge-split's grouping (§5.2): which, its dispatches and its groups per stage. */
+    grouping?: GroupingRecord;
   };
   solvers?: Record<string, {
     iterations: number;
@@ -407,6 +410,17 @@ function checkEnv(e: Obj): void {
   optional("env.adapter.backend", a.backend, ["string"]);
 }
 
+/**
+ * Merge-split's grouping in a record: the method (`index-order`, the paper's pass, or `compact`),
+ * the dispatches it encodes per stage (the census after it not counted), and the census of each
+ * stage over the first repetition (`core/grouping_census.ts`: sizes, pairs left between groups).
+ */
+export interface GroupingRecord {
+  method: string;
+  dispatchesPerStage: number[];
+  stages: StageCensus[];
+}
+
 /** The optional fields of the cost of a step (`gpu`): numbers, and the per-phase dispatches. */
 function checkGpu(g: Obj): void {
   for (
@@ -422,6 +436,13 @@ function checkGpu(g: Obj): void {
   ) optional(`gpu.${k}`, g[k], ["number"]);
   optional("gpu.dispatchesByPhase", g.dispatchesByPhase, ["object"]);
   optional("gpu.workgroupSizes", g.workgroupSizes, ["object"]);
+  optional("gpu.grouping", g.grouping, ["object"]);
+  if (g.grouping) {
+    const gr = g.grouping as Obj;
+    expect("gpu.grouping.method", gr.method, ["string"]);
+    expect("gpu.grouping.dispatchesPerStage", gr.dispatchesPerStage, ["array"]);
+    expect("gpu.grouping.stages", gr.stages, ["array"]);
+  }
 }
 
 /**

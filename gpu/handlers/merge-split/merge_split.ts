@@ -96,7 +96,8 @@ export class MergeSplitKernels {
    */
   readonly stage2Flag: GPUBuffer;
   #params: [GPUBuffer, GPUBuffer];
-  #grouping: GroupingKernels;
+  /** The grouping kernels (its method and dispatches per stage are read for the records). */
+  readonly grouping: GroupingKernels;
   #k: Record<KernelName, Kernel>;
   #bg: Record<string, GPUBindGroup> = {};
 
@@ -142,7 +143,7 @@ export class MergeSplitKernels {
       size: 16,
       usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
     });
-    this.#grouping = new GroupingKernels(device, {
+    this.grouping = new GroupingKernels(device, {
       count: options.capacity,
       maxPerParticle: options.maxPerParticle,
       buffers: b,
@@ -237,7 +238,7 @@ export class MergeSplitKernels {
       });
       this.device.queue.writeBuffer(this.#params[stage - 1], 0, data);
     }
-    this.#grouping.setParams(p);
+    this.grouping.setParams(p);
   }
 
   #run(pass: GPUComputePassEncoder, name: KernelName, stage: 1 | 2, n: number) {
@@ -250,7 +251,7 @@ export class MergeSplitKernels {
 
   /** Grouping (§5.2) of `stage`: `dof` and the member lists (`grouping.ts`). */
   encodeGroup(pass: GPUComputePassEncoder, options: { stage: 1 | 2 }): void {
-    this.#grouping.encode(pass, options);
+    this.grouping.encode(pass, options);
   }
 
   /** Merging (Eqs. 1–5) and member offsets (Eqs. 6–7) into the DOF buffers: 3 dispatches. */
@@ -280,7 +281,7 @@ export class MergeSplitKernels {
   /** Frees the kernels' own buffers. */
   destroy(): void {
     this.#params.forEach((b) => b.destroy());
-    this.#grouping.destroy();
+    this.grouping.destroy();
     this.stage2Flag.destroy();
   }
 }

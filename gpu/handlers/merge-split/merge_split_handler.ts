@@ -15,7 +15,8 @@ import { storageBuffer } from "../../runtime/kernel.ts";
 import type { HandlerContext, HandlerEntry } from "../handler.ts";
 import { MergeSplitKernels } from "./merge_split.ts";
 import { createHandlerStatistics } from "../../state/handler_statistics.ts";
-import { MERGE_SPLIT_SAMPLED, MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
+import { censusWords, MERGE_SPLIT_SAMPLED, MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
+import { summarizeCensus } from "../../../core/grouping_census.ts";
 
 /** The `merge-split` handler entry. */
 export const MERGE_SPLIT_HANDLER: HandlerEntry = {
@@ -75,6 +76,15 @@ export const MERGE_SPLIT_HANDLER: HandlerEntry = {
       id: "merge-split",
       stages: 2,
       stats,
+      report(read) {
+        return {
+          grouping: {
+            method: ms.grouping.method,
+            dispatchesPerStage: [...ms.grouping.dispatchesPerStage],
+            stages: summarizeCensus(censusWords(read)),
+          },
+        };
+      },
       prepareStep(step) {
         ms.setParams({ count: n, seed: ctx.scene.seed, step, alpha, beta, nMin, nMax });
       },
