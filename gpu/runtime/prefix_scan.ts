@@ -38,6 +38,27 @@ export interface PrefixScanOptions {
    * element (what a CPU adapter pays for) and fewer levels, but fewer invocations to fill a GPU.
    */
   itemsPerInvocation?: number;
+  /**
+   * Most levels of workgroup scans: the elements per invocation are raised (up to
+   * {@link MAX_SCAN_ITEMS}) until `⌈n / ITEMS⌉ ≤ WG^maxLevels`, so the scan takes at most
+   * `2·maxLevels + 1` dispatches (2 levels: 5 dispatches up to 16.7M elements at WG = 256).
+   * Default: no bound.
+   */
+  maxLevels?: number;
+}
+
+/** Most elements one invocation sums when {@link PrefixScanOptions.maxLevels} raises them. */
+export const MAX_SCAN_ITEMS = 256;
+
+/** The dispatches of a scan of `n` elements (`PrefixScan.encode`), for counting in tests. */
+export function scanDispatches(n: number, items: number, workgroupSize = 256): number {
+  let level = items > 1 ? Math.ceil(n / items) : n;
+  let levels = 1;
+  while (level > workgroupSize) {
+    level = Math.ceil(level / workgroupSize);
+    levels++;
+  }
+  return items > 1 ? 2 * levels + 1 : 2 * levels - 1;
 }
 
 interface Level {
@@ -82,10 +103,13 @@ export class PrefixScan {
         `${label}: workgroupSize must be a power of two in [32, 256], got ${wg}`,
       );
     }
-    const items = options.itemsPerInvocation ?? scanItemsPerInvocation(device);
-    if (!Number.isInteger(items) || items < 1 || items > 64) {
+    let items = options.itemsPerInvocation ?? scanItemsPerInvocation(device);
+    if (options.maxLevels !== undefined) {
+      items = Math.max(items, Math.min(MAX_SCAN_ITEMS, Math.ceil(n / wg ** options.maxLevels)));
+    }
+    if (!Number.isInteger(items) || items < 1 || items > MAX_SCAN_ITEMS) {
       throw new RangeError(
-        `${label}: itemsPerInvocation must be an integer in [1, 64], got ${items}`,
+        `${label}: itemsPerInvocation must be an integer in [1, ${MAX_SCAN_ITEMS}], got ${items}`,
       );
     }
     if (!Number.isInteger(n) || n < 1) {

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { acquireGpu } from "./device.ts";
-import { kernelWorkgroupSizes, readBuffer, storageBuffer } from "./kernel.ts";
+import { dispatchesEncoded, kernelWorkgroupSizes, readBuffer, storageBuffer } from "./kernel.ts";
 import {
   PREFIX_SCAN_WGSL,
   PrefixScan,
   SCAN_PARAMS,
+  scanDispatches,
   scanItemsPerInvocation,
 } from "./prefix_scan.ts";
 import { checkWgslStruct } from "./struct_layout.ts";
@@ -18,7 +19,8 @@ Deno.test("PrefixScan", async (t) => {
     checkWgslStruct(PREFIX_SCAN_WGSL, SCAN_PARAMS);
   });
 
-  // [n, workgroup size, items per invocation]: one block, block edges, 2 and 3 levels.
+  // [n, workgroup size, items per invocation, levels bound]: one block, block edges, 2 and 3
+  // levels, and items raised by a bound on the levels.
   const cases = [
     [1, 256, 16],
     [255, 256, 1],
@@ -30,10 +32,14 @@ Deno.test("PrefixScan", async (t) => {
     [121_501, 256, 16],
     [100_000, 32, 2],
     [33, 32, 3],
+    [300_001, 256, 256],
+    [200_001, 32, 16, 2],
   ] as const;
-  for (const [n, wg, items] of cases) {
+  for (const [n, wg, items, maxLevels] of cases) {
     await t.step(
-      `exclusive sum of ${n} random u32 (WG ${wg}, ${items} per invocation)`,
+      `exclusive sum of ${n} random u32 (WG ${wg}, ${items} per invocation, ${
+        maxLevels ?? "any"
+      } levels)`,
       async () => {
         const rng = new Rng(n);
         const data = Uint32Array.from({ length: n }, () => rng.int(0, 1000));
@@ -44,10 +50,15 @@ Deno.test("PrefixScan", async (t) => {
           n,
           workgroupSize: wg,
           itemsPerInvocation: items,
+          maxLevels,
         });
         const enc = device.createCommandEncoder({ label: "scan test" });
         const pass = enc.beginComputePass({ label: "scan test" });
+        const before = dispatchesEncoded();
         scan.encode(pass);
+        const dispatches = dispatchesEncoded() - before;
+        assert.equal(dispatches, scanDispatches(n, scan.itemsPerInvocation, wg));
+        if (maxLevels) assert.ok(dispatches <= 2 * maxLevels + 1, `${dispatches} dispatches`);
         pass.end();
         device.queue.submit([enc.finish()]);
         const got = new Uint32Array(await readBuffer(device, buf), 0, n);
@@ -82,7 +93,7 @@ Deno.test("PrefixScan", async (t) => {
     );
     assert.throws(
       () => new PrefixScan(device, { label: "s", data: buf, n: 4, itemsPerInvocation: 0 }),
-      /itemsPerInvocation must be an integer in \[1, 64\], got 0/,
+      /itemsPerInvocation must be an integer in \[1, 256\], got 0/,
     );
     assert.throws(
       () => new PrefixScan(device, { label: "s", data: buf, n: 5 }),

@@ -144,6 +144,8 @@ type Name =
   | "fill"
   | "rank"
   | "ioFlattenCount"
+  | "ioAlloc"
+  | "ioFill"
   | "ioCompRank"
   | "ioFlood"
   | "ioRecount"
@@ -167,6 +169,8 @@ const ENTRY: Record<Name, string> = {
   fill: "members_fill",
   rank: "members_rank",
   ioFlattenCount: "io_flatten_count",
+  ioAlloc: "io_alloc",
+  ioFill: "io_fill",
   ioCompRank: "io_comp_rank",
   ioFlood: "io_flood",
   ioRecount: "io_recount",
@@ -203,8 +207,10 @@ const METHOD_KERNELS: Readonly<Record<GroupingMethod, readonly Name[]>> = {
     "init",
     "ccHook",
     "ioFlattenCount",
-    "fill",
+    "ioAlloc",
+    "ioFill",
     "ioCompRank",
+    "fill",
     "ioFlood",
     "ioRecount",
     "rank",
@@ -257,7 +263,9 @@ export const GROUPING_BINDINGS: Readonly<Record<string, readonly number[]>> = {
   members_fill: [B.dof, B.workB, B.memberStart],
   members_rank: [B.dof, B.workB, B.memberStart, B.memberList, B.stats],
   io_flatten_count: [B.dof, B.memberStart],
-  io_comp_rank: [B.dof, B.workA, B.workB, B.memberStart],
+  io_alloc: [B.dof, B.workA, B.memberStart],
+  io_fill: [B.dof, B.workA, B.workB],
+  io_comp_rank: [B.dof, B.workA, B.workB],
   io_flood: [...PAIRS, B.dof, B.workA, B.workB, B.links],
   io_recount: [B.dof, B.workA, B.workB, B.memberStart, B.stats],
   grouping_census: [...PAIRS, B.dof, B.memberStart, B.stats],
@@ -382,6 +390,7 @@ export class GroupingKernels {
       label: "grouping active numbering",
       data: workB,
       n: n + 1,
+      maxLevels: 2,
     });
     const b = options.buffers;
     // index order: pair slot -> next slot of the same particle's list of lower partners
@@ -392,6 +401,7 @@ export class GroupingKernels {
       label: "grouping member starts",
       data: b.memberStart,
       n: n + 1,
+      maxLevels: 2,
     });
     const constants = {
       WG: this.workgroupSize,
@@ -554,15 +564,15 @@ export class GroupingKernels {
 
   /**
    * The paper's pass (`grouping.wgsl` "index order"): components, their members ascending, one
-   * invocation per component running the pass, then the groups' member lists. 9 dispatches and
-   * two scans per stage, with a limit or without.
+   * invocation per component running the pass, then the groups' member lists: 10 dispatches and
+   * one scan per stage (15 at most, the scan bounded to 2 levels), with a limit or without.
    */
   #encodeIndexOrder(pass: GPUComputePassEncoder, all: (name: Name) => void): void {
     all("init");
     all("ccHook");
     all("ioFlattenCount");
-    this.#scan.encode(pass);
-    all("fill");
+    all("ioAlloc");
+    all("ioFill");
     all("ioCompRank");
     all("ioFlood");
     all("ioRecount");

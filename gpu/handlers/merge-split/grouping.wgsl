@@ -620,17 +620,19 @@ fn members_small(@builtin(local_invocation_index) lid: u32) {
 // starting to merge each group, we can randomly pick a limit between [...] n_min and n_max."
 // The pass is sequential, but only within a connected component of the collision graph: groups
 // never span two components. So: the components (cc_hook, then io_flatten_count, which also counts
-// their members), their member lists ascending (the scan, members_fill, io_comp_rank), then one
-// invocation per component runs the reference's pass over its component (io_flood), and
-// io_recount turns its groups into `dof` and the counts of the final member lists (the scan,
-// members_fill, members_rank).
+// their members), their member lists ascending, each in a region allocated from a cursor (io_alloc,
+// io_fill, io_comp_rank: no scan), then one invocation per component runs the reference's pass
+// over its component (io_flood), and io_recount turns its groups into `dof` and the counts of the
+// final member lists (the scan, members_fill, members_rank). 10 dispatches and one scan.
 // Regions reused (after group_init: size 1, limit 0, best_prio and best NONE):
-//   workA size      component size at each root (io_comp_rank), then each group's size at its root
+//   workA size      component size at each root (io_alloc), then each group's size at its root
 //   workA limit     group root + 1 of a grouped particle, 0 while in no group
-//   workA best_prio component start at each root (position in the sorted component lists)
+//   workA best_prio start of each root's region of the component lists (io_alloc)
 //   workA best      head of a particle's list of lower partners (a pair slot, NONE at the end)
-//   workB active    the component lists, ascending, by position
-//   workB unordered the flood's queue: each group's members in the order they joined
+//   workB cursor    fill cursors of the regions (cleared again by io_recount)
+//   workB unordered the component lists unordered (io_fill), then the flood's queue: each group's
+//                   members in the order they joined
+//   workB active    the component lists, ascending (io_comp_rank)
 //   links           pair slot m*K + k -> the next slot of the same partner's list of lower partners
 // The flood's loops stop after IO_BUDGET iterations in all (llvmpipe and lavapipe stop an
 // invocation's loops after 65,535): a component that needs more is left partly ungrouped and
@@ -653,23 +655,44 @@ fn io_flatten_count(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
   atomicAdd(&memberStart[r], 1u);
 }
 
-// After the scan and members_fill: each member at its place in its component's ascending list.
+// Each component of two or more particles gets a region of the work lists: [start, start + size)
+// from a cursor (control word C_M, unused by this pass); where a region lies changes nothing.
+@compute @workgroup_size(WG)
+fn io_alloc(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = particle(gid, nwg);
+  if (i >= P.count || atomicLoad(&dof[i]) != i) { return; }
+  let c = atomicLoad(&memberStart[i]);
+  if (c < 2u) { return; }
+  atomicStore(&workA[r_size() + i], c);
+  atomicStore(&workA[r_best_prio() + i], atomicAdd(&workA[r_ctrl() + C_M], c));
+}
+
+// The members of each component in its region, unordered.
+@compute @workgroup_size(WG)
+fn io_fill(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = particle(gid, nwg);
+  if (i >= P.count) { return; }
+  let r = atomicLoad(&dof[i]);
+  if (atomicLoad(&workA[r_size() + r]) < 2u) { return; }
+  let at = atomicAdd(&workB[r_cursor() + r], 1u);
+  atomicStore(&workB[r_unordered() + atomicLoad(&workA[r_best_prio() + r]) + at], i);
+}
+
+// Each member at its place in its component's ascending list (the members with a lower index
+// come before it); the fill cursors cleared for the member lists of the groups.
 @compute @workgroup_size(WG)
 fn io_comp_rank(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = particle(gid, nwg);
   if (i >= P.count) { return; }
-  let g = atomicLoad(&dof[i]);
-  let begin = atomicLoad(&memberStart[g]);
-  let end = atomicLoad(&memberStart[g + 1u]);
+  let r = atomicLoad(&dof[i]);
+  let c = atomicLoad(&workA[r_size() + r]);
+  if (c < 2u) { return; }
+  let begin = atomicLoad(&workA[r_best_prio() + r]);
   var rank = 0u;
-  for (var k = begin; k < end; k++) {
+  for (var k = begin; k < begin + c; k++) {
     if (atomicLoad(&workB[r_unordered() + k]) < i) { rank++; }
   }
   atomicStore(&workB[r_active() + begin + rank], i);
-  if (i == g) {
-    atomicStore(&workA[r_size() + g], end - begin);
-    atomicStore(&workA[r_best_prio() + g], begin);
-  }
 }
 
 // Joins particle j to the group of root s when it is in no group: whether it joined.
