@@ -36,7 +36,7 @@ import {
   dispatchesEncoded,
   type Kernel,
 } from "../../runtime/kernel.ts";
-import { PrefixScan } from "../../runtime/prefix_scan.ts";
+import { PrefixScan, scanDispatches } from "../../runtime/prefix_scan.ts";
 import { LOCAL_BUDGET } from "../../runtime/local_solve.ts";
 import { onFallbackAdapter } from "../../runtime/device.ts";
 import { MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
@@ -44,6 +44,9 @@ import groupingWgsl from "./grouping.wgsl" with { type: "text" };
 
 /** WGSL source of the grouping kernels. */
 export const GROUPING_WGSL: string = groupingWgsl;
+
+/** A loop budget that never runs out (a GPU caps no loop). */
+const UNCAPPED = 0xffffffff;
 
 /** Layout of `GroupingParams` in `grouping.wgsl`. */
 export const GROUPING_PARAMS: StructLayout = defineStruct("GroupingParams", [
@@ -130,8 +133,7 @@ type Name =
   | "small"
   | "membersSmall"
   | "init"
-  | "activeMark"
-  | "activeCompact"
+  | "activeList"
   | "roundsLocal"
   | "gate"
   | "propose"
@@ -139,7 +141,6 @@ type Name =
   | "handshake"
   | "relabel"
   | "ccHook"
-  | "ccFlatten"
   | "count"
   | "fill"
   | "rank"
@@ -155,8 +156,7 @@ const ENTRY: Record<Name, string> = {
   small: "group_small",
   membersSmall: "members_small",
   init: "group_init",
-  activeMark: "active_mark",
-  activeCompact: "active_compact",
+  activeList: "active_list",
   roundsLocal: "rounds_local",
   gate: "round_gate",
   propose: "round_propose",
@@ -164,7 +164,6 @@ const ENTRY: Record<Name, string> = {
   handshake: "round_handshake",
   relabel: "round_relabel",
   ccHook: "cc_hook",
-  ccFlatten: "cc_flatten",
   count: "members_count",
   fill: "members_fill",
   rank: "members_rank",
@@ -188,8 +187,7 @@ const METHOD_KERNELS: Readonly<Record<GroupingMethod, readonly Name[]>> = {
     "small",
     "membersSmall",
     "init",
-    "activeMark",
-    "activeCompact",
+    "activeList",
     "roundsLocal",
     "gate",
     "propose",
@@ -197,7 +195,7 @@ const METHOD_KERNELS: Readonly<Record<GroupingMethod, readonly Name[]>> = {
     "handshake",
     "relabel",
     "ccHook",
-    "ccFlatten",
+    "ioFlattenCount",
     "count",
     "fill",
     "rank",
@@ -249,8 +247,7 @@ export const GROUPING_BINDINGS: Readonly<Record<string, readonly number[]>> = {
   group_small: [...ROUND, B.stats],
   members_small: [B.dof, B.workB, B.memberStart, B.memberList, B.stats],
   group_init: [B.markedCount, B.marked, B.dof, B.workA, B.workB, B.memberStart, B.stats],
-  active_mark: [...PAIRS, B.workB],
-  active_compact: [B.workA, B.workB],
+  active_list: [...PAIRS, B.workA, B.workB],
   rounds_local: [...ROUND, B.stats],
   round_gate: [B.workA, B.stats, B.nextArgs],
   round_propose: ROUND,
@@ -258,7 +255,6 @@ export const GROUPING_BINDINGS: Readonly<Record<string, readonly number[]>> = {
   round_handshake: [B.dof, B.workA, B.workB],
   round_relabel: [B.dof, B.workA, B.workB],
   cc_hook: [...PAIRS, B.dof],
-  cc_flatten: [B.dof],
   members_count: [B.dof, B.memberStart],
   members_fill: [B.dof, B.workB, B.memberStart],
   members_rank: [B.dof, B.workB, B.memberStart, B.memberList, B.stats],
@@ -280,6 +276,93 @@ function layoutOf(entryPoint: string): BindingEntry[] {
   ];
 }
 
+/**
+ * One step of a stage's grouping: a kernel over the particles (or, for `small`, `membersSmall`,
+ * `roundsLocal` and the closing `gate`, one workgroup), the member starts' scan, or a dispatched
+ * round (its gate and four phases).
+ */
+export type GroupingStep = Name | "scan" | { round: number };
+
+/** The kernels dispatched as one workgroup. */
+const ONE_WORKGROUP: ReadonlySet<Name> = new Set(["small", "membersSmall", "roundsLocal", "gate"]);
+
+/**
+ * The steps of one stage's grouping, in order: what `GroupingKernels.encode` dispatches (the
+ * census after them aside), so their count is known without a device (see
+ * {@link groupingDispatches}).
+ */
+export function groupingPlan(o: {
+  method: GroupingMethod;
+  /** Whether a size limit applies (n_max finite). */
+  limited: boolean;
+  /** Whether the whole grouping (with a limit) runs in one workgroup. */
+  small: boolean;
+  /** Whether the particle count is within the local limit (no dispatched rounds). */
+  local: boolean;
+  /** Workgroup dispatches of the rounds (`rounds_local`) within the local limit. */
+  localDispatches: number;
+  maxRounds: number;
+}): GroupingStep[] {
+  const members: GroupingStep[] = ["scan", "fill", "rank"];
+  if (o.method === "index-order") {
+    return [
+      "init",
+      "ccHook",
+      "ioFlattenCount",
+      "ioAlloc",
+      "ioFill",
+      "ioCompRank",
+      "ioFlood",
+      "ioRecount",
+      ...members,
+    ];
+  }
+  if (!o.limited) return ["init", "ccHook", "ioFlattenCount", ...members];
+  if (o.small) return ["small", "membersSmall"];
+  const local = Array<GroupingStep>(o.local ? o.localDispatches : 1).fill("roundsLocal");
+  // the dispatched rounds, then a last gate that records the rounds that merged
+  const rounds: GroupingStep[] = o.local
+    ? []
+    : [...Array.from({ length: o.maxRounds }, (_, round) => ({ round })), "gate"];
+  return ["init", "activeList", ...local, ...rounds, "count", ...members];
+}
+
+/**
+ * How the compact grouping's rounds run for N = `count` particles: in the one-workgroup grouping
+ * (`small`: N ≤ {@link SMALL_LIMIT} and every round fits one invocation's loop `budget` whatever
+ * the pairs), else in `localDispatches` workgroup dispatches, enough for `maxRounds` rounds of the
+ * costliest kind (⌈N/256⌉ particles per invocation, each with at most K partners: its pair and
+ * marked lists split one list of K contacts; two pair phases and two others per round); the
+ * dispatched rounds take over past `localLimit`. Handing over between workgroup dispatches never
+ * changes a result, and each dispatch measures its own rounds against the budget.
+ */
+export function roundsShape(o: {
+  count: number;
+  maxPerParticle: number;
+  maxRounds: number;
+  localLimit: number;
+  budget: number;
+}): { small: boolean; localDispatches: number } {
+  const perRound = Math.ceil(o.count / 256) * (2 * (1 + o.maxPerParticle) + 2) + 8;
+  const perDispatch = Math.max(1, Math.floor(o.budget / perRound));
+  return {
+    small: o.count <= Math.min(SMALL_LIMIT, o.localLimit) &&
+      perRound * (o.maxRounds + 1) <= o.budget,
+    localDispatches: Math.max(1, Math.ceil(o.maxRounds / perDispatch)),
+  };
+}
+
+/**
+ * Dispatches of a plan: a round's gate and its 4 phases, the scan's `2·levels + 1` for
+ * `scanDispatches` of the member starts (N + 1 elements), one per other step.
+ */
+export function groupingDispatches(plan: readonly GroupingStep[], scanDispatches: number): number {
+  return plan.reduce(
+    (sum, step) => sum + (step === "scan" ? scanDispatches : typeof step === "string" ? 1 : 5),
+    0,
+  );
+}
+
 /** Pipelines, scratch and bind groups of the grouping for one set of engine buffers. */
 export class GroupingKernels {
   readonly device: GPUDevice;
@@ -296,7 +379,6 @@ export class GroupingKernels {
   #args: [GPUBuffer, GPUBuffer];
   #own: GPUBuffer[] = [];
   #scan: PrefixScan;
-  #activeScan: PrefixScan;
   #k: Record<Name, Kernel>;
   /** Bind groups by stage and kernel (but the gate). */
   #bind: [Record<Name, GPUBindGroup>, Record<Name, GPUBindGroup>];
@@ -347,14 +429,17 @@ export class GroupingKernels {
     }
     this.workgroupSize = options.workgroupSize ?? 64;
     this.localLimit = options.localLimit ?? defaultLocalLimit(device);
-    // one workgroup does it all when its invocations' loops stay within the budget whatever the
-    // pairs: ⌈N/256⌉ particles each, up to 2K partners, two pair phases and two others per round
-    const perRound = Math.ceil(n / 256) * (2 * (1 + 2 * options.maxPerParticle) + 2) + 8;
-    const budget = options.localBudget ?? LOCAL_BUDGET;
-    this.#small = options.small ?? (n <= Math.min(SMALL_LIMIT, this.localLimit) &&
-      perRound * (this.maxRounds + 1) <= budget);
-    const perDispatch = Math.max(1, Math.floor(budget / perRound));
-    this.#localDispatches = Math.max(1, Math.ceil(this.maxRounds / perDispatch));
+    // on a GPU no loop is capped: the rounds never hand over between workgroup dispatches
+    const budget = options.localBudget ?? (onFallbackAdapter(device) ? LOCAL_BUDGET : UNCAPPED);
+    const shape = roundsShape({
+      count: n,
+      maxPerParticle: options.maxPerParticle,
+      maxRounds: this.maxRounds,
+      localLimit: this.localLimit,
+      budget,
+    });
+    this.#small = options.small ?? shape.small;
+    this.#localDispatches = shape.localDispatches;
     if (
       !Number.isInteger(this.localLimit) || this.localLimit < 0 || this.localLimit > LOCAL_LIMIT
     ) {
@@ -386,12 +471,6 @@ export class GroupingKernels {
       S,
     );
     // the active flags are work B's first N + 1 words
-    this.#activeScan = new PrefixScan(device, {
-      label: "grouping active numbering",
-      data: workB,
-      n: n + 1,
-      maxLevels: 2,
-    });
     const b = options.buffers;
     // index order: pair slot -> next slot of the same particle's list of lower partners
     const links = this.method === "index-order"
@@ -408,8 +487,8 @@ export class GroupingKernels {
       ROUND_SALT,
       MAX_ROUNDS: this.maxRounds,
       LOCAL_LIMIT: this.localLimit,
-      LOCAL_BUDGET: options.localBudget ?? LOCAL_BUDGET,
-      IO_BUDGET: options.floodBudget ?? (onFallbackAdapter(device) ? LOCAL_BUDGET : 0xffffffff),
+      LOCAL_BUDGET: budget,
+      IO_BUDGET: options.floodBudget ?? (onFallbackAdapter(device) ? LOCAL_BUDGET : UNCAPPED),
       ...MERGE_SPLIT_STATS.constantsFor(GROUPING_WGSL),
     };
     const names = [...METHOD_KERNELS[this.method]];
@@ -506,40 +585,33 @@ export class GroupingKernels {
     });
   }
 
+  /** Dispatches of the member starts' scan (N + 1 elements, at most 2 levels). */
+  get scanDispatches(): number {
+    return scanDispatches(this.count + 1, this.#scan.itemsPerInvocation, this.#scan.workgroupSize);
+  }
+
+  /** The plan of one stage with the present parameters ({@link groupingPlan}). */
+  get plan(): GroupingStep[] {
+    return groupingPlan({
+      method: this.method,
+      limited: this.#limited,
+      small: this.#small,
+      local: this.count <= this.localLimit,
+      localDispatches: this.#localDispatches,
+      maxRounds: this.maxRounds,
+    });
+  }
+
   #encodeGrouping(pass: GPUComputePassEncoder, s: 0 | 1): void {
     const bind = this.#bind[s];
     const k = this.#k;
-    const all = (name: Name) =>
-      dispatch(pass, k[name], {
-        bindGroup: bind[name],
-        invocations: this.count,
-        workgroupSize: this.workgroupSize,
-      });
-    if (this.method === "index-order") {
-      this.#encodeIndexOrder(pass, all);
-      return;
-    }
-    if (this.#limited && this.#small) {
-      dispatch(pass, k.small, { bindGroup: bind.small, workgroups: 1 });
-      dispatch(pass, k.membersSmall, { bindGroup: bind.membersSmall, workgroups: 1 });
-      return;
-    }
-    all("init");
-    all("activeMark");
-    this.#activeScan.encode(pass);
-    all("activeCompact");
-    if (this.#limited) {
-      // Up to localLimit particles, only workgroup dispatches, each resuming where the last one's
-      // loop budget ran short: enough of them for maxRounds rounds of the costliest kind. Beyond,
-      // one workgroup dispatch, then the dispatched rounds (for more active particles than it
-      // takes, or to go on after it).
-      const local = this.count <= this.localLimit ? this.#localDispatches : 1;
-      for (let d = 0; d < local; d++) {
-        dispatch(pass, k.roundsLocal, { bindGroup: bind.roundsLocal, workgroups: 1 });
-      }
-      const rounds = this.count > this.localLimit ? this.maxRounds : 0;
-      for (let r = 0; r < rounds; r++) {
-        const a = (r % 2) as 0 | 1;
+    for (const step of this.plan) {
+      if (step === "scan") {
+        this.#scan.encode(pass);
+      } else if (typeof step !== "string") {
+        // a dispatched round: its gate writes the arguments of its phases (zero workgroups once
+        // a round merged nothing or the workgroup finished)
+        const a = (step.round % 2) as 0 | 1;
         dispatch(pass, k.gate, { bindGroup: this.#gate![s][a], workgroups: 1 });
         for (const phase of ["propose", "pick", "handshake", "relabel"] as const) {
           dispatch(pass, k[phase], {
@@ -549,42 +621,25 @@ export class GroupingKernels {
             rewritten: true, // by the round gate just before
           });
         }
+      } else if (step === "gate") {
+        // after the rounds: records the rounds that merged (statistic groupingRounds)
+        const a = (this.maxRounds % 2) as 0 | 1;
+        dispatch(pass, k.gate, { bindGroup: this.#gate![s][a], workgroups: 1 });
+      } else if (ONE_WORKGROUP.has(step)) {
+        dispatch(pass, k[step], { bindGroup: bind[step], workgroups: 1 });
+      } else {
+        dispatch(pass, k[step], {
+          bindGroup: bind[step],
+          invocations: this.count,
+          workgroupSize: this.workgroupSize,
+        });
       }
-      // records the rounds that merged (statistic groupingRounds)
-      if (rounds) dispatch(pass, k.gate, { bindGroup: this.#gate![s][rounds % 2], workgroups: 1 });
-    } else {
-      all("ccHook");
-      all("ccFlatten");
     }
-    all("count");
-    this.#scan.encode(pass);
-    all("fill");
-    all("rank");
-  }
-
-  /**
-   * The paper's pass (`grouping.wgsl` "index order"): components, their members ascending, one
-   * invocation per component running the pass, then the groups' member lists: 10 dispatches and
-   * one scan per stage (15 at most, the scan bounded to 2 levels), with a limit or without.
-   */
-  #encodeIndexOrder(pass: GPUComputePassEncoder, all: (name: Name) => void): void {
-    all("init");
-    all("ccHook");
-    all("ioFlattenCount");
-    all("ioAlloc");
-    all("ioFill");
-    all("ioCompRank");
-    all("ioFlood");
-    all("ioRecount");
-    this.#scan.encode(pass);
-    all("fill");
-    all("rank");
   }
 
   /** Frees the grouping's own buffers. */
   destroy(): void {
     for (const b of this.#own) b.destroy();
     this.#scan.destroy();
-    this.#activeScan.destroy();
   }
 }

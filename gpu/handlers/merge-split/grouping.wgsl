@@ -5,8 +5,8 @@
 // marked partners flagged APPROACH_BIT by mark_approaching (merge_split.wgsl).
 //
 // Every stage: group_init (each particle alone), then the active set, the particles with a
-// partner: active_mark flags them, an exclusive scan (gpu/runtime/prefix_scan.wgsl) numbers them,
-// active_compact lists them in ascending order (`M` of them). Only they can merge.
+// partner: active_list flags them and lists them (`M` of them, in no particular order: no round's
+// outcome depends on it). Only they can merge.
 // With a limit (P.nMax > 0), rounds of pairwise merging over the active set:
 //   propose    per active particle, over its pairs: each group's lowest priority of a fitting
 //              neighbour group
@@ -21,7 +21,7 @@
 // nothing, or when rounds_local did the work).
 // Without a limit, the connected components: cc_hook (a lock-free union–find, the larger root
 // hooked under the smaller, so the labels end as each component's lowest index whatever the
-// order of the hooks) and cc_flatten.
+// order of the hooks), then io_flatten_count (each particle's root, counted for the member lists).
 // Then the member lists (CSR, members ascending): count per root, exclusive scan, an unordered
 // fill, and a rank per member (how many members of its group have a lower index) that puts it at
 // its place: deterministic, no sort.
@@ -234,21 +234,27 @@ fn mark_particle(i: u32) {
   if (has) { flag_store(i, 1u); }
 }
 
-@compute @workgroup_size(WG)
-fn active_mark(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = particle(gid, nwg);
-  if (i < P.count) { mark_particle(i); }
+// A particle flagged active for the first time joins the active list (in no particular order: the
+// rounds' outcome does not depend on it), counted in M.
+fn activate(i: u32) {
+  if (atomicExchange(&workB[r_flag() + i], 1u) == 0u) {
+    atomicStore(&workB[r_active() + atomicAdd(&workA[r_ctrl() + C_M], 1u)], i);
+  }
 }
 
-// After the scan: the active particles listed in ascending order, and their count M.
+// A particle with partners: it and its partners join the active list (one dispatch: no scan).
 @compute @workgroup_size(WG)
-fn active_compact(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+fn active_list(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = particle(gid, nwg);
-  let n = P.count;
-  if (i >= n) { return; }
-  let at = flag_load(i);
-  if (flag_load(i + 1u) > at) { atomicStore(&workB[r_active() + at], i); }
-  if (i == 0u) { ctrl_store(C_M, flag_load(n)); }
+  if (i >= P.count) { return; }
+  var has = false;
+  for (var k = 0u; k < partner_total(i); k++) {
+    let j = partner(i, k);
+    if (j == NONE) { continue; }
+    activate(j);
+    has = true;
+  }
+  if (has) { activate(i); }
 }
 
 fn active_at(t: u32) -> u32 { return atomicLoad(&workB[r_active() + t]); }
@@ -471,13 +477,6 @@ fn cc_hook(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) n
       if (atomicCompareExchangeWeak(&dof[hi], hi, lo).exchanged) { break; }
     }
   }
-}
-
-@compute @workgroup_size(WG)
-fn cc_flatten(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = particle(gid, nwg);
-  if (i >= P.count) { return; }
-  atomicStore(&dof[i], cc_find(i));
 }
 
 // ---- member lists ----

@@ -1,0 +1,126 @@
+/**
+ * Dispatches of one stage's grouping (issue 45: at most 16 per stage, not a fixed chain of gated
+ * rounds): the plan `GroupingKernels` encodes, counted on a device against `groupingPlan`, then
+ * the plan's count at the particle counts of the catalogue's scenes at every scale, on both
+ * adapter paths (a fallback adapter: 64 scan items per invocation, the rounds in one workgroup up
+ * to 65,536 particles within llvmpipe's loop budget; a GPU: 16 items, 16,384, no loop cap).
+ */
+import assert from "node:assert/strict";
+import { getScene, sceneIds } from "../../../scenes/catalog.ts";
+import { estimateSceneSize } from "../../../core/scene_size.ts";
+import type { Scale } from "../../../core/scene.ts";
+import { GROUPING_MAX_ROUNDS } from "../../../core/grouping.ts";
+import type { GroupingMethod } from "../../../core/index_order_grouping.ts";
+import { LOCAL_BUDGET } from "../../runtime/local_solve.ts";
+import { MAX_SCAN_ITEMS, scanDispatches } from "../../runtime/prefix_scan.ts";
+import { CONTACT_SLOTS } from "../../state/contact_slots.ts";
+import { groupingDispatches, groupingPlan, LOCAL_LIMIT, roundsShape } from "./grouping.ts";
+import { randomCase, run, setup } from "./merge_split_fixture.ts";
+
+const MOST = 16;
+
+/** The two adapter paths: scan items per invocation, local limit, loop budget. */
+const PATHS = {
+  fallback: { items: 64, localLimit: LOCAL_LIMIT, budget: LOCAL_BUDGET },
+  gpu: { items: 16, localLimit: 16384, budget: 0xffffffff },
+} as const;
+
+/** The dispatches of one stage for N particles on `path`. */
+function dispatchesAt(
+  n: number,
+  path: keyof typeof PATHS,
+  method: GroupingMethod,
+  limited: boolean,
+): number {
+  const p = PATHS[path];
+  const shape = roundsShape({
+    count: n,
+    maxPerParticle: CONTACT_SLOTS,
+    maxRounds: GROUPING_MAX_ROUNDS,
+    localLimit: p.localLimit,
+    budget: p.budget,
+  });
+  const plan = groupingPlan({
+    method,
+    limited,
+    small: shape.small,
+    local: n <= p.localLimit,
+    localDispatches: shape.localDispatches,
+    maxRounds: GROUPING_MAX_ROUNDS,
+  });
+  // the member starts' scan, bounded to 2 levels (PrefixScan maxLevels)
+  const items = Math.max(p.items, Math.min(MAX_SCAN_ITEMS, Math.ceil((n + 1) / 256 ** 2)));
+  return groupingDispatches(plan, scanDispatches(n + 1, items));
+}
+
+Deno.test("grouping dispatches per stage", async (t) => {
+  await t.step("the plan is what a stage encodes", async () => {
+    for (
+      const [n, grouping, nMax, smallGrouping, localLimit] of [
+        [2000, "index-order", 64, undefined, undefined],
+        [2000, "index-order", Infinity, undefined, undefined],
+        [5000, "compact", 64, false, undefined],
+        [5000, "compact", 64, false, 0],
+        [300, "compact", 64, true, undefined],
+        [5000, "compact", Infinity, undefined, undefined],
+      ] as const
+    ) {
+      const c = randomCase(3, n);
+      const { device, ms } = await setup(c, { grouping, smallGrouping, localLimit });
+      ms.setParams({ count: n, seed: 1, step: 1, alpha: 1, beta: 0, nMin: 8, nMax });
+      run(device, (pass) => ms.encodeGroup(pass, { stage: 1 }));
+      const g = ms.grouping;
+      assert.equal(
+        g.dispatchesPerStage[0],
+        groupingDispatches(g.plan, g.scanDispatches),
+        `${grouping} N=${n} n_max=${nMax}`,
+      );
+      assert.equal(await device.popErrorScope(), null);
+      ms.destroy();
+      device.destroy();
+    }
+  });
+
+  // the largest scene of each scale in the catalogue
+  const largest = (scale: Scale) =>
+    Math.max(
+      ...sceneIds().map((id) => Math.ceil(estimateSceneSize(getScene(id, { scale })).particles)),
+    );
+  const sizes = (["tiny", "small", "medium", "paper"] as const).map((s) =>
+    [s, largest(s)] as const
+  );
+
+  await t.step("index order and the connected components: at most 16 at every scale", () => {
+    for (const [scale, n] of sizes) {
+      for (const path of ["fallback", "gpu"] as const) {
+        for (
+          const [method, limited] of [["index-order", true], ["index-order", false], [
+            "compact",
+            false,
+          ]] as const
+        ) {
+          const d = dispatchesAt(n, path, method, limited);
+          assert.ok(
+            d <= MOST,
+            `${method}${limited ? "" : " (no limit)"} ${scale} N=${n} ${path}: ${d}`,
+          );
+        }
+      }
+    }
+  });
+
+  await t.step("compact rounds: at most 16 while they run in one workgroup", () => {
+    for (const [scale, n] of sizes) {
+      for (const path of ["fallback", "gpu"] as const) {
+        const d = dispatchesAt(n, path, "compact", true);
+        if (n <= PATHS[path].localLimit) {
+          assert.ok(d <= MOST, `compact ${scale} N=${n} ${path}: ${d}`);
+        } else {
+          // past the local limit, 32 dispatched rounds of 5 (gated) follow one workgroup
+          // dispatch: exact, but a chain of launches (what index order avoids)
+          assert.ok(d > 5 * GROUPING_MAX_ROUNDS, `compact ${scale} N=${n} ${path}: ${d}`);
+        }
+      }
+    }
+  });
+});
