@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { CollisionOutputs } from "./state/collision_detection.ts";
 import type { Scene } from "../core/scene.ts";
 import type { ParticleSet } from "../core/scene_builder.ts";
 import {
@@ -236,6 +237,14 @@ export class Engine {
   /** Timings measured so far. */
   get timings(): StepTimings<Phase> {
     return this.#clock.timings;
+  }
+
+  /**
+   * The collision detection's output buffers (contacts, colliding pairs, marked pairs, each K
+   * slots per particle): the contact graph of the last step, for diagnostics and tests.
+   */
+  get collisions(): CollisionOutputs {
+    return this.#parts.contacts.outputs;
   }
 
   /** Particle positions and velocities now (vec4 per particle), one readback each. */

@@ -1,0 +1,70 @@
+/**
+ * The GPU's index-order grouping on contact graphs of catalogue scenes (issue 45): Fig. 11 (a fluid
+ * block on the whole cloth, with and without a limit) and Fig. 7 (a heavy ball on a cloth) at
+ * `tiny`, run by the
+ * engine under `merge-split.grouping=index-order` until contact; the last step's colliding pairs
+ * and the marked pairs stage 2 merged are read back, and its groups (`dof`) must be those of
+ * `core/index_order_grouping.ts` on that graph, bit for bit.
+ */
+import assert from "node:assert/strict";
+import { getScene } from "../../../scenes/catalog.ts";
+import { groupIndexOrder } from "../../../core/index_order_grouping.ts";
+import { GROUPING_METHODS } from "../../../core/index_order_grouping.ts";
+import type { Pair } from "../../../core/collision_rules.ts";
+import { Engine } from "../../engine.ts";
+import { readBuffer } from "../../runtime/kernel.ts";
+import { releaseSoftwareGpu, softwareGpu } from "../../engine_run_fixture.ts";
+
+const APPROACH_BIT = 0x80000000;
+
+Deno.test("index-order grouping on catalogue scenes equals the paper's pass", async (t) => {
+  for (
+    const [id, at] of [["fig11-nlimit-8-16", 0.1], ["fig11-nlimit-inf", 0.1], [
+      "fig7-mass-100",
+      0.8,
+    ]] as const
+  ) {
+    const scene = getScene(id, { scale: "tiny" });
+    const steps = Math.round(at * scene.duration / scene.dt);
+    await t.step(`${id} at tiny, step ${steps}`, async () => {
+      const engine = await Engine.create(scene, {
+        handler: "merge-split",
+        gpu: await softwareGpu(),
+        params: { grouping: GROUPING_METHODS.indexOf("index-order") },
+      });
+      try {
+        await engine.run(steps);
+        const device = engine.gpu.device;
+        const K = engine.maxPerParticle;
+        const u32 = async (b: GPUBuffer) => new Uint32Array(await readBuffer(device, b));
+        const c = engine.collisions;
+        const [pairCount, pairs, markedCount, marked] = await Promise.all(
+          [c.pairCount, c.pairs, c.markedCount, c.marked].map(u32),
+        );
+        const graph: Pair[] = [];
+        for (let i = 0; i < engine.count; i++) {
+          for (let k = 0; k < pairCount[i]; k++) graph.push([i, pairs[i * K + k]]);
+          for (let k = 0; k < markedCount[i]; k++) {
+            const m = marked[i * K + k];
+            if (m & APPROACH_BIT) graph.push([i, (m & ~APPROACH_BIT) >>> 0]);
+          }
+        }
+        assert.ok(graph.length > 20, `${graph.length} colliding pairs: the scene is in contact`);
+        const p = engine.handlerParams;
+        const want = groupIndexOrder(graph, {
+          particleCount: engine.count,
+          nMin: p.nMin,
+          nMax: p.nMax,
+          seed: scene.seed,
+          step: engine.step - 1,
+        });
+        assert.ok(want.groups.length > 5, `${want.groups.length} groups`);
+        const dof = (await u32(engine.state.buffers.dof)).slice(0, engine.count);
+        assert.deepEqual([...dof], [...want.dof]);
+      } finally {
+        engine.destroy();
+      }
+    });
+  }
+  releaseSoftwareGpu();
+});
