@@ -28,6 +28,7 @@ import { renderScalingSection, scalingCharts, scalingSeries } from "./scaling_se
 import { renderSceneMatrix } from "./scene_matrix.ts";
 import { hasSweeps, renderSweepSection, sweepCharts, sweepSeries } from "./sweep_section.ts";
 import { hasBudget, renderBudgetSection } from "./budget_section.ts";
+import { hasGrouping, renderGroupingSection } from "./grouping_section.ts";
 import { hasFidelity, renderFidelitySection } from "./fidelity_section.ts";
 import { comparePaperTableOne, renderPaperTableOne } from "./paper_table_one.ts";
 import { phaseNames, renderTableOne } from "./table_one.ts";
@@ -167,6 +168,7 @@ export function renderReportPage(
   const sweepPrefix = (i: number) => `sweep-chart-${i}`;
   const hasSweep = sweeps.some(hasSweeps);
   const budget = sets.some((s) => hasBudget(s.records));
+  const grouping = sets.some((s) => hasGrouping(s.records));
   const fidelity = sets.some((s) => hasFidelity(s.records));
   const paperScenes = sets.some((s) => comparePaperTableOne(s.records).length > 0);
   const data: ReportData = {
@@ -236,6 +238,7 @@ export function renderReportPage(
     ...(hasScaling ? [["scaling", "Scaling"]] : []),
     ...(hasSweep ? [["sweeps", "Sweeps"]] : []),
     ...(budget ? [["budget", "Budget"]] : []),
+    ...(grouping ? [["grouping", "Grouping"]] : []),
     ["series", "Time series"],
     ...(multi ? [["comparison", "Comparison"]] : []),
   ].map(([id, text]) => `<a href="#${id}">${text}</a>`).join("");
@@ -333,6 +336,13 @@ ${
     budget
       ? `<section id="budget"><h2>Momentum and energy budget of a step</h2><p class="muted">Measured on the steps that end with a metrics sample (<code>gpu/metrics/step_budget.ts</code>): the state is reduced at each phase boundary of the step whose result is kept (stage 2's when it ran). Energies: mean change per step in mJ (kinetic; the integration column adds gravity's and the bonds' elastic change); the seven phases sum to the step's. Momentum: the worst change of a phase that conserves it, over Σ m|v| + Δt|g|Σ m of that step (f32 rounding is about 10⁻⁷). Hover a heading for its definition.</p>${
         perInput((s) => renderBudgetSection(s.records))
+      }</section>`
+      : ""
+  }
+${
+    grouping
+      ? `<section id="grouping"><h2>Merge-split's grouping (§5.2)</h2><p class="muted">Which grouping ran (<code>--param merge-split.grouping=index-order</code>: the paper's pass in particle-index order; <code>compact</code>: parallel rounds of pairwise merging), the dispatches it encodes per stage, and per integration stage the meta-particles it formed over the run (sizes from a histogram counted on the GPU) and the colliding pairs it left between two groups. Hover a heading for its definition.</p>${
+        perInput((s) => renderGroupingSection(s.records))
       }</section>`
       : ""
   }
