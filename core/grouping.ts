@@ -116,19 +116,30 @@ export function assertGroupLimits(nMin: number, nMax: number, where = "options")
 }
 
 /**
+ * Validates the particle count, size limits and seed of a grouping; throws a RangeError naming
+ * the bad option.
+ */
+export function assertGroupingOptions(
+  options: { particleCount: number; nMin: number; nMax: number; seed: number },
+): void {
+  const { particleCount: count, seed } = options;
+  if (!Number.isInteger(count) || count < 0) {
+    throw new RangeError(`options.particleCount must be an integer >= 0, got ${count}`);
+  }
+  assertGroupLimits(options.nMin, options.nMax);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
+    throw new RangeError(`options.seed must be an integer in [0, 2^32), got ${seed}`);
+  }
+}
+
+/**
  * Groups colliding pairs into meta-particles of at most n particles, n drawn per group from
  * [nMin, nMax] (paper §5.2). Deterministic: the same pairs and seed give the same groups.
  */
 export function groupCollisions(pairs: readonly Pair[], options: GroupingOptions): Grouping {
   const { particleCount: count, nMin, nMax, seed } = options;
   const step = options.step ?? 0;
-  if (!Number.isInteger(count) || count < 0) {
-    throw new RangeError(`options.particleCount must be an integer >= 0, got ${count}`);
-  }
-  assertGroupLimits(nMin, nMax);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
-    throw new RangeError(`options.seed must be an integer in [0, 2^32), got ${seed}`);
-  }
+  assertGroupingOptions(options);
   const sorted = pairs.map(([a, b], k): Pair => {
     if (
       !Number.isInteger(a) || !Number.isInteger(b) || a < 0 || b < 0 || a >= count || b >= count ||

@@ -2,18 +2,9 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { drawGroupLimit, groupCollisions } from "./grouping.ts";
 import type { Pair } from "./collision_rules.ts";
-import { RUNS } from "./test_util.ts";
+import { contactGraph, RUNS } from "./test_util.ts";
 
-const graph = fc.integer({ min: 2, max: 120 }).chain((n) =>
-  fc.tuple(
-    fc.constant(n),
-    fc.array(
-      fc.tuple(fc.integer({ min: 0, max: n - 1 }), fc.integer({ min: 0, max: n - 1 }))
-        .filter(([a, b]) => a !== b),
-      { maxLength: 4 * n },
-    ) as fc.Arbitrary<Pair[]>,
-  )
-);
+const graph = contactGraph;
 const limits = fc.integer({ min: 2, max: 40 }).chain((lo) =>
   fc.tuple(fc.constant(lo), fc.integer({ min: lo, max: lo + 40 }))
 );

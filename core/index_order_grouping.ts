@@ -33,7 +33,12 @@
  * @module
  */
 import type { Pair } from "./collision_rules.ts";
-import { assertGroupLimits, drawGroupLimit, groupCollisions, type Grouping } from "./grouping.ts";
+import {
+  assertGroupingOptions,
+  drawGroupLimit,
+  groupCollisions,
+  type Grouping,
+} from "./grouping.ts";
 
 /**
  * The groupings merge-split can run (`--param merge-split.grouping=…`), declared once:
@@ -100,13 +105,7 @@ export function partnerLists(pairs: readonly Pair[], count: number): number[][] 
 export function groupIndexOrder(pairs: readonly Pair[], options: IndexOrderOptions): Grouping {
   const { particleCount: count, nMin, nMax, seed } = options;
   const step = options.step ?? 0;
-  if (!Number.isInteger(count) || count < 0) {
-    throw new RangeError(`options.particleCount must be an integer >= 0, got ${count}`);
-  }
-  assertGroupLimits(nMin, nMax);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
-    throw new RangeError(`options.seed must be an integer in [0, 2^32), got ${seed}`);
-  }
+  assertGroupingOptions(options);
   const partners = partnerLists(pairs, count);
   const NONE = -1;
   const groupOf = new Int32Array(count).fill(NONE);

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { Vec3 } from "./vec3.ts";
+import type { Pair } from "./collision_rules.ts";
 
 /** Asserts |actual − expected| ≤ tol · max(1, scale). */
 export function assertClose(
@@ -45,3 +46,17 @@ export const RUNS = 1000;
 
 const seedText = Deno.env.get("FC_SEED") ?? (Deno.env.get("CI") ? "20211" : undefined);
 if (seedText !== undefined) fc.configureGlobal({ seed: Number(seedText) });
+
+/** A random contact graph: [n, pairs] with n in [2, 120] and up to 4n pairs of distinct indices. */
+export const contactGraph: fc.Arbitrary<[number, Pair[]]> = fc.integer({ min: 2, max: 120 }).chain((
+  n,
+) =>
+  fc.tuple(
+    fc.constant(n),
+    fc.array(
+      fc.tuple(fc.integer({ min: 0, max: n - 1 }), fc.integer({ min: 0, max: n - 1 }))
+        .filter(([a, b]) => a !== b),
+      { maxLength: 4 * n },
+    ) as fc.Arbitrary<Pair[]>,
+  )
+);

@@ -178,43 +178,32 @@ const ENTRY: Record<Name, string> = {
 
 /** The entry points of `grouping.wgsl` that `method` builds and runs. */
 export function groupingEntryPoints(method: GroupingMethod): string[] {
-  return METHOD_KERNELS[method].map((name) => ENTRY[name]);
+  return methodKernels(method).map((name) => ENTRY[name]);
 }
 
-/** The kernels each grouping method runs (the others are not built). */
-const METHOD_KERNELS: Readonly<Record<GroupingMethod, readonly Name[]>> = {
-  compact: [
-    "small",
-    "membersSmall",
-    "init",
-    "activeList",
-    "roundsLocal",
-    "gate",
-    "propose",
-    "pick",
-    "handshake",
-    "relabel",
-    "ccHook",
-    "ioFlattenCount",
-    "count",
-    "fill",
-    "rank",
-    "census",
-  ],
-  "index-order": [
-    "init",
-    "ccHook",
-    "ioFlattenCount",
-    "ioAlloc",
-    "ioFill",
-    "ioCompRank",
-    "fill",
-    "ioFlood",
-    "ioRecount",
-    "rank",
-    "census",
-  ],
-};
+/**
+ * The kernels a method runs on any of its paths (the others are not built): those of its plans,
+ * a dispatched round's gate and phases, and the census.
+ */
+function methodKernels(method: GroupingMethod): Name[] {
+  const plans = [true, false].flatMap((limited) =>
+    [true, false].flatMap((small) =>
+      [true, false].map((local) =>
+        groupingPlan({ method, limited, small, local, localDispatches: 1, maxRounds: 1 })
+      )
+    )
+  );
+  const names = new Set<Name>(["census"]);
+  for (const step of plans.flat()) {
+    if (step === "scan") continue;
+    if (typeof step === "string") names.add(step);
+    else for (const phase of ROUND_PHASES) names.add(phase);
+  }
+  return [...names];
+}
+
+/** The kernels of a dispatched round: its gate, then the four phases. */
+const ROUND_PHASES = ["gate", "propose", "pick", "handshake", "relabel"] as const;
 
 /** Binding numbers of `grouping.wgsl` (group 0); 0 is the `GroupingParams` uniform. */
 const B = {
@@ -491,7 +480,7 @@ export class GroupingKernels {
       IO_BUDGET: options.floodBudget ?? (onFallbackAdapter(device) ? LOCAL_BUDGET : UNCAPPED),
       ...MERGE_SPLIT_STATS.constantsFor(GROUPING_WGSL),
     };
-    const names = [...METHOD_KERNELS[this.method]];
+    const names = methodKernels(this.method);
     this.#k = Object.fromEntries(
       names.map((name) => [
         name,
@@ -613,7 +602,7 @@ export class GroupingKernels {
         // a round merged nothing or the workgroup finished)
         const a = (step.round % 2) as 0 | 1;
         dispatch(pass, k.gate, { bindGroup: this.#gate![s][a], workgroups: 1 });
-        for (const phase of ["propose", "pick", "handshake", "relabel"] as const) {
+        for (const phase of ROUND_PHASES.slice(1)) {
           dispatch(pass, k[phase], {
             bindGroup: bind[phase],
             indirect: this.#args[a],
