@@ -24,26 +24,8 @@ import { MERGE_SPLIT_SHARE_MAX, STAGE2_SHARE_MIN, TIMING_CLAIMS } from "./timing
 
 export { caseWorks, ENERGY_GAIN_MAX, LEAK_FRACTION_MIN, unstable, usable };
 
-/** Outcome of a claim on a set of records. */
-export type ClaimStatus = "reproduced" | "not reproduced" | "not run";
-
-/** What a claim's evaluation found: its status and the measured values, in words. */
-export interface ClaimResult {
-  status: ClaimStatus;
-  measured: string;
-}
-
-/** One testable finding of the paper. */
-export interface Claim {
-  /** Short id: `a`, `b`, … */
-  id: string;
-  /** The finding, in words. */
-  text: string;
-  /** Where the paper shows it (figure or section). */
-  paper: string;
-  /** Evaluates the claim on the records of one scale (the last record of a case wins). */
-  evaluate(records: readonly CaseRecord[]): ClaimResult;
-}
+export type { Claim, ClaimResult, ClaimStatus } from "./claim.ts";
+import type { Claim, ClaimResult, ClaimStatus } from "./claim.ts";
 
 /** The Fig. 4 scene: a fast fluid column hitting a pinned cloth. */
 export const FIG4_SCENE = "fig4-fluid-cloth";

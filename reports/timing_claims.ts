@@ -14,7 +14,7 @@
  * @module
  */
 import type { CaseRecord } from "../core/result.ts";
-import type { Claim, ClaimResult } from "./claims.ts";
+import type { Claim, ClaimResult } from "./claim.ts";
 import { formatNumber } from "./format_number.ts";
 import { PAPER_TABLE_ONE } from "./paper_table_one.ts";
 
