@@ -10,6 +10,8 @@ export * from "./merge_split.ts";
 export * from "./sync_velocity.ts";
 export * from "./collision_rules.ts";
 export * from "./grouping.ts";
+export * from "./index_order_grouping.ts";
+export * from "./grouping_census.ts";
 export * from "./rng.ts";
 export * from "./baselines.ts";
 export * from "./result.ts";

@@ -89,6 +89,8 @@ export {
   renderPaperTableOne,
 } from "./paper_table_one.ts";
 export { hasBudget, renderBudgetSection } from "./budget_section.ts";
+export { hasGrouping, renderGroupingSection } from "./grouping_section.ts";
+export { MERGE_SPLIT_SHARE_MAX, STAGE2_SHARE_MIN, TIMING_CLAIMS } from "./timing_claims.ts";
 export {
   FIDELITY_COLUMNS,
   type FidelityColumn,
