@@ -7,7 +7,10 @@
  * @module
  */
 import type { SystemContext, SystemEntry } from "../system.ts";
-import { implicitSpringSystem } from "../spring-network/implicit_spring_system.ts";
+import {
+  implicitSpringSystem,
+  WARM_START_PARAM,
+} from "../spring-network/implicit_spring_system.ts";
 
 /** The `mass-spring` system entry. */
 export const MASS_SPRING_SYSTEM: SystemEntry = {
@@ -20,6 +23,7 @@ export const MASS_SPRING_SYSTEM: SystemEntry = {
     cgIterations: { description: "CG iterations encoded per solve", min: 1, integer: true },
     cgTolerance: { description: "relative residual at which CG stops", gt: 0, max: 1 },
     drag: { description: "linear drag c (1/s), −c·m·v, integrated implicitly", min: 0 },
+    warmStart: WARM_START_PARAM,
   },
   create(ctx: SystemContext) {
     return implicitSpringSystem(ctx, { id: "mass-spring" }).system;

@@ -17,7 +17,10 @@
  *
  * @module
  */
-import { implicitSpringSystem } from "../spring-network/implicit_spring_system.ts";
+import {
+  implicitSpringSystem,
+  WARM_START_PARAM,
+} from "../spring-network/implicit_spring_system.ts";
 import { SILLING_ASKARI_ALPHA, SpringBreaking } from "./spring_breaking.ts";
 import { BOND_BROKEN_BIT } from "../../state/bond_flags.ts";
 import type { SystemContext, SystemEntry } from "../system.ts";
@@ -34,6 +37,7 @@ export const PERIDYNAMICS_SYSTEM: SystemEntry = {
     cgIterations: { description: "CG iterations encoded per solve", min: 1, integer: true },
     cgTolerance: { description: "relative residual at which CG stops", gt: 0, max: 1 },
     drag: { description: "linear drag c (1/s), −c·m·v, integrated implicitly", min: 0, default: 0 },
+    warmStart: WARM_START_PARAM,
     compression: {
       description:
         "Silling & Askari's α: a particle's critical stretch is s0 − α·s_min (s_min its bonds' smallest stretch); 0 breaks past s0 alone",

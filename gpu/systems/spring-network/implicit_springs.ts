@@ -230,6 +230,11 @@ export interface ClothStepOptions {
    * Default: a lone solve (cold, counted as stage 1, nothing saved).
    */
   stage?: 1 | 2;
+  /**
+   * Whether stage 2 starts from stage 1's solution (default true); false solves stage 2 cold, as
+   * the paper's tests did (§6.3: "an optimization that is not included in our tests").
+   */
+  warmStart?: boolean;
 }
 
 /** CG statistics of the last step run, from {@link ImplicitSprings.readSolverStats}. */
@@ -707,13 +712,14 @@ export class ImplicitSprings {
       });
     };
     const stage = options.stage;
+    const warm = options.warmStart ?? true;
     run("classify", "slots");
     run("classify_values", "slots");
     run("positions", "slots");
     run("spring_forces", "slots");
     run("init_cg", "slots");
     run("gate", "one");
-    if (stage === 2 && iterations > 0) {
+    if (stage === 2 && warm && iterations > 0) {
       // x₀ = stage 1's Δv: r₀ = b − A x₀ (the first gate kept the cold r₀ᵀz₀ as reference)
       run("warm_begin", "indirect");
       run("apply_a", "indirect");
@@ -722,7 +728,7 @@ export class ImplicitSprings {
     }
     encodeCgIterations(run, { iterations, localIterations: this.localIterations });
     run("finish", "slots");
-    if (stage === 1) run("warm_save", "slots");
+    if (stage === 1 && warm) run("warm_save", "slots");
     run(stage === 2 ? "record_stage2" : "record_stage1", "one");
     pass.end();
   }

@@ -352,6 +352,14 @@ Deno.test("ImplicitSprings on the software adapter", async (t) => {
         { solves: 1, iterations: s1.iterations },
         { solves: 1, iterations: s2.iterations },
       ]);
+      // cold (the paper's tests, §6.3): stage 2 solves from zero, as many iterations as stage 1
+      // and the same answer bit for bit
+      const e3 = device.createCommandEncoder({ label: "stage 2, cold" });
+      staged.encodeStep(e3, { bindings: b3, dt, gravity, stage: 2, warmStart: false });
+      device.queue.submit([e3.finish()]);
+      const s3 = await staged.readSolverStats();
+      assert.equal(s3.iterations, s1.iterations, "a cold stage 2 is stage 1's solve again");
+      assert.deepEqual(await read(device, buffers3.dofVOut as GPUBuffer), out1);
       destroyAll(buffers3);
       staged.destroy();
       assert.equal(ref.flags[36], DOF_ACTIVE);
