@@ -12,6 +12,7 @@ import { UsageError } from "./suite.ts";
 import type { SeedChoice } from "./suites.ts";
 import { parseSweep, type Sweep } from "./sweep.ts";
 import { HANDLERS } from "../gpu/handlers/registry.ts";
+import { PAPER_SETUP, VARIANTS } from "../core/setups.ts";
 
 /** Resolved options of a bench run. */
 export interface BenchOptions {
@@ -51,8 +52,13 @@ export interface BenchOptions {
   shard: Shard | null;
   /** `--param id.name=value` overrides, per handler id. */
   params: Record<string, Record<string, number>>;
-  /** `--coupling`: how systems see a shared meta-particle. */
-  coupling: CouplingReading;
+  /** `--coupling`: how systems see a shared meta-particle (default: the setup's). */
+  coupling: CouplingReading | undefined;
+  /**
+   * The setups every case runs under (`bench/setups.ts`): `paper`, then the `--variant`s, each the
+   * paper's choices with one changed (an ablation).
+   */
+  setups: string[];
   /** `--suite`: a named suite (`bench/suites.ts`); default `default` without --scene/--handler. */
   suite: string | undefined;
   /** `--sweep` options, parsed (`bench/sweep.ts`); their cartesian product is run. */
@@ -95,7 +101,12 @@ default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html 
                       dam-break-sph rebuilt with c = max(F·v_ref, √(F·g·H))); values are
                       a..b:n (n log-spaced) or v1,v2,...; repeatable (the cartesian product);
                       each case records its values in "sweep"
-  --coupling <r>      how systems see a meta-particle they share: own-part (default) or whole
+  --coupling <r>      how systems see a meta-particle they share: whole (the paper's, the default)
+                      or own-part
+  --variant <ids>     run every case under the paper's setup and again under each variant, the
+                      paper's choices with one changed (comma list, repeatable, or all):
+                      ${VARIANTS.map((v) => v.id).join(", ")}
+                      (bench/setups.ts; the report's ablation table shows each claim under each)
   --steps <n>         steps per repetition (default: the scene's duration / dt; at most 10^7)
   --duration <s>      simulated seconds per repetition
   --warmup <n>        untimed steps at the start of each repetition (default 20, at most a fifth
@@ -205,6 +216,28 @@ export function parseScales(values: readonly string[] | undefined): Scale[] {
   return SCALES.filter((s) => given.includes(s));
 }
 
+/**
+ * The setups of `--variant` values (comma lists, repeatable; `all`: every variant): the paper's,
+ * then each variant named, once each. Throws a {@link UsageError} listing the variants.
+ */
+export function parseVariants(values: readonly string[]): string[] {
+  const ids = values.flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+  const known = VARIANTS.map((v) => v.id);
+  const out = [PAPER_SETUP.id];
+  for (const id of ids) {
+    const add = id === "all" ? known : [id];
+    for (const a of add) {
+      if (!known.includes(a)) {
+        throw new UsageError(
+          `--variant: unknown variant "${a}"; variants: ${known.join(", ")}, all`,
+        );
+      }
+      if (!out.includes(a)) out.push(a);
+    }
+  }
+  return out;
+}
+
 /** Parses the bench's arguments; throws a {@link UsageError} for anything unknown or invalid. */
 export function parseBenchArgs(args: readonly string[]): BenchOptions {
   let values;
@@ -221,7 +254,8 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
         param: { type: "string", multiple: true },
         sweep: { type: "string", multiple: true },
         suite: { type: "string" },
-        coupling: { type: "string", default: "own-part" },
+        coupling: { type: "string" },
+        variant: { type: "string", multiple: true },
         steps: { type: "string" },
         duration: { type: "string" },
         warmup: { type: "string" },
@@ -269,8 +303,8 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
   const sweeps = (values.sweep ?? []).map((s) =>
     parseSweep(s, { knownHandlers: [...HANDLERS.keys()] })
   );
-  const coupling = values.coupling as CouplingReading;
-  if (!COUPLING_READINGS.includes(coupling)) {
+  const coupling = values.coupling as CouplingReading | undefined;
+  if (coupling !== undefined && !COUPLING_READINGS.includes(coupling)) {
     throw new UsageError(
       `--coupling must be one of ${COUPLING_READINGS.join(", ")}, got "${values.coupling}"`,
     );
@@ -299,6 +333,7 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
     shard: values.shard === undefined ? null : parseShard(values.shard),
     params,
     coupling,
+    setups: parseVariants(values.variant ?? []),
     suite: values.suite,
     sweeps,
   };

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { parseBenchArgs, parseScales } from "./cli.ts";
+import { VARIANTS } from "../core/setups.ts";
+import { parseBenchArgs, parseScales, parseVariants } from "./cli.ts";
 import { getScene } from "../scenes/catalog.ts";
 import { sceneToJson } from "../core/scene.ts";
 import { expand, globMatch, resolveCases, UsageError } from "./suite.ts";
@@ -247,13 +248,15 @@ Deno.test("handler parameters and the coupling reading from the command line", a
       "--param",
       "merge-split.alpha=0.5",
       "--coupling",
-      "whole",
+      "own-part",
     ]);
+    // the paper's setup gives merge-split its index-order grouping, below --param
     assert.deepEqual(cases.map((c) => [c.handler, c.params, c.coupling]), [
-      ["merge-split", { alpha: 0.5 }, "whole"],
-      ["impulse", undefined, "whole"],
+      ["merge-split", { grouping: 0, alpha: 0.5 }, "own-part"],
+      ["impulse", undefined, "own-part"],
     ]);
-    assert.equal(parseBenchArgs([]).coupling, "own-part");
+    // without --coupling, the setup's (the paper's: whole)
+    assert.equal(parseBenchArgs([]).coupling, undefined);
   });
   await t.step("bad names and values name the valid ones (exit 2)", () => {
     assert.throws(() => parseBenchArgs(["--param", "alpha=1"]), UsageError);
@@ -273,4 +276,20 @@ Deno.test("handler parameters and the coupling reading from the command line", a
       (e: unknown) => e instanceof UsageError && /alpha: must be <= 1, got 2/.test(e.message),
     );
   });
+});
+
+Deno.test("--variant: the paper's setup, then each variant once", () => {
+  assert.deepEqual(parseVariants([]), ["paper"]);
+  assert.deepEqual(parseVariants(["warm-stage-2,compact-grouping", "warm-stage-2"]), [
+    "paper",
+    "warm-stage-2",
+    "compact-grouping",
+  ]);
+  assert.deepEqual(parseVariants(["all"]), ["paper", ...VARIANTS.map((v) => v.id)]);
+  assert.throws(
+    () => parseVariants(["nope"]),
+    /unknown variant "nope"; variants: compact-grouping/,
+  );
+  assert.deepEqual(parseBenchArgs(["--variant", "all"]).setups.length, 1 + VARIANTS.length);
+  assert.equal(parseBenchArgs([]).coupling, undefined);
 });

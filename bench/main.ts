@@ -143,6 +143,7 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
         seeds: opts.seeds,
         params: opts.params,
         coupling: opts.coupling,
+        setups: opts.setups,
         suite: opts.suite,
       }),
       opts.sweeps,

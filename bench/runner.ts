@@ -150,6 +150,7 @@ export async function runOne(
     handler,
     handlerParams: { ...params },
     coupling,
+    ...(spec.setup ? { setup: spec.setup } : {}),
     ...(spec.sweep ? { sweep: { ...spec.sweep } } : {}),
     ...(io.place ? { case: { ...io.place } } : {}),
     scale: scene.scale,

@@ -20,6 +20,7 @@ import type { CouplingReading } from "../gpu/coupling/coupling.ts";
 import { ParamError, type ParamValues } from "../core/params.ts";
 import { checkSceneFile, machineMemoryBytes, systemSchemas } from "./scene_file_check.ts";
 import { checkSceneSize } from "../core/scene_size.ts";
+import { PAPER_SETUP, sceneUnder, type Setup, setupChoices } from "../core/setups.ts";
 
 /** One case to run. */
 export interface CaseSpec {
@@ -34,8 +35,10 @@ export interface CaseSpec {
    * `params` on top, the schema's defaults): what the case hashes, records and runs with.
    */
   handlerParams: ParamValues;
-  /** How systems see a shared meta-particle (`--coupling`; default `own-part`). */
+  /** How systems see a shared meta-particle (`--coupling`, else the setup's). */
   coupling?: CouplingReading;
+  /** The setup it runs under (`bench/setups.ts`): `paper`, or a variant's id. */
+  setup?: string;
   /** The sweep values this case runs at, by target (`bench/sweep.ts`); recorded as is. */
   sweep?: Record<string, number>;
 }
@@ -167,6 +170,11 @@ export function resolveCases(options: {
   /** `--param` overrides per handler id. */
   params?: Record<string, Record<string, number>>;
   coupling?: CouplingReading;
+  /**
+   * The setups every case runs under, in order (`bench/setups.ts`): default `["paper"]`, the
+   * paper's choices; `--variant` adds variants, each the paper's with one choice changed.
+   */
+  setups?: readonly string[];
   /** A suite name; default `default` when neither scenes nor handlers are given, else none. */
   suite?: string;
   /** The memory the scenes' size estimates are checked against; default this machine's. */
@@ -245,18 +253,29 @@ export function resolveCases(options: {
       source,
     }))
   );
-  for (const { scene: s, source } of runs) {
-    for (const h of wanted) {
-      const usable = handlerApplies(s, h) && !HANDLERS.get(h)!.notApplicable?.(s);
-      if (usable && (source !== "catalog" || inSuite(s.id, h))) {
-        const params = options.params?.[h];
-        cases.push(checkedCase({
-          scene: s,
-          sceneSource: source,
-          handler: h,
-          ...(params ? { params } : {}),
-          ...(options.coupling ? { coupling: options.coupling } : {}),
-        }, "--param"));
+  let setups: Setup[];
+  try {
+    setups = (options.setups ?? [PAPER_SETUP.id]).map(setupChoices);
+  } catch (e) {
+    throw new UsageError(`--variant: ${(e as Error).message}`);
+  }
+  for (const setup of setups) {
+    for (const { scene, source } of runs) {
+      const s = sceneUnder(scene, setup);
+      for (const h of wanted) {
+        const usable = handlerApplies(s, h) && !HANDLERS.get(h)!.notApplicable?.(s);
+        if (usable && (source !== "catalog" || inSuite(s.id, h))) {
+          // the user's --param over the setup's
+          const params = { ...setup.handlerParams?.[h], ...options.params?.[h] };
+          cases.push(checkedCase({
+            scene: s,
+            sceneSource: source,
+            handler: h,
+            ...(Object.keys(params).length ? { params } : {}),
+            coupling: options.coupling ?? setup.coupling ?? "own-part",
+            setup: setup.id,
+          }, "--param"));
+        }
       }
     }
   }

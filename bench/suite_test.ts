@@ -203,3 +203,41 @@ Deno.test("seeds: the suites that judge claims run every case at three seeds", (
     UsageError,
   );
 });
+
+Deno.test("resolveCases: every case under the paper's setup, variants on request", async (t) => {
+  const fig9 = (setups?: string[], params?: Record<string, Record<string, number>>) =>
+    resolveCases({
+      scenes: ["fig9-flip-cloth"],
+      handlers: ["merge-split"],
+      scale: "tiny",
+      ...(setups ? { setups } : {}),
+      ...(params ? { params } : {}),
+    });
+  await t.step("by default the paper's choices", () => {
+    const [c] = fig9();
+    assert.equal(c.setup, "paper");
+    assert.equal(c.coupling, "whole");
+    assert.equal(c.handlerParams.grouping, 0); // index-order
+    assert.equal(c.scene.systems["mass-spring"].warmStart, 0);
+    assert.equal(c.scene.systems.flip.densityIterations, 0);
+  });
+  await t.step("a variant runs each case again with its one change", () => {
+    const cases = fig9(["paper", "flip-density-correction", "compact-grouping"]);
+    assert.deepEqual(cases.map((c) => c.setup), [
+      "paper",
+      "flip-density-correction",
+      "compact-grouping",
+    ]);
+    assert.equal(cases[1].scene.systems.flip.densityIterations, 1);
+    assert.equal(cases[1].handlerParams.grouping, 0);
+    assert.equal(cases[2].handlerParams.grouping, 1);
+    assert.equal(cases[2].scene.systems.flip.densityIterations, 0);
+  });
+  await t.step("--param wins over the setup", () => {
+    const [c] = fig9(undefined, { "merge-split": { grouping: 1 } });
+    assert.equal(c.handlerParams.grouping, 1);
+  });
+  await t.step("an unknown variant is a usage error naming the valid ones", () => {
+    assert.throws(() => fig9(["paper", "warm"]), /unknown setup "warm"; setups: paper, /);
+  });
+});

@@ -24,6 +24,7 @@ import type { Scene } from "../core/scene.ts";
 import { getScene, hasImpactSpeed, hasSoundSpeed } from "../scenes/catalog.ts";
 import type { CaseSpec } from "./suite.ts";
 import { checkedCase, UsageError } from "./suite.ts";
+import { sceneUnder, setupChoices } from "../core/setups.ts";
 
 /** What a sweep varies: a handler parameter, or a field of the scene. */
 export type SweepTarget =
@@ -245,5 +246,13 @@ export function expandSweeps(cases: readonly CaseSpec[], sweeps: readonly Sweep[
     });
   }
   // a swept case's parameters changed (a handler value, or the scene's): resolve them once more
-  return out.map((c) => (c.sweep ? checkedCase(c, "--sweep") : c));
+  // (a rebuilt scene gets its setup's system parameters again)
+  return out.map((c) =>
+    c.sweep
+      ? checkedCase(
+        c.setup ? { ...c, scene: sceneUnder(c.scene, setupChoices(c.setup)) } : c,
+        "--sweep",
+      )
+      : c
+  );
 }

@@ -24,6 +24,7 @@ import { runOne } from "./runner.ts";
 import { DeviceLease } from "./device_lease.ts";
 import { checkedCase, loadSceneFile } from "./suite.ts";
 import { sweptScene } from "./sweep.ts";
+import { sceneUnder, setupChoices } from "../core/setups.ts";
 import { captureEnvironment } from "./environment.ts";
 
 /** The outcome of re-running one recorded case. */
@@ -65,7 +66,9 @@ function recordedScene(record: CaseRecord) {
   const base = record.sceneSource === "catalog"
     ? getScene(record.scene, { scale: record.scale as Scale })
     : loadSceneFile(record.sceneSource);
-  return { ...sweptScene(base, record.sweep), seed: record.seed };
+  const scene = { ...sweptScene(base, record.sweep), seed: record.seed };
+  // the system parameters of the setup it ran under (none before setups)
+  return record.setup ? sceneUnder(scene, setupChoices(record.setup)) : scene;
 }
 
 /**
@@ -122,6 +125,7 @@ async function verifyOn(
           Object.entries(rec.handlerParams ?? {}).map(([k, v]) => [k, Number(v)]),
         ),
         coupling: rec.coupling === "whole" ? "whole" : "own-part",
+        ...(rec.setup ? { setup: rec.setup } : {}),
         ...(rec.sweep ? { sweep: { ...rec.sweep } } : {}),
       }, "the record's handlerParams"),
       { adapter: options.adapter, steps: rec.steps, warmup: 0, repeat: 1, timeout: Infinity },

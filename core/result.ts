@@ -198,6 +198,13 @@ export interface CaseRecord {
    */
   coupling?: string;
   /**
+   * The setup the case ran under (`bench/setups.ts`): `paper`, the paper's choices (the one claims
+   * are read from), or a variant that changes one of them; absent in records made before setups
+   * (the harness's own choices then: compact grouping, own-part coupling, warm stage 2, FLIP
+   * density correction).
+   */
+  setup?: string;
+  /**
    * The values of a parameter sweep (`--sweep`) this case ran at, by target: `<handler>.<param>`
    * (e.g. `penalty.stiffness`, also in `handlerParams`) or `scene.dt` (also in `dt`); absent for a
    * case outside a sweep.
@@ -469,7 +476,9 @@ function check(o: unknown): void {
     const valid = `${CASE_STATUSES.slice(0, -1).join(", ")} or ${CASE_STATUSES.at(-1)}`;
     throw new FieldError(`status "${r.status}" is not ${valid}`);
   }
-  for (const k of ["sceneSource", "coupling", "startedAt"]) optional(k, r[k], ["string"]);
+  for (const k of ["sceneSource", "coupling", "setup", "startedAt"]) {
+    optional(k, r[k], ["string"]);
+  }
   for (const k of ["seed", "steps", "dt", "wallSeconds", "compileSeconds"]) {
     optional(k, r[k], ["number"]);
   }

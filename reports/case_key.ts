@@ -24,6 +24,8 @@ export interface CaseIdentity {
   handlerParams?: Readonly<Record<string, number | string>>;
   /** How systems saw a shared meta-particle; absent means `own-part`. */
   coupling?: string;
+  /** The setup it ran under (`paper` or a variant); absent in records made before setups. */
+  setup?: string;
   configHash?: string;
 }
 
@@ -58,6 +60,7 @@ export function caseKey(record: CaseIdentity): string {
     `dt=${record.dt}`,
     `seed=${record.seed}`,
     `coupling=${record.coupling ?? "own-part"}`,
+    `setup=${record.setup ?? ""}`,
     `params=${paramsText(record.handlerParams)}`,
     `config=${record.configHash ?? ""}`,
   ].join("|");
@@ -68,6 +71,7 @@ const VARIANT_FIELDS: ReadonlyArray<readonly [string, (r: CaseIdentity) => unkno
   ["steps", (r) => r.steps],
   ["dt", (r) => r.dt],
   ["seed", (r) => r.seed],
+  ["setup", (r) => r.setup ?? "none"],
   ["coupling", (r) => r.coupling ?? "own-part"],
 ];
 

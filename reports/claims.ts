@@ -21,6 +21,7 @@ import {
 } from "./case_status.ts";
 import { dtStability, workingWindow } from "./sweep_stats.ts";
 import { MERGE_SPLIT_SHARE_MAX, STAGE2_SHARE_MIN, TIMING_CLAIMS } from "./timing_claims.ts";
+import { PAPER_SETUP } from "../core/setups.ts";
 
 export { caseWorks, ENERGY_GAIN_MAX, LEAK_FRACTION_MIN, unstable, usable };
 
@@ -1126,17 +1127,28 @@ export const CLAIMS: readonly Claim[] = [
 ];
 
 /**
- * Evaluates every claim on the records of one scale. The catalogue cases of several seeds (the
+ * The records of one setup (`core/setups.ts`): those that ran under `setup`; when no record names a
+ * setup (records made before setups), all of them.
+ */
+export function underSetup(records: readonly CaseRecord[], setup: string): CaseRecord[] {
+  if (!records.some((r) => r.setup !== undefined)) return [...records];
+  return records.filter((r) => r.setup === setup);
+}
+
+/**
+ * Evaluates every claim on the records of one scale, read from the paper's setup (`options.setup`
+ * for another: the ablation table's columns). The catalogue cases of several seeds (the
  * named suites run the scene's, 7 and 99: `bench/suites.ts`) are judged seed by seed: a claim is
  * reproduced only when it is reproduced at every seed, not reproduced when it fails at any, and not
  * run otherwise; `measured` then gives each seed's outcome. Scene files' cases have seeds of their
  * own and are judged with the catalogue's first seed.
  */
 export function evaluateClaims(
-  records: readonly CaseRecord[],
-  options: { claims?: readonly Claim[] } = {},
+  all: readonly CaseRecord[],
+  options: { claims?: readonly Claim[]; setup?: string } = {},
 ): { claim: Claim; result: ClaimResult }[] {
   const claims = options.claims ?? CLAIMS;
+  const records = underSetup(all, options.setup ?? PAPER_SETUP.id);
   const catalog = (r: CaseRecord) => (r.sceneSource ?? "catalog") === "catalog";
   const seeds = [...new Set(records.filter(catalog).map((r) => r.seed))];
   if (seeds.length <= 1) {

@@ -12,6 +12,7 @@
 import type { CaseRecord } from "../core/result.ts";
 import { type CaseIdentity, caseVariant, distinct, latestCases, sweepText } from "./case_key.ts";
 import { claimColumns } from "./claims_table.ts";
+import { ablation } from "./ablation.ts";
 import { compareInputs, type Comparison } from "./comparison.ts";
 import { nsPerParticleStep } from "./scaling_fit.ts";
 import { caseSeverity, MATRIX_METRICS } from "./scene_matrix.ts";
@@ -47,6 +48,7 @@ export type PublishTableName =
   | "table1"
   | "table1-paper"
   | "claims"
+  | "ablation"
   | "matrix"
   | "fracture"
   | "fluid"
@@ -215,6 +217,36 @@ function claimsTable(inputs: Inputs): PublishTable {
   };
 }
 
+/** The ablation: each claim's status per setup (paper, then each variant run), per input and scale. */
+function ablationTable(inputs: Inputs): PublishTable {
+  const input = inputColumn(inputs);
+  const setups = distinctSetups(inputs);
+  return {
+    name: "ablation",
+    title:
+      "Ablation: each claim's status under the paper's setup and under each variant, the paper's choices with one changed (core/setups.ts)",
+    header: ["id", ...input.head, "scale", ...setups],
+    rows: inputs.flatMap((i) => {
+      const a = ablation(i.records);
+      if (!a) return [];
+      return a.rows.map((row) => [
+        text(row.claim.id),
+        ...input.cell(i.label),
+        text(row.scale),
+        ...setups.map((id) => {
+          const k = a.setups.indexOf(id);
+          return text(k < 0 ? "" : row.statuses[k]);
+        }),
+      ]);
+    }),
+  };
+}
+
+/** The setups of every input's ablation, paper first, each once. */
+function distinctSetups(inputs: Inputs): string[] {
+  return distinct(inputs.flatMap((i) => ablation(i.records)?.setups ?? []));
+}
+
 function matrixTable(inputs: Inputs): PublishTable {
   const input = inputColumn(inputs);
   return {
@@ -358,6 +390,7 @@ export function publishTables(
 ): PublishTable[] {
   const sets = inputs.map((i) => ({ label: i.label, records: latestCases(i.records) }));
   const tables = [tableOne(sets), claimsTable(sets), matrixTable(sets)];
+  if (sets.some((i) => ablation(i.records))) tables.splice(2, 0, ablationTable(sets));
   for (const kind of ["fracture", "fluid"] as const) {
     if (sets.some((s) => s.records.some((r) => inFidelityTable(r, kind)))) {
       tables.push(fidelityTable(sets, kind));

@@ -29,6 +29,7 @@ import { renderSceneMatrix } from "./scene_matrix.ts";
 import { hasSweeps, renderSweepSection, sweepCharts, sweepSeries } from "./sweep_section.ts";
 import { hasBudget, renderBudgetSection } from "./budget_section.ts";
 import { hasGrouping, renderGroupingSection } from "./grouping_section.ts";
+import { ablation, renderAblation } from "./ablation.ts";
 import { hasFidelity, renderFidelitySection } from "./fidelity_section.ts";
 import { comparePaperTableOne, renderPaperTableOne } from "./paper_table_one.ts";
 import { phaseNames, renderTableOne } from "./table_one.ts";
@@ -169,6 +170,7 @@ export function renderReportPage(
   const hasSweep = sweeps.some(hasSweeps);
   const budget = sets.some((s) => hasBudget(s.records));
   const grouping = sets.some((s) => hasGrouping(s.records));
+  const ablations = sets.map((s) => ablation(s.records));
   const fidelity = sets.some((s) => hasFidelity(s.records));
   const paperScenes = sets.some((s) => comparePaperTableOne(s.records).length > 0);
   const data: ReportData = {
@@ -231,6 +233,7 @@ export function renderReportPage(
   const nav = [
     ["summary", "Run"],
     ["claims", "Claims"],
+    ...(ablations.some(Boolean) ? [["ablation", "Ablation"]] : []),
     ["matrix", "Scene × handler"],
     ...(fidelity ? [["fidelity", "Fidelity"]] : []),
     ["viewer-section", "3D view"],
@@ -268,9 +271,22 @@ export function renderReportPage(
 <section id="summary"><h2>Run</h2>${skippedNote}${coverageNote}${dupNote}<div class="runs">${
     sets.map((s) => renderRunSummary(s)).join("\n")
   }</div></section>
-<section id="claims"><h2>Claims of the paper</h2>${publishedLinks(published, "claims")}${
-    renderClaimsTable(sets)
-  }</section>
+<section id="claims"><h2>Claims of the paper</h2><p class="muted">Read from the cases run under the paper's setup (<code>core/setups.ts</code>: index-order grouping, meta-particles in both systems, stage 2 cold, no position corrections); records made before setups are read as they are.</p>${
+    publishedLinks(published, "claims")
+  }${renderClaimsTable(sets)}</section>
+${
+    ablations.some(Boolean)
+      ? `<section id="ablation"><h2>Ablation: each claim under each variant</h2><p class="muted">The claims under the paper's setup and under each variant the run holds (<code>--variant</code>), the paper's choices with one changed; ◆ marks a verdict that moves. Hover a heading for the variant.</p>${
+        publishedLinks(published, "ablation")
+      }${
+        perInput((_s, i) =>
+          ablations[i]
+            ? renderAblation(ablations[i]!)
+            : `<p class="muted">No variant in this input.</p>`
+        )
+      }</section>`
+      : ""
+  }
 <section id="matrix"><h2>Scene × handler</h2><p class="muted">Red: status not ok, fluid passed through, exploded or energy gained; amber: deep penetration, high speed or strong dissipation. Hover a failed cell for its error.</p>${
     publishedLinks(published, "matrix")
   }${perInput((s) => renderSceneMatrix(s.records))}</section>

@@ -1,0 +1,131 @@
+/**
+ * The setups a case runs under: the paper's own (the default of every suite, the one claims are
+ * read from) and the harness's improvements, each a named variant that changes one choice of the
+ * paper's, so that an ablation shows which verdict moves with which choice. Declared once here, as
+ * data: `bench/suite.ts` `resolveCases` applies them (`--variant` adds variant cases beside the
+ * paper's) and the report's ablation table names them.
+ *
+ * The paper's choices (what it states; everything it does not state is the scene's):
+ * - grouping in particle-index order with a limit drawn per group (§5.2): `merge-split.grouping`
+ *   = `index-order`;
+ * - a meta-particle spanning two systems: "We include these meta-particles in both simulation
+ *   systems" (§4):
+ *   `--coupling whole`;
+ * - stage 2 from a cold start: the warm start is "an optimization that is not included in our
+ *   tests" (§6.3): `warmStart` 0 of the implicit spring systems;
+ * - no position corrections: "we have entirely avoided position corrections in all our tests in
+ *   this paper" (§7):
+ *   FLIP's `densityIterations` 0;
+ * - α = 1, β = 0, n_min = 8, n_max = 64 "in all simulations, unless otherwise specified" (§6): the
+ *   handler's defaults, which the scenes that specify others (Figs. 10, 11) keep.
+ *
+ * @module
+ */
+import type { Scene } from "./scene.ts";
+import { GROUPING_METHODS } from "./index_order_grouping.ts";
+
+/** What a setup changes of a case. */
+export interface Setup {
+  /** Name: `paper`, or the variant's. */
+  id: string;
+  /** What it is, in words. */
+  description: string;
+  /** The paper's sentence it follows (the paper profile) or departs from (a variant). */
+  paper: string;
+  /** Handler parameters by handler id (below `--param`). */
+  handlerParams?: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /** System parameters by system id, set on the scenes that configure that system. */
+  systemParams?: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /** How systems see a shared meta-particle (below `--coupling`; `gpu/coupling/coupling.ts`). */
+  coupling?: "whole" | "own-part";
+}
+
+const INDEX_ORDER = GROUPING_METHODS.indexOf("index-order");
+const COMPACT = GROUPING_METHODS.indexOf("compact");
+
+/** The paper's setup: the default of every case, the one claims are read from. */
+export const PAPER_SETUP: Setup = {
+  id: "paper",
+  description:
+    "the paper's choices: index-order grouping, meta-particles in both systems, stage 2 cold, no position corrections",
+  paper:
+    '§5.2 "Our implementation performs merging in the order of particle indices"; §4 "We include these meta-particles in both simulation systems"; §6.3 the warm start is "an optimization that is not included in our tests"; §7 "we have entirely avoided position corrections in all our tests"',
+  handlerParams: { "merge-split": { grouping: INDEX_ORDER } },
+  systemParams: {
+    "mass-spring": { warmStart: 0 },
+    peridynamics: { warmStart: 0 },
+    flip: { densityIterations: 0 },
+  },
+  coupling: "whole",
+};
+
+/** The harness's improvements: each changes one choice of {@link PAPER_SETUP}. */
+export const VARIANTS: readonly Setup[] = [
+  {
+    id: "compact-grouping",
+    description: "merge-split's compact grouping: parallel rounds of pairwise merging",
+    paper: "§5.2: the paper merges in the order of particle indices",
+    handlerParams: { "merge-split": { grouping: COMPACT } },
+  },
+  {
+    id: "own-part-coupling",
+    description: "each system integrates its own part of a shared meta-particle",
+    paper: "§4: the paper includes the meta-particle in both systems",
+    coupling: "own-part",
+  },
+  {
+    id: "warm-stage-2",
+    description: "stage 2's implicit solve starts from stage 1's solution",
+    paper: "§6.3: an optimization not included in the paper's tests",
+    systemParams: { "mass-spring": { warmStart: 1 }, peridynamics: { warmStart: 1 } },
+  },
+  {
+    id: "flip-density-correction",
+    description:
+      "FLIP particles denser than their rest density are moved apart after the position update",
+    paper: "§7: the paper avoided position corrections in all its tests",
+    systemParams: { flip: { densityIterations: 1 } },
+  },
+];
+
+/** Every setup by id: the paper's, then the variants. */
+export const SETUPS: ReadonlyMap<string, Setup> = new Map(
+  [PAPER_SETUP, ...VARIANTS].map((s) => [s.id, s]),
+);
+
+/**
+ * The setup `id` as a change of the paper's: the paper's choices with the variant's on top (the
+ * paper's own for `paper`). Throws a RangeError listing the valid ids.
+ */
+export function setupChoices(id: string): Setup {
+  const variant = SETUPS.get(id);
+  if (!variant) {
+    throw new RangeError(`unknown setup "${id}"; setups: ${[...SETUPS.keys()].join(", ")}`);
+  }
+  if (variant === PAPER_SETUP) return PAPER_SETUP;
+  const merged = (a: Setup["handlerParams"], b: Setup["handlerParams"]) => {
+    const out: Record<string, Record<string, number>> = {};
+    for (const [k, v] of [...Object.entries(a ?? {}), ...Object.entries(b ?? {})]) {
+      out[k] = { ...out[k], ...v };
+    }
+    return out;
+  };
+  return {
+    ...variant,
+    handlerParams: merged(PAPER_SETUP.handlerParams, variant.handlerParams),
+    systemParams: merged(PAPER_SETUP.systemParams, variant.systemParams),
+    coupling: variant.coupling ?? PAPER_SETUP.coupling,
+  };
+}
+
+/**
+ * `scene` with the system parameters of `setup` set on the systems it configures (a scene that
+ * does not configure a system does not run it).
+ */
+export function sceneUnder(scene: Scene, setup: Setup): Scene {
+  const systems = { ...scene.systems };
+  for (const [id, params] of Object.entries(setup.systemParams ?? {})) {
+    if (systems[id]) systems[id] = { ...systems[id], ...params };
+  }
+  return { ...scene, systems };
+}

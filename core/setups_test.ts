@@ -1,0 +1,62 @@
+import assert from "node:assert/strict";
+import { PAPER_SETUP, sceneUnder, setupChoices, SETUPS, VARIANTS } from "./setups.ts";
+import { GROUPING_METHODS } from "./index_order_grouping.ts";
+import type { Scene } from "./scene.ts";
+
+Deno.test("setups: the paper's choices and variants that change one", async (t) => {
+  await t.step(
+    "the paper's: index order, both systems, stage 2 cold, no position corrections",
+    () => {
+      assert.equal(
+        PAPER_SETUP.handlerParams?.["merge-split"].grouping,
+        GROUPING_METHODS.indexOf("index-order"),
+      );
+      assert.equal(PAPER_SETUP.coupling, "whole");
+      assert.equal(PAPER_SETUP.systemParams?.["mass-spring"].warmStart, 0);
+      assert.equal(PAPER_SETUP.systemParams?.peridynamics.warmStart, 0);
+      assert.equal(PAPER_SETUP.systemParams?.flip.densityIterations, 0);
+    },
+  );
+
+  await t.step("a variant is the paper's setup with its one change on top", () => {
+    for (const v of VARIANTS) {
+      const c = setupChoices(v.id);
+      const changed = [
+        c.coupling !== PAPER_SETUP.coupling,
+        JSON.stringify(c.handlerParams) !== JSON.stringify(PAPER_SETUP.handlerParams),
+        JSON.stringify(c.systemParams) !== JSON.stringify(PAPER_SETUP.systemParams),
+      ].filter(Boolean).length;
+      assert.equal(changed, 1, v.id);
+    }
+    const warm = setupChoices("warm-stage-2");
+    assert.equal(warm.systemParams?.["mass-spring"].warmStart, 1);
+    assert.equal(warm.systemParams?.flip.densityIterations, 0);
+    assert.equal(warm.coupling, "whole");
+    assert.equal(setupChoices("own-part-coupling").coupling, "own-part");
+    assert.equal(SETUPS.size, 1 + VARIANTS.length);
+  });
+
+  await t.step("system parameters land only on the systems a scene configures", () => {
+    const scene = {
+      id: "s",
+      systems: { "mass-spring": { cgIterations: 12 }, sph: { h: 0.1 } },
+    } as unknown as Scene;
+    const under = sceneUnder(scene, PAPER_SETUP);
+    assert.deepEqual(under.systems, {
+      "mass-spring": { cgIterations: 12, warmStart: 0 },
+      sph: { h: 0.1 },
+    });
+    assert.deepEqual(
+      scene.systems["mass-spring"],
+      { cgIterations: 12 },
+      "the scene is not changed",
+    );
+  });
+
+  await t.step("an unknown setup names the valid ones", () => {
+    assert.throws(
+      () => setupChoices("warm"),
+      /unknown setup "warm"; setups: paper, compact-grouping/,
+    );
+  });
+});
