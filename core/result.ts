@@ -426,6 +426,11 @@ export interface GroupingRecord {
   method: string;
   dispatchesPerStage: number[];
   stages: StageCensus[];
+  /**
+   * Components the index-order pass left partly ungrouped because a software adapter's loop budget
+   * ran out (cumulative; 0: every group the paper's).
+   */
+  incomplete?: number;
 }
 
 /** The optional fields of the cost of a step (`gpu`): numbers, and the per-phase dispatches. */

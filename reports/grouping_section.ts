@@ -67,9 +67,12 @@ export function renderGroupingSection(records: readonly CaseRecord[]): string {
         `<td class="num">${s && s.runs ? escapeHtml(value(s)) : "–"}</td>`
       ).join("");
     }).join("");
+    const cut = g.incomplete
+      ? ` <span class="bad" title="components left partly ungrouped: a software adapter's loop budget ran out">${g.incomplete} cut</span>`
+      : "";
     return `<tr><td>${escapeHtml(r.scene)} (${escapeHtml(r.scale)}, seed ${r.seed})</td><td>${
       escapeHtml(g.method)
-    }</td><td class="num">${escapeHtml(g.dispatchesPerStage.join(" / "))}</td>${stages}</tr>`;
+    }${cut}</td><td class="num">${escapeHtml(g.dispatchesPerStage.join(" / "))}</td>${stages}</tr>`;
   }).join("\n");
   return `<div class="scroll"><table class="grouping"><thead>${head}</thead><tbody>${body}</tbody></table></div>`;
 }

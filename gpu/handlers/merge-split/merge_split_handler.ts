@@ -82,6 +82,7 @@ export const MERGE_SPLIT_HANDLER: HandlerEntry = {
             method: ms.grouping.method,
             dispatchesPerStage: [...ms.grouping.dispatchesPerStage],
             stages: summarizeCensus(censusWords(read)),
+            incomplete: read.groupingIncomplete,
           },
         };
       },
