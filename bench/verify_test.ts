@@ -1,4 +1,5 @@
 // run_tests: one implementation (the --verify command)
+import { sceneUnder, setupChoices } from "../core/setups.ts";
 import assert from "node:assert/strict";
 import { getScene } from "../scenes/catalog.ts";
 import { HANDLERS } from "../gpu/handlers/registry.ts";
@@ -125,8 +126,12 @@ Deno.test("sweptScene rebuilds the scene of each case of a sweep from its record
   assert.equal(cases.length, 4);
   const catalogue = getScene("fig3-ball-cloth-low", { scale: "tiny" });
   for (const c of cases) {
-    // what --verify has: the catalogue scene at the record's scale, its seed and its sweep
-    const rebuilt = { ...sweptScene(catalogue, c.sweep), seed: 7 };
+    // what --verify has: the catalogue scene at the record's scale, its seed, its sweep and the
+    // system parameters of its setup
+    const rebuilt = sceneUnder(
+      { ...sweptScene(catalogue, c.sweep), seed: 7 },
+      setupChoices(c.setup!),
+    );
     assert.deepEqual(rebuilt, c.scene, JSON.stringify(c.sweep));
   }
   // a speed of sound and a speed together, with a dt on top: one rebuild, then the dt

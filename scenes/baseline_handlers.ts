@@ -27,7 +27,7 @@ import {
   KERNEL_REPULSION_LEVELS,
 } from "../core/handler_schemas/kernel_repulsion_schema.ts";
 import {
-  MERGE_SPLIT_SCHEMA,
+  mergeSplitSceneDefaults,
   type MergeSplitValues,
 } from "../core/handler_schemas/merge_split_schema.ts";
 import { PENALTY_FAMILY_LEVEL, PENALTY_LEVELS } from "../core/handler_schemas/penalty_schema.ts";
@@ -87,7 +87,7 @@ export function baselineHandlers(
   const kernelRepulsion = (f: number) => ({ stiffness: f * pDyn, h: s.h, rho0: s.density });
   const akinci = fluid ? { ...fluid, friction: ARTIFICIAL_VISCOSITY_ALPHA } : undefined;
   return {
-    "merge-split": { ...paramDefaults(MERGE_SPLIT_SCHEMA), ...Object.fromEntries(mergeSplit) },
+    "merge-split": { ...mergeSplitSceneDefaults(), ...Object.fromEntries(mergeSplit) },
     ...levelled("penalty", PENALTY_LEVELS, penalty),
     // the families run at explicit values (`--param`, `--sweep`); by default the medium level
     penalty: penalty(PENALTY_LEVELS[PENALTY_FAMILY_LEVEL]),

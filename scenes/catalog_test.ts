@@ -128,6 +128,12 @@ Deno.test("plug-in parameters of the catalogue scenes are checked against the sc
   });
 });
 
+/** Resolved parameters without those added to the schemas after the fixture. */
+function withoutAdded(params: Readonly<Record<string, number>>): Record<string, number> {
+  const { grouping: _, ...rest } = params;
+  return rest;
+}
+
 Deno.test("every catalogue scene resolves its handlers' parameters as before the schemas held the defaults", async () => {
   // issue 25, item 3: the defaults and levels moved from the scenes into the plug-ins' schemas
   // (core/handler_schemas/); the scenes' data and the resolved values, and so every case's
@@ -144,9 +150,11 @@ Deno.test("every catalogue scene resolves its handlers' parameters as before the
   const now: Record<string, string> = {};
   for (const { id, scale, speed, key } of cases) {
     const scene = getScene(id, { scale, speed });
+    // (parameters added to the schemas since the fixture, with defaults the scenes do not set,
+    // are left out: merge-split's grouping)
     const params = Object.fromEntries(
       [...HANDLERS].filter(([h, e]) => handlerApplies(scene, h) && !e.notApplicable?.(scene))
-        .map(([h]) => [h, handlerParams(scene, h)]),
+        .map(([h]) => [h, withoutAdded(handlerParams(scene, h))]),
     );
     now[key] = await configHash({ scene, params });
   }

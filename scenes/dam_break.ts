@@ -39,8 +39,7 @@
  * @module
  */
 import { suggestSphParams } from "../core/sph_reference.ts";
-import { MERGE_SPLIT_SCHEMA } from "../core/handler_schemas/merge_split_schema.ts";
-import { paramDefaults } from "../core/params.ts";
+import { mergeSplitSceneDefaults } from "../core/handler_schemas/merge_split_schema.ts";
 import type { PluginParams, Scale, Scene } from "../core/scene.ts";
 import { RADIUS_BY_SCALE, rejectFlipSoundSpeed, SOUND_SPEED_FACTOR } from "./fluid_on_cloth.ts";
 
@@ -137,7 +136,7 @@ export function damBreak(options: DamBreakOptions): Scene {
       particleMass,
     }],
     systems,
-    handlers: { "merge-split": paramDefaults(MERGE_SPLIT_SCHEMA) },
+    handlers: { "merge-split": mergeSplitSceneDefaults() },
     applicableHandlers: ["merge-split"],
     damBreak: { backWallX: 0, floorY: 0, columnWidth: a },
     notes: `Water rho0 = ${RHO0} kg/m³, g = ${G} m/s²; column a = ${a} m wide (x), 2a high (y), ` +

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { ParamSchema } from "../params.ts";
+import { paramDefaults, type ParamSchema } from "../params.ts";
 import { GROUPING_METHODS } from "../index_order_grouping.ts";
 
 /** The `merge-split` handler's parameter schema (ranges and the paper's defaults). */
@@ -49,3 +49,18 @@ export const MERGE_SPLIT_SCHEMA = {
 
 /** Some of the merge-split parameters by name (the others: the schema's defaults). */
 export type MergeSplitValues = Partial<Record<keyof typeof MERGE_SPLIT_SCHEMA, number>>;
+
+/**
+ * The defaults a scene writes into its `merge-split` block: α, β and the size limits, the paper's
+ * values (§6). The grouping is not the scene's: the setup a case runs under chooses it
+ * (`core/setups.ts`), and the schema's default serves a case built without one.
+ */
+export function mergeSplitSceneDefaults(): {
+  alpha: number;
+  beta: number;
+  nMin: number;
+  nMax: number;
+} {
+  const { grouping: _, ...physics } = paramDefaults(MERGE_SPLIT_SCHEMA);
+  return physics;
+}

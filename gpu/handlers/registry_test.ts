@@ -19,6 +19,7 @@ Deno.test("handler registry: schemas and levels", async (t) => {
       beta: 0,
       nMin: 8,
       nMax: 64,
+      grouping: 1, // compact (the paper's setup runs index-order: core/setups.ts)
     });
   });
   await t.step("every level of a family is registered, with the family's schema", () => {
