@@ -29,7 +29,7 @@ export interface Suite {
 export const SUITES: Readonly<Record<string, Suite>> = {
   default: {
     description:
-      "every system and handler family at a representative scene each, the paper's headline comparison and the dam breaks' validation (the first run: about 13 min on two CPU cores; --suite claims for the rest of the claims)",
+      "every system and handler family at a representative scene each, the paper's headline comparison and the dam breaks' validation (the first run: about 4 min on two CPU cores; --suite claims for the rest of the claims)",
     cases: [
       // Fig. 4, SPH fluid on cloth: one level of each handler family (akinci as published), and
       // penalty-strong for the fling-back of claim (e); claims a–e2
