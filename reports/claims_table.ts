@@ -14,6 +14,7 @@ import {
 } from "./claims.ts";
 import { distinct } from "./case_key.ts";
 import { escapeHtml } from "./escape_html.ts";
+import { CLAIM_QUOTES, VALIDATION_CLAIMS } from "./claim_quotes.ts";
 
 const BADGE: Readonly<Record<ClaimStatus, string>> = {
   "reproduced": "ok",
@@ -66,6 +67,16 @@ export function claimColumns(
 export const NOT_RUN_NOTE =
   "A claim not run needs cases this run did not hold: --suite claims runs those of Figs. 3, 4, 7, 9 and 10 and the dam breaks at small, --suite fig11 Fig. 11's, --suite all every scene's, each at three seeds (--seed scene: one); --suite table1 Table I's scenes (claims y, y2; --scale paper for the paper's counts).";
 
+/** The sentence claim `id` tests, as a quotation under its place (nothing for a validation claim). */
+function quoteHtml(id: string): string {
+  const q = CLAIM_QUOTES[id];
+  return q
+    ? `<br><q class="muted" title="${escapeHtml(q.where)}">${escapeHtml(q.quote)}</q>`
+    : VALIDATION_CLAIMS.includes(id)
+    ? `<br><span class="muted">validation of the harness, not a sentence of the paper</span>`
+    : "";
+}
+
 /** Whether a claim was not run in any of `columns`. */
 function anyNotRun(columns: readonly ClaimColumn[]): boolean {
   return columns.some((c) => c.results.some((r) => r.result.status === "not run"));
@@ -111,7 +122,7 @@ export function renderClaimsTable(
   const body = claims.map((claim, k) =>
     `<tr><td><strong>(${escapeHtml(claim.id)})</strong> ${escapeHtml(claim.text)}</td><td>${
       escapeHtml(claim.paper)
-    }</td>${
+    }${quoteHtml(claim.id)}</td>${
       columns.map((c) => {
         const r = c.results[k].result;
         return `<td class="claim"><span class="badge ${BADGE[r.status]}">${

@@ -12,6 +12,7 @@
 import type { CaseRecord } from "../core/result.ts";
 import { type CaseIdentity, caseVariant, distinct, latestCases, sweepText } from "./case_key.ts";
 import { claimColumns } from "./claims_table.ts";
+import { CLAIM_QUOTES } from "./claim_quotes.ts";
 import { ablation } from "./ablation.ts";
 import { compareInputs, type Comparison } from "./comparison.ts";
 import { nsPerParticleStep } from "./scaling_fit.ts";
@@ -202,12 +203,13 @@ function claimsTable(inputs: Inputs): PublishTable {
     name: "claims",
     title:
       "Claims of the paper: status and measured values per input and scale (reports/claims.ts)",
-    header: ["id", "claim", "paper", ...input.head, "scale", "status", "measured"],
+    header: ["id", "claim", "paper", "sentence", ...input.head, "scale", "status", "measured"],
     rows: claims.flatMap((claim, k) =>
       columns.map((c) => [
         text(claim.id),
         text(claim.text),
         text(claim.paper),
+        text(CLAIM_QUOTES[claim.id]?.quote ?? ""),
         ...input.cell(c.label),
         text(c.scale),
         text(c.results[k].result.status),
