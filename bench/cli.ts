@@ -9,7 +9,7 @@ import { parseParamAssignments } from "../core/params.ts";
 import { COUPLING_READINGS, type CouplingReading } from "../gpu/coupling/coupling.ts";
 import { type Scale, SCALES } from "../core/scene.ts";
 import { UsageError } from "./suite.ts";
-import type { SeedChoice } from "./suites.ts";
+import { type SeedChoice, SUITES } from "./suites.ts";
 import { parseSweep, type Sweep } from "./sweep.ts";
 import { HANDLERS } from "../gpu/handlers/registry.ts";
 import { PAPER_SETUP, VARIANTS } from "../core/setups.ts";
@@ -274,7 +274,11 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
   } catch (e) {
     throw new UsageError(`${(e as Error).message}\n\n${USAGE}`);
   }
-  const scales = parseScales(values.scale);
+  // without --scale, the suite's own scale (`claims-medium`), else small
+  const suiteScale = values.scale === undefined && values.suite !== undefined
+    ? SUITES[values.suite]?.scale
+    : undefined;
+  const scales = suiteScale ? [suiteScale] : parseScales(values.scale);
   const seeds = parseSeeds(values.seed);
   notEmpty("scene", values.scene, "scene ids, globs or scene files");
   notEmpty("handler", values.handler, "handler ids or globs");

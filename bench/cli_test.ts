@@ -86,7 +86,7 @@ Deno.test("bench arguments", async (t) => {
     );
     assert.throws(
       () => resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "nope" }),
-      /unknown suite "nope"; suites: default, claims, all, fig11, table1/,
+      /unknown suite "nope"; suites: default, claims, claims-medium, all, fig11, table1/,
     );
   });
   await t.step("comma lists, repeats and globs", () => {
@@ -292,4 +292,12 @@ Deno.test("--variant: the paper's setup, then each variant once", () => {
   );
   assert.deepEqual(parseBenchArgs(["--variant", "all"]).setups.length, 1 + VARIANTS.length);
   assert.equal(parseBenchArgs([]).coupling, undefined);
+});
+
+Deno.test("a suite's own scale without --scale (claims-medium)", () => {
+  assert.deepEqual(parseBenchArgs(["--suite", "claims-medium"]).scales, ["medium"]);
+  assert.deepEqual(parseBenchArgs(["--suite", "claims-medium", "--scale", "small"]).scales, [
+    "small",
+  ]);
+  assert.deepEqual(parseBenchArgs(["--suite", "claims"]).scales, ["small"]);
 });

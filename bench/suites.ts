@@ -8,6 +8,8 @@
  * @module
  */
 
+import type { Scale } from "../core/scene.ts";
+
 /** A seed a case runs at: a number, or `"scene"` for the scene's own seed. */
 export type SeedChoice = number | "scene";
 
@@ -23,6 +25,8 @@ export interface Suite {
   cases: readonly (readonly [scene: string, handlers: readonly string[]])[];
   /** The seeds each case runs at (default: the scene's own); `--seed` overrides them. */
   seeds?: readonly SeedChoice[];
+  /** The scale its cases run at when no `--scale` is given (default `small`). */
+  scale?: Scale;
 }
 
 /** Every suite, by name. */
@@ -69,6 +73,30 @@ export const SUITES: Readonly<Record<string, Suite>> = {
       ["dam-break-*", ["merge-split"]],
     ],
     seeds: CLAIM_SEEDS,
+  },
+  "claims-medium": {
+    description:
+      "the claims of Figs. 3, 4 and 7 at scale medium, where they are read at a resolution closer to convergence (the report says where a claim's outcome differs from small's): Fig. 4 under merge-split and one level of each family, Fig. 3 (both heights) under merge-split and the force families' weak and strong levels, Fig. 7 (mass ratio 100); at three seeds",
+    cases: [
+      ["fig4-fluid-cloth", [
+        "merge-split",
+        "penalty-weak",
+        "penalty-strong",
+        "kernel-repulsion-weak",
+        "akinci",
+        "impulse",
+      ]],
+      ["fig3-ball-cloth-*", [
+        "merge-split",
+        "penalty-weak",
+        "penalty-strong",
+        "kernel-repulsion-weak",
+        "kernel-repulsion-strong",
+      ]],
+      ["fig7-mass-100", ["merge-split"]],
+    ],
+    seeds: CLAIM_SEEDS,
+    scale: "medium",
   },
   all: {
     description:

@@ -67,6 +67,24 @@ export function claimColumns(
 export const NOT_RUN_NOTE =
   "A claim not run needs cases this run did not hold: --suite claims runs those of Figs. 3, 4, 7, 9 and 10 and the dam breaks at small, --suite fig11 Fig. 11's, --suite all every scene's, each at three seeds (--seed scene: one); --suite table1 Table I's scenes (claims y, y2; --scale paper for the paper's counts).";
 
+/**
+ * Where claim `k`'s outcome differs between the scales of one input (a resolution that has not
+ * converged), in words under the claim: "outcome differs between scales: small reproduced, medium
+ * not reproduced" per such input; "" where every input agrees with itself.
+ */
+export function scaleDisagreement(columns: readonly ClaimColumn[], k: number): string {
+  const parts = distinct(columns.map((c) => c.label)).flatMap((label) => {
+    const own = columns.filter((c) => c.label === label && c.scale !== null);
+    const ran = own.filter((c) => c.results[k].result.status !== "not run");
+    if (new Set(ran.map((c) => c.results[k].result.status)).size < 2) return [];
+    const text = ran.map((c) => `${c.scale} ${c.results[k].result.status}`).join(", ");
+    return [`${columns.length > own.length ? `${label}: ` : ""}${text}`];
+  });
+  return parts.length
+    ? `<br><span class="bad">outcome differs between scales: ${escapeHtml(parts.join("; "))}</span>`
+    : "";
+}
+
 /** The sentence claim `id` tests, as a quotation under its place (nothing for a validation claim). */
 function quoteHtml(id: string): string {
   const q = CLAIM_QUOTES[id];
@@ -120,9 +138,9 @@ export function renderClaimsTable(
     columns.map((c) => `<th>${escapeHtml(columns.length > 1 ? c.title : "measured")}</th>`).join("")
   }</tr>`;
   const body = claims.map((claim, k) =>
-    `<tr><td><strong>(${escapeHtml(claim.id)})</strong> ${escapeHtml(claim.text)}</td><td>${
-      escapeHtml(claim.paper)
-    }${quoteHtml(claim.id)}</td>${
+    `<tr><td><strong>(${escapeHtml(claim.id)})</strong> ${escapeHtml(claim.text)}${
+      scaleDisagreement(columns, k)
+    }</td><td>${escapeHtml(claim.paper)}${quoteHtml(claim.id)}</td>${
       columns.map((c) => {
         const r = c.results[k].result;
         return `<td class="claim"><span class="badge ${BADGE[r.status]}">${

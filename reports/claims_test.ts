@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { CLAIM_THRESHOLDS, CLAIMS } from "./claims.ts";
+import { claimColumns, renderClaimsTable, scaleDisagreement } from "./claims_table.ts";
+import { fakeRecord } from "./fake_record.ts";
 
 /** The rows of the README's table of claim thresholds, as trimmed cells. */
 function readmeThresholdRows(): string[][] {
@@ -31,4 +33,25 @@ Deno.test("claim thresholds: the README's table is CLAIM_THRESHOLDS", async (t) 
       for (const id of th.claims.split(", ")) assert.ok(ids.has(id), `${th.name}: claim ${id}`);
     }
   });
+});
+
+Deno.test("the claims table says where a claim's outcome differs between scales", () => {
+  const small = fakeRecord({ scale: "small", summary: { passThroughMax: 0 } });
+  const medium = fakeRecord({ scale: "medium", summary: { passThroughMax: 40 } });
+  const columns = claimColumns([{ label: "run", records: [small, medium] }]);
+  const a = CLAIMS.findIndex((c) => c.id === "a");
+  assert.equal(
+    scaleDisagreement(columns, a),
+    '<br><span class="bad">outcome differs between scales: small reproduced, medium not reproduced</span>',
+  );
+  // the same outcome at both: nothing said
+  const same = claimColumns([{
+    label: "run",
+    records: [small, { ...medium, metrics: small.metrics }],
+  }]);
+  assert.equal(scaleDisagreement(same, a), "");
+  assert.match(
+    renderClaimsTable([{ label: "run", records: [small, medium] }]),
+    /differs between scales/,
+  );
 });
