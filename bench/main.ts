@@ -20,8 +20,8 @@ import { selectShard } from "./shard.ts";
 import { Progress } from "./progress.ts";
 import { caseSteps, runSuite } from "./runner.ts";
 import { resolveCases, SceneFileError, UsageError } from "./suite.ts";
-import { expandSweeps } from "./sweep.ts";
-import { SUITES } from "./suites.ts";
+import { expandSweeps, suiteSweeps } from "./sweep.ts";
+import { getSuite, SUITES } from "./suites.ts";
 import { verifyCommand } from "./verify.ts";
 import type { CaseRecord, CaseStatus } from "../core/result.ts";
 import { captureEnvironment } from "./environment.ts";
@@ -135,19 +135,22 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
     }
     const adapter = await resolveAdapter(opts.adapter);
     if (opts.verify) return { exitCode: await verifyCommand(opts.verify, { adapter }) };
-    const cases = expandSweeps(
-      resolveCases({
-        scenes: opts.scenes,
-        handlers: opts.handlers,
-        scale: opts.scales,
-        seeds: opts.seeds,
-        params: opts.params,
-        coupling: opts.coupling,
-        setups: opts.setups,
-        suite: opts.suite,
-      }),
-      opts.sweeps,
-    );
+    const resolved = resolveCases({
+      scenes: opts.scenes,
+      handlers: opts.handlers,
+      scale: opts.scales,
+      seeds: opts.seeds,
+      params: opts.params,
+      coupling: opts.coupling,
+      setups: opts.setups,
+      suite: opts.suite,
+    });
+    // the --sweep options, or else the sweeps the suite's entries name
+    const cases = opts.sweeps.length
+      ? expandSweeps(resolved, opts.sweeps)
+      : suiteSweeps(resolved, opts.suite ? getSuite(opts.suite) : undefined, {
+        knownHandlers: [...HANDLERS.keys()],
+      });
     checkRunPlan(cases, opts);
     const placed = await selectShard(cases, opts.shard);
     const out = opts.out ?? defaultOutDir();

@@ -66,6 +66,14 @@ export function isGlob(pattern: string): boolean {
   return /[*?]/.test(pattern);
 }
 
+/**
+ * Whether a suite entry's handler pattern `h` takes `handler`: a glob takes the handlers it lists
+ * (not the explicit-only families, which run at explicit values), an id takes itself.
+ */
+export function suiteNames(h: string, handler: string): boolean {
+  return isGlob(h) ? globMatch(h, handler) && !HANDLERS.get(handler)?.explicitOnly : h === handler;
+}
+
 /** Matches `name` against a glob with `*` (any run) and `?` (one character). */
 export function globMatch(pattern: string, name: string): boolean {
   const re = new RegExp(
@@ -190,7 +198,7 @@ export function resolveCases(options: {
   }
   const inSuite = (scene: string, handler: string) =>
     !suite ||
-    suite.cases.some(([sp, hs]) => globMatch(sp, scene) && hs.some((h) => globMatch(h, handler)));
+    suite.cases.some(([sp, hs]) => globMatch(sp, scene) && hs.some((h) => suiteNames(h, handler)));
   const allIds = [...HANDLERS.keys()];
   for (const id of Object.keys(options.params ?? {})) {
     if (!HANDLERS.has(id)) {
@@ -236,13 +244,17 @@ export function resolveCases(options: {
   // values, e.g. `penalty`); an exact id names any handler
   const allHandlers = [...HANDLERS.keys()];
   const listed = allHandlers.filter((id) => !HANDLERS.get(id)!.explicitOnly);
+  // (a suite's entry may name an explicit-only family exactly: its cases run at swept values)
+  const named = suite
+    ? allHandlers.filter((id) => suite!.cases.some(([, hs]) => hs.includes(id)))
+    : [];
   const wanted = options.handlers.length
     ? [
       ...new Set(
         options.handlers.flatMap((p) => expand([p], isGlob(p) ? listed : allHandlers, "handler")),
       ),
     ]
-    : listed;
+    : [...new Set([...listed, ...named])];
   const cases: CaseSpec[] = [];
   const seeds = options.seeds ?? suite?.seeds ?? ["scene"];
   if (seeds.length === 0) throw new UsageError("no seed given");

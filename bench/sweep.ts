@@ -23,7 +23,8 @@
 import type { Scene } from "../core/scene.ts";
 import { getScene, hasImpactSpeed, hasSoundSpeed } from "../scenes/catalog.ts";
 import type { CaseSpec } from "./suite.ts";
-import { checkedCase, UsageError } from "./suite.ts";
+import { checkedCase, globMatch, suiteNames, UsageError } from "./suite.ts";
+import type { Suite } from "./suites.ts";
 import { sceneUnder, setupChoices } from "../core/setups.ts";
 
 /** What a sweep varies: a handler parameter, or a field of the scene. */
@@ -255,4 +256,28 @@ export function expandSweeps(cases: readonly CaseSpec[], sweeps: readonly Sweep[
       )
       : c
   );
+}
+
+/**
+ * The cases of `cases` with the sweeps of the suite's entries (`bench/suites.ts`): each case once
+ * per entry that matches it, plain for an entry without sweeps, expanded by the entry's sweeps
+ * otherwise (a case no entry matches, a scene file's, stays as it is).
+ */
+export function suiteSweeps(
+  cases: readonly CaseSpec[],
+  suite: Suite | undefined,
+  options: { knownHandlers: readonly string[] },
+): CaseSpec[] {
+  if (!suite?.cases.some(([, , sweeps]) => sweeps?.length)) return [...cases];
+  return cases.flatMap((c) => {
+    const entries = c.sceneSource === "catalog"
+      ? suite.cases.filter(([sp, hs]) =>
+        globMatch(sp, c.scene.id) && hs.some((h) => suiteNames(h, c.handler))
+      )
+      : [];
+    if (!entries.length) return [c];
+    return entries.flatMap(([, , sweeps]) =>
+      sweeps?.length ? expandSweeps([c], sweeps.map((s) => parseSweep(s, options))) : [c]
+    );
+  });
 }

@@ -3,7 +3,8 @@ import { PAPER_SETUP, sceneUnder } from "../core/setups.ts";
 import { getScene } from "../scenes/catalog.ts";
 import { HANDLERS } from "../gpu/handlers/registry.ts";
 import { resolveCases, UsageError } from "./suite.ts";
-import { expandSweeps, parseSweep, sweepValues } from "./sweep.ts";
+import { expandSweeps, parseSweep, suiteSweeps, sweepValues } from "./sweep.ts";
+import { getSuite } from "./suites.ts";
 
 const known = { knownHandlers: [...HANDLERS.keys()] };
 
@@ -237,4 +238,35 @@ Deno.test("parameter sweeps", async (t) => {
     const dt = parseSweep("scene.dt=1e-4", known);
     assert.throws(() => expandSweeps(base, [dt, dt]), /given twice/);
   });
+});
+
+Deno.test("a suite's sweeps: claims (r) and (s) in the claims suite", () => {
+  const known = { knownHandlers: [...HANDLERS.keys()] };
+  const suite = getSuite("claims");
+  const resolved = resolveCases({
+    scenes: [],
+    handlers: [],
+    scale: "small",
+    suite: "claims",
+    seeds: ["scene"],
+  });
+  const cases = suiteSweeps(resolved, suite, known);
+  const of = (scene: string, handler: string) =>
+    cases.filter((c) => c.scene.id === scene && c.handler === handler);
+  // the same absolute stiffnesses at both heights
+  const low = of("fig3-ball-cloth-low", "penalty").map((c) => c.handlerParams.stiffness);
+  const high = of("fig3-ball-cloth-high", "penalty").map((c) => c.handlerParams.stiffness);
+  assert.equal(low.length, 7);
+  assert.deepEqual(low, high);
+  assert.equal(low[0], 1);
+  assert.equal(low[6], 1e6);
+  // merge-split on the high drop: once plain (claims k, f, g…), once per swept time step (s)
+  const ms = of("fig3-ball-cloth-high", "merge-split");
+  assert.equal(ms.filter((c) => !c.sweep).length, 1);
+  assert.equal(ms.filter((c) => c.sweep?.["scene.dt"] !== undefined).length, 5);
+  // the family ids run only where an entry names them: not on Fig. 4 (whose entry says "*")
+  assert.equal(of("fig4-fluid-cloth", "penalty").length, 0);
+  // a suite without sweeps is left as it is
+  const plain = resolveCases({ scenes: [], handlers: [], scale: "small", suite: "default" });
+  assert.deepEqual(suiteSweeps(plain, getSuite("default"), known), plain);
 });
