@@ -41,13 +41,13 @@ Deno.test("bench arguments", async (t) => {
       assert.ok(families.has(h.replace(/-(weak|medium|strong)$/, "")), `family of ${h}`);
     }
     // claims: fig4 × 12 (akinci's three levels need its SPH fluid), fig10 × 3, fig3-high × 6,
-    // fig7-100, fig9-flip-cloth, dam-break-sph and -flip; Fig. 11 has its own; then the cases
+    // fig7-100, fig9-flip-cloth and -peridynamics, dam-break-sph and -flip; Fig. 11 has its own; then the cases
     // its sweeps expand (claims r, s): the penalty and kernel-repulsion families at both heights
     // of Fig. 3, and the medium levels of the high drop (at three seeds, the scene's, 7 and 99,
     // as every suite that judges claims)
     const claims = resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "claims" });
     assert.equal(claims.filter((c) => c.scene.id === "fig4-fluid-cloth").length, 3 * 12);
-    assert.equal(claims.length, 3 * (12 + 3 + 6 + 1 + 1 + 2 + 4 + 2));
+    assert.equal(claims.length, 3 * (12 + 3 + 6 + 1 + 2 + 2 + 4 + 2));
     assert.deepEqual([...new Set(claims.map((c) => c.scene.seed))], [2021, 7, 99]);
     assert.ok(
       cases.every((c) => claims.some((d) => d.scene.id === c.scene.id && d.handler === c.handler)),

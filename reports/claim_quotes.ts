@@ -17,6 +17,20 @@ export interface ClaimQuote {
 
 /** The sentence each claim of the paper tests, by claim id. */
 export const CLAIM_QUOTES: Readonly<Record<string, ClaimQuote>> = {
+  "l3": {
+    where: "§6.1 (Fig. 3 discussion)",
+    quote:
+      "Impulse-based collisions fail to prevent penetration, since they handle colliding particles in isolation using instant velocity updates.",
+  },
+  "j2": {
+    where: "§5.2",
+    quote: "We use a number between 8 and 64 in our tests, producing similar results.",
+  },
+  "q2": {
+    where: "§6.2 (Fig. 9 discussion)",
+    quote:
+      "As can be seen in the figure, similar levels of complex interactions between solid and fluid simulations can be achieved using FLIP as well.",
+  },
   "a": {
     where: "§6.1 (Fig. 4 discussion)",
     quote:

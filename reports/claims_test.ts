@@ -55,3 +55,30 @@ Deno.test("the claims table says where a claim's outcome differs between scales"
     /differs between scales/,
   );
 });
+
+Deno.test("the claims added from the paper's sentences can fail (l3, j2, q2)", () => {
+  const status = (id: string, records: ReturnType<typeof fakeRecord>[]) =>
+    CLAIMS.find((c) => c.id === id)!.evaluate(records).status;
+  const impulse = (leaked: number) =>
+    fakeRecord({
+      scene: "fig3-ball-cloth-low",
+      handler: "impulse",
+      summary: { passThroughMax: leaked },
+    });
+  assert.equal(status("l3", [impulse(20)]), "reproduced");
+  assert.equal(status("l3", [impulse(0)]), "not reproduced");
+  const fig11 = (limits: string, end: number) =>
+    fakeRecord({ scene: `fig11-nlimit-${limits}`, summary: { sheetDeflectionEnd: end } });
+  const similar = [fig11("8-16", 5), fig11("16-32", 4.5), fig11("32-64", 4.8)];
+  assert.equal(status("j2", similar), "reproduced");
+  assert.equal(
+    status("j2", [fig11("8-16", 5), fig11("16-32", 3), fig11("32-64", 4.8)]),
+    "not reproduced",
+  );
+  assert.equal(status("j2", []), "not run");
+  assert.equal(status("j2", similar.slice(0, 2)), "not run");
+  const fig9 = (leaked: number) =>
+    fakeRecord({ scene: "fig9-flip-peridynamics", summary: { passThroughMax: leaked } });
+  assert.equal(status("q2", [fig9(0)]), "reproduced");
+  assert.equal(status("q2", [fig9(40)]), "not reproduced");
+});
