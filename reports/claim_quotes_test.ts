@@ -21,22 +21,23 @@ Deno.test({
   // a checkout without ../shared (a bare clone elsewhere) has no paper to check against: the test
   // says so by being ignored, and runs wherever the paper is
   ignore: paper === null,
-}, () => {
-  for (const claim of CLAIMS) {
-    const q = CLAIM_QUOTES[claim.id];
-    if (VALIDATION_CLAIMS.includes(claim.id)) {
-      assert.equal(q, undefined, `${claim.id} validates the harness: no quote`);
-      continue;
+  fn: () => {
+    for (const claim of CLAIMS) {
+      const q = CLAIM_QUOTES[claim.id];
+      if (VALIDATION_CLAIMS.includes(claim.id)) {
+        assert.equal(q, undefined, `${claim.id} validates the harness: no quote`);
+        continue;
+      }
+      assert.ok(q, `claim ${claim.id} quotes no sentence of the paper`);
+      assert.ok(
+        paper!.includes(q.quote.replace(/\s+/g, " ")),
+        `claim ${claim.id}: "${q.quote}" is not in the paper`,
+      );
     }
-    assert.ok(q, `claim ${claim.id} quotes no sentence of the paper`);
-    assert.ok(
-      paper!.includes(q.quote.replace(/\s+/g, " ")),
-      `claim ${claim.id}: "${q.quote}" is not in the paper`,
-    );
-  }
-  // no quote for a claim that does not exist
-  const ids = new Set(CLAIMS.map((c) => c.id));
-  for (const id of Object.keys(CLAIM_QUOTES)) assert.ok(ids.has(id), id);
+    // no quote for a claim that does not exist
+    const ids = new Set(CLAIMS.map((c) => c.id));
+    for (const id of Object.keys(CLAIM_QUOTES)) assert.ok(ids.has(id), id);
+  },
 });
 
 Deno.test("every claim of the paper has a quote, and every quote a claim", () => {
