@@ -1,22 +1,17 @@
 /**
- * Grouping of colliding pairs into meta-particles on the GPU (paper §5.2), in parallel: rounds of
- * pairwise merging gated by indirect dispatches (with the n_min/n_max limit), or connected
- * components (without), then member lists ascending. Bit for bit the reference
- * `core/grouping.ts` `groupCollisions`, whose header says how it reads §5.2. Kernels:
- * `grouping.wgsl`.
- *
- * Only the active particles (those with a partner this stage) take part in the rounds. Up to
- * {@link SMALL_LIMIT} particles the whole grouping runs in one workgroup, in two dispatches (the
- * groups, then the member lists: as one kernel they would bind 9 storage buffers). Up to
- * the local limit ({@link defaultLocalLimit}) the rounds run in workgroup dispatches that each go on from where
- * the previous one's loop budget ran short (llvmpipe stops an invocation's loops after 65,535
- * iterations in all), as many as `maxRounds` rounds of the costliest kind need. Beyond, one such
- * dispatch (for at most local-limit active particles), then `maxRounds` dispatched rounds gated by
- * indirect dispatches (zero workgroups once nothing merges or the workgroup finished). Dispatches
- * per stage: 8 + 2 scans plus the rounds' (with a limit), 9 + 2 scans without; a scan takes
- * `2·levels − 1` (`gpu/runtime/prefix_scan.ts`). None of it grows with the particle count beyond
- * the scans' levels, and no invocation loops over more than its particle's pairs, its group's
- * members or its loop budget.
+ * Grouping of colliding pairs into meta-particles on the GPU (paper §5.2), by one of two methods
+ * (`core/index_order_grouping.ts` `GROUPING_METHODS`), each bit for bit its reference:
+ * - `index-order`, the paper's pass (`groupIndexOrder`): connected components, each one's members
+ *   ascending, one invocation per component running the pass; 10 dispatches and one scan.
+ * - `compact`, rounds of pairwise merging (`groupCollisions`, whose header says how it reads §5.2):
+ *   without a limit the connected components (5 dispatches and one scan); with one, up to
+ *   {@link SMALL_LIMIT} particles the whole grouping in one workgroup (2 dispatches), up to the
+ *   local limit ({@link defaultLocalLimit}) the rounds in workgroup dispatches that each go on
+ *   from where the previous one's loop budget ran short (llvmpipe stops an invocation's loops
+ *   after 65,535 iterations in all), beyond that `maxRounds` dispatched rounds of 5 gated by
+ *   indirect dispatches after one such workgroup dispatch.
+ * {@link groupingPlan} lists what a stage dispatches; scans take at most 5 (2 levels). Then the
+ * census of the stage's groups (`core/grouping_census.ts`), one dispatch, a measurement.
  *
  * Every kernel binds at most 8 storage buffers (WebGPU's guaranteed
  * `maxStorageBuffersPerShaderStage`): each entry point's layout holds only the bindings it uses
@@ -95,9 +90,10 @@ export function workAWords(n: number): number {
 }
 
 /**
- * Words of the grouping's work B buffer for N particles: the active flags (N + 1, from word 0:
- * scanned in place into the active numbering), then merge targets, fill cursors, unordered
- * members and the active list (N each). With work A, 9N + 6 words in two buffers, each bound
+ * Words of the grouping's work B buffer for N particles: the active flags (N + 1), then merge
+ * targets, fill cursors, unordered members and the active list (N each; the index-order pass
+ * keeps its queue and its component lists in the last two). The index-order pass has one more
+ * buffer, its lower-partner links, N·K words: the size of the pair lists, which fit a binding. With work A, 9N + 6 words in two buffers, each bound
  * whole: 5N + 1 words stay under the 128 MiB `maxStorageBufferBindingSize` up to 6.7M particles
  * (Table I's largest scene, fig8-bowl at `paper`, has 6.51M: 124.2 MiB).
  */
