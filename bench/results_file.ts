@@ -17,7 +17,7 @@ export class ResultsWriteError extends Error {
 
 /** What {@link appendResultLine} writes with (tests inject failing writers). */
 export interface ResultsWriter {
-  /** Writes all of `data` at the file's current end, or throws. */
+  /** Writes all of `data` at the end of `file` (opened in append mode), or throws. */
   write(file: Deno.FsFile, data: Uint8Array): void;
 }
 
@@ -38,21 +38,40 @@ export function endsTorn(path: string): boolean {
     throw e;
   }
   try {
-    const size = file.statSync().size;
-    if (size === 0) return false;
-    file.seekSync(size - 1, Deno.SeekMode.Start);
-    const last = new Uint8Array(1);
-    return file.readSync(last) === 1 && last[0] !== 0x0a;
+    return fileEndsTorn(file, file.statSync().size);
   } finally {
     file.close();
   }
 }
 
+/** Whether the open `file` of `size` bytes is non-empty and its last byte is not a newline. */
+function fileEndsTorn(file: Deno.FsFile, size: number): boolean {
+  if (size === 0) return false;
+  file.seekSync(size - 1, Deno.SeekMode.Start);
+  const last = new Uint8Array(1);
+  return file.readSync(last) === 1 && last[0] !== 0x0a;
+}
+
+/**
+ * Takes an exclusive lock of `file` (released when it is closed), where its file system supports
+ * locks; without one the append mode alone keeps each single write whole.
+ */
+function lockIfSupported(file: Deno.FsFile): void {
+  try {
+    file.lockSync(true);
+  } catch {
+    // a file system without flock (some network mounts): append mode still appends each write
+  }
+}
+
 /**
  * Appends `line` (one JSON record ending in a newline) to `path`, creating it; starts a new line
- * first when the file ends torn. On a failed write the file is cut back to its length before the
- * call (where the file allows it) and a {@link ResultsWriteError} is thrown; `what` names the case
- * in its message.
+ * first when the file ends torn. Safe beside other processes appending to the same file (two runs
+ * with `--append`, shards sharing a folder): the file is opened in append mode and held under an
+ * exclusive lock (`flock`) while its end is checked and the line written, so lines never
+ * interleave or overwrite one another. On a failed write the file is cut back to its length before
+ * the call (where the file allows it) and a {@link ResultsWriteError} is thrown; `what` names the
+ * case in its message.
  */
 export function appendResultLine(
   path: string,
@@ -60,13 +79,13 @@ export function appendResultLine(
   options: { what: string; writer?: ResultsWriter },
 ): void {
   const writer = options.writer ?? plainWriter;
-  const data = new TextEncoder().encode((endsTorn(path) ? "\n" : "") + line);
   let file: Deno.FsFile | undefined;
   let size = 0;
   try {
-    file = Deno.openSync(path, { write: true, create: true });
+    file = Deno.openSync(path, { read: true, append: true, create: true });
+    lockIfSupported(file);
     size = file.statSync().size;
-    file.seekSync(size, Deno.SeekMode.Start);
+    const data = new TextEncoder().encode((fileEndsTorn(file, size) ? "\n" : "") + line);
     writer.write(file, data);
   } catch (e) {
     let undone = "";

@@ -1,3 +1,4 @@
+// run_tests: one implementation (appends to a results file by several processes: no WebGPU)
 import assert from "node:assert/strict";
 import {
   appendResultLine,
@@ -5,6 +6,7 @@ import {
   ResultsWriteError,
   type ResultsWriter,
 } from "./results_file.ts";
+import { writerLine } from "./results_file_writer_fixture.ts";
 
 const line = (n: number) => JSON.stringify({ case: n, pad: "x".repeat(50) }) + "\n";
 
@@ -62,6 +64,36 @@ Deno.test("appendResultLine: a device that is always full (/dev/full) is one Res
       () => appendResultLine(`${dir}/results.jsonl`, line(1), { what: "case 1" }),
       /could not write case 1 to .*: .*(space|No space)/i,
     );
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("appendResultLine: three processes appending 70 KB lines at once leave every line intact", async () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const path = `${dir}/results.jsonl`;
+    const [writers, count, bytes] = [3, 150, 70_000];
+    const fixture = new URL("./results_file_writer_fixture.ts", import.meta.url).pathname;
+    const runs = Array.from({ length: writers }, (_, w) =>
+      new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", "--no-check", fixture, path, String(w), String(count), String(bytes)],
+        stdout: "null",
+        stderr: "piped",
+      }).output());
+    for (const r of await Promise.all(runs)) {
+      assert.equal(r.code, 0, new TextDecoder().decode(r.stderr));
+    }
+    const lines = Deno.readTextFileSync(path).split("\n");
+    assert.equal(lines.pop(), "");
+    const intact = new Set<string>();
+    for (const l of lines) {
+      const r = JSON.parse(l);
+      assert.equal(l + "\n", writerLine(r.writer, r.index, bytes));
+      intact.add(`${r.writer}/${r.index}`);
+    }
+    assert.equal(lines.length, writers * count);
+    assert.equal(intact.size, writers * count);
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
