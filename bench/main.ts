@@ -15,6 +15,9 @@ import { HANDLERS } from "../gpu/handlers/registry.ts";
 import { formatAdapter, listAdapters, resolveAdapter } from "./adapters.ts";
 import { type BenchOptions, parseBenchArgs, USAGE } from "./cli.ts";
 import { OutputDirError, prepareOutputDir, RESULTS_NAME } from "./output_dir.ts";
+import { claimOutputDir } from "./output_claim.ts";
+import { listenForInterrupt } from "./interrupt.ts";
+import type { AdapterChoice } from "../gpu/runtime/adapter_request.ts";
 import { checkRunPlan } from "./run_plan_check.ts";
 import { selectShard } from "./shard.ts";
 import { Progress } from "./progress.ts";
@@ -155,16 +158,33 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
     const placed = await selectShard(cases, opts.shard);
     const out = opts.out ?? defaultOutDir();
     prepareOutputDir(out, { append: opts.append });
-    const resultsFile = `${out}/${RESULTS_NAME}`;
-    let interrupted = false;
-    const onSigint = () => {
-      if (interrupted) Deno.exit(130);
-      interrupted = true;
-      console.error(
-        "\ninterrupt: stopping after writing the finished cases (Ctrl-C again to quit now)",
-      );
-    };
-    Deno.addSignalListener("SIGINT", onSigint);
+    const claim = claimOutputDir(out, { append: opts.append });
+    try {
+      return await runPlaced(placed, { opts, adapter, out, total: cases.length });
+    } finally {
+      claim.release();
+    }
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof SceneFileError || e instanceof OutputDirError) {
+      console.error(`mergesplit bench: ${e.message}`);
+      return { exitCode: 2 };
+    }
+    throw e;
+  }
+}
+
+/**
+ * Runs the placed cases into `out` (prepared and claimed) and prints the summary; stops after the
+ * case in progress on SIGINT or SIGTERM (`bench/interrupt.ts`).
+ */
+async function runPlaced(
+  placed: Awaited<ReturnType<typeof selectShard>>,
+  ctx: { opts: BenchOptions; adapter: AdapterChoice; out: string; total: number },
+): Promise<BenchOutcome> {
+  const { opts, adapter, out } = ctx;
+  const resultsFile = `${out}/${RESULTS_NAME}`;
+  const interrupt = listenForInterrupt();
+  try {
     const run = placed.map((p) => p.spec);
     const totalSteps = run.reduce((a, c) => a + caseSteps(c, opts) * opts.repeat, 0);
     const sweep = opts.scales.length > 1;
@@ -174,12 +194,12 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
       ? `scales ${scalesRun.join(", ")} (each case at each)`
       : `scale ${scalesRun.join(", ")}`;
     const part = opts.shard
-      ? ` (shard ${opts.shard.index}/${opts.shard.count} of ${cases.length} cases)`
+      ? ` (shard ${opts.shard.index}/${opts.shard.count} of ${ctx.total} cases)`
       : "";
     console.error(
       `running ${run.length} cases${part} (${totalSteps} steps) at ${at} on adapter "${adapter}"; results: ${resultsFile}`,
     );
-    const params = cases.some((c) => c.sweep);
+    const params = run.some((c) => c.sweep);
     const progress = new Progress(run.length, {
       label: sweep || params
         ? (k, label) =>
@@ -197,10 +217,10 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
       resultsFile,
       environment: captureEnvironment,
       progress,
-      interrupted: () => interrupted,
+      interrupted: () => interrupt.by !== null,
       places: placed.map((p) => p.place),
     });
-    Deno.removeSignalListener("SIGINT", onSigint);
+    interrupt.stop();
     console.log(`\n${summaryTable(records)}`);
     const compiled = records.reduce((a, r) => a + (r.compileSeconds ?? 0), 0);
     const pipelines = records.reduce((a, r) => a + (r.pipelines?.created ?? 0), 0);
@@ -211,19 +231,15 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
     console.log(`wrote ${records.length} cases to ${resultsFile}`);
     if (writeError) console.error(`mergesplit bench: ${writeError}`);
     const exitCode = stopped
-      ? 130
+      ? interrupt.exitCode
       : writeError || records.some((r) => CASE_FAILED.includes(r.status))
       ? 1
       : 0;
     return records.length
       ? { exitCode, outDir: out, resultsPath: resultsFile }
       : { exitCode, outDir: out };
-  } catch (e) {
-    if (e instanceof UsageError || e instanceof SceneFileError || e instanceof OutputDirError) {
-      console.error(`mergesplit bench: ${e.message}`);
-      return { exitCode: 2 };
-    }
-    throw e;
+  } finally {
+    interrupt.stop();
   }
 }
 

@@ -19,31 +19,57 @@ export const PROBE_NAME = ".mergesplit-write-probe";
 /** The results file a bench run writes in its output folder. */
 export const RESULTS_NAME = "results.jsonl";
 
+/** What kind of thing `info` is, in words (for a results file that is not a file). */
+function kindOf(info: Deno.FileInfo): string {
+  if (info.isDirectory) return "a directory";
+  if (info.isFifo) return "a FIFO (named pipe)";
+  if (info.isSocket) return "a socket";
+  if (info.isCharDevice || info.isBlockDevice) return "a device";
+  return "not a regular file";
+}
+
+/**
+ * Checks the results file at `path` before any case runs: absent, or a regular file (followed
+ * through symbolic links) that can be appended to. Returns its size (0 when absent); throws an
+ * {@link OutputDirError} naming it and what it is otherwise (a directory, a FIFO, which would hang
+ * the run's first write, a device, a file without write permission).
+ */
+export function probeResultsFile(path: string): number {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return 0;
+    throw new OutputDirError(
+      `cannot read the results file ${path}: ${(e as Error).message}; pass another --out`,
+    );
+  }
+  if (!info.isFile) {
+    throw new OutputDirError(
+      `the results file ${path} is ${kindOf(info)}; remove it or pass another --out`,
+    );
+  }
+  try {
+    Deno.openSync(path, { append: true }).close();
+  } catch (e) {
+    throw new OutputDirError(
+      `cannot append to the results file ${path}: ${(e as Error).message}; pass another --out`,
+    );
+  }
+  return info.size;
+}
+
 /**
  * Creates the folder `path` (and its parents) if it is missing and checks that a file can be
- * written in it (writes {@link PROBE_NAME} and removes it). Throws an {@link OutputDirError}
- * naming `path` and the system's error when either fails, and when the folder already holds a
- * non-empty {@link RESULTS_NAME} of an earlier run and `options.append` is not set (two runs are
- * never mixed in one file unless asked for).
+ * written in it (writes {@link PROBE_NAME} and removes it), and that its {@link RESULTS_NAME} is
+ * absent or a regular file that can be appended to ({@link probeResultsFile}). Throws an
+ * {@link OutputDirError} naming `path` and the system's error when any of this fails, and when the
+ * folder already holds a non-empty {@link RESULTS_NAME} of an earlier run and `options.append` is
+ * not set (two runs are never mixed in one file unless asked for).
  */
 export function prepareOutputDir(path: string, options: { append?: boolean } = {}): void {
   if (path.trim() === "") {
     throw new OutputDirError("the output folder is an empty path; pass --out a folder");
-  }
-  let earlier = 0;
-  try {
-    earlier = Deno.statSync(join(path, RESULTS_NAME)).size;
-  } catch {
-    // no earlier results
-  }
-  if (earlier > 0 && !options.append) {
-    const lines = Deno.readTextFileSync(join(path, RESULTS_NAME)).split("\n").filter((l) =>
-      l.trim()
-    ).length;
-    throw new OutputDirError(
-      `${path} already holds ${RESULTS_NAME} of an earlier run (${lines} lines); pass --append ` +
-        "to add this run's cases to it, or another --out",
-    );
   }
   let step = "create";
   try {
@@ -58,5 +84,35 @@ export function prepareOutputDir(path: string, options: { append?: boolean } = {
         (e as Error).message
       }; pass --out a folder that can be created and written`,
     );
+  }
+  const earlier = probeResultsFile(join(path, RESULTS_NAME));
+  if (earlier > 0 && !options.append) {
+    throw new OutputDirError(
+      `${path} already holds ${RESULTS_NAME} of an earlier run (${
+        countLines(join(path, RESULTS_NAME))
+      } lines); pass --append to add this run's cases to it, or another --out`,
+    );
+  }
+}
+
+/** The non-blank lines of the file at `path`, read in pieces (a results file may be large). */
+function countLines(path: string): number {
+  const file = Deno.openSync(path, { read: true });
+  try {
+    const buf = new Uint8Array(1 << 20);
+    let lines = 0;
+    let blank = true;
+    for (let n = file.readSync(buf); n !== null; n = file.readSync(buf)) {
+      for (let i = 0; i < n; i++) {
+        const b = buf[i];
+        if (b === 0x0a) {
+          if (!blank) lines++;
+          blank = true;
+        } else if (b !== 0x20 && b !== 0x09 && b !== 0x0d) blank = false;
+      }
+    }
+    return blank ? lines : lines + 1;
+  } finally {
+    file.close();
   }
 }

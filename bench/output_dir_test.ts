@@ -36,6 +36,46 @@ Deno.test("the bench's output folder", async (t) => {
       assert.equal(Deno.readTextFileSync(join(dir, "results.jsonl")), "{}\n");
     });
 
+    await t.step("a results file that is a directory or a FIFO is refused before any case", () => {
+      const odd = join(dir, "odd");
+      Deno.mkdirSync(join(odd, "results.jsonl"), { recursive: true });
+      for (const append of [false, true]) {
+        assert.throws(
+          () => prepareOutputDir(odd, { append }),
+          (e: unknown) =>
+            e instanceof OutputDirError &&
+            e.message === `the results file ${join(odd, "results.jsonl")} is a directory; ` +
+                "remove it or pass another --out",
+        );
+      }
+      Deno.removeSync(join(odd, "results.jsonl"));
+      if (!linux) return;
+      const made = new Deno.Command("mkfifo", { args: [join(odd, "results.jsonl")] }).outputSync();
+      assert.ok(made.success);
+      assert.throws(
+        () => prepareOutputDir(odd, { append: true }),
+        /^OutputDirError: the results file .*results\.jsonl is a FIFO \(named pipe\); remove it/,
+      );
+      Deno.removeSync(join(odd, "results.jsonl"));
+      Deno.symlinkSync("/dev/null", join(odd, "results.jsonl"));
+      assert.throws(() => prepareOutputDir(odd), /results\.jsonl is a device; remove it/);
+      Deno.removeSync(join(odd, "results.jsonl"));
+    });
+
+    await t.step({
+      name: "a results file that cannot be appended to (not as root)",
+      ignore: Deno.build.os === "windows" || Deno.uid() === 0,
+      fn: () => {
+        const ro = join(dir, "ro-results");
+        Deno.mkdirSync(ro);
+        Deno.writeTextFileSync(join(ro, "results.jsonl"), "{}\n", { mode: 0o444 });
+        assert.throws(
+          () => prepareOutputDir(ro, { append: true }),
+          /cannot append to the results file .*ro-results\/results\.jsonl: .*os error/,
+        );
+      },
+    });
+
     await t.step("a path under a file, or a file: the path and the system's error", () => {
       const file = join(dir, "results.jsonl");
       for (const path of [join(file, "sub"), file]) {
