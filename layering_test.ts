@@ -1,5 +1,5 @@
 /**
- * The layering of the tree (README "Layout", DESIGN.md "Layers"), checked on every relative import
+ * The layering of the tree (docs/design.md "Layers"), checked on every relative import
  * of every `.ts` file: a folder never reaches up or sideways. Each rule is a step; a failure lists
  * every violation as `file → imported file (rule)`. Test files (`*_test.ts`) may reach up (a test
  * may use a higher layer to drive the code under test) but never sideways: bench ↔ reports,
@@ -125,7 +125,7 @@ function pluginRules(kind: "systems" | "handlers"): Rule[] {
   ];
 }
 
-/** The rules (README "Layout"). */
+/** The rules (docs/design.md "Layers"). */
 const RULES: Rule[] = [
   {
     name: "core/ imports only core/",

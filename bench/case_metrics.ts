@@ -1,5 +1,5 @@
 /**
- * A case's summary metrics (DESIGN.md "Metrics") from its time series, and the mapping of the
+ * A case's summary metrics (docs/design.md "Metrics") from its time series, and the mapping of the
  * engine's timed phases onto the phases of the paper's Table I.
  *
  * @module

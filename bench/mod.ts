@@ -1,5 +1,5 @@
 /**
- * `bench/`: the runner behind `deno task bench` (see DESIGN.md for what this layer holds).
+ * `bench/`: the runner behind `deno task bench` (docs/design.md "Layers": what it holds).
  * {@link runBench} runs a suite and writes `results.jsonl`; `cli.ts` writes the report after it.
  * {@link profileCase} times one case kernel by kernel (`deno task profile`); {@link traceLeaks}
  * follows the particles that cross a cloth (`deno task leaks`); {@link traceHotspots} finds where a

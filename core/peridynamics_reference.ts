@@ -773,7 +773,7 @@ export interface Fragments {
 /**
  * Fragments: connected components of the graph of particles joined by intact bonds (union–find
  * with path halving and union by size), a particle without intact bonds being a fragment of its
- * own (DESIGN.md, fracture metrics). `members` restricts the count to flagged particles (default:
+ * own (docs/design.md "Metrics"). `members` restricts the count to flagged particles (default:
  * all N); bonds touching a non-member are ignored.
  */
 export function fragments(

@@ -2,7 +2,7 @@
  * The result schema: one JSON object per case, appended as a line to `results.jsonl` when the case
  * finishes. `schemaVersion` is bumped on any incompatible change; {@link parseResults} reads every
  * version it knows and upgrades it to the current shape. The JSON Schema is
- * `core/result.schema.json`; the README's "Result files" section describes the fields.
+ * `core/result.schema.json`; docs/results.md describes the fields.
  *
  * The types a record embeds (the {@link Environment} with its {@link AdapterRecord}, the
  * {@link SampleSummary} of a timing) are defined here, so that readers of result files (`reports/`)

@@ -458,7 +458,7 @@ export interface SuggestedSphParams {
  *     so c ≥ √(|g| H/δ) = √(F · |g| · depth);
  *   c = max(F · maxSpeed, √(F · |g| · depth)); stiffness k = ρ0 c² / γ (linear state equation for
  *   γ = 1, Tait for γ = 7). These are bounds: the worst errors measured in the catalogue's scenes
- *   fall faster than 1/F, as 1/F to 1/F² (README, `--sweep scene.soundSpeedFactor`);
+ *   fall faster than 1/F, as 1/F to 1/F² (docs/findings/dam-breaks.md: `--sweep`);
  * - viscosity: Monaghan's artificial viscosity α h_s c / 10 in 3D with α = 0.1 and smoothing
  *   length h_s = h/2, i.e. kinematic ν = 0.005 h c and μ = ρ0 ν; lower it for less damping at the
  *   risk of particle noise;

@@ -1,7 +1,7 @@
 /**
  * Velocity projection, the fluid–solid penetration prevention of Gao et al. 2018 ("An efficient
  * FLIP and shape matching coupled method for fluid–solid and two-phase fluid simulations", The
- * Visual Computer; `shared/paper/flip-shape-matching.txt` §5.2, Eqs. 19–20), as the f64 reference
+ * Visual Computer; §5.2, Eqs. 19–20), as the f64 reference
  * of the `velocity-projection` baseline handler (`gpu/handlers/velocity-projection/`).
  *
  * The paper, after the positions and velocities are updated: for each fluid particle p and each

@@ -1,5 +1,5 @@
 /**
- * The encoding of one step into one command buffer, with no host sync (DESIGN.md; paper §3–§5):
+ * One step encoded into one command buffer with no host sync (docs/design.md, paper §3–§5):
  * neighbour grid and collision detection (Rules 1–2); per stage (merge-split: two, §5.1) the
  * handler's begin hook (merging, Eqs. 1–7; identity DOFs without it), the systems' forces, the
  * handler's forces, the systems' integration of their parts of every DOF, the coupling (Eqs.

@@ -3,18 +3,18 @@ import { CLAIM_THRESHOLDS, CLAIMS } from "./claims.ts";
 import { claimColumns, renderClaimsTable, scaleDisagreement } from "./claims_table.ts";
 import { fakeRecord } from "./fake_record.ts";
 
-/** The rows of the README's table of claim thresholds, as trimmed cells. */
+/** The rows of the table of claim thresholds in `docs/claims.md`, as trimmed cells. */
 function readmeThresholdRows(): string[][] {
-  const readme = Deno.readTextFileSync(new URL("../README.md", import.meta.url));
+  const readme = Deno.readTextFileSync(new URL("../docs/claims.md", import.meta.url));
   const start = readme.indexOf("| threshold");
-  assert.ok(start >= 0, "README.md has a table of claim thresholds");
+  assert.ok(start >= 0, "docs/claims.md has a table of claim thresholds");
   const table = readme.slice(start, readme.indexOf("\n\n", start));
   return table.split("\n").filter((line) => line.startsWith("| `")).map((line) =>
     line.trim().replace(/^\||\|$/g, "").split("|").map((cell) => cell.trim())
   );
 }
 
-Deno.test("claim thresholds: the README's table is CLAIM_THRESHOLDS", async (t) => {
+Deno.test("claim thresholds: the table of docs/claims.md is CLAIM_THRESHOLDS", async (t) => {
   await t.step("same names, values, units, claims and reasons, in order", () => {
     assert.deepEqual(
       readmeThresholdRows(),

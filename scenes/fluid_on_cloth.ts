@@ -95,7 +95,7 @@ const CLOTH_HALF = 0.3;
  * usual WCSPH choice (Monaghan 1994; Becker & Teschner 2007), fixed before any run. It bounds a
  * water hammer's acoustic jump v/c by 1/F = 10 % and holds steady-flow fluctuations near Mach² ≈
  * 1 %; the worst particle's error measured 6–12 % at `small` and falls as 1/F to 1/F² (`--sweep
- * scene.soundSpeedFactor`, README "Handlers and scenes"; the recorded `densityErrorMax` says what
+ * scene.soundSpeedFactor`, docs/findings/dam-breaks.md; the recorded `densityErrorMax` says what
  * each case reached). The time step then follows from
  * the SPH conditions (`suggestSphParams`: CFL 0.4·2r/(c + v), viscous and body-force limits),
  * about 0.07·r/v, smaller than the paper's CFL rule 0.5·r/v alone. (An earlier 3× — about 11 %

@@ -6,7 +6,7 @@
  *
  * Physical choices, the same at every scale except the particle radius r (the cloth's and the
  * ball's stiffness rules were added after `deno task leaks` traced Fig. 7's leaks to the scene, not
- * the method; README, "Handlers and scenes"; every other choice was fixed before any run):
+ * the method; docs/findings/fig7.md; every other choice was fixed before any run):
  * - the cloth of the fluid scenes (0.6 m × 0.6 m at y = 0, spacing 2r, the same springs), and a
  *   ball of radius 0.1 m on the same lattice, density 1000 kg/m³, so that "all particles have
  *   identical mass" (Fig. 3) — Fig. 7 multiplies the ball's density by 10 and 100;

@@ -1,5 +1,5 @@
 /**
- * Fluid-validity metrics of a sample (DESIGN.md "Metrics"), on a neighbour grid built on the
+ * Fluid-validity metrics of a sample (docs/design.md "Metrics"), on a neighbour grid built on the
  * sample's positions (`SampleGrid`, as in `solid_penetration.ts`; kernels in `fluid_metrics.wgsl`):
  * the cost is linear in the particles and no invocation loops over a whole body. Every value is 0 in a
  * scene without fluid; `frontX` and `columnHeight` are 0 in a scene without a dam-break probe.

@@ -1,4 +1,4 @@
-// Fluid-validity metrics (DESIGN.md "Metrics"; definitions in gpu/metrics/fluid_metrics.ts):
+// Fluid-validity metrics (docs/design.md "Metrics"; definitions in gpu/metrics/fluid_metrics.ts):
 // per fluid particle a poly6 density estimate over the fluid particles of its own body on a
 // neighbour grid of cell h built at sample time (27 cells, so no invocation loops over a body),
 // then one workgroup reduces in a fixed order: the compression error (max and mean), the volume

@@ -1,5 +1,5 @@
 /**
- * Metrics of DESIGN.md computed on the GPU and written every k steps into a samples buffer that
+ * Metrics (docs/design.md) computed on the GPU, written every k steps into a samples buffer that
  * is read back once per batch: pass-through, deep overlaps, max penetration depth, speeds,
  * energies, NaN count, sheet deflection, fluid rebound speed, fragments, and the merge/split
  * conservation errors (Eqs. 2 and 4). Kernel: `metrics.wgsl`; each metric's definition, and the

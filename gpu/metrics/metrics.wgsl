@@ -1,4 +1,4 @@
-// Penetration, stability and conservation metrics (DESIGN.md "Metrics"), sampled every k steps
+// Penetration, stability and conservation metrics (docs/design.md "Metrics"), sampled every k steps
 // into one row of `samples`; never read back per step. One workgroup, fixed-order reductions,
 // so a sample is bit-reproducible. Host code: gpu/metrics/metrics.ts.
 

@@ -1,4 +1,4 @@
-// Solid–solid penetration (DESIGN.md "Metrics"): for each particle of a solid body, its deepest
+// Solid–solid penetration (docs/design.md): for each particle of a solid body, its deepest
 // overlap with a particle of another solid body, (2r − d)/r in radii (0 when none within 2r;
 // > 1: more than half inside, "inside another solid body"), over the 27 cells of a neighbour grid
 // of cell edge ≥ 2r built on the positions of the sample (gpu/metrics/solid_penetration.ts).
