@@ -78,3 +78,12 @@ Deno.test("checkSceneFile: the size, against the machine's memory", () => {
     /^scene\.bodies\[1\]\.spacing: scene fig4-fluid-cloth: about 9\.42e\+12 particles/,
   );
 });
+
+Deno.test("checkSceneFile: a duration of more than the bench's steps is refused on load", () => {
+  rejected(
+    changed("fig4-fluid-cloth", (s) => (s.duration = 1e12)),
+    /^scene\.duration: 1000000000000 s at dt [\d.e-]+ s is \d+ steps, more than the bench's 10,000,000; give a duration of at most [\d.e+-]+ s$/,
+  );
+  const s = getScene("fig4-fluid-cloth", { scale: "tiny" });
+  checkSceneFile({ ...s, duration: 9e6 * s.dt }, { memoryBytes: 64 * GIB });
+});

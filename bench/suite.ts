@@ -20,6 +20,11 @@ import type { CouplingReading } from "../gpu/coupling/coupling.ts";
 import { ParamError, type ParamValues } from "../core/params.ts";
 import { checkSceneFile, machineMemoryBytes, systemSchemas } from "./scene_file_check.ts";
 import { checkSceneSize } from "../core/scene_size.ts";
+import {
+  InputLimitError,
+  MAX_SCENE_FILE_BYTES,
+  readTextLimited,
+} from "../core/read_text_limited.ts";
 import { PAPER_SETUP, sceneUnder, type Setup, setupChoices } from "../core/setups.ts";
 
 /** One case to run. */
@@ -105,7 +110,8 @@ export function expand(
 }
 
 /**
- * Reads and validates a scene file, before any device is taken or any particle is built: its
+ * Reads and validates a scene file, before any device is taken or any particle is built: the
+ * file itself (a regular file of at most {@link MAX_SCENE_FILE_BYTES}: `/dev/zero` is refused), its
  * fields, its handlers and systems against the registries (unknown ids, unknown parameters,
  * values out of the declared ranges) and its estimated size against the harness's limits and this
  * machine's memory (`checkSceneFile`; `options.memoryBytes` replaces the machine's). Throws a
@@ -114,9 +120,10 @@ export function expand(
 export function loadSceneFile(path: string, options: { memoryBytes?: number } = {}): Scene {
   let text: string;
   try {
-    text = Deno.readTextFileSync(path);
+    text = readTextLimited(path, MAX_SCENE_FILE_BYTES);
   } catch (e) {
-    throw new SceneFileError(path, `cannot be read (${(e as Error).message})`);
+    const why = (e as Error).message;
+    throw new SceneFileError(path, e instanceof InputLimitError ? why : `cannot be read (${why})`);
   }
   try {
     const scene = sceneFromJson(text, {

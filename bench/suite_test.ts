@@ -21,7 +21,7 @@ const BAD: ReadonlyArray<readonly [string, (s: Record<string, any>) => void, Reg
   [
     "unknown system parameter",
     (s) => (s.systems.sph.rh0 = 1000),
-    /: scene\.systems\["sph"\]\.rh0: unknown parameter of system "sph"; its parameters: h, rho0, /,
+    /: scene\.systems\["sph"\]\.rh0: unknown parameter of system "sph"; did you mean "rho0"\?; its parameters: h, rho0, /,
   ],
   [
     "rho0: 0",
@@ -240,4 +240,49 @@ Deno.test("resolveCases: every case under the paper's setup, variants on request
   await t.step("an unknown variant is a usage error naming the valid ones", () => {
     assert.throws(() => fig9(["paper", "warm"]), /unknown setup "warm"; setups: paper, /);
   });
+});
+
+Deno.test("loadSceneFile: only a regular file within 16 MiB is read", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "mergesplit-suite-" });
+  try {
+    const refused = (path: string, why: RegExp) => {
+      const t0 = performance.now();
+      assert.throws(
+        () => loadSceneFile(path),
+        (e: unknown) => e instanceof SceneFileError && why.test(e.message),
+        `${path}: expected ${why}`,
+      );
+      assert.ok(performance.now() - t0 < 2000, `${path}: refused at once`);
+    };
+    refused(
+      "/dev/zero",
+      /^scene file \/dev\/zero: is a character device, not a regular file; pass the path of a file$/,
+    );
+    refused(dir, /^scene file .*: is a directory, not a regular file/);
+    const big = `${dir}/big.json`;
+    Deno.writeTextFileSync(big, " ".repeat(16 * 2 ** 20) + "{}");
+    refused(
+      big,
+      /^scene file .*big\.json: is longer than the limit of 16 MiB \(16 MiB\); pass the right file$/,
+    );
+    refused(`${dir}/missing.json`, /^scene file .*: cannot be read \(No such file/);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("loadSceneFile: a misspelt key is an error naming the nearest valid key", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "mergesplit-suite-" });
+  try {
+    check(sceneFile(dir, { name: "durationn", mutate: (s) => (s.durationn = 9) }), {
+      name: "durationn",
+      message: /scene\.durationn: unknown key; did you mean "duration"\?/,
+    });
+    check(sceneFile(dir, { name: "velocty", mutate: (s) => (s.bodies[1].velocty = [0, 9, 0]) }), {
+      name: "velocty",
+      message: /scene\.bodies\[1\]\.velocty: unknown key; did you mean "velocity"\?/,
+    });
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });

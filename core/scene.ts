@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { didYouMean } from "./nearest_name.ts";
 import { checkParam, ParamError, type ParamSchema, type ParamSpec } from "./params.ts";
 import { SOLID_SHAPE_TYPES, type SolidShape, solidShapeBounds } from "./solid_shape.ts";
 import type { Vec3 } from "./vec3.ts";
@@ -208,6 +209,84 @@ function obj(v: unknown, field: string): Obj {
   }
   return v as Obj;
 }
+/** The keys of a scene's objects, by where they appear; any other key is an error. */
+const KEYS = {
+  scene: [
+    "id",
+    "scale",
+    "figure",
+    "description",
+    "seed",
+    "gravity",
+    "domain",
+    "radius",
+    "dt",
+    "cfl",
+    "duration",
+    "metricsEvery",
+    "bodies",
+    "systems",
+    "handlers",
+    "applicableHandlers",
+    "notes",
+    "damBreak",
+  ],
+  box: ["min", "max"],
+  cfl: ["referenceSpeed", "fraction"],
+  cloth: [
+    "kind",
+    "name",
+    "system",
+    "origin",
+    "rows",
+    "cols",
+    "spacing",
+    "particleMass",
+    "stretch",
+    "shear",
+    "bend",
+    "damping",
+    "pinned",
+  ],
+  fluid: ["kind", "name", "system", "shape", "spacing", "jitter", "velocity", "particleMass"],
+  solid: [
+    "kind",
+    "name",
+    "system",
+    "shape",
+    "spacing",
+    "density",
+    "bulkModulus",
+    "fractureEnergy",
+    "horizon",
+    "breakable",
+    "dampingRatio",
+    "velocity",
+    "pinned",
+  ],
+  cylinder: ["type", "base", "radius", "height"],
+  sphere: ["type", "center", "radius"],
+  torus: ["type", "center", "majorRadius", "minorRadius"],
+  bowl: ["type", "center", "radius", "thickness"],
+  damBreak: ["backWallX", "floorY", "columnWidth"],
+} as const;
+
+/**
+ * Throws a {@link SceneError} on the first key of `o` (the object at `field`) that is not one of
+ * `keys`, naming the nearest valid key (a misspelt `durationn` would otherwise be ignored, and
+ * the scene run without the value meant).
+ */
+function onlyKeys(o: Obj, keys: readonly string[], field: string): void {
+  for (const key of Object.keys(o)) {
+    if (keys.includes(key)) continue;
+    throw new SceneError(
+      `${field}${field ? "." : ""}${key}`,
+      `unknown key${didYouMean(key, keys)} (the keys here: ${keys.join(", ")}); ` +
+        "fix its spelling or remove it",
+    );
+  }
+}
+
 function num(
   o: Obj,
   key: string,
@@ -297,6 +376,11 @@ function validateSolidShape(
 ): void {
   const { spacing, domain } = options;
   const type = str(shape, "type", f, SOLID_SHAPE_TYPES);
+  onlyKeys(
+    shape,
+    type === "box" ? ["type", ...KEYS.box] : KEYS[type as Exclude<SolidShape["type"], "box">],
+    f,
+  );
   const atLeast = (name: string, v: number, min: number, what: string) => {
     if (v < min * (1 - 1e-9)) {
       throw new SceneError(`${f}.${name}`, `${v} ${what} (needs >= ${min} at spacing ${spacing})`);
@@ -368,12 +452,17 @@ function validateSolid(
   }
   num(b, "dampingRatio", f, { min: 0 });
   vec(b, "velocity", f);
-  if (b.pinned !== undefined) boxOf(obj(b.pinned, `${f}.pinned`), `${f}.pinned`);
+  if (b.pinned !== undefined) {
+    const pinned = obj(b.pinned, `${f}.pinned`);
+    onlyKeys(pinned, KEYS.box, `${f}.pinned`);
+    boxOf(pinned, `${f}.pinned`);
+  }
 }
 
 /** The {@link DamBreakProbe} of a scene: the wall and floor inside the domain, a > 0 fits in it. */
 function validateDamBreak(raw: unknown, domain: { min: Vec3; max: Vec3 }): void {
   const d = obj(raw, "damBreak");
+  onlyKeys(d, KEYS.damBreak, "damBreak");
   const wall = num(d, "backWallX", "damBreak");
   const floor = num(d, "floorY", "damBreak");
   const a = num(d, "columnWidth", "damBreak", { gt: 0 });
@@ -417,9 +506,9 @@ function validateSystems(group: Obj, known: Readonly<Record<string, ParamSchema>
       if (!Object.hasOwn(schema, name)) {
         throw new SceneError(
           `${f}.${name}`,
-          `unknown parameter of system ${JSON.stringify(id)}; its parameters: ${
-            Object.keys(schema).join(", ") || "(none)"
-          }`,
+          `unknown parameter of system ${JSON.stringify(id)}${
+            didYouMean(name, Object.keys(schema))
+          }; its parameters: ${Object.keys(schema).join(", ") || "(none)"}`,
         );
       }
       if (typeof value === "number" && Number.isNaN(value)) {
@@ -445,6 +534,7 @@ function validateSystems(group: Obj, known: Readonly<Record<string, ParamSchema>
  */
 export function validateScene(input: unknown, options: SceneValidationOptions = {}): Scene {
   const s = obj(input, "(root)");
+  onlyKeys(s, KEYS.scene, "");
   str(s, "id", "");
   str(s, "scale", "", SCALES);
   str(s, "figure", "");
@@ -453,6 +543,7 @@ export function validateScene(input: unknown, options: SceneValidationOptions = 
   num(s, "seed", "", { min: 0, max: 0xffffffff, int: true });
   vec(s, "gravity", "");
   const domain = obj(s.domain, "domain");
+  onlyKeys(domain, KEYS.box, "domain");
   const dmin = vec(domain, "min", "domain");
   const dmax = vec(domain, "max", "domain");
   for (const [name, v] of [["min", dmin], ["max", dmax]] as const) {
@@ -475,6 +566,7 @@ export function validateScene(input: unknown, options: SceneValidationOptions = 
   const radius = num(s, "radius", "", { gt: 0 });
   const dt = num(s, "dt", "", { gt: 0 });
   const cfl = obj(s.cfl, "cfl");
+  onlyKeys(cfl, KEYS.cfl, "cfl");
   const refSpeed = num(cfl, "referenceSpeed", "cfl", { gt: 0 });
   const fraction = num(cfl, "fraction", "cfl", { gt: 0, max: 1 });
   if (refSpeed * dt > fraction * radius * (1 + 1e-9)) {
@@ -496,6 +588,7 @@ export function validateScene(input: unknown, options: SceneValidationOptions = 
     const f = `bodies[${i}]`;
     const b = obj(raw, f);
     const kind = str(b, "kind", f, ["cloth", "fluid", "solid"]);
+    onlyKeys(b, KEYS[kind as Body["kind"]], f);
     const name = str(b, "name", f);
     if (names.has(name)) {
       throw new SceneError(
@@ -545,6 +638,7 @@ export function validateScene(input: unknown, options: SceneValidationOptions = 
     } else {
       const shape = obj(b.shape, `${f}.shape`);
       const type = str(shape, "type", `${f}.shape`, ["cylinder", "box"]);
+      onlyKeys(shape, type === "box" ? ["type", ...KEYS.box] : KEYS.cylinder, `${f}.shape`);
       if (type === "cylinder") {
         const base = vec(shape, "base", `${f}.shape`);
         const r = num(shape, "radius", `${f}.shape`, { gt: 0 });

@@ -104,7 +104,7 @@ Deno.test("knownSystems: unknown system ids, names and parameters are named", ()
   );
   bad(
     (s) => (s.systems.sph.rh0 = 1000),
-    /^scene\.systems\["sph"\]\.rh0: unknown parameter of system "sph"; its parameters: h, rho0, stiffness, viscosity$/,
+    /^scene\.systems\["sph"\]\.rh0: unknown parameter of system "sph"; did you mean "rho0"\?; its parameters: h, rho0, stiffness, viscosity$/,
   );
   bad((s) => (s.systems.sph = 3), /^scene\.systems\["sph"\]: must be an object, got 3$/);
 });
@@ -153,4 +153,28 @@ Deno.test("the domain must fit the GPU's f32 positions", () => {
   const edge = scene();
   edge.domain = { min: [-F32_MAX, -1, -1], max: [F32_MAX, 1, 1] };
   validateScene(edge);
+});
+
+Deno.test("misspelt keys are errors naming the key and the nearest valid one", () => {
+  const unknown = (field: string, near: string) =>
+    new RegExp(
+      `^scene\\.${
+        field.replace(/[.[\]]/g, "\\$&")
+      }: unknown key; did you mean "${near}"\\? \\(the keys here: `,
+    );
+  bad((s) => (s.durationn = 5), unknown("durationn", "duration"));
+  bad((s) => (s.bodies[1].velocty = [0, 5, 0]), unknown("bodies[1].velocty", "velocity"));
+  bad((s) => (s.bodies[0].pined = "edges"), unknown("bodies[0].pined", "pinned"));
+  bad((s) => (s.bodies[1].shape.mx = [0, 0, 0]), unknown("bodies[1].shape.mx", "max"));
+  bad((s) => (s.domain.mins = [0, 0, 0]), unknown("domain.mins", "min"));
+  bad((s) => (s.cfl.fracton = 0.5), unknown("cfl.fracton", "fraction"));
+  bad(
+    (s) => (s.zzzzzzzz = 1),
+    /^scene\.zzzzzzzz: unknown key \(the keys here: id, scale, .*\); fix its spelling or remove it$/,
+  );
+  // the misspelling is named even where it replaces the key it means
+  bad((s) => {
+    s.durationn = s.duration;
+    delete s.duration;
+  }, unknown("durationn", "duration"));
 });
