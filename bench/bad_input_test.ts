@@ -8,6 +8,9 @@ import { parseBenchArgs } from "./cli.ts";
 import { checkRunPlan } from "./run_plan_check.ts";
 import { resolveCases, UsageError } from "./suite.ts";
 import { runBench } from "./main.ts";
+import { suiteSweeps } from "./sweep.ts";
+import { getSuite } from "./suites.ts";
+import { HANDLERS } from "../gpu/handlers/registry.ts";
 
 const usage = (re: RegExp) => (e: unknown) =>
   e instanceof UsageError && re.test(e.message) && !e.message.includes("\n");
@@ -163,4 +166,36 @@ Deno.test("the run header names the scale a scene file runs at, not --scale's de
     [console.error, console.log] = [error, log];
     Deno.removeSync(dir, { recursive: true });
   }
+});
+
+Deno.test("a --param that a sweep also sets is refused naming both, never silently ignored", () => {
+  assert.throws(
+    () =>
+      parseBenchArgs([
+        ...["--handler", "penalty", "--param", "penalty.stiffness=5"],
+        ...["--sweep", "penalty.stiffness=1e2..1e6:3"],
+      ]),
+    usage(
+      /^--param penalty\.stiffness=5 and --sweep penalty\.stiffness=… both set penalty\.stiffness; drop the --param/,
+    ),
+  );
+  // another parameter of the swept handler, or the same name of another handler, is fine
+  const ok = parseBenchArgs([
+    ...["--param", "penalty.stiffness=5", "--sweep", "penalty-weak.stiffness=1,2"],
+  ]);
+  assert.deepEqual(ok.params, { penalty: { stiffness: 5 } });
+  // a suite's own sweep (claims: merge-split at swept time steps, penalty at swept stiffness)
+  const cases = resolveCases({
+    scenes: ["fig3-ball-cloth-high"],
+    handlers: ["penalty"],
+    scale: "small",
+    suite: "claims",
+    seeds: ["scene"],
+  });
+  const swept = suiteSweeps(cases, getSuite("claims"), { knownHandlers: [...HANDLERS.keys()] });
+  assert.ok(swept.some((c) => c.sweep?.["penalty.stiffness"] !== undefined));
+  assert.throws(
+    () => checkRunPlan(swept, { params: { penalty: { stiffness: 5 } } }),
+    usage(/^--param penalty\.stiffness=5 and the suite's sweep of penalty\.stiffness both set it/),
+  );
 });

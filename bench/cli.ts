@@ -238,6 +238,26 @@ export function parseVariants(values: readonly string[]): string[] {
   return out;
 }
 
+/**
+ * Throws a {@link UsageError} naming both options when a `--param` sets a parameter a `--sweep`
+ * varies (the sweep's values would replace it in every case, and the `--param` be ignored).
+ */
+export function checkParamsNotSwept(
+  params: Readonly<Record<string, Readonly<Record<string, number>>>>,
+  sweeps: readonly Sweep[],
+): void {
+  for (const s of sweeps) {
+    if (s.target.kind !== "handler") continue;
+    const set = params[s.target.handler]?.[s.target.param];
+    if (set !== undefined) {
+      throw new UsageError(
+        `--param ${s.key}=${set} and --sweep ${s.key}=… both set ${s.key}; drop the --param (the ` +
+          "sweep runs each value) or the --sweep",
+      );
+    }
+  }
+}
+
 /** Parses the bench's arguments; throws a {@link UsageError} for anything unknown or invalid. */
 export function parseBenchArgs(args: readonly string[]): BenchOptions {
   let values;
@@ -307,6 +327,7 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
   const sweeps = (values.sweep ?? []).map((s) =>
     parseSweep(s, { knownHandlers: [...HANDLERS.keys()] })
   );
+  checkParamsNotSwept(params, sweeps);
   const coupling = values.coupling as CouplingReading | undefined;
   if (coupling !== undefined && !COUPLING_READINGS.includes(coupling)) {
     throw new UsageError(

@@ -24,7 +24,8 @@ export interface RunPlanOptions {
 /**
  * Throws a {@link UsageError} when a case would run more than {@link MAX_STEPS} steps (a
  * `--duration` far beyond the scene's dt), when an explicit warm-up leaves a case no measured
- * step, or when `--param` names a handler that none of the cases runs (it would be ignored).
+ * step, when `--param` names a handler that none of the cases runs (it would be ignored), or sets a
+ * parameter that a case's sweep varies (its value would be ignored there).
  */
 export function checkRunPlan(cases: readonly CaseSpec[], options: RunPlanOptions): void {
   for (const c of cases) {
@@ -44,6 +45,18 @@ export function checkRunPlan(cases: readonly CaseSpec[], options: RunPlanOptions
         `--warmup ${options.warmup} leaves no measured step: ${label} runs ${steps} steps; ` +
           `give --warmup below ${steps} or more --steps`,
       );
+    }
+  }
+  for (const c of cases) {
+    for (const key of Object.keys(c.sweep ?? {})) {
+      const [handler, param] = key.split(/\.(.*)/s);
+      const set = options.params?.[handler]?.[param];
+      if (handler !== "scene" && set !== undefined) {
+        throw new UsageError(
+          `--param ${key}=${set} and the suite's sweep of ${key} both set it; drop the ` +
+            "--param (the sweep runs each value) or run the cases without the suite",
+        );
+      }
     }
   }
   const running = new Set(cases.map((c) => c.handler));

@@ -198,13 +198,47 @@ function isRebuild(s: Sweep): boolean {
   return s.target.kind === "scene" && REBUILD_FIELDS.includes(s.target.field);
 }
 
+/** Most cases one run may hold (sweeps' product included): about a day at 10 s a case. */
+export const MAX_CASES = 10_000;
+
+/**
+ * How many cases {@link expandSweeps} would make of `cases` (each case times the value counts of
+ * the sweeps that apply to it), counted without making them.
+ */
+export function sweptCaseCount(cases: readonly CaseSpec[], sweeps: readonly Sweep[]): number {
+  let total = 0;
+  for (const c of cases) {
+    total += sweeps.reduce(
+      (n, s) =>
+        s.target.kind === "handler" && c.handler !== s.target.handler ? n : n * s.values.length,
+      1,
+    );
+  }
+  return total;
+}
+
+/**
+ * Throws a {@link UsageError} when `count` cases are more than {@link MAX_CASES} (`what` says where
+ * they come from), before anything is made for them.
+ */
+export function checkCaseCount(count: number, what: string): void {
+  if (count > MAX_CASES) {
+    throw new UsageError(
+      `${what} make ${count.toLocaleString("en")} cases, more than ${
+        MAX_CASES.toLocaleString("en")
+      } per run; sweep fewer values (a..b:n with a smaller n), or split the run`,
+    );
+  }
+}
+
 /**
  * Every case of `cases` once per combination of the sweeps' values that apply to it: a handler
  * sweep multiplies the cases of its handler (its value goes into the case's parameters), a scene
  * sweep every case (its value replaces the scene field). A case no sweep applies to stays as it
  * is; a swept one has its handler parameters resolved and checked again (`checkedCase`), at its
- * final values. Throws a {@link UsageError} when a handler sweep matches no case or a swept value
- * is out of its parameter's range.
+ * final values. Throws a {@link UsageError} when a handler sweep matches no case, when the cases
+ * would be more than {@link MAX_CASES} (counted first) or a swept value is out of its parameter's
+ * range.
  */
 export function expandSweeps(cases: readonly CaseSpec[], sweeps: readonly Sweep[]): CaseSpec[] {
   for (const s of sweeps) {
@@ -232,6 +266,12 @@ export function expandSweeps(cases: readonly CaseSpec[], sweeps: readonly Sweep[
       );
     }
   }
+  checkCaseCount(
+    sweptCaseCount(cases, sweeps),
+    `the sweeps (${
+      sweeps.map((s) => `${s.key}: ${s.values.length} values`).join(", ")
+    }) over ${cases.length} cases`,
+  );
   // a speed or a speed of sound rebuilds the scene, so they go first and the others apply on top
   const ordered = [...sweeps].sort((a, b) => Number(isRebuild(b)) - Number(isRebuild(a)));
   let out: CaseSpec[] = [...cases];

@@ -3,7 +3,14 @@ import { PAPER_SETUP, sceneUnder } from "../core/setups.ts";
 import { getScene } from "../scenes/catalog.ts";
 import { HANDLERS } from "../gpu/handlers/registry.ts";
 import { resolveCases, UsageError } from "./suite.ts";
-import { expandSweeps, parseSweep, suiteSweeps, sweepValues } from "./sweep.ts";
+import {
+  expandSweeps,
+  MAX_CASES,
+  parseSweep,
+  suiteSweeps,
+  sweepValues,
+  sweptCaseCount,
+} from "./sweep.ts";
 import { getSuite } from "./suites.ts";
 
 const known = { knownHandlers: [...HANDLERS.keys()] };
@@ -269,4 +276,34 @@ Deno.test("a suite's sweeps: claims (r) and (s) in the claims suite", () => {
   // a suite without sweeps is left as it is
   const plain = resolveCases({ scenes: [], handlers: [], scale: "small", suite: "default" });
   assert.deepEqual(suiteSweeps(plain, getSuite("default"), known), plain);
+});
+
+Deno.test("the sweeps' product is capped before a case is made (three sweeps of 1,000 values)", () => {
+  const known = { knownHandlers: [...HANDLERS.keys()] };
+  const cases = resolveCases({
+    scenes: ["fig4-fluid-cloth"],
+    handlers: ["penalty"],
+    scale: "tiny",
+  });
+  const sweeps = [
+    parseSweep("penalty.stiffness=1..1e6:1000", known),
+    parseSweep("scene.dt=1e-5..1e-3:1000", known),
+    parseSweep("scene.speed=1..10:1000", known),
+  ];
+  assert.equal(sweptCaseCount(cases, sweeps), 1e9);
+  const t0 = performance.now();
+  assert.throws(
+    () => expandSweeps(cases, sweeps),
+    (e: unknown) =>
+      e instanceof UsageError && !e.message.includes("\n") &&
+      e.message.startsWith(
+        "the sweeps (penalty.stiffness: 1000 values, scene.dt: 1000 values, scene.speed: 1000 " +
+          "values) over 1 cases make 1,000,000,000 cases, more than 10,000 per run;",
+      ),
+  );
+  assert.ok(performance.now() - t0 < 1000, "refused at once, nothing expanded");
+  // below the cap the cases are made
+  const two = [parseSweep("penalty.stiffness=1..1e6:100", known)];
+  assert.equal(expandSweeps(cases, two).length, 100);
+  assert.equal(MAX_CASES, 10_000);
 });
