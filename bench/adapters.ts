@@ -12,6 +12,7 @@ import {
 } from "../gpu/runtime/adapter_request.ts";
 import type { Backend } from "../gpu/runtime/device.ts";
 import { UsageError } from "./suite.ts";
+import { DeviceLease } from "./device_lease.ts";
 
 /** An adapter as `--list-adapters` shows it. */
 export interface AdapterListing {
@@ -90,4 +91,29 @@ export async function resolveAdapter(value: string): Promise<AdapterChoice> {
     );
   }
   return hit.choice;
+}
+
+/**
+ * The device of a run on the adapter `choice`, acquired before its first case, so that a choice
+ * this machine cannot serve (`--adapter metal` on Linux, an adapter whose limits are too low, a
+ * `MERGESPLIT_STORAGE_BUFFERS` it does not offer) is a {@link UsageError} naming the adapters it
+ * has (exit status 2) rather than a run of failed cases. The caller gives the lease back.
+ */
+export async function leaseAdapter(choice: AdapterChoice): Promise<DeviceLease> {
+  const lease = new DeviceLease({ adapter: choice });
+  try {
+    await lease.get();
+    return lease;
+  } catch (e) {
+    lease.release();
+    const found = (await listAdapters()).map((a) => `${a.index} (${a.choice}): ${a.description}`);
+    throw new UsageError(
+      `--adapter ${choice}: ${
+        (e as Error).message.replaceAll("\n", " ").replace(/[.\s]*$/, "")
+      }. Adapters on this ` +
+        `machine: ${found.join("; ") || "none"}; valid --adapter values: ${
+          PREFERENCES.join(", ")
+        }, a backend (${BACKENDS.join(", ")}), backend:preference, or one of those`,
+    );
+  }
 }

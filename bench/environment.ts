@@ -6,6 +6,9 @@
  */
 import os from "node:os";
 import type { AdapterRecord, Environment } from "../core/result.ts";
+import { BACKENDS } from "../gpu/runtime/adapter_request.ts";
+import { STORAGE_BUFFERS_ENV } from "../gpu/runtime/device.ts";
+import { UsageError } from "./suite.ts";
 
 export type { Environment } from "../core/result.ts";
 
@@ -45,4 +48,34 @@ export function captureEnvironment(adapter: AdapterRecord): Environment {
     git: gitState(),
     webgpuBackend: Deno.env.get("DENO_WEBGPU_BACKEND") ?? null,
   };
+}
+
+/**
+ * Checks the environment variables that steer WebGPU before a run starts (exit status 2 rather
+ * than a run of failed cases): `DENO_WEBGPU_BACKEND` must be a backend or a comma list of them
+ * (`vulkan`, `metal`, `dx12`, `gl`), {@link STORAGE_BUFFERS_ENV} a decimal integer ≥ 1 (the
+ * adapter's own limit is checked when its device is acquired). Throws a {@link UsageError} naming
+ * the variable, its value and the valid ones.
+ */
+export function checkWebgpuEnvironment(
+  env: Readonly<Record<string, string>> = Deno.env.toObject(),
+) {
+  const backend = env.DENO_WEBGPU_BACKEND;
+  if (backend !== undefined) {
+    const names = backend.split(",").map((b) => b.trim().toLowerCase());
+    if (names.some((b) => !(BACKENDS as readonly string[]).includes(b))) {
+      throw new UsageError(
+        `DENO_WEBGPU_BACKEND="${backend}" is not a WebGPU backend; valid: ${
+          BACKENDS.join(", ")
+        } (or a comma list of them); unset it to let the harness try each`,
+      );
+    }
+  }
+  const buffers = env[STORAGE_BUFFERS_ENV];
+  if (buffers !== undefined && buffers !== "" && !/^\s*[1-9]\d{0,5}\s*$/.test(buffers)) {
+    throw new UsageError(
+      `${STORAGE_BUFFERS_ENV}="${buffers}" must be a decimal integer, the storage buffers per ` +
+        "shader stage to ask for (8 to the adapter's limit, e.g. 8); unset it for the default",
+    );
+  }
 }

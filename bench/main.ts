@@ -12,7 +12,8 @@
  */
 import { getScene, sceneIds } from "../scenes/catalog.ts";
 import { HANDLERS } from "../gpu/handlers/registry.ts";
-import { formatAdapter, listAdapters, resolveAdapter } from "./adapters.ts";
+import { formatAdapter, leaseAdapter, listAdapters, resolveAdapter } from "./adapters.ts";
+import type { DeviceLease } from "./device_lease.ts";
 import { type BenchOptions, parseBenchArgs, USAGE } from "./cli.ts";
 import { OutputDirError, prepareOutputDir, RESULTS_NAME } from "./output_dir.ts";
 import { claimOutputDir } from "./output_claim.ts";
@@ -27,7 +28,7 @@ import { expandSweeps, suiteSweeps } from "./sweep.ts";
 import { getSuite, SUITES } from "./suites.ts";
 import { verifyCommand } from "./verify.ts";
 import type { CaseRecord, CaseStatus } from "../core/result.ts";
-import { captureEnvironment } from "./environment.ts";
+import { captureEnvironment, checkWebgpuEnvironment } from "./environment.ts";
 
 /** The statuses of a case that did not run to its end: exit status 1. */
 export const CASE_FAILED: readonly CaseStatus[] = ["failed", "timeout", "gpu-timeout"];
@@ -136,6 +137,7 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
       for (const a of await listAdapters()) console.log(formatAdapter(a));
       return { exitCode: 0 };
     }
+    checkWebgpuEnvironment();
     const adapter = await resolveAdapter(opts.adapter);
     if (opts.verify) return { exitCode: await verifyCommand(opts.verify, { adapter }) };
     const resolved = resolveCases({
@@ -157,12 +159,17 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
     checkRunPlan(cases, opts);
     const placed = await selectShard(cases, opts.shard);
     const out = opts.out ?? defaultOutDir();
-    prepareOutputDir(out, { append: opts.append });
-    const claim = claimOutputDir(out, { append: opts.append });
+    const devices = await leaseAdapter(adapter);
     try {
-      return await runPlaced(placed, { opts, adapter, out, total: cases.length });
+      prepareOutputDir(out, { append: opts.append });
+      const claim = claimOutputDir(out, { append: opts.append });
+      try {
+        return await runPlaced(placed, { opts, adapter, devices, out, total: cases.length });
+      } finally {
+        claim.release();
+      }
     } finally {
-      claim.release();
+      devices.release();
     }
   } catch (e) {
     if (e instanceof UsageError || e instanceof SceneFileError || e instanceof OutputDirError) {
@@ -179,7 +186,13 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
  */
 async function runPlaced(
   placed: Awaited<ReturnType<typeof selectShard>>,
-  ctx: { opts: BenchOptions; adapter: AdapterChoice; out: string; total: number },
+  ctx: {
+    opts: BenchOptions;
+    adapter: AdapterChoice;
+    devices: DeviceLease;
+    out: string;
+    total: number;
+  },
 ): Promise<BenchOutcome> {
   const { opts, adapter, out } = ctx;
   const resultsFile = `${out}/${RESULTS_NAME}`;
@@ -215,6 +228,7 @@ async function runPlaced(
       timeout: opts.timeout,
     }, {
       resultsFile,
+      devices: ctx.devices,
       environment: captureEnvironment,
       progress,
       interrupted: () => interrupt.by !== null,
