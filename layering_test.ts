@@ -186,6 +186,12 @@ const RULES: Rule[] = [
     tests: true,
   },
   {
+    name: "examples/ and docs/ import only core/, their own folder",
+    appliesTo: (f) => within(f, "examples/", "docs/"),
+    allows: (f, t) => within(t, CORE, f.slice(0, f.indexOf("/") + 1)),
+    tests: true,
+  },
+  {
     // web/ is the top of the browser bench, as cli.ts is of the Deno one: it may import anything
     name: "nothing outside web/ imports web/",
     appliesTo: (f) => !within(f, "web/"),
