@@ -123,7 +123,12 @@ export function loadSceneFile(path: string, options: { memoryBytes?: number } = 
     text = readTextLimited(path, MAX_SCENE_FILE_BYTES);
   } catch (e) {
     const why = (e as Error).message;
-    throw new SceneFileError(path, e instanceof InputLimitError ? why : `cannot be read (${why})`);
+    throw new SceneFileError(
+      path,
+      e instanceof InputLimitError
+        ? `${why}; pass the path of a scene file (\`deno task scene\` writes one)`
+        : `cannot be read (${why})`,
+    );
   }
   try {
     const scene = sceneFromJson(text, {

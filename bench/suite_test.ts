@@ -256,14 +256,14 @@ Deno.test("loadSceneFile: only a regular file within 16 MiB is read", () => {
     };
     refused(
       "/dev/zero",
-      /^scene file \/dev\/zero: is a character device, not a regular file; pass the path of a file$/,
+      /^scene file \/dev\/zero: is a character device, not a regular file; pass the path of a scene file \(`deno task scene` writes one\)$/,
     );
     refused(dir, /^scene file .*: is a directory, not a regular file/);
     const big = `${dir}/big.json`;
     Deno.writeTextFileSync(big, " ".repeat(16 * 2 ** 20) + "{}");
     refused(
       big,
-      /^scene file .*big\.json: is longer than the limit of 16 MiB \(16 MiB\); pass the right file$/,
+      /^scene file .*big\.json: is longer than the limit of 16 MiB \(16 MiB\); pass the path of a scene file/,
     );
     refused(`${dir}/missing.json`, /^scene file .*: cannot be read \(No such file/);
   } finally {

@@ -9,6 +9,8 @@ import { resolveCases } from "./suite.ts";
 import { expandSweeps, parseSweep, sweptScene } from "./sweep.ts";
 import { verifyCommand, verifyResults } from "./verify.ts";
 import { captureEnvironment } from "./environment.ts";
+import { caseConfigHash } from "./config_hash.ts";
+import { sceneToJson } from "../core/scene.ts";
 
 /** {@link verifyCommand} on `file` with its output captured (no case reaches the GPU here). */
 async function verify(file: string) {
@@ -188,4 +190,63 @@ Deno.test({
       Deno.removeSync(dir, { recursive: true });
     }
   },
+});
+
+Deno.test("--verify: an edited scene file is 'the configuration changed', not a mismatch", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "mergesplit-verify-changed-" });
+  try {
+    const sceneFile = `${dir}/fig4.json`;
+    const scene = getScene("fig4-fluid-cloth", { scale: "tiny" });
+    Deno.writeTextFileSync(sceneFile, sceneToJson(scene));
+    const [spec] = resolveCases({
+      scenes: [sceneFile],
+      handlers: ["merge-split"],
+      scale: "tiny",
+    });
+    const configHash = await caseConfigHash({
+      scene: spec.scene,
+      handler: "merge-split",
+      handlerParams: spec.handlerParams,
+      coupling: "own-part",
+      steps: 10,
+      warmup: 2,
+      repeat: 3,
+    });
+    const record = JSON.parse(unfinished("ok")) as CaseRecord;
+    Object.assign(record, {
+      sceneSource: sceneFile,
+      stateHash: "f".repeat(64),
+      configHash,
+      protocol: { warmupSteps: 2, repeats: 3, timeoutSeconds: 60 },
+    });
+    const file = `${dir}/results.jsonl`;
+    Deno.writeTextFileSync(file, recordLine(record));
+    // the scene file edited after the run: gravity doubled
+    Deno.writeTextFileSync(sceneFile, sceneToJson({ ...scene, gravity: [0, -19.62, 0] }));
+    const r = await verify(file);
+    assert.equal(r.code, 1);
+    assert.deepEqual(r.err, []);
+    assert.match(
+      r.out[0],
+      /^CHANGED  fig4-fluid-cloth × merge-split: the configuration changed since it was recorded \(config hash [0-9a-f]{12} then, [0-9a-f]{12} now: its scene file .*fig4\.json was edited, or a default of the harness changed\), so its state cannot be compared; not re-run/,
+    );
+    assert.equal(
+      r.out[1],
+      "0 of 0 cases reproduced their state hash; 1 case(s) not compared: the configuration changed",
+    );
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("--verify: /dev/zero and a directory are refused at once, in one line", async () => {
+  for (const path of ["/dev/zero", "/"]) {
+    const r = await verify(path);
+    assert.equal(r.code, 2);
+    assert.deepEqual(r.err, [
+      `mergesplit bench: --verify ${path}: cannot read it: is ${
+        path === "/" ? "a directory" : "a character device"
+      }, not a regular file; pass the path of a results.jsonl written by deno task bench`,
+    ]);
+  }
 });

@@ -56,7 +56,7 @@ function fileKind(info: Deno.FileInfo): string {
 function openRegular(path: string): Deno.FsFile {
   const refuse = (info: Deno.FileInfo) => {
     if (info.isFile) return;
-    throw new InputLimitError(`is ${fileKind(info)}, not a regular file; pass the path of a file`);
+    throw new InputLimitError(`is ${fileKind(info)}, not a regular file`);
   };
   refuse(Deno.statSync(path)); // before opening: opening a FIFO waits for a writer
   const file = Deno.openSync(path, { read: true });
@@ -88,7 +88,7 @@ export function readTextLimited(path: string, maxBytes: number): string {
       throw new InputLimitError(
         `is longer than the limit of ${formatBytes(maxBytes)} (${
           formatBytes(Math.max(n, file.statSync().size))
-        }); pass the right file`,
+        })`,
       );
     }
     return new TextDecoder().decode(buf.subarray(0, n));
