@@ -315,6 +315,8 @@ export async function runOne(
                 breakableParticles: engine.particles.bodies.filter(isBreakableSolid)
                   .reduce((n, b) => n + b.count, 0),
                 fluid: scene.bodies.some((b) => b.kind === "fluid"),
+                fluidParticles: engine.particles.bodies.filter((b) => b.kind === "fluid")
+                  .reduce((n, b) => n + b.count, 0),
                 damBreak: scene.damBreak && {
                   columnWidth: scene.damBreak.columnWidth,
                   gravity: Math.hypot(...scene.gravity),
