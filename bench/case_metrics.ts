@@ -56,6 +56,27 @@ export interface CaseMetrics {
   nanCount: number;
   /** NaN/Inf appeared, or the max speed exceeded 10× the reference speed. */
   exploded: boolean;
+  /** Time (s) of the first sample that blew up ({@link blewUp}); NaN when none did. */
+  blowUpTime: number;
+  /**
+   * Scenes with fluid: the most fluid particles bouncing back with high velocity (`fastRebound`,
+   * moving up faster than `FAST_REBOUND_FRACTION` × the reference speed) at any sample before the
+   * blow-up, as a fraction of the fluid particles (Fig. 4's "bouncing back with high velocity").
+   */
+  fastReboundFraction?: number;
+  /**
+   * The fragment statistics (as `fragments`, `significantFragments`, `largestFragmentShare`) at the
+   * last sample before the blow-up, the end when the run did not blow up: how a solid broke before
+   * the numbers stopped meaning anything (Fig. 5's strong forces "crumble" the wall, then blow up).
+   */
+  fragmentsBeforeBlowUp: number;
+  significantFragmentsBeforeBlowUp: number;
+  largestFragmentShareBeforeBlowUp: number;
+  /**
+   * `significantFragments` at the first sample with a broken bond (NaN when nothing broke): 1 when
+   * the first fractures are small cracks in a solid still whole (Fig. 8's dam break).
+   */
+  significantFragmentsAtFirstFracture: number;
   /** Max cloth displacement from rest, in radii. */
   sheetDeflection: number;
   /** The cloth's displacement at the last sample, in radii (the state the run ends in). */
@@ -194,6 +215,8 @@ export interface SummaryOptions {
   breakableParticles?: number;
   /** Whether the scene has fluid: the fluid-validity fields are added. */
   fluid?: boolean;
+  /** Fluid particles: the denominator of `fastReboundFraction` (absent or 0: no fluid). */
+  fluidParticles?: number;
   /**
    * Dam-break scenes: column width a (m), |g| (m/s²) and the tank's length from the back wall (m),
    * recorded in the summary with the surge front's and the column's errors against Martin & Moyce;
@@ -230,6 +253,46 @@ function damBreakSummary(
   };
 }
 
+/** A sample whose speed exceeds this × the reference speed has blown up ({@link blewUp}). */
+export const BLOW_UP_SPEED_RATIO = 10;
+
+/**
+ * Whether a sample shows the simulation blown up: a NaN or Inf position or velocity, a particle
+ * faster than {@link BLOW_UP_SPEED_RATIO} × the reference speed, or an energy that is not finite.
+ */
+export function blewUp(sample: MetricsSample, referenceSpeed: number): boolean {
+  const energy = sample.kinetic + sample.potential + sample.elastic;
+  return sample.nanCount > 0 || !(sample.maxSpeed <= BLOW_UP_SPEED_RATIO * referenceSpeed) ||
+    !Number.isFinite(energy);
+}
+
+/** The summary fields read before the blow-up (every sample when none blew up). */
+function beforeBlowUp(
+  series: readonly MetricsSample[],
+  options: SummaryOptions,
+): Pick<
+  CaseMetrics,
+  | "blowUpTime"
+  | "fastReboundFraction"
+  | "fragmentsBeforeBlowUp"
+  | "significantFragmentsBeforeBlowUp"
+  | "largestFragmentShareBeforeBlowUp"
+> {
+  const k = series.findIndex((r) => blewUp(r, options.referenceSpeed));
+  const sound = k < 0 ? series : series.slice(0, k);
+  const last = sound.at(-1);
+  const fastMost = sound.reduce((m, r) => Math.max(m, r.fastRebound ?? 0), 0);
+  return {
+    blowUpTime: k < 0 ? NaN : series[k].time,
+    ...(options.fluidParticles ? { fastReboundFraction: fastMost / options.fluidParticles } : {}),
+    fragmentsBeforeBlowUp: last?.fragments ?? 0,
+    significantFragmentsBeforeBlowUp: last?.significantFragments ?? 0,
+    largestFragmentShareBeforeBlowUp: options.breakableParticles
+      ? (last?.largestFragment ?? 0) / options.breakableParticles
+      : 0,
+  };
+}
+
 /** Summarises a metrics time series. */
 export function summariseMetrics(
   series: readonly MetricsSample[],
@@ -258,8 +321,8 @@ export function summariseMetrics(
     energyStart: first ? energy(first) : NaN,
     energyEnd: last ? energy(last) : NaN,
     nanCount,
-    exploded: nanCount > 0 || !(maxSpeedRatio <= 10) ||
-      series.some((r) => !Number.isFinite(energy(r))),
+    exploded: series.some((r) => blewUp(r, options.referenceSpeed)),
+    ...beforeBlowUp(series, options),
     sheetDeflection: max("sheetDeflection"),
     sheetDeflectionEnd: last?.sheetDeflection ?? 0,
     ...(options.sheetParticles
@@ -273,6 +336,8 @@ export function summariseMetrics(
     brokenBonds: last?.brokenBonds ?? 0,
     brokenFraction: options.breakableBonds ? (last?.brokenBonds ?? 0) / options.breakableBonds : 0,
     firstFracture: series.find((r) => r.brokenBonds > 0)?.time ?? NaN,
+    significantFragmentsAtFirstFracture: series.find((r) => r.brokenBonds > 0)
+      ?.significantFragments ?? NaN,
     solidInside: max("solidInside"),
     fragments: last?.fragments ?? 0,
     largestFragment: last?.largestFragment ?? 0,

@@ -131,3 +131,55 @@ Deno.test("case summary: fragment statistics of the brittle solids", () => {
   const none = summariseMetrics(series, { referenceSpeed: 1 });
   assert.equal(none.largestFragmentShare, 0, "no solid particles: no share");
 });
+
+Deno.test("case summary: what is read before the blow-up", async (t) => {
+  const ok = (time: number, values: Partial<MetricsSample> = {}) =>
+    sample({ time, maxSpeed: 2, largestFragment: 300, fragments: 5, ...values });
+  const options = { referenceSpeed: 1, breakableParticles: 600, fluidParticles: 200 };
+  await t.step("no blow-up: the end's fragments, the most fast rebounds", () => {
+    const s = summariseMetrics(
+      [ok(0.1, { fastRebound: 30 }), ok(0.2, { fastRebound: 4 })],
+      options,
+    );
+    assert.ok(Number.isNaN(s.blowUpTime));
+    assert.equal(s.exploded, false);
+    assert.equal(s.fastReboundFraction, 0.15);
+    assert.equal(s.fragmentsBeforeBlowUp, 5);
+    assert.equal(s.largestFragmentShareBeforeBlowUp, 0.5);
+  });
+  for (
+    const [why, bad] of [
+      ["a NaN", { nanCount: 3 }],
+      ["a particle past 10× the reference speed", { maxSpeed: 10.5 }],
+      ["an infinite energy", { kinetic: Infinity }],
+    ] as const
+  ) {
+    await t.step(`${why}: the samples before it`, () => {
+      const series = [
+        ok(0.1, { fastRebound: 10, significantFragments: 4 }),
+        ok(0.2, { fastRebound: 20, largestFragment: 30, fragments: 80, significantFragments: 6 }),
+        ok(0.3, { ...bad, fastRebound: 200, largestFragment: 1, fragments: 600 }),
+        ok(0.4, { fastRebound: 200, largestFragment: 1, fragments: 600 }),
+      ];
+      const s = summariseMetrics(series, options);
+      assert.equal(s.exploded, true);
+      assert.equal(s.blowUpTime, 0.3);
+      assert.equal(s.fastReboundFraction, 0.1);
+      assert.equal(s.fragmentsBeforeBlowUp, 80);
+      assert.equal(s.significantFragmentsBeforeBlowUp, 6);
+      assert.equal(s.largestFragmentShareBeforeBlowUp, 0.05);
+      assert.equal(s.fragments, 600, "the end's, as before");
+    });
+  }
+  await t.step("significant fragments at the first fracture", () => {
+    const s = summariseMetrics([
+      ok(0.1),
+      ok(0.2, { brokenBonds: 3, significantFragments: 1 }),
+      ok(0.3, { brokenBonds: 50, significantFragments: 4 }),
+    ], options);
+    assert.equal(s.significantFragmentsAtFirstFracture, 1);
+    assert.ok(
+      Number.isNaN(summariseMetrics([ok(0.1)], options).significantFragmentsAtFirstFracture),
+    );
+  });
+});

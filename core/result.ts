@@ -153,6 +153,15 @@ export const HANDLER_SAMPLE_KINDS: Readonly<Record<HandlerSampleField, "f32" | "
 };
 
 /**
+ * A fluid particle "bounces back with high velocity" (§6.1, Fig. 4: "Stronger forces lead to fluid
+ * particles bouncing back with high velocity") when it moves up, against gravity, faster than this
+ * fraction of the scene's reference speed (`cfl.referenceSpeed`, which the scenes set to 1.2× the
+ * impact speed): 0.6 of the speed it fell at, where a fluid hitting a sheet keeps almost none of
+ * it. The sample column `fastRebound` counts such particles. Fixed before any run of it (issue 46).
+ */
+export const FAST_REBOUND_FRACTION = 0.5;
+
+/**
  * The fields of one metrics sample row, in the GPU buffer's order and in the order of a record's
  * `metrics.series.fields` (definitions in `docs/metrics.md`): defined here once, for the metrics
  * kernels, the runner and the report's fixtures.
@@ -170,6 +179,7 @@ export const SAMPLE_FIELDS = [
   "sheetDeflection",
   "maxRebound",
   "fluidUpVelocity",
+  "fastRebound",
   ...HANDLER_SAMPLE_FIELDS,
   "brokenBonds",
   "solidInside",
@@ -358,6 +368,20 @@ function optional(path: string, v: unknown, kinds: readonly Kind[]): void {
   if (v !== undefined) expect(path, v, kinds);
 }
 
+/**
+ * Longest a case may have taken, in seconds (a year): a record's `wallSeconds` past it, negative
+ * or not finite is no run's (the report dates the run's end by it).
+ */
+export const MAX_CASE_SECONDS = 365 * 24 * 3600;
+
+/** Throws a {@link FieldError} unless `v` (the field at `path`), where present, is a duration. */
+function seconds(path: string, v: unknown): void {
+  if (v === undefined || (typeof v === "number" && v >= 0 && v <= MAX_CASE_SECONDS)) return;
+  throw new FieldError(
+    `field "${path}" must be seconds from 0 to ${MAX_CASE_SECONDS} (a year), got ${describe(v)}`,
+  );
+}
+
 /** Checks each own value of the object `o` (at `path`) is one of `kinds`. */
 function values(path: string, o: Record<string, unknown>, kinds: readonly Kind[]): void {
   for (const [k, v] of Object.entries(o)) expect(`${path}.${k}`, v, kinds);
@@ -408,6 +432,10 @@ function checkEnv(e: Obj): void {
   optional("env.browser", e.browser, ["object"]);
   if (e.browser) expect("env.browser.userAgent", (e.browser as Obj).userAgent, ["string"]);
   for (const k of ["os", "cpu", "git"]) optional(`env.${k}`, e[k], ["object"]);
+  if (e.git) {
+    optional("env.git.commit", (e.git as Obj).commit, ["string", "null"]);
+    optional("env.git.dirty", (e.git as Obj).dirty, ["boolean", "null"]);
+  }
   optional("env.memoryBytes", e.memoryBytes, ["number"]);
   expect("env.adapter", e.adapter, ["object"]);
   const a = e.adapter as Obj;
@@ -487,6 +515,7 @@ function check(o: unknown): void {
   for (const k of ["seed", "steps", "dt", "wallSeconds", "compileSeconds"]) {
     optional(k, r[k], ["number"]);
   }
+  for (const k of ["wallSeconds", "compileSeconds"]) seconds(k, r[k]);
   optional("handlerParams", r.handlerParams, ["object"]);
   if (r.handlerParams) values("handlerParams", r.handlerParams as Obj, ["number", "string"]);
   optional("sweep", r.sweep, ["object"]);

@@ -15,6 +15,7 @@ import {
 import { distinct } from "./case_key.ts";
 import { escapeHtml } from "./escape_html.ts";
 import { CLAIM_QUOTES, VALIDATION_CLAIMS } from "./claim_quotes.ts";
+import { EARLIER_CLAIMS } from "./earlier_claims.ts";
 
 const BADGE: Readonly<Record<ClaimStatus, string>> = {
   "reproduced": "ok",
@@ -95,6 +96,35 @@ function quoteHtml(id: string): string {
     : "";
 }
 
+/** One cell of the claims table: the badge of a result and what it measured. */
+function resultCell(r: ClaimResult): string {
+  return `<td class="claim"><span class="badge ${BADGE[r.status]}">${escapeHtml(r.status)}</span> ${
+    escapeHtml(r.measured)
+  }</td>`;
+}
+
+/**
+ * The row of `claim`'s earlier definition (`earlier_claims.ts`) under its own, where in some column
+ * the two verdicts differ ("" otherwise): the reader sees which verdicts the rewrite from the
+ * paper's sentence moved. `earlier` holds the earlier definitions' columns, as `columns`.
+ */
+export function earlierRow(
+  claim: Claim,
+  columns: readonly ClaimColumn[],
+  earlier: readonly ClaimColumn[],
+): string {
+  const k = EARLIER_CLAIMS.findIndex((c) => c.id === claim.id);
+  if (k < 0) return "";
+  const now = columns.map((c) => c.results.find((r) => r.claim.id === claim.id)?.result.status);
+  if (earlier.every((c, i) => c.results[k].result.status === now[i])) return "";
+  return `<tr class="earlier"><td><span class="muted">(${escapeHtml(claim.id)}) earlier definition,
+replaced by the one above; its verdict differs:</span> ${
+    escapeHtml(EARLIER_CLAIMS[k].text)
+  }</td><td>${escapeHtml(EARLIER_CLAIMS[k].paper)}</td>${
+    earlier.map((c) => resultCell(c.results[k].result)).join("")
+  }</tr>`;
+}
+
 /** Whether a claim was not run in any of `columns`. */
 function anyNotRun(columns: readonly ClaimColumn[]): boolean {
   return columns.some((c) => c.results.some((r) => r.result.status === "not run"));
@@ -134,6 +164,7 @@ export function renderClaimsTable(
 ): string {
   const claims = options.claims ?? CLAIMS;
   const columns = claimColumns(inputs, { claims });
+  const earlier = claimColumns(inputs, { claims: EARLIER_CLAIMS });
   const head = `<tr><th>claim</th><th>paper</th>${
     columns.map((c) => `<th>${escapeHtml(columns.length > 1 ? c.title : "measured")}</th>`).join("")
   }</tr>`;
@@ -141,13 +172,8 @@ export function renderClaimsTable(
     `<tr><td><strong>(${escapeHtml(claim.id)})</strong> ${escapeHtml(claim.text)}${
       scaleDisagreement(columns, k)
     }</td><td>${escapeHtml(claim.paper)}${quoteHtml(claim.id)}</td>${
-      columns.map((c) => {
-        const r = c.results[k].result;
-        return `<td class="claim"><span class="badge ${BADGE[r.status]}">${
-          escapeHtml(r.status)
-        }</span> ${escapeHtml(r.measured)}</td>`;
-      }).join("")
-    }</tr>`
+      columns.map((c) => resultCell(c.results[k].result)).join("")
+    }</tr>${earlierRow(claim, columns, earlier)}`
   ).join("\n");
   const counts = columns.map((c) => {
     const n = (s: ClaimStatus) => c.results.filter((r) => r.result.status === s).length;

@@ -82,3 +82,74 @@ Deno.test("the claims added from the paper's sentences can fail (l3, j2, q2)", (
   assert.equal(status("q2", [fig9(0)]), "reproduced");
   assert.equal(status("q2", [fig9(40)]), "not reproduced");
 });
+
+Deno.test("the claims rewritten from the paper's sentences read what the sentence says", async (t) => {
+  const status = (id: string, records: ReturnType<typeof fakeRecord>[]) =>
+    CLAIMS.find((c) => c.id === id)!.evaluate(records).status;
+  const rec = (
+    scene: string,
+    handler: string,
+    summary: Record<string, number | boolean>,
+    status: "ok" | "unstable" = "ok",
+  ) => fakeRecord({ scene, handler, status, summary });
+  await t.step(
+    "m: a speed spike or a blow-up is highly unstable; an energy gain alone is not",
+    () => {
+      const fig3 = (summary: Record<string, number | boolean>, st: "ok" | "unstable" = "ok") => [
+        rec("fig3-ball-cloth-low", "penalty-strong", summary, st),
+      ];
+      assert.equal(status("m", fig3({ maxSpeedRatio: 2.5 })), "reproduced");
+      assert.equal(
+        status("m", fig3({ maxSpeedRatio: 12, exploded: true }, "unstable")),
+        "reproduced",
+      );
+      assert.equal(status("m", fig3({ maxSpeedRatio: 1.1, energyRatio: 1.3 })), "not reproduced");
+    },
+  );
+  await t.step("p: a strong run that blew up counts, read before the blow-up", () => {
+    const wall = (share: number) => [
+      rec("fig5-wall", "penalty-strong", {
+        exploded: true,
+        blowUpTime: 0.2,
+        largestFragmentShareBeforeBlowUp: share,
+      }, "unstable"),
+    ];
+    assert.equal(status("p", wall(0.02)), "reproduced");
+    assert.equal(status("p", wall(0.6)), "not reproduced");
+    assert.equal(status("p", []), "not run");
+  });
+  await t.step("u: cracks first, then pieces; v: pieces, not dust", () => {
+    const wall = (atFirst: number, pieces: number) => [
+      rec("fig8-dam-break-wall", "merge-split", {
+        significantFragmentsAtFirstFracture: atFirst,
+        significantFragmentsBeforeBlowUp: pieces,
+      }),
+    ];
+    assert.equal(status("u", wall(1, 3)), "reproduced");
+    assert.equal(status("u", wall(3, 3)), "not reproduced", "broken at once, no small cracks");
+    assert.equal(status("u", wall(1, 1)), "not reproduced", "cracked, never broken");
+    const bowl = (pieces: number, fragments: number) => [
+      rec("fig8-bowl", "merge-split", { significantFragmentsBeforeBlowUp: pieces, fragments }),
+    ];
+    assert.equal(status("v", bowl(2, 2)), "reproduced");
+    assert.equal(status("v", bowl(0, 400)), "not reproduced", "dust: 400 fragments, none ≥ 1 %");
+  });
+  await t.step("the earlier definition's row shows only where its verdict differs", () => {
+    const dust = [rec("fig8-bowl", "merge-split", {
+      significantFragmentsBeforeBlowUp: 0,
+      fragments: 400,
+      brokenBonds: 900,
+    })];
+    const html = renderClaimsTable([{ label: "run", records: dust }]);
+    assert.match(html, /\(v\) earlier definition,\s+replaced by the one above/);
+    const pieces = [rec("fig8-bowl", "merge-split", {
+      significantFragmentsBeforeBlowUp: 3,
+      fragments: 3,
+      brokenBonds: 900,
+    })];
+    assert.doesNotMatch(
+      renderClaimsTable([{ label: "run", records: pieces }]),
+      /\(v\) earlier definition/,
+    );
+  });
+});

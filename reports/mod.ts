@@ -41,14 +41,15 @@ export {
   type ClaimThreshold,
   ENERGY_ERROR_MAX,
   evaluateClaims,
+  FAST_REBOUND_SHARE_MIN,
   FIG4_SCENE,
   type FractureReading,
   fractureReading,
   LEAK_FRACTION_MIN,
   MOMENTUM_ERROR_MAX,
-  REBOUND_FACTOR,
-  REBOUND_SPEED_FRACTION,
+  SPEED_SPIKE_RATIO,
 } from "./claims.ts";
+export { EARLIER_CLAIMS } from "./earlier_claims.ts";
 export {
   ENERGY_RATIO_HIGH,
   ENERGY_RATIO_LOW,

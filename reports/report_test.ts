@@ -50,7 +50,12 @@ function goodSuite(): CaseRecord[] {
       densityErrorMax: 0.025,
     }),
     fig4("penalty-weak", { passThroughMax: 5 }),
-    fig4("penalty-strong", { passThroughMax: 0, maxRebound: 4, fluidRebound: 0.5 }),
+    fig4("penalty-strong", {
+      passThroughMax: 0,
+      maxRebound: 4,
+      fluidRebound: 0.5,
+      fastReboundFraction: 0.04,
+    }),
     fig4("kernel-repulsion-weak", { passThroughMax: 12 }),
     fig4("impulse", { passThroughMax: 3 }),
     ms("fig10-alpha-beta-00", { energyRatio: 0.6 }),
@@ -75,7 +80,7 @@ function goodSuite(): CaseRecord[] {
     fakeRecord({
       scene: "fig3-ball-cloth-high",
       handler: "penalty-strong",
-      summary: { energyRatio: 1.4 },
+      summary: { energyRatio: 1.4, maxSpeedRatio: 2.6 },
     }),
     fakeRecord({
       scene: "fig3-ball-cloth-low",
@@ -116,8 +121,16 @@ function goodSuite(): CaseRecord[] {
       brokenFraction: 0.2,
       significantFragments: 5,
       largestFragmentShare: 0.25,
+      significantFragmentsBeforeBlowUp: 5,
+      significantFragmentsAtFirstFracture: 1,
     }),
-    ms("fig8-bowl", { fragments: 30, brokenBonds: 400, brokenFraction: 0.5, firstFracture: 0.25 }),
+    ms("fig8-bowl", {
+      fragments: 30,
+      brokenBonds: 400,
+      brokenFraction: 0.5,
+      firstFracture: 0.25,
+      significantFragmentsBeforeBlowUp: 4,
+    }),
     ms("fig5-wall", {
       solidInsideBeforeFracture: 0,
       fragments: 10,
@@ -127,7 +140,12 @@ function goodSuite(): CaseRecord[] {
     fakeRecord({
       scene: "fig5-wall",
       handler: "kernel-repulsion-strong",
-      summary: { fragments: 40, significantFragments: 1, largestFragmentShare: 0.04 },
+      summary: {
+        fragments: 40,
+        significantFragments: 1,
+        largestFragmentShare: 0.04,
+        largestFragmentShareBeforeBlowUp: 0.04,
+      },
     }),
     ...(["penalty-weak", "kernel-repulsion-weak", "impulse"] as const).map((handler, k) =>
       fakeRecord({ scene: "fig5-wall", handler, summary: { solidInsideBeforeFracture: k + 2 } })
@@ -137,7 +155,12 @@ function goodSuite(): CaseRecord[] {
     fakeRecord({
       scene: "fig5-wall-ice",
       handler: "penalty-strong",
-      summary: { fragments: 90, significantFragments: 2, largestFragmentShare: 0.08 },
+      summary: {
+        fragments: 90,
+        significantFragments: 2,
+        largestFragmentShare: 0.08,
+        largestFragmentShareBeforeBlowUp: 0.08,
+      },
     }),
     ms("fig8-dam-break-wall-ice", {
       fragments: 8,
@@ -243,10 +266,10 @@ Deno.test("HTML report", async (t) => {
       steps: Math.round(whole.steps / 2),
       summary: { passThroughMax: 0, maxRebound: 0, fluidRebound: 0 },
     });
-    // (e) penalty-strong 0.5 vs merge-split 0.2: not > 1.5×; vs the short run's 0 it would pass
-    records[2].metrics!.summary.fluidRebound = 0.25;
-    assert.equal(statuses([...records, short]).e, "not reproduced");
-    assert.equal(statuses([short, ...records]).e, "not reproduced", "whatever the order");
+    // (a) merge-split lets 3 of 400 through over the whole run; the short run's 0 would pass it
+    whole.metrics!.summary.passThroughFraction = 3 / 400;
+    assert.equal(statuses([...records, short]).a, "not reproduced");
+    assert.equal(statuses([short, ...records]).a, "not reproduced", "whatever the order");
     // in the report's tables the short run is a case of its own, beside the whole run (not
     // replacing it); a re-run of the same configuration replaces the earlier record
     assert.deepEqual(latestCases([whole, short]), [whole, short]);
@@ -298,7 +321,7 @@ Deno.test("HTML report", async (t) => {
     // (a): 3 of 400 through is a leak (0.75 % > 0.5 %)
     bad[0].metrics!.summary.passThroughMax = 3;
     bad[0].metrics!.summary.passThroughFraction = 3 / 400;
-    bad[2].metrics!.summary.fluidRebound = 0.25; // (e): 0.25 < 1.5 × 0.2
+    bad[2].metrics!.summary.fastReboundFraction = 0.004; // (e): 0.4 % < 0.5 %
     bad[5].metrics!.summary.momentumError = 1e-3; // (f)
     bad[6].status = "unstable"; // (g)
     bad[5].metrics!.summary.energyRatio = 0.8; // (h): 0.8 > 0.7
@@ -320,8 +343,10 @@ Deno.test("HTML report", async (t) => {
     // Fig. 8: a wall that did not break, a bowl that went unstable, a cloth that leaked 0.6 % of
     // what could cross (above the one leak threshold), a failed case
     const fig8 = goodSuite().map((r) => {
-      if (r.scene === "fig8-dam-break-wall") r.metrics!.summary.fragments = 1;
-      if (r.scene === "fig8-bowl") r.status = "unstable";
+      if (r.scene === "fig8-dam-break-wall") {
+        r.metrics!.summary.significantFragmentsBeforeBlowUp = 1;
+      }
+      if (r.scene === "fig8-bowl") r.metrics!.summary.significantFragmentsBeforeBlowUp = 0;
       if (r.scene === "fig8-cloth-tori") r.metrics!.summary.passThroughFraction = 0.006;
       return r;
     });
@@ -450,12 +475,14 @@ Deno.test("HTML report", async (t) => {
     // (l): one ball particle of 400 through is below the leak threshold (0.25 % < 0.5 %)
     at("fig3-ball-cloth-high", "penalty-weak").metrics!.summary.passThroughMax = 1;
     at("fig3-ball-cloth-high", "penalty-weak").metrics!.summary.passThroughFraction = 1 / 400;
-    at("fig3-ball-cloth-high", "penalty-strong").metrics!.summary.energyRatio = 1.02; // (m)
+    // (m): an energy gain without a blow-up or a speed spike is not "highly unstable"
+    at("fig3-ball-cloth-high", "penalty-strong").metrics!.summary.maxSpeedRatio = 1.9;
     at("fig7-mass-100", "merge-split").status = "unstable"; // (n)
     at("fig5-wall", "impulse").metrics!.summary.solidInsideBeforeFracture = 0; // (o)
-    at("fig5-wall", "kernel-repulsion-strong").metrics!.summary.fragments = 15; // (p): 15 < 2 × 10
-    // (p2): the strong force leaves a piece of 12 % of the wall: not pulverised
-    at("fig5-wall", "kernel-repulsion-strong").metrics!.summary.largestFragmentShare = 0.12;
+    // (p), (p2): the strong force leaves a piece of 12 % of the wall before any blow-up: not
+    // pulverised
+    at("fig5-wall", "kernel-repulsion-strong").metrics!.summary.largestFragmentShareBeforeBlowUp =
+      0.12;
     at("fig9-flip-cloth", "merge-split").metrics!.summary.passThroughFraction = 0.01; // (q)
     const so = statuses(solid);
     for (const id of ["k", "l", "m", "n", "o", "p", "p2", "q"]) {
@@ -495,25 +522,33 @@ Deno.test("HTML report", async (t) => {
     at("penalty-weak").metrics!.summary.passThroughMax = 1;
     at("penalty-weak").metrics!.summary.passThroughFraction = 1 / 400;
     assert.equal(result("b").status, "not reproduced");
-    // an exploded penalty-strong flings everything: the rebound claim is not run, saying why
+    // an exploded penalty-strong is read before its blow-up: 0.1 % rebounding fast then
+    at("penalty-strong").status = "unstable";
     at("penalty-strong").metrics!.summary.exploded = true;
-    at("penalty-strong").metrics!.summary.fluidRebound = 50;
-    assert.equal(result("e").status, "not run");
-    assert.match(result("e").measured, /penalty-strong exploded/);
+    at("penalty-strong").metrics!.summary.blowUpTime = 0.3;
+    at("penalty-strong").metrics!.summary.fastReboundFraction = 0.001;
+    assert.equal(result("e").status, "not reproduced");
+    assert.match(result("e").measured, /blew up at 0\.3 s; read before it/);
     // an unstable impulse case leaks nothing that counts
     at("impulse").status = "unstable";
     assert.equal(result("c").status, "not run");
     assert.match(result("c").measured, /impulse ended unstable/);
-    // one droplet's speed does not make a rebound: the fluid's net velocity is below the floor
+    // one droplet's speed does not make a rebound: 2 of 400 particles fast is below the floor
     const drop = goodSuite();
     const strong = drop.find((r) => r.handler === "penalty-strong" && r.scene === FIG4)!;
     strong.metrics!.summary.maxRebound = 40;
-    strong.metrics!.summary.fluidRebound = 0.15; // < 0.05 × 4 m/s
-    drop.find((r) => r.handler === "merge-split" && r.scene === FIG4)!.metrics!.summary
-      .fluidRebound = 0.05;
+    strong.metrics!.summary.fastReboundFraction = 2 / 400;
+    assert.equal(evaluateClaims(drop).find((c) => c.claim.id === "e")!.result.status, "reproduced");
+    strong.metrics!.summary.fastReboundFraction = 1 / 400;
     assert.equal(
       evaluateClaims(drop).find((c) => c.claim.id === "e")!.result.status,
       "not reproduced",
+    );
+    // a record made before fastRebound was measured: not run, saying so
+    delete strong.metrics!.summary.fastReboundFraction;
+    assert.match(
+      evaluateClaims(drop).find((c) => c.claim.id === "e")!.result.measured,
+      /no fastReboundFraction in the record of fig4-fluid-cloth × penalty-strong/,
     );
     // (e2): Akinci's coupling holding the fluid (one particle through, no rebound) is not
     // reproduced; unstable, it is (instability is the outcome); failed, it is not run
@@ -522,14 +557,15 @@ Deno.test("HTML report", async (t) => {
     akinci.metrics!.summary.passThroughMax = 1;
     akinci.metrics!.summary.passThroughFraction = 1 / 400;
     const e2 = () => evaluateClaims(ak).find((c) => c.claim.id === "e2")!.result;
+    akinci.metrics!.summary.fastReboundFraction = 0.001;
     assert.equal(e2().status, "not reproduced");
-    assert.match(e2().measured, /passThroughFraction 0\.0025/);
-    akinci.metrics!.summary.fluidRebound = 0.35; // > 1.5 × 0.2 and > 0.05 × 4 m/s
+    assert.match(e2().measured, /leak fraction 0\.0025/);
+    akinci.metrics!.summary.fastReboundFraction = 0.02; // flung back fast: 2 % ≥ 0.5 %
     assert.equal(e2().status, "reproduced");
-    akinci.metrics!.summary.fluidRebound = 0.1;
+    akinci.metrics!.summary.fastReboundFraction = 0.001;
     akinci.status = "unstable";
     assert.equal(e2().status, "reproduced");
-    assert.match(e2().measured, /akinci ended unstable/);
+    assert.match(e2().measured, /unstable/);
     akinci.status = "failed";
     akinci.metrics = null;
     assert.equal(e2().status, "not run");
@@ -1007,7 +1043,13 @@ Deno.test("claims over several seeds: reproduced only when reproduced at every s
   // the wall stays whole at seed 7 only: not reproduced
   const whole = three.map((r) =>
     r.seed === 7 && r.scene === "fig8-dam-break-wall"
-      ? { ...r, metrics: { ...r.metrics!, summary: { ...r.metrics!.summary, fragments: 1 } } }
+      ? {
+        ...r,
+        metrics: {
+          ...r.metrics!,
+          summary: { ...r.metrics!.summary, significantFragmentsBeforeBlowUp: 1 },
+        },
+      }
       : r
   );
   assert.equal(statusOf(whole, "u").status, "not reproduced");

@@ -8,7 +8,11 @@
  *
  * @module
  */
-import { HANDLER_SAMPLE_FIELDS, SAMPLE_FIELDS } from "../../core/result.ts";
+import {
+  FAST_REBOUND_FRACTION,
+  HANDLER_SAMPLE_FIELDS,
+  SAMPLE_FIELDS,
+} from "../../core/result.ts";
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
 import { BOND_ENERGY_WGSL } from "./bond_energy.ts";
 import {
@@ -41,6 +45,9 @@ export const METRICS_WGSL: string = [
 export function columnConstant(field: string): string {
   return `F_${field.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
 }
+
+/** The largest finite f32: a speed no particle exceeds (no `fastRebound` counted). */
+const F32_MAX = 3.4028234663852886e38;
 
 /** The word of a handler column the handler keeps no statistic for: the column samples 0. */
 export const NO_STATISTIC = 0xffffffff;
@@ -91,7 +98,7 @@ export const METRICS_PARAMS: StructLayout = defineStruct("MetricsParams", [
   ["mode", "u32"],
   ["fields", "u32"],
   ["radius", "f32"],
-  ["pad5", "f32"],
+  ["reboundSpeed", "f32"],
   ["time", "f32"],
   ["pad0", "u32"],
   ["gravity", "vec3f"],
@@ -162,6 +169,11 @@ export interface MetricsOptions {
   /** The scene's domain: the metrics' neighbour grids cover it. */
   domain: { min: readonly [number, number, number]; max: readonly [number, number, number] };
   radius: number;
+  /**
+   * A fluid particle moving up faster than this (m/s) counts in the `fastRebound` column
+   * (`FAST_REBOUND_FRACTION` × the reference speed for a scene); absent: none counts.
+   */
+  reboundSpeed?: number;
   gravity: readonly [number, number, number];
   /** Reference point of the potential energy (`forScene`: the lowest particle at the start). */
   origin: readonly [number, number, number];
@@ -266,6 +278,7 @@ export class Metrics {
       damBreak: scene.damBreak,
       domain: scene.domain,
       radius: scene.radius,
+      reboundSpeed: FAST_REBOUND_FRACTION * scene.cfl.referenceSpeed,
       gravity: [...scene.gravity] as [number, number, number],
       origin: floorOf(p.x, scene.gravity) ?? [...scene.domain.min] as [number, number, number],
       capacity: Math.ceil(Math.round(scene.duration / scene.dt) / scene.metricsEvery) + 64,
@@ -435,7 +448,7 @@ export class Metrics {
         mode,
         fields: SAMPLE_FIELDS.length,
         radius: o.radius,
-        pad5: 0,
+        reboundSpeed: o.reboundSpeed ?? F32_MAX,
         time,
         pad0: 0,
         gravity: [...o.gravity],

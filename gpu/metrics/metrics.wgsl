@@ -12,7 +12,7 @@ struct MetricsParams {
   mode: u32, // 0: record the initial side of every particle to every sheet; 1: take a sample
   fields: u32,
   radius: f32,
-  pad5: f32,
+  reboundSpeed: f32, // a fluid particle faster upward than this counts in fastRebound
   time: f32,
   pad0: u32,
   gravity: vec3f,
@@ -48,6 +48,7 @@ override F_NAN_COUNT: u32;
 override F_SHEET_DEFLECTION: u32;
 override F_MAX_REBOUND: u32;
 override F_FLUID_UP_VELOCITY: u32;
+override F_FAST_REBOUND: u32;
 override F_MOMENTUM_ERROR: u32;
 override F_ENERGY_ERROR: u32;
 override F_STAGE2_PAIRS: u32;
@@ -111,14 +112,16 @@ var<workgroup> redMax: array<vec4f, RED>;  // speed, penetration depth, deflecti
 var<workgroup> redCnt: array<vec4u, RED>;  // pass-through, deep overlaps, NaN, inside a solid
 var<workgroup> redPen: array<f32, RED>;     // solid–solid penetration depth
 var<workgroup> redFluid: array<vec2f, RED>; // fluid: sum of m v.y, sum of m
+var<workgroup> redFast: array<u32, RED>;    // fluid particles rebounding faster than reboundSpeed
 
 // Slot k of the reduction combined with one more partial result (sums add, maxima take the max).
-fn combine(k: u32, sum: vec4f, mx: vec4f, cnt: vec4u, pen: f32, fluid: vec2f) {
+fn combine(k: u32, sum: vec4f, mx: vec4f, cnt: vec4u, pen: f32, fluid: vec2f, fast: u32) {
   redSum[k] = redSum[k] + sum;
   redMax[k] = max(redMax[k], mx);
   redCnt[k] = redCnt[k] + cnt;
   redPen[k] = max(redPen[k], pen);
   redFluid[k] = redFluid[k] + fluid;
+  redFast[k] = redFast[k] + fast;
 }
 
 fn finite3(v: vec3f) -> bool {
@@ -136,6 +139,7 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
   var cnt = vec4u(0u);
   var pen = 0.0;
   var fluid = vec2f(0.0);
+  var fast = 0u;
   for (var i = t; i < P.count; i += WG) {
     let x = pos[i].xyz;
     let v = vel[i].xyz;
@@ -154,6 +158,7 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
     if ((f & FLAG_FLUID) != 0u) {
       mx.w = max(mx.w, v.y);
       fluid += vec2f(m * v.y, m);
+      if (v.y > P.reboundSpeed) { fast += 1u; }
     }
     let q = perParticle[i];
     let e = bondEnergy[i];
@@ -172,14 +177,14 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
   // proportional to its size (2.7 s for this kernel at WG entries, step_budget.wgsl).
   for (var band = 0u; band < WG / RED; band++) {
     if (t / RED == band) {
-      combine(t % RED, sum, mx, cnt, pen, fluid);
+      combine(t % RED, sum, mx, cnt, pen, fluid, fast);
     }
     workgroupBarrier();
   }
   for (var stride = RED / 2u; stride > 0u; stride = stride / 2u) {
     if (t < stride) {
       let o = t + stride;
-      combine(t, redSum[o], redMax[o], redCnt[o], redPen[o], redFluid[o]);
+      combine(t, redSum[o], redMax[o], redCnt[o], redPen[o], redFluid[o], redFast[o]);
     }
     workgroupBarrier();
   }
@@ -204,6 +209,7 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
       up = redFluid[0].x / redFluid[0].y;
     }
     samples[o + F_FLUID_UP_VELOCITY] = up;
+    samples[o + F_FAST_REBOUND] = f32(redFast[0]);
   }
 }
 

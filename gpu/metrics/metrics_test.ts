@@ -143,6 +143,40 @@ Deno.test("metrics per sheet: none, one or several sheets, same definitions", as
     // rebound: one particle's 3 m/s up; the fluid's net upward velocity (2·3 + 2·0) / 4
     assert.equal(row.maxRebound, 3);
     assert.ok(Math.abs(row.fluidUpVelocity - 1.5) < 1e-7, `${row.fluidUpVelocity}`);
+    assert.equal(row.fastRebound, 0, "no rebound speed given: none counts");
+  });
+
+  await t.step("fastRebound counts the fluid moving up faster than reboundSpeed", async () => {
+    // 1,000 particles (every invocation of the workgroup, several each), a third of them cloth,
+    // upward speeds in [−2, 2] m/s; the count against one made here in f64
+    let seed = 11;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const n = 1000;
+    const x = Array.from({ length: n }, () => [rnd(), rnd(), rnd()]);
+    const v = Array.from({ length: n }, () => [rnd() - 0.5, 4 * rnd() - 2, 0]);
+    const kind = Uint32Array.from(
+      { length: n },
+      (_, i) => i % 3 ? KIND_BITS.fluid : KIND_BITS.sheet,
+    );
+    const reboundSpeed = 0.75;
+    const expected = v.filter((w, i) => kind[i] === KIND_BITS.fluid && w[1] > reboundSpeed).length;
+    assert.ok(expected > 100 && expected < 600, `a mixed cloud (${expected})`);
+    const row = await sampleMetrics({
+      before: x,
+      after: x,
+      vel: v,
+      mass: new Float32Array(n).fill(1),
+      kind,
+      sheets: [],
+      solids: [],
+      domain: { min: [-1, -1, -1], max: [2, 2, 2] },
+      radius: R,
+      reboundSpeed,
+      gravity: [0, -10, 0],
+      origin: [0, -1, 0],
+      capacity: 4,
+    });
+    assert.equal(row.fastRebound, expected);
   });
 });
 
