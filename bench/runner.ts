@@ -202,6 +202,7 @@ export async function runOne(
         handlerParams: params,
         coupling,
         deadline,
+        steps,
       });
       try {
         const solid = engine.particles.bodies.filter((b) => b.kind !== "fluid").reduce(

@@ -133,3 +133,24 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "runner: a run 5× the scene's duration has a metrics slot for every sample it takes",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    // Fig. 4 at tiny, cut to 20 steps sampled at every step: the run asks 5× its duration
+    const base = getScene("fig4-fluid-cloth", { scale: "tiny" });
+    const scene = { ...base, duration: 20 * base.dt, metricsEvery: 1 };
+    const short = checkedCase({ scene, sceneSource: "catalog", handler: "merge-split" }, "-");
+    const { steps: _, ...rest } = protocol;
+    const { records } = await runSuite(
+      [short],
+      { ...rest, duration: 5 * scene.duration, warmup: 5 },
+      { environment: captureEnvironment },
+    );
+    const [r] = records;
+    assert.equal(r.status, "ok", r.error ?? "");
+    assert.equal(r.timings?.phases.total.samples.length, 95, "100 steps, 5 of them warm-up");
+  },
+});

@@ -29,6 +29,11 @@ export interface EngineOptions {
   adapter?: "default" | "software";
   /** Time phases with GPU timestamps when available (default true). */
   timing?: boolean;
+  /**
+   * The most steps this engine will run (the bench's `--steps`, or `--duration` over dt): the
+   * metrics' sample storage is sized for them. Default, and at least: the scene's duration / dt.
+   */
+  steps?: number;
   /** Steps per batch between readbacks of timings (default 100). */
   batchSteps?: number;
   /**

@@ -75,6 +75,17 @@ export function resolveParts(
 }
 
 /**
+ * `scene` as the metrics size their sample storage from it: its duration at least `steps` × dt,
+ * so that a run longer than the scene's own duration (`--duration`, `--steps`) has a slot for
+ * every sample it takes.
+ */
+export function sampledScene(scene: Scene, steps: number | undefined): Scene {
+  return steps !== undefined && steps * scene.dt > scene.duration
+    ? { ...scene, duration: steps * scene.dt }
+    : scene;
+}
+
+/**
  * Builds the parts of `scene` under `options.handler` on `gpu` from the parameters and the plan
  * resolved once ({@link ResolvedParts}). Throws what a part's build throws (a `GpuMemoryError`
  * past the memory budget).
@@ -127,7 +138,7 @@ export function buildEngineParts(
     grid,
   });
   const metrics = Metrics.forScene(device, {
-    scene,
+    scene: sampledScene(scene, options.steps),
     particles,
     buffers: state.buffers,
     handlerStats: handler.stats,
