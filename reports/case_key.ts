@@ -27,6 +27,18 @@ export interface CaseIdentity {
   /** The setup it ran under (`paper` or a variant); absent in records made before setups. */
   setup?: string;
   configHash?: string;
+  /** The adapter it ran on (`CaseRecord.env.adapter`), where recorded. */
+  env?: { adapter?: { description?: string; backend?: string } } | null;
+}
+
+/**
+ * `llvmpipe (LLVM 15.0.6, 256 bits) (gl)`: the adapter a record ran on, as `--verify` names it;
+ * "" where the record has none.
+ */
+export function adapterName(record: CaseIdentity): string {
+  const a = record.env?.adapter;
+  if (!a) return "";
+  return `${a.description || "unnamed adapter"}${a.backend ? ` (${a.backend})` : ""}`;
 }
 
 /** ` k=v …` of a sweep's values in key order (a leading space); "" outside a sweep. */
@@ -66,6 +78,14 @@ export function caseKey(record: CaseIdentity): string {
   ].join("|");
 }
 
+/**
+ * The identity of a record: its {@link caseKey} and the adapter it ran on. The same case run on
+ * two adapters is two records, both shown; a re-run on the same adapter replaces the earlier run.
+ */
+export function recordKey(record: CaseIdentity): string {
+  return `${caseKey(record)}|adapter=${adapterName(record)}`;
+}
+
 /** The fields a label may name to tell the cases of one group apart, in the order named. */
 const VARIANT_FIELDS: ReadonlyArray<readonly [string, (r: CaseIdentity) => unknown]> = [
   ["steps", (r) => r.steps],
@@ -73,6 +93,7 @@ const VARIANT_FIELDS: ReadonlyArray<readonly [string, (r: CaseIdentity) => unkno
   ["seed", (r) => r.seed],
   ["setup", (r) => r.setup ?? "none"],
   ["coupling", (r) => r.coupling ?? "own-part"],
+  ["adapter", (r) => adapterName(r) || "unknown"],
 ];
 
 /** The ` k=v` parts of `record` whose values differ within `group` (configuration hash aside). */
@@ -93,13 +114,13 @@ function variantParts(record: CaseIdentity, group: readonly CaseIdentity[]): str
 /**
  * ` steps=400 seed=3` …: what tells `record` apart from the other cases of its group
  * ({@link caseGroupKey}) in `among` (a leading space), naming only the fields whose values differ
- * there: steps, dt, seed, coupling, each handler parameter, and, where none of those does, the
+ * there: steps, dt, seed, coupling, adapter, each handler parameter, and, where none of those does, the
  * configuration hash (`config=` its first 12 hex digits). "" when no other case shares its group.
  */
 export function caseVariant(record: CaseIdentity, among: readonly CaseIdentity[]): string {
   const key = caseGroupKey(record);
   const group = among.filter((r) => caseGroupKey(r) === key);
-  if (!group.some((r) => caseKey(r) !== caseKey(record))) return "";
+  if (!group.some((r) => recordKey(r) !== recordKey(record))) return "";
   const parts = variantParts(record, group);
   const text = parts.join(" ");
   const twin = group.some((r) =>
@@ -126,8 +147,9 @@ export function caseLabel(
 }
 
 /**
- * The records with one record per case ({@link caseKey}): of each, the last of those that ran
- * longest in simulated time (a re-run of the same configuration replaces it). Runs that differ in
+ * The records with one record per case and adapter ({@link recordKey}): of each, the last of
+ * those that ran longest in simulated time (a re-run of the same configuration on the same adapter
+ * replaces it; the same case on another adapter is kept beside it, labelled by its adapter). Runs that differ in
  * steps, time step, seed, handler parameters, coupling or configuration hash are different cases
  * and all kept: a shorter run of a case (such as the 200-step scale stage of `deno task
  * gpu-check` after the default suite) is shown beside the whole run, labelled by
@@ -137,7 +159,7 @@ export function latestCases(records: readonly CaseRecord[]): CaseRecord[] {
   const byKey = new Map<string, CaseRecord>();
   const span = (r: CaseRecord) => (r.steps ?? 0) * (r.dt ?? 0);
   for (const r of records) {
-    const key = caseKey(r);
+    const key = recordKey(r);
     const held = byKey.get(key);
     if (held && span(r) < span(held)) continue;
     byKey.set(key, r);

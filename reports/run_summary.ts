@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { renderAdapterDisagreement } from "./adapter_agreement.ts";
 import type { CaseRecord } from "../core/result.ts";
 import { caseLabel, distinct } from "./case_key.ts";
 import { escapeHtml } from "./escape_html.ts";
@@ -120,5 +121,5 @@ export function renderRunSummary(input: { label: string; records: readonly CaseR
     : "";
   return `<div class="run"><h3>${escapeHtml(input.label)}</h3><dl class="env">${dl}</dl>${
     renderProblemWarning(rs)
-  }${repeatNote}</div>`;
+  }${renderAdapterDisagreement(rs)}${repeatNote}</div>`;
 }

@@ -10,12 +10,9 @@
  */
 import { caseCoverage, coverageLines } from "./case_coverage.ts";
 import { basename, dirname, join } from "node:path";
-import {
-  type CaseRecord,
-  type ReadResults,
-  readResults,
-  skippedLineWarning,
-} from "../core/result.ts";
+import { type CaseRecord, type ReadResults, skippedLineWarning } from "../core/result.ts";
+import { readResultsFile as readResultsLimited } from "../core/read_results_file.ts";
+import { InputLimitError } from "../core/read_text_limited.ts";
 import { compareInputs } from "./comparison.ts";
 import { publishTables } from "./publish_tables.ts";
 import { type PublishedFile, renderReport } from "./report.ts";
@@ -69,22 +66,22 @@ function writing<T>(write: () => T, { path, what }: { path: string; what: string
 }
 
 /**
- * Reads one results file tolerantly: its valid records, and the lines left out (torn, not JSON,
- * a malformed record; `core/result.ts` `readResults`). Throws a {@link ResultsFileError} naming
- * the file when it cannot be read.
+ * Reads one results file tolerantly, streamed line by line (`core/read_results_file.ts`): its
+ * valid records, and the lines left out (torn, not JSON, a malformed record, a line past the
+ * limit; `core/result.ts` `readResults`). Throws a {@link ResultsFileError} naming the file when
+ * it cannot be read or is not a regular file (`/dev/zero`).
  */
 export function readResultsFile(file: string): ReadResults {
-  let text: string;
   try {
-    text = Deno.readTextFileSync(file);
+    return readResultsLimited(file);
   } catch (e) {
+    const why = e instanceof InputLimitError
+      ? `results file ${file} ${(e as Error).message}`
+      : `cannot read results file ${file}: ${(e as Error).message}`;
     throw new ResultsFileError(
-      `cannot read results file ${file}: ${
-        (e as Error).message
-      }; pass the path of a results.jsonl written by \`deno task bench\``,
+      `${why}; pass the path of a results.jsonl written by \`deno task bench\``,
     );
   }
-  return readResults(text);
 }
 
 /** Default labels: each file's folder name, or its path where folder names repeat. */
