@@ -22,7 +22,7 @@
  * Exit status: 0 when the check ended (stages cut or skipped by the budget included), 1 when a
  * stage ended on its own without running its cases (a crash: status `reached`), 2 for bad
  * arguments or an output folder that cannot be written or holds an earlier check's output, 130 when
- * interrupted (Ctrl-C).
+ * interrupted (Ctrl-C or SIGTERM; a stage's bench also stops when this process is gone).
  *
  * @module
  */
@@ -31,6 +31,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { parseSeeds } from "./cli.ts";
 import { OutputDirError, prepareOutputDir } from "./output_dir.ts";
+import { PARENT_PID_ENV } from "./interrupt.ts";
 import { sceneFileText } from "./scene_export.ts";
 import {
   type BudgetPolicy,
@@ -106,6 +107,12 @@ export interface GpuCheckArgs {
 /** The default `--budget`, in seconds. */
 export const DEFAULT_BUDGET = 900;
 
+/**
+ * The largest `--budget`, in seconds (10 days): a check's timers stay well below the 2³¹ − 1 ms
+ * (24.8 days) a timer can wait, past which it would fire at once and cut every stage.
+ */
+export const MAX_BUDGET = 864_000;
+
 const OPTIONS = {
   plan: { type: "string" },
   only: { type: "string" },
@@ -154,6 +161,11 @@ export function parseGpuCheckArgs(args: readonly string[]): GpuCheckArgs {
   if (values.budget !== undefined && (!Number.isFinite(budget) || budget <= 0)) {
     throw new GpuCheckUsageError(
       `--budget must be a number of seconds > 0, got "${values.budget}"`,
+    );
+  }
+  if (budget > MAX_BUDGET) {
+    throw new GpuCheckUsageError(
+      `--budget must be at most ${MAX_BUDGET} seconds (10 days), got "${values.budget}"`,
     );
   }
   for (const name of ["plan", "only", "out", "adapter", "seed"] as const) {
@@ -321,9 +333,10 @@ interface ChildRun {
 /**
  * Runs `deno <flags> <args>` with its output in `log`; sends SIGINT at `interruptAt` (ms on the
  * `performance.now()` clock; none when null) and SIGKILL at `killAt`. `onChild` gets the process
- * (to forward an interrupt).
+ * (to forward an interrupt). The child is told this process's pid ({@link PARENT_PID_ENV}): a bench
+ * stage stops when this process is gone, even killed by SIGKILL (`bench/interrupt.ts`).
  */
-async function runChild(
+export async function runChild(
   args: readonly string[],
   options: {
     log: string;
@@ -337,6 +350,7 @@ async function runChild(
   try {
     const child = new Deno.Command(Deno.execPath(), {
       args: [...args],
+      env: { [PARENT_PID_ENV]: String(Deno.pid) },
       stdin: "null",
       stdout: "piped",
       stderr: "piped",
@@ -432,6 +446,9 @@ export async function runGpuCheck(options: GpuCheckOptions): Promise<GpuCheckSum
   const t0 = performance.now();
   const elapsed = () => (performance.now() - t0) / 1000;
   const { budget } = options;
+  if (!(budget > 0 && budget <= MAX_BUDGET)) {
+    throw new GpuCheckUsageError(`budget must be in (0, ${MAX_BUDGET}] seconds, got ${budget}`);
+  }
   const policy = options.policy ?? budgetPolicy(budget);
   const plan = options.plan ?? (options.stages ? null : "hardware");
   const stages = options.stages ?? getGpuCheckPlan(plan ?? "hardware").stages();
@@ -490,7 +507,9 @@ export async function runGpuCheck(options: GpuCheckOptions): Promise<GpuCheckSum
       // already exited
     }
   };
-  Deno.addSignalListener("SIGINT", onSigint);
+  // SIGTERM (kill, a batch system's limit) as Ctrl-C: the stage is stopped, its cases kept
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+  for (const signal of signals) Deno.addSignalListener(signal, onSigint);
   try {
     for (const stage of stages) {
       const entry: StageSummary = {
@@ -605,7 +624,7 @@ export async function runGpuCheck(options: GpuCheckOptions): Promise<GpuCheckSum
         };
     }
   } finally {
-    Deno.removeSignalListener("SIGINT", onSigint);
+    for (const signal of signals) Deno.removeSignalListener(signal, onSigint);
   }
   summary.exitCode = summary.interrupted
     ? 130
