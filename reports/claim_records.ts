@@ -29,7 +29,7 @@ export function overScenes(
   scenes: readonly string[],
   handler: string,
   test: (found: CaseRecord[]) => { ok: boolean; measured: string },
-  options: { usableOnly?: boolean } = {},
+  options: { usableOnly?: boolean; fields?: readonly string[] } = {},
 ): (records: readonly CaseRecord[]) => ClaimResult {
   return (records) => {
     const found = scenes.map((s) => findCase(records, s, handler)).filter((r) =>
@@ -37,6 +37,10 @@ export function overScenes(
         ? r !== undefined && (r.status === "ok" || r.status === "unstable")
         : usable(r)
     ) as CaseRecord[];
+    for (const field of options.fields ?? []) {
+      const gap = found.length ? lacking(found, field) : null;
+      if (gap) return gap;
+    }
     if (!found.length) {
       return { status: "not run", measured: `no usable ${handler} case of ${scenes.join(", ")}` };
     }
@@ -99,4 +103,20 @@ export function notUsable(
     else if (r.metrics?.summary.exploded === true) why.push(`${scene} × ${handler} exploded`);
   });
   return why.length ? { status: "not run", measured: why.join("; ") } : null;
+}
+
+/**
+ * "not run" naming the records that lack the summary metric `field` (made before it was measured),
+ * else null: a claim never reads a missing value as a failure.
+ */
+export function lacking(records: readonly CaseRecord[], field: string): ClaimResult | null {
+  const old = records.filter((r) => !Number.isFinite(metric(r, field)));
+  return old.length
+    ? {
+      status: "not run",
+      measured: `no ${field} in the record of ${
+        old.map((r) => `${r.scene} × ${r.handler}`).join(", ")
+      } (made before it was measured)`,
+    }
+    : null;
 }

@@ -11,17 +11,19 @@
 import { type CaseRecord, FAST_REBOUND_FRACTION } from "../core/result.ts";
 import { COLUMN_HEIGHT_MIN_RADII } from "../core/martin_moyce.ts";
 import { formatNumber } from "./format_number.ts";
-import {
-  caseWorks,
-  ENERGY_GAIN_MAX,
-  LEAK_FRACTION_MIN,
-  unstable,
-  usable,
-} from "./case_status.ts";
+import { caseWorks, ENERGY_GAIN_MAX, LEAK_FRACTION_MIN, unstable, usable } from "./case_status.ts";
 import { dtStability, workingWindow } from "./sweep_stats.ts";
 import { MERGE_SPLIT_SHARE_MAX, STAGE2_SHARE_MIN, TIMING_CLAIMS } from "./timing_claims.ts";
 import { PAPER_SETUP } from "../core/setups.ts";
-import { findCase, metric, missing, notUsable, overScenes, sweptOnly } from "./claim_records.ts";
+import {
+  findCase,
+  lacking,
+  metric,
+  missing,
+  notUsable,
+  overScenes,
+  sweptOnly,
+} from "./claim_records.ts";
 
 export { caseWorks, ENERGY_GAIN_MAX, LEAK_FRACTION_MIN, unstable, usable };
 
@@ -310,19 +312,6 @@ function strongCases(records: readonly CaseRecord[], scene: string): CaseRecord[
   return strong;
 }
 
-/** "not run" naming the records that lack `field` (made before it was measured), else null. */
-function lacking(records: readonly CaseRecord[], field: string): ClaimResult | null {
-  const old = records.filter((r) => !Number.isFinite(metric(r, field)));
-  return old.length
-    ? {
-      status: "not run",
-      measured: `no ${field} in the record of ${
-        old.map((r) => `${r.scene} × ${r.handler}`).join(", ")
-      } (made before it was measured)`,
-    }
-    : null;
-}
-
 /** " (blew up at t s)" for a run that blew up, else "". */
 function blowUpText(r: CaseRecord): string {
   const t = metric(r, "blowUpTime");
@@ -558,7 +547,7 @@ function mergeSplitHoldsOn(
         formatNumber(metric(r, "passThroughFraction"))
       }), energy ratio ${formatNumber(metric(r, "energyRatio"))}`
     ).join("; "),
-  }), { usableOnly: false });
+  }), { usableOnly: false, fields: ["passThroughFraction"] });
 }
 
 /** Compares one metric of one Fig. 4 case with a threshold. */
@@ -702,8 +691,11 @@ export const CLAIMS: readonly Claim[] = [
       `Merge-split conserves momentum and energy across merge/split (relative errors < ${MOMENTUM_ERROR_MAX} and < ${ENERGY_ERROR_MAX})`,
     paper: "§4 (Eqs. 8–16)",
     evaluate(records) {
-      const ms = records.filter((r) => r.handler === MERGE_SPLIT && r.metrics);
-      if (!ms.length) return { status: "not run", measured: "no merge-split case with metrics" };
+      const ms = records.filter((r) =>
+        r.handler === MERGE_SPLIT && r.metrics &&
+        Number.isFinite(metric(r, "momentumError")) && Number.isFinite(metric(r, "energyError"))
+      );
+      if (!ms.length) return { status: "not run", measured: "no merge-split case with conservation errors in its metrics" };
       const worst = (name: string) =>
         ms.reduce<{ v: number; scene: string }>(
           (w, r) => {
@@ -802,6 +794,8 @@ export const CLAIMS: readonly Claim[] = [
       const gap = notUsable(FIG11_SIMILAR.map((scene) => [scene, MERGE_SPLIT]), cases);
       if (gap) return { ...gap, measured: `${gap.measured} (${FIG11_CLAIM.hint})` };
       const found = cases as CaseRecord[];
+      const old = lacking(found, "sheetDeflectionEnd") ?? lacking(found, "passThroughFraction");
+      if (old) return old;
       const deflection = found.map((r) => metric(r, "sheetDeflectionEnd"));
       const most = Math.max(...deflection);
       const ok = deflection.every((d) => d >= RIGIDIFY_FACTOR * most) &&
@@ -835,7 +829,7 @@ export const CLAIMS: readonly Claim[] = [
           formatNumber(metric(r, "passThroughFraction"))
         })`
       ).join("; "),
-    })),
+    }), { fields: ["passThroughFraction"] }),
   })),
   ...STRONG.map((handler): Claim => ({
     id: handler === "penalty-strong" ? "m" : "m2",
@@ -856,7 +850,7 @@ export const CLAIMS: readonly Claim[] = [
           }× the reference speed${blowUpText(r)}`
         ).join("; "),
       }),
-      { usableOnly: false },
+      { usableOnly: false, fields: ["maxSpeedRatio"] },
     ),
   })),
   {
@@ -876,6 +870,8 @@ export const CLAIMS: readonly Claim[] = [
         return { status: "not run", measured: "no usable weak-force or impulse case of fig5-wall" };
       }
       const v = (r: CaseRecord) => metric(r, "solidInsideBeforeFracture");
+      const gap = lacking([ms, ...others], "solidInsideBeforeFracture");
+      if (gap) return gap;
       return {
         status: v(ms) <= 0 && others.every((r) => v(r) > 0) ? "reproduced" : "not reproduced",
         measured: [ms, ...others].map((r) => `${r.handler}: ${formatNumber(v(r))}`).join("; ") +

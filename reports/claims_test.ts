@@ -153,3 +153,54 @@ Deno.test("the claims rewritten from the paper's sentences read what the sentenc
     );
   });
 });
+
+Deno.test("a claim never reads a missing metric as a failure: not run, naming it", () => {
+  const without = (scene: string, handler: string, field: string) => {
+    const r = fakeRecord({ scene, handler });
+    delete r.metrics!.summary[field];
+    return r;
+  };
+  const result = (id: string, records: ReturnType<typeof fakeRecord>[]) =>
+    CLAIMS.find((c) => c.id === id)!.evaluate(records);
+  const cases: [string, ReturnType<typeof fakeRecord>[], string][] = [
+    [
+      "k",
+      [without("fig3-ball-cloth-low", "merge-split", "passThroughFraction")],
+      "passThroughFraction",
+    ],
+    [
+      "l",
+      [without("fig3-ball-cloth-low", "penalty-weak", "passThroughFraction")],
+      "passThroughFraction",
+    ],
+    ["m", [without("fig3-ball-cloth-low", "penalty-strong", "maxSpeedRatio")], "maxSpeedRatio"],
+    [
+      "o",
+      [
+        without("fig5-wall", "merge-split", "solidInsideBeforeFracture"),
+        fakeRecord({
+          scene: "fig5-wall",
+          handler: "impulse",
+          summary: { solidInsideBeforeFracture: 3 },
+        }),
+      ],
+      "solidInsideBeforeFracture",
+    ],
+    [
+      "j2",
+      ["8-16", "16-32", "32-64"].map((n) =>
+        without(`fig11-nlimit-${n}`, "merge-split", "sheetDeflectionEnd")
+      ),
+      "sheetDeflectionEnd",
+    ],
+  ];
+  for (const [id, records, field] of cases) {
+    const r = result(id, records);
+    assert.equal(r.status, "not run", id);
+    assert.match(r.measured, new RegExp(`no ${field} in the record`), id);
+  }
+  assert.equal(
+    result("f", [without("fig4-fluid-cloth", "merge-split", "momentumError")]).status,
+    "not run",
+  );
+});
