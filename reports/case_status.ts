@@ -2,7 +2,7 @@
  * What a case's record says about how it ended, for the claims and the report's views: usable
  * (finished `ok` with metrics, not exploded), unstable (recorded unstable, exploded or gained
  * energy), and "works" (usable, stable, leaking at most the leak threshold). The thresholds are
- * the claims' (`reports/claims.ts` `CLAIM_THRESHOLDS`, the README's table).
+ * the claims' (`reports/claims.ts` `CLAIM_THRESHOLDS`, docs/claims.md's table).
  *
  * @module
  */

@@ -1,10 +1,11 @@
 /**
  * The paper's findings that the suite can test, as data: each claim names its figure, reads the
  * records it needs and says whether the measured values reproduce it. Thresholds are the named
- * constants below, fixed before running with the reason for each in {@link CLAIM_THRESHOLDS}
- * (and the README's table, which a test keeps equal to it). A claim about leaks or rebound reads
- * only cases that finished `ok` and did not explode; one whose cases are absent, failed or
- * exploded is "not run", with the reason. Claims about stability count instability as an outcome.
+ * constants below, fixed before running with the reason for each in {@link CLAIM_THRESHOLDS} (and
+ * the table of docs/claims.md, which a test keeps equal to it). A claim about leaks reads only
+ * cases that finished `ok` and did not explode; one about what strong forces do reads unstable
+ * runs too, before their blow-up; one whose cases are absent, failed or lack the metric it reads
+ * is "not run", with the reason. Claims about stability count instability as an outcome.
  *
  * @module
  */
@@ -134,7 +135,7 @@ export interface ClaimThreshold {
   reason: string;
 }
 
-/** Every threshold of the claims, with its reason (the README's table is this, checked by a test). */
+/** Every threshold of the claims, with its reason (docs/claims.md's table is this, checked by a test). */
 export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
   {
     name: "LEAK_FRACTION_MIN",
@@ -695,7 +696,12 @@ export const CLAIMS: readonly Claim[] = [
         r.handler === MERGE_SPLIT && r.metrics &&
         Number.isFinite(metric(r, "momentumError")) && Number.isFinite(metric(r, "energyError"))
       );
-      if (!ms.length) return { status: "not run", measured: "no merge-split case with conservation errors in its metrics" };
+      if (!ms.length) {
+        return {
+          status: "not run",
+          measured: "no merge-split case with conservation errors in its metrics",
+        };
+      }
       const worst = (name: string) =>
         ms.reduce<{ v: number; scene: string }>(
           (w, r) => {
