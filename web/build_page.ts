@@ -56,8 +56,45 @@ export async function buildPage(out: string): Promise<BuildInfo> {
   return build;
 }
 
-/** Runs `deno task web` with `args`; returns the exit status (2: usage error). */
-export async function webMain(args: readonly string[]): Promise<number> {
+/** A bad `deno task web` argument or state: exit status 2, one line. */
+class WebUsageError extends Error {}
+
+/**
+ * Refuses an `--out` that cannot be the build's folder: empty (it would build into the current
+ * folder's root, or `/`), or an existing file or other non-folder.
+ */
+export function checkOut(out: string): void {
+  if (!out.trim()) {
+    throw new WebUsageError("--out is empty; give the folder to build into, e.g. --out web/dist");
+  }
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(out);
+  } catch {
+    return; // created by the build
+  }
+  if (!info.isDirectory) {
+    throw new WebUsageError(`--out ${out} is a file, not a folder; give a folder to build into`);
+  }
+}
+
+/** Throws a {@link WebUsageError} when `port` cannot be listened on (in use, not allowed). */
+export function checkPort(port: number): void {
+  if (port === 0) return;
+  try {
+    Deno.listen({ port, hostname: "127.0.0.1" }).close();
+  } catch (e) {
+    const why = e instanceof Deno.errors.AddrInUse
+      ? "is in use"
+      : `cannot be used (${(e as Error).message})`;
+    throw new WebUsageError(
+      `--serve: port ${port} ${why}; give another with --port (0: any free one)`,
+    );
+  }
+}
+
+/** The arguments of `deno task web`, checked; throws a {@link WebUsageError}. */
+function webArgs(args: readonly string[]) {
   let values;
   try {
     ({ values } = parseArgs({
@@ -72,28 +109,52 @@ export async function webMain(args: readonly string[]): Promise<number> {
       allowPositionals: false,
     }));
   } catch (e) {
-    console.error(`mergesplit web: ${(e as Error).message}\n\n${WEB_USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(WEB_USAGE);
-    return 0;
+    throw new WebUsageError(`${(e as Error).message}; run with --help for the options`);
   }
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`mergesplit web: --port must be an integer in 0..65535, got ${values.port}`);
+  if (!/^\d+$/.test(values.port) || !Number.isInteger(port) || port > 65535) {
+    throw new WebUsageError(`--port must be an integer in 0..65535, got ${values.port}`);
+  }
+  return { ...values, port };
+}
+
+/**
+ * Runs `deno task web` with `args`; returns the exit status (2: a usage error, 1: the build or
+ * the server failed). Every error is one line on stderr.
+ */
+export async function webMain(args: readonly string[]): Promise<number> {
+  let values;
+  try {
+    values = webArgs(args);
+    if (values.help) {
+      console.log(WEB_USAGE);
+      return 0;
+    }
+    checkOut(values.out);
+    if (values.serve) checkPort(values.port);
+  } catch (e) {
+    if (!(e instanceof WebUsageError)) throw e;
+    console.error(`mergesplit web: ${e.message}`);
     return 2;
   }
-  const build = await buildPage(values.out);
-  console.log(`built ${values.out} (commit ${build.commit ?? "unknown"})`);
-  if (values.serve) {
-    const server = serveFolder(values.out, {
-      port,
-      onListen: (url) => console.log(`serving ${values.out} at ${url} (Ctrl-C to stop)`),
-    });
-    await server.finished;
+  try {
+    const build = await buildPage(values.out);
+    console.log(`built ${values.out} (commit ${build.commit ?? "unknown"})`);
+    if (values.serve) {
+      const out = values.out;
+      const server = serveFolder(out, {
+        port: values.port,
+        onListen: (url) => console.log(`serving ${out} at ${url} (Ctrl-C to stop)`),
+      });
+      await server.finished;
+    }
+    return 0;
+  } catch (e) {
+    const lines = (e as Error).message.split("\n").map((l) => l.trim()).filter((l) => l);
+    const tail = lines.length > 1 ? ` … ${lines.at(-1)}` : "";
+    console.error(`mergesplit web: ${lines[0] ?? String(e)}${tail}`);
+    return 1;
   }
-  return 0;
 }
 
 if (import.meta.main) Deno.exit(await webMain(Deno.args));

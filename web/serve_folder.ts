@@ -1,11 +1,14 @@
 /**
  * A static file server for the built page (`deno task web --serve`, and the browser test): files
  * of one folder by path, `index.html` for `/`, with their content types; POSTs go to an optional
- * hook (the test's channel for the page's results).
+ * hook (the test's channel for the page's results). Only files inside the folder are served: each
+ * request path is percent-decoded, resolved against the folder and then through its symbolic
+ * links, and refused (403) unless it stays inside (`..` however encoded, a sibling folder whose
+ * name starts with the folder's, a link pointing out).
  *
  * @module
  */
-import { extname, join, normalize } from "node:path";
+import { extname, resolve, sep } from "node:path";
 
 const TYPES: Readonly<Record<string, string>> = {
   ".html": "text/html; charset=utf-8",
@@ -27,28 +30,61 @@ export interface ServeFolderOptions {
   onListen?: (url: string) => void;
 }
 
+/**
+ * The file of `folder` (a real path) that the request path `pathname` (still percent-encoded)
+ * names, through symbolic links; null when it is malformed or lies outside the folder.
+ */
+export async function fileInFolder(folder: string, pathname: string): Promise<string | null> {
+  let path: string;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    return null; // a malformed escape such as %E0%A4
+  }
+  if (path.includes("\0")) return null;
+  const inside = (p: string) =>
+    p === folder || p.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+  const file = resolve(folder, `.${sep}${path.endsWith("/") ? `${path}index.html` : path}`);
+  if (!inside(file)) return null;
+  try {
+    const real = await Deno.realPath(file);
+    return inside(real) ? real : null;
+  } catch {
+    return file; // missing: a 404 below
+  }
+}
+
 /** Serves the files of `folder` until the returned server is shut down. */
 export function serveFolder(folder: string, options: ServeFolderOptions = {}): Deno.HttpServer {
-  const root = normalize(folder);
+  const root = Deno.realPathSync(folder);
   return Deno.serve({
     port: options.port ?? 8000,
     hostname: options.hostname ?? "127.0.0.1",
     onListen: ({ hostname, port }) => options.onListen?.(`http://${hostname}:${port}/`),
   }, async (req) => {
-    const path = decodeURIComponent(new URL(req.url).pathname);
+    const pathname = new URL(req.url).pathname;
     if (req.method === "POST") {
       if (!options.post) return new Response("no POST here", { status: 405 });
-      options.post(path, await req.text());
+      options.post(safeDecode(pathname), await req.text());
       return new Response(null, { status: 204 });
     }
-    const file = normalize(join(root, path.endsWith("/") ? `${path}index.html` : path));
-    if (!file.startsWith(root)) return new Response("outside the folder", { status: 403 });
+    const file = await fileInFolder(root, pathname);
+    if (file === null) return new Response("outside the folder", { status: 403 });
     try {
       const body = await Deno.readFile(file);
       const type = TYPES[extname(file)] ?? "application/octet-stream";
       return new Response(body, { headers: { "content-type": type } });
     } catch {
-      return new Response(`${path}: not found`, { status: 404 });
+      return new Response(`${safeDecode(pathname)}: not found`, { status: 404 });
     }
   });
+}
+
+/** `pathname` percent-decoded, or as it is where an escape is malformed. */
+function safeDecode(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname;
+  }
 }

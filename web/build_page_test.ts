@@ -1,0 +1,59 @@
+// run_tests: one implementation (the arguments of deno task web, refused before anything is built)
+import assert from "node:assert/strict";
+import { webMain } from "./build_page.ts";
+
+/** {@link webMain} on `args` with its stderr and stdout captured. */
+async function web(args: string[]): Promise<{ code: number; err: string[]; out: string[] }> {
+  const err: string[] = [];
+  const out: string[] = [];
+  const { error, log } = console;
+  console.error = (...a: unknown[]) => err.push(a.join(" "));
+  console.log = (...a: unknown[]) => out.push(a.join(" "));
+  try {
+    return { code: await webMain(args), err, out };
+  } finally {
+    Object.assign(console, { error, log });
+  }
+}
+
+Deno.test("deno task web: a bad --out or a busy --port is one line, exit 2, nothing built", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "mergesplit-web-" });
+  const listener = Deno.listen({ port: 0, hostname: "127.0.0.1" });
+  try {
+    const port = (listener.addr as Deno.NetAddr).port;
+    Deno.writeTextFileSync(`${dir}/file`, "x");
+    const cases: Array<[string[], string]> = [
+      [
+        ["--out", ""],
+        "mergesplit web: --out is empty; give the folder to build into, e.g. --out web/dist",
+      ],
+      [
+        ["--out", " "],
+        "mergesplit web: --out is empty; give the folder to build into, e.g. --out web/dist",
+      ],
+      [
+        ["--out", `${dir}/file`],
+        `mergesplit web: --out ${dir}/file is a file, not a folder; give a folder to build into`,
+      ],
+      [
+        ["--out", `${dir}/site`, "--serve", "--port", String(port)],
+        `mergesplit web: --serve: port ${port} is in use; give another with --port (0: any free one)`,
+      ],
+      [["--port", "1e3"], "mergesplit web: --port must be an integer in 0..65535, got 1e3"],
+    ];
+    for (const [args, line] of cases) {
+      const r = await web(args);
+      assert.equal(r.code, 2, args.join(" "));
+      assert.deepEqual(r.err, [line], args.join(" "));
+      assert.deepEqual(r.out, []);
+    }
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["file"], "nothing built");
+    const bad = await web(["--nope"]);
+    assert.equal(bad.code, 2);
+    assert.equal(bad.err.length, 1);
+    assert.match(bad.err[0], /^mergesplit web: Unknown option '--nope'.*; run with --help/);
+  } finally {
+    listener.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
