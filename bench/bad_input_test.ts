@@ -199,3 +199,14 @@ Deno.test("a --param that a sweep also sets is refused naming both, never silent
     usage(/^--param penalty\.stiffness=5 and the suite's sweep of penalty\.stiffness both set it/),
   );
 });
+
+Deno.test("--timeout: a finite number of seconds a timer can wait (at most 10 days)", () => {
+  for (const v of ["1e400", "Infinity", "3e6", "864001"]) {
+    assert.throws(
+      () => parseBenchArgs(["--timeout", v]),
+      usage(new RegExp(`^--timeout must be at most 864000 seconds \\(10 days; .*got "${v}"$`)),
+      v,
+    );
+  }
+  assert.equal(parseBenchArgs(["--timeout", "864000"]).timeout, 864000);
+});

@@ -112,7 +112,7 @@ default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html 
   --warmup <n>        untimed steps at the start of each repetition (default 20, at most a fifth
                       of the steps)
   --repeat <n>        repetitions per case (default 1, at most 100)
-  --timeout <s>       per-case time limit in seconds (default 600)
+  --timeout <s>       per-case time limit in seconds (default 600, at most 864000: 10 days)
   --list              list scenes and handlers
   --list-adapters     list the adapters this machine offers
   --verify <file>     re-run the cases of a results.jsonl and check their state hashes
@@ -123,6 +123,8 @@ Exit status: 0 when every case ran (even if unstable), 1 when any failed or time
 
 /** Most steps of one repetition (`--steps`, or `--duration` over a scene's dt): about a day at 1 ms a step. */
 export const MAX_STEPS = 10_000_000;
+/** Most seconds of `--timeout` (10 days), well within what a timer can wait (2³¹ − 1 ms). */
+export const MAX_TIMEOUT = 864_000;
 /** Most repetitions of a case (`--repeat`). */
 export const MAX_REPEAT = 100;
 
@@ -337,6 +339,12 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
   const timeout = values.timeout!.trim() === "" ? NaN : Number(values.timeout);
   if (!(timeout > 0)) {
     throw new UsageError(`--timeout must be a number of seconds > 0, got "${values.timeout}"`);
+  }
+  if (!(timeout <= MAX_TIMEOUT)) {
+    throw new UsageError(
+      `--timeout must be at most ${MAX_TIMEOUT} seconds (10 days; a timer waits at most 24.8 ` +
+        `days), got "${values.timeout}"`,
+    );
   }
   return {
     scenes: list(values.scene),

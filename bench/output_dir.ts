@@ -28,9 +28,18 @@ function kindOf(info: Deno.FileInfo): string {
   return "not a regular file";
 }
 
+/** Whether `path` is a symbolic link (its target may be missing). */
+function isLink(path: string): boolean {
+  try {
+    return Deno.lstatSync(path).isSymlink;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Checks the results file at `path` before any case runs: absent, or a regular file (followed
- * through symbolic links) that can be appended to. Returns its size (0 when absent); throws an
+ * through symbolic links; a link to a missing file is refused) that can be appended to. Returns its size (0 when absent); throws an
  * {@link OutputDirError} naming it and what it is otherwise (a directory, a FIFO, which would hang
  * the run's first write, a device, a file without write permission).
  */
@@ -39,7 +48,14 @@ export function probeResultsFile(path: string): number {
   try {
     info = Deno.statSync(path);
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return 0;
+    if (e instanceof Deno.errors.NotFound && !isLink(path)) return 0;
+    if (e instanceof Deno.errors.NotFound) {
+      throw new OutputDirError(
+        `the results file ${path} is a symbolic link to a missing file (${
+          Deno.readLinkSync(path)
+        }); remove it or pass another --out`,
+      );
+    }
     throw new OutputDirError(
       `cannot read the results file ${path}: ${(e as Error).message}; pass another --out`,
     );

@@ -60,6 +60,13 @@ Deno.test("the bench's output folder", async (t) => {
       Deno.symlinkSync("/dev/null", join(odd, "results.jsonl"));
       assert.throws(() => prepareOutputDir(odd), /results\.jsonl is a device; remove it/);
       Deno.removeSync(join(odd, "results.jsonl"));
+      // a link to a missing file: the first case's write would fail after it ran
+      Deno.symlinkSync(join(odd, "gone", "results.jsonl"), join(odd, "results.jsonl"));
+      assert.throws(
+        () => prepareOutputDir(odd, { append: true }),
+        /results\.jsonl is a symbolic link to a missing file \(.*gone\/results\.jsonl\); remove it/,
+      );
+      Deno.removeSync(join(odd, "results.jsonl"));
     });
 
     await t.step({
