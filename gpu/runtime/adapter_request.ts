@@ -111,12 +111,12 @@ export async function requestAdapterOn(
   const previous = Deno.env.get("DENO_WEBGPU_BACKEND");
   if (!instanceMade) {
     // wgpu's instance is made at the first request with the backends named then, and later
-    // requests only filter them: make it with every backend (unless the user pinned some).
+    // requests only filter them: make it with every backend, or with those the user pinned (made
+    // with the first backend asked for instead, a pinned `gl` listed Vulkan's adapters where
+    // Vulkan is installed and nothing where it is not)
     instanceMade = true;
-    if (previous === undefined) {
-      Deno.env.set("DENO_WEBGPU_BACKEND", BACKENDS.join(","));
-      await navigator.gpu.requestAdapter();
-    }
+    Deno.env.set("DENO_WEBGPU_BACKEND", previous ?? BACKENDS.join(","));
+    await navigator.gpu.requestAdapter();
   }
   Deno.env.set("DENO_WEBGPU_BACKEND", backend);
   try {

@@ -93,3 +93,39 @@ Deno.test("one process lists lavapipe (Vulkan) and llvmpipe (GL) apart, with no 
   assert.match(text, /gl:default\s+gl\s+llvmpipe/);
   assert.doesNotMatch(err, /XDG_RUNTIME_DIR/);
 });
+
+Deno.test("a pinned backend lists its own adapters, with or without Vulkan", async (t) => {
+  const gl = "/usr/lib/x86_64-linux-gnu/dri/swrast_dri.so";
+  try {
+    Deno.statSync(gl);
+  } catch {
+    t.step("Mesa's GL is not installed (apt-get install libgl1-mesa-dri libegl1)", () => {});
+    return;
+  }
+  // Vulkan hidden as on a machine without its loader's drivers (issue 47: nothing was listed,
+  // since the instance was made for Vulkan, the first backend asked for)
+  for (const vulkan of ["/nonexistent.json", undefined]) {
+    const env: Record<string, string> = {
+      ...Deno.env.toObject(),
+      DENO_WEBGPU_BACKEND: "gl",
+      NO_COLOR: "1",
+    };
+    if (vulkan) env.VK_ICD_FILENAMES = vulkan;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        new URL("../../bench/main.ts", import.meta.url).pathname,
+        "--list-adapters",
+      ],
+      env,
+      clearEnv: true,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    assert.match(text, /gl:default\s+gl\s+llvmpipe/, `VK_ICD_FILENAMES=${vulkan}: ${text}`);
+    assert.doesNotMatch(text, /vulkan/, "only the pinned backend");
+  }
+});
