@@ -210,3 +210,15 @@ Deno.test("--timeout: a finite number of seconds a timer can wait (at most 10 da
   }
   assert.equal(parseBenchArgs(["--timeout", "864000"]).timeout, 864000);
 });
+
+Deno.test("--param given twice for one parameter is refused, not resolved by the last", () => {
+  assert.throws(
+    () =>
+      parseBenchArgs([
+        ...["--param", "merge-split.alpha=0.5", "--param", " merge-split.alpha =0.7"],
+      ]),
+    usage(/^--param merge-split\.alpha is given twice \(only one value would be used\)/),
+  );
+  const two = parseBenchArgs(["--param", "merge-split.alpha=0.5", "--param", "merge-split.beta=1"]);
+  assert.deepEqual(two.params, { "merge-split": { alpha: 0.5, beta: 1 } });
+});

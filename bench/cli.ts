@@ -320,6 +320,14 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
   if (steps !== undefined && duration !== undefined) {
     throw new UsageError("give --steps or --duration, not both");
   }
+  const keys = (values.param ?? []).map((p) => p.split("=")[0].trim());
+  const twice = keys.find((k, i) => keys.indexOf(k) !== i);
+  if (twice !== undefined) {
+    throw new UsageError(
+      `--param ${twice} is given twice (only one value would be used); give it once, or sweep it ` +
+        `with --sweep ${twice}=v1,v2`,
+    );
+  }
   let params: Record<string, Record<string, number>>;
   try {
     params = parseParamAssignments(values.param ?? [], (id) => HANDLERS.get(id)?.params);
