@@ -99,6 +99,20 @@ export function summarizeCensus(words: ArrayLike<number>): [StageCensus, StageCe
 }
 
 /**
+ * The pairwise splits the census's groups imply, both stages: a meta-particle of n particles splits
+ * n − 1 times (§3, "recursively split them in the inverse order of merging"), so members − groups.
+ */
+export function pairwiseSplits(words: ArrayLike<number>): number {
+  let n = 0;
+  for (let s = 0; s < 2; s++) {
+    const base = s * CENSUS_STAGE_WORDS;
+    const u64 = (k: number) => (words[base + k] >>> 0) + (words[base + k + 1] >>> 0) * 2 ** 32;
+    n += u64(CENSUS_WORD.members) - u64(CENSUS_WORD.groups);
+  }
+  return n;
+}
+
+/**
  * The census the reference groupings imply for one grouping of `pairs` (what the GPU adds per
  * run): groups, members, pairs, pairs between groups, max and histogram, as a census block of one
  * stage (stage `stage`, 1 or 2, of a {@link CENSUS_WORDS} block).

@@ -216,11 +216,17 @@ export function mergeAll(particles: readonly Particle[]): MergeNode {
  * Splits a merge tree in the reverse order of merging and returns every particle's final
  * velocity, in the order of the tree's leaves (the array order given to {@link mergeAll}).
  *
+ * `onSplit` sees each pairwise split's {@link SplitResult} (its branch: ε ≠ 0 on `closest`).
+ *
  * α applies to every bond. ΔĒk (and β) apply to the root bond only: velocity
  * synchronisation (Eqs. 17–19) stores ΔĒk in "the virtual bond of the meta-particle" — the
  * outermost one — and that energy is restored by the first split.
  */
-export function splitAll(tree: MergeNode, vAfter: Vec3, options: SplitOptions = {}): Vec3[] {
+export function splitAll(
+  tree: MergeNode,
+  vAfter: Vec3,
+  options: SplitOptions & { onSplit?: (r: SplitResult) => void } = {},
+): Vec3[] {
   assertVec3(vAfter, "vAfter");
   const { alpha, beta, deltaEk } = resolveSplitOptions(options);
   const out: Vec3[] = [];
@@ -229,7 +235,9 @@ export function splitAll(tree: MergeNode, vAfter: Vec3, options: SplitOptions = 
       out.push(v);
       return;
     }
-    const [v1, v2] = split(node, v, root ? { alpha, beta, deltaEk } : { alpha });
+    const r = splitDetailed(node, v, root ? { alpha, beta, deltaEk } : { alpha });
+    options.onSplit?.(r);
+    const [v1, v2] = [r.v1, r.v2];
     visit(node.children[0], v1, false);
     visit(node.children[1], v2, false);
   };

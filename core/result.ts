@@ -311,6 +311,8 @@ export interface CaseRecord {
     converged: boolean;
     method?: string;
     tolerance?: number;
+    /** Merge-split's pairwise splits, and how many took ε ≠ 0 (§3). */
+    splits?: SplitRecord;
     maxIterations?: number;
     /** Whether stage 2's solve starts from stage 1's solution. */
     warmStart?: boolean;
@@ -468,6 +470,16 @@ function checkGpu(g: Obj): void {
       "dispatchesPerStep",
       "peakBufferBytes",
       "groupingRounds",
+/**
+ * Merge-split's pairwise splits over the first repetition (both stages) and those on the
+ * closest-point branch of Eqs. 15–16, ε ≠ 0, where Eq. 13 has no real root (§3: "a high percentage
+ * of the solutions contain a non-zero orthogonal term" when a particle's motion is restricted).
+ */
+export interface SplitRecord {
+  pairwise: number;
+  closestPoint: number;
+}
+
       "stage2Runs",
       "steps",
       "contactsDropped",
@@ -491,6 +503,12 @@ function checkGpu(g: Obj): void {
  * (a record of an older harness may lack an optional field, never hold a malformed one). Throws a
  * {@link FieldError} naming the first bad field, what it must be and what it is.
  */
+  optional("gpu.splits", g.splits, ["object"]);
+  if (g.splits) {
+    for (const k of ["pairwise", "closestPoint"]) {
+      expect(`gpu.splits.${k}`, (g.splits as Obj)[k], ["number"]);
+    }
+  }
 function check(o: unknown): void {
   if (kindOf(o) !== "object") throw new FieldError(`not a JSON object but ${describe(o)}`);
   const r = o as Obj;

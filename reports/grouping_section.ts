@@ -3,11 +3,12 @@
  * paper's `index-order` pass or the harness's `compact` rounds), the dispatches it encodes per
  * stage, and per stage the census of its groups over the run: groupings run, groups formed, their
  * mean, median, 90th-percentile and largest size, and the fraction of colliding pairs left between
- * two groups (the collisions it ignored).
+ * two groups (the collisions it ignored); and of its pairwise splits, the share that took ε ≠ 0
+ * (the closest point of Eqs. 15–16: Eq. 13 had no real root; `gpu.splits`).
  *
  * @module
  */
-import type { CaseRecord, GroupingRecord } from "../core/result.ts";
+import type { CaseRecord, GroupingRecord, SplitRecord } from "../core/result.ts";
 import { escapeHtml } from "./escape_html.ts";
 import { formatNumber } from "./format_number.ts";
 
@@ -48,6 +49,14 @@ const STAGE_COLUMNS: readonly (readonly [
   ],
 ];
 
+/** "p % of n" of the pairwise splits that took ε ≠ 0; "–" without a count or a split. */
+export function epsilonShare(splits: SplitRecord | undefined): string {
+  if (!splits || !splits.pairwise) return "–";
+  return `${formatNumber(100 * splits.closestPoint / splits.pairwise)} % of ${
+    formatNumber(splits.pairwise)
+  }`;
+}
+
 /** Renders the grouping table of `records` (those that carry one). */
 export function renderGroupingSection(records: readonly CaseRecord[]): string {
   const rows = grouped(records);
@@ -58,7 +67,11 @@ export function renderGroupingSection(records: readonly CaseRecord[]): string {
   const head =
     `<tr><th rowspan="2">scene</th><th rowspan="2">grouping</th><th rowspan="2" class="num" title="dispatches the grouping encodes per stage (stage 1 / stage 2)">dispatches</th>${
       stageHead(1)
-    }${stageHead(2)}</tr><tr>${[...STAGE_COLUMNS, ...STAGE_COLUMNS].map(th).join("")}</tr>`;
+    }${
+      stageHead(2)
+    }<th rowspan="2" class="num" title="pairwise splits that took the closest point of Eqs. 15–16 (ε ≠ 0), of all pairwise splits, both stages">ε ≠ 0</th></tr><tr>${
+      [...STAGE_COLUMNS, ...STAGE_COLUMNS].map(th).join("")
+    }</tr>`;
   const body = rows.map((r) => {
     const g = r.gpu.grouping;
     const stages = [0, 1].map((k) => {
@@ -72,7 +85,9 @@ export function renderGroupingSection(records: readonly CaseRecord[]): string {
       : "";
     return `<tr><td>${escapeHtml(r.scene)} (${escapeHtml(r.scale)}, seed ${r.seed})</td><td>${
       escapeHtml(g.method)
-    }${cut}</td><td class="num">${escapeHtml(g.dispatchesPerStage.join(" / "))}</td>${stages}</tr>`;
+    }${cut}</td><td class="num">${
+      escapeHtml(g.dispatchesPerStage.join(" / "))
+    }</td>${stages}<td class="num">${escapeHtml(epsilonShare(r.gpu.splits))}</td></tr>`;
   }).join("\n");
   return `<div class="scroll"><table class="grouping"><thead>${head}</thead><tbody>${body}</tbody></table></div>`;
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { fakeRecord } from "./fake_record.ts";
-import { hasGrouping, renderGroupingSection } from "./grouping_section.ts";
+import { epsilonShare, hasGrouping, renderGroupingSection } from "./grouping_section.ts";
 
 const stage = (runs: number, between: number) => ({
   runs,
@@ -32,8 +32,13 @@ Deno.test("grouping section", async (t) => {
     assert.equal(html.match(/<tr><td>/g)?.length, 1);
     assert.match(html, /<td>index-order<\/td><td class="num">13 \/ 13<\/td>/);
     assert.match(html, /25 %/);
-    // a stage that never ran reads as dashes, not zeros
-    assert.match(html, /(<td class="num">–<\/td>){7}<\/tr>/);
+    // a stage that never ran reads as dashes, not zeros; a record without splits counted: a dash
+    assert.match(html, /(<td class="num">–<\/td>){8}<\/tr>/);
+  });
+  await t.step("the share of pairwise splits with ε ≠ 0", () => {
+    assert.equal(epsilonShare({ pairwise: 400, closestPoint: 50 }), "12.5 % of 400");
+    assert.equal(epsilonShare({ pairwise: 0, closestPoint: 0 }), "–");
+    assert.equal(epsilonShare(undefined), "–");
   });
   await t.step("nothing to show without a census", () => {
     assert.ok(!hasGrouping([fakeRecord()]));

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { GroupingRecord } from "../../core/result.ts";
+import type { GroupingRecord, SplitRecord } from "../../core/result.ts";
 import type { ParamSchema, ParamValues } from "../../core/params.ts";
 import type { Scene } from "../../core/scene.ts";
 import type { ParticleState } from "../state/particle_state.ts";
@@ -46,9 +46,11 @@ export interface GpuHandler {
   readonly stats?: HandlerStatistics;
   /**
    * What the handler adds to a record's `gpu` section, from its statistics read back at the end
-   * of a run (merge-split: its grouping, `GroupingRecord`); nothing when absent.
+   * of a run (merge-split: its grouping, `GroupingRecord`, and splits, `SplitRecord`); nothing when absent.
    */
-  report?(stats: Readonly<Record<string, number>>): { grouping?: GroupingRecord };
+  report?(
+    stats: Readonly<Record<string, number>>,
+  ): { grouping?: GroupingRecord; splits?: SplitRecord };
   /** Before each step (queue writes of per-step parameters, e.g. the step index). */
   prepareStep?(step: number): void;
   /**

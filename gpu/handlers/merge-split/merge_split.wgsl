@@ -31,6 +31,7 @@ override STAT_MOMENTUM_ERROR: u32;
 override STAT_ENERGY_ERROR: u32;
 override STAT_STAGE2_RUNS: u32;
 override STAT_LARGEST_SHEET_GROUP: u32;
+override STAT_CLOSEST_SPLITS: u32;
 // Body-kind bit of a cloth particle (gpu/state/particle_state.ts KIND_BITS.sheet, passed in).
 override FLAG_CLOTH: u32;
 
@@ -218,6 +219,7 @@ fn split_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
   var v = vAfter;
   var bondEnergy = 0.0;
   var M = 0.0;
+  var closest = 0u; // pairwise splits on the closest-point branch (ε ≠ 0)
   for (var k = end - 1u; k > begin; k--) {
     let i = s_memberList[k];
     let A = s_level[i];
@@ -242,6 +244,7 @@ fn split_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
       u = -w - sqrt(disc) * nHat; // smaller root of Eq. 13, ε = 0
     } else {
       u = -(sqrt(s2) / length(w)) * w; // closest point, Eqs. 15–16
+      closest += 1u;
     }
     // |u| = s is Eq. 10 (energy). In f32, w keeps a component along n̂ of about ε|v12′ − v1|,
     // so the root's |u|² = s² + 2√disc (w·n̂): relative energy errors of 1e-4 when a group stops
@@ -271,4 +274,5 @@ fn split_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
   let eErr = abs(ke - eWant) / max(max(ke, eWant), 1e-30);
   atomicMax(&s_stats[STAT_MOMENTUM_ERROR], bitcast<u32>(pErr));
   atomicMax(&s_stats[STAT_ENERGY_ERROR], bitcast<u32>(eErr));
+  if (closest > 0u) { atomicAdd(&s_stats[STAT_CLOSEST_SPLITS], closest); }
 }

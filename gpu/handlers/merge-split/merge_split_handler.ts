@@ -16,7 +16,7 @@ import type { HandlerContext, HandlerEntry } from "../handler.ts";
 import { MergeSplitKernels } from "./merge_split.ts";
 import { createHandlerStatistics } from "../../state/handler_statistics.ts";
 import { censusWords, MERGE_SPLIT_SAMPLED, MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
-import { summarizeCensus } from "../../../core/grouping_census.ts";
+import { pairwiseSplits, summarizeCensus } from "../../../core/grouping_census.ts";
 
 /** The `merge-split` handler entry. */
 export const MERGE_SPLIT_HANDLER: HandlerEntry = {
@@ -83,6 +83,10 @@ export const MERGE_SPLIT_HANDLER: HandlerEntry = {
             dispatchesPerStage: [...ms.grouping.dispatchesPerStage],
             stages: summarizeCensus(censusWords(read)),
             incomplete: read.groupingIncomplete,
+          },
+          splits: {
+            pairwise: pairwiseSplits(censusWords(read)),
+            closestPoint: read.closestSplits,
           },
         };
       },

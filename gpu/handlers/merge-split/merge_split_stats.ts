@@ -21,6 +21,7 @@ export type MergeSplitStat =
   | "stage2Runs"
   | "largestSheetGroup"
   | "groupingIncomplete"
+  | "closestSplits"
   | "census"
   | `census${number}`;
 
@@ -60,6 +61,9 @@ export const MERGE_SPLIT_STATS: StatisticsLayout<MergeSplitStat> = defineStatist
   // components the index-order pass left partly ungrouped because its loop budget ran out (a
   // software adapter's loop cap; cumulative): 0 means every group is the paper's
   groupingIncomplete: "u32",
+  // pairwise splits that took the closest point of Eqs. 15–16 (ε ≠ 0: Eq. 13 had no real root;
+  // cumulative): the pairwise splits in all are the census's members − groups
+  closestSplits: "u32",
   ...CENSUS_FIELDS,
 });
 

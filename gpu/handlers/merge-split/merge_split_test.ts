@@ -132,12 +132,21 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
       device.queue.writeBuffer(buffers.syncEnergy, 0, syncEnergy);
       run(device, (pass) => ms.encodeSplit(pass, { stage: 1, count: n }));
       const velOut = await f32(device, buffers.velOut);
+      let closest = 0; // the reference's splits on the closest-point branch (ε ≠ 0)
       want.groups.forEach((g, k) => {
         const d = g[0];
         const va: Vec3 = [vAfter[4 * d], vAfter[4 * d + 1], vAfter[4 * d + 2]];
-        const vs = splitAll(trees[k], va, { alpha: 0.7, beta: 0.4, deltaEk: dEk[k] });
+        const vs = splitAll(trees[k], va, {
+          alpha: 0.7,
+          beta: 0.4,
+          deltaEk: dEk[k],
+          onSplit: (r) => (closest += r.branch === "closest" ? 1 : 0),
+        });
         g.forEach((i, q) => closeVec(velOut, 4 * i, vs[q], 2e-4, `v′ of particle ${i}`));
       });
+      const counted = new Uint32Array(await readBuffer(device, buffers.stats))[STATS.closestSplits];
+      assert.ok(closest > 0, "the case takes the closest-point branch");
+      assert.equal(counted, closest, "splits with ε ≠ 0 counted on the GPU");
       // singletons keep their DOF's velocity
       for (let i = 0; i < n; i++) {
         if (want.dof[i] === i && !want.groups.some((g) => g[0] === i)) {
