@@ -674,6 +674,15 @@ export function validateScene(input: unknown, options: SceneValidationOptions = 
       continue;
     }
     for (const [id, raw] of Object.entries(group)) {
+      const known = options.knownHandlers;
+      if (key === "handlers" && known && !known.includes(id)) {
+        throw new SceneError(
+          `handlers[${JSON.stringify(id)}]`,
+          `unknown handler ${JSON.stringify(id)}${didYouMean(id, known)}; known: ${
+            known.join(", ")
+          } (fix the name or remove the entry)`,
+        );
+      }
       const values = obj(raw, `${key}[${JSON.stringify(id)}]`);
       for (const name of Object.keys(values)) {
         num(values, name, `${key}[${JSON.stringify(id)}]`, { max: Infinity });

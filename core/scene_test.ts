@@ -178,3 +178,18 @@ Deno.test("misspelt keys are errors naming the key and the nearest valid one", (
     delete s.duration;
   }, unknown("durationn", "duration"));
 });
+
+Deno.test("a misspelt handler id in the handlers block is named with the nearest one", () => {
+  const s = JSON.parse(sceneToJson(scene()));
+  s.handlers = { "merge-splt": { alpha: 1 } };
+  const knownHandlers = ["merge-split", "penalty"];
+  assert.throws(
+    () => validateScene(s, { knownSystems: SYSTEMS, knownHandlers }),
+    (e: unknown) =>
+      e instanceof SceneError &&
+      e.message ===
+        'scene.handlers["merge-splt"]: unknown handler "merge-splt"; did you mean "merge-split"?; known: merge-split, penalty (fix the name or remove the entry)',
+  );
+  s.handlers = { "merge-split": { alpha: 1 } };
+  validateScene(s, { knownSystems: SYSTEMS, knownHandlers });
+});
