@@ -12,7 +12,8 @@
  *
  * @module
  */
-import type { Scale } from "../core/scene.ts";
+import { type Scale, SCALES } from "../core/scene.ts";
+import { HANDLERS } from "../gpu/handlers/registry.ts";
 import { getScene } from "../scenes/catalog.ts";
 import type { AdapterChoice } from "../gpu/runtime/device.ts";
 import { type CaseRecord, type SkippedLine, skippedLineWarning } from "../core/result.ts";
@@ -77,6 +78,33 @@ function recordedScene(record: CaseRecord) {
 }
 
 /**
+ * The case `record` ran: its scene ({@link recordedScene}), its handler with its recorded
+ * parameters, coupling, setup and sweep values, checked. Throws, with a message naming what is
+ * wrong, when any of it cannot be rebuilt (an unknown scene, scale or handler, a bad parameter).
+ */
+function recordedCase(record: CaseRecord): CaseSpec {
+  if (!(SCALES as readonly string[]).includes(record.scale)) {
+    throw new Error(`its scale "${record.scale}" is not one of ${SCALES.join(", ")}`);
+  }
+  if (!HANDLERS.has(record.handler)) {
+    throw new Error(
+      `its handler "${record.handler}" is not one of ${[...HANDLERS.keys()].join(", ")}`,
+    );
+  }
+  return checkedCase({
+    scene: recordedScene(record),
+    sceneSource: record.sceneSource,
+    handler: record.handler,
+    params: Object.fromEntries(
+      Object.entries(record.handlerParams ?? {}).map(([k, v]) => [k, Number(v)]),
+    ),
+    coupling: record.coupling === "whole" ? "whole" : "own-part",
+    ...(record.setup ? { setup: record.setup } : {}),
+    ...(record.sweep ? { sweep: { ...record.sweep } } : {}),
+  }, "the record's handlerParams");
+}
+
+/**
  * How the configuration of `rec` changed: its recorded configuration hash against the hash of
  * `spec` (the case rebuilt now) with the recorded steps and protocol; null when they agree or the
  * record has no protocol to hash with.
@@ -131,9 +159,9 @@ async function verifyOn(
       handler: rec.handler,
       ...(rec.sweep ? { sweep: { ...rec.sweep } } : {}),
     };
-    let scene;
+    let spec: CaseSpec;
     try {
-      scene = recordedScene(rec);
+      spec = recordedCase(rec);
     } catch (e) {
       const o: VerifyOutcome = {
         ...who,
@@ -141,23 +169,13 @@ async function verifyOn(
         now: null,
         match: false,
         warning: null,
-        error: `cannot rebuild its scene: ${(e as Error).message}`,
+        error: `cannot rebuild it: ${(e as Error).message}`,
       };
       options.onCase?.(o);
       out.push(o);
       continue;
     }
-    const spec = checkedCase({
-      scene,
-      sceneSource: rec.sceneSource,
-      handler: rec.handler,
-      params: Object.fromEntries(
-        Object.entries(rec.handlerParams ?? {}).map(([k, v]) => [k, Number(v)]),
-      ),
-      coupling: rec.coupling === "whole" ? "whole" : "own-part",
-      ...(rec.setup ? { setup: rec.setup } : {}),
-      ...(rec.sweep ? { sweep: { ...rec.sweep } } : {}),
-    }, "the record's handlerParams");
+    const scene = spec.scene;
     const changed = await configChange(rec, spec);
     if (changed) {
       const o: VerifyOutcome = {

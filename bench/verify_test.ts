@@ -250,3 +250,33 @@ Deno.test("--verify: /dev/zero and a directory are refused at once, in one line"
     ]);
   }
 });
+
+Deno.test("--verify: a record that cannot be rebuilt is an ERROR line, the others go on", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "mergesplit-verify-rebuild-" });
+  try {
+    const base = JSON.parse(unfinished("ok")) as CaseRecord;
+    const bad: Array<[Record<string, unknown>, RegExp]> = [
+      [{ handler: "nope" }, /: cannot rebuild it: its handler "nope" is not one of merge-split, /],
+      [
+        { scale: "gigantic" },
+        /: cannot rebuild it: its scale "gigantic" is not one of tiny, small/,
+      ],
+      [
+        { handlerParams: { alpha: "x" } },
+        /: cannot rebuild it: the record's handlerParams or scene fig4-fluid-cloth: .*alpha: must be a number/,
+      ],
+    ];
+    const file = `${dir}/results.jsonl`;
+    Deno.writeTextFileSync(
+      file,
+      bad.map(([change]) => recordLine({ ...base, ...change } as CaseRecord)).join(""),
+    );
+    const r = await verify(file);
+    assert.equal(r.code, 1);
+    assert.deepEqual(r.err, []);
+    bad.forEach(([, message], k) => assert.match(r.out[k], message));
+    assert.ok(r.out.slice(0, 3).every((l) => l.startsWith("ERROR    ")), r.out.join("\n"));
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
