@@ -109,7 +109,8 @@ function webArgs(args: readonly string[]) {
       allowPositionals: false,
     }));
   } catch (e) {
-    throw new WebUsageError(`${(e as Error).message}; run with --help for the options`);
+    const message = (e as Error).message.replace(/\s*\n\s*/g, " ");
+    throw new WebUsageError(`${message}; run with --help for the options`);
   }
   const port = Number(values.port);
   if (!/^\d+$/.test(values.port) || !Number.isInteger(port) || port > 65535) {

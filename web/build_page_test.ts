@@ -48,6 +48,13 @@ Deno.test("deno task web: a bad --out or a busy --port is one line, exit 2, noth
       assert.deepEqual(r.out, []);
     }
     assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["file"], "nothing built");
+    const ambiguous = await web(["--port", "-1"]);
+    assert.equal(ambiguous.code, 2);
+    assert.equal(ambiguous.err.length, 1, "one line, as parseArgs's message is several");
+    assert.match(
+      ambiguous.err[0],
+      /^mergesplit web: Option '--port' argument is ambiguous\. .*--help/,
+    );
     const bad = await web(["--nope"]);
     assert.equal(bad.code, 2);
     assert.equal(bad.err.length, 1);
