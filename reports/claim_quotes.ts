@@ -171,6 +171,11 @@ export const CLAIM_QUOTES: Readonly<Record<string, ClaimQuote>> = {
     quote:
       "In the dam break example, the first impact of fluid particles lead to small fractures around the wall. These fractures form weak points that ultimately break the wall and the broken pieces are carried away by the fluid.",
   },
+  "z": {
+    where: "§3 (after Eq. 16)",
+    quote:
+      "We have empirically verified that the order of merging does not affect the outcome of the final particle velocities after splitting.",
+  },
   "y": {
     where: "§6.3 (Table I)",
     quote:

@@ -112,6 +112,13 @@ export const SWEEP_VALUES_MIN = 3;
 export const DT_FACTOR = 10;
 /** The force-based handler families whose stiffness and time-step sweeps the claims read. */
 export const FORCE_FAMILIES = ["penalty", "kernel-repulsion"] as const;
+/**
+ * §3: the order of merging "does not affect" the velocities after splitting when the largest
+ * difference the merge-order probe finds (`mergeOrderSpread`, over the reference speed) is at most
+ * this: the f32 bound the GPU's splits are held to against the f64 reference (2e-4 on unit speeds,
+ * `gpu/handlers/merge-split/merge_split_test.ts`).
+ */
+export const MERGE_ORDER_SPREAD_MAX = 2e-4;
 /** The Fig. 7 scenes (mass ratios 1, 10, 100). */
 export const FIG7_SCENES = ["fig7-mass-1", "fig7-mass-10", "fig7-mass-100"] as const;
 
@@ -168,6 +175,14 @@ export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
     claims: "m, m2",
     reason:
       '"highly unstable" short of a blow-up: a particle at 2.4× the fastest impact, which no passive collision gives it (set before any run of it; a blow-up is 10×, NaN or Inf)',
+  },
+  {
+    name: "MERGE_ORDER_SPREAD_MAX",
+    value: MERGE_ORDER_SPREAD_MAX,
+    unit: "× the reference speed",
+    claims: "z",
+    reason:
+      '"does not affect the outcome": a difference within f32 round-off, the bound the GPU\'s splits are held to against the f64 reference (2e-4 on unit speeds); the probe itself is f64 (set before the claim was judged)',
   },
   {
     name: "MOMENTUM_ERROR_MAX",
@@ -1099,6 +1114,35 @@ export const CLAIMS: readonly Claim[] = [
     } % to the end of every FLIP case run (merge-split)`,
     paper: "validation (issue 24)",
     evaluate: fluidWithin({ flip: true, field: "volumeChange", limit: FLIP_VOLUME_DRIFT_MAX }),
+  },
+  {
+    id: "z",
+    text:
+      `The order of merging does not change the velocities after splitting: each group of three or more particles merged in its order and in reverse (the merge-order probe, f64) ends with every particle's velocity within ${MERGE_ORDER_SPREAD_MAX} × the reference speed, in every merge-split case`,
+    paper: "§3",
+    evaluate(records) {
+      const probed = records.filter((r) =>
+        r.handler === MERGE_SPLIT && Object.keys(r.sweep ?? {}).length === 0 &&
+        metric(r, "mergeOrderGroups") > 0 && Number.isFinite(metric(r, "mergeOrderSpread"))
+      );
+      if (!probed.length) {
+        return {
+          status: "not run",
+          measured: "no merge-split case probed a group of three or more (mergeOrderGroups)",
+        };
+      }
+      const spread = (r: CaseRecord) => metric(r, "mergeOrderSpread");
+      const worst = probed.reduce((w, r) => (spread(r) > spread(w) ? r : w));
+      const over = probed.filter((r) => spread(r) > MERGE_ORDER_SPREAD_MAX);
+      return {
+        status: over.length ? "not reproduced" : "reproduced",
+        measured: `largest difference ${
+          formatNumber(spread(worst))
+        } × the reference speed (${worst.scene}); ${over.length} of ${probed.length} cases past ${MERGE_ORDER_SPREAD_MAX}; ${
+          formatNumber(probed.reduce((n, r) => n + metric(r, "mergeOrderGroups"), 0))
+        } groups probed`,
+      };
+    },
   },
   ...TIMING_CLAIMS,
 ];

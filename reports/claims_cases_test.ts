@@ -404,6 +404,13 @@ const CASES: ClaimCase[] = [
     failing: () => [timed(TABLE_ONE_SCENE, step(0.05, 15))],
     why: "stage 2 at 0.375 of stage 1 does not double the integration",
   },
+  {
+    id: "z",
+    reproduced: () => [rec(FIG4, MS, { mergeOrderGroups: 12, mergeOrderSpread: 1e-5 })],
+    // the reverse order moves one particle's velocity by 1 % of the reference speed
+    failing: () => [rec(FIG4, MS, { mergeOrderGroups: 12, mergeOrderSpread: 0.01 })],
+    why: "a particle 1 % of the reference speed apart between the two orders",
+  },
 ];
 
 Deno.test("every claim has a record set on which it fails", async (t) => {

@@ -48,6 +48,8 @@ function goodSuite(): CaseRecord[] {
       maxRebound: 2,
       fluidRebound: 0.2,
       densityErrorMax: 0.025,
+      mergeOrderGroups: 40,
+      mergeOrderSpread: 3e-5,
     }),
     fig4("penalty-weak", { passThroughMax: 5 }),
     fig4("penalty-strong", {
