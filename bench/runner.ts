@@ -261,6 +261,9 @@ export async function runOne(
               .filter(([p]) => p !== "metrics")
               .reduce((a, [, n]) => a + n, 0),
             dispatchesByPhase: { ...byPhase },
+            ...(engine.timings.host.steps > 0
+              ? { hostMsPerStep: engine.timings.host.ms / engine.timings.host.steps }
+              : {}),
             peakBufferBytes: engine.peakBufferBytes,
             workgroupSizes: kernelWorkgroupSizes(engine.gpu.device),
             ...(stats.groupingRounds ? { groupingRounds: stats.groupingRounds } : {}),

@@ -286,6 +286,13 @@ export interface CaseRecord {
   gpu?: {
     dispatchesPerStep: number;
     dispatchesByPhase: Record<string, number>;
+    /**
+     * The host's encode-and-submit time per measured step (ms; `StepTimings.host`): from the start
+     * of a step's encoding to the return of its submit, no GPU wait inside. Where submits are
+     * asynchronous it is told apart from the GPU time (`timings`); a GL backend's blocking submit
+     * includes it. Absent in records made before it was kept.
+     */
+    hostMsPerStep?: number;
     peakBufferBytes: number;
     /** Workgroup size of each kernel set by an `override` constant, by kernel label. */
     workgroupSizes?: Record<string, number>;
@@ -468,6 +475,7 @@ function checkGpu(g: Obj): void {
   for (
     const k of [
       "dispatchesPerStep",
+      "hostMsPerStep",
       "peakBufferBytes",
       "groupingRounds",
 /**

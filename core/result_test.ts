@@ -174,6 +174,7 @@ Deno.test("readResults: bad lines are skipped and named, the finished cases kept
       [{ protocol: { warmupSteps: 1 } }, 'field "protocol.repeats" must be a number'],
       [{ snapshots: {} }, 'field "snapshots.frames" must be an array, got nothing'],
       [{ gpu: { peakBufferBytes: "1 MiB" } }, 'field "gpu.peakBufferBytes" must be a number'],
+      [{ gpu: { hostMsPerStep: "0.5 ms" } }, 'field "gpu.hostMsPerStep" must be a number'],
       [{ configHash: undefined }, 'field "configHash" must be a string, got nothing'],
       [{ schemaVersion: 0 }, 'field "schemaVersion" must be 1 (the versions this harness reads)'],
     ];

@@ -151,6 +151,7 @@ export class Engine {
       const ends = this.#clock.endStep(encoder, s === steps - 1 || stopping !== null);
       this.#profiler?.resolve(encoder);
       this.gpu.device.queue.submit([encoder.finish()]);
+      this.#clock.submitted();
       if (this.#profiler) {
         await this.deadline.wait(this.#profiler.read(), {
           phase: `profiled step ${this.step - 1}`,

@@ -23,6 +23,14 @@ export interface StepTimings<P extends string = string> {
    * timestamps: on a GPU that waits for the host it is the larger.
    */
   wall: { steps: number; ms: number };
+  /**
+   * The host's own time per step: ms from the start of each step's encoding to the return of its
+   * submit (`StepClock.beginStep` to `StepClock.submitted`), summed over `steps` steps; no GPU
+   * wait is inside it, so where the GPU runs asynchronously (Vulkan, Metal, D3D12) it is the
+   * encode-and-submit cost a step adds to the GPU time. Where a submit blocks until the GPU is
+   * done (a GL backend) it includes GPU time.
+   */
+  host: { steps: number; ms: number };
 }
 
 /**
@@ -40,6 +48,7 @@ export class StepClock<P extends string> {
   #timings: StepTimings<P>;
   #inBatch = 0;
   #batchStart = 0;
+  #stepStart = 0;
   /** Host syncs so far (one per batch, plus those {@link StepClock.countTransfer} records). */
   hostSyncs = 0;
 
@@ -68,6 +77,7 @@ export class StepClock<P extends string> {
       total: [],
       transfer: { bytes: 0, ms: 0 },
       wall: { steps: 0, ms: 0 },
+      host: { steps: 0, ms: 0 },
     };
   }
 
@@ -78,7 +88,14 @@ export class StepClock<P extends string> {
 
   /** Call before encoding a step. */
   beginStep(): void {
-    if (this.#inBatch === 0) this.#batchStart = performance.now();
+    this.#stepStart = performance.now();
+    if (this.#inBatch === 0) this.#batchStart = this.#stepStart;
+  }
+
+  /** Call when the step's submit has returned: its encode-and-submit time (`host`) is counted. */
+  submitted(): void {
+    this.#timings.host.steps++;
+    this.#timings.host.ms += performance.now() - this.#stepStart;
   }
 
   /**
@@ -150,6 +167,7 @@ export class StepClock<P extends string> {
       total: [],
       transfer: { bytes: 0, ms: 0 },
       wall: { steps: 0, ms: 0 },
+      host: { steps: 0, ms: 0 },
     };
   }
 

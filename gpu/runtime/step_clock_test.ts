@@ -13,11 +13,12 @@ async function runSteps(device: GPUDevice, clock: StepClock<"a" | "b">, steps: n
     }
     const ends = clock.endStep(encoder, s === steps - 1);
     device.queue.submit([encoder.finish()]);
+    clock.submitted();
     if (ends) await clock.endBatch();
   }
 }
 
-Deno.test("StepClock: the wall clock covers every batch's steps; reset forgets it", async () => {
+Deno.test("StepClock: the wall clock covers every batch's steps, the host's time every step; reset forgets both", async () => {
   const gpu = await acquireGpu({ adapter: "software", label: "step clock test" });
   try {
     for (const timestamps of [gpu.timestamps, false]) {
@@ -33,10 +34,17 @@ Deno.test("StepClock: the wall clock covers every batch's steps; reset forgets i
       assert.equal(t.wall.steps, 7);
       assert.ok(t.wall.ms > 0, "three batches take some wall-clock time");
       assert.equal(clock.hostSyncs, 3, "one host sync per batch");
+      assert.equal(t.host.steps, 7, "every step's encode and submit is counted");
+      assert.ok(
+        t.host.ms > 0 && t.host.ms <= t.wall.ms,
+        "the host's time lies inside the wall clock",
+      );
       clock.reset();
       assert.deepEqual(clock.timings.wall, { steps: 0, ms: 0 });
+      assert.deepEqual(clock.timings.host, { steps: 0, ms: 0 });
       await runSteps(gpu.device, clock, 2);
       assert.equal(clock.timings.wall.steps, 2);
+      assert.equal(clock.timings.host.steps, 2);
       clock.destroy();
     }
   } finally {
