@@ -5,7 +5,9 @@
  * further level holds the block totals (WG elements per block) of the one below, until a level
  * fits in one workgroup; one kernel then writes each run's exclusive sums. The number of
  * dispatches is `2·levels + 1` (`2·levels − 1` when ITEMS = 1) with
- * `levels = ⌈log_WG(n / ITEMS)⌉` (2 levels up to 4.2M elements at WG = 256 and ITEMS = 64): it
+ * `levels = ⌈log_WG(n / ITEMS)⌉` (2 levels up to 4.2M elements at WG = 256 and ITEMS = 64),
+ * except that one level with ITEMS > 1 (n ≤ WG·ITEMS) is one dispatch, `scan_single` (issue 48's
+ * dispatch budget: a small scene's neighbour grid): it
  * does not grow with the data in practice, and no invocation loops over more than ITEMS
  * elements. The result is exact (integer sums) and the same on every run.
  *
@@ -52,6 +54,7 @@ export const MAX_SCAN_ITEMS = 256;
 
 /** The dispatches of a scan of `n` elements (`PrefixScan.encode`), for counting in tests. */
 export function scanDispatches(n: number, items: number, workgroupSize = 256): number {
+  if (items > 1 && Math.ceil(n / items) <= workgroupSize) return 1;
   let level = items > 1 ? Math.ceil(n / items) : n;
   let levels = 1;
   while (level > workgroupSize) {
@@ -88,10 +91,15 @@ export class PrefixScan {
   readonly itemsPerInvocation: number;
   /** `array<u32>` of one element: the sum of all `n` elements after {@link PrefixScan.encode}. */
   readonly total: GPUBuffer;
-  readonly #kernels: Record<"scanBlocks" | "addOffsets" | "sumItems" | "spreadItems", Kernel>;
+  readonly #kernels: Record<
+    "scanBlocks" | "addOffsets" | "sumItems" | "spreadItems" | "single",
+    Kernel
+  >;
   readonly #levels: Level[] = [];
   /** The runs of ITEMS elements: `n` = runs, bind group (params n = data length, data, sums). */
   readonly #runs: Level | undefined;
+  /** The one-dispatch scan where the runs fit one workgroup (params n = data length, data, total). */
+  readonly #single: GPUBindGroup | undefined;
   readonly #own: GPUBuffer[] = [];
 
   /** Creates the level buffers and pipelines; throws a `RangeError` naming a bad option. */
@@ -134,6 +142,7 @@ export class PrefixScan {
       addOffsets: kernel("add_offsets"),
       sumItems: kernel("sum_items"),
       spreadItems: kernel("spread_items"),
+      single: kernel("scan_single"),
     };
     const buffer = (name: string, size: number, usage: number) => {
       const b = device.createBuffer({ label: `${label} ${name}`, size, usage });
@@ -150,6 +159,18 @@ export class PrefixScan {
       return b;
     };
     const datas: { n: number; data: GPUBuffer }[] = [{ n, data }];
+    if (items > 1 && Math.ceil(n / items) <= wg) {
+      this.total = buffer("scan total", 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
+      this.#single = bindKernel(
+        device,
+        this.#kernels.single,
+        [params("scan", n), data, this.total],
+        {
+          label: `${label} scan bind group`,
+        },
+      );
+      return;
+    }
     if (items > 1) {
       const runs = Math.ceil(n / items);
       const sums = buffer("scan run sums", runs * 4, GPUBufferUsage.STORAGE);
@@ -188,10 +209,15 @@ export class PrefixScan {
 
   /**
    * Dispatches in `pass` (after the writes of `data`, before its reads): `2·levels + 1`
-   * (`2·levels − 1` with one item per invocation).
+   * (`2·levels − 1` with one item per invocation; 1 where the runs fit one workgroup):
+   * {@link scanDispatches}.
    */
   encode(pass: GPUComputePassEncoder): void {
     const workgroupSize = this.workgroupSize;
+    if (this.#single) {
+      dispatch(pass, this.#kernels.single, { bindGroup: this.#single, workgroups: 1 });
+      return;
+    }
     const runs = this.#runs;
     if (runs) {
       dispatch(pass, this.#kernels.sumItems, {

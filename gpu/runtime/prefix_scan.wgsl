@@ -8,6 +8,8 @@
 //   scan_blocks    per level, bottom up: exclusive scan of each WG-element block in place, the
 //                  block's total to the next level (or to the 1-element total)
 //   add_offsets    per level, top down: data[i] += scanned total of the blocks before i's block
+// When the runs fit one workgroup (n ≤ WG·ITEMS), scan_single does all three in one dispatch: the
+// same integer sums, so the same result.
 // The runs of ITEMS elements divide the elements the workgroup kernels see, and so their barriers,
 // by ITEMS: a barrier costs every invocation of the workgroup a context switch on a CPU adapter
 // (llvmpipe), where one element per invocation made the barriers the whole cost of the scan. The
@@ -115,5 +117,36 @@ fn spread_items(
     let x = scanData[i];
     scanData[i] = acc;
     acc += x;
+  }
+}
+
+// One workgroup, n ≤ WG·ITEMS: sum_items, scan_blocks (one block) and spread_items in one dispatch.
+// scanSums is the 1-element total.
+@compute @workgroup_size(WG)
+fn scan_single(@builtin(local_invocation_index) lid: u32) {
+  let run = runOf(lid);
+  var own = 0u;
+  for (var i = run.x; i < run.y; i++) {
+    own += scanData[i];
+  }
+  scratch[lid] = own;
+  workgroupBarrier();
+  for (var off = 1u; off < WG; off = off * 2u) {
+    var v = scratch[lid];
+    if (lid >= off) {
+      v = v + scratch[lid - off];
+    }
+    workgroupBarrier();
+    scratch[lid] = v;
+    workgroupBarrier();
+  }
+  var acc = scratch[lid] - own;
+  for (var i = run.x; i < run.y; i++) {
+    let x = scanData[i];
+    scanData[i] = acc;
+    acc += x;
+  }
+  if (lid == WG - 1u) {
+    scanSums[0] = scratch[lid];
   }
 }

@@ -234,7 +234,8 @@ export class NeighborGrid {
       this.#ownBuffers.push(b);
       return b;
     };
-    this.cellStart = buffer("cellStart", (cellCount + 1) * 4, storage);
+    // COPY_DST: a build on its own command encoder zeroes the counts with clearBuffer
+    this.cellStart = buffer("cellStart", (cellCount + 1) * 4, storage | GPUBufferUsage.COPY_DST);
     this.sorted = buffer("sorted", capacity * 4, storage);
     this.particleCell = buffer("particleCell", capacity * 4, storage);
     this.#rank = buffer("rank", capacity * 4, GPUBufferUsage.STORAGE);
@@ -317,6 +318,9 @@ export class NeighborGrid {
       );
     }
     const ownPass = "beginComputePass" in target;
+    // the counts zeroed before the pass on an encoder (a transfer command, not a dispatch: issue 48's
+    // dispatch budget), by clear_counts inside a caller's pass
+    if (ownPass) target.clearBuffer(this.cellStart, 0, (this.cellCount + 1) * 4);
     const pass = ownPass
       ? target.beginComputePass({
         label: `${this.label} build`,
@@ -330,7 +334,7 @@ export class NeighborGrid {
       dynamicOffsets: [[this.#slot * PARAM_SLOT_BYTES]],
       workgroupSize,
     };
-    dispatch(pass, k.clear, { ...grid, invocations: this.cellCount + 1 });
+    if (!ownPass) dispatch(pass, k.clear, { ...grid, invocations: this.cellCount + 1 });
     dispatch(pass, k.count, { ...grid, invocations: count });
     this.#scan.encode(pass);
     dispatch(pass, k.scatter, { ...grid, invocations: count });

@@ -1,7 +1,7 @@
 // Uniform-grid neighbor structure built by counting sort (see gpu/README.md, "Neighbor grid").
 //
 // Build order, all dispatches in one compute pass (each dispatch sees the previous one's writes):
-//   clear_counts   cellStart[0 ..= cellCount] = 0
+//   clear_counts   cellStart[0 ..= cellCount] = 0 (on a build of its own: clearBuffer before the pass)
 //   count          particleCell[i] = cell of pos[i]; rank[i] = atomicAdd(cellStart[cell], 1)
 //   (scan)         exclusive prefix sum of the counts in place (gpu/runtime/prefix_scan.wgsl)
 //   scatter        unsorted[cellStart[cell] + rank[i]] = i (the ranks' order is the atomics' order,
