@@ -311,6 +311,8 @@ export interface CaseRecord {
     contactSlots?: number;
     /** Merge-split's grouping (§5.2): which, its dispatches and its groups per stage. */
     grouping?: GroupingRecord;
+    /** Merge-split's pairwise splits, and how many took ε ≠ 0 (§3). */
+    splits?: SplitRecord;
   };
   solvers?: Record<string, {
     iterations: number;
@@ -318,8 +320,6 @@ export interface CaseRecord {
     converged: boolean;
     method?: string;
     tolerance?: number;
-    /** Merge-split's pairwise splits, and how many took ε ≠ 0 (§3). */
-    splits?: SplitRecord;
     maxIterations?: number;
     /** Whether stage 2's solve starts from stage 1's solution. */
     warmStart?: boolean;
@@ -470,14 +470,6 @@ export interface GroupingRecord {
   incomplete?: number;
 }
 
-/** The optional fields of the cost of a step (`gpu`): numbers, and the per-phase dispatches. */
-function checkGpu(g: Obj): void {
-  for (
-    const k of [
-      "dispatchesPerStep",
-      "hostMsPerStep",
-      "peakBufferBytes",
-      "groupingRounds",
 /**
  * Merge-split's pairwise splits over the first repetition (both stages) and those on the
  * closest-point branch of Eqs. 15–16, ε ≠ 0, where Eq. 13 has no real root (§3: "a high percentage
@@ -488,6 +480,14 @@ export interface SplitRecord {
   closestPoint: number;
 }
 
+/** The optional fields of the cost of a step (`gpu`): numbers, and the per-phase dispatches. */
+function checkGpu(g: Obj): void {
+  for (
+    const k of [
+      "dispatchesPerStep",
+      "hostMsPerStep",
+      "peakBufferBytes",
+      "groupingRounds",
       "stage2Runs",
       "steps",
       "contactsDropped",
@@ -503,6 +503,12 @@ export interface SplitRecord {
     expect("gpu.grouping.dispatchesPerStage", gr.dispatchesPerStage, ["array"]);
     expect("gpu.grouping.stages", gr.stages, ["array"]);
   }
+  optional("gpu.splits", g.splits, ["object"]);
+  if (g.splits) {
+    for (const k of ["pairwise", "closestPoint"]) {
+      expect(`gpu.splits.${k}`, (g.splits as Obj)[k], ["number"]);
+    }
+  }
 }
 
 /**
@@ -511,12 +517,6 @@ export interface SplitRecord {
  * (a record of an older harness may lack an optional field, never hold a malformed one). Throws a
  * {@link FieldError} naming the first bad field, what it must be and what it is.
  */
-  optional("gpu.splits", g.splits, ["object"]);
-  if (g.splits) {
-    for (const k of ["pairwise", "closestPoint"]) {
-      expect(`gpu.splits.${k}`, (g.splits as Obj)[k], ["number"]);
-    }
-  }
 function check(o: unknown): void {
   if (kindOf(o) !== "object") throw new FieldError(`not a JSON object but ${describe(o)}`);
   const r = o as Obj;
