@@ -1,7 +1,7 @@
 /**
  * The command line behind `deno task bench` (`deno run -A cli.ts [options]`): runs the bench
  * ({@link runBench} in `bench/main.ts`; `--help` lists the options), then writes `report.html`
- * beside `results.jsonl` with `reports/write_report.ts`, even when some cases failed or the run was
+ * beside `results.jsonl` with `reports/page/write_report.ts`, even when some cases failed or the run was
  * interrupted, and prints the claims' outcomes in a few lines (`claimsSummaryText`). A report
  * that cannot be written is reported and leaves the exit status as it is.
  *
@@ -11,8 +11,8 @@
  * @module
  */
 import { runBench } from "./bench/main.ts";
-import { writeReport } from "./reports/write_report.ts";
-import { claimsSummaryText } from "./reports/claims_table.ts";
+import { writeReport } from "./reports/page/write_report.ts";
+import { claimsSummaryText } from "./reports/claims/claims_table.ts";
 
 /** Runs the bench with `args`, then writes its report; returns the exit status. */
 export async function main(args: readonly string[]): Promise<number> {

@@ -23,7 +23,7 @@ Deno.test("run_tests: files, GPU classification, summaries", async (t) => {
       // through gpu/metrics/metrics_fixture.ts
       assert.equal(usesGpu("gpu/metrics/metrics_test.ts"), true);
       assert.equal(usesGpu("core/rng_test.ts"), false);
-      assert.equal(usesGpu("reports/scaling_fit_test.ts"), false);
+      assert.equal(usesGpu("reports/sections/scaling_fit_test.ts"), false);
     },
   );
   await t.step(

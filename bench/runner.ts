@@ -24,6 +24,7 @@ import { kernelWorkgroupSizes, pipelineStats } from "../gpu/runtime/kernel.ts";
 import { type GpuDeadlineOptions, GpuTimeoutError } from "../gpu/runtime/gpu_deadline.ts";
 import { DeviceLease } from "./device_lease.ts";
 import { summariseMetrics, TABLE_I_PHASES } from "./case_metrics.ts";
+import { MergeOrderProbe } from "./merge_order_probe.ts";
 import { caseConfigHash } from "./config_hash.ts";
 import type { Progress } from "./progress.ts";
 import {
@@ -226,8 +227,13 @@ export async function runOne(
           max: [...scene.domain.max],
         } as Snapshots["domain"];
         const frames: Snapshots["frames"] = [];
+        const orderProbe = r === 0 && engine.handler.id === "merge-split" &&
+            engine.collisionsPossible
+          ? new MergeOrderProbe()
+          : undefined;
         let done = 0;
-        // Snapshot reads (readSnapshotFrame) bypass engine.hostSyncs, so they are not counted here.
+        // Snapshot reads (readSnapshotFrame) and the merge-order probe bypass engine.hostSyncs, so
+        // they are not counted here.
         let syncs0 = engine.hostSyncs;
         for (const b of bounds) {
           if (b > done) {
@@ -241,6 +247,7 @@ export async function runOne(
           // Positions and, with solid bodies, the fragments of the last metrics sample at or
           // before step b (its step is the frame's fragmentsStep), in one readback.
           if (frameSteps.includes(b)) {
+            await orderProbe?.sample(engine);
             frames.push(
               await engine.deadline.wait(readSnapshotFrame(engine, { domain, stride }), {
                 phase: `the snapshot frame at step ${b}`,
@@ -328,6 +335,7 @@ export async function runOne(
                   radius: scene.radius,
                 },
               }),
+              ...orderProbe?.summary(scene.cfl.referenceSpeed),
             },
             series: {
               every: scene.metricsEvery,

@@ -228,7 +228,7 @@ Deno.test("--verify: an edited scene file is 'the configuration changed', not a 
     assert.deepEqual(r.err, []);
     assert.match(
       r.out[0],
-      /^CHANGED  fig4-fluid-cloth × merge-split: the configuration changed since it was recorded \(config hash [0-9a-f]{12} then, [0-9a-f]{12} now: its scene file .*fig4\.json was edited, or a default of the harness changed\), so its state cannot be compared; not re-run/,
+      /^CHANGED {2}fig4-fluid-cloth × merge-split: the configuration changed since it was recorded \(config hash [0-9a-f]{12} then, [0-9a-f]{12} now: its scene file .*fig4\.json was edited, or a default of the harness changed\), so its state cannot be compared; not re-run/,
     );
     assert.equal(
       r.out[1],

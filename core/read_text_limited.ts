@@ -5,7 +5,7 @@
  * scene files), and a file of lines streamed line by line with each line at most `maxLineBytes`
  * long ({@link readLinesLimited}, for results files: a large file is fine, one absurd line is
  * reported and skipped). Scene files (`bench/suite.ts`), `--verify` (`bench/verify.ts`) and the
- * report (`reports/write_report.ts`) read through it.
+ * report (`reports/page/write_report.ts`) read through it.
  *
  * @module
  */

@@ -116,7 +116,7 @@ Deno.test({
       "fig4 mechanics: merge-split stops the fluid, weak forces and impulses leak",
       () => {
         // Whether strong forces fling the fluid back is a paper finding, claim (e), evaluated by
-        // the bench on finished runs with its stated threshold (reports/claims.ts); asserting it
+        // the bench on finished runs with its stated threshold (reports/claims/claims.ts); asserting it
         // here would build it into the stiffness levels (it held at 300·k_ref, not at 100·k_ref).
         assert.equal(max(runs.get("merge-split")!, "passThrough"), 0);
         assert.ok(

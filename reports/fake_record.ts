@@ -18,7 +18,7 @@ import {
   NO_FRAGMENT_LABEL,
   type Snapshots,
 } from "../core/snapshot_codec.ts";
-import { TABLE_I_PHASE_ORDER } from "./table_one.ts";
+import { TABLE_I_PHASE_ORDER } from "./tables/table_one.ts";
 
 /** Overrides of {@link fakeRecord}: any record field, plus summary metrics merged into defaults. */
 export type FakeRecordOptions = Partial<CaseRecord> & {

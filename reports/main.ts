@@ -11,16 +11,16 @@
  */
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import { EXPORT_FORMATS, type ExportFormat, exportSnapshots } from "./export.ts";
-import { parsePublishFormats } from "./table_writers.ts";
+import { EXPORT_FORMATS, type ExportFormat, exportSnapshots } from "./tables/export.ts";
+import { parsePublishFormats } from "./tables/table_writers.ts";
 import {
   readResultsFile,
   ReportOutputError,
   ResultsFileError,
   writeReport,
-} from "./write_report.ts";
+} from "./page/write_report.ts";
 
-export { writeReport } from "./write_report.ts";
+export { writeReport } from "./page/write_report.ts";
 
 /** The usage text. */
 export const USAGE = `usage: deno run -A reports/main.ts <results.jsonl>... [options]

@@ -7,14 +7,14 @@
  *
  * @module
  */
-export { renderReport, type RenderReportOptions, type ReportInput } from "./report.ts";
+export { renderReport, type RenderReportOptions, type ReportInput } from "./page/report.ts";
 export {
   readResultsFile,
   ReportOutputError,
   ResultsFileError,
   writeReport,
   type WriteReportOptions,
-} from "./write_report.ts";
+} from "./page/write_report.ts";
 export {
   type NumberCell,
   type PublishTable,
@@ -22,7 +22,7 @@ export {
   publishTables,
   type TableCell,
   type TextCell,
-} from "./publish_tables.ts";
+} from "./tables/publish_tables.ts";
 export {
   escapeLatex,
   escapeMarkdown,
@@ -30,8 +30,8 @@ export {
   PUBLISH_FORMATS,
   type PublishFormat,
   TABLE_WRITERS,
-} from "./table_writers.ts";
-export { geometricMean, type Speedup, speedup } from "./speedup.ts";
+} from "./tables/table_writers.ts";
+export { geometricMean, type Speedup, speedup } from "./sections/speedup.ts";
 export {
   type Claim,
   CLAIM_THRESHOLDS,
@@ -48,28 +48,28 @@ export {
   LEAK_FRACTION_MIN,
   MOMENTUM_ERROR_MAX,
   SPEED_SPIKE_RATIO,
-} from "./claims.ts";
-export { EARLIER_CLAIMS } from "./earlier_claims.ts";
+} from "./claims/claims.ts";
+export { EARLIER_CLAIMS } from "./claims/earlier_claims.ts";
 export {
   ENERGY_RATIO_HIGH,
   ENERGY_RATIO_LOW,
   PENETRATION_WARN,
   SPEED_RATIO_WARN,
-} from "./scene_matrix.ts";
+} from "./sections/scene_matrix.ts";
 export {
   compareInputs,
   type Comparison,
   type ComparisonMismatch,
   type ComparisonSummary,
-} from "./comparison.ts";
+} from "./sections/comparison.ts";
 export {
   nsPerParticleStep,
   type ScalingFit,
   scalingFit,
   type ScalingPoint,
-} from "./scaling_fit.ts";
-export { type ScalingSeries, scalingSeries } from "./scaling_section.ts";
-export { type DtSweep, type ParamSweep, type Sweeps, sweepSeries } from "./sweep_section.ts";
+} from "./sections/scaling_fit.ts";
+export { type ScalingSeries, scalingSeries } from "./sections/scaling_section.ts";
+export { type DtSweep, type ParamSweep, type Sweeps, sweepSeries } from "./sections/sweep_section.ts";
 export {
   DT_TARGET,
   type DtStability,
@@ -77,21 +77,21 @@ export {
   largestStableDt,
   type SweepWindow,
   workingWindow,
-} from "./sweep_stats.ts";
-export { caseWorks, summaryMetric } from "./case_status.ts";
-export { phaseShares } from "./phase_shares.ts";
-export { EXPORT_FORMATS, type ExportFormat, exportSnapshots, plyText, vtkText } from "./export.ts";
-export { escapeHtml, scriptJson } from "./escape_html.ts";
+} from "./claims/sweep_stats.ts";
+export { caseWorks, summaryMetric } from "./claims/case_status.ts";
+export { phaseShares } from "./sections/phase_shares.ts";
+export { EXPORT_FORMATS, type ExportFormat, exportSnapshots, plyText, vtkText } from "./tables/export.ts";
+export { escapeHtml, scriptJson } from "./page/escape_html.ts";
 export { main as reportMain } from "./main.ts";
 export {
   comparePaperTableOne,
   PAPER_TABLE_ONE,
   type PaperComparison,
   renderPaperTableOne,
-} from "./paper_table_one.ts";
-export { hasBudget, renderBudgetSection } from "./budget_section.ts";
-export { hasGrouping, renderGroupingSection } from "./grouping_section.ts";
-export { MERGE_SPLIT_SHARE_MAX, STAGE2_SHARE_MIN, TIMING_CLAIMS } from "./timing_claims.ts";
+} from "./tables/paper_table_one.ts";
+export { hasBudget, renderBudgetSection } from "./sections/budget_section.ts";
+export { hasGrouping, renderGroupingSection } from "./sections/grouping_section.ts";
+export { MERGE_SPLIT_SHARE_MAX, STAGE2_SHARE_MIN, TIMING_CLAIMS } from "./claims/timing_claims.ts";
 export {
   FIDELITY_COLUMNS,
   type FidelityColumn,
@@ -100,7 +100,7 @@ export {
   fidelityRows,
   FLUID_COLUMNS,
   FRACTURE_COLUMNS,
-} from "./fidelity_table.ts";
-export { hasFidelity, renderFidelitySection } from "./fidelity_section.ts";
-export { screenshot, screenshotMain, type ScreenshotOptions } from "./screenshot.ts";
-export { type CaseCoverage, caseCoverage, coverageLines } from "./case_coverage.ts";
+} from "./sections/fidelity_table.ts";
+export { hasFidelity, renderFidelitySection } from "./sections/fidelity_section.ts";
+export { screenshot, screenshotMain, type ScreenshotOptions } from "./page/screenshot.ts";
+export { type CaseCoverage, caseCoverage, coverageLines } from "./sections/case_coverage.ts";

@@ -1,6 +1,6 @@
 /**
  * Test fixtures: the records of parameter sweeps (`--sweep`) for the tests of
- * `reports/sweep_stats.ts` and `reports/sweep_section.ts`.
+ * `reports/claims/sweep_stats.ts` and `reports/sections/sweep_section.ts`.
  *
  * @module
  */

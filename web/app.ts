@@ -15,10 +15,10 @@
 import { type Scale, SCALES } from "../core/scene.ts";
 import type { CaseRecord } from "../core/result.ts";
 import { SUITES } from "../bench/suites.ts";
-import { evaluateClaims } from "../reports/claims.ts";
-import { renderReportPage } from "../reports/report_page.ts";
-import type { VendorLibraries } from "../reports/vendor_libraries.ts";
-import { escapeHtml } from "../reports/escape_html.ts";
+import { evaluateClaims } from "../reports/claims/claims.ts";
+import { renderReportPage } from "../reports/page/report_page.ts";
+import type { VendorLibraries } from "../reports/page/vendor_libraries.ts";
+import { escapeHtml } from "../reports/page/escape_html.ts";
 import type { BuildInfo } from "./browser_environment.ts";
 import { browserCases, type BrowserSelection, runBrowserBench } from "./browser_bench.ts";
 

@@ -16,8 +16,8 @@ import type { Scale } from "../core/scene.ts";
 import { runSuite } from "../bench/runner.ts";
 import { resolveCases } from "../bench/suite.ts";
 import { captureEnvironment } from "../bench/environment.ts";
-import { evaluateClaims } from "../reports/claims.ts";
-import { writeReport } from "../reports/write_report.ts";
+import { evaluateClaims } from "../reports/claims/claims.ts";
+import { writeReport } from "../reports/page/write_report.ts";
 import { buildPage } from "./build_page.ts";
 import { runPageInChromium } from "./chromium_page.ts";
 

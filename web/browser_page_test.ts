@@ -10,7 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { parseResults } from "../core/result.ts";
-import { findChromium } from "../reports/chromium.ts";
+import { findChromium } from "../reports/page/chromium.ts";
 import { buildPage } from "./build_page.ts";
 import { runPageInChromium } from "./chromium_page.ts";
 

@@ -9,7 +9,7 @@
  */
 import { parseArgs } from "node:util";
 import { gitState } from "../bench/environment.ts";
-import { vendorLibraries } from "../reports/vendor_libraries.ts";
+import { vendorLibraries } from "../reports/page/vendor_libraries.ts";
 import type { BuildInfo } from "./browser_environment.ts";
 import { serveFolder } from "./serve_folder.ts";
 

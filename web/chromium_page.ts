@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { findChromium } from "../reports/chromium.ts";
+import { findChromium } from "../reports/page/chromium.ts";
 import { serveFolder } from "./serve_folder.ts";
 
 /** What the page reported: its records as `results.jsonl` lines, its claims, its error. */

@@ -1,0 +1,35 @@
+import assert from "node:assert/strict";
+import { fakeRecord } from "../fake_record.ts";
+import { ablation, renderAblation } from "./ablation.ts";
+import { evaluateClaims } from "./claims.ts";
+
+/** Claim a's case (merge-split on Fig. 4) under `setup`, leaking `leaked` of 400 fluid particles. */
+const fig4 = (setup: string | undefined, leaked: number) =>
+  fakeRecord({ setup, summary: { passThroughMax: leaked } });
+
+Deno.test("ablation: each claim under the paper's setup and each variant", async (t) => {
+  await t.step("claims are read from the paper's setup", () => {
+    const records = [fig4("paper", 0), fig4("compact-grouping", 40)];
+    const a = evaluateClaims(records).find((c) => c.claim.id === "a")!;
+    assert.equal(a.result.status, "reproduced");
+    // records made before setups are read as they are
+    const legacy = evaluateClaims([fig4(undefined, 40)]).find((c) => c.claim.id === "a")!;
+    assert.equal(legacy.result.status, "not reproduced");
+  });
+
+  await t.step("a verdict that moves with a variant is marked", () => {
+    const a = ablation([fig4("paper", 0), fig4("compact-grouping", 40)])!;
+    assert.deepEqual(a.setups, ["paper", "compact-grouping"]);
+    const row = a.rows.find((r) => r.claim.id === "a")!;
+    assert.deepEqual(row.statuses, ["reproduced", "not reproduced"]);
+    assert.equal(row.scale, "tiny");
+    const html = renderAblation(a);
+    assert.match(html, /<td class="badge bad moved">not reproduced ◆<\/td>/);
+    assert.equal(html.match(/◆/g)?.length, 1);
+  });
+
+  await t.step("no variant, no ablation", () => {
+    assert.equal(ablation([fig4("paper", 0)]), null);
+    assert.equal(ablation([fig4(undefined, 0)]), null);
+  });
+});
