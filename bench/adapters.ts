@@ -11,7 +11,7 @@ import {
   requestOptions,
 } from "../gpu/runtime/adapter_request.ts";
 import type { Backend } from "../gpu/runtime/device.ts";
-import { UsageError } from "./suite.ts";
+import { UsageError } from "./cases/suite.ts";
 import { DeviceLease } from "./device_lease.ts";
 
 /** An adapter as `--list-adapters` shows it. */

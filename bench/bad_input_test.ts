@@ -5,11 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { parseBenchArgs } from "./cli.ts";
-import { checkRunPlan } from "./run_plan_check.ts";
-import { resolveCases, UsageError } from "./suite.ts";
+import { checkRunPlan } from "./cases/run_plan_check.ts";
+import { resolveCases, UsageError } from "./cases/suite.ts";
 import { runBench } from "./main.ts";
-import { suiteSweeps } from "./sweep.ts";
-import { getSuite } from "./suites.ts";
+import { suiteSweeps } from "./cases/sweep.ts";
+import { getSuite } from "./cases/suites.ts";
 import { HANDLERS } from "../gpu/handlers/registry.ts";
 
 const usage = (re: RegExp) => (e: unknown) =>
@@ -81,7 +81,7 @@ Deno.test("the run plan: warm-up, step count and --param are checked against the
 });
 
 Deno.test("shards: disjoint parts whose union is the case list", async () => {
-  const { selectShard } = await import("./shard.ts");
+  const { selectShard } = await import("./cases/shard.ts");
   const cases = resolveCases({ scenes: [], handlers: [], scale: ["tiny", "small"] });
   const whole = await selectShard(cases, null);
   const parts = await Promise.all(
@@ -139,7 +139,7 @@ Deno.test("runBench: bad input is exit status 2 and writes nothing", async () =>
 
 Deno.test("the run header names the scale a scene file runs at, not --scale's default", async () => {
   const { getScene } = await import("../scenes/catalog.ts");
-  const { sceneToJson } = await import("../core/scene.ts");
+  const { sceneToJson } = await import("../core/scene/scene.ts");
   const dir = Deno.makeTempDirSync();
   const lines: string[] = [];
   const [error, log] = [console.error, console.log];

@@ -7,10 +7,10 @@
 import { parseArgs } from "node:util";
 import { parseParamAssignments } from "../core/params.ts";
 import { COUPLING_READINGS, type CouplingReading } from "../gpu/coupling/coupling.ts";
-import { type Scale, SCALES } from "../core/scene.ts";
-import { UsageError } from "./suite.ts";
-import { type SeedChoice, SUITES } from "./suites.ts";
-import { parseSweep, type Sweep } from "./sweep.ts";
+import { type Scale, SCALES } from "../core/scene/scene.ts";
+import { UsageError } from "./cases/suite.ts";
+import { type SeedChoice, SUITES } from "./cases/suites.ts";
+import { parseSweep, type Sweep } from "./cases/sweep.ts";
 import { HANDLERS } from "../gpu/handlers/registry.ts";
 import { PAPER_SETUP, VARIANTS } from "../core/setups.ts";
 
@@ -29,7 +29,7 @@ export interface BenchOptions {
   out: string | null;
   /**
    * `--seed`: the seeds every case runs at (`"scene"`: the scene's own), in order; undefined: the
-   * suite's seeds (`bench/suites.ts`), else the scene's.
+   * suite's seeds (`bench/cases/suites.ts`), else the scene's.
    */
   seeds: SeedChoice[] | undefined;
   /** Steps per repetition (overrides the scene's duration). */
@@ -59,9 +59,9 @@ export interface BenchOptions {
    * paper's choices with one changed (an ablation).
    */
   setups: string[];
-  /** `--suite`: a named suite (`bench/suites.ts`); default `default` without --scene/--handler. */
+  /** `--suite`: a named suite (`bench/cases/suites.ts`); default `default` without --scene/--handler. */
   suite: string | undefined;
-  /** `--sweep` options, parsed (`bench/sweep.ts`); their cartesian product is run. */
+  /** `--sweep` options, parsed (`bench/cases/sweep.ts`); their cartesian product is run. */
   sweeps: Sweep[];
 }
 
@@ -74,7 +74,7 @@ scene each; --suite claims adds the cases of the other claims the small scenes j
 default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html beside it
 (deno run -A bench/main.ts runs the bench alone, without the report).
 
-  --suite <name>      default | claims | all | fig11 | table1 (bench/suites.ts; --list describes
+  --suite <name>      default | claims | all | fig11 | table1 (bench/cases/suites.ts; --list describes
                       them); --scene/--handler filter within it
   --scene <ids>       scene ids, globs ("fig11-*") or paths to scene files (comma list; repeatable)
   --handler <ids>     handler ids or globs (comma list; repeatable)

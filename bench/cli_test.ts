@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { VARIANTS } from "../core/setups.ts";
 import { parseBenchArgs, parseScales, parseVariants } from "./cli.ts";
 import { getScene } from "../scenes/catalog.ts";
-import { sceneToJson } from "../core/scene.ts";
-import { expand, globMatch, resolveCases, UsageError } from "./suite.ts";
+import { sceneToJson } from "../core/scene/scene.ts";
+import { expand, globMatch, resolveCases, UsageError } from "./cases/suite.ts";
 import { HANDLERS } from "../gpu/handlers/registry.ts";
 
 Deno.test("bench arguments", async (t) => {
@@ -15,7 +15,7 @@ Deno.test("bench arguments", async (t) => {
     assert.equal(o.warmup, undefined, "the runner's default (defaultWarmup)");
     assert.equal(o.repeat, 1);
     const cases = resolveCases({ scenes: o.scenes, handlers: o.handlers, scale: "tiny" });
-    // the default suite (bench/suites.ts): fig4 × 7 (one level of each of the six families, and
+    // the default suite (bench/cases/suites.ts): fig4 × 7 (one level of each of the six families, and
     // penalty-strong), fig3-high × 2, fig9-flip-cloth, dam-break-sph and -flip
     assert.deepEqual(
       cases.map((c) => `${c.scene.id} ${c.handler}`).sort(),

@@ -5,7 +5,7 @@
  * @module
  */
 import type { ParamValues } from "../core/params.ts";
-import type { Scene } from "../core/scene.ts";
+import type { Scene } from "../core/scene/scene.ts";
 import { sceneSystems } from "../gpu/systems/registry.ts";
 
 /** What a case runs: the inputs of {@link caseConfigHash}. */

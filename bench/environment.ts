@@ -8,7 +8,7 @@ import os from "node:os";
 import type { AdapterRecord, Environment } from "../core/result.ts";
 import { BACKENDS } from "../gpu/runtime/adapter_request.ts";
 import { STORAGE_BUFFERS_ENV } from "../gpu/runtime/device.ts";
-import { UsageError } from "./suite.ts";
+import { UsageError } from "./cases/suite.ts";
 
 export type { Environment } from "../core/result.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { checkWebgpuEnvironment } from "./environment.ts";
-import { UsageError } from "./suite.ts";
+import { UsageError } from "./cases/suite.ts";
 
 Deno.test("checkWebgpuEnvironment: a backend or storage-buffer override that cannot work is refused", () => {
   for (

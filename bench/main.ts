@@ -1,7 +1,7 @@
 /**
  * The bench run behind `deno task bench` (`cli.ts`): runs the default suite (every system and
  * handler family on a representative scene each, scale small, the default adapter;
- * `bench/suites.ts`) or the cases the options select, at one
+ * `bench/cases/suites.ts`) or the cases the options select, at one
  * scale or several (`--scale tiny,small,medium`: a sweep), and writes `results.jsonl` under
  * `reports/out/<timestamp>/` (printed at the end) and a summary table with the step time per
  * particle (ns per particle-step). `--help` lists the options. It writes no report: `cli.ts` does
@@ -15,17 +15,17 @@ import { HANDLERS } from "../gpu/handlers/registry.ts";
 import { formatAdapter, leaseAdapter, listAdapters, resolveAdapter } from "./adapters.ts";
 import type { DeviceLease } from "./device_lease.ts";
 import { type BenchOptions, parseBenchArgs, USAGE } from "./cli.ts";
-import { OutputDirError, prepareOutputDir, RESULTS_NAME } from "./output_dir.ts";
-import { claimOutputDir } from "./output_claim.ts";
-import { listenForInterrupt } from "./interrupt.ts";
+import { OutputDirError, prepareOutputDir, RESULTS_NAME } from "./output/output_dir.ts";
+import { claimOutputDir } from "./output/output_claim.ts";
+import { listenForInterrupt } from "./output/interrupt.ts";
 import type { AdapterChoice } from "../gpu/runtime/adapter_request.ts";
-import { checkRunPlan } from "./run_plan_check.ts";
-import { selectShard } from "./shard.ts";
-import { Progress } from "./progress.ts";
+import { checkRunPlan } from "./cases/run_plan_check.ts";
+import { selectShard } from "./cases/shard.ts";
+import { Progress } from "./output/progress.ts";
 import { caseSteps, runSuite } from "./runner.ts";
-import { resolveCases, SceneFileError, UsageError } from "./suite.ts";
-import { expandSweeps, suiteSweeps } from "./sweep.ts";
-import { getSuite, SUITES } from "./suites.ts";
+import { resolveCases, SceneFileError, UsageError } from "./cases/suite.ts";
+import { expandSweeps, suiteSweeps } from "./cases/sweep.ts";
+import { getSuite, SUITES } from "./cases/suites.ts";
 import { verifyCommand } from "./verify.ts";
 import type { CaseRecord, CaseStatus } from "../core/result.ts";
 import { captureEnvironment, checkWebgpuEnvironment } from "./environment.ts";
@@ -182,7 +182,7 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
 
 /**
  * Runs the placed cases into `out` (prepared and claimed) and prints the summary; stops after the
- * case in progress on SIGINT or SIGTERM (`bench/interrupt.ts`).
+ * case in progress on SIGINT or SIGTERM (`bench/output/interrupt.ts`).
  */
 async function runPlaced(
   placed: Awaited<ReturnType<typeof selectShard>>,

@@ -1,7 +1,7 @@
 // run_tests: one implementation (the bench's command line as a subprocess)
 import assert from "node:assert/strict";
 import { getScene } from "../scenes/catalog.ts";
-import { sceneToJson } from "../core/scene.ts";
+import { sceneToJson } from "../core/scene/scene.ts";
 import { type CaseRecord, parseResults } from "../core/result.ts";
 import { nsPerParticleStep, summaryTable } from "./main.ts";
 

@@ -10,8 +10,8 @@
  *
  * @module
  */
-import type { Pair } from "../core/collision_rules.ts";
-import { GROUPING_METHODS, groupWith } from "../core/index_order_grouping.ts";
+import type { Pair } from "../core/grouping/collision_rules.ts";
+import { GROUPING_METHODS, groupWith } from "../core/grouping/index_order_grouping.ts";
 import { mergeOrderSpread } from "../core/merge_order.ts";
 import type { Engine } from "../gpu/engine.ts";
 import { readBuffer } from "../gpu/runtime/kernel.ts";

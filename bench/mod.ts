@@ -14,7 +14,7 @@ export {
   profileCase,
   type ProfileOptions,
   profileTable,
-} from "./profile.ts";
+} from "./tools/profile.ts";
 export {
   type FollowedPoint,
   formatTrace,
@@ -22,10 +22,10 @@ export {
   type LeakEvent,
   type LeakTrace,
   traceLeaks,
-} from "./leak_trace.ts";
-export { type DiagnosticRun, startDiagnostic } from "./diagnostic_run.ts";
-export { SheetSides, type SideObservation, type TracedSheet } from "./sheet_sides.ts";
-export { PointGrid } from "./point_grid.ts";
+} from "./tools/leak_trace.ts";
+export { type DiagnosticRun, startDiagnostic } from "./tools/diagnostic_run.ts";
+export { SheetSides, type SideObservation, type TracedSheet } from "./tools/sheet_sides.ts";
+export { PointGrid } from "./tools/point_grid.ts";
 export {
   DENSITY_ERROR_TARGET,
   densityErrors,
@@ -34,8 +34,8 @@ export {
   type HotspotPlace,
   type HotspotSample,
   traceHotspots,
-} from "./fluid_hotspots.ts";
-export { appendResultLine, endsTorn, ResultsWriteError } from "./results_file.ts";
-export { caseListLabel, type CasePlace, selectShard } from "./shard.ts";
-export { checkRunPlan } from "./run_plan_check.ts";
-export { checkSceneFile, machineMemoryBytes, systemSchemas } from "./scene_file_check.ts";
+} from "./tools/fluid_hotspots.ts";
+export { appendResultLine, endsTorn, ResultsWriteError } from "./output/results_file.ts";
+export { caseListLabel, type CasePlace, selectShard } from "./cases/shard.ts";
+export { checkRunPlan } from "./cases/run_plan_check.ts";
+export { checkSceneFile, machineMemoryBytes, systemSchemas } from "./cases/scene_file_check.ts";

@@ -26,7 +26,7 @@ import { DeviceLease } from "./device_lease.ts";
 import { summariseMetrics, TABLE_I_PHASES } from "./case_metrics.ts";
 import { MergeOrderProbe } from "./merge_order_probe.ts";
 import { caseConfigHash } from "./config_hash.ts";
-import type { Progress } from "./progress.ts";
+import type { Progress } from "./output/progress.ts";
 import {
   type AdapterRecord,
   type CaseRecord,
@@ -37,11 +37,11 @@ import {
   SCHEMA_VERSION,
 } from "../core/result.ts";
 import { summarise } from "./statistics.ts";
-import type { CaseSpec } from "./suite.ts";
-import { isBreakableSolid } from "../core/scene_builder.ts";
-import { appendResultLine, ResultsWriteError } from "./results_file.ts";
-import type { CasePlace } from "./shard.ts";
-import { encodeBodies, type Snapshots } from "../core/snapshot_codec.ts";
+import type { CaseSpec } from "./cases/suite.ts";
+import { isBreakableSolid } from "../core/scene/scene_builder.ts";
+import { appendResultLine, ResultsWriteError } from "./output/results_file.ts";
+import type { CasePlace } from "./cases/shard.ts";
+import { encodeBodies, type Snapshots } from "../core/io/snapshot_codec.ts";
 import { readSnapshotFrame } from "./snapshot_frame.ts";
 
 /** Snapshots recorded per case (the first and last steps included). */

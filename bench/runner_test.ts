@@ -3,9 +3,9 @@ import assert from "node:assert/strict";
 import { getScene } from "../scenes/catalog.ts";
 import { type CaseRecord, recordLine } from "../core/result.ts";
 import { DeviceLease } from "./device_lease.ts";
-import { Progress } from "./progress.ts";
+import { Progress } from "./output/progress.ts";
 import { type ProtocolOptions, runSuite } from "./runner.ts";
-import { type CaseSpec, checkedCase } from "./suite.ts";
+import { type CaseSpec, checkedCase } from "./cases/suite.ts";
 import { captureEnvironment } from "./environment.ts";
 
 // The runner on the software adapter with tiny scenes and a few steps per case.

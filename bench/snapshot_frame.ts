@@ -13,14 +13,14 @@
  *
  * @module
  */
-import { isBreakableSolid, type ParticleSet } from "../core/scene_builder.ts";
+import { isBreakableSolid, type ParticleSet } from "../core/scene/scene_builder.ts";
 import {
   encodeFragments,
   encodeFrame,
   NO_FRAGMENT_LABEL,
   type SnapshotFrame,
   type Snapshots,
-} from "../core/snapshot_codec.ts";
+} from "../core/io/snapshot_codec.ts";
 import type { Engine } from "../gpu/engine.ts";
 
 /**

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { type Bonds, fragments } from "../core/peridynamics_reference.ts";
-import { buildParticles, isBreakableSolid, type ParticleSet } from "../core/scene_builder.ts";
-import { NO_FRAGMENT_LABEL } from "../core/snapshot_codec.ts";
-import { SpringTable } from "../core/spring_table.ts";
+import { type Bonds, fragments } from "../core/reference/peridynamics_reference.ts";
+import { buildParticles, isBreakableSolid, type ParticleSet } from "../core/scene/scene_builder.ts";
+import { NO_FRAGMENT_LABEL } from "../core/io/snapshot_codec.ts";
+import { SpringTable } from "../core/scene/spring_table.ts";
 import { NO_FRAGMENT } from "../gpu/metrics/fragments.ts";
 import { getScene } from "../scenes/catalog.ts";
 import { initialFragmentLabels } from "./snapshot_frame.ts";

@@ -2,30 +2,30 @@
  * `deno task bench --verify <results.jsonl>`: re-runs the recorded cases and checks that each
  * ends in the recorded state (SHA-256 of positions and velocities): a determinism check, valid on
  * the same adapter and versions. A case is re-run as it was recorded: its scene at its scale and
- * seed with the scene values of its sweep (`scene.dt`, `scene.speed`: bench/sweep.ts
+ * seed with the scene values of its sweep (`scene.dt`, `scene.speed`: bench/cases/sweep.ts
  * `sweptScene`), its handler with its recorded parameters, its coupling and its steps.
  *
- * The file is read tolerantly and streamed (`core/read_results_file.ts`: a regular file only, a
+ * The file is read tolerantly and streamed (`core/io/read_results_file.ts`: a regular file only, a
  * line past the limit skipped): a torn or malformed line is skipped with a warning naming it, the
  * other cases are verified. {@link verifyCommand} is the
  * whole command: it prints a line per case and a summary, and gives the exit status.
  *
  * @module
  */
-import { type Scale, SCALES } from "../core/scene.ts";
+import { type Scale, SCALES } from "../core/scene/scene.ts";
 import { HANDLERS } from "../gpu/handlers/registry.ts";
 import { getScene } from "../scenes/catalog.ts";
 import type { AdapterChoice } from "../gpu/runtime/device.ts";
 import { type CaseRecord, type SkippedLine, skippedLineWarning } from "../core/result.ts";
-import { readResultsFile } from "../core/read_results_file.ts";
+import { readResultsFile } from "../core/io/read_results_file.ts";
 import { runOne } from "./runner.ts";
 import { DeviceLease } from "./device_lease.ts";
-import { checkedCase, loadSceneFile } from "./suite.ts";
-import { sweptScene } from "./sweep.ts";
+import { checkedCase, loadSceneFile } from "./cases/suite.ts";
+import { sweptScene } from "./cases/sweep.ts";
 import { sceneUnder, setupChoices } from "../core/setups.ts";
 import { captureEnvironment } from "./environment.ts";
 import { caseConfigHash } from "./config_hash.ts";
-import type { CaseSpec } from "./suite.ts";
+import type { CaseSpec } from "./cases/suite.ts";
 
 /** The outcome of re-running one recorded case. */
 export interface VerifyOutcome {

@@ -5,12 +5,12 @@ import { getScene } from "../scenes/catalog.ts";
 import { HANDLERS } from "../gpu/handlers/registry.ts";
 import { type CaseRecord, recordLine } from "../core/result.ts";
 import { runSuite } from "./runner.ts";
-import { resolveCases } from "./suite.ts";
-import { expandSweeps, parseSweep, sweptScene } from "./sweep.ts";
+import { resolveCases } from "./cases/suite.ts";
+import { expandSweeps, parseSweep, sweptScene } from "./cases/sweep.ts";
 import { verifyCommand, verifyResults } from "./verify.ts";
 import { captureEnvironment } from "./environment.ts";
 import { caseConfigHash } from "./config_hash.ts";
-import { sceneToJson } from "../core/scene.ts";
+import { sceneToJson } from "../core/scene/scene.ts";
 
 /** {@link verifyCommand} on `file` with its output captured (no case reaches the GPU here). */
 async function verify(file: string) {

@@ -14,7 +14,7 @@
  *   n̂_ji = −n̂_ij, so f_ji = −f_ij and Σ_i f_i = 0. k (N/m) is the stiffness, c (N·s/m) the
  *   damping (default 0). Coincident particles (d = 0) exert no force (no direction).
  * - **Kernel repulsion** (a smooth penalty shaped by the SPH spiky kernel; not the SPH-based
- *   coupling of the literature, which is Akinci et al. 2012 in `core/akinci_reference.ts`: this
+ *   coupling of the literature, which is Akinci et al. 2012 in `core/reference/akinci_reference.ts`: this
  *   force ignores the fluid's own density and pressure): between particles of
  *   different bodies within the SPH support h, the symmetric SPH pressure force with a constant
  *   pressure at the rest density ρ0, f_i = −Σ_{j: body_j ≠ body_i} k m_i m_j / ρ0² · ∇W(x⃗_ij, h)
@@ -37,7 +37,11 @@
  *
  * @module
  */
-import { findCollisions, type FindCollisionsOptions, type Pair } from "./collision_rules.ts";
+import {
+  findCollisions,
+  type FindCollisionsOptions,
+  type Pair,
+} from "./grouping/collision_rules.ts";
 import { assertInRange, assertParticle, assertPositive, type Particle } from "./particle.ts";
 import { add, addScaled, dot, norm, scale, sub, type Vec3, ZERO } from "./vec3.ts";
 

@@ -9,7 +9,7 @@ import {
   penaltyForces,
   penaltyPairForce,
 } from "./baselines.ts";
-import { findCollisions, type Pair, pairKey } from "./collision_rules.ts";
+import { findCollisions, type Pair, pairKey } from "./grouping/collision_rules.ts";
 import type { Particle } from "./particle.ts";
 import { assertClose, assertCloseVec, RUNS } from "./test_util.ts";
 import { add, cross, dot, norm, scale, sub, type Vec3, ZERO } from "./vec3.ts";

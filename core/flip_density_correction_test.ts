@@ -4,7 +4,7 @@ import {
   densityWeights,
   flipDensityCorrection,
 } from "./flip_density_correction.ts";
-import { latticeRestDensity, poly6 } from "./sph_reference.ts";
+import { latticeRestDensity, poly6 } from "./reference/sph_reference.ts";
 import { Rng } from "./rng.ts";
 
 const S = 0.02; // lattice spacing (m)

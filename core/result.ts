@@ -10,9 +10,9 @@
  *
  * @module
  */
-import type { StageCensus } from "./grouping_census.ts";
-import type { Scale } from "./scene.ts";
-import type { Snapshots } from "./snapshot_codec.ts";
+import type { StageCensus } from "./grouping/grouping_census.ts";
+import type { Scale } from "./scene/scene.ts";
+import type { Snapshots } from "./io/snapshot_codec.ts";
 
 /** Current result schema version. */
 export const SCHEMA_VERSION = 1;
@@ -221,7 +221,7 @@ export interface CaseRecord {
    */
   sweep?: Record<string, number>;
   /**
-   * The case's place in its run's whole case list (`bench/shard.ts`): `index` (from 0), `of` (the
+   * The case's place in its run's whole case list (`bench/cases/shard.ts`): `index` (from 0), `of` (the
    * list's length), `list` (a hash of the list, shared by the parts of a sharded run) and `shard`
    * (`i/n` under `--shard`, else null). Absent in records written before it was recorded.
    */
@@ -457,7 +457,7 @@ function checkEnv(e: Obj): void {
 /**
  * Merge-split's grouping in a record: the method (`index-order`, the paper's pass, or `compact`),
  * the dispatches it encodes per stage (the census after it not counted), and the census of each
- * stage over the first repetition (`core/grouping_census.ts`: sizes, pairs left between groups).
+ * stage over the first repetition (`core/grouping/grouping_census.ts`: sizes, pairs left between groups).
  */
 export interface GroupingRecord {
   method: string;

@@ -2,7 +2,7 @@
  * The setups a case runs under: the paper's own (the default of every suite, the one claims are
  * read from) and the harness's improvements, each a named variant that changes one choice of the
  * paper's, so that an ablation shows which verdict moves with which choice. Declared once here, as
- * data: `bench/suite.ts` `resolveCases` applies them (`--variant` adds variant cases beside the
+ * data: `bench/cases/suite.ts` `resolveCases` applies them (`--variant` adds variant cases beside the
  * paper's) and the report's ablation table names them.
  *
  * The paper's choices (what it states; everything it does not state is the scene's):
@@ -21,8 +21,8 @@
  *
  * @module
  */
-import type { Scene } from "./scene.ts";
-import { GROUPING_METHODS } from "./index_order_grouping.ts";
+import type { Scene } from "./scene/scene.ts";
+import { GROUPING_METHODS } from "./grouping/index_order_grouping.ts";
 
 /** What a setup changes of a case. */
 export interface Setup {

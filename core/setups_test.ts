@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { PAPER_SETUP, sceneUnder, setupChoices, SETUPS, VARIANTS } from "./setups.ts";
-import { GROUPING_METHODS } from "./index_order_grouping.ts";
-import type { Scene } from "./scene.ts";
+import { GROUPING_METHODS } from "./grouping/index_order_grouping.ts";
+import type { Scene } from "./scene/scene.ts";
 
 Deno.test("setups: the paper's choices and variants that change one", async (t) => {
   await t.step(

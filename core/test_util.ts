@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { Vec3 } from "./vec3.ts";
-import type { Pair } from "./collision_rules.ts";
+import type { Pair } from "./grouping/collision_rules.ts";
 
 /** Asserts |actual − expected| ≤ tol · max(1, scale). */
 export function assertClose(

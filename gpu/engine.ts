@@ -7,8 +7,8 @@
  * @module
  */
 import type { CollisionOutputs } from "./state/collision_detection.ts";
-import type { Scene } from "../core/scene.ts";
-import type { ParticleSet } from "../core/scene_builder.ts";
+import type { Scene } from "../core/scene/scene.ts";
+import type { ParticleSet } from "../core/scene/scene_builder.ts";
 import {
   buildEngineParts,
   destroyParts,

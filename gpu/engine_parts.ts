@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Scene } from "../core/scene.ts";
-import { buildParticles, type ParticleSet } from "../core/scene_builder.ts";
+import type { Scene } from "../core/scene/scene.ts";
+import { buildParticles, type ParticleSet } from "../core/scene/scene_builder.ts";
 import { Coupling } from "./coupling/coupling.ts";
 import type { EngineOptions } from "./engine_options.ts";
 import type { GpuHandler } from "./handlers/handler.ts";

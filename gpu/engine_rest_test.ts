@@ -3,14 +3,14 @@
  * The engine's long runs to rest on the software adapter, `tiny` scenes: a cloth under gravity
  * alone settles at its scene's time step, and a fluid block resting on the cloth settles under
  * merge-split with nothing through (Fig. 11's block at rest, §6.4). They take 2–3 minutes per
- * implementation, so they run on one (`run_tests.ts`, lavapipe at WebGPU's 8 storage buffers);
+ * implementation, so they run on one (`testing/run_tests.ts`, lavapipe at WebGPU's 8 storage buffers);
  * the kernels they run are tested on all three by the other engine and system tests.
  *
  * @module
  */
 import assert from "node:assert/strict";
 import { getScene } from "../scenes/catalog.ts";
-import type { Scene } from "../core/scene.ts";
+import type { Scene } from "../core/scene/scene.ts";
 import { releaseSoftwareGpu, seriesMax as max, simulate } from "./engine_run_fixture.ts";
 
 Deno.test({

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Scene } from "../core/scene.ts";
+import type { Scene } from "../core/scene/scene.ts";
 import type { MetricsSample } from "./metrics/metrics.ts";
 import { acquireGpu, type GpuContext } from "./runtime/device.ts";
 import { Engine } from "./engine.ts";

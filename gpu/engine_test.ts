@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { getScene } from "../scenes/catalog.ts";
-import { buildParticles } from "../core/scene_builder.ts";
+import { buildParticles } from "../core/scene/scene_builder.ts";
 import { releaseSoftwareGpu, seriesMax, simulate, softwareGpu } from "./engine_run_fixture.ts";
 import { Engine, RunStopped } from "./engine.ts";
 import { handlerParams } from "./handlers/registry.ts";

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Scene } from "../core/scene.ts";
+import type { Scene } from "../core/scene/scene.ts";
 import type { Coupling } from "./coupling/coupling.ts";
 import type { GpuHandler } from "./handlers/handler.ts";
 import type { Metrics } from "./metrics/metrics.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import type { Scene } from "../core/scene.ts";
+import type { Scene } from "../core/scene/scene.ts";
 import { Engine } from "./engine.ts";
 import { acquireGpu, type GpuContext } from "./runtime/device.ts";
 import { DEFAULT_STORAGE_BUFFERS, kernelStorageBuffers } from "./runtime/kernel.ts";

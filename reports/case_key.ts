@@ -9,7 +9,7 @@
  * @module
  */
 import type { CaseRecord } from "../core/result.ts";
-import { SCALES } from "../core/scene.ts";
+import { SCALES } from "../core/scene/scene.ts";
 
 /** What identifies a case (the fields a record has; those after `sweep` may be absent). */
 export interface CaseIdentity {

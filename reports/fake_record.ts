@@ -17,7 +17,7 @@ import {
   encodeFrame,
   NO_FRAGMENT_LABEL,
   type Snapshots,
-} from "../core/snapshot_codec.ts";
+} from "../core/io/snapshot_codec.ts";
 import { TABLE_I_PHASE_ORDER } from "./tables/table_one.ts";
 
 /** Overrides of {@link fakeRecord}: any record field, plus summary metrics merged into defaults. */

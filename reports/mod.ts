@@ -69,7 +69,12 @@ export {
   type ScalingPoint,
 } from "./sections/scaling_fit.ts";
 export { type ScalingSeries, scalingSeries } from "./sections/scaling_section.ts";
-export { type DtSweep, type ParamSweep, type Sweeps, sweepSeries } from "./sections/sweep_section.ts";
+export {
+  type DtSweep,
+  type ParamSweep,
+  type Sweeps,
+  sweepSeries,
+} from "./sections/sweep_section.ts";
 export {
   DT_TARGET,
   type DtStability,
@@ -80,7 +85,13 @@ export {
 } from "./claims/sweep_stats.ts";
 export { caseWorks, summaryMetric } from "./claims/case_status.ts";
 export { phaseShares } from "./sections/phase_shares.ts";
-export { EXPORT_FORMATS, type ExportFormat, exportSnapshots, plyText, vtkText } from "./tables/export.ts";
+export {
+  EXPORT_FORMATS,
+  type ExportFormat,
+  exportSnapshots,
+  plyText,
+  vtkText,
+} from "./tables/export.ts";
 export { escapeHtml, scriptJson } from "./page/escape_html.ts";
 export { main as reportMain } from "./main.ts";
 export {

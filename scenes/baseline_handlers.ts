@@ -32,8 +32,8 @@ import {
 } from "../core/handler_schemas/merge_split_schema.ts";
 import { PENALTY_FAMILY_LEVEL, PENALTY_LEVELS } from "../core/handler_schemas/penalty_schema.ts";
 import { paramDefaults } from "../core/params.ts";
-import type { PluginParams } from "../core/scene.ts";
-import { ARTIFICIAL_VISCOSITY_ALPHA } from "../core/sph_reference.ts";
+import type { PluginParams } from "../core/scene/scene.ts";
+import { ARTIFICIAL_VISCOSITY_ALPHA } from "../core/reference/sph_reference.ts";
 
 /** The quantities of the rule. */
 export interface ImpactScale {

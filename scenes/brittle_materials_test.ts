@@ -7,7 +7,7 @@ import {
 } from "./brittle_materials.ts";
 import { crackSpeedTimeStep, rayleighSpeed, WALL_BULK_MODULUS } from "./brittle_wall.ts";
 import { getScene, hasBrittleMaterial, sceneIds } from "./catalog.ts";
-import type { Scene } from "../core/scene.ts";
+import type { Scene } from "../core/scene/scene.ts";
 
 Deno.test("brittle materials: bond-based moduli and fracture energies from the measured figures", () => {
   // G0 = K_Ic²(1 − ν²)/E with ν = 1/4: the values the module's sources give

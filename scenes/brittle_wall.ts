@@ -21,11 +21,11 @@
  *
  * @module
  */
-import type { Body, Scale, Scene } from "../core/scene.ts";
+import type { Body, Scale, Scene } from "../core/scene/scene.ts";
 import { baselineHandlers, impactReferences, type ImpactScale } from "./baseline_handlers.ts";
 import { RADIUS_BY_SCALE } from "./fluid_on_cloth.ts";
 import { boxLatticeCount, radiusForCount } from "./paper_radius.ts";
-import { sampleSolid } from "../core/scene_builder.ts";
+import { sampleSolid } from "../core/scene/scene_builder.ts";
 import { type BrittleMaterial, peridynamicModuli } from "./brittle_materials.ts";
 
 /** What varies between the scenes of the family. */

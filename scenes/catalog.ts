@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { Scale, Scene } from "../core/scene.ts";
-import { validateScene } from "../core/scene.ts";
+import type { Scale, Scene } from "../core/scene/scene.ts";
+import { validateScene } from "../core/scene/scene.ts";
 import { bowlOnWater } from "./bowl_on_water.ts";
 import { type BrittleMaterial, brittleMaterial } from "./brittle_materials.ts";
 import { brittleWall } from "./brittle_wall.ts";

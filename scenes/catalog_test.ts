@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
-import { badSceneCheck } from "../core/bad_scene_check.ts";
-import { sceneFromJson, sceneToJson } from "../core/scene.ts";
-import { buildParticles } from "../core/scene_builder.ts";
+import { badSceneCheck } from "../core/scene/bad_scene_check.ts";
+import { sceneFromJson, sceneToJson } from "../core/scene/scene.ts";
+import { buildParticles } from "../core/scene/scene_builder.ts";
 import { getScene, hasImpactSpeed, sceneIds } from "./catalog.ts";
 import { configHash } from "../bench/config_hash.ts";
-import { SCALES } from "../core/scene.ts";
+import { SCALES } from "../core/scene/scene.ts";
 import { handlerParams, HANDLERS } from "../gpu/handlers/registry.ts";
 import { sceneSystems } from "../gpu/systems/registry.ts";
-import { handlerApplies } from "../core/scene.ts";
+import { handlerApplies } from "../core/scene/scene.ts";
 
 Deno.test("scenes", async (t) => {
   await t.step(

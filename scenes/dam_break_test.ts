@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { badSceneCheck } from "../core/bad_scene_check.ts";
-import { buildParticles } from "../core/scene_builder.ts";
-import { type FluidBody, SCALES, type Scene, validateScene } from "../core/scene.ts";
-import { sceneToJson } from "../core/scene.ts";
+import { badSceneCheck } from "../core/scene/bad_scene_check.ts";
+import { buildParticles } from "../core/scene/scene_builder.ts";
+import { type FluidBody, SCALES, type Scene, validateScene } from "../core/scene/scene.ts";
+import { sceneToJson } from "../core/scene/scene.ts";
 import { Engine } from "../gpu/engine.ts";
 import type { MetricsSample } from "../gpu/metrics/metrics.ts";
 import { acquireGpu } from "../gpu/runtime/device.ts";

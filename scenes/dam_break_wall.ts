@@ -21,7 +21,7 @@
  *
  * @module
  */
-import type { Body, Scale, Scene } from "../core/scene.ts";
+import type { Body, Scale, Scene } from "../core/scene/scene.ts";
 import { baselineHandlers, impactReferences } from "./baseline_handlers.ts";
 import type { BrittleMaterial } from "./brittle_materials.ts";
 import {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { buildParticles } from "../core/scene_builder.ts";
+import { buildParticles } from "../core/scene/scene_builder.ts";
 import { Engine } from "../gpu/engine.ts";
 import { acquireGpu } from "../gpu/runtime/device.ts";
 import { getScene } from "./catalog.ts";

@@ -9,7 +9,7 @@
  *   the sheet of Table I's 191K cloth particles at the `paper` radius); all particles have the
  *   fluid's particle mass ("All particles have identical mass", Fig. 4 caption);
  * - water-like fluid, ρ0 = 1000 kg/m³, weakly compressible SPH with h = 4r and the speed of sound
- *   of core/sph_reference.ts `suggestSphParams` at F = {@link SOUND_SPEED_FACTOR}: the larger of
+ *   of core/reference/sph_reference.ts `suggestSphParams` at F = {@link SOUND_SPEED_FACTOR}: the larger of
  *   F × the reference speed (the impact's acoustic jump) and √(F·g·H) for the fluid's height H
  *   (its hydrostatic head), each compression held to 1/F;
  * - cloth springs 2·10⁴ N/m stretch, 10⁴ N/m shear, 2·10³ N/m bend, 0.02 N·s/m damping: stiff
@@ -25,10 +25,10 @@
  *
  * @module
  */
-import { suggestSphParams } from "../core/sph_reference.ts";
+import { suggestSphParams } from "../core/reference/sph_reference.ts";
 import { baselineHandlers, impactReferences } from "./baseline_handlers.ts";
 import type { MergeSplitValues } from "../core/handler_schemas/merge_split_schema.ts";
-import type { Body, Scale, Scene } from "../core/scene.ts";
+import type { Body, Scale, Scene } from "../core/scene/scene.ts";
 
 /** Particle radius per scale (m): tiny for unit tests, small for the default bench. */
 export const RADIUS_BY_SCALE: Readonly<Record<Scale, number>> = {

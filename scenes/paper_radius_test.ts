@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { boxLatticeCount, radiusForCount } from "./paper_radius.ts";
-import { sampleSolid } from "../core/scene_builder.ts";
+import { sampleSolid } from "../core/scene/scene_builder.ts";
 
 Deno.test("radiusForCount: the radius whose lattice holds the target count", async (t) => {
   await t.step("a box: boxLatticeCount is what the scene builder samples", () => {

@@ -33,7 +33,7 @@
  *
  * @module
  */
-import type { Body, Scale, Scene } from "../core/scene.ts";
+import type { Body, Scale, Scene } from "../core/scene/scene.ts";
 import { baselineHandlers, impactReferences } from "./baseline_handlers.ts";
 import { RADIUS_BY_SCALE } from "./fluid_on_cloth.ts";
 

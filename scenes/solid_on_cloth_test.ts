@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ballBulkModulus, CLOTH_STRAIN_MAX, clothStretchForLoad } from "./solid_on_cloth.ts";
 import { getScene } from "./catalog.ts";
-import { SCALES } from "../core/scene.ts";
+import { SCALES } from "../core/scene/scene.ts";
 
 /** The strain ε at which springs k carry weight W on a disc of radius a (the cone's equilibrium). */
 function coneStrain(k: number, weight: number, a: number): number {

@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { type SuggestedSphParams, suggestSphParams } from "../core/sph_reference.ts";
-import type { PluginParams } from "../core/scene.ts";
+import { type SuggestedSphParams, suggestSphParams } from "../core/reference/sph_reference.ts";
+import type { PluginParams } from "../core/scene/scene.ts";
 import { SOUND_SPEED_FACTOR } from "./fluid_on_cloth.ts";
 import type { ImpactScale } from "./baseline_handlers.ts";
 

@@ -12,9 +12,9 @@
  *
  * @module
  */
-import { type Scale, SCALES } from "../core/scene.ts";
+import { type Scale, SCALES } from "../core/scene/scene.ts";
 import type { CaseRecord } from "../core/result.ts";
-import { SUITES } from "../bench/suites.ts";
+import { SUITES } from "../bench/cases/suites.ts";
 import { evaluateClaims } from "../reports/claims/claims.ts";
 import { renderReportPage } from "../reports/page/report_page.ts";
 import type { VendorLibraries } from "../reports/page/vendor_libraries.ts";

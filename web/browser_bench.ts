@@ -7,14 +7,14 @@
  * @module
  */
 import type { CaseRecord } from "../core/result.ts";
-import type { Scale } from "../core/scene.ts";
+import type { Scale } from "../core/scene/scene.ts";
 import { caseSteps, type ProtocolOptions, runSuite } from "../bench/runner.ts";
-import { resolveCases } from "../bench/suite.ts";
+import { resolveCases } from "../bench/cases/suite.ts";
 import { browserEnvironment, type BuildInfo } from "./browser_environment.ts";
 
 /** What to run: as `deno task bench --suite … --scene … --handler … --scale …`. */
 export interface BrowserSelection {
-  /** A suite name (`bench/suites.ts`); with scenes or handlers, the cases of both. */
+  /** A suite name (`bench/cases/suites.ts`); with scenes or handlers, the cases of both. */
   suite?: string;
   /** Scene ids or globs (empty: the suite's). */
   scenes: readonly string[];

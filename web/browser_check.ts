@@ -12,9 +12,9 @@
 import { parseArgs } from "node:util";
 import type { CaseRecord } from "../core/result.ts";
 import { readResults } from "../core/result.ts";
-import type { Scale } from "../core/scene.ts";
+import type { Scale } from "../core/scene/scene.ts";
 import { runSuite } from "../bench/runner.ts";
-import { resolveCases } from "../bench/suite.ts";
+import { resolveCases } from "../bench/cases/suite.ts";
 import { captureEnvironment } from "../bench/environment.ts";
 import { evaluateClaims } from "../reports/claims/claims.ts";
 import { writeReport } from "../reports/page/write_report.ts";

@@ -8,7 +8,7 @@
  * @module
  */
 import { paramDefaults, type ParamSchema } from "../params.ts";
-import { GROUPING_METHODS } from "../index_order_grouping.ts";
+import { GROUPING_METHODS } from "../grouping/index_order_grouping.ts";
 
 /** The `merge-split` handler's parameter schema (ranges and the paper's defaults). */
 export const MERGE_SPLIT_SCHEMA = {

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Scene } from "../../core/scene.ts";
+import type { Scene } from "../../core/scene/scene.ts";
 import {
   bindKernel,
   createKernel,

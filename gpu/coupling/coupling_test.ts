@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { SpringTable } from "../../core/spring_table.ts";
-import type { Scene } from "../../core/scene.ts";
-import type { ParticleSet } from "../../core/scene_builder.ts";
+import { SpringTable } from "../../core/scene/spring_table.ts";
+import type { Scene } from "../../core/scene/scene.ts";
+import type { ParticleSet } from "../../core/scene/scene_builder.ts";
 import { Rng } from "../../core/rng.ts";
 import { syncVelocity } from "../../core/sync_velocity.ts";
 import type { Vec3 } from "../../core/vec3.ts";

@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { findContacts } from "../../core/baselines.ts";
-import type { FindCollisionsOptions, Pair } from "../../core/collision_rules.ts";
+import type { FindCollisionsOptions, Pair } from "../../core/grouping/collision_rules.ts";
 import type { Particle } from "../../core/particle.ts";
 import type { Rng } from "../../core/rng.ts";
 import type { Vec3 } from "../../core/vec3.ts";

@@ -12,7 +12,7 @@
  */
 import type { GroupingRecord, SplitRecord } from "../../core/result.ts";
 import type { ParamSchema, ParamValues } from "../../core/params.ts";
-import type { Scene } from "../../core/scene.ts";
+import type { Scene } from "../../core/scene/scene.ts";
 import type { ParticleState } from "../state/particle_state.ts";
 import type { CollisionOutputs } from "../state/collision_detection.ts";
 import type { GridGeometry } from "../state/neighbor_grid.ts";

@@ -3,7 +3,7 @@
  * paper's method) and the baselines it is compared with (§6.1) — `penalty-*`, `kernel-repulsion-*` and
  * `impulse` — and `velocity-projection` (Gao et al. 2018, Eqs. 19–20). A new handler is a folder
  * under `gpu/handlers/` plus one line here, or a {@link registerHandler} call; it touches no
- * system and not `core/scene.ts` (its parameters live in `scene.handlers[id]`, checked against
+ * system and not `core/scene/scene.ts` (its parameters live in `scene.handlers[id]`, checked against
  * its schema; a schema the scenes use too, for its defaults or level factors, lives in
  * `core/handler_schemas/`, one file per handler family).
  *
@@ -20,7 +20,7 @@ import {
 import { PENALTY_LEVELS, type PenaltyLevel } from "../../core/handler_schemas/penalty_schema.ts";
 import { type ParamValues, resolveParams } from "../../core/params.ts";
 import { Registry } from "../../core/registry.ts";
-import { handlerApplies, type Scene } from "../../core/scene.ts";
+import { handlerApplies, type Scene } from "../../core/scene/scene.ts";
 import type { HandlerEntry } from "./handler.ts";
 import { akinciHandler } from "./akinci/akinci_handler.ts";
 import { IMPULSE_HANDLER } from "./impulse/impulse_handler.ts";

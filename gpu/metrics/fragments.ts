@@ -1,7 +1,7 @@
 /**
  * Fragment count and largest fragment of brittle solids (peridynamic fracture metrics), computed
  * entirely on the GPU: connected components of the member particles over their intact bonds.
- * Kernels: `fragments.wgsl`; f64 reference: `fragments` of `core/peridynamics_reference.ts`.
+ * Kernels: `fragments.wgsl`; f64 reference: `fragments` of `core/reference/peridynamics_reference.ts`.
  *
  * ```ts
  * const frag = new Fragments(device, { count: n, bondStart, bondList, member });

@@ -1,7 +1,7 @@
 // Fragments of brittle solids: connected components of the member particles over intact bonds
 // (Shiloach–Vishkin-style min-label hooking with pointer jumping). Host code and the proof of the
 // round bound: gpu/metrics/fragments.ts; f64 reference: `fragments` of
-// core/peridynamics_reference.ts.
+// core/reference/peridynamics_reference.ts.
 //
 // `parent` is a forest over the particles with parent[x] <= x, always a particle of x's component
 // (values only come across intact member–member bonds and only decrease), so it never has a cycle.

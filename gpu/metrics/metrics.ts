@@ -8,11 +8,7 @@
  *
  * @module
  */
-import {
-  FAST_REBOUND_FRACTION,
-  HANDLER_SAMPLE_FIELDS,
-  SAMPLE_FIELDS,
-} from "../../core/result.ts";
+import { FAST_REBOUND_FRACTION, HANDLER_SAMPLE_FIELDS, SAMPLE_FIELDS } from "../../core/result.ts";
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
 import { BOND_ENERGY_WGSL } from "./bond_energy.ts";
 import {
@@ -31,8 +27,8 @@ import { BUDGET_FIELDS, type BudgetField } from "./step_budget.ts";
 import { FRAGMENT_RESULT, Fragments } from "./fragments.ts";
 import { SolidPenetration } from "./solid_penetration.ts";
 import { SAMPLE_TRAVEL_MARGIN, type Sheet, SheetCrossing } from "./sheet_crossing.ts";
-import type { Scene } from "../../core/scene.ts";
-import { isBreakableSolid, type ParticleSet } from "../../core/scene_builder.ts";
+import type { Scene } from "../../core/scene/scene.ts";
+import { isBreakableSolid, type ParticleSet } from "../../core/scene/scene_builder.ts";
 import metricsWgsl from "./metrics.wgsl" with { type: "text" };
 
 /** WGSL source of the metrics kernel. */

@@ -24,7 +24,7 @@ Deno.test("adapter choices: preference, backend, backend:preference", () => {
 });
 
 Deno.test("quietMesa's XDG_RUNTIME_DIR is private and gone when the process exits", async () => {
-  // a process of its own: this one may have the variable set (run_tests.ts sets it for its files)
+  // a process of its own: this one may have the variable set (testing/run_tests.ts sets it for its files)
   const env = { ...Deno.env.toObject() };
   delete env.XDG_RUNTIME_DIR;
   const module = new URL("./adapter_request.ts", import.meta.url).href;

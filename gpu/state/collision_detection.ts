@@ -1,6 +1,6 @@
 /**
  * Grid-accelerated collision detection on WebGPU: Collision Rules 1 and 2 of paper §5.1
- * (Eqs. 21–22), with the exclusions of `findCollisions` in `core/collision_rules.ts` (its f64,
+ * (Eqs. 21–22), with the exclusions of `findCollisions` in `core/grouping/collision_rules.ts` (its f64,
  * brute-force reference): bonded pairs (springs, bonds) and same-body pairs of bodies without
  * self-collision (e.g. a fluid) are never collisions.
  *

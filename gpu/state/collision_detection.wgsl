@@ -1,5 +1,5 @@
 // Collision detection of paper §5.1 (Rules 1 and 2, Eqs. 21-22), f32, one invocation per particle.
-// Owner: gpu/state/collision_detection.ts. Reference: core/collision_rules.ts (findCollisions, f64).
+// Owner: gpu/state/collision_detection.ts. Reference: core/grouping/collision_rules.ts (findCollisions, f64).
 //
 // Entry points, dispatched in this order over the particles 0 .. params.count (`sorted` must be
 // a permutation of them: the grid built over exactly those particles):

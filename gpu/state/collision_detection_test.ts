@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { BOND_BROKEN_BIT } from "./bond_flags.ts";
 import { referenceGrid } from "./grid_reference.ts";
-import { findCollisions, type Pair } from "../../core/collision_rules.ts";
+import { findCollisions, type Pair } from "../../core/grouping/collision_rules.ts";
 import type { Particle } from "../../core/particle.ts";
 import { Rng } from "../../core/rng.ts";
 import { acquireGpu } from "../runtime/device.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Scene } from "../../core/scene.ts";
+import type { Scene } from "../../core/scene/scene.ts";
 import {
   type CollisionBindings,
   CollisionDetection,

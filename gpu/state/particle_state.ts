@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { ParticleSet } from "../../core/scene_builder.ts";
+import type { ParticleSet } from "../../core/scene/scene_builder.ts";
 import {
   bindKernel,
   createKernel,

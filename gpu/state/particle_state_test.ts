@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { SpringTable } from "../../core/spring_table.ts";
-import type { ParticleSet } from "../../core/scene_builder.ts";
+import { SpringTable } from "../../core/scene/spring_table.ts";
+import type { ParticleSet } from "../../core/scene/scene_builder.ts";
 import { Rng } from "../../core/rng.ts";
 import { acquireGpu } from "../runtime/device.ts";
 import { kernelStorageBuffers, readBuffer } from "../runtime/kernel.ts";

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { getScene } from "../../scenes/catalog.ts";
-import type { Scene } from "../../core/scene.ts";
+import type { Scene } from "../../core/scene/scene.ts";
 import { Engine } from "../engine.ts";
 import { acquireGpu } from "../runtime/device.ts";
 import { bindKernel, createKernel, dispatch, storageBuffer } from "../runtime/kernel.ts";

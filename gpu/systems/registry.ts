@@ -7,12 +7,12 @@
  */
 import { type ParamValues, resolveParams } from "../../core/params.ts";
 import { Registry } from "../../core/registry.ts";
-import type { Body, Scene } from "../../core/scene.ts";
+import type { Body, Scene } from "../../core/scene/scene.ts";
 import { FLIP_SYSTEM } from "./flip/flip_system.ts";
 import { MASS_SPRING_SYSTEM } from "./mass-spring/mass_spring_system.ts";
 import { PERIDYNAMICS_SYSTEM } from "./peridynamics/peridynamics_system.ts";
 import { SPH_SYSTEM } from "./sph/sph_system.ts";
-import type { ParticleSet } from "../../core/scene_builder.ts";
+import type { ParticleSet } from "../../core/scene/scene_builder.ts";
 import type { PartSlice } from "../state/part_slice.ts";
 import type { GpuSystem, SystemContext, SystemEntry } from "./system.ts";
 

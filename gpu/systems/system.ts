@@ -10,8 +10,8 @@
  */
 import type { ParamSchema, ParamValues } from "../../core/params.ts";
 import type { CaseRecord } from "../../core/result.ts";
-import type { Scene } from "../../core/scene.ts";
-import type { ParticleSet } from "../../core/scene_builder.ts";
+import type { Scene } from "../../core/scene/scene.ts";
+import type { ParticleSet } from "../../core/scene/scene_builder.ts";
 import type { GridGeometry } from "../state/neighbor_grid.ts";
 import type { ParticleState } from "../state/particle_state.ts";
 import type { PartSlice } from "../state/part_slice.ts";

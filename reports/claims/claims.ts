@@ -1159,7 +1159,7 @@ export function underSetup(records: readonly CaseRecord[], setup: string): CaseR
 /**
  * Evaluates every claim on the records of one scale, read from the paper's setup (`options.setup`
  * for another: the ablation table's columns). The catalogue cases of several seeds (the
- * named suites run the scene's, 7 and 99: `bench/suites.ts`) are judged seed by seed: a claim is
+ * named suites run the scene's, 7 and 99: `bench/cases/suites.ts`) are judged seed by seed: a claim is
  * reproduced only when it is reproduced at every seed, not reproduced when it fails at any, and not
  * run otherwise; `measured` then gives each seed's outcome. Scene files' cases have seeds of their
  * own and are judged with the catalogue's first seed.

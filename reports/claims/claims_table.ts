@@ -63,7 +63,7 @@ export function claimColumns(
 
 /**
  * What the claims table says when a claim was not run: which suites hold the cases (the default
- * suite judges the headline ones; `bench/suites.ts`).
+ * suite judges the headline ones; `bench/cases/suites.ts`).
  */
 export const NOT_RUN_NOTE =
   "A claim not run needs cases this run did not hold: --suite claims runs those of Figs. 3, 4, 7, 9 and 10, the dam breaks and the sweeps of r and s at small, --suite fig11 Fig. 11's, --suite all every scene's, each at three seeds (--seed scene: one); --suite table1 Table I's scenes (claims y, y2; --scale paper for the paper's counts).";

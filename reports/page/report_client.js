@@ -516,7 +516,7 @@
   }
 
   /**
-   * A frame's dense fragment ids (core/snapshot_codec.ts: 0 = no solid, 1 = largest, ...): 1, 2
+   * A frame's dense fragment ids (core/io/snapshot_codec.ts: 0 = no solid, 1 = largest, ...): 1, 2
    * or 4 little-endian bytes per particle; null when the bytes do not fit `count`.
    */
   function decodeFragments(text, count) {

@@ -7,7 +7,7 @@
  * @module
  */
 import type { CaseRecord } from "../../core/result.ts";
-import type { Snapshots } from "../../core/snapshot_codec.ts";
+import type { Snapshots } from "../../core/io/snapshot_codec.ts";
 import { caseVariant, sweepText } from "../case_key.ts";
 import type { Comparison } from "../sections/comparison.ts";
 import type { PhaseShareChart } from "../sections/phase_shares.ts";

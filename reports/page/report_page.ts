@@ -26,7 +26,12 @@ import { REPORT_CSS } from "./report_style.ts";
 import { renderRunSummary } from "../sections/run_summary.ts";
 import { renderScalingSection, scalingCharts, scalingSeries } from "../sections/scaling_section.ts";
 import { renderSceneMatrix } from "../sections/scene_matrix.ts";
-import { hasSweeps, renderSweepSection, sweepCharts, sweepSeries } from "../sections/sweep_section.ts";
+import {
+  hasSweeps,
+  renderSweepSection,
+  sweepCharts,
+  sweepSeries,
+} from "../sections/sweep_section.ts";
 import { hasBudget, renderBudgetSection } from "../sections/budget_section.ts";
 import { hasGrouping, renderGroupingSection } from "../sections/grouping_section.ts";
 import { ablation, renderAblation } from "../claims/ablation.ts";

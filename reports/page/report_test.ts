@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { PAPER_TABLE_ONE } from "../tables/paper_table_one.ts";
 import { dirname, join } from "node:path";
 import { parseResults, recordLine } from "../../core/result.ts";
-import { decodeFragments } from "../../core/snapshot_codec.ts";
+import { decodeFragments } from "../../core/io/snapshot_codec.ts";
 import type { CaseRecord } from "../../core/result.ts";
 import { latestCases } from "../case_key.ts";
 import { CLAIMS, evaluateClaims } from "../claims/claims.ts";

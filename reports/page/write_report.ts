@@ -11,8 +11,8 @@
 import { caseCoverage, coverageLines } from "../sections/case_coverage.ts";
 import { basename, dirname, join } from "node:path";
 import { type CaseRecord, type ReadResults, skippedLineWarning } from "../../core/result.ts";
-import { readResultsFile as readResultsLimited } from "../../core/read_results_file.ts";
-import { InputLimitError } from "../../core/read_text_limited.ts";
+import { readResultsFile as readResultsLimited } from "../../core/io/read_results_file.ts";
+import { InputLimitError } from "../../core/io/read_text_limited.ts";
 import { compareInputs } from "../sections/comparison.ts";
 import { publishTables } from "../tables/publish_tables.ts";
 import { type PublishedFile, renderReport } from "./report.ts";
@@ -66,7 +66,7 @@ function writing<T>(write: () => T, { path, what }: { path: string; what: string
 }
 
 /**
- * Reads one results file tolerantly, streamed line by line (`core/read_results_file.ts`): its
+ * Reads one results file tolerantly, streamed line by line (`core/io/read_results_file.ts`): its
  * valid records, and the lines left out (torn, not JSON, a malformed record, a line past the
  * limit; `core/result.ts` `readResults`). Throws a {@link ResultsFileError} naming the file when
  * it cannot be read or is not a regular file (`/dev/zero`).

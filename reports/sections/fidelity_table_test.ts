@@ -8,9 +8,13 @@ import {
   readingsText,
 } from "./fidelity_table.ts";
 import { fakeRecord } from "../fake_record.ts";
-import { FLIP_VOLUME_DRIFT_MAX, SPH_DENSITY_ERROR_MAX, SURGE_FRONT_ERROR_MAX } from "../claims/claims.ts";
+import {
+  FLIP_VOLUME_DRIFT_MAX,
+  SPH_DENSITY_ERROR_MAX,
+  SURGE_FRONT_ERROR_MAX,
+} from "../claims/claims.ts";
 import type { CaseRecord } from "../../core/result.ts";
-import type { Scale } from "../../core/scene.ts";
+import type { Scale } from "../../core/scene/scene.ts";
 
 /** A brittle wall's case: `pieces` fragments of ≥ 1 %, the largest holding `share`. */
 function wall(

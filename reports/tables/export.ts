@@ -2,7 +2,7 @@
  * Export of the recorded snapshots to per-frame files that ParaView, Blender and Houdini open:
  * ASCII PLY (vertices with x y z, a colour per body and a `body` property) or legacy VTK POLYDATA
  * (points, one vertex cell per point, a `body` point scalar). Frames that record fragments
- * (`core/snapshot_codec.ts`) add a per-vertex `fragment`: the frame's dense fragment id, 0 outside
+ * (`core/io/snapshot_codec.ts`) add a per-vertex `fragment`: the frame's dense fragment id, 0 outside
  * solid bodies, 1 the largest fragment, 2 the next, …. One folder per case, one file per frame:
  * `<dir>/<scene>__<handler>__<scale>/frame_<step>.ply|vtk`.
  *
@@ -15,7 +15,7 @@ import {
   decodeFragments,
   decodeFrame,
   type Snapshots,
-} from "../../core/snapshot_codec.ts";
+} from "../../core/io/snapshot_codec.ts";
 
 /** The export formats. */
 export type ExportFormat = "ply" | "vtk";

@@ -4,7 +4,7 @@ import { comparePaperTableOne, PAPER_TABLE_ONE, renderPaperTableOne } from "./pa
 import { publishTables } from "./publish_tables.ts";
 import { renderReport } from "../page/report.ts";
 import { getScene } from "../../scenes/catalog.ts";
-import { sampleFluid, sampleSolid } from "../../core/scene_builder.ts";
+import { sampleFluid, sampleSolid } from "../../core/scene/scene_builder.ts";
 
 Deno.test("the paper's Table I beside the measured cases", async (t) => {
   const small = fakeRecord({ scene: "fig6-wall", handler: "merge-split", scale: "small" });

@@ -1,6 +1,6 @@
 // Two-way fluid–solid coupling with boundary particles (Akinci, Ihmsen, Akinci, Solenthaler &
 // Teschner 2012, "Versatile rigid-fluid coupling for incompressible SPH"), f32, one invocation per
-// particle. Owner: gpu/handlers/akinci/akinci_coupling.ts. Reference: core/akinci_reference.ts
+// particle. Owner: gpu/handlers/akinci/akinci_coupling.ts. Reference: core/reference/akinci_reference.ts
 // (same formulas, f64). Kernels are the fluid's (gpu/systems/sph/sph.wgsl): poly6 W for densities,
 // the spiky gradient for forces.
 //

@@ -4,7 +4,7 @@
  * literature defines it. Every non-fluid particle is a boundary particle with volume
  * V_b = 1/Σ_k W_bk and Ψ_b = ρ0 V_b (Eqs. 4–5); it enters the fluid's density sum (Eq. 6) and
  * receives the mirrored pressure and friction forces (Eqs. 9–14). Formulas in `akinci.wgsl`;
- * f64 reference `core/akinci_reference.ts`.
+ * f64 reference `core/reference/akinci_reference.ts`.
  *
  * Per stage, with the neighbour grid built over all particles (cell ≥ h):
  *
@@ -19,8 +19,8 @@
  * @module
  */
 
-import { AKINCI_EPSILON } from "../../../core/akinci_reference.ts";
-import { poly6Coefficient } from "../../../core/sph_reference.ts";
+import { AKINCI_EPSILON } from "../../../core/reference/akinci_reference.ts";
+import { poly6Coefficient } from "../../../core/reference/sph_reference.ts";
 import { withGridNeighbors } from "../../state/grid_cell.ts";
 import type { GridGeometry } from "../../state/neighbor_grid.ts";
 import { KIND_BITS } from "../../state/particle_state.ts";

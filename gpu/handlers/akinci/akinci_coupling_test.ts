@@ -4,9 +4,9 @@ import {
   boundaryDensity as referenceBoundaryDensity,
   boundaryPsi,
   type MovingPoints,
-} from "../../../core/akinci_reference.ts";
+} from "../../../core/reference/akinci_reference.ts";
 import { Rng } from "../../../core/rng.ts";
-import { restMassForSpacing, sphPressure } from "../../../core/sph_reference.ts";
+import { restMassForSpacing, sphPressure } from "../../../core/reference/sph_reference.ts";
 import { acquireGpu } from "../../runtime/device.ts";
 import {
   DEFAULT_STORAGE_BUFFERS,
@@ -113,7 +113,7 @@ function pointsOf(c: Cloud, fluid: boolean): { index: number[]; points: MovingPo
   };
 }
 
-Deno.test("AkinciCoupling (WebGPU, software adapter) against core/akinci_reference.ts", async (t) => {
+Deno.test("AkinciCoupling (WebGPU, software adapter) against core/reference/akinci_reference.ts", async (t) => {
   // WebGPU's guaranteed storage buffers per stage: a kernel binding more would throw at creation
   const gpu = await acquireGpu({
     adapter: "software",

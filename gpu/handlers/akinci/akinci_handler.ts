@@ -8,7 +8,7 @@
  * @module
  */
 import { AKINCI_SCHEMA, type AkinciLevel } from "../../../core/handler_schemas/akinci_schema.ts";
-import type { Scene } from "../../../core/scene.ts";
+import type { Scene } from "../../../core/scene/scene.ts";
 import type { HandlerContext, HandlerEntry } from "../handler.ts";
 import { AkinciCoupling } from "./akinci_coupling.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { findContacts, impulseVelocities } from "../../../core/baselines.ts";
-import { findCollisions } from "../../../core/collision_rules.ts";
+import { findCollisions } from "../../../core/grouping/collision_rules.ts";
 import { Rng } from "../../../core/rng.ts";
 import { acquireGpu } from "../../runtime/device.ts";
 import { Impulse, IMPULSE_PARAMS_STRUCT, IMPULSE_WGSL, type ImpulseBuffers } from "./impulse.ts";

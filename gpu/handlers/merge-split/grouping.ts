@@ -1,6 +1,6 @@
 /**
  * Grouping of colliding pairs into meta-particles on the GPU (paper §5.2), by one of two methods
- * (`core/index_order_grouping.ts` `GROUPING_METHODS`), each bit for bit its reference:
+ * (`core/grouping/index_order_grouping.ts` `GROUPING_METHODS`), each bit for bit its reference:
  * - `index-order`, the paper's pass (`groupIndexOrder`): connected components, each one's members
  *   ascending, one invocation per component running the pass; 10 dispatches and one scan.
  * - `compact`, rounds of pairwise merging (`groupCollisions`, whose header says how it reads §5.2):
@@ -11,7 +11,7 @@
  *   after 65,535 iterations in all), beyond that `maxRounds` dispatched rounds of 5 gated by
  *   indirect dispatches after one such workgroup dispatch.
  * {@link groupingPlan} lists what a stage dispatches; scans take at most 5 (2 levels). Then the
- * census of the stage's groups (`core/grouping_census.ts`), one dispatch, a measurement.
+ * census of the stage's groups (`core/grouping/grouping_census.ts`), one dispatch, a measurement.
  *
  * Every kernel binds at most 8 storage buffers (WebGPU's guaranteed
  * `maxStorageBuffersPerShaderStage`): each entry point's layout holds only the bindings it uses
@@ -20,8 +20,8 @@
  *
  * @module
  */
-import { GROUPING_MAX_ROUNDS, ROUND_SALT } from "../../../core/grouping.ts";
-import type { GroupingMethod } from "../../../core/index_order_grouping.ts";
+import { GROUPING_MAX_ROUNDS, ROUND_SALT } from "../../../core/grouping/grouping.ts";
+import type { GroupingMethod } from "../../../core/grouping/index_order_grouping.ts";
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 import {
   type BindingEntry,
@@ -556,7 +556,7 @@ export class GroupingKernels {
 
   /**
    * Encodes the grouping of `stage` into `pass` (`dof`, `memberStart`, `memberList`), then the
-   * census of its groups into the statistics (`core/grouping_census.ts`).
+   * census of its groups into the statistics (`core/grouping/grouping_census.ts`).
    */
   encode(pass: GPUComputePassEncoder, options: { stage: 1 | 2 }): void {
     const s = options.stage - 1 as 0 | 1;

@@ -1,5 +1,5 @@
 // Grouping of colliding pairs into meta-particles (paper §5.2) in parallel, bit for bit the f64
-// reference core/grouping.ts (whose header says how it reads §5.2). Host: grouping.ts.
+// reference core/grouping/grouping.ts (whose header says how it reads §5.2). Host: grouping.ts.
 //
 // Pairs: particle i's colliding partners pairs[i*K ..] (j > i, ascending) and, in stage 2, its
 // marked partners flagged APPROACH_BIT by mark_approaching (merge_split.wgsl).
@@ -112,12 +112,12 @@ fn pcg_hash(input: u32) -> u32 {
 fn hash3(a: u32, b: u32, c: u32) -> u32 {
   return pcg_hash(a + pcg_hash(b + pcg_hash(c)));
 }
-// core/grouping.ts drawGroupLimit
+// core/grouping/grouping.ts drawGroupLimit
 fn draw_limit(root: u32) -> u32 {
   let span = P.nMax - P.nMin + 1u;
   return P.nMin + hash3(P.seed, P.step, root) % span;
 }
-// core/grouping.ts roundPriority: pcg(root + key) with key = round_key(round), the same for every
+// core/grouping/grouping.ts roundPriority: pcg(root + key) with key = round_key(round), the same for every
 // group of a round (computed once per round and invocation).
 fn round_key(round: u32) -> u32 {
   return hash3(P.seed, P.step, ROUND_SALT + round);
@@ -133,7 +133,7 @@ fn particle(gid: vec3u, nwg: vec3u) -> u32 {
 fn size_of(g: u32) -> u32 { return atomicLoad(&workA[r_size() + g]); }
 fn limit_of(g: u32) -> u32 { return atomicLoad(&workA[r_limit() + g]); }
 
-// The limit of the union of groups a and b (core/grouping.ts joinedLimit), 0 when it does not fit.
+// The limit of the union of groups a and b (core/grouping/grouping.ts joinedLimit), 0 when it does not fit.
 fn joined_limit(a: u32, b: u32) -> u32 {
   let sa = size_of(a);
   let sb = size_of(b);
@@ -614,7 +614,7 @@ fn members_small(@builtin(local_invocation_index) lid: u32) {
   for (var i = lid; i < n; i += WG_LOCAL) { rank_member(i); }
 }
 
-// ---- index order: the paper's own pass (core/index_order_grouping.ts), exact ----
+// ---- index order: the paper's own pass (core/grouping/index_order_grouping.ts), exact ----
 // §5.2: "Our implementation performs merging in the order of particle indices [...] before
 // starting to merge each group, we can randomly pick a limit between [...] n_min and n_max."
 // The pass is sequential, but only within a connected component of the collision graph: groups
@@ -815,7 +815,7 @@ fn io_recount(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
 // After the member lists: per stage, how many groupings ran, the groups formed (and their members),
 // the colliding pairs and those left between two groups, the largest group, and a histogram of
 // group sizes (sizes 2..64 one bin each, then one bin per power of two up to 2^20 and beyond).
-// Counters are 64-bit (lo, hi words), cumulative over the run; core/grouping_census.ts reads them.
+// Counters are 64-bit (lo, hi words), cumulative over the run; core/grouping/grouping_census.ts reads them.
 override STAT_CENSUS: u32;
 const CENSUS_STAGE_WORDS: u32 = 164u;
 const CENSUS_RUNS: u32 = 0u;

@@ -7,10 +7,10 @@
  */
 import assert from "node:assert/strict";
 import { getScene, sceneIds } from "../../../scenes/catalog.ts";
-import { estimateSceneSize } from "../../../core/scene_size.ts";
-import type { Scale } from "../../../core/scene.ts";
-import { GROUPING_MAX_ROUNDS } from "../../../core/grouping.ts";
-import type { GroupingMethod } from "../../../core/index_order_grouping.ts";
+import { estimateSceneSize } from "../../../core/scene/scene_size.ts";
+import type { Scale } from "../../../core/scene/scene.ts";
+import { GROUPING_MAX_ROUNDS } from "../../../core/grouping/grouping.ts";
+import type { GroupingMethod } from "../../../core/grouping/index_order_grouping.ts";
 import { LOCAL_BUDGET } from "../../runtime/local_solve.ts";
 import { MAX_SCAN_ITEMS, scanDispatches } from "../../runtime/prefix_scan.ts";
 import { CONTACT_SLOTS } from "../../state/contact_slots.ts";

@@ -4,13 +4,13 @@
  * `tiny`, run by the
  * engine under `merge-split.grouping=index-order` until contact; the last step's colliding pairs
  * and the marked pairs stage 2 merged are read back, and its groups (`dof`) must be those of
- * `core/index_order_grouping.ts` on that graph, bit for bit.
+ * `core/grouping/index_order_grouping.ts` on that graph, bit for bit.
  */
 import assert from "node:assert/strict";
 import { getScene } from "../../../scenes/catalog.ts";
-import { groupIndexOrder } from "../../../core/index_order_grouping.ts";
-import { GROUPING_METHODS } from "../../../core/index_order_grouping.ts";
-import type { Pair } from "../../../core/collision_rules.ts";
+import { groupIndexOrder } from "../../../core/grouping/index_order_grouping.ts";
+import { GROUPING_METHODS } from "../../../core/grouping/index_order_grouping.ts";
+import type { Pair } from "../../../core/grouping/collision_rules.ts";
 import { Engine } from "../../engine.ts";
 import { readBuffer } from "../../runtime/kernel.ts";
 import { releaseSoftwareGpu, softwareGpu } from "../../engine_run_fixture.ts";

@@ -1,13 +1,13 @@
 /**
  * The GPU's index-order grouping (`grouping.wgsl` "index order") against the paper's pass in
- * `core/index_order_grouping.ts`, bit for bit: random and lattice contact graphs, with and without
+ * `core/grouping/index_order_grouping.ts`, bit for bit: random and lattice contact graphs, with and without
  * a limit, stage 2's approaching marked pairs, and a loop budget that runs out (counted, never
  * silent).
  */
 import assert from "node:assert/strict";
-import { groupIndexOrder } from "../../../core/index_order_grouping.ts";
-import type { Pair } from "../../../core/collision_rules.ts";
-import type { Grouping } from "../../../core/grouping.ts";
+import { groupIndexOrder } from "../../../core/grouping/index_order_grouping.ts";
+import type { Pair } from "../../../core/grouping/collision_rules.ts";
+import type { Grouping } from "../../../core/grouping/grouping.ts";
 import { readBuffer } from "../../runtime/kernel.ts";
 import {
   CENSUS_BINS,
@@ -15,7 +15,7 @@ import {
   CENSUS_WORD,
   censusOf,
   summarizeCensus,
-} from "../../../core/grouping_census.ts";
+} from "../../../core/grouping/grouping_census.ts";
 import { censusWords, MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
 import { GROUPING_WGSL } from "./grouping.ts";
 import { type Case, randomCase, run, setup, STATS, u32 } from "./merge_split_fixture.ts";

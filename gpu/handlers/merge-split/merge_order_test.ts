@@ -10,7 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { mergeAll, splitAll } from "../../../core/merge_split.ts";
-import type { Pair } from "../../../core/collision_rules.ts";
+import type { Pair } from "../../../core/grouping/collision_rules.ts";
 import type { Vec3 } from "../../../core/vec3.ts";
 import { type Case, f32, K, randomCase, run, setup, u32 } from "./merge_split_fixture.ts";
 

@@ -2,7 +2,7 @@
  * Merging-and-splitting on the GPU (paper §3–§5): grouping with size limits (§5.2), merging
  * (Eqs. 1–5) into the DOF map of `gpu/README.md`, member offsets (Eqs. 6–7), the stage-2 marking
  * of the two-stage integration (§5.1), and splitting (Eqs. 8–16, 20) in the reverse order of
- * merging. The f64 references are `core/grouping.ts` and `core/merge_split.ts`.
+ * merging. The f64 references are `core/grouping/grouping.ts` and `core/merge_split.ts`.
  *
  * Grouping runs in parallel (`grouping.ts`: rounds of pairwise merging within the size limits,
  * or connected components without them); merging and splitting run one invocation per group. Handlers that merge nothing use the identity DOF map of
@@ -27,7 +27,7 @@ import {
 } from "../../runtime/kernel.ts";
 import { KIND_BITS } from "../../state/particle_state.ts";
 import { type GroupingBuffers, GroupingKernels } from "./grouping.ts";
-import type { GroupingMethod } from "../../../core/index_order_grouping.ts";
+import type { GroupingMethod } from "../../../core/grouping/index_order_grouping.ts";
 import { MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
 import mergeSplitWgsl from "./merge_split.wgsl" with { type: "text" };
 
@@ -112,7 +112,7 @@ export class MergeSplitKernels {
       maxPerParticle: number;
       buffers: MergeSplitBuffers;
       workgroupSize?: number;
-      /** Rounds of pairwise merging per stage at most (`core/grouping.ts`). */
+      /** Rounds of pairwise merging per stage at most (`core/grouping/grouping.ts`). */
       maxRounds?: number;
       /** Most active particles whose grouping rounds run in one workgroup (`grouping.ts`). */
       localLimit?: number;

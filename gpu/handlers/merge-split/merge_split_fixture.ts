@@ -9,8 +9,8 @@ import { readBuffer, storageBuffer } from "../../runtime/kernel.ts";
 import { KIND_BITS } from "../../state/particle_state.ts";
 import { MergeSplitKernels } from "./merge_split.ts";
 import { MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
-import type { GroupingMethod } from "../../../core/index_order_grouping.ts";
-import type { Pair } from "../../../core/collision_rules.ts";
+import type { GroupingMethod } from "../../../core/grouping/index_order_grouping.ts";
+import type { Pair } from "../../../core/grouping/collision_rules.ts";
 import { Rng } from "../../../core/rng.ts";
 
 /** Words of merge-split's statistics. */

@@ -9,14 +9,14 @@
  */
 import { MERGE_SPLIT_SCHEMA } from "../../../core/handler_schemas/merge_split_schema.ts";
 import { ParamError } from "../../../core/params.ts";
-import { assertGroupLimits } from "../../../core/grouping.ts";
-import { GROUPING_METHODS } from "../../../core/index_order_grouping.ts";
+import { assertGroupLimits } from "../../../core/grouping/grouping.ts";
+import { GROUPING_METHODS } from "../../../core/grouping/index_order_grouping.ts";
 import { storageBuffer } from "../../runtime/kernel.ts";
 import type { HandlerContext, HandlerEntry } from "../handler.ts";
 import { MergeSplitKernels } from "./merge_split.ts";
 import { createHandlerStatistics } from "../../state/handler_statistics.ts";
 import { censusWords, MERGE_SPLIT_SAMPLED, MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
-import { pairwiseSplits, summarizeCensus } from "../../../core/grouping_census.ts";
+import { pairwiseSplits, summarizeCensus } from "../../../core/grouping/grouping_census.ts";
 
 /** The `merge-split` handler entry. */
 export const MERGE_SPLIT_HANDLER: HandlerEntry = {

@@ -8,7 +8,7 @@
  */
 import type { HandlerSampleField } from "../../../core/result.ts";
 import { defineStatistics, type StatisticsLayout } from "../../state/handler_statistics.ts";
-import { CENSUS_WORDS } from "../../../core/grouping_census.ts";
+import { CENSUS_WORDS } from "../../../core/grouping/grouping_census.ts";
 
 /** The names of merge-split's statistics. */
 export type MergeSplitStat =
@@ -26,7 +26,7 @@ export type MergeSplitStat =
   | `census${number}`;
 
 /**
- * The census of each stage's groups (`core/grouping_census.ts`): `census` is its first word (the
+ * The census of each stage's groups (`core/grouping/grouping_census.ts`): `census` is its first word (the
  * WGSL's STAT_CENSUS), `census1` … the others, in order.
  */
 const CENSUS_FIELDS = Object.fromEntries(

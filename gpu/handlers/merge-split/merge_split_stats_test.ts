@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { HANDLER_SAMPLE_KINDS, type HandlerSampleField } from "../../../core/result.ts";
 import { GROUPING_WGSL } from "./grouping.ts";
-import { CENSUS_WORDS } from "../../../core/grouping_census.ts";
+import { CENSUS_WORDS } from "../../../core/grouping/grouping_census.ts";
 import { MERGE_SPLIT_WGSL } from "./merge_split.ts";
 import { MERGE_SPLIT_SAMPLED, MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
 
@@ -22,7 +22,7 @@ Deno.test("merge-split statistics: the layout its kernels and the metrics read",
     groupingIncomplete: 8,
     census: 9,
   });
-  // the census block follows, word by word (core/grouping_census.ts)
+  // the census block follows, word by word (core/grouping/grouping_census.ts)
   assert.equal(MERGE_SPLIT_STATS.length, 9 + CENSUS_WORDS);
   assert.equal(MERGE_SPLIT_STATS.words[`census${CENSUS_WORDS - 1}`], 8 + CENSUS_WORDS);
   // every STAT_ override its kernels declare is one of its statistics

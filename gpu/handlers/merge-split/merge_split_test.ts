@@ -13,9 +13,9 @@ import {
   STATS,
   u32,
 } from "./merge_split_fixture.ts";
-import { groupCollisions } from "../../../core/grouping.ts";
-import { groupWith } from "../../../core/index_order_grouping.ts";
-import { censusOf } from "../../../core/grouping_census.ts";
+import { groupCollisions } from "../../../core/grouping/grouping.ts";
+import { groupWith } from "../../../core/grouping/index_order_grouping.ts";
+import { censusOf } from "../../../core/grouping/grouping_census.ts";
 import { censusWords, MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
 import {
   defaultLocalLimit,
@@ -26,7 +26,7 @@ import {
   workBWords,
 } from "./grouping.ts";
 import { mergeAll, splitAll } from "../../../core/merge_split.ts";
-import type { Pair } from "../../../core/collision_rules.ts";
+import type { Pair } from "../../../core/grouping/collision_rules.ts";
 import type { Particle } from "../../../core/particle.ts";
 import { Rng } from "../../../core/rng.ts";
 import type { Vec3 } from "../../../core/vec3.ts";
@@ -67,7 +67,7 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
         ms.encodeGroup(pass, { stage: 1 });
         ms.encodeMerge(pass, { stage: 1, count: n });
       });
-      // grouping equals core/grouping.ts exactly
+      // grouping equals core/grouping/grouping.ts exactly
       const want = groupCollisions(c.pairs, { particleCount: n, nMin, nMax, seed: 77, step: 5 });
       assert.deepEqual([...await u32(device, buffers.dof)].slice(0, n), [...want.dof]);
       const start = await u32(device, buffers.memberStart);

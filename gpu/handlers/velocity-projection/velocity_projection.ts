@@ -1,7 +1,7 @@
 /**
  * Velocity projection on WebGPU: the fluid–solid penetration prevention of Gao et al. 2018 (FLIP
  * and shape matching, §5.2, Eqs. 19–20), a baseline collision handler. Formula, generalisation to
- * particles and f64 reference: `velocityProjection` in `core/velocity_projection_reference.ts`.
+ * particles and f64 reference: `velocityProjection` in `core/reference/velocity_projection_reference.ts`.
  *
  * One Jacobi sweep over the contact slots of `gpu/state/collision_detection.ts`, one invocation
  * per particle, gathered (no atomics). For every pair of a fluid particle p (not pinned) and a

@@ -1,7 +1,7 @@
 // Velocity projection (Gao et al. 2018, "FLIP and shape matching", §5.2, Eqs. 19-20), f32, one
 // invocation per particle, one Jacobi sweep, gathered per particle (no atomics).
 // Owner: gpu/handlers/velocity-projection/velocity_projection.ts.
-// Reference: core/velocity_projection_reference.ts (velocityProjection, f64).
+// Reference: core/reference/velocity_projection_reference.ts (velocityProjection, f64).
 //
 // A pair (p, c) is processed when p is fluid and not pinned, c is not fluid, c is in the contact
 // slot of p (contacts[p*K .. p*K + contactCount[p]), gpu/state/collision_detection.ts), they still

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { findCollisions } from "../../../core/collision_rules.ts";
+import { findCollisions } from "../../../core/grouping/collision_rules.ts";
 import { Rng } from "../../../core/rng.ts";
 import type { Vec3 } from "../../../core/vec3.ts";
-import { velocityProjection } from "../../../core/velocity_projection_reference.ts";
+import { velocityProjection } from "../../../core/reference/velocity_projection_reference.ts";
 import { acquireGpu } from "../../runtime/device.ts";
 import { checkWgslStruct } from "../../runtime/struct_layout.ts";
 import { KIND_BITS } from "../../state/particle_state.ts";

@@ -3,14 +3,14 @@
 // particles), transfers to and from the grid, gravity, and an implicit pressure projection solved by
 // Jacobi-preconditioned CG on the GPU. Conventions (grid, faces, weights, cell and face classes, the
 // scaled pressure q = p·dt/(ρ·dx), the PIC/FLIP blend) are those of the f64 reference
-// core/flip_reference.ts, which the tests compare against. Host code: gpu/systems/flip/flip_solver.ts.
+// core/reference/flip_reference.ts, which the tests compare against. Host code: gpu/systems/flip/flip_solver.ts.
 //
 // Every transfer is a gather (no float atomics): a face or a cell walks the 27 cells of the shared
 // neighbour grid around it (cell edge ≥ dx) in their fixed order, so runs are bit-reproducible.
 //
 // Cells occupied by particles of other systems (cloth, solids, another fluid) and by no FLIP
 // particle: the paper marks "the grid cells occupied by all particles in both systems" so that the
-// projection does not take them for empty space. Two readings (core/flip_reference.ts, step 1):
+// projection does not take them for empty space. Two readings (core/reference/flip_reference.ts, step 1):
 // occupiedAsSolid = 0 (the paper's, default): they are FLUID cells, pressure unknowns like the
 // fluid's own, and their faces carry only the FLIP particles' velocity (the other system deposits
 // none), so the fluid neither collapses into them nor is pushed by the grid: the systems exchange
@@ -57,7 +57,7 @@ struct FlipParams {
   pad2: u32,
 }
 
-// Cell and face classes (core/flip_reference.ts, passed in).
+// Cell and face classes (core/reference/flip_reference.ts, passed in).
 override CELL_AIR: u32;
 override CELL_FLUID: u32;
 override CELL_SOLID: u32;
@@ -515,7 +515,7 @@ fn g2p(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: 
   particleVel[i] = vec4f(vNew, 1.0);
 }
 
-// Per FLIP particle, after g2p (optional): the separation velocity of core/flip_reference.ts
+// Per FLIP particle, after g2p (optional): the separation velocity of core/reference/flip_reference.ts
 // separationVelocity, over the FLIP particles in the 27 neighbour cells (cell ≥ dx ≥ the distance),
 // in their fixed order. Invocation k handles particle sorted[k] (cell order, as the density
 // correction's kernels), so neighbouring invocations walk the same cells.

@@ -1,6 +1,6 @@
 /**
  * One FLIP step on the GPU (kernels and conventions in `flip.wgsl`; the f64 reference is
- * `core/flip_reference.ts`): cell classification, particle-to-grid transfer on a MAC grid, gravity,
+ * `core/reference/flip_reference.ts`): cell classification, particle-to-grid transfer on a MAC grid, gravity,
  * pressure projection by Jacobi-preconditioned CG with every scalar reduced on the GPU and a
  * GPU-side convergence exit, grid-to-particle transfer with a PIC/FLIP blend, and the velocity of
  * the system's part of every DOF. Encoded only: no readback, no host sync.
@@ -24,7 +24,7 @@ import {
   type FlipGrid,
   flipGrid,
   type OccupiedReading,
-} from "../../../core/flip_reference.ts";
+} from "../../../core/reference/flip_reference.ts";
 import {
   type BindingKind,
   bindKernel,
@@ -228,14 +228,14 @@ export interface FlipSolverOptions {
   occupied?: OccupiedReading;
   /**
    * Volume correction γ in [0, 1] (default 0: classic FLIP): over-dense FLUID cells get a target
-   * divergence γ·max(0, M_c/(ρ0 dx³) − 1)·dx/dt (`core/flip_reference.ts` volumeCorrectionTarget).
+   * divergence γ·max(0, M_c/(ρ0 dx³) − 1)·dx/dt (`core/reference/flip_reference.ts` volumeCorrectionTarget).
    */
   volumeCorrection?: number;
   /** Rest density ρ0 of the volume correction (kg/m³, default 1000). */
   rho0?: number;
   /**
    * Particle separation after G2P (default none): FLIP pairs closer than `distance` (≤ dx) get
-   * `strength` × half their overlap per step as velocity (`core/flip_reference.ts`
+   * `strength` × half their overlap per step as velocity (`core/reference/flip_reference.ts`
    * separationVelocity).
    */
   separation?: { distance: number; strength: number };

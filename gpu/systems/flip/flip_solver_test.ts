@@ -8,7 +8,7 @@ import {
   flipGrid,
   flipStep,
   separationVelocity,
-} from "../../../core/flip_reference.ts";
+} from "../../../core/reference/flip_reference.ts";
 import { Rng } from "../../../core/rng.ts";
 import { acquireGpu } from "../../runtime/device.ts";
 import {
@@ -61,7 +61,7 @@ function fixture(seed: number) {
   return { x: f32(x), v: f32(v), m: f32(m), isFlip: Uint8Array.from(isFlip) };
 }
 
-Deno.test("FLIP step on the GPU against the f64 reference (core/flip_reference.ts)", async (t) => {
+Deno.test("FLIP step on the GPU against the f64 reference (core/reference/flip_reference.ts)", async (t) => {
   await t.step("WGSL struct matches its layout", () => {
     checkWgslStruct(FLIP_WGSL, FLIP_PARAMS);
   });

@@ -11,9 +11,9 @@
  *
  * @module
  */
-import { latticeRestDensity } from "../../../core/sph_reference.ts";
+import { latticeRestDensity } from "../../../core/reference/sph_reference.ts";
 import { ParamError } from "../../../core/params.ts";
-import type { Scene } from "../../../core/scene.ts";
+import type { Scene } from "../../../core/scene/scene.ts";
 import { storageBuffer } from "../../runtime/kernel.ts";
 import type { SystemContext, SystemEntry } from "../system.ts";
 import { FlipDensityCorrection } from "./flip_density_correction.ts";

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import type { Scene } from "../../../core/scene.ts";
-import { validateScene } from "../../../core/scene.ts";
+import type { Scene } from "../../../core/scene/scene.ts";
+import { validateScene } from "../../../core/scene/scene.ts";
 import { getScene } from "../../../scenes/catalog.ts";
 import { acquireGpu } from "../../runtime/device.ts";
 import { Engine } from "../../engine.ts";
-import { latticeRestDensity } from "../../../core/sph_reference.ts";
+import { latticeRestDensity } from "../../../core/reference/sph_reference.ts";
 import { FLIP_SYSTEM, flipRestDensities } from "./flip_system.ts";
 
 /**

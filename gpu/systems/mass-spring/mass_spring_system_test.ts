@@ -3,7 +3,7 @@
  * cloth, on the harness's device and on one limited to WebGPU's guaranteed 8 storage buffers per
  * stage.
  */
-import type { Scene } from "../../../core/scene.ts";
+import type { Scene } from "../../../core/scene/scene.ts";
 import { getScene } from "../../../scenes/catalog.ts";
 import { acquireGpu } from "../../runtime/device.ts";
 import { assertSameWithin8 } from "../../storage_limit_fixture.ts";

@@ -3,7 +3,7 @@
  * implicit solve, and a brittle bar that fractures under tension.
  */
 import assert from "node:assert/strict";
-import type { Scene } from "../../../core/scene.ts";
+import type { Scene } from "../../../core/scene/scene.ts";
 import { getScene } from "../../../scenes/catalog.ts";
 import { Engine } from "../../engine.ts";
 import type { MetricsSample } from "../../metrics/metrics.ts";

@@ -3,7 +3,7 @@
  * stretch (bond-based peridynamics with Silling & Askari's (2005) compression term, s0(x) = s00 −
  * α·s_min(x); kernels and formulas in `spring_breaking.wgsl`). Encoded at the end of a step on the
  * particle positions, two passes; no host sync. The f64 reference is `updateBroken` (with
- * `pointCriticalStretch`) of `core/peridynamics_reference.ts`.
+ * `pointCriticalStretch`) of `core/reference/peridynamics_reference.ts`.
  *
  * @module
  */

@@ -1,7 +1,7 @@
 // Irreversible breaking of springs past their critical stretch (bond-based peridynamics: Silling
 // & Askari 2005, s0 = sqrt(5 G0 / (9 K δ)); spring-mass fracture, Levine et al. 2014). Host code:
 // gpu/systems/peridynamics/spring_breaking.ts. Packed spring words and classes: gpu/state/spring_csr.wgsl.
-// f64 reference: updateBroken and pointCriticalStretch of core/peridynamics_reference.ts.
+// f64 reference: updateBroken and pointCriticalStretch of core/reference/peridynamics_reference.ts.
 //
 // Two passes. critical_stretch: each particle's critical stretch under Silling & Askari's
 // compression rule, s0(x) = max over its intact breakable springs of (s00 − ALPHA·s), i.e. s00 −

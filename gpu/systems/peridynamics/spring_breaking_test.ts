@@ -6,7 +6,7 @@ import {
   micromodulus,
   pointCriticalStretch,
   updateBroken,
-} from "../../../core/peridynamics_reference.ts";
+} from "../../../core/reference/peridynamics_reference.ts";
 import { acquireGpu } from "../../runtime/device.ts";
 import { ImplicitSprings } from "../spring-network/implicit_springs.ts";
 import { SPRING_CLASS_STRUCT, springClass, springPartner } from "../../state/spring_csr.ts";

@@ -1,5 +1,5 @@
 // Weakly compressible SPH forces (Müller, Charypar & Gross 2003), f32, one invocation per particle.
-// Owner: gpu/systems/sph/sph_forces.ts. Reference: core/sph_reference.ts (same formulas, f64).
+// Owner: gpu/systems/sph/sph_forces.ts. Reference: core/reference/sph_reference.ts (same formulas, f64).
 //
 // Cell order: invocation k (0 .. params.count) handles particle i = sorted[k], and the scratch
 // buffers xm, vel, aux are indexed by k, the particle's slot in the neighbor grid's `sorted` list.
@@ -28,7 +28,7 @@
 // through its mirror images across the walls within h of x_i (one plane per axis, the nearer; two
 // or three at an edge or corner: every non-empty subset of those axes), with j's mass, density and
 // pressure and j's velocity with the reflected components negated (free slip): the ghost
-// particles of Randles & Libersky 1996 (core/sph_reference.ts, forEachMirrorImage). An image
+// particles of Randles & Libersky 1996 (core/reference/sph_reference.ts, forEachMirrorImage). An image
 // within h of x_i implies j within h of x_i (both lie inside the box), so the same neighbour loop
 // finds every image. The host keeps the box at least 2h wide, so one plane per axis suffices.
 // The images are their own kernels, dispatched only where the fluid has walls; a particle far

@@ -1,6 +1,6 @@
 /**
  * Weakly compressible SPH density and force kernels on WebGPU (Müller, Charypar & Gross 2003,
- * paper ref. [3]; formulas and f64 reference in `core/sph_reference.ts`).
+ * paper ref. [3]; formulas and f64 reference in `core/reference/sph_reference.ts`).
  *
  * Per step, after the neighbor grid has been built from the member positions
  * `dofX[dof[i]].xyz + offset[i].xyz` (paper Eqs. 6–7):
@@ -19,7 +19,7 @@
  * @module
  */
 
-import type { SphWalls } from "../../../core/sph_reference.ts";
+import type { SphWalls } from "../../../core/reference/sph_reference.ts";
 import { withGridNeighbors } from "../../state/grid_cell.ts";
 import {
   type BindingKind,
@@ -95,7 +95,7 @@ export interface SphForcesOptions {
   gamma?: number;
   /**
    * The domain's walls: each fluid particle is mirrored across those within h of a particle
-   * (Randles & Libersky 1996 ghost particles; `core/sph_reference.ts`), so the wall layer reads
+   * (Randles & Libersky 1996 ghost particles; `core/reference/sph_reference.ts`), so the wall layer reads
    * its full density and the walls push back with its pressure. Each side must be at least 2h
    * (one wall per axis within h). Absent: no walls (an unbounded fluid).
    */
@@ -243,7 +243,7 @@ function nonNegative(value: number, name: string): number {
 
 /**
  * Density pass and force pass of weakly compressible SPH (Müller et al. 2003; see
- * `core/sph_reference.ts` for the formulas), encoded into a caller's command encoder.
+ * `core/reference/sph_reference.ts` for the formulas), encoded into a caller's command encoder.
  *
  * Bindings (group 0 of `sph.wgsl`): 0 `params` uniform; 1 `cellStart`, 2 `sorted`, 3 `mass`,
  * 4 `dof`, 5 `offset`, 6 `dofX`, 7 `dofV`, 8 `fluid` (read-only storage); 9 `density`,

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { referenceGrid } from "../../state/grid_reference.ts";
-import { sphForces, type SphWalls, suggestSphParams } from "../../../core/sph_reference.ts";
+import {
+  sphForces,
+  type SphWalls,
+  suggestSphParams,
+} from "../../../core/reference/sph_reference.ts";
 import { acquireGpu } from "../../runtime/device.ts";
 import { DEFAULT_STORAGE_BUFFERS, kernelStorageBuffers } from "../../runtime/kernel.ts";
 import {

@@ -5,7 +5,7 @@
  * (Baraff & Witkin 1998, "Large steps in cloth simulation", Eq. 16) per {@link ImplicitSprings.encodeStep},
  * solved by matrix-free, Jacobi-preconditioned, filtered conjugate gradients (§5.3) with every
  * scalar reduced on the GPU and a GPU-side convergence exit. Formulas, compression clamping and
- * the f64 reference: `core/cloth_reference.ts`; buffer conventions: `gpu/README.md`; merged
+ * the f64 reference: `core/reference/cloth_reference.ts`; buffer conventions: `gpu/README.md`; merged
  * particles move with their DOF (Truong et al. 2021, Eqs. 6–7), so the step needs no knowledge
  * of merging beyond `dof`, `offset` and the CSR member list.
  *
@@ -19,8 +19,8 @@
  * @module
  */
 
-import { DOF_ACTIVE, DOF_FIXED, type Spring } from "../../../core/cloth_reference.ts";
-import { SpringTable } from "../../../core/spring_table.ts";
+import { DOF_ACTIVE, DOF_FIXED, type Spring } from "../../../core/reference/cloth_reference.ts";
+import { SpringTable } from "../../../core/scene/spring_table.ts";
 import {
   type BindingKind,
   bindKernel,
@@ -86,7 +86,7 @@ export const CLOTH_PARAMS_STRUCT: StructLayout = defineStruct("ClothParams", [
   ["first", "u32"],
 ]);
 
-/** Flag bits of `flags` per DOF slot (as in core/cloth_reference.ts). */
+/** Flag bits of `flags` per DOF slot (as in core/reference/cloth_reference.ts). */
 export const CLOTH_DOF_ACTIVE: number = DOF_ACTIVE;
 /** The DOF has a pinned member: v' = 0. */
 export const CLOTH_DOF_FIXED: number = DOF_FIXED;

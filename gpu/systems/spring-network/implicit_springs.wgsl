@@ -1,6 +1,6 @@
 // Implicit mass-spring cloth on DOFs: one linearised backward-Euler step solved by matrix-free,
 // Jacobi-preconditioned, filtered CG (Baraff & Witkin 1998, Eq. 16 and §5.3). Formulas, clamping
-// and the f64 reference: core/cloth_reference.ts. Particle/DOF conventions: gpu/README.md.
+// and the f64 reference: core/reference/cloth_reference.ts. Particle/DOF conventions: gpu/README.md.
 //
 //   (M − dt ∂f/∂v − dt² ∂f/∂x) Δv = dt (f + dt ∂f/∂x v̂ + f_ext + M g),   v' = v̂ + Δv
 //

@@ -11,7 +11,7 @@ import {
   type DofState,
   dofStateFromGroups,
   type Spring,
-} from "../../../core/cloth_reference.ts";
+} from "../../../core/reference/cloth_reference.ts";
 import { acquireGpu } from "../../runtime/device.ts";
 import {
   CLOTH_PARAMS_STRUCT,

@@ -1,0 +1,56 @@
+/**
+ * `--shard i/n`: the i-th of n parts of a run's case list, for array jobs (Slurm job arrays,
+ * Kubernetes indexed Jobs, a CI matrix). Part i holds the cases at positions i−1, i−1+n, … of
+ * the whole list (round robin, so every part gets cases of every scale of a sweep); the parts are
+ * disjoint, their union is the list, and each case records its position, the list's length and a
+ * hash of the list, so that a merged report can name the missing and duplicated cases.
+ *
+ * @module
+ */
+import type { Shard } from "../cli.ts";
+import type { CaseSpec } from "./suite.ts";
+
+/** Where a case sits in the whole (unsharded) case list of a run. */
+export interface CasePlace {
+  /** Its position in the whole list, from 0. */
+  index: number;
+  /** The whole list's length. */
+  of: number;
+  /** SHA-256 (hex, first 16 digits) of the whole list's case labels: parts of one run share it. */
+  list: string;
+  /** The shard that ran it, `i/n`, or null for an unsharded run. */
+  shard: string | null;
+}
+
+/** The label of a case in the list hash: scene, scale, handler, seed, parameters and sweep values. */
+export function caseListLabel(c: CaseSpec): string {
+  return JSON.stringify([
+    c.scene.id,
+    c.scene.scale,
+    c.sceneSource,
+    c.handler,
+    c.scene.seed,
+    c.params ?? {},
+    c.sweep ?? {},
+    c.coupling ?? "own-part",
+  ]);
+}
+
+/**
+ * The cases of `shard` (all of them without one), each with its {@link CasePlace} in the whole
+ * list.
+ */
+export async function selectShard(
+  cases: readonly CaseSpec[],
+  shard: Shard | null,
+): Promise<{ spec: CaseSpec; place: CasePlace }[]> {
+  const bytes = new TextEncoder().encode(cases.map(caseListLabel).join("\n"));
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const list = [...digest.slice(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const label = shard ? `${shard.index}/${shard.count}` : null;
+  return cases.flatMap((spec, index) =>
+    !shard || index % shard.count === shard.index - 1
+      ? [{ spec, place: { index, of: cases.length, list, shard: label } }]
+      : []
+  );
+}

@@ -1,0 +1,158 @@
+/**
+ * Named case suites of `deno task bench --suite <name>`: which scenes run under which handlers.
+ * `default` (a user's first run, minutes on a laptop CPU at `small`) covers every system and
+ * every handler family; `claims` adds the cases of the rest of the claims the small scenes judge
+ * in minutes (Figs. 3, 7, 10 and Fig. 4's every level); `all` is every scene under every handler
+ * that applies to it.
+ *
+ * @module
+ */
+
+import type { Scale } from "../../core/scene/scene.ts";
+
+/** A seed a case runs at: a number, or `"scene"` for the scene's own seed. */
+export type SeedChoice = number | "scene";
+
+/**
+ * The seeds of the suites whose claims decide what the paper's findings are (issue 24): the
+ * scene's own, 7 and 99. A claim is reproduced only when it holds at each (`reports/claims/claims.ts`).
+ */
+export const CLAIM_SEEDS: readonly SeedChoice[] = ["scene", 7, 99];
+
+/**
+ * One entry of a suite: a scene id or glob, handler ids or globs, and optionally the sweeps its
+ * cases run at (as `--sweep` writes them): the entry's cases run once per swept value instead of
+ * once.
+ */
+export type SuiteEntry = readonly [
+  scene: string,
+  handlers: readonly string[],
+  sweeps?: readonly string[],
+];
+
+/** A suite: entries; a case runs when any entry matches (once per entry that sweeps it). */
+export interface Suite {
+  description: string;
+  cases: readonly SuiteEntry[];
+  /** The seeds each case runs at (default: the scene's own); `--seed` overrides them. */
+  seeds?: readonly SeedChoice[];
+  /** The scale its cases run at when no `--scale` is given (default `small`). */
+  scale?: Scale;
+}
+
+/** Every suite, by name. */
+export const SUITES: Readonly<Record<string, Suite>> = {
+  default: {
+    description:
+      "every system and handler family at a representative scene each, the paper's headline comparison and the dam breaks' validation (the first run: about 4 min on two CPU cores; --suite claims for the rest of the claims)",
+    cases: [
+      // Fig. 4, SPH fluid on cloth: one level of each handler family (akinci as published), and
+      // penalty-strong for the fling-back of claim (e); claims a–e2
+      ["fig4-fluid-cloth", [
+        "merge-split",
+        "penalty-weak",
+        "penalty-strong",
+        "kernel-repulsion-weak",
+        "akinci",
+        "impulse",
+        "velocity-projection",
+      ]],
+      // the peridynamic solid (Fig. 3): merge-split holds the ball, a weak penalty lets it through
+      ["fig3-ball-cloth-high", ["merge-split", "penalty-weak"]],
+      // the FLIP system (Fig. 9) and the validation of both fluids (dam breaks)
+      ["fig9-flip-cloth", ["merge-split"]],
+      ["dam-break-*", ["merge-split"]],
+    ],
+  },
+  claims: {
+    description:
+      "the cases of every claim the small scenes judge: Fig. 4 under every handler, Fig. 3 (high) under each family's levels, Figs. 7 (mass ratio 100), 9 and 10, the dam breaks, and the sweeps of claims (r) (the force families' stiffness at both heights of Fig. 3) and (s) (the time step of the high drop); at three seeds (the scene's, 7, 99; 198 cases; the 75 before the sweeps took about 80 min on two CPU cores)",
+    cases: [
+      ["fig4-fluid-cloth", ["*"]],
+      ["fig10-*", ["merge-split"]],
+      // Fig. 11 runs a few seconds per case: its own suite (`--suite fig11`)
+      ["fig3-ball-cloth-high", [
+        "merge-split",
+        "penalty-weak",
+        "penalty-strong",
+        "kernel-repulsion-weak",
+        "kernel-repulsion-strong", // claim (m2), as penalty-strong for (m)
+        "impulse",
+      ]],
+      ["fig7-mass-100", ["merge-split"]],
+      ["fig9-flip-*", ["merge-split"]], // Fig. 9 top (q) and bottom (q2)
+      ["dam-break-*", ["merge-split"]],
+      // claim (r): the same absolute stiffnesses at both heights of Fig. 3 ("the stiffness that
+      // works for the top row does not work for the bottom row … and vice-versa"). The rule, fixed
+      // before any run: whole decades from one below the weakest level of either height (penalty
+      // 19.6, kernel repulsion 98.1 at the low drop, `small`) to one above the strongest (15,696
+      // and 78,480 at the high drop)
+      ["fig3-ball-cloth-*", ["penalty"], ["penalty.stiffness=1e0..1e6:7"]],
+      ["fig3-ball-cloth-*", ["kernel-repulsion"], ["kernel-repulsion.stiffness=1e1..1e6:6"]],
+      // claim (s): time steps a decade either side of the high drop's (1.47 ms at `small`), half
+      // decades, for merge-split and the medium level of each force family
+      ["fig3-ball-cloth-high", ["merge-split", "penalty-medium", "kernel-repulsion-medium"], [
+        "scene.dt=1.5e-4..1.5e-2:5",
+      ]],
+    ],
+    seeds: CLAIM_SEEDS,
+  },
+  "claims-medium": {
+    description:
+      "the claims of Figs. 3, 4 and 7 at scale medium, where they are read at a resolution closer to convergence (the report says where a claim's outcome differs from small's): Fig. 4 under merge-split and one level of each family, Fig. 3 (both heights) under merge-split and the force families' weak and strong levels, Fig. 7 (mass ratio 100); at three seeds",
+    cases: [
+      ["fig4-fluid-cloth", [
+        "merge-split",
+        "penalty-weak",
+        "penalty-strong",
+        "kernel-repulsion-weak",
+        "akinci",
+        "impulse",
+      ]],
+      ["fig3-ball-cloth-*", [
+        "merge-split",
+        "penalty-weak",
+        "penalty-strong",
+        "kernel-repulsion-weak",
+        "kernel-repulsion-strong",
+      ]],
+      ["fig7-mass-100", ["merge-split"]],
+    ],
+    seeds: CLAIM_SEEDS,
+    scale: "medium",
+  },
+  all: {
+    description:
+      "every scene under every handler that applies to it, at three seeds (the scene's, 7, 99)",
+    cases: [["*", ["*"]]],
+    seeds: CLAIM_SEEDS,
+  },
+  fig11: {
+    description:
+      "Fig. 11, the meta-particle size limits: a fluid block resting on the cloth for a few seconds, every limit (claims i, j), at three seeds (the scene's, 7, 99)",
+    cases: [["fig11-*", ["merge-split"]]],
+    seeds: CLAIM_SEEDS,
+  },
+  table1: {
+    description:
+      "Table I's six scenes under merge-split (Fig. 6; Fig. 8 top, middle, bottom; Fig. 9 top, bottom); " +
+      "--scale paper --steps N for the paper's particle counts",
+    cases: [
+      ["fig6-wall", ["merge-split"]],
+      ["fig8-cloth-tori", ["merge-split"]],
+      ["fig8-dam-break-wall", ["merge-split"]],
+      ["fig8-bowl", ["merge-split"]],
+      ["fig9-flip-cloth", ["merge-split"]],
+      ["fig9-flip-peridynamics", ["merge-split"]],
+    ],
+  },
+};
+
+/** Looks up a suite; the error lists the valid names. */
+export function getSuite(name: string): Suite {
+  const s = SUITES[name];
+  if (!s) {
+    throw new RangeError(`unknown suite "${name}"; suites: ${Object.keys(SUITES).join(", ")}`);
+  }
+  return s;
+}

@@ -1,0 +1,332 @@
+/**
+ * The plan of `deno task gpu-check` (`bench/tools/gpu_check.ts`): its stages in priority order and the
+ * budget arithmetic that decides, from the seconds already spent, whether a stage starts, when it
+ * is interrupted and when it is killed. Pure functions, no GPU and no process: the runner calls
+ * them and the tests check them with made-up times.
+ *
+ * A stage starts when the seconds left before the report reserve, the stop grace and the final
+ * margin are at least its {@link Stage.minSeconds}; it is interrupted (SIGINT: the bench keeps
+ * every finished case) when that window has passed, and killed (SIGKILL) a grace later. The report
+ * gets what is left, and is killed at the budget less the final margin.
+ *
+ * @module
+ */
+import type { Scale } from "../../core/scene/scene.ts";
+
+/**
+ * A scene file a stage runs: a catalogue scene at one scale with a real brittle material, as
+ * `deno task scene --scene <scene> --scale <scale> --material <material>` writes it
+ * (`bench/tools/scene_export.ts`). The runner writes it into the stage's folder before the stage starts
+ * and passes it to the bench as one more `--scene`.
+ */
+export interface StageSceneFile {
+  scene: string;
+  scale: Scale;
+  material: string;
+}
+
+/** One stage of the check: a run of `bench/main.ts` with these arguments. */
+export interface Stage {
+  /** Short name; also the stage's folder under `stages/` in the output folder. */
+  id: string;
+  /** What the stage measures, for the summary. */
+  title: string;
+  /**
+   * `adapters`: `--list-adapters`, its output saved to `adapters.txt`; `bench`: cases, whose
+   * records go to the check's `results.jsonl`.
+   */
+  kind: "adapters" | "bench";
+  /** Arguments of `bench/main.ts`, without `--out`, `--timeout` and `--adapter` (the runner's). */
+  args: readonly string[];
+  /** The fewest seconds worth starting the stage with; with less it is skipped. */
+  minSeconds: number;
+  /** Scene files written before the stage and run by it (bench stages). */
+  sceneFiles?: readonly StageSceneFile[];
+}
+
+/** Options of {@link planStages}. */
+export interface PlanOptions {
+  /** Runs every bench stage at this one scale instead of its own (tests: `tiny`). */
+  scale?: Scale;
+  /** Steps per case of every bench stage instead of its own (tests). */
+  steps?: number;
+}
+
+/** The first stage of every plan: the adapters this machine offers. */
+export const ADAPTERS_STAGE: Stage = {
+  id: "adapters",
+  title: "the adapters this machine offers (--list-adapters)",
+  kind: "adapters",
+  args: ["--list-adapters"],
+  minSeconds: 5,
+};
+
+/**
+ * The stages of the check in priority order: the adapters; the default suite at `small`; Fig. 4
+ * (fluid on cloth) under merge-split at `small`, `medium` and `paper`, 200 steps; Table I's six
+ * scenes at `paper`, 200 steps; the SPH dam break at `paper`, 200 steps. `scale` and `steps`
+ * replace every bench stage's own (a quick run of the same plan).
+ *
+ * 200 steps (20 of them warm-up) because a GPU that sat idle while a `paper` scene was built
+ * runs its first steps slower: on an NVIDIA H100 the SPH dam break's steps 20–40 took 4.6 ms, the
+ * later ones 1.0 ms, and a 20-step run of Fig. 8 top read 16.9 ms against 7.2 ms from 200.
+ */
+export function planStages(options: PlanOptions = {}): Stage[] {
+  const { scale, steps } = options;
+  const scales = (own: string) => ["--scale", scale ?? own];
+  const stepsArg = (own: number | undefined) => {
+    const n = steps ?? own;
+    return n === undefined ? [] : ["--steps", String(n)];
+  };
+  return [
+    ADAPTERS_STAGE,
+    {
+      id: "default-small",
+      title: "the default suite at small",
+      kind: "bench",
+      args: ["--suite", "default", ...scales("small"), ...stepsArg(undefined)],
+      minSeconds: 30,
+    },
+    {
+      id: "fig4-scales",
+      title: "fig4-fluid-cloth under merge-split at small, medium and paper, 200 steps",
+      kind: "bench",
+      args: [
+        "--scene",
+        "fig4-fluid-cloth",
+        "--handler",
+        "merge-split",
+        ...scales("small,medium,paper"),
+        ...stepsArg(200),
+      ],
+      minSeconds: 30,
+    },
+    {
+      id: "table1-paper",
+      title: "Table I's six scenes under merge-split at paper, 200 steps",
+      kind: "bench",
+      args: ["--suite", "table1", ...scales("paper"), ...stepsArg(200)],
+      minSeconds: 60,
+    },
+    {
+      id: "dam-break-sph-paper",
+      title: "the SPH dam break at paper, 200 steps",
+      kind: "bench",
+      args: [
+        "--scene",
+        "dam-break-sph",
+        "--handler",
+        "merge-split",
+        ...scales("paper"),
+        ...stepsArg(200),
+      ],
+      minSeconds: 30,
+    },
+  ];
+}
+
+/**
+ * The stages of issue 24's measurements that need a GPU (fidelity: brittle fracture from a real
+ * material, merge-split's leaks at `medium`), in its priority order, each sized by its first case's
+ * steps at an NVIDIA H100's measured rates, so that a stage starts only with time for a whole case.
+ * Measured there (2026-11-28): `fig5-wall` of ice at `small` under merge-split 231 s and 204 s
+ * (seeds 2021, 7; 5.6 ms a step, 3.3 ms of it stage 2, which runs in most steps once the wall is
+ * in pieces), strong kernel repulsion 123 s, strong penalty 115 s; `fig11-nlimit-inf` at `medium`
+ * (11,000 steps) 255 s. Fig. 8's scenes at `small` are sized at merge-split's 5.6 ms a step
+ * (92,590 steps: 520 s), Fig. 5 at `medium` at 10 ms (not measured):
+ * - Fig. 5 of ice at `small` (18,518 steps) under merge-split and the strong baselines: whether
+ *   merge-split breaks a real brittle wall into pieces while strong forces pulverise it (items 1–2,
+ *   claims p, p2, u2's question on Fig. 5);
+ * - Fig. 8's dam break against an ice wall at `small` (92,590 steps): whether the wall cracks at its
+ *   foot and breaks into pieces (items 1–2);
+ * - Fig. 11's four size limits not yet run at `medium` (11,000 steps each; 4–8 first, the slowest
+ *   here): whether merge-split lets nothing through (item 5);
+ * - Fig. 5 of ice at `medium` (37,036 steps) and Fig. 8's bowl of ice at `small` (92,590 steps).
+ *
+ * The adapters first ({@link ADAPTERS_STAGE}). `scale` and `steps` replace every bench stage's own,
+ * scene files' scales included (a quick run of the same plan).
+ */
+export function planFidelityStages(options: PlanOptions = {}): Stage[] {
+  const { scale, steps } = options;
+  const stepsArg = steps === undefined ? [] : ["--steps", String(steps)];
+  const ice = (scene: string, own: Scale): StageSceneFile => ({
+    scene,
+    scale: scale ?? own,
+    material: "ice",
+  });
+  const bench = (
+    id: string,
+    title: string,
+    args: readonly string[],
+    minSeconds: number,
+    sceneFiles?: StageSceneFile[],
+  ): Stage => ({
+    id,
+    title,
+    kind: "bench",
+    args: [...args, ...stepsArg],
+    minSeconds,
+    ...(sceneFiles ? { sceneFiles } : {}),
+  });
+  return [
+    ADAPTERS_STAGE,
+    bench(
+      "fig5-ice-small",
+      "fig5-wall of ice at small under merge-split, kernel-repulsion-strong and penalty-strong",
+      ["--handler", "merge-split,kernel-repulsion-strong,penalty-strong"],
+      240,
+      [ice("fig5-wall", "small")],
+    ),
+    bench(
+      "fig8-wall-ice-small",
+      "fig8-dam-break-wall with an ice wall at small under merge-split",
+      ["--handler", "merge-split"],
+      540,
+      [ice("fig8-dam-break-wall", "small")],
+    ),
+    bench(
+      "fig11-medium",
+      "fig11's size limits 4-8, 8-16, 16-32 and 32-64 at medium under merge-split",
+      [
+        "--scene",
+        "fig11-nlimit-4-8,fig11-nlimit-8-16,fig11-nlimit-16-32,fig11-nlimit-32-64",
+        "--handler",
+        "merge-split",
+        "--scale",
+        scale ?? "medium",
+      ],
+      270,
+    ),
+    bench(
+      "fig5-ice-medium",
+      "fig5-wall of ice at medium under merge-split",
+      ["--handler", "merge-split"],
+      400,
+      [ice("fig5-wall", "medium")],
+    ),
+    bench(
+      "fig8-bowl-ice-small",
+      "fig8-bowl of ice at small under merge-split",
+      ["--handler", "merge-split"],
+      540,
+      [ice("fig8-bowl", "small")],
+    ),
+  ];
+}
+
+/** A plan of `deno task gpu-check --plan <id>`. */
+export interface GpuCheckPlan {
+  /** What it measures, for `--help`. */
+  description: string;
+  /** Its stages in priority order. */
+  stages(options?: PlanOptions): Stage[];
+}
+
+/** The plans of `deno task gpu-check`, by id (`--plan`); the first is the default. */
+export const GPU_CHECK_PLANS: Readonly<Record<string, GpuCheckPlan>> = {
+  hardware: {
+    description: "adapters; default suite at small; fig4 at 3 scales; Table I, dam break at paper",
+    stages: planStages,
+  },
+  fidelity: {
+    description:
+      "issue 24: Figs. 5 and 8 of ice at small; Fig. 11's size limits at medium; more ice",
+    stages: planFidelityStages,
+  },
+};
+
+/** The plan `id`; a `RangeError` names the plans. */
+export function getGpuCheckPlan(id: string): GpuCheckPlan {
+  const plan = Object.hasOwn(GPU_CHECK_PLANS, id) ? GPU_CHECK_PLANS[id] : undefined;
+  if (!plan) {
+    throw new RangeError(
+      `unknown plan "${id}"; plans: ${Object.keys(GPU_CHECK_PLANS).join(", ")}`,
+    );
+  }
+  return plan;
+}
+
+/** How a budget is shared out between the stages, the report and the end (seconds). */
+export interface BudgetPolicy {
+  /** Kept at the end for the report (it gets more when the stages end early). */
+  reportReserve: number;
+  /** Between a stage's SIGINT and its SIGKILL. */
+  grace: number;
+  /** Kept after the report for the summary and the exit. */
+  margin: number;
+}
+
+const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
+
+/**
+ * The policy for a budget of `budget` seconds: a report reserve of 5 % (10–60 s), a stop grace of
+ * 2 % (3–15 s) and a final margin of 2 s. A budget of 480 s: 24, 10 and 2 s.
+ */
+export function budgetPolicy(budget: number): BudgetPolicy {
+  return {
+    reportReserve: clamp(Math.round(budget * 0.05), 10, 60),
+    grace: clamp(Math.round(budget * 0.02), 3, 15),
+    margin: 2,
+  };
+}
+
+/** What {@link stageWindow} decided for a stage. */
+export type StageWindow =
+  | {
+    start: true;
+    /** Seconds the stage may run before its SIGINT; also its `--timeout` per case (floored). */
+    seconds: number;
+    /** Seconds since the check started at which the stage gets SIGINT. */
+    interruptAt: number;
+    /** Seconds since the check started at which it gets SIGKILL. */
+    killAt: number;
+  }
+  | {
+    start: false;
+    /** Why not, e.g. "12 s left, the stage needs 30". */
+    reason: string;
+  };
+
+/**
+ * Whether `stage` starts when `elapsed` seconds of `budget` have passed, and if so its deadlines:
+ * it may run until the budget less the policy's report reserve, grace and margin, is interrupted
+ * then and killed a grace later. A stage with fewer seconds than its `minSeconds` is skipped.
+ */
+export function stageWindow(
+  stage: Pick<Stage, "minSeconds">,
+  times: { budget: number; elapsed: number; policy: BudgetPolicy },
+): StageWindow {
+  const { budget, elapsed, policy } = times;
+  const interruptAt = budget - policy.reportReserve - policy.grace - policy.margin;
+  const seconds = interruptAt - elapsed;
+  if (seconds < stage.minSeconds) {
+    return {
+      start: false,
+      reason: `${Math.max(0, Math.floor(seconds))} s left, the stage needs ${stage.minSeconds}`,
+    };
+  }
+  return { start: true, seconds, interruptAt, killAt: interruptAt + policy.grace };
+}
+
+/** Seconds since the start at which the report is killed: the budget less the final margin. */
+export function reportDeadline(budget: number, policy: BudgetPolicy): number {
+  return budget - policy.margin;
+}
+
+/**
+ * A stage's outcome: `complete` (ran every case: exit status 0, or 1 when a case failed or timed
+ * out), `cut` (stopped by the budget: interrupted or killed), `reached` (started, then ended on its
+ * own without running every case: a crash, an abort, bad arguments), `skipped` (never started:
+ * too little time left, or the check was interrupted).
+ */
+export type StageStatus = "complete" | "cut" | "reached" | "skipped";
+
+/**
+ * The status of a stage that started, from its exit status and whether the runner stopped it
+ * (`stopped`: it sent SIGINT or SIGKILL, for the budget or an interrupt). Exit status 0 or 1 means
+ * every case ran, even when the stop came as the stage was ending.
+ */
+export function stageStatus(exit: { code: number; stopped: boolean }): StageStatus {
+  if (exit.code === 0 || exit.code === 1) return "complete";
+  return exit.stopped ? "cut" : "reached";
+}

@@ -1,0 +1,468 @@
+// run_tests: one implementation (the device check's stages and budget)
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { parseResults } from "../../core/result.ts";
+import { sceneToJson } from "../../core/scene/scene.ts";
+import { getScene } from "../../scenes/catalog.ts";
+import { loadSceneFile } from "../cases/suite.ts";
+import {
+  completeRecordLines,
+  DEFAULT_BUDGET,
+  type GpuCheckSummary,
+  GpuCheckUsageError,
+  parseGpuCheckArgs,
+  runGpuCheck,
+  summaryText,
+  writeSceneFiles,
+} from "./gpu_check.ts";
+import {
+  type BudgetPolicy,
+  budgetPolicy,
+  getGpuCheckPlan,
+  GPU_CHECK_PLANS,
+  planFidelityStages,
+  planStages,
+  reportDeadline,
+  type Stage,
+  type StageStatus,
+  stageStatus,
+  stageWindow,
+} from "./gpu_check_plan.ts";
+
+Deno.test("the plan: the issue's stages in priority order, with their arguments", () => {
+  const stages = planStages();
+  assert.deepEqual(stages.map((s) => s.id), [
+    "adapters",
+    "default-small",
+    "fig4-scales",
+    "table1-paper",
+    "dam-break-sph-paper",
+  ]);
+  const args = Object.fromEntries(stages.map((s) => [s.id, s.args.join(" ")]));
+  assert.equal(args.adapters, "--list-adapters");
+  assert.equal(args["default-small"], "--suite default --scale small");
+  assert.equal(
+    args["fig4-scales"],
+    "--scene fig4-fluid-cloth --handler merge-split --scale small,medium,paper --steps 200",
+  );
+  assert.equal(args["table1-paper"], "--suite table1 --scale paper --steps 200");
+  assert.equal(
+    args["dam-break-sph-paper"],
+    "--scene dam-break-sph --handler merge-split --scale paper --steps 200",
+  );
+  for (const s of stages) {
+    assert.ok(!s.args.some((a) => ["--out", "--timeout", "--adapter"].includes(a)), s.id);
+  }
+  const quick = planStages({ scale: "tiny", steps: 10 });
+  assert.equal(quick[0].args.join(" "), "--list-adapters", "the adapters stage keeps its own");
+  for (const s of quick.slice(1)) {
+    const scale = s.args.indexOf("--scale");
+    assert.equal(s.args[scale + 1], "tiny", s.id);
+    assert.equal(s.args[s.args.indexOf("--steps") + 1], "10", s.id);
+  }
+});
+
+Deno.test("budget policy: 5 % for the report (10–60 s), 2 % grace (3–15 s), 2 s margin", () => {
+  assert.deepEqual(budgetPolicy(480), { reportReserve: 24, grace: 10, margin: 2 });
+  assert.deepEqual(budgetPolicy(DEFAULT_BUDGET), { reportReserve: 45, grace: 15, margin: 2 });
+  assert.deepEqual(budgetPolicy(60), { reportReserve: 10, grace: 3, margin: 2 });
+  assert.deepEqual(budgetPolicy(36000), { reportReserve: 60, grace: 15, margin: 2 });
+  assert.equal(reportDeadline(480, budgetPolicy(480)), 478);
+});
+
+Deno.test("stage window: start, SIGINT and SIGKILL times; a stage with too little time is skipped", () => {
+  const policy = budgetPolicy(480);
+  const w = stageWindow({ minSeconds: 30 }, { budget: 480, elapsed: 0, policy });
+  assert.deepEqual(w, { start: true, seconds: 444, interruptAt: 444, killAt: 454 });
+  const later = stageWindow({ minSeconds: 30 }, { budget: 480, elapsed: 400, policy });
+  assert.deepEqual(later, { start: true, seconds: 44, interruptAt: 444, killAt: 454 });
+  assert.deepEqual(stageWindow({ minSeconds: 30 }, { budget: 480, elapsed: 430, policy }), {
+    start: false,
+    reason: "14 s left, the stage needs 30",
+  });
+  assert.deepEqual(stageWindow({ minSeconds: 5 }, { budget: 480, elapsed: 460, policy }), {
+    start: false,
+    reason: "0 s left, the stage needs 5",
+  });
+  // A budget smaller than the reserves: nothing starts.
+  const tiny = stageWindow({ minSeconds: 1 }, { budget: 10, elapsed: 0, policy: budgetPolicy(10) });
+  assert.equal(tiny.start, false);
+});
+
+Deno.test("stage status from the exit status and whether the runner stopped it", () => {
+  const cases: [number, boolean, StageStatus][] = [
+    [0, false, "complete"],
+    [1, false, "complete"], // a case failed or timed out: every case still ran
+    [0, true, "complete"], // the stop came as it ended
+    [130, true, "cut"], // SIGINT: the bench kept its finished cases
+    [137, true, "cut"], // SIGKILL after the grace
+    [2, false, "reached"],
+    [134, false, "reached"], // an abort
+  ];
+  for (const [code, stopped, status] of cases) {
+    assert.equal(stageStatus({ code, stopped }), status, `${code} ${stopped}`);
+  }
+});
+
+/**
+ * The runner's decisions for stages that would take `durations` seconds each, and stop `stopDelay`
+ * seconds after a SIGINT (the kill comes at the grace): each stage's status and the time the last
+ * one ended.
+ */
+function simulate(
+  stages: readonly Pick<Stage, "minSeconds">[],
+  durations: readonly number[],
+  options: { budget: number; policy: BudgetPolicy; stopDelay: number },
+): { statuses: StageStatus[]; end: number } {
+  let elapsed = 0;
+  const statuses = stages.map((stage, k): StageStatus => {
+    const w = stageWindow(stage, { budget: options.budget, elapsed, policy: options.policy });
+    if (!w.start) return "skipped";
+    if (durations[k] <= w.seconds) {
+      elapsed += durations[k];
+      return stageStatus({ code: 0, stopped: false });
+    }
+    elapsed = Math.min(w.interruptAt + options.stopDelay, w.killAt);
+    return stageStatus({ code: 130, stopped: true });
+  });
+  return { statuses, end: elapsed };
+}
+
+Deno.test("which stages run, are cut or skipped for a budget and the stages' times", () => {
+  const stages = planStages();
+  const at = (budget: number, durations: number[]) =>
+    simulate(stages, durations, { budget, policy: budgetPolicy(budget), stopDelay: 3 }).statuses;
+  // The software adapter: the default suite alone takes longer than 480 s.
+  assert.deepEqual(at(480, [2, 490, 100, 300, 60]), [
+    "complete",
+    "cut",
+    "skipped",
+    "skipped",
+    "skipped",
+  ]);
+  // A GPU: everything fits 900 s.
+  assert.deepEqual(at(900, [2, 100, 150, 300, 40]), Array(5).fill("complete"));
+  // Table I does not fit what is left (it needs 60 s to start); the dam break (30 s) still does.
+  assert.deepEqual(at(480, [2, 100, 300, 300, 20]), [
+    "complete",
+    "complete",
+    "complete",
+    "skipped",
+    "complete",
+  ]);
+  // Table I starts with 92 s and is cut; the dam break then has no time.
+  assert.deepEqual(at(480, [2, 100, 250, 300, 20]), [
+    "complete",
+    "complete",
+    "complete",
+    "cut",
+    "skipped",
+  ]);
+});
+
+Deno.test("the stages end by the budget less the report reserve, whatever they take", () => {
+  const stages = planStages();
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 20000 }),
+      fc.array(fc.double({ min: 0, max: 5000, noNaN: true }), { minLength: 5, maxLength: 5 }),
+      fc.double({ min: 0, max: 100, noNaN: true }),
+      (budget, durations, stopDelay) => {
+        const policy = budgetPolicy(budget);
+        const { end } = simulate(stages, durations, { budget, policy, stopDelay });
+        assert.ok(end <= Math.max(0, budget - policy.reportReserve - policy.margin) + 1e-9);
+        assert.ok(reportDeadline(budget, policy) <= budget);
+      },
+    ),
+  );
+});
+
+Deno.test("arguments: defaults, and one line naming the bad option", () => {
+  assert.deepEqual(parseGpuCheckArgs([]), {
+    plan: "hardware",
+    only: null,
+    budget: DEFAULT_BUDGET,
+    out: null,
+    adapter: null,
+    seed: null,
+    help: false,
+  });
+  assert.deepEqual(parseGpuCheckArgs(["--budget", "480", "--out", "x", "--adapter", "software"]), {
+    plan: "hardware",
+    only: null,
+    budget: 480,
+    out: "x",
+    adapter: "software",
+    seed: null,
+    help: false,
+  });
+  assert.equal(parseGpuCheckArgs(["--seed", "scene, 7,99"]).seed, "scene, 7,99");
+  assert.equal(parseGpuCheckArgs(["-h"]).help, true);
+  assert.equal(parseGpuCheckArgs(["--plan", "fidelity"]).plan, "fidelity");
+  assert.deepEqual(
+    parseGpuCheckArgs(["--plan", "fidelity", "--only", "fig11-medium, adapters"]).only,
+    ["fig11-medium", "adapters"],
+  );
+  const bad: [string[], RegExp][] = [
+    [
+      ["--only", "fig11-medium"],
+      /^--only: no stage fig11-medium in plan hardware; its stages: adapters, default-small/,
+    ],
+    [["--plan", "all"], /^--plan: unknown plan "all"; plans: hardware, fidelity$/],
+    [["--plan", "constructor"], /^--plan: unknown plan "constructor"/],
+    [["--budget", "soon"], /^--budget must be a number of seconds > 0, got "soon"$/],
+    [["--budget=0"], /^--budget must be a number of seconds > 0, got "0"$/],
+    [["--budget", "-5"], /^--budget needs a value; one starting with "-" goes as --budget=-/],
+    [
+      ["--budget"],
+      /^--budget needs a value; valid options: --plan <id>, --only <stages>, --budget/,
+    ],
+    [
+      ["--scale", "tiny"],
+      /^unknown option --scale; valid options: --plan <id>, --only <stages>, --budget/,
+    ],
+    [["paper"], /^unexpected argument "paper": gpu-check takes options only/],
+    [["--out="], /^--out must not be empty$/],
+    [["--seed", "7,7"], /^--seed lists a seed twice: "7,7"$/],
+    [["--seed", "seven"], /^--seed/],
+  ];
+  for (const [args, message] of bad) {
+    assert.throws(() => parseGpuCheckArgs(args), (e: Error) => {
+      assert.ok(e instanceof GpuCheckUsageError, args.join(" "));
+      assert.ok(!e.message.includes("\n"), `one line: ${e.message}`);
+      assert.match(e.message, message);
+      return true;
+    });
+  }
+});
+
+Deno.test("plans by id: hardware (the default) and fidelity, issue 24's GPU runs", () => {
+  assert.deepEqual(Object.keys(GPU_CHECK_PLANS), ["hardware", "fidelity"]);
+  assert.deepEqual(getGpuCheckPlan("hardware").stages(), planStages());
+  assert.throws(() => getGpuCheckPlan("toString"), /unknown plan "toString"; plans: hardware/);
+  const stages = planFidelityStages();
+  assert.deepEqual(stages.map((s) => s.id), [
+    "adapters",
+    "fig5-ice-small",
+    "fig8-wall-ice-small",
+    "fig11-medium",
+    "fig5-ice-medium",
+    "fig8-bowl-ice-small",
+  ]);
+  const [, fig5, fig8] = stages;
+  assert.deepEqual(fig5.sceneFiles, [{ scene: "fig5-wall", scale: "small", material: "ice" }]);
+  assert.deepEqual(fig5.args, ["--handler", "merge-split,kernel-repulsion-strong,penalty-strong"]);
+  assert.deepEqual(fig8.sceneFiles, [
+    { scene: "fig8-dam-break-wall", scale: "small", material: "ice" },
+  ]);
+  // Fig. 11's four limits not yet run at medium, 4-8 first; whole runs (no --steps)
+  const fig11 = stages[3];
+  assert.deepEqual(fig11.args.slice(0, 2), [
+    "--scene",
+    "fig11-nlimit-4-8,fig11-nlimit-8-16,fig11-nlimit-16-32,fig11-nlimit-32-64",
+  ]);
+  assert.ok(fig11.args.join(" ").includes("--scale medium"));
+  assert.ok(stages.every((s) => !s.args.includes("--steps")));
+  // a quick run of the same plan: every scale, scene files' too, and the steps replaced
+  const quick = planFidelityStages({ scale: "tiny", steps: 3 });
+  for (const s of quick.slice(1)) {
+    assert.ok(s.args.join(" ").endsWith("--steps 3"), s.id);
+    assert.ok(!s.args.join(" ").includes("medium"), s.id);
+    assert.ok((s.sceneFiles ?? []).every((f) => f.scale === "tiny"), s.id);
+  }
+});
+
+Deno.test("a stage's scene files: written as deno task scene writes them, run as --scene", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "mergesplit-gpu-check-scenes-" });
+  try {
+    const args = writeSceneFiles({
+      sceneFiles: [{ scene: "fig5-wall", scale: "tiny", material: "ice" }],
+    }, dir);
+    const path = `${dir}/fig5-wall-ice-tiny.json`;
+    assert.deepEqual(args, ["--scene", path]);
+    const built = getScene("fig5-wall", { scale: "tiny", material: "ice" });
+    assert.equal(
+      sceneToJson(loadSceneFile(path)),
+      sceneToJson({ ...built, id: "fig5-wall-ice" }),
+    );
+    assert.deepEqual(writeSceneFiles({}, dir), [], "no scene files, no arguments");
+    assert.throws(
+      () =>
+        writeSceneFiles({
+          sceneFiles: [{ scene: "fig4-fluid-cloth", scale: "tiny", material: "ice" }],
+        }, dir),
+      /fig4-fluid-cloth/,
+    );
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("complete record lines: a line cut short or not JSON is left out", () => {
+  assert.deepEqual(completeRecordLines(""), []);
+  assert.deepEqual(completeRecordLines('{"a":1}\n{"b":2}\n'), ['{"a":1}', '{"b":2}']);
+  assert.deepEqual(completeRecordLines('{"a":1}\n{"b":'), ['{"a":1}'], "killed mid-line");
+  assert.deepEqual(completeRecordLines('{"a":1}\n{"b":2}'), ['{"a":1}'], "no final newline");
+  assert.deepEqual(completeRecordLines('garbage\n\n{"c":3}\n'), ['{"c":3}']);
+});
+
+Deno.test("an --out folder holding an earlier check's output is refused, nothing run", async () => {
+  const out = Deno.makeTempDirSync({ prefix: "mergesplit-gpu-check-" });
+  Deno.writeTextFileSync(`${out}/results.jsonl`, "{}\n");
+  Deno.mkdirSync(`${out}/stages`);
+  await assert.rejects(
+    () => runGpuCheck({ budget: 60, out, stages: [], echo: false }),
+    (e: Error) => {
+      assert.ok(e instanceof GpuCheckUsageError);
+      assert.match(e.message, /already holds results\.jsonl, stages of an earlier check/);
+      return true;
+    },
+  );
+  assert.equal(Deno.readTextFileSync(`${out}/results.jsonl`), "{}\n", "left as it was");
+  assert.throws(() => Deno.statSync(`${out}/gpu-check.json`));
+  Deno.removeSync(out, { recursive: true });
+});
+
+// End to end on the software adapter, at `tiny`: an adapters stage, a one-case stage that
+// completes, a long stage the budget cuts, and a stage left no time to start.
+Deno.test({
+  name: "gpu-check end to end: ends inside its budget with the records of the stages it reached",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const out = Deno.makeTempDirSync({ prefix: "mergesplit-gpu-check-" });
+    const stages: Stage[] = [
+      { ...planStages()[0], minSeconds: 1 },
+      {
+        id: "one-case",
+        // 20 steps (about 2 s here): the whole case (15 s alone) overran its window of about 20 s
+        // when CI ran another llvmpipe test beside it
+        title: "fig4 under merge-split at tiny, 20 steps",
+        kind: "bench",
+        args: [
+          "--scene",
+          "fig4-fluid-cloth",
+          "--handler",
+          "merge-split",
+          "--scale",
+          "tiny",
+          "--steps",
+          "20",
+        ],
+        minSeconds: 1,
+      },
+      {
+        id: "every-case",
+        title: "every scene and handler at tiny (more than the budget)",
+        kind: "bench",
+        args: ["--suite", "all", "--scale", "tiny", "--steps", "20"],
+        minSeconds: 1,
+      },
+      {
+        id: "late",
+        title: "left no time",
+        kind: "bench",
+        args: ["--scene", "dam-break-sph", "--scale", "tiny"],
+        minSeconds: 5,
+      },
+    ];
+    const budget = 36;
+    const t0 = performance.now();
+    const summary = await runGpuCheck({
+      budget,
+      out,
+      adapter: "software",
+      stages,
+      policy: { reportReserve: 10, grace: 3, margin: 1 },
+      echo: false,
+    });
+    const seconds = (performance.now() - t0) / 1000;
+    const text = summaryText(summary);
+    assert.ok(seconds <= budget + 2, `ended after ${seconds.toFixed(1)} s:\n${text}`);
+    // The long stage is cut by the budget, or skipped when the one-case stage used its window
+    // (SwiftShader compiles for seconds; a loaded machine is slower): either way inside budget.
+    const [adapters, one, every, late] = summary.stages;
+    assert.deepEqual(
+      summary.stages.map((s) => s.status),
+      ["complete", "complete", every.status === "skipped" ? "skipped" : "cut", "skipped"],
+      text,
+    );
+    // the adapters of this implementation's backend (DENO_WEBGPU_BACKEND, as testing/run_tests.ts pins
+    // it): GL alone on a machine without Vulkan, where a pinned gl once listed nothing
+    const listed = Deno.readTextFileSync(`${out}/adapters.txt`);
+    const backend = Deno.env.get("DENO_WEBGPU_BACKEND") ?? "\\w+";
+    assert.match(
+      listed,
+      new RegExp(`^\\s+\\d+\\s+\\S+\\s+${backend}\\s`, "m"),
+      `adapters saved:\n${listed}`,
+    );
+    assert.equal(adapters.exitCode, 0);
+    assert.equal(one.cases, 1, text);
+    assert.equal(one.plannedCases, 1);
+    assert.ok(one.args.join(" ").includes("--adapter software --timeout"), one.args.join(" "));
+    if (every.status === "cut") assert.ok(every.plannedCases! > every.cases, text);
+    else assert.equal(every.cases, 0, text);
+    assert.match(late.reason!, /s left, the stage needs 5/);
+    assert.equal(late.exitCode, null);
+
+    const records = parseResults(Deno.readTextFileSync(`${out}/results.jsonl`));
+    assert.equal(records.length, one.cases + every.cases);
+    assert.equal(summary.cases, records.length);
+    assert.equal(records[0].scene, "fig4-fluid-cloth");
+    assert.ok(records.every((r) => r.scale === "tiny" && r.env !== null));
+
+    const saved = JSON.parse(Deno.readTextFileSync(`${out}/gpu-check.json`)) as GpuCheckSummary;
+    assert.deepEqual(saved.stages.map((s) => [s.id, s.status, s.cases]), [
+      ["adapters", "complete", 0],
+      ["one-case", "complete", 1],
+      ["every-case", every.status, every.cases],
+      ["late", "skipped", 0],
+    ]);
+    assert.equal(saved.exitCode, 0);
+    assert.equal(summary.report.status, "written", text);
+    assert.ok(Deno.statSync(`${out}/report.html`).size > 0);
+    Deno.removeSync(out, { recursive: true });
+  },
+});
+
+// End to end at `tiny`: a stage of the fidelity plan writes its ice scene file and the bench runs
+// it, its record naming the file and run at the seed --seed gave.
+Deno.test({
+  name: "gpu-check end to end: a fidelity stage runs its scene file of ice",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const out = Deno.makeTempDirSync({ prefix: "mergesplit-gpu-check-fidelity-" });
+    try {
+      const fig5 = planFidelityStages({ scale: "tiny", steps: 3 })[1];
+      const stage: Stage = {
+        ...fig5,
+        args: ["--handler", "merge-split", "--steps", "3"],
+        minSeconds: 30, // the plan's is for a whole run at small on a GPU
+      };
+      const summary = await runGpuCheck({
+        budget: 120,
+        out,
+        adapter: "software",
+        seed: "7",
+        stages: [stage],
+        policy: { reportReserve: 10, grace: 3, margin: 1 },
+        echo: false,
+      });
+      const text = summaryText(summary);
+      assert.equal(summary.plan, null, "stages given directly");
+      assert.equal(summary.seed, "7");
+      assert.equal(summary.stages[0].status, "complete", text);
+      const file = `${out}/stages/fig5-ice-small/fig5-wall-ice-tiny.json`;
+      assert.ok(summary.stages[0].args.includes(file), summary.stages[0].args.join(" "));
+      const [record] = parseResults(Deno.readTextFileSync(`${out}/results.jsonl`));
+      assert.equal(record.scene, "fig5-wall-ice");
+      assert.equal(record.sceneSource, file);
+      assert.equal(record.status, "ok", record.error ?? "");
+      // --seed reaches the bench: the record ran at seed 7, not the scene file's own (2021)
+      assert.equal(record.seed, 7);
+    } finally {
+      Deno.removeSync(out, { recursive: true });
+    }
+  },
+});
