@@ -20,11 +20,12 @@ Deno.test("merge-split statistics: the layout its kernels and the metrics read",
     stage2Runs: 6,
     largestSheetGroup: 7,
     groupingIncomplete: 8,
-    census: 9,
+    closestSplits: 9,
+    census: 10,
   });
   // the census block follows, word by word (core/grouping/grouping_census.ts)
-  assert.equal(MERGE_SPLIT_STATS.length, 9 + CENSUS_WORDS);
-  assert.equal(MERGE_SPLIT_STATS.words[`census${CENSUS_WORDS - 1}`], 8 + CENSUS_WORDS);
+  assert.equal(MERGE_SPLIT_STATS.length, 10 + CENSUS_WORDS);
+  assert.equal(MERGE_SPLIT_STATS.words[`census${CENSUS_WORDS - 1}`], 9 + CENSUS_WORDS);
   // every STAT_ override its kernels declare is one of its statistics
   for (
     const [file, code] of [["merge_split.wgsl", MERGE_SPLIT_WGSL], ["grouping.wgsl", GROUPING_WGSL]]
