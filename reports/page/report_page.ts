@@ -41,7 +41,7 @@ import { phaseNames, renderTableOne } from "../tables/table_one.ts";
 import type { PublishTableName } from "../tables/publish_tables.ts";
 import { FORMAT_NAMES, type PublishFormat } from "../tables/table_writers.ts";
 import type { VendorLibraries } from "./vendor_libraries.ts";
-import reportClientJs from "./report_client.js" with { type: "text" };
+import reportClientJs from "./report_client.bundle.js" with { type: "text" };
 
 /** One result file (or any set of records) to report on, with the label the report shows. */
 export interface ReportInput {
