@@ -436,6 +436,29 @@ function readText(path: string): string {
   }
 }
 
+/** A check under way: its options, output files and summary, and how it reports and saves. */
+interface CheckRun {
+  options: GpuCheckOptions;
+  budget: number;
+  policy: BudgetPolicy;
+  echo: boolean;
+  /** The output folder, absolute. */
+  out: string;
+  /** `<out>/results.jsonl`, where every stage's records are appended. */
+  resultsPath: string;
+  summary: GpuCheckSummary;
+  /** The check's start on the `performance.now()` clock (ms). */
+  t0: number;
+  /** Seconds since the check started. */
+  elapsed: () => number;
+  /** Writes the summary to `<out>/gpu-check.json`. */
+  save: () => void;
+  /** Prints a line of the check's progress (when it echoes). */
+  say: (line: string) => void;
+  /** The child process running now (stopped on interrupt). */
+  child: { current: Deno.ChildProcess | null };
+}
+
 /**
  * Runs the check: every stage that fits the budget, in order, as a child process, its records
  * appended to `<out>/results.jsonl`; then the report; writes `<out>/gpu-check.json` after every
@@ -466,16 +489,55 @@ export async function runGpuCheck(options: GpuCheckOptions): Promise<GpuCheckSum
   const resultsPath = join(out, "results.jsonl");
   Deno.writeTextFileSync(resultsPath, "");
   const summaryPath = join(out, "gpu-check.json");
-  const summary: GpuCheckSummary = {
-    plan,
-    startedAt: new Date().toISOString(),
-    budgetSeconds: budget,
-    elapsedSeconds: 0,
+  const summary = newSummary(options, { plan, budget, policy, out });
+  const check: CheckRun = {
+    options,
+    budget,
     policy,
+    echo,
+    out,
+    resultsPath,
+    summary,
+    t0,
+    elapsed,
+    save: () => {
+      summary.elapsedSeconds = elapsed();
+      Deno.writeTextFileSync(summaryPath, JSON.stringify(summary, null, 2) + "\n");
+    },
+    say: (line: string) => echo && console.error(`gpu-check: ${line}`),
+    child: { current: null },
+  };
+  const stopListening = listenForInterrupts(check);
+  try {
+    for (const stage of stages) await runStage(stage, check);
+    await writeCheckReport(check);
+  } finally {
+    stopListening();
+  }
+  summary.exitCode = summary.interrupted
+    ? 130
+    : summary.stages.some((s) => s.status === "reached")
+    ? 1
+    : 0;
+  check.save();
+  return summary;
+}
+
+/** The summary of a check that has not run a stage yet (its report pending). */
+function newSummary(
+  options: GpuCheckOptions,
+  check: { plan: string | null; budget: number; policy: BudgetPolicy; out: string },
+): GpuCheckSummary {
+  return {
+    plan: check.plan,
+    startedAt: new Date().toISOString(),
+    budgetSeconds: check.budget,
+    elapsedSeconds: 0,
+    policy: check.policy,
     adapter: options.adapter ?? null,
     seed: options.seed ?? null,
     deno: Deno.version.deno,
-    out,
+    out: check.out,
     stages: [],
     cases: 0,
     caseStatus: {},
@@ -483,17 +545,19 @@ export async function runGpuCheck(options: GpuCheckOptions): Promise<GpuCheckSum
     interrupted: false,
     exitCode: 0,
   };
-  const save = () => {
-    summary.elapsedSeconds = elapsed();
-    Deno.writeTextFileSync(summaryPath, JSON.stringify(summary, null, 2) + "\n");
-  };
-  const say = (line: string) => echo && console.error(`gpu-check: ${line}`);
+}
 
-  let current: Deno.ChildProcess | null = null;
+/**
+ * Listens for Ctrl-C (and SIGTERM: a batch system's limit, taken as Ctrl-C): the first stops the
+ * current stage with SIGINT (its finished cases kept) and skips the stages after it, the second
+ * kills it and quits now (status 130). Returns what removes the listeners.
+ */
+function listenForInterrupts(check: CheckRun): () => void {
+  const { summary, child } = check;
   const onSigint = () => {
     if (summary.interrupted) {
       try {
-        current?.kill("SIGKILL");
+        child.current?.kill("SIGKILL");
       } catch {
         // already exited
       }
@@ -502,7 +566,7 @@ export async function runGpuCheck(options: GpuCheckOptions): Promise<GpuCheckSum
     summary.interrupted = true;
     console.error("\ngpu-check: interrupt: stopping the current stage (Ctrl-C again to quit now)");
     try {
-      current?.kill("SIGINT");
+      child.current?.kill("SIGINT");
     } catch {
       // already exited
     }
@@ -510,129 +574,154 @@ export async function runGpuCheck(options: GpuCheckOptions): Promise<GpuCheckSum
   // SIGTERM (kill, a batch system's limit) as Ctrl-C: the stage is stopped, its cases kept
   const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
   for (const signal of signals) Deno.addSignalListener(signal, onSigint);
-  try {
-    for (const stage of stages) {
-      const entry: StageSummary = {
-        id: stage.id,
-        title: stage.title,
-        kind: stage.kind,
-        args: [...stage.args],
-        status: "skipped",
-        exitCode: null,
-        cases: 0,
-        plannedCases: null,
-        startSeconds: null,
-        seconds: 0,
-        windowSeconds: null,
-        dir: null,
-      };
-      summary.stages.push(entry);
-      const window = stageWindow(stage, { budget, elapsed: elapsed(), policy });
-      if (summary.interrupted || !window.start) {
-        entry.reason = window.start ? "the check was interrupted" : window.reason;
-        say(`${stage.id}: skipped (${entry.reason})`);
-        save();
-        continue;
-      }
-      const dir = join(out, "stages", stage.id);
-      Deno.mkdirSync(dir, { recursive: true });
-      const timeout = Math.max(1, Math.floor(window.seconds));
-      entry.args = [
-        ...stage.args,
-        ...writeSceneFiles(stage, dir),
-        ...(stage.kind === "bench" && options.adapter ? ["--adapter", options.adapter] : []),
-        ...(stage.kind === "bench" && options.seed ? ["--seed", options.seed] : []),
-        ...(stage.kind === "bench" ? ["--timeout", String(timeout), "--out", dir] : []),
-      ];
-      entry.dir = join("stages", stage.id);
-      entry.windowSeconds = window.seconds;
-      entry.startSeconds = elapsed();
-      say(`${stage.id}: ${stage.title}; up to ${Math.floor(window.seconds)} s`);
-      save();
-      const run = await runChild([...RUN_FLAGS, "--cached-only", BENCH, ...entry.args], {
-        log: join(dir, "log.txt"),
-        echo,
-        interruptAt: t0 + window.interruptAt * 1000,
-        killAt: t0 + window.killAt * 1000,
-        onChild: (c) => (current = c),
-      });
-      entry.seconds = elapsed() - entry.startSeconds;
-      entry.exitCode = run.code;
-      entry.status = stageStatus({ code: run.code, stopped: run.stopped || summary.interrupted });
-      if (entry.status === "cut") {
-        entry.reason = `${summary.interrupted ? "interrupted" : "its time was up"}: ${
-          run.code === 130
-            ? "stopped at a batch's end, finished cases kept"
-            : `killed ${policy.grace} s after SIGINT, finished cases kept`
-        }`;
-      } else if (entry.status === "reached") {
-        entry.reason = `bench/main.ts exited with status ${run.code}; see ${entry.dir}/log.txt`;
-      }
-      if (stage.kind === "adapters") {
-        Deno.writeTextFileSync(join(out, "adapters.txt"), run.stdout);
-      } else {
-        const planned = run.stderr.match(/running (\d+) cases/);
-        entry.plannedCases = planned ? Number(planned[1]) : null;
-        const lines = completeRecordLines(readText(join(dir, "results.jsonl")));
-        entry.cases = lines.length;
-        if (lines.length) {
-          Deno.writeTextFileSync(resultsPath, lines.map((l) => l + "\n").join(""), {
-            append: true,
-          });
-        }
-        summary.cases += lines.length;
-        for (const l of lines) {
-          const status = String(JSON.parse(l).status);
-          summary.caseStatus[status] = (summary.caseStatus[status] ?? 0) + 1;
-        }
-      }
-      say(
-        `${stage.id}: ${entry.status}${
-          stage.kind === "bench" ? `, ${entry.cases} of ${entry.plannedCases ?? "?"} cases` : ""
-        }, ${entry.seconds.toFixed(1)} s`,
-      );
-      save();
-    }
-
-    const reportPath = join(out, "report.html");
-    if (summary.cases === 0) {
-      summary.report = { status: "skipped", path: null, seconds: 0, message: "no records" };
-    } else {
-      const start = elapsed();
-      say(`writing the report (up to ${Math.floor(reportDeadline(budget, policy) - start)} s)`);
-      const run = await runChild([...RUN_FLAGS, REPORT, resultsPath, "--out", reportPath], {
-        log: join(out, "report-log.txt"),
-        echo,
-        interruptAt: null,
-        killAt: t0 + reportDeadline(budget, policy) * 1000,
-        onChild: (c) => (current = c),
-      });
-      const seconds = elapsed() - start;
-      // the error line, not the stack backtrace after it (e.g. the report's npm packages could
-      // not be fetched: a machine with no registry needs node_modules/ copied along)
-      const lines = run.stderr.trim().split("\n").filter((l) => l.trim());
-      const last = lines.find((l) => l.startsWith("error:")) ?? lines.pop() ?? "";
-      summary.report = run.code === 0
-        ? { status: "written", path: reportPath, seconds }
-        : run.stopped
-        ? { status: "killed", path: null, seconds, message: "the budget ran out" }
-        : {
-          status: "failed",
-          path: null,
-          seconds,
-          message: `${last} (report-log.txt); write it later with: deno task report ${resultsPath}`,
-        };
-    }
-  } finally {
+  return () => {
     for (const signal of signals) Deno.removeSignalListener(signal, onSigint);
+  };
+}
+
+/**
+ * Runs one stage as a child process within its window of the budget (or skips it, when the check
+ * was interrupted or the budget has no window for it), records how it went in the summary, adds
+ * its records to the check's results and saves the summary.
+ */
+async function runStage(stage: Stage, check: CheckRun): Promise<void> {
+  const { summary, options, elapsed, say, save } = check;
+  const entry: StageSummary = {
+    id: stage.id,
+    title: stage.title,
+    kind: stage.kind,
+    args: [...stage.args],
+    status: "skipped",
+    exitCode: null,
+    cases: 0,
+    plannedCases: null,
+    startSeconds: null,
+    seconds: 0,
+    windowSeconds: null,
+    dir: null,
+  };
+  summary.stages.push(entry);
+  const window = stageWindow(stage, {
+    budget: check.budget,
+    elapsed: elapsed(),
+    policy: check.policy,
+  });
+  if (summary.interrupted || !window.start) {
+    entry.reason = window.start ? "the check was interrupted" : window.reason;
+    say(`${stage.id}: skipped (${entry.reason})`);
+    save();
+    return;
   }
-  summary.exitCode = summary.interrupted
-    ? 130
-    : summary.stages.some((s) => s.status === "reached")
-    ? 1
-    : 0;
+  const dir = join(check.out, "stages", stage.id);
+  Deno.mkdirSync(dir, { recursive: true });
+  const timeout = Math.max(1, Math.floor(window.seconds));
+  entry.args = [
+    ...stage.args,
+    ...writeSceneFiles(stage, dir),
+    ...(stage.kind === "bench" && options.adapter ? ["--adapter", options.adapter] : []),
+    ...(stage.kind === "bench" && options.seed ? ["--seed", options.seed] : []),
+    ...(stage.kind === "bench" ? ["--timeout", String(timeout), "--out", dir] : []),
+  ];
+  entry.dir = join("stages", stage.id);
+  entry.windowSeconds = window.seconds;
+  entry.startSeconds = elapsed();
+  say(`${stage.id}: ${stage.title}; up to ${Math.floor(window.seconds)} s`);
   save();
-  return summary;
+  const run = await runChild([...RUN_FLAGS, "--cached-only", BENCH, ...entry.args], {
+    log: join(dir, "log.txt"),
+    echo: check.echo,
+    interruptAt: check.t0 + window.interruptAt * 1000,
+    killAt: check.t0 + window.killAt * 1000,
+    onChild: (c) => (check.child.current = c),
+  });
+  entry.seconds = elapsed() - entry.startSeconds;
+  entry.exitCode = run.code;
+  entry.status = stageStatus({ code: run.code, stopped: run.stopped || summary.interrupted });
+  if (entry.status === "cut") {
+    entry.reason = `${summary.interrupted ? "interrupted" : "its time was up"}: ${
+      run.code === 130
+        ? "stopped at a batch's end, finished cases kept"
+        : `killed ${check.policy.grace} s after SIGINT, finished cases kept`
+    }`;
+  } else if (entry.status === "reached") {
+    entry.reason = `bench/main.ts exited with status ${run.code}; see ${entry.dir}/log.txt`;
+  }
+  if (stage.kind === "adapters") {
+    Deno.writeTextFileSync(join(check.out, "adapters.txt"), run.stdout);
+  } else {
+    collectStageRecords(entry, run, dir, check);
+  }
+  say(
+    `${stage.id}: ${entry.status}${
+      stage.kind === "bench" ? `, ${entry.cases} of ${entry.plannedCases ?? "?"} cases` : ""
+    }, ${entry.seconds.toFixed(1)} s`,
+  );
+  save();
+}
+
+/**
+ * Appends a bench stage's complete records (from its folder `dir`) to the check's results and
+ * counts them, by status, in the summary; the stage's entry gets the cases it planned and ran.
+ */
+function collectStageRecords(
+  entry: StageSummary,
+  run: ChildRun,
+  dir: string,
+  check: CheckRun,
+): void {
+  const { summary } = check;
+  const planned = run.stderr.match(/running (\d+) cases/);
+  entry.plannedCases = planned ? Number(planned[1]) : null;
+  const lines = completeRecordLines(readText(join(dir, "results.jsonl")));
+  entry.cases = lines.length;
+  if (lines.length) {
+    Deno.writeTextFileSync(check.resultsPath, lines.map((l) => l + "\n").join(""), {
+      append: true,
+    });
+  }
+  summary.cases += lines.length;
+  for (const l of lines) {
+    const status = String(JSON.parse(l).status);
+    summary.caseStatus[status] = (summary.caseStatus[status] ?? 0) + 1;
+  }
+}
+
+/**
+ * Writes the check's report (`<out>/report.html`) as a child process that must end by the
+ * report's deadline, and records how it went: written, killed, failed (with its error line and
+ * how to write it later), or skipped when there are no records.
+ */
+async function writeCheckReport(check: CheckRun): Promise<void> {
+  const { summary, budget, policy, resultsPath, elapsed } = check;
+  const reportPath = join(check.out, "report.html");
+  if (summary.cases === 0) {
+    summary.report = { status: "skipped", path: null, seconds: 0, message: "no records" };
+    return;
+  }
+  const start = elapsed();
+  check.say(`writing the report (up to ${Math.floor(reportDeadline(budget, policy) - start)} s)`);
+  const run = await runChild([...RUN_FLAGS, REPORT, resultsPath, "--out", reportPath], {
+    log: join(check.out, "report-log.txt"),
+    echo: check.echo,
+    interruptAt: null,
+    killAt: check.t0 + reportDeadline(budget, policy) * 1000,
+    onChild: (c) => (check.child.current = c),
+  });
+  const seconds = elapsed() - start;
+  // the error line, not the stack backtrace after it (e.g. the report's npm packages could
+  // not be fetched: a machine with no registry needs node_modules/ copied along)
+  const lines = run.stderr.trim().split("\n").filter((l) => l.trim());
+  const last = lines.find((l) => l.startsWith("error:")) ?? lines.pop() ?? "";
+  summary.report = run.code === 0
+    ? { status: "written", path: reportPath, seconds }
+    : run.stopped
+    ? { status: "killed", path: null, seconds, message: "the budget ran out" }
+    : {
+      status: "failed",
+      path: null,
+      seconds,
+      message: `${last} (report-log.txt); write it later with: deno task report ${resultsPath}`,
+    };
 }
 
 /** The summary as printed at the end: one line per stage, the records, the report. */

@@ -162,10 +162,102 @@ export interface TraceOptions extends DiagnosticRun {
   progressEvery?: number;
 }
 
+/** A sheet as traced: each other particle's starting and current side, and what was last seen. */
+interface TrackedSheet {
+  sheet: TracedSheet;
+  /** Each particle's side at the start (re-seeded when it comes back from round the edge). */
+  initial: Map<number, 1 | -1>;
+  /** Each particle's side now. */
+  now: Map<number, 1 | -1>;
+  /** Each particle's last observation and its step (−1: at the start). */
+  lastSeen: Map<number, PreviousObservation>;
+  /** Seen outside the outline while not observed, since the last observation (or the start). */
+  marked: Set<number>;
+}
+
+/** What a trace has seen so far: its events and jumps, and each particle's moves. */
+interface TraceState {
+  scene: Scene;
+  options: TraceOptions;
+  /** The body of particle `i`. */
+  bodyOf: (i: number) => { name: string };
+  tracked: TrackedSheet[];
+  events: LeakEvent[];
+  /** The first 10,000 jumps. */
+  jumps: Jump[];
+  jumpCount: number;
+  /** Each particle's largest move in one step (radii), and its step (−1: none yet). */
+  largest: Float64Array;
+  largestStep: Int32Array;
+  /** Per sheet, each particle's last step outside its outline while not observed, and where. */
+  lastOutside: Int32Array[];
+  lastOutsideAt: Float64Array[];
+  /** This step's move of each particle, in radii. */
+  moves: Float64Array;
+}
+
 /** Runs `scene` and records every change of side of every particle of every cloth. */
 export async function traceLeaks(scene: Scene, options: TraceOptions): Promise<LeakTrace> {
   const built = buildParticles(scene);
-  const sheets: TracedSheet[] = built.bodies.filter((b) => b.kind === "cloth").map((b) => {
+  const sheets = tracedSheets(scene, built.bodies);
+  const bodyOf = (i: number) => built.bodies.find((b) => i >= b.start && i < b.start + b.count)!;
+  const { engine, steps } = await startDiagnostic(scene, options);
+  try {
+    let pos = await engine.readPositions();
+    const count = pos.length / 4;
+    const state: TraceState = {
+      scene,
+      options,
+      bodyOf,
+      tracked: sheets.map((s) => trackSheet(s, pos, scene.radius)),
+      events: [],
+      jumps: [],
+      jumpCount: 0,
+      largest: new Float64Array(count),
+      largestStep: new Int32Array(count).fill(-1),
+      lastOutside: sheets.map(() => new Int32Array(count).fill(-1)),
+      lastOutsideAt: sheets.map(() => new Float64Array(3 * count)),
+      moves: new Float64Array(count),
+    };
+    for (let step = 0; step < steps; step++) {
+      const before = pos;
+      await engine.run(1);
+      pos = await engine.readPositions();
+      recordMoves(state, before, pos, step);
+      // each sheet's side test on this step's positions, for the events and the followed particles
+      const views = state.tracked.map((t) =>
+        new SheetSides(t.sheet, pos, { reach: sheetReach(t.sheet, scene.radius) })
+      );
+      observeSides(state, views, pos, step);
+      if ((step + 1) % (options.followEvery ?? 10) === 0) reportFollowed(state, views, pos, step);
+      if ((step + 1) % (options.progressEvery ?? 1000) === 0) options.onProgress?.(step + 1);
+    }
+    const through = new Set<number>();
+    for (const t of state.tracked) {
+      for (const [i, side] of t.now) if (side !== t.initial.get(i)) through.add(i);
+    }
+    return {
+      scene: scene.id,
+      scale: scene.scale,
+      seed: scene.seed,
+      handler: options.handler,
+      steps,
+      events: state.events,
+      through: [...through].sort((a, b) => a - b),
+      jumps: state.jumps,
+      jumpCount: state.jumpCount,
+    };
+  } finally {
+    engine.destroy();
+  }
+}
+
+/** The scene's cloth sheets, as the trace follows them; throws when it has none. */
+function tracedSheets(
+  scene: Scene,
+  bodies: ReturnType<typeof buildParticles>["bodies"],
+): TracedSheet[] {
+  const sheets: TracedSheet[] = bodies.filter((b) => b.kind === "cloth").map((b) => {
     const body = scene.bodies.find((s) => s.name === b.name);
     return {
       name: b.name,
@@ -178,156 +270,143 @@ export async function traceLeaks(scene: Scene, options: TraceOptions): Promise<L
   if (sheets.length === 0) {
     throw new RangeError(`traceLeaks: scene ${scene.id} has no cloth body to pass through`);
   }
-  const bodyOf = (i: number) => built.bodies.find((b) => i >= b.start && i < b.start + b.count)!;
-  const { engine, steps } = await startDiagnostic(scene, options);
-  try {
-    const reachOf = (s: TracedSheet) => Math.max(2 * scene.radius, s.spacing);
-    let pos = await engine.readPositions();
-    const count = pos.length / 4;
-    const others = (s: TracedSheet) =>
-      Array.from({ length: count }, (_, i) => i).filter((i) =>
-        i < s.start || i >= s.start + s.rows * s.cols
-      );
-    const tracked = sheets.map((s) => {
-      const sides = new SheetSides(s, pos, { reach: reachOf(s) });
-      const initial = new Map(others(s).map((i) => [i, sides.initialSide(at(pos, i))]));
-      // each particle's last observation and its step (−1: at the start)
-      const lastSeen = new Map<number, PreviousObservation>();
-      for (const i of others(s)) {
-        const seen = sides.observe(at(pos, i));
-        if (seen) {
-          lastSeen.set(
-            i,
-            previousOf(seen, { step: -1, position: at(pos, i), radius: scene.radius }),
-          );
+  return sheets;
+}
+
+/** How far from a sheet a particle is observed: a diameter, or the sheet's spacing if larger. */
+function sheetReach(s: TracedSheet, radius: number): number {
+  return Math.max(2 * radius, s.spacing);
+}
+
+/**
+ * A sheet's tracking at the start (positions `pos`): each other particle's starting side, its
+ * observation where it is seen, and the unseen ones outside the outline marked.
+ */
+function trackSheet(s: TracedSheet, pos: Float32Array, radius: number): TrackedSheet {
+  const count = pos.length / 4;
+  const others = Array.from({ length: count }, (_, i) => i).filter((i) =>
+    i < s.start || i >= s.start + s.rows * s.cols
+  );
+  const sides = new SheetSides(s, pos, { reach: sheetReach(s, radius) });
+  const initial = new Map(others.map((i) => [i, sides.initialSide(at(pos, i))]));
+  // each particle's last observation and its step (−1: at the start)
+  const lastSeen = new Map<number, PreviousObservation>();
+  for (const i of others) {
+    const seen = sides.observe(at(pos, i));
+    if (seen) {
+      lastSeen.set(i, previousOf(seen, { step: -1, position: at(pos, i), radius }));
+    }
+  }
+  // seen outside the outline while not observed, since the last observation (or the start)
+  const marked = new Set(
+    others.filter((i) => !lastSeen.has(i) && sides.outsideOutline(at(pos, i))),
+  );
+  return { sheet: s, initial, now: new Map(initial), lastSeen, marked };
+}
+
+/**
+ * Records each particle's move over `step` (from `before` to `pos`, in radii): its largest move so
+ * far, and a jump where it moved more than {@link JUMP_RADII} (reported to `onJump`).
+ */
+function recordMoves(state: TraceState, before: Float32Array, pos: Float32Array, step: number) {
+  const { scene, largest, largestStep, moves } = state;
+  for (let i = 0; i < moves.length; i++) {
+    const j = 4 * i;
+    const dx = pos[j] - before[j],
+      dy = pos[j + 1] - before[j + 1],
+      dz = pos[j + 2] - before[j + 2];
+    const moved = Math.sqrt(dx * dx + dy * dy + dz * dz) / scene.radius;
+    moves[i] = moved;
+    if (moved > largest[i]) [largest[i], largestStep[i]] = [moved, step];
+    if (moved > JUMP_RADII) {
+      state.jumpCount++;
+      const jump = {
+        step,
+        particle: i,
+        body: state.bodyOf(i).name,
+        movedRadii: moved,
+        from: at(before, i),
+        to: at(pos, i),
+      };
+      if (state.jumps.length < 10_000) state.jumps.push(jump);
+      state.options.onJump?.(jump);
+    }
+  }
+}
+
+/**
+ * Observes each tracked particle's side of each sheet after `step` (`views`: the sheets' side
+ * tests on this step's positions); records an event (reported to `onEvent`) where it changed:
+ * through, back, or round the edge.
+ */
+function observeSides(state: TraceState, views: SheetSides[], pos: Float32Array, step: number) {
+  const { scene, lastOutside, lastOutsideAt } = state;
+  for (const [k, t] of state.tracked.entries()) {
+    const sides = views[k];
+    for (const [i, side] of t.now) {
+      const seen = sides.observe(at(pos, i));
+      if (!seen) {
+        if (sides.outsideOutline(at(pos, i))) {
+          t.marked.add(i);
+          lastOutside[k][i] = step;
+          lastOutsideAt[k].set(at(pos, i), 3 * i);
         }
+        continue;
       }
-      // seen outside the outline while not observed, since the last observation (or the start)
-      const marked = new Set(
-        others(s).filter((i) => !lastSeen.has(i) && sides.outsideOutline(at(pos, i))),
-      );
-      return { sheet: s, initial, now: new Map(initial), lastSeen, marked };
+      const last = t.lastSeen.get(i) ?? null;
+      t.lastSeen.set(i, previousOf(seen, { step, position: at(pos, i), radius: scene.radius }));
+      const round = t.marked.delete(i);
+      // back from round the edge: both sides re-seeded with the observed one (the metric's rule)
+      if (round) t.initial.set(i, seen.side);
+      if (seen.side === side) continue;
+      t.now.set(i, seen.side);
+      const event: LeakEvent = {
+        step,
+        time: (step + 1) * scene.dt,
+        particle: i,
+        body: state.bodyOf(i).name,
+        sheet: t.sheet.name,
+        to: round ? "round" : seen.side === t.initial.get(i) ? "back" : "through",
+        sheetParticle: [seen.row, seen.col],
+        distanceRadii: seen.distance / scene.radius,
+        normalCosine: seen.normalCosine,
+        strain: seen.strain,
+        movedRadii: state.moves[i],
+        unseenSteps: step - (last?.step ?? -2) - 1,
+        previous: last,
+        largestMove: { radii: state.largest[i], step: state.largestStep[i] },
+        outsideOutlineStep: lastOutside[k][i],
+        outsideOutlinePosition: lastOutside[k][i] < 0
+          ? null
+          : [...lastOutsideAt[k].subarray(3 * i, 3 * i + 3)] as [number, number, number],
+        position: at(pos, i),
+        sheetPosition: at(pos, t.sheet.start + seen.row * t.sheet.cols + seen.col),
+      };
+      state.events.push(event);
+      state.options.onEvent?.(event);
+    }
+  }
+}
+
+/** Reports where each followed particle is after `step`: its nearest sheet particles, and sides. */
+function reportFollowed(state: TraceState, views: SheetSides[], pos: Float32Array, step: number) {
+  for (const i of state.options.follow ?? []) {
+    const x = at(pos, i);
+    state.options.onFollow?.({
+      step,
+      particle: i,
+      position: x,
+      nearest: views.map((v) => {
+        const near = v.nearest(x);
+        return near && {
+          sheet: v.sheet.name,
+          row: near.row,
+          col: near.col,
+          distanceRadii: near.distance / state.scene.radius,
+        };
+      }),
+      outside: views.map((v) => v.outsideOutline(x)),
     });
-    const events: LeakEvent[] = [];
-    const jumps: Jump[] = [];
-    let jumpCount = 0;
-    const largest = new Float64Array(count);
-    const largestStep = new Int32Array(count).fill(-1);
-    const lastOutside = tracked.map(() => new Int32Array(count).fill(-1));
-    const lastOutsideAt = tracked.map(() => new Float64Array(3 * count));
-    const moves = new Float64Array(count); // this step's move of each particle, in radii
-    for (let step = 0; step < steps; step++) {
-      const before = pos;
-      await engine.run(1);
-      pos = await engine.readPositions();
-      for (let i = 0; i < count; i++) {
-        const j = 4 * i;
-        const dx = pos[j] - before[j],
-          dy = pos[j + 1] - before[j + 1],
-          dz = pos[j + 2] - before[j + 2];
-        const moved = Math.sqrt(dx * dx + dy * dy + dz * dz) / scene.radius;
-        moves[i] = moved;
-        if (moved > largest[i]) [largest[i], largestStep[i]] = [moved, step];
-        if (moved > JUMP_RADII) {
-          jumpCount++;
-          const jump = {
-            step,
-            particle: i,
-            body: bodyOf(i).name,
-            movedRadii: moved,
-            from: at(before, i),
-            to: at(pos, i),
-          };
-          if (jumps.length < 10_000) jumps.push(jump);
-          options.onJump?.(jump);
-        }
-      }
-      // each sheet's side test on this step's positions, for the events and the followed particles
-      const views = tracked.map((t) => new SheetSides(t.sheet, pos, { reach: reachOf(t.sheet) }));
-      for (const [k, t] of tracked.entries()) {
-        const sides = views[k];
-        for (const [i, side] of t.now) {
-          const seen = sides.observe(at(pos, i));
-          if (!seen) {
-            if (sides.outsideOutline(at(pos, i))) {
-              t.marked.add(i);
-              lastOutside[k][i] = step;
-              lastOutsideAt[k].set(at(pos, i), 3 * i);
-            }
-            continue;
-          }
-          const last = t.lastSeen.get(i) ?? null;
-          t.lastSeen.set(i, previousOf(seen, { step, position: at(pos, i), radius: scene.radius }));
-          const round = t.marked.delete(i);
-          // back from round the edge: both sides re-seeded with the observed one (the metric's rule)
-          if (round) t.initial.set(i, seen.side);
-          if (seen.side === side) continue;
-          t.now.set(i, seen.side);
-          const event: LeakEvent = {
-            step,
-            time: (step + 1) * scene.dt,
-            particle: i,
-            body: bodyOf(i).name,
-            sheet: t.sheet.name,
-            to: round ? "round" : seen.side === t.initial.get(i) ? "back" : "through",
-            sheetParticle: [seen.row, seen.col],
-            distanceRadii: seen.distance / scene.radius,
-            normalCosine: seen.normalCosine,
-            strain: seen.strain,
-            movedRadii: moves[i],
-            unseenSteps: step - (last?.step ?? -2) - 1,
-            previous: last,
-            largestMove: { radii: largest[i], step: largestStep[i] },
-            outsideOutlineStep: lastOutside[k][i],
-            outsideOutlinePosition: lastOutside[k][i] < 0
-              ? null
-              : [...lastOutsideAt[k].subarray(3 * i, 3 * i + 3)] as [number, number, number],
-            position: at(pos, i),
-            sheetPosition: at(pos, t.sheet.start + seen.row * t.sheet.cols + seen.col),
-          };
-          events.push(event);
-          options.onEvent?.(event);
-        }
-      }
-      if ((step + 1) % (options.followEvery ?? 10) === 0) {
-        for (const i of options.follow ?? []) {
-          const x = at(pos, i);
-          options.onFollow?.({
-            step,
-            particle: i,
-            position: x,
-            nearest: views.map((v) => {
-              const near = v.nearest(x);
-              return near && {
-                sheet: v.sheet.name,
-                row: near.row,
-                col: near.col,
-                distanceRadii: near.distance / scene.radius,
-              };
-            }),
-            outside: views.map((v) => v.outsideOutline(x)),
-          });
-        }
-      }
-      if ((step + 1) % (options.progressEvery ?? 1000) === 0) options.onProgress?.(step + 1);
-    }
-    const through = new Set<number>();
-    for (const t of tracked) {
-      for (const [i, side] of t.now) if (side !== t.initial.get(i)) through.add(i);
-    }
-    return {
-      scene: scene.id,
-      scale: scene.scale,
-      seed: scene.seed,
-      handler: options.handler,
-      steps,
-      events,
-      through: [...through].sort((a, b) => a - b),
-      jumps,
-      jumpCount,
-    };
-  } finally {
-    engine.destroy();
   }
 }
 
