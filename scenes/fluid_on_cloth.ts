@@ -137,6 +137,88 @@ export function fluidOnCloth(options: FluidOnClothOptions): Scene {
   const r = flip && options.scale === "paper" ? FIG9_PAPER_RADIUS : RADIUS_BY_SCALE[options.scale];
   const spacing = 2 * r;
   const column = options.fluid === "column";
+  const fall = fluidFall(options);
+  const { impact, referenceSpeed } = fall;
+  const sph = suggestSphParams({
+    radius: r,
+    rho0: 1000,
+    maxSpeed: referenceSpeed,
+    gravity: GRAVITY,
+    depth: fall.fallHeight,
+    soundSpeedFactor: options.soundSpeedFactor ?? SOUND_SPEED_FACTOR,
+  });
+  const cflFraction = 0.5;
+  const dt = flip
+    ? cflFraction * r / referenceSpeed
+    : Math.min(cflFraction * r / referenceSpeed, sph.dtMax);
+  const clothHalf = flip ? FIG9_CLOTH_HALF : CLOTH_HALF;
+  const mass = sph.mass;
+  const bodies = clothAndFluid({ column, flip, clothHalf, spacing, mass, fall });
+  const impactScale = { particleMass: mass, density: 1000, speed: impact, spacing, h: sph.h };
+  const { kRef } = impactReferences(impactScale);
+  const ms = options.mergeSplit ?? {};
+  const domain = fluidOnClothDomain(flip, clothHalf);
+  const dx = flipCellSize(domain, spacing);
+  return {
+    id: options.id,
+    scale: options.scale,
+    figure: options.figure,
+    description: options.description,
+    seed: options.seed ?? 2021,
+    gravity: [0, GRAVITY, 0],
+    domain,
+    radius: r,
+    dt,
+    cfl: { referenceSpeed, fraction: cflFraction },
+    duration: options.duration ?? 0.3,
+    metricsEvery: Math.max(1, Math.round(0.01 / dt)),
+    bodies,
+    systems: {
+      // CG: a loose tolerance (the implicit step damps what it leaves); the block loads the whole
+      // sheet at once and needs more iterations than the column.
+      "mass-spring": { cgIterations: column ? 12 : 16, cgTolerance: 1e-3, drag: 3 },
+      ...(flip
+        ? { flip: { dx, flipRatio: 0.97, cgIterations: 200, cgTolerance: 1e-4 } }
+        : { sph: { h: sph.h, rho0: 1000, stiffness: sph.stiffness, viscosity: sph.viscosity } }),
+    },
+    // Baseline levels an order of magnitude apart around the physical reference stiffness k_ref
+    // (penalty) and the dynamic pressure of the impact (SPH-based force), fixed before any run.
+    handlers: baselineHandlers(impactScale, {
+      mergeSplit: ms,
+      ...(flip ? {} : { fluid: { h: sph.h, rho0: 1000, soundSpeed: sph.soundSpeed } }),
+    }),
+    applicableHandlers: [...options.applicableHandlers],
+    notes: `r = ${r} m, spacing 2r; impact speed ${impact.toFixed(2)} m/s; ` +
+      `k_ref = m v²/(2r)² = ${kRef.toFixed(1)} N/m; SPH c = ${sph.soundSpeed} m/s, ` +
+      (flip
+        ? `FLIP dx = ${dx.toPrecision(4)} m (whole cells across the domain, ≈ 2 spacings), ` +
+          `PIC/FLIP 0.97; dt = ${cflFraction}·r/v_ref.`
+        : `k = ${sph.stiffness.toExponential(3)} Pa, mu = ${sph.viscosity.toFixed(3)} Pa·s; ` +
+          `dt = min(${cflFraction}·r/v_ref, SPH limit ${sph.dtMax.toExponential(3)} s).`),
+  };
+}
+
+/** The fluid's fall onto the cloth: where it starts, how fast, and the speed it arrives at. */
+interface FluidFall {
+  /** The fluid's bottom above the cloth (m). */
+  gap: number;
+  /** The fluid's height (m). */
+  fallHeight: number;
+  /** Its initial downward speed (m/s). */
+  v0: number;
+  /** The speed of its top at the cloth (m/s). */
+  impact: number;
+  /** The scene's reference speed: the impact speed with a margin for splashes (m/s). */
+  referenceSpeed: number;
+}
+
+/**
+ * The fluid's fall: the column starts 5 cm above the cloth at 2 m/s, the block 3 cm above at
+ * rest, or either at the speed that gives `impactSpeed` at the cloth (a `RangeError` below the
+ * free-fall speed of the geometry).
+ */
+function fluidFall(options: FluidOnClothOptions): FluidFall {
+  const column = options.fluid === "column";
   const gap = column ? 0.05 : 0.03; // fluid bottom above the cloth (m)
   const fallHeight = column ? 0.3 : 0.1; // fluid height (m)
   const freeFall2 = 2 * 9.81 * (gap + fallHeight);
@@ -157,25 +239,30 @@ export function fluidOnCloth(options: FluidOnClothOptions): Scene {
   // with a 1.2× margin for splashes.
   const impact = Math.sqrt(v0 * v0 + 2 * 9.81 * (gap + fallHeight));
   const referenceSpeed = Math.ceil(1.2 * impact * 10) / 10;
-  const sph = suggestSphParams({
-    radius: r,
-    rho0: 1000,
-    maxSpeed: referenceSpeed,
-    gravity: GRAVITY,
-    depth: fallHeight,
-    soundSpeedFactor: options.soundSpeedFactor ?? SOUND_SPEED_FACTOR,
-  });
-  const cflFraction = 0.5;
-  const dt = flip
-    ? cflFraction * r / referenceSpeed
-    : Math.min(cflFraction * r / referenceSpeed, sph.dtMax);
-  const clothHalf = flip ? FIG9_CLOTH_HALF : CLOTH_HALF;
+  return { gap, fallHeight, v0, impact, referenceSpeed };
+}
+
+/**
+ * The scene's two bodies: the square cloth pinned at its edges (centred, whole spacings across),
+ * and the fluid above it, a column or a block covering the cloth, falling at the fall's speed.
+ */
+function clothAndFluid(
+  o: {
+    column: boolean;
+    flip: boolean;
+    clothHalf: number;
+    spacing: number;
+    mass: number;
+    fall: FluidFall;
+  },
+): Body[] {
+  const { column, flip, clothHalf, spacing, mass } = o;
+  const { gap, fallHeight, v0 } = o.fall;
   const n = Math.round((2 * clothHalf) / spacing) + 1;
   const origin: [number, number, number] = [-clothHalf, 0, -clothHalf];
   const clothSize = (n - 1) * spacing;
   origin[0] = origin[2] = -clothSize / 2;
-  const mass = sph.mass;
-  const bodies: Body[] = [
+  return [
     {
       kind: "cloth",
       name: "cloth",
@@ -216,52 +303,17 @@ export function fluidOnCloth(options: FluidOnClothOptions): Scene {
         particleMass: mass,
       },
   ];
-  const impactScale = { particleMass: mass, density: 1000, speed: impact, spacing, h: sph.h };
-  const { kRef } = impactReferences(impactScale);
-  const ms = options.mergeSplit ?? {};
-  // FLIP: a box just around the cloth, at least 6 cm beyond its edges, its sides multiples of
-  // 6 cm so that a cell of about 2 spacings divides them all (flipCellSize; the MAC grid covers
-  // the whole domain, and Table I's 1.4M fluid particles need a grid that fits in memory)
+}
+
+/**
+ * The scene's domain. FLIP: a box just around the cloth, at least 6 cm beyond its edges, its
+ * sides multiples of 6 cm so that a cell of about 2 spacings divides them all (flipCellSize; the
+ * MAC grid covers the whole domain, and Table I's 1.4M fluid particles need a grid that fits in
+ * memory); SPH: a fixed box with room for the splash.
+ */
+function fluidOnClothDomain(flip: boolean, clothHalf: number): Scene["domain"] {
   const side = 0.06 * Math.ceil((clothHalf + 0.06) / 0.06 - 1e-9);
-  const domain: Scene["domain"] = flip
+  return flip
     ? { min: [-side, -0.3, -side], max: [side, 0.42, side] }
     : { min: [-0.45, -0.45, -0.45], max: [0.45, 0.75, 0.45] };
-  const dx = flipCellSize(domain, spacing);
-  return {
-    id: options.id,
-    scale: options.scale,
-    figure: options.figure,
-    description: options.description,
-    seed: options.seed ?? 2021,
-    gravity: [0, GRAVITY, 0],
-    domain,
-    radius: r,
-    dt,
-    cfl: { referenceSpeed, fraction: cflFraction },
-    duration: options.duration ?? 0.3,
-    metricsEvery: Math.max(1, Math.round(0.01 / dt)),
-    bodies,
-    systems: {
-      // CG: a loose tolerance (the implicit step damps what it leaves); the block loads the whole
-      // sheet at once and needs more iterations than the column.
-      "mass-spring": { cgIterations: column ? 12 : 16, cgTolerance: 1e-3, drag: 3 },
-      ...(flip
-        ? { flip: { dx, flipRatio: 0.97, cgIterations: 200, cgTolerance: 1e-4 } }
-        : { sph: { h: sph.h, rho0: 1000, stiffness: sph.stiffness, viscosity: sph.viscosity } }),
-    },
-    // Baseline levels an order of magnitude apart around the physical reference stiffness k_ref
-    // (penalty) and the dynamic pressure of the impact (SPH-based force), fixed before any run.
-    handlers: baselineHandlers(impactScale, {
-      mergeSplit: ms,
-      ...(flip ? {} : { fluid: { h: sph.h, rho0: 1000, soundSpeed: sph.soundSpeed } }),
-    }),
-    applicableHandlers: [...options.applicableHandlers],
-    notes: `r = ${r} m, spacing 2r; impact speed ${impact.toFixed(2)} m/s; ` +
-      `k_ref = m v²/(2r)² = ${kRef.toFixed(1)} N/m; SPH c = ${sph.soundSpeed} m/s, ` +
-      (flip
-        ? `FLIP dx = ${dx.toPrecision(4)} m (whole cells across the domain, ≈ 2 spacings), ` +
-          `PIC/FLIP 0.97; dt = ${cflFraction}·r/v_ref.`
-        : `k = ${sph.stiffness.toExponential(3)} Pa, mu = ${sph.viscosity.toFixed(3)} Pa·s; ` +
-          `dt = min(${cflFraction}·r/v_ref, SPH limit ${sph.dtMax.toExponential(3)} s).`),
-  };
 }

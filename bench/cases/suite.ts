@@ -165,22 +165,8 @@ export function checkedCase(spec: Omit<CaseSpec, "handlerParams">, option: strin
   }
 }
 
-/**
- * The cases of a run: the catalogue scenes (ids or globs) and scene files at each scale, under each
- * handler that applies (within the suite, if any), at each seed; throws a {@link UsageError} that
- * names what is wrong (an unknown id, a scene too big for this machine, no case at all).
- */
-/**
- * Resolves the case matrix. `scenes` empty means every catalogue scene; `handlers` empty means
- * every handler that applies to each scene; `suite` (see `bench/cases/suites.ts`) keeps only its cases
- * of the catalogue (scene files are kept). Without scenes, handlers or suite: the `default` suite.
- *
- * With several scales (a sweep), the whole matrix is resolved at each scale, smallest first
- * (`SCALES` order, duplicates dropped): every case at `tiny`, then every case at `small`, and so
- * on, so that an interrupted sweep keeps complete smaller scales. A scene file has its own scale
- * and runs once, with the first scale's cases.
- */
-export function resolveCases(options: {
+/** Options of {@link resolveCases}. */
+export interface ResolveCasesOptions {
   scenes: readonly string[];
   handlers: readonly string[];
   /** The scale of the catalogue scenes, or several: each case is run at each. */
@@ -199,15 +185,31 @@ export function resolveCases(options: {
   suite?: string;
   /** The memory the scenes' size estimates are checked against; default this machine's. */
   memoryBytes?: number;
-}): CaseSpec[] {
-  const suiteName = options.suite ??
-    (options.scenes.length || options.handlers.length ? undefined : "default");
-  let suite: Suite | undefined;
-  try {
-    suite = suiteName === undefined ? undefined : getSuite(suiteName);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+}
+
+/** A scene of the run and where it comes from (`catalog`, or the scene file's path). */
+interface PickedScene {
+  scene: Scene;
+  source: string;
+}
+
+/**
+ * The cases of a run: the catalogue scenes (ids or globs) and scene files at each scale, under each
+ * handler that applies (within the suite, if any), at each seed; throws a {@link UsageError} that
+ * names what is wrong (an unknown id, a scene too big for this machine, no case at all).
+ */
+/**
+ * Resolves the case matrix. `scenes` empty means every catalogue scene; `handlers` empty means
+ * every handler that applies to each scene; `suite` (see `bench/cases/suites.ts`) keeps only its cases
+ * of the catalogue (scene files are kept). Without scenes, handlers or suite: the `default` suite.
+ *
+ * With several scales (a sweep), the whole matrix is resolved at each scale, smallest first
+ * (`SCALES` order, duplicates dropped): every case at `tiny`, then every case at `small`, and so
+ * on, so that an interrupted sweep keeps complete smaller scales. A scene file has its own scale
+ * and runs once, with the first scale's cases.
+ */
+export function resolveCases(options: ResolveCasesOptions): CaseSpec[] {
+  const suite = suiteOf(options);
   const inSuite = (scene: string, handler: string) =>
     !suite ||
     suite.cases.some(([sp, hs]) => globMatch(sp, scene) && hs.some((h) => suiteNames(h, handler)));
@@ -217,56 +219,8 @@ export function resolveCases(options: {
       throw new UsageError(`--param ${id}.…: unknown handler "${id}"; known: ${allIds.join(", ")}`);
     }
   }
-  const asked: readonly Scale[] = typeof options.scale === "string"
-    ? [options.scale]
-    : options.scale;
-  const scales = SCALES.filter((s) => asked.includes(s));
-  if (scales.length === 0) {
-    throw new UsageError(`no scale given; scales: ${SCALES.join(", ")}`);
-  }
-  const catalog = sceneIds();
-  const files: { scene: Scene; source: string }[] = [];
-  const patterns = options.scenes.length ? options.scenes : ["*"];
-  const ids: string[] = [];
-  for (const p of patterns) {
-    if (looksLikePath(p)) {
-      files.push({ scene: loadSceneFile(p, { memoryBytes: options.memoryBytes }), source: p });
-    } else ids.push(...expand([p], catalog, "scene").filter((id) => !ids.includes(id)));
-  }
-  // Scene files first, with the first scale's cases only (a file has its own scale).
-  const picked: { scene: Scene; source: string }[] = [];
-  scales.forEach((scale, k) => {
-    if (k === 0) picked.push(...files);
-    for (const id of ids) picked.push({ scene: getScene(id, { scale }), source: "catalog" });
-  });
-  // a catalogue scene too big for this machine fails here, before any particle is built
-  const memoryBytes = options.memoryBytes ?? machineMemoryBytes();
-  for (const { scene, source } of picked) {
-    if (source !== "catalog") continue;
-    try {
-      checkSceneSize(scene, { memoryBytes });
-    } catch (e) {
-      if (!(e instanceof SceneError)) throw e;
-      // the file's advice (raise a spacing) is the catalogue's smaller scales
-      const what = e.message.replace(/^scene\.[^:]*: scene [^:]*: /, "").replace(/; [^;]*$/, "");
-      throw new UsageError(`${scene.id} at scale ${scene.scale}: ${what}; run a smaller --scale`);
-    }
-  }
-  // `*` and globs list the handlers that are not explicit-only (the families run at explicit
-  // values, e.g. `penalty`); an exact id names any handler
-  const allHandlers = [...HANDLERS.keys()];
-  const listed = allHandlers.filter((id) => !HANDLERS.get(id)!.explicitOnly);
-  // (a suite's entry may name an explicit-only family exactly: its cases run at swept values)
-  const named = suite
-    ? allHandlers.filter((id) => suite!.cases.some(([, hs]) => hs.includes(id)))
-    : [];
-  const wanted = options.handlers.length
-    ? [
-      ...new Set(
-        options.handlers.flatMap((p) => expand([p], isGlob(p) ? listed : allHandlers, "handler")),
-      ),
-    ]
-    : [...new Set([...listed, ...named])];
+  const picked = pickScenes(options);
+  const wanted = wantedHandlers(options.handlers, suite);
   const cases: CaseSpec[] = [];
   const seeds = options.seeds ?? suite?.seeds ?? ["scene"];
   if (seeds.length === 0) throw new UsageError("no seed given");
@@ -303,23 +257,106 @@ export function resolveCases(options: {
       }
     }
   }
-  if (cases.length === 0) {
-    // a handler a scene lists but cannot run says why (e.g. akinci without an SPH fluid)
-    const why = [
-      ...new Set(picked.flatMap(({ scene }) =>
-        wanted.flatMap((h) => {
-          const reason = handlerApplies(scene, h)
-            ? HANDLERS.get(h)!.notApplicable?.(scene)
-            : undefined;
-          return reason ? [`${h} on ${scene.id}: ${reason}`] : [];
-        })
-      )),
-    ];
-    throw new UsageError(
-      `no case to run: the handlers ${wanted.join(", ")} apply to none of the scenes ${
-        [...new Set(picked.map((p) => p.scene.id))].join(", ")
-      }${why.length ? ` (${why.join("; ")})` : ""}`,
-    );
-  }
+  if (cases.length === 0) throw noCaseError(picked, wanted);
   return cases;
+}
+
+/** The suite of a run: the one named, or `default` when no scene or handler is given. */
+function suiteOf(options: ResolveCasesOptions): Suite | undefined {
+  const suiteName = options.suite ??
+    (options.scenes.length || options.handlers.length ? undefined : "default");
+  try {
+    return suiteName === undefined ? undefined : getSuite(suiteName);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+/**
+ * The scenes of a run: the scene files first, with the first scale's cases only (a file has its
+ * own scale), then the catalogue scenes the patterns match at each scale, smallest first; a
+ * catalogue scene too big for this machine fails here, before any particle is built.
+ */
+function pickScenes(options: ResolveCasesOptions): PickedScene[] {
+  const asked: readonly Scale[] = typeof options.scale === "string"
+    ? [options.scale]
+    : options.scale;
+  const scales = SCALES.filter((s) => asked.includes(s));
+  if (scales.length === 0) {
+    throw new UsageError(`no scale given; scales: ${SCALES.join(", ")}`);
+  }
+  const catalog = sceneIds();
+  const files: PickedScene[] = [];
+  const patterns = options.scenes.length ? options.scenes : ["*"];
+  const ids: string[] = [];
+  for (const p of patterns) {
+    if (looksLikePath(p)) {
+      files.push({ scene: loadSceneFile(p, { memoryBytes: options.memoryBytes }), source: p });
+    } else ids.push(...expand([p], catalog, "scene").filter((id) => !ids.includes(id)));
+  }
+  // Scene files first, with the first scale's cases only (a file has its own scale).
+  const picked: PickedScene[] = [];
+  scales.forEach((scale, k) => {
+    if (k === 0) picked.push(...files);
+    for (const id of ids) picked.push({ scene: getScene(id, { scale }), source: "catalog" });
+  });
+  // a catalogue scene too big for this machine fails here, before any particle is built
+  const memoryBytes = options.memoryBytes ?? machineMemoryBytes();
+  for (const { scene, source } of picked) {
+    if (source !== "catalog") continue;
+    try {
+      checkSceneSize(scene, { memoryBytes });
+    } catch (e) {
+      if (!(e instanceof SceneError)) throw e;
+      // the file's advice (raise a spacing) is the catalogue's smaller scales
+      const what = e.message.replace(/^scene\.[^:]*: scene [^:]*: /, "").replace(/; [^;]*$/, "");
+      throw new UsageError(`${scene.id} at scale ${scene.scale}: ${what}; run a smaller --scale`);
+    }
+  }
+  return picked;
+}
+
+/**
+ * The handlers a run asks for: those `handlers` names (ids or globs), or every handler that is
+ * not explicit-only and those the suite names.
+ */
+function wantedHandlers(handlers: readonly string[], suite: Suite | undefined): string[] {
+  // `*` and globs list the handlers that are not explicit-only (the families run at explicit
+  // values, e.g. `penalty`); an exact id names any handler
+  const allHandlers = [...HANDLERS.keys()];
+  const listed = allHandlers.filter((id) => !HANDLERS.get(id)!.explicitOnly);
+  // (a suite's entry may name an explicit-only family exactly: its cases run at swept values)
+  const named = suite
+    ? allHandlers.filter((id) => suite!.cases.some(([, hs]) => hs.includes(id)))
+    : [];
+  return handlers.length
+    ? [
+      ...new Set(
+        handlers.flatMap((p) => expand([p], isGlob(p) ? listed : allHandlers, "handler")),
+      ),
+    ]
+    : [...new Set([...listed, ...named])];
+}
+
+/**
+ * The error of a run with no case: the handlers and scenes it asked for and, where a handler a
+ * scene lists cannot run, why (e.g. akinci without an SPH fluid).
+ */
+function noCaseError(picked: readonly PickedScene[], wanted: readonly string[]): UsageError {
+  // a handler a scene lists but cannot run says why (e.g. akinci without an SPH fluid)
+  const why = [
+    ...new Set(picked.flatMap(({ scene }) =>
+      wanted.flatMap((h) => {
+        const reason = handlerApplies(scene, h)
+          ? HANDLERS.get(h)!.notApplicable?.(scene)
+          : undefined;
+        return reason ? [`${h} on ${scene.id}: ${reason}`] : [];
+      })
+    )),
+  ];
+  return new UsageError(
+    `no case to run: the handlers ${wanted.join(", ")} apply to none of the scenes ${
+      [...new Set(picked.map((p) => p.scene.id))].join(", ")
+    }${why.length ? ` (${why.join("; ")})` : ""}`,
+  );
 }

@@ -527,6 +527,9 @@ function validateSystems(group: Obj, known: Readonly<Record<string, ParamSchema>
   }
 }
 
+/** A scene's domain, the box every body lies in. */
+type Domain = { min: Vec3; max: Vec3 };
+
 /**
  * Validates a scene (e.g. parsed from JSON) and returns it typed. Throws a {@link SceneError}
  * naming the first bad field. With `options.knownSystems`, a body's `system` and the `systems`
@@ -542,6 +545,26 @@ export function validateScene(input: unknown, options: SceneValidationOptions = 
   if (typeof s.notes !== "string") throw new SceneError("notes", "must be a string");
   num(s, "seed", "", { min: 0, max: 0xffffffff, int: true });
   vec(s, "gravity", "");
+  const domain = validateDomain(s);
+  const radius = validateTimeStep(s);
+  if (!Array.isArray(s.bodies) || s.bodies.length === 0) {
+    throw new SceneError("bodies", "must be a non-empty array");
+  }
+  const names = new Set<string>();
+  s.bodies.forEach((raw, i) =>
+    validateBody(raw, `bodies[${i}]`, { names, radius, domain, options })
+  );
+  validateParamGroups(s, options);
+  if (s.damBreak !== undefined) validateDamBreak(s.damBreak, domain);
+  validateApplicableHandlers(s, options);
+  return s as unknown as Scene;
+}
+
+/**
+ * Validates the scene's domain: a box within the f32 range the GPU's positions keep, its max
+ * above its min on every axis. Returns it.
+ */
+function validateDomain(s: Obj): Domain {
   const domain = obj(s.domain, "domain");
   onlyKeys(domain, KEYS.box, "domain");
   const dmin = vec(domain, "min", "domain");
@@ -563,6 +586,14 @@ export function validateScene(input: unknown, options: SceneValidationOptions = 
       );
     }
   }
+  return { min: dmin, max: dmax };
+}
+
+/**
+ * Validates the particle radius, the time step against the CFL condition (paper §5.1), the
+ * duration and the metrics interval. Returns the radius.
+ */
+function validateTimeStep(s: Obj): number {
   const radius = num(s, "radius", "", { gt: 0 });
   const dt = num(s, "dt", "", { gt: 0 });
   const cfl = obj(s.cfl, "cfl");
@@ -580,93 +611,126 @@ export function validateScene(input: unknown, options: SceneValidationOptions = 
   }
   num(s, "duration", "", { gt: 0 });
   num(s, "metricsEvery", "", { min: 1, int: true });
-  if (!Array.isArray(s.bodies) || s.bodies.length === 0) {
-    throw new SceneError("bodies", "must be a non-empty array");
+  return radius;
+}
+
+/**
+ * Validates body `f` of a scene: its kind's fields, a name no other body has (added to `names`),
+ * a known `system` (with `options.knownSystems`), and its particles inside the domain.
+ */
+function validateBody(
+  raw: unknown,
+  f: string,
+  scene: { names: Set<string>; radius: number; domain: Domain; options: SceneValidationOptions },
+): void {
+  const { names, radius, domain, options } = scene;
+  const b = obj(raw, f);
+  const kind = str(b, "kind", f, ["cloth", "fluid", "solid"]);
+  onlyKeys(b, KEYS[kind as Body["kind"]], f);
+  const name = str(b, "name", f);
+  if (names.has(name)) {
+    throw new SceneError(
+      `${f}.name`,
+      `duplicates the name ${JSON.stringify(name)} of another body`,
+    );
   }
-  const names = new Set<string>();
-  s.bodies.forEach((raw, i) => {
-    const f = `bodies[${i}]`;
-    const b = obj(raw, f);
-    const kind = str(b, "kind", f, ["cloth", "fluid", "solid"]);
-    onlyKeys(b, KEYS[kind as Body["kind"]], f);
-    const name = str(b, "name", f);
-    if (names.has(name)) {
+  names.add(name);
+  if (b.system !== undefined) {
+    const id = str(b, "system", f);
+    const known = options.knownSystems;
+    if (known && !Object.hasOwn(known, id)) {
       throw new SceneError(
-        `${f}.name`,
-        `duplicates the name ${JSON.stringify(name)} of another body`,
+        `${f}.system`,
+        `unknown system ${JSON.stringify(id)}; known systems: ${
+          Object.keys(known).join(", ")
+        } (or leave "system" out for the system of the body's kind)`,
       );
     }
-    names.add(name);
-    if (b.system !== undefined) {
-      const id = str(b, "system", f);
-      const known = options.knownSystems;
-      if (known && !Object.hasOwn(known, id)) {
-        throw new SceneError(
-          `${f}.system`,
-          `unknown system ${JSON.stringify(id)}; known systems: ${
-            Object.keys(known).join(", ")
-          } (or leave "system" out for the system of the body's kind)`,
-        );
+  }
+  if (kind === "solid") {
+    validateSolid(b, f, radius, domain);
+    return;
+  }
+  num(b, "particleMass", f, { gt: 0 });
+  const spacing = num(b, "spacing", f, { gt: 0 });
+  if (kind === "cloth") validateCloth(b, f, { spacing, radius, domain });
+  else validateFluid(b, f, { spacing, domain });
+}
+
+/**
+ * Validates a cloth body's fields: its grid, stiffnesses and pinning, the sheet inside the domain,
+ * and a spacing at which neighbouring particles do not overlap.
+ */
+function validateCloth(
+  b: Obj,
+  f: string,
+  { spacing, radius, domain }: { spacing: number; radius: number; domain: Domain },
+): void {
+  const origin = vec(b, "origin", f);
+  const rows = num(b, "rows", f, { min: 2, int: true });
+  const cols = num(b, "cols", f, { min: 2, int: true });
+  for (const k of ["stretch", "shear", "bend", "damping"]) num(b, k, f, { min: 0 });
+  num(b, "stretch", f, { gt: 0 });
+  str(b, "pinned", f, ["none", "corners", "edges"]);
+  inside(origin, domain, `${f}.origin`);
+  inside(
+    [origin[0] + (cols - 1) * spacing, origin[1], origin[2] + (rows - 1) * spacing],
+    domain,
+    `${f}.rows/cols`,
+  );
+  if (spacing < 2 * radius * (1 - 1e-9)) {
+    throw new SceneError(
+      `${f}.spacing`,
+      `${spacing} is below 2·radius = ${2 * radius}: neighbouring cloth particles would overlap`,
+    );
+  }
+}
+
+/**
+ * Validates a fluid body's fields: its shape (a cylinder holding a lattice sample, or a box)
+ * inside the domain, its jitter and its velocity.
+ */
+function validateFluid(
+  b: Obj,
+  f: string,
+  { spacing, domain }: { spacing: number; domain: Domain },
+): void {
+  const shape = obj(b.shape, `${f}.shape`);
+  const type = str(shape, "type", `${f}.shape`, ["cylinder", "box"]);
+  onlyKeys(shape, type === "box" ? ["type", ...KEYS.box] : KEYS.cylinder, `${f}.shape`);
+  if (type === "cylinder") {
+    const base = vec(shape, "base", `${f}.shape`);
+    const r = num(shape, "radius", `${f}.shape`, { gt: 0 });
+    const h = num(shape, "height", `${f}.shape`, { gt: 0 });
+    inside(base, domain, `${f}.shape.base`);
+    inside([base[0] + r, base[1] + h, base[2] + r], domain, `${f}.shape`);
+    inside([base[0] - r, base[1], base[2] - r], domain, `${f}.shape`);
+    if (r < spacing / 2) {
+      throw new SceneError(
+        `${f}.shape.radius`,
+        `${r} holds no lattice sample at spacing ${spacing}`,
+      );
+    }
+  } else {
+    const mn = vec(shape, "min", `${f}.shape`);
+    const mx = vec(shape, "max", `${f}.shape`);
+    for (let k = 0; k < 3; k++) {
+      if (!(mx[k] > mn[k])) {
+        throw new SceneError(`${f}.shape.max`, "must exceed shape.min on every axis");
       }
     }
-    if (kind === "solid") {
-      validateSolid(b, f, radius, { min: dmin, max: dmax });
-      return;
-    }
-    num(b, "particleMass", f, { gt: 0 });
-    const spacing = num(b, "spacing", f, { gt: 0 });
-    if (kind === "cloth") {
-      const origin = vec(b, "origin", f);
-      const rows = num(b, "rows", f, { min: 2, int: true });
-      const cols = num(b, "cols", f, { min: 2, int: true });
-      for (const k of ["stretch", "shear", "bend", "damping"]) num(b, k, f, { min: 0 });
-      num(b, "stretch", f, { gt: 0 });
-      str(b, "pinned", f, ["none", "corners", "edges"]);
-      inside(origin, { min: dmin, max: dmax }, `${f}.origin`);
-      inside([origin[0] + (cols - 1) * spacing, origin[1], origin[2] + (rows - 1) * spacing], {
-        min: dmin,
-        max: dmax,
-      }, `${f}.rows/cols`);
-      if (spacing < 2 * radius * (1 - 1e-9)) {
-        throw new SceneError(
-          `${f}.spacing`,
-          `${spacing} is below 2·radius = ${
-            2 * radius
-          }: neighbouring cloth particles would overlap`,
-        );
-      }
-    } else {
-      const shape = obj(b.shape, `${f}.shape`);
-      const type = str(shape, "type", `${f}.shape`, ["cylinder", "box"]);
-      onlyKeys(shape, type === "box" ? ["type", ...KEYS.box] : KEYS.cylinder, `${f}.shape`);
-      if (type === "cylinder") {
-        const base = vec(shape, "base", `${f}.shape`);
-        const r = num(shape, "radius", `${f}.shape`, { gt: 0 });
-        const h = num(shape, "height", `${f}.shape`, { gt: 0 });
-        inside(base, { min: dmin, max: dmax }, `${f}.shape.base`);
-        inside([base[0] + r, base[1] + h, base[2] + r], { min: dmin, max: dmax }, `${f}.shape`);
-        inside([base[0] - r, base[1], base[2] - r], { min: dmin, max: dmax }, `${f}.shape`);
-        if (r < spacing / 2) {
-          throw new SceneError(
-            `${f}.shape.radius`,
-            `${r} holds no lattice sample at spacing ${spacing}`,
-          );
-        }
-      } else {
-        const mn = vec(shape, "min", `${f}.shape`);
-        const mx = vec(shape, "max", `${f}.shape`);
-        for (let k = 0; k < 3; k++) {
-          if (!(mx[k] > mn[k])) {
-            throw new SceneError(`${f}.shape.max`, "must exceed shape.min on every axis");
-          }
-        }
-        inside(mn, { min: dmin, max: dmax }, `${f}.shape.min`);
-        inside(mx, { min: dmin, max: dmax }, `${f}.shape.max`);
-      }
-      num(b, "jitter", f, { min: 0, max: 0.5 });
-      vec(b, "velocity", f);
-    }
-  });
+    inside(mn, domain, `${f}.shape.min`);
+    inside(mx, domain, `${f}.shape.max`);
+  }
+  num(b, "jitter", f, { min: 0, max: 0.5 });
+  vec(b, "velocity", f);
+}
+
+/**
+ * Validates the `systems` and `handlers` blocks: per id, numeric parameters (with
+ * `options.knownSystems`, the systems' schemas; with `options.knownHandlers`, known handler ids).
+ */
+function validateParamGroups(s: Obj, options: SceneValidationOptions): void {
   for (const key of ["systems", "handlers"] as const) {
     const group = obj(s[key], key);
     if (key === "systems" && options.knownSystems) {
@@ -689,7 +753,13 @@ export function validateScene(input: unknown, options: SceneValidationOptions = 
       }
     }
   }
-  if (s.damBreak !== undefined) validateDamBreak(s.damBreak, { min: dmin, max: dmax });
+}
+
+/**
+ * Validates `applicableHandlers`: a non-empty array of handler ids (known ones, with
+ * `options.knownHandlers`) or `*`.
+ */
+function validateApplicableHandlers(s: Obj, options: SceneValidationOptions): void {
   if (!Array.isArray(s.applicableHandlers) || s.applicableHandlers.length === 0) {
     throw new SceneError("applicableHandlers", "must be a non-empty array of handler ids");
   }
@@ -704,7 +774,6 @@ export function validateScene(input: unknown, options: SceneValidationOptions = 
       );
     }
   });
-  return s as unknown as Scene;
 }
 
 /** Whether handler `id` applies to `scene` (listed in `applicableHandlers`, or `*` is). */
