@@ -126,19 +126,24 @@ export class Coupling {
       });
     const force = ranges(this.#partForce, "part force");
     const vel = this.#velRanges = ranges(this.#partVel, "part velocity");
-    const scene = options.scene;
-    this.#params = device.createBuffer({
+    this.#params = this.#createParams(device, options.scene, reading);
+    this.#k = this.#createKernels(device, options.state.buffers, { force, vel });
+  }
+
+  /** Creates the uniform of the coupling's parameters (`COUPLING_PARAMS`) and writes it. */
+  #createParams(device: GPUDevice, scene: Scene, reading: number): GPUBuffer {
+    const params = device.createBuffer({
       label: "coupling params",
       size: COUPLING_PARAMS.size,
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
     device.queue.writeBuffer(
-      this.#params,
+      params,
       0,
       COUPLING_PARAMS.pack({
-        count: n,
-        systems: K,
-        stride: S,
+        count: this.#count,
+        systems: this.systems,
+        stride: this.stride,
         reading,
         dt: scene.dt,
         radius: scene.radius,
@@ -152,7 +157,18 @@ export class Coupling {
         pad4: 0,
       }),
     );
-    const b = options.state.buffers;
+    return params;
+  }
+
+  /**
+   * The pipelines of the gather (part masses, part forces) and the sync (velocities, positions),
+   * each bound to the state's buffers and the part buffers (`force`, `vel`: their binding ranges).
+   */
+  #createKernels(
+    device: GPUDevice,
+    b: ParticleState["buffers"],
+    { force, vel }: { force: SplitBinding; vel: SplitBinding },
+  ): Record<CouplingKernel, { kernel: Kernel; bind: GPUBindGroup }> {
     const R = "read-only-storage" as const;
     const W = "storage" as const;
     // each entry point binds only the buffers it uses (`[binding, kind, buffer]` of coupling.wgsl)
@@ -174,7 +190,7 @@ export class Coupling {
       for (const [n, , buffer] of bindings) buffers.set(n, buffer);
       return { kernel, bind: bindKernel(device, kernel, buffers) };
     };
-    this.#k = {
+    return {
       gatherMasses: mk("gather_masses", [
         [1, R, b.memberStart],
         [2, R, b.memberList],

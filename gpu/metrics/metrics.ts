@@ -204,6 +204,74 @@ export function floorOf(
   return [x[3 * best], x[3 * best + 1], x[3 * best + 2]];
 }
 
+/**
+ * The metrics' pipelines: the reduction (8 storage buffers, WebGPU's guaranteed limit per stage),
+ * then the counters (fragments, handler statistics) copied into the row by a pass of their own,
+ * and the per-particle pass.
+ */
+function metricsKernels(
+  device: GPUDevice,
+  constants: Record<string, number>,
+): { sample: Kernel; counter: Kernel; particle: Kernel } {
+  const sample = createKernel(device, {
+    label: "metrics sample_metrics",
+    code: METRICS_WGSL,
+    entryPoint: "sample_metrics",
+    bindings: [
+      "uniform",
+      ...Array(5).fill("read-only-storage"),
+      [8, "read-only-storage"],
+      "storage",
+      "read-only-storage",
+    ],
+    constants,
+  });
+  const counter = createKernel(device, {
+    label: "metrics counter_metrics",
+    code: METRICS_WGSL,
+    entryPoint: "counter_metrics",
+    bindings: ["uniform", "storage", "read-only-storage", "read-only-storage"],
+    constants,
+  });
+  const particle = createKernel(device, {
+    label: "metrics metrics_particle",
+    code: METRICS_WGSL,
+    entryPoint: "metrics_particle",
+    bindings: ["uniform", "read-only-storage", "storage", ...Array(4).fill("read-only-storage")],
+    constants,
+  });
+  return { sample, counter, particle };
+}
+
+/**
+ * The fragments counted among the breakable solids' particles (default every solid): their
+ * membership flags, and the fragment counter over them.
+ */
+function fragmentsOf(
+  device: GPUDevice,
+  options: MetricsOptions,
+): { member: GPUBuffer; fragments: Fragments } {
+  const b = options.buffers;
+  const fragmentBodies = options.fragmentBodies ?? options.solids;
+  const member = new Uint32Array(options.count);
+  for (const so of fragmentBodies) member.fill(1, so.start, so.start + so.count);
+  const memberBuffer = storageBuffer(device, {
+    label: "metrics fragment members",
+    size: 4 * options.count,
+    data: member,
+  });
+  const members = fragmentBodies.reduce((a, so) => a + so.count, 0);
+  const fragments = new Fragments(device, {
+    count: options.count,
+    bondStart: b.bondStart,
+    bondList: b.bondList,
+    member: memberBuffer,
+    label: "metrics fragments",
+    significantSize: Math.ceil(SIGNIFICANT_FRAGMENT_SHARE * members),
+  });
+  return { member: memberBuffer, fragments };
+}
+
 /** Samples metrics on the GPU; {@link Metrics.read} maps the samples once. */
 export class Metrics {
   readonly device: GPUDevice;
@@ -288,36 +356,10 @@ export class Metrics {
     this.device = device;
     this.capacity = options.capacity;
     this.#opts = options;
-    const constants = wgslConstants(options.handlerStats);
-    // the reduction (8 storage buffers, WebGPU's guaranteed limit per stage), then the counters
-    // (fragments, handler statistics) copied into the row by a pass of their own
-    this.#kernel = createKernel(device, {
-      label: "metrics sample_metrics",
-      code: METRICS_WGSL,
-      entryPoint: "sample_metrics",
-      bindings: [
-        "uniform",
-        ...Array(5).fill("read-only-storage"),
-        [8, "read-only-storage"],
-        "storage",
-        "read-only-storage",
-      ],
-      constants,
-    });
-    this.#counterKernel = createKernel(device, {
-      label: "metrics counter_metrics",
-      code: METRICS_WGSL,
-      entryPoint: "counter_metrics",
-      bindings: ["uniform", "storage", "read-only-storage", "read-only-storage"],
-      constants,
-    });
-    this.#particleKernel = createKernel(device, {
-      label: "metrics metrics_particle",
-      code: METRICS_WGSL,
-      entryPoint: "metrics_particle",
-      bindings: ["uniform", "read-only-storage", "storage", ...Array(4).fill("read-only-storage")],
-      constants,
-    });
+    const kernels = metricsKernels(device, wgslConstants(options.handlerStats));
+    this.#kernel = kernels.sample;
+    this.#counterKernel = kernels.counter;
+    this.#particleKernel = kernels.particle;
     this.#params = device.createBuffer({
       label: "metrics params",
       size: METRICS_PARAMS.size,
@@ -350,23 +392,9 @@ export class Metrics {
       this.#samples,
       this.#bondEnergy,
     ]);
-    const fragmentBodies = options.fragmentBodies ?? options.solids;
-    const member = new Uint32Array(options.count);
-    for (const so of fragmentBodies) member.fill(1, so.start, so.start + so.count);
-    this.#member = storageBuffer(device, {
-      label: "metrics fragment members",
-      size: 4 * options.count,
-      data: member,
-    });
-    const members = fragmentBodies.reduce((a, so) => a + so.count, 0);
-    this.#fragments = new Fragments(device, {
-      count: options.count,
-      bondStart: b.bondStart,
-      bondList: b.bondList,
-      member: this.#member,
-      label: "metrics fragments",
-      significantSize: Math.ceil(SIGNIFICANT_FRAGMENT_SHARE * members),
-    });
+    const { member, fragments } = fragmentsOf(device, options);
+    this.#member = member;
+    this.#fragments = fragments;
     if (!options.handlerStats) {
       this.#noStats = storageBuffer(device, { label: "metrics no handler statistics", size: 4 });
     }
@@ -376,6 +404,24 @@ export class Metrics {
       this.#fragments.result,
       options.handlerStats?.buffer ?? this.#noStats!,
     ]);
+    this.#createRegionMetrics(options);
+    this.#particleBind = bindKernel(device, this.#particleKernel, [
+      this.#params,
+      b.pos,
+      this.#bondEnergy,
+      b.bondStart,
+      b.bondList,
+      b.bondClass,
+      b.springClasses,
+    ]);
+  }
+
+  /**
+   * Creates the metrics of the scene's regions where it has them: the crossings of its sheets,
+   * the penetration between its solids (two or more), and its fluids' metrics.
+   */
+  #createRegionMetrics(options: MetricsOptions): void {
+    const device = this.device, b = options.buffers;
     this.#sheetCrossing = options.sheets.length
       ? new SheetCrossing(device, {
         count: options.count,
@@ -413,15 +459,6 @@ export class Metrics {
         ) as Record<typeof FLUID_FIELDS[number], number>,
       })
       : undefined;
-    this.#particleBind = bindKernel(device, this.#particleKernel, [
-      this.#params,
-      b.pos,
-      this.#bondEnergy,
-      b.bondStart,
-      b.bondList,
-      b.bondClass,
-      b.springClasses,
-    ]);
   }
 
   #encode(

@@ -62,6 +62,106 @@ export type StateBufferName =
   | "fluidPressure"
   | "syncEnergy";
 
+/** The state's pipelines, each with its bind group. */
+type StateKernels = Record<
+  "identityMap" | "identityValues" | "velocities" | "writeBack",
+  { kernel: Kernel; bind: GPUBindGroup }
+>;
+
+/**
+ * The per-particle arrays of a particle set as the GPU holds them: positions (w: radius) and
+ * velocities as vec4, each particle's system (by its body) and pinning, and its kind bits.
+ */
+function particleArrays(p: ParticleSet, systemOf: readonly number[]): {
+  pos: Float32Array;
+  vel: Float32Array;
+  kind: Uint32Array;
+  system: Uint32Array;
+  pinned: Uint32Array;
+} {
+  const n = p.count;
+  const pos = new Float32Array(4 * n);
+  const vel = new Float32Array(4 * n);
+  const kind = new Uint32Array(n);
+  const system = new Uint32Array(n);
+  const pinned = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    for (let a = 0; a < 3; a++) {
+      pos[4 * i + a] = p.x[3 * i + a];
+      vel[4 * i + a] = p.v[3 * i + a];
+    }
+    pos[4 * i + 3] = p.radius[i];
+    const b = p.body[i];
+    system[i] = systemOf[b];
+    pinned[i] = p.pinned[i];
+    kind[i] = (p.bodies[b].kind === "cloth" ? KIND_BITS.sheet : 0) |
+      (p.bodies[b].kind === "fluid" ? KIND_BITS.fluid : 0) | (pinned[i] ? KIND_BITS.pinned : 0);
+  }
+  return { pos, vel, kind, system, pinned };
+}
+
+/**
+ * Creates the state's buffers (see {@link ParticleState}) from the particles, their systems and
+ * the bodies' self-collision, the bonded partners among them.
+ */
+function createStateBuffers(
+  device: GPUDevice,
+  options: {
+    particles: ParticleSet;
+    systemOf: readonly number[];
+    selfCollision: readonly boolean[];
+  },
+): Record<StateBufferName, GPUBuffer> {
+  const p = options.particles;
+  const n = p.count;
+  const { pos, vel, kind, system, pinned } = particleArrays(p, options.systemOf);
+  // bonded partners (springs are never collisions, §5.1): each bond once, under its lower index,
+  // partners ascending (4 bytes per bond: Table I's solids fit one binding)
+  const bonds = packSprings(p.springs, {
+    particleCount: n,
+    ends: "lower",
+    name: "particles.springs",
+  });
+  const bondList = new Uint32Array(Math.max(1, bonds.words.length));
+  const bondClass = new Uint32Array(Math.max(1, bonds.words.length));
+  bonds.words.forEach((w, e) => {
+    bondList[e] = springPartner(w, bonds.partnerBits);
+    bondClass[e] = springClass(w, bonds.partnerBits);
+  });
+  const b = {} as Record<StateBufferName, GPUBuffer>;
+  const B = (
+    label: StateBufferName,
+    bytes: number,
+    data?: ArrayBufferView,
+  ) => (b[label] = storageBuffer(device, { label, size: bytes, data }));
+  B("pos", 16 * n, pos);
+  B("vel", 16 * n, vel);
+  B("rest", 16 * n, pos);
+  B("mass", 4 * n, Float32Array.from(p.mass));
+  B("body", 4 * n, p.body);
+  B("system", 4 * n, system);
+  B("kind", 4 * n, kind);
+  B("pinned", 4 * n, pinned);
+  B(
+    "selfCollision",
+    4 * options.selfCollision.length,
+    Uint32Array.from(options.selfCollision, Number),
+  );
+  B("bondStart", 4 * (n + 1), bonds.start);
+  B("bondList", bondList.byteLength, bondList);
+  B("bondClass", bondClass.byteLength, bondClass);
+  B("springClasses", bonds.classes.byteLength, bonds.classes);
+  for (const name of ["dof", "memberList", "dofM", "syncEnergy", "boundaryDensity"] as const) {
+    B(name, 4 * n);
+  }
+  B("fluidPressure", 8 * n);
+  B("memberStart", 4 * (n + 1));
+  for (const name of ["offset", "dofX", "dofV", "velOut", "velTmp", "handlerForce"] as const) {
+    B(name, 16 * n);
+  }
+  return b;
+}
+
 /**
  * The shared GPU buffers of one scene, built from its {@link ParticleSet}. Buffers (N particles,
  * all `storage`, labelled by name):
@@ -92,10 +192,7 @@ export class ParticleState {
   readonly buffers: Readonly<Record<StateBufferName, GPUBuffer>>;
   readonly #device: GPUDevice;
   readonly #params: GPUBuffer;
-  readonly #k: Record<
-    "identityMap" | "identityValues" | "velocities" | "writeBack",
-    { kernel: Kernel; bind: GPUBindGroup }
-  >;
+  readonly #k: StateKernels;
 
   /**
    * @param device the GPU device
@@ -111,77 +208,23 @@ export class ParticleState {
     },
   ) {
     this.#device = device;
-    const p = options.particles;
-    const n = this.count = p.count;
-    const pos = new Float32Array(4 * n);
-    const vel = new Float32Array(4 * n);
-    const kind = new Uint32Array(n);
-    const system = new Uint32Array(n);
-    const pinned = new Uint32Array(n);
-    for (let i = 0; i < n; i++) {
-      for (let a = 0; a < 3; a++) {
-        pos[4 * i + a] = p.x[3 * i + a];
-        vel[4 * i + a] = p.v[3 * i + a];
-      }
-      pos[4 * i + 3] = p.radius[i];
-      const b = p.body[i];
-      system[i] = options.systemOf[b];
-      pinned[i] = p.pinned[i];
-      kind[i] = (p.bodies[b].kind === "cloth" ? KIND_BITS.sheet : 0) |
-        (p.bodies[b].kind === "fluid" ? KIND_BITS.fluid : 0) | (pinned[i] ? KIND_BITS.pinned : 0);
-    }
-    // bonded partners (springs are never collisions, §5.1): each bond once, under its lower index,
-    // partners ascending (4 bytes per bond: Table I's solids fit one binding)
-    const bonds = packSprings(p.springs, {
-      particleCount: n,
-      ends: "lower",
-      name: "particles.springs",
-    });
-    const bondList = new Uint32Array(Math.max(1, bonds.words.length));
-    const bondClass = new Uint32Array(Math.max(1, bonds.words.length));
-    bonds.words.forEach((w, e) => {
-      bondList[e] = springPartner(w, bonds.partnerBits);
-      bondClass[e] = springClass(w, bonds.partnerBits);
-    });
-    const b = {} as Record<StateBufferName, GPUBuffer>;
-    const B = (
-      label: StateBufferName,
-      bytes: number,
-      data?: ArrayBufferView,
-    ) => (b[label] = storageBuffer(device, { label, size: bytes, data }));
-    B("pos", 16 * n, pos);
-    B("vel", 16 * n, vel);
-    B("rest", 16 * n, pos);
-    B("mass", 4 * n, Float32Array.from(p.mass));
-    B("body", 4 * n, p.body);
-    B("system", 4 * n, system);
-    B("kind", 4 * n, kind);
-    B("pinned", 4 * n, pinned);
-    B(
-      "selfCollision",
-      4 * options.selfCollision.length,
-      Uint32Array.from(options.selfCollision, Number),
-    );
-    B("bondStart", 4 * (n + 1), bonds.start);
-    B("bondList", bondList.byteLength, bondList);
-    B("bondClass", bondClass.byteLength, bondClass);
-    B("springClasses", bonds.classes.byteLength, bonds.classes);
-    for (const name of ["dof", "memberList", "dofM", "syncEnergy", "boundaryDensity"] as const) {
-      B(name, 4 * n);
-    }
-    B("fluidPressure", 8 * n);
-    B("memberStart", 4 * (n + 1));
-    for (const name of ["offset", "dofX", "dofV", "velOut", "velTmp", "handlerForce"] as const) {
-      B(name, 16 * n);
-    }
-    this.buffers = b;
-
+    const n = this.count = options.particles.count;
+    this.buffers = createStateBuffers(device, options);
     this.#params = device.createBuffer({
       label: "particle state params",
       size: 16,
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
     device.queue.writeBuffer(this.#params, 0, STATE_PARAMS.pack({ count: n }));
+    this.#k = this.#createKernels(this.buffers);
+  }
+
+  /**
+   * The pipelines of the DOF map's identity, the DOF velocities and the write-back, each bound to
+   * the state's buffers.
+   */
+  #createKernels(b: Readonly<Record<StateBufferName, GPUBuffer>>): StateKernels {
+    const device = this.#device;
     const R = "read-only-storage" as const;
     const W = "storage" as const;
     // each entry point binds only the buffers it uses (`[binding, kind, buffer]`, binding 0 the
@@ -199,7 +242,7 @@ export class ParticleState {
     };
     const dense = (kinds: (typeof R | typeof W)[], buffers: GPUBuffer[]) =>
       kinds.map((kind, k): [number, typeof R | typeof W, GPUBuffer] => [k + 1, kind, buffers[k]]);
-    this.#k = {
+    return {
       // the identity DOF map as two dispatches (4 and 6 storage buffers, not 10 in one)
       identityMap: mk("identity_dof_map", [
         [4, W, b.dof],

@@ -348,6 +348,31 @@ export function groupingDispatches(plan: readonly GroupingStep[], scanDispatches
   );
 }
 
+/** Options of {@link GroupingKernels}. */
+export interface GroupingKernelsOptions {
+  count: number;
+  maxPerParticle: number;
+  buffers: GroupingBuffers;
+  maxRounds?: number;
+  workgroupSize?: number;
+  /** Most active particles whose rounds run in one workgroup (default {@link defaultLocalLimit}). */
+  localLimit?: number;
+  /**
+   * Loop iterations an invocation of the workgroup may spend before it hands the rounds over
+   * (default `LOCAL_BUDGET`, 60,000, under llvmpipe's 65,535; smaller in tests).
+   */
+  localBudget?: number;
+  /** Whether the whole grouping runs in one workgroup (default: when N ≤ SMALL_LIMIT). */
+  small?: boolean;
+  /** The grouping (default `compact`): `index-order` is the paper's pass, exact. */
+  method?: GroupingMethod;
+  /**
+   * Loop iterations of the index-order pass per component (default: `LOCAL_BUDGET` on a
+   * fallback adapter, unlimited on a GPU; smaller in tests).
+   */
+  floodBudget?: number;
+}
+
 /** Pipelines, scratch and bind groups of the grouping for one set of engine buffers. */
 export class GroupingKernels {
   readonly device: GPUDevice;
@@ -379,32 +404,7 @@ export class GroupingKernels {
    * @param device the GPU device
    * @param options.count particles N; options.maxPerParticle K of the pair lists
    */
-  constructor(
-    device: GPUDevice,
-    options: {
-      count: number;
-      maxPerParticle: number;
-      buffers: GroupingBuffers;
-      maxRounds?: number;
-      workgroupSize?: number;
-      /** Most active particles whose rounds run in one workgroup (default {@link defaultLocalLimit}). */
-      localLimit?: number;
-      /**
-       * Loop iterations an invocation of the workgroup may spend before it hands the rounds over
-       * (default `LOCAL_BUDGET`, 60,000, under llvmpipe's 65,535; smaller in tests).
-       */
-      localBudget?: number;
-      /** Whether the whole grouping runs in one workgroup (default: when N ≤ SMALL_LIMIT). */
-      small?: boolean;
-      /** The grouping (default `compact`): `index-order` is the paper's pass, exact. */
-      method?: GroupingMethod;
-      /**
-       * Loop iterations of the index-order pass per component (default: `LOCAL_BUDGET` on a
-       * fallback adapter, unlimited on a GPU; smaller in tests).
-       */
-      floodBudget?: number;
-    },
-  ) {
+  constructor(device: GPUDevice, options: GroupingKernelsOptions) {
     const n = this.count = options.count;
     this.device = device;
     this.method = options.method ?? "compact";
@@ -433,62 +433,18 @@ export class GroupingKernels {
       );
     }
     const maxPerParticle = options.maxPerParticle;
-    const buffer = (label: string, size: number, usage: number) => {
-      const b = device.createBuffer({ label, size: Math.max(16, size), usage });
-      this.#own.push(b);
-      return b;
-    };
-    const S = GPUBufferUsage.STORAGE;
-    const params = (stage: number) =>
-      buffer(
-        `grouping params stage ${stage}`,
-        Math.ceil(GROUPING_PARAMS.size / 16) * 16,
-        GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-      );
-    this.#params = [params(1), params(2)];
-    const indirect = (name: string) =>
-      buffer(`grouping round args ${name}`, 12, S | GPUBufferUsage.INDIRECT);
-    this.#args = [indirect("A"), indirect("B")];
-    const workA = buffer("grouping work A (size, limit, proposals, control)", 4 * workAWords(n), S);
-    const workB = buffer(
-      "grouping work B (active flags, merges, cursors, members, active list)",
-      4 * workBWords(n),
-      S,
-    );
-    // the active flags are work B's first N + 1 words
+    const work = this.#createBuffers(maxPerParticle);
+    this.#params = work.params;
+    this.#args = work.args;
     const b = options.buffers;
-    // index order: pair slot -> next slot of the same particle's list of lower partners
-    const links = this.method === "index-order"
-      ? buffer("grouping index-order lower-partner links", 4 * n * options.maxPerParticle, S)
-      : undefined;
     this.#scan = new PrefixScan(device, {
       label: "grouping member starts",
       data: b.memberStart,
       n: n + 1,
       maxLevels: 2,
     });
-    const constants = {
-      WG: this.workgroupSize,
-      ROUND_SALT,
-      MAX_ROUNDS: this.maxRounds,
-      LOCAL_LIMIT: this.localLimit,
-      LOCAL_BUDGET: budget,
-      IO_BUDGET: options.floodBudget ?? (onFallbackAdapter(device) ? LOCAL_BUDGET : UNCAPPED),
-      ...MERGE_SPLIT_STATS.constantsFor(GROUPING_WGSL),
-    };
     const names = methodKernels(this.method);
-    this.#k = Object.fromEntries(
-      names.map((name) => [
-        name,
-        createKernel(device, {
-          label: `merge-split grouping ${ENTRY[name]}`,
-          code: GROUPING_WGSL,
-          entryPoint: ENTRY[name],
-          bindings: layoutOf(ENTRY[name]),
-          constants,
-        }),
-      ]),
-    ) as Record<Name, Kernel>;
+    this.#k = this.#createKernels(names, { budget, floodBudget: options.floodBudget });
     // one map of every buffer by binding serves all the entry points (each binds what it uses)
     const resources = (s: 0 | 1, a: 0 | 1) =>
       new Map<number, GPUBuffer>([
@@ -498,13 +454,13 @@ export class GroupingKernels {
         [B.markedCount, b.markedCount],
         [B.marked, b.marked],
         [B.dof, b.dof],
-        [B.workA, workA],
-        [B.workB, workB],
+        [B.workA, work.workA],
+        [B.workB, work.workB],
         [B.memberStart, b.memberStart],
         [B.memberList, b.memberList],
         [B.stats, b.stats],
         [B.nextArgs, this.#args[a]],
-        ...(links ? [[B.links, links] as [number, GPUBuffer]] : []),
+        ...(work.links ? [[B.links, work.links] as [number, GPUBuffer]] : []),
       ]);
     const stage = (s: 0 | 1) =>
       Object.fromEntries(
@@ -524,6 +480,77 @@ export class GroupingKernels {
       this.#gate = [[gate(0, 0), gate(0, 1)], [gate(1, 0), gate(1, 1)]];
     }
     this.#maxPerParticle = maxPerParticle;
+  }
+
+  /**
+   * Creates the grouping's own buffers: each stage's parameters, the rounds' two indirect
+   * arguments, the two work arrays, and (index order) the lower-partner links.
+   */
+  #createBuffers(maxPerParticle: number): {
+    params: [GPUBuffer, GPUBuffer];
+    args: [GPUBuffer, GPUBuffer];
+    workA: GPUBuffer;
+    workB: GPUBuffer;
+    links: GPUBuffer | undefined;
+  } {
+    const n = this.count;
+    const buffer = (label: string, size: number, usage: number) => {
+      const b = this.device.createBuffer({ label, size: Math.max(16, size), usage });
+      this.#own.push(b);
+      return b;
+    };
+    const S = GPUBufferUsage.STORAGE;
+    const params = (stage: number) =>
+      buffer(
+        `grouping params stage ${stage}`,
+        Math.ceil(GROUPING_PARAMS.size / 16) * 16,
+        GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+      );
+    const stageParams: [GPUBuffer, GPUBuffer] = [params(1), params(2)];
+    const indirect = (name: string) =>
+      buffer(`grouping round args ${name}`, 12, S | GPUBufferUsage.INDIRECT);
+    const args: [GPUBuffer, GPUBuffer] = [indirect("A"), indirect("B")];
+    const workA = buffer("grouping work A (size, limit, proposals, control)", 4 * workAWords(n), S);
+    const workB = buffer(
+      "grouping work B (active flags, merges, cursors, members, active list)",
+      4 * workBWords(n),
+      S,
+    );
+    // the active flags are work B's first N + 1 words
+    // index order: pair slot -> next slot of the same particle's list of lower partners
+    const links = this.method === "index-order"
+      ? buffer("grouping index-order lower-partner links", 4 * n * maxPerParticle, S)
+      : undefined;
+    return { params: stageParams, args, workA, workB, links };
+  }
+
+  /** Creates the pipelines of the method's entry points, with the rounds' loop budgets. */
+  #createKernels(
+    names: readonly Name[],
+    { budget, floodBudget }: { budget: number; floodBudget: number | undefined },
+  ): Record<Name, Kernel> {
+    const device = this.device;
+    const constants = {
+      WG: this.workgroupSize,
+      ROUND_SALT,
+      MAX_ROUNDS: this.maxRounds,
+      LOCAL_LIMIT: this.localLimit,
+      LOCAL_BUDGET: budget,
+      IO_BUDGET: floodBudget ?? (onFallbackAdapter(device) ? LOCAL_BUDGET : UNCAPPED),
+      ...MERGE_SPLIT_STATS.constantsFor(GROUPING_WGSL),
+    };
+    return Object.fromEntries(
+      names.map((name) => [
+        name,
+        createKernel(device, {
+          label: `merge-split grouping ${ENTRY[name]}`,
+          code: GROUPING_WGSL,
+          entryPoint: ENTRY[name],
+          bindings: layoutOf(ENTRY[name]),
+          constants,
+        }),
+      ]),
+    ) as Record<Name, Kernel>;
   }
 
   #maxPerParticle: number;

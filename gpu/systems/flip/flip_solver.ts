@@ -265,6 +265,60 @@ export interface FlipBindings {
   readonly groups: Readonly<Record<FlipKernel, readonly GPUBindGroup[]>>;
 }
 
+/**
+ * Checks a {@link FlipSolver}'s options (the particle count, the neighbour grid's cell against dx,
+ * the PIC/FLIP blend, the separation, the volume correction and its rest density, the CG stop)
+ * and returns the values the solver keeps; throws a `RangeError` naming the first bad one.
+ */
+function checkFlipOptions(options: FlipSolverOptions): {
+  n: number;
+  flipRatio: number;
+  volumeCorrection: number;
+  tolerance: number;
+  maxIterations: number;
+} {
+  const n = options.particleCount;
+  if (!Number.isInteger(n) || n < 1) {
+    throw new RangeError(`FlipSolver: options.particleCount must be an integer >= 1, got ${n}`);
+  }
+  const nb = options.neighborGrid;
+  if (!(nb.cellSize >= options.dx)) {
+    throw new RangeError(
+      `FlipSolver: the neighbour grid's cell (${nb.cellSize} m) must be at least options.dx ` +
+        `(${options.dx} m): give the system neighborRadius = dx`,
+    );
+  }
+  const flipRatio = options.flipRatio ?? 0.97;
+  if (!(flipRatio >= 0 && flipRatio <= 1)) {
+    throw new RangeError(`FlipSolver: options.flipRatio must be in [0, 1], got ${flipRatio}`);
+  }
+  const sep = options.separation;
+  if (sep && !(sep.distance > 0 && sep.distance <= options.dx && sep.strength >= 0)) {
+    throw new RangeError(
+      `FlipSolver: options.separation needs 0 < distance ≤ dx and strength ≥ 0, got ` +
+        `${JSON.stringify(sep)}`,
+    );
+  }
+  const volumeCorrection = options.volumeCorrection ?? 0;
+  if (!(volumeCorrection >= 0 && volumeCorrection <= 1)) {
+    throw new RangeError(
+      `FlipSolver: options.volumeCorrection must be in [0, 1], got ${volumeCorrection}`,
+    );
+  }
+  if (!((options.rho0 ?? 1000) > 0)) {
+    throw new RangeError(`FlipSolver: options.rho0 must be > 0, got ${options.rho0}`);
+  }
+  const tolerance = options.tolerance ?? 1e-4;
+  if (!(tolerance >= 0) || !Number.isFinite(tolerance)) {
+    throw new RangeError(`FlipSolver: options.tolerance must be finite and >= 0`);
+  }
+  const maxIterations = options.maxIterations ?? 100;
+  if (!Number.isInteger(maxIterations) || maxIterations < 0) {
+    throw new RangeError(`FlipSolver: options.maxIterations must be an integer >= 0`);
+  }
+  return { n, flipRatio, volumeCorrection, tolerance, maxIterations };
+}
+
 /** The FLIP step of one system (see the module doc). */
 export class FlipSolver {
   /** The MAC grid. */
@@ -295,53 +349,18 @@ export class FlipSolver {
 
   /** Builds the grid buffers and the pipelines; throws a `RangeError` naming a bad option. */
   constructor(device: GPUDevice, options: FlipSolverOptions) {
-    const n = this.#n = options.particleCount;
-    if (!Number.isInteger(n) || n < 1) {
-      throw new RangeError(`FlipSolver: options.particleCount must be an integer >= 1, got ${n}`);
-    }
-    const nb = options.neighborGrid;
-    if (!(nb.cellSize >= options.dx)) {
-      throw new RangeError(
-        `FlipSolver: the neighbour grid's cell (${nb.cellSize} m) must be at least options.dx ` +
-          `(${options.dx} m): give the system neighborRadius = dx`,
-      );
-    }
-    const flipRatio = options.flipRatio ?? 0.97;
-    if (!(flipRatio >= 0 && flipRatio <= 1)) {
-      throw new RangeError(`FlipSolver: options.flipRatio must be in [0, 1], got ${flipRatio}`);
-    }
-    const sep = options.separation;
-    if (sep && !(sep.distance > 0 && sep.distance <= options.dx && sep.strength >= 0)) {
-      throw new RangeError(
-        `FlipSolver: options.separation needs 0 < distance ≤ dx and strength ≥ 0, got ` +
-          `${JSON.stringify(sep)}`,
-      );
-    }
-    this.#separation = (sep?.strength ?? 0) > 0;
-    const volumeCorrection = options.volumeCorrection ?? 0;
-    if (!(volumeCorrection >= 0 && volumeCorrection <= 1)) {
-      throw new RangeError(
-        `FlipSolver: options.volumeCorrection must be in [0, 1], got ${volumeCorrection}`,
-      );
-    }
-    if (!((options.rho0 ?? 1000) > 0)) {
-      throw new RangeError(`FlipSolver: options.rho0 must be > 0, got ${options.rho0}`);
-    }
-    this.tolerance = options.tolerance ?? 1e-4;
-    if (!(this.tolerance >= 0) || !Number.isFinite(this.tolerance)) {
-      throw new RangeError(`FlipSolver: options.tolerance must be finite and >= 0`);
-    }
-    this.maxIterations = options.maxIterations ?? 100;
-    if (!Number.isInteger(this.maxIterations) || this.maxIterations < 0) {
-      throw new RangeError(`FlipSolver: options.maxIterations must be an integer >= 0`);
-    }
+    const checked = checkFlipOptions(options);
+    this.#n = checked.n;
+    this.#separation = (options.separation?.strength ?? 0) > 0;
+    this.tolerance = checked.tolerance;
+    this.maxIterations = checked.maxIterations;
     this.#device = device;
     const label = this.#label = options.label ?? "flip";
     const grid = this.grid = flipGrid(options.domain.min, options.domain.max, options.dx);
     const [nx, ny, nz] = grid.dims;
     const cells = this.cells = nx * ny * nz;
     const fu = (nx + 1) * ny * nz, fv = nx * (ny + 1) * nz, fw = nx * ny * (nz + 1);
-    const faces = this.faces = fu + fv + fw;
+    this.faces = fu + fv + fw;
     this.axisFaces = [fu, fv, fw];
     const slots = this.slots = Math.ceil(cells / 4);
     if (Math.ceil(slots / WG) > 65535) {
@@ -349,13 +368,6 @@ export class FlipSolver {
         `FlipSolver: ${cells} cells need more than 65535 workgroups of CG slots; use a larger dx`,
       );
     }
-
-    const buffer = (name: string, size: number, usage: number, data?: ArrayBufferView) => {
-      const b = storageBuffer(device, { label: `${label} ${name}`, size, data, usage });
-      this.#owned.push(b);
-      return b;
-    };
-    const ST = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
     // the scalars, two partial sums per workgroup of the CG kernels, then solve_local's slot terms
     // (two ranges, padded to whole workgroups); an iteration of it costs each invocation the same
     // loop iterations whatever the data (flip.wgsl solve_local)
@@ -372,9 +384,42 @@ export class FlipSolver {
       residualNorm: true,
       local: this.localIterations > 0,
     };
+    const built = this.#createBuffers(layout);
+    this.#faceArrays = built.faceArrays;
+    this.#args = built.args;
+    this.#internal = built.internal;
+    this.#params = this.#createParams(options, { ...checked, argCount: built.argCount });
+    const kernels = this.#kernels = this.#createKernels(layout);
+    this.#paramsGroup = bindKernel(device, kernels.gate[0], [this.#params], {
+      group: 1,
+      label: `${label} params bind group`,
+    });
+  }
+
+  /** Creates a buffer the solver owns (destroyed with it), filled with `data` where given. */
+  #buffer(name: string, size: number, usage: number, data?: ArrayBufferView): GPUBuffer {
+    const b = storageBuffer(this.#device, { label: `${this.#label} ${name}`, size, data, usage });
+    this.#owned.push(b);
+    return b;
+  }
+
+  /**
+   * Creates the grid's buffers (the CG state and vectors, the face arrays, the indirect arguments,
+   * the cells' and particles' scratch) and returns the internal ones by binding, the face arrays,
+   * and the indirect arguments with their count.
+   */
+  #createBuffers(layout: CgLayout): {
+    faceArrays: Map<number, readonly GPUBuffer[]>;
+    args: GPUBuffer;
+    internal: Map<number, GPUBuffer>;
+    argCount: number;
+  } {
+    const buffer = this.#buffer.bind(this);
+    const n = this.#n, cells = this.cells, slots = this.slots;
+    const ST = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
     const state = buffer("cg state", 4 * cgStateFloats(layout), ST);
     const vec = (name: string) => buffer(name, 16 * slots, ST);
-    this.#faceArrays = new Map(
+    const faceArrays = new Map(
       [...FACE_ARRAYS].map(([b, name]) => [
         b,
         AXES.map((axis, a) => buffer(`${name} ${axis}`, 4 * this.axisFaces[a], ST)),
@@ -383,8 +428,8 @@ export class FlipSolver {
     const counts = [Math.ceil(slots / WG), 1];
     const full = new Uint32Array(counts.flatMap((c) => [c, 1, 1]));
     const argsFull = buffer("indirect args (full)", full.byteLength, ST, full);
-    this.#args = buffer("indirect args", full.byteLength, ST | GPUBufferUsage.INDIRECT);
-    this.#internal = new Map<number, GPUBuffer>([
+    const args = buffer("indirect args", full.byteLength, ST | GPUBufferUsage.INDIRECT);
+    const internal = new Map<number, GPUBuffer>([
       [8, buffer("cell types", 4 * cells, ST)],
       [13, buffer("cell right-hand sides", 4 * cells, ST)],
       [14, buffer("cell open sides", 4 * cells, ST)],
@@ -396,34 +441,49 @@ export class FlipSolver {
       [16, vec("inverse diagonal")],
       [17, state],
       [18, argsFull],
-      [19, this.#args],
+      [19, args],
       [25, buffer("particle velocities", 16 * n, ST)],
       [30, buffer("particle DOF velocities", 16 * n, ST)],
       [29, buffer("cell masses", 4 * cells, ST)],
     ]);
+    return { faceArrays, args, internal, argCount: full.length };
+  }
 
-    this.#params = buffer(
+  /** Creates the uniform of the step's parameters (`FLIP_PARAMS`) and writes it. */
+  #createParams(
+    options: FlipSolverOptions,
+    { flipRatio, volumeCorrection, argCount }: {
+      flipRatio: number;
+      volumeCorrection: number;
+      argCount: number;
+    },
+  ): GPUBuffer {
+    const { grid, cells, slots } = this;
+    const [nx, ny, nz] = grid.dims;
+    const [fu, fv, fw] = this.axisFaces;
+    const nb = options.neighborGrid;
+    const params = this.#buffer(
       "params",
       FLIP_PARAMS.size,
       GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     );
-    device.queue.writeBuffer(
-      this.#params,
+    this.#device.queue.writeBuffer(
+      params,
       0,
       FLIP_PARAMS.pack({
         gridMin: [...grid.min],
         dx: grid.dx,
         dims: [nx, ny, nz, cells],
-        faceCount: [fu, fv, fw, faces],
+        faceCount: [fu, fv, fw, this.faces],
         nbMin: [...nb.gridMin],
         nbCell: nb.cellSize,
-        nbDims: [...nb.dims, n],
+        nbDims: [...nb.dims, this.#n],
         gravity: [...options.gravity],
         dt: options.dt,
         flipRatio,
         tolerance2: this.tolerance ** 2,
         slots,
-        argCount: full.length,
+        argCount,
         occupiedAsSolid: options.occupied === "solid" ? 1 : 0,
         restMass: (options.rho0 ?? 1000) * grid.dx ** 3,
         volumeCorrection,
@@ -434,6 +494,12 @@ export class FlipSolver {
         pad2: 0,
       }),
     );
+    return params;
+  }
+
+  /** Creates the pipelines of the entry points this solver uses (one per axis where per axis). */
+  #createKernels(layout: CgLayout): Record<FlipKernel, Kernel[]> {
+    const device = this.#device, label = this.#label;
     const paramsLayout = createGroupLayout(device, `${label} params layout`, ["uniform"]);
     const kernels = {} as Record<FlipKernel, Kernel[]>;
     for (const kernel of this.#kernelNames()) {
@@ -457,11 +523,7 @@ export class FlipSolver {
         })
       );
     }
-    this.#kernels = kernels;
-    this.#paramsGroup = bindKernel(device, kernels.gate[0], [this.#params], {
-      group: 1,
-      label: `${label} params bind group`,
-    });
+    return kernels;
   }
 
   /** Bind groups of the scene's buffers (reuse them every step). */

@@ -361,20 +361,7 @@ export class ImplicitSprings {
 
   /** Builds the spring CSR, the scratch buffers and the pipelines (see {@link ImplicitSpringsOptions}). */
   constructor(device: GPUDevice, options: ImplicitSpringsOptions) {
-    if (!device) throw new TypeError("ImplicitSprings: device is required");
-    if (!options) throw new TypeError("ImplicitSprings: options are required");
-    const n = options.particleCount;
-    if (!Number.isInteger(n) || n < 1) {
-      throw new RangeError(
-        `ImplicitSprings: options.particleCount must be an integer >= 1, got ${n}`,
-      );
-    }
-    const wg = options.workgroupSize ?? 64;
-    if (!Number.isInteger(wg) || wg < 1 || wg > 256) {
-      throw new RangeError(
-        `ImplicitSprings: options.workgroupSize must be an integer in 1..256, got ${wg}`,
-      );
-    }
+    const { n, wg } = checkSizes(device, options);
     this.maxIterations = checkIterations(options.maxIterations ?? 100, "options.maxIterations");
     this.tolerance = checkTolerance(options.tolerance ?? 1e-5, "options.tolerance");
     this.drag = options.drag ?? 0;
@@ -395,56 +382,18 @@ export class ImplicitSprings {
     const springsName = "ImplicitSprings: options.springs";
     checkSpringEnds(options.springs, { particleCount: n, name: springsName });
     const springs = SpringTable.from(options.springs);
-    const clothFlags = new Uint32Array(n);
-    if (options.cloth) {
-      if (options.cloth.length !== n) {
-        throw new RangeError(
-          `ImplicitSprings: options.cloth has length ${options.cloth.length}, expected ${n}`,
-        );
-      }
-      for (let i = 0; i < n; i++) clothFlags[i] = options.cloth[i] ? 1 : 0;
-      for (let k = 0; k < springs.length; k++) {
-        const [i, j] = [springs.i[k], springs.j[k]];
-        if (!clothFlags[i] || !clothFlags[j]) {
-          throw new RangeError(
-            `ImplicitSprings: options.springs[${k}] joins ${i} and ${j}, but only particles ` +
-              "flagged in options.cloth belong to the system: flag both ends or drop the spring",
-          );
-        }
-      }
-    } else {
-      for (let k = 0; k < springs.length; k++) {
-        clothFlags[springs.i[k]] = clothFlags[springs.j[k]] = 1;
-      }
-    }
+    const clothFlags = clothFlagsOf(springs, options.cloth, n);
     const first = this.firstParticle = Math.max(0, clothFlags.indexOf(1));
     const slots = this.slotCount = Math.max(1, clothFlags.lastIndexOf(1) + 1 - first);
-    const stride = this.#stride = Math.ceil(slots / 16) * 16;
+    this.#stride = Math.ceil(slots / 16) * 16;
     // the springs by slot (4 bytes per entry)
     const packed = this.packed = packSprings(springs, {
       particleCount: slots,
       offset: first,
       name: springsName,
     });
-
-    const buffer = (name: string, size: number, usage: number, data?: ArrayBufferView) => {
-      const b = device.createBuffer({
-        label: `${label} ${name}`,
-        size: Math.max(16, Math.ceil(size / 4) * 4),
-        usage,
-        mappedAtCreation: data !== undefined,
-      });
-      if (data) {
-        new Uint8Array(b.getMappedRange()).set(
-          new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
-        );
-        b.unmap();
-      }
-      this.#owned.push(b);
-      return b;
-    };
     const S = GPUBufferUsage.STORAGE;
-    const words = buffer(
+    const words = this.#buffer(
       "spring words",
       Math.max(4, packed.words.byteLength),
       S | GPUBufferUsage.COPY_SRC,
@@ -453,7 +402,7 @@ export class ImplicitSprings {
     const split = this.#words = splitBinding(words, {
       device,
       elementBytes: 4,
-      dummy: buffer("spring words (second range unused)", 16, S),
+      dummy: this.#buffer("spring words (second range unused)", 16, S),
       limit: options.maxBindingSize,
       name: `${label} spring words`,
     });
@@ -476,25 +425,65 @@ export class ImplicitSprings {
       residualNorm: false,
       local: this.localIterations > 0,
     };
+    const built = this.#createBuffers({ layout, clothFlags, words, rowLength: options.rowLength });
+    this.#argCount = built.argCount;
+    this.#args = built.args;
+    this.#rowLength = options.rowLength;
+    this.#internal = built.internal;
+    this.#kernels = this.#createKernels({ layout, split, localBudget: options.localBudget });
+  }
+
+  /** Creates a buffer the solver owns (destroyed with it), filled with `data` where given. */
+  #buffer(name: string, size: number, usage: number, data?: ArrayBufferView): GPUBuffer {
+    const b = this.device.createBuffer({
+      label: `${this.label} ${name}`,
+      size: Math.max(16, Math.ceil(size / 4) * 4),
+      usage,
+      mappedAtCreation: data !== undefined,
+    });
+    if (data) {
+      new Uint8Array(b.getMappedRange()).set(
+        new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+      );
+      b.unmap();
+    }
+    this.#owned.push(b);
+    return b;
+  }
+
+  /**
+   * Creates the solver's buffers after the spring words (the CG state and vectors, the indirect
+   * arguments, the flags, CSR and warm start) and returns the internal ones by binding, with the
+   * indirect arguments and their count.
+   */
+  #createBuffers(
+    { layout, clothFlags, words, rowLength }: {
+      layout: CgLayout;
+      clothFlags: Uint32Array;
+      words: GPUBuffer;
+      rowLength: number | undefined;
+    },
+  ): { internal: Map<number, GPUBuffer>; args: GPUBuffer; argCount: number } {
+    const n = this.particleCount, slots = this.slotCount, packed = this.packed;
+    const buffer = this.#buffer.bind(this);
+    const S = GPUBufferUsage.STORAGE;
     const state = buffer("solver state", 4 * cgStateFloats(layout), S | GPUBufferUsage.COPY_SRC);
     const cg = Object.fromEntries(
       Object.keys(CG_BUFFERS).map((
         k,
-      ) => [k, buffer(`cg vectors ${k}`, 16 * REGIONS_PER_BUFFER * stride, S)]),
+      ) => [k, buffer(`cg vectors ${k}`, 16 * REGIONS_PER_BUFFER * this.#stride, S)]),
     ) as Record<keyof typeof CG_BUFFERS, GPUBuffer>;
     // per-slot kernels (2D past 65,535 workgroups), then the one-workgroup ones
     const full = new Uint32Array([
-      ...dispatchShape(chunks, options.rowLength),
+      ...dispatchShape(layout.chunks, rowLength),
       1,
       1,
       1,
       1,
     ]);
-    this.#argCount = full.length;
     const argsFull = buffer("indirect args (full)", full.byteLength, S, full);
-    this.#args = buffer("indirect args", full.byteLength, S | GPUBufferUsage.INDIRECT);
-    this.#rowLength = options.rowLength;
-    this.#internal = new Map<number, GPUBuffer>([
+    const args = buffer("indirect args", full.byteLength, S | GPUBufferUsage.INDIRECT);
+    const internal = new Map<number, GPUBuffer>([
       [9, buffer("cloth flags", 4 * n, S, clothFlags)],
       [10, buffer("no pins", 4 * n, S)],
       [11, buffer("slot owners and flags", 16 * slots, S)],
@@ -506,10 +495,22 @@ export class ImplicitSprings {
       [CG_BUFFERS.C, cg.C],
       [16, state],
       [17, argsFull],
-      [18, this.#args],
+      [18, args],
       [23, buffer("warm start", 16 * slots, S)],
       [24, buffer("per-stage iterations", 16, S | GPUBufferUsage.COPY_SRC)],
     ]);
+    return { internal, args, argCount: full.length };
+  }
+
+  /** Creates the pipelines of the entry points this solver uses, one params layout shared. */
+  #createKernels(
+    { layout, split, localBudget }: {
+      layout: CgLayout;
+      split: SplitBinding;
+      localBudget: number | undefined;
+    },
+  ): Record<ClothKernel, Kernel> {
+    const { device, label, packed } = this;
     const params = createGroupLayout(device, `${label} params bind group layout`, ["uniform"]);
     const kernels = {} as Record<ClothKernel, Kernel>;
     for (const kernel of this.#kernelNames()) {
@@ -525,13 +526,13 @@ export class ImplicitSprings {
           ...WGSL_CONSTANTS,
           ...springCsrConstants(packed),
           WORDS_CHUNK: split.firstLength,
-          WORKGROUP_SIZE: wg,
+          WORKGROUP_SIZE: this.workgroupSize,
           ...cgConstants(layout),
-          LOCAL_BUDGET: options.localBudget ?? LOCAL_BUDGET,
+          LOCAL_BUDGET: localBudget ?? LOCAL_BUDGET,
         },
       });
     }
-    this.#kernels = kernels;
+    return kernels;
   }
 
   /**
@@ -752,6 +753,65 @@ export class ImplicitSprings {
     for (const { buffer } of this.#params.values()) buffer.destroy();
     this.#params.clear();
   }
+}
+
+/**
+ * Checks the device and the options' particle count and workgroup size (the first checks of the
+ * constructor, in its order); returns the count N and the workgroup size.
+ */
+function checkSizes(
+  device: GPUDevice,
+  options: ImplicitSpringsOptions,
+): { n: number; wg: number } {
+  if (!device) throw new TypeError("ImplicitSprings: device is required");
+  if (!options) throw new TypeError("ImplicitSprings: options are required");
+  const n = options.particleCount;
+  if (!Number.isInteger(n) || n < 1) {
+    throw new RangeError(
+      `ImplicitSprings: options.particleCount must be an integer >= 1, got ${n}`,
+    );
+  }
+  const wg = options.workgroupSize ?? 64;
+  if (!Number.isInteger(wg) || wg < 1 || wg > 256) {
+    throw new RangeError(
+      `ImplicitSprings: options.workgroupSize must be an integer in 1..256, got ${wg}`,
+    );
+  }
+  return { n, wg };
+}
+
+/**
+ * The system's particles, one flag each (1: cloth): those of `cloth` where given (every spring
+ * must join two of them), else the springs' ends.
+ */
+function clothFlagsOf(
+  springs: SpringTable,
+  cloth: ImplicitSpringsOptions["cloth"],
+  n: number,
+): Uint32Array {
+  const clothFlags = new Uint32Array(n);
+  if (cloth) {
+    if (cloth.length !== n) {
+      throw new RangeError(
+        `ImplicitSprings: options.cloth has length ${cloth.length}, expected ${n}`,
+      );
+    }
+    for (let i = 0; i < n; i++) clothFlags[i] = cloth[i] ? 1 : 0;
+    for (let k = 0; k < springs.length; k++) {
+      const [i, j] = [springs.i[k], springs.j[k]];
+      if (!clothFlags[i] || !clothFlags[j]) {
+        throw new RangeError(
+          `ImplicitSprings: options.springs[${k}] joins ${i} and ${j}, but only particles ` +
+            "flagged in options.cloth belong to the system: flag both ends or drop the spring",
+        );
+      }
+    }
+  } else {
+    for (let k = 0; k < springs.length; k++) {
+      clothFlags[springs.i[k]] = clothFlags[springs.j[k]] = 1;
+    }
+  }
+  return clothFlags;
 }
 
 function checkIterations(v: number, name: string): number {
