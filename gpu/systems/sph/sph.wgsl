@@ -119,6 +119,82 @@ fn pressureOf(rho: f32) -> f32 {
   return max(params.stiffness * (s - 1.0), 0.0);
 }
 
+// The one SPH pair interaction, summed over the 27 cells around c: each fluid neighbour j at xm[s],
+// taken as itself (flip all false: select gives xj, bit for bit) or as its image across the walls
+// of the axes in flip (x ↦ mirror − x, free slip). The density term m_j (1 − r²/h²)³ (poly6 without
+// its constant; sph_density, sph_wall_density) and the force terms (sph_forces, sph_wall_forces),
+// each added to the sums so far (`start`), one term after the other, in the order of the loop.
+fn neighbourDensity(start: f32, xi: vec3f, c: vec3i, flip: vec3<bool>, mirror: vec3f) -> f32 {
+  var rho = start;
+  for (var row = 0u; row < 9u; row++) { // the 27 cells around c, z, y, x order
+    let span = gridNeighborRow(c, row, params.dims.xyz);
+    for (var s = span.x; s < span.y; s++) {
+      let xj = xm[s];
+      if (xj.w == 0.0) {
+        continue;
+      }
+      let d = xi - select(xj.xyz, mirror - xj.xyz, flip);
+      let r2 = dot(d, d);
+      if (r2 < params.h2) {
+        let q = 1.0 - r2 * params.invH * params.invH;
+        rho += xj.w * (q * q * q);
+      }
+    }
+  }
+  return rho;
+}
+
+// The pressure and viscosity sums of f_i (spikyGrad and viscLap applied by the caller): fp =
+// Σ_j m_j (P_i/ρ_i² + P_j/ρ_j²) q² d / r, fv = Σ_j m_j q (v_j − v_i) / ρ_j, with j's velocity's
+// flipped components negated; `own` (k, or none) is skipped (i's own image is a neighbour).
+struct PairSums {
+  fp: vec3f,
+  fv: vec3f,
+}
+
+fn neighbourForces(
+  start: PairSums,
+  xi: vec3f,
+  vi: vec3f,
+  ai: vec2f,
+  c: vec3i,
+  own: u32,
+  flip: vec3<bool>,
+  mirror: vec3f,
+) -> PairSums {
+  var fp = start.fp; // sum_j m_j (P_i + P_j) g(r) d / r, times -gradW sign folded in
+  var fv = start.fv; // sum_j m_j (v_j - v_i) / rho_j lapW(r) / viscLap
+  for (var row = 0u; row < 9u; row++) { // the 27 cells around c, z, y, x order
+    let span = gridNeighborRow(c, row, params.dims.xyz);
+    for (var s = span.x; s < span.y; s++) {
+      let xj = xm[s];
+      if (s == own || xj.w == 0.0) {
+        continue;
+      }
+      let d = xi - select(xj.xyz, mirror - xj.xyz, flip);
+      let r2 = dot(d, d);
+      if (r2 >= params.h2) {
+        continue;
+      }
+      let r = sqrt(r2);
+      let q = 1.0 - r * params.invH;
+      let aj = aux[s];
+      if (r > 0.0) {
+        // -(P_i + P_j) gradW, gradW = -spikyGrad q^2 d / r
+        fp += (xj.w * (ai.x + aj.x) * q * q / r) * d;
+      }
+      let vj = vel[s].xyz;
+      fv += (xj.w * aj.y * q) * (select(vj, -vj, flip) - vi);
+    }
+  }
+  return PairSums(fp, fv);
+}
+
+// No skipped neighbour (`own`), no wall (`flip`) and nothing summed yet, for the sums above.
+const NONE: u32 = 0xffffffffu;
+const NO_FLIP = vec3<bool>(false, false, false);
+const NO_SUMS = PairSums(vec3f(0.0), vec3f(0.0));
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn sph_gather(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let k = gid.x + gid.y * nwg.x * WORKGROUP_SIZE; // 2D past 65,535 workgroups
@@ -154,23 +230,7 @@ fn sph_density(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroup
     auxOut[k] = vec2f(0.0);
     return; // pressureOut[i] untouched: another system's particle (zero-initialised otherwise)
   }
-  let c = cellOf(xi.xyz);
-  var rho = 0.0;
-  for (var row = 0u; row < 9u; row++) { // the 27 cells around c, z, y, x order
-    let span = gridNeighborRow(c, row, params.dims.xyz);
-    for (var s = span.x; s < span.y; s++) {
-      let xj = xm[s];
-      if (xj.w == 0.0) {
-        continue;
-      }
-      let d = xi.xyz - xj.xyz;
-      let r2 = dot(d, d);
-      if (r2 < params.h2) {
-        let q = 1.0 - r2 * params.invH * params.invH;
-        rho += xj.w * (q * q * q);
-      }
-    }
-  }
+  var rho = neighbourDensity(0.0, xi.xyz, cellOf(xi.xyz), NO_FLIP, vec3f(0.0));
   rho = (rho + wallDensity[k]) * params.poly6 + boundaryDensity[i];
   density[i] = rho;
   var a = vec2f(0.0);
@@ -196,31 +256,9 @@ fn sph_forces(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
   }
   let vi = vel[k].xyz;
   let ai = aux[k];
-  let c = cellOf(xi.xyz);
-  var fp = vec3f(0.0); // sum_j m_j (P_i + P_j) g(r) d / r, times -gradW sign folded in
-  var fv = vec3f(0.0); // sum_j m_j (v_j - v_i) / rho_j lapW(r) / viscLap
-  for (var row = 0u; row < 9u; row++) { // the 27 cells around c, z, y, x order
-    let span = gridNeighborRow(c, row, params.dims.xyz);
-    for (var s = span.x; s < span.y; s++) {
-      let xj = xm[s];
-      if (s == k || xj.w == 0.0) {
-        continue;
-      }
-      let d = xi.xyz - xj.xyz;
-      let r2 = dot(d, d);
-      if (r2 >= params.h2) {
-        continue;
-      }
-      let r = sqrt(r2);
-      let q = 1.0 - r * params.invH;
-      let aj = aux[s];
-      if (r > 0.0) {
-        // -(P_i + P_j) gradW, gradW = -spikyGrad q^2 d / r
-        fp += (xj.w * (ai.x + aj.x) * q * q / r) * d;
-      }
-      fv += (xj.w * aj.y * q) * (vel[s].xyz - vi);
-    }
-  }
+  let sums = neighbourForces(NO_SUMS, xi.xyz, vi, ai, cellOf(xi.xyz), k, NO_FLIP, vec3f(0.0));
+  let fp = sums.fp;
+  let fv = sums.fv;
   let f = xi.w * (params.spikyGrad * fp + (params.viscosity * params.viscLap * ai.y) * fv);
   force[i] = vec4f(f, 0.0);
 }
@@ -245,23 +283,7 @@ fn sph_wall_density(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
     if ((sub & ~mir.mask) != 0u) {
       continue;
     }
-    let flip = mirrorFlips(sub);
-    let mirror = 2.0 * mir.plane;
-    for (var row = 0u; row < 9u; row++) { // the 27 cells around c, z, y, x order
-      let span = gridNeighborRow(c, row, params.dims.xyz);
-      for (var s = span.x; s < span.y; s++) {
-        let xj = xm[s];
-        if (xj.w == 0.0) {
-          continue;
-        }
-        let d = xi.xyz - select(xj.xyz, mirror - xj.xyz, flip);
-        let r2 = dot(d, d);
-        if (r2 < params.h2) {
-          let q = 1.0 - r2 * params.invH * params.invH;
-          rho += xj.w * (q * q * q);
-        }
-      }
-    }
+    rho = neighbourDensity(rho, xi.xyz, c, mirrorFlips(sub), 2.0 * mir.plane);
   }
   wallDensityOut[k] = rho;
 }
@@ -284,37 +306,15 @@ fn sph_wall_forces(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workg
   let vi = vel[k].xyz;
   let ai = aux[k];
   let c = cellOf(xi.xyz);
-  var fp = vec3f(0.0);
-  var fv = vec3f(0.0);
+  var sums = NO_SUMS;
   for (var sub = 1u; sub <= mir.mask; sub++) {
     if ((sub & ~mir.mask) != 0u) {
       continue;
     }
-    let flip = mirrorFlips(sub);
-    let mirror = 2.0 * mir.plane;
-    for (var row = 0u; row < 9u; row++) {
-      let span = gridNeighborRow(c, row, params.dims.xyz);
-      for (var s = span.x; s < span.y; s++) {
-        let xj = xm[s];
-        if (xj.w == 0.0) {
-          continue;
-        }
-        let d = xi.xyz - select(xj.xyz, mirror - xj.xyz, flip);
-        let r2 = dot(d, d);
-        if (r2 >= params.h2) {
-          continue;
-        }
-        let r = sqrt(r2);
-        let q = 1.0 - r * params.invH;
-        let aj = aux[s];
-        if (r > 0.0) {
-          fp += (xj.w * (ai.x + aj.x) * q * q / r) * d;
-        }
-        let vj = vel[s].xyz;
-        fv += (xj.w * aj.y * q) * (select(vj, -vj, flip) - vi);
-      }
-    }
+    sums = neighbourForces(sums, xi.xyz, vi, ai, c, NONE, mirrorFlips(sub), 2.0 * mir.plane);
   }
+  let fp = sums.fp;
+  let fv = sums.fv;
   let f = xi.w * (params.spikyGrad * fp + (params.viscosity * params.viscLap * ai.y) * fv);
   force[i] += vec4f(f, 0.0);
 }
