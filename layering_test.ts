@@ -18,6 +18,8 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 
 const ROOT = new URL("./", import.meta.url);
+/** Modules (not tests, not fixtures) a folder may hold at its top (issue 49: wings). */
+const MAX_MODULES_PER_FOLDER = 20;
 /** Folders (relative to the root) not searched. */
 const SKIP = new Set(["node_modules", "reports/out", ".git"]);
 
@@ -382,6 +384,20 @@ Deno.test("layering", async (t) => {
       !within(e.from, "bench/", "reports/")
     );
     assert.deepEqual(reach.map((e) => `${e.from} → ${e.to}`), [], "only bench/ and reports/");
+  });
+
+  await t.step("no folder holds more than 20 modules at its top (wings, not a flat folder)", () => {
+    const modules = new Map<string, number>();
+    for (const f of files.filter((f) => !isTest(f) && !f.endsWith("_fixture.ts"))) {
+      const dir = f.includes("/") ? f.slice(0, f.lastIndexOf("/")) : ".";
+      modules.set(dir, (modules.get(dir) ?? 0) + 1);
+    }
+    const crowded = [...modules].filter(([, n]) => n > MAX_MODULES_PER_FOLDER);
+    assert.deepEqual(
+      crowded.map(([dir, n]) => `${dir}: ${n} modules`),
+      [],
+      `split these folders by job (at most ${MAX_MODULES_PER_FOLDER} modules each)`,
+    );
   });
 
   await t.step("every mod.ts only re-exports", () => {
