@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { MAX_REPEAT, MAX_STEPS, MAX_TIMEOUT } from "./limits.ts";
 import { parseArgs } from "node:util";
 import { parseParamAssignments } from "../core/params.ts";
 import { COUPLING_READINGS, type CouplingReading } from "../gpu/coupling/coupling.ts";
@@ -121,12 +122,7 @@ default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html 
 Exit status: 0 when every case ran (even if unstable), 1 when any failed or timed out,
 2 for bad arguments or scene files, 130 when interrupted (Ctrl-C).`;
 
-/** Most steps of one repetition (`--steps`, or `--duration` over a scene's dt): about a day at 1 ms a step. */
-export const MAX_STEPS = 10_000_000;
-/** Most seconds of `--timeout` (10 days), well within what a timer can wait (2³¹ − 1 ms). */
-export const MAX_TIMEOUT = 864_000;
-/** Most repetitions of a case (`--repeat`). */
-export const MAX_REPEAT = 100;
+export { MAX_REPEAT, MAX_STEPS, MAX_TIMEOUT } from "./limits.ts";
 
 /**
  * A decimal integer option in [`min`, `max`]: `""` (an unset shell variable), `0x10`, `1e3`, `2.5`

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { MAX_STEPS } from "../cli.ts";
+import { MAX_STEPS } from "../limits.ts";
 import { caseSteps } from "../runner.ts";
 import type { CaseSpec } from "./suite.ts";
 import { UsageError } from "./suite.ts";

@@ -12,7 +12,7 @@ import { ParamError, type ParamSchema } from "../../core/params.ts";
 import { type Scene, SceneError } from "../../core/scene/scene.ts";
 import { checkSceneSize, type SceneSize } from "../../core/scene/scene_size.ts";
 import { sceneSystems, systemEntries } from "../../gpu/systems/registry.ts";
-import { MAX_STEPS } from "../cli.ts";
+import { MAX_STEPS } from "../limits.ts";
 
 /** The registered systems' parameter schemas by id, for `validateScene`'s `knownSystems`. */
 export function systemSchemas(): Record<string, ParamSchema> {
