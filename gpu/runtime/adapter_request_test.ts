@@ -8,6 +8,24 @@ import {
 } from "./adapter_request.ts";
 import { acquireGpu } from "./device.ts";
 
+/** `bench/main.ts --list-adapters` in a process with exactly `env`: its exit, stdout and stderr. */
+async function listAdapters(env: Record<string, string>) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      new URL("../../bench/main.ts", import.meta.url).pathname,
+      "--list-adapters",
+    ],
+    env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+  return { out, text: decode(out.stdout), err: decode(out.stderr) };
+}
+
 Deno.test("adapter choices: preference, backend, backend:preference", () => {
   assert.deepEqual(parseAdapterChoice("default"), { backend: undefined, preference: "default" });
   assert.deepEqual(parseAdapterChoice("software"), { backend: undefined, preference: "software" });
@@ -74,20 +92,7 @@ Deno.test("one process lists lavapipe (Vulkan) and llvmpipe (GL) apart, with no 
   };
   delete env.DENO_WEBGPU_BACKEND;
   delete env.XDG_RUNTIME_DIR;
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      new URL("../../bench/main.ts", import.meta.url).pathname,
-      "--list-adapters",
-    ],
-    env,
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(out.stdout);
-  const err = new TextDecoder().decode(out.stderr);
+  const { out, text, err } = await listAdapters(env);
   assert.equal(out.code, 0, err);
   assert.match(text, /vulkan:default\s+vulkan\s+llvmpipe/);
   assert.match(text, /gl:default\s+gl\s+llvmpipe/);
@@ -111,20 +116,8 @@ Deno.test("a pinned backend lists its own adapters, with or without Vulkan", asy
       NO_COLOR: "1",
     };
     if (vulkan) env.VK_ICD_FILENAMES = vulkan;
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        new URL("../../bench/main.ts", import.meta.url).pathname,
-        "--list-adapters",
-      ],
-      env,
-      clearEnv: true,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const text = new TextDecoder().decode(out.stdout);
-    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    const { out, text, err } = await listAdapters(env);
+    assert.equal(out.code, 0, err);
     assert.match(text, /gl:default\s+gl\s+llvmpipe/, `VK_ICD_FILENAMES=${vulkan}: ${text}`);
     assert.doesNotMatch(text, /vulkan/, "only the pinned backend");
   }
