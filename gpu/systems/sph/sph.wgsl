@@ -8,22 +8,23 @@
 // Simulation using CUDA": the reorder into cell order). `sorted` must be a permutation of
 // 0 .. params.count (the grid built over exactly those particles). Outputs go to index i.
 //
-// Entry points, dispatched in this order (the two wall kernels only where the fluid has walls):
+// Entry points, dispatched in this order:
 //   sph_gather   x_i = dofX[dof[i]].xyz + offset[i].xyz (paper Eqs. 6-7), v_i = dofV[dof[i]].xyz,
 //                into scratch xm[k] (xyz, w = m_i for fluid, 0 for non-fluid) and vel[k]: the two
 //                halves of one buffer, written through one binding (xmVelOut, vel from VEL_OFFSET
 //                on) and read through two (xm, vel: ranges of it), so the gather binds 8 storage
 //                buffers, WebGPU's guaranteed maxStorageBuffersPerShaderStage.
-//   sph_wall_density  the images' part of rho_i (see Domain walls below) into wallDensityOut[k].
 //   sph_density  rho_i = sum_j m_j W_poly6(|x_i - x_j|) over fluid j (self included), plus
-//                the walls' part and boundaryDensity[i] (the boundary term of Akinci et al. 2012,
-//                Eq. 6; zero unless a boundary-coupling handler writes it); also aux[k] = (p_i / rho_i^2, 1 / rho_i)
+//                the walls' part (the images' terms, see Domain walls below, in a sum of their
+//                own, added to the fluid neighbours' before poly6 scales both) and
+//                boundaryDensity[i] (the boundary term of Akinci et al. 2012, Eq. 6; zero unless
+//                a boundary-coupling handler writes it); also aux[k] = (p_i / rho_i^2, 1 / rho_i)
 //                with p_i = k max((rho_i/rho0)^gamma - 1, 0), and pressureOut[i] =
 //                (p_i / rho_i^2, rho_i) by particle index for such a handler's forces (written
 //                for this system's fluid particles only: the buffer is shared by all systems).
 //   sph_forces   f_i = m_i sum_{j != i} m_j [ -(p_i/rho_i^2 + p_j/rho_j^2) gradW_spiky(x_i - x_j)
-//                      + mu (v_j - v_i) lapW_visc(r_ij) / (rho_i rho_j) ].
-//   sph_wall_forces  the images' pair terms, added to force[i].
+//                      + mu (v_j - v_i) lapW_visc(r_ij) / (rho_i rho_j) ], plus the images' pair
+//                terms: their own sums and their own f, added to the fluid neighbours' f.
 // Domain walls (params.walls = 1): each fluid neighbour j (i itself too) also enters both sums
 // through its mirror images across the walls within h of x_i (one plane per axis, the nearer; two
 // or three at an edge or corner: every non-empty subset of those axes), with j's mass, density and
@@ -31,8 +32,7 @@
 // particles of Randles & Libersky 1996 (core/reference/sph_reference.ts, forEachMirrorImage). An image
 // within h of x_i implies j within h of x_i (both lie inside the box), so the same neighbour loop
 // finds every image. The host keeps the box at least 2h wide, so one plane per axis suffices.
-// The images are their own kernels, dispatched only where the fluid has walls; a particle far
-// from every wall returns at once there.
+// A particle far from every wall (or every particle, params.walls = 0) skips the image sums.
 // Neighbors: the 27 cells around the cell of x_i in z, y, x order, then `sorted` order
 // (gpu/README.md), walked as 9 rows of contiguous slots (gridNeighborRow), so the summation order
 // is fixed and runs repeat bit for bit.
@@ -57,7 +57,7 @@ struct SphParams {
   wallMin: vec3f, // the domain's walls: the box [wallMin, wallMax]
   walls: u32, // 1: mirror images at the walls; 0: none
   wallMax: vec3f,
-  wallPad: u32,
+  zeroBits: u32, // 0: ORed into the bits of the walls' force (sph_forces)
 }
 
 override WORKGROUP_SIZE: u32 = 64;
@@ -90,10 +90,6 @@ override GATHER_PART: u32 = 0u;
 // The boundary-coupling channel (gpu/state/particle_state.ts: boundaryDensity, fluidPressure).
 @group(0) @binding(17) var<storage, read> boundaryDensity: array<f32>;
 @group(0) @binding(18) var<storage, read_write> pressureOut: array<vec2f>;
-// The images' part of the density sum (unscaled, by slot k): sph_wall_density writes it (0 away
-// from the walls), sph_density adds it. Scratch owned by SphForces.
-@group(0) @binding(19) var<storage, read_write> wallDensityOut: array<f32>;
-@group(0) @binding(20) var<storage, read> wallDensity: array<f32>;
 
 // Cell of a point, clamped into the grid (gpu/state/grid_cell.wgsl, prepended by the owner).
 fn cellOf(x: vec3f) -> vec3i {
@@ -122,8 +118,8 @@ fn pressureOf(rho: f32) -> f32 {
 // The one SPH pair interaction, summed over the 27 cells around c: each fluid neighbour j at xm[s],
 // taken as itself (flip all false: select gives xj, bit for bit) or as its image across the walls
 // of the axes in flip (x ↦ mirror − x, free slip). The density term m_j (1 − r²/h²)³ (poly6 without
-// its constant; sph_density, sph_wall_density) and the force terms (sph_forces, sph_wall_forces),
-// each added to the sums so far (`start`), one term after the other, in the order of the loop.
+// its constant; sph_density) and the force terms (sph_forces), each added to the sums so far
+// (`start`), one term after the other, in the order of the loop.
 fn neighbourDensity(start: f32, xi: vec3f, c: vec3i, flip: vec3<bool>, mirror: vec3f) -> f32 {
   var rho = start;
   for (var row = 0u; row < 9u; row++) { // the 27 cells around c, z, y, x order
@@ -195,6 +191,11 @@ const NONE: u32 = 0xffffffffu;
 const NO_FLIP = vec3<bool>(false, false, false);
 const NO_SUMS = PairSums(vec3f(0.0), vec3f(0.0));
 
+// f = m_i (spikyGrad fp + mu viscLap / rho_i fv) of pair sums (ai = (p_i / rho_i^2, 1 / rho_i)).
+fn forceOf(mi: f32, ai: vec2f, sums: PairSums) -> vec3f {
+  return mi * (params.spikyGrad * sums.fp + (params.viscosity * params.viscLap * ai.y) * sums.fv);
+}
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn sph_gather(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let k = gid.x + gid.y * nwg.x * WORKGROUP_SIZE; // 2D past 65,535 workgroups
@@ -230,8 +231,19 @@ fn sph_density(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroup
     auxOut[k] = vec2f(0.0);
     return; // pressureOut[i] untouched: another system's particle (zero-initialised otherwise)
   }
-  var rho = neighbourDensity(0.0, xi.xyz, cellOf(xi.xyz), NO_FLIP, vec3f(0.0));
-  rho = (rho + wallDensity[k]) * params.poly6 + boundaryDensity[i];
+  let c = cellOf(xi.xyz);
+  var rho = neighbourDensity(0.0, xi.xyz, c, NO_FLIP, vec3f(0.0));
+  // the walls' part: the images of every fluid neighbour (i's own too) across the near walls of
+  // the axes in sub, every non-empty subset of the walls within h
+  let mir = mirrorsOf(xi.xyz);
+  var wallRho = 0.0;
+  for (var sub = 1u; sub <= mir.mask; sub++) {
+    if ((sub & ~mir.mask) != 0u) {
+      continue;
+    }
+    wallRho = neighbourDensity(wallRho, xi.xyz, c, mirrorFlips(sub), 2.0 * mir.plane);
+  }
+  rho = (rho + wallRho) * params.poly6 + boundaryDensity[i];
   density[i] = rho;
   var a = vec2f(0.0);
   if (rho > 0.0) {
@@ -256,65 +268,30 @@ fn sph_forces(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
   }
   let vi = vel[k].xyz;
   let ai = aux[k];
-  let sums = neighbourForces(NO_SUMS, xi.xyz, vi, ai, cellOf(xi.xyz), k, NO_FLIP, vec3f(0.0));
-  let fp = sums.fp;
-  let fv = sums.fv;
-  let f = xi.w * (params.spikyGrad * fp + (params.viscosity * params.viscLap * ai.y) * fv);
-  force[i] = vec4f(f, 0.0);
-}
-
-// The walls' part of rho_i (before sph_density): the images of every fluid neighbour (i's own
-// too) across the near walls of the axes in sub, every non-empty subset of the walls within h.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn sph_wall_density(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let k = gid.x + gid.y * nwg.x * WORKGROUP_SIZE; // 2D past 65,535 workgroups
-  if (k >= params.count) {
-    return;
-  }
-  let xi = xm[k];
-  let mir = mirrorsOf(xi.xyz);
-  if (xi.w == 0.0 || mir.mask == 0u) {
-    wallDensityOut[k] = 0.0;
-    return;
-  }
   let c = cellOf(xi.xyz);
-  var rho = 0.0;
+  let sums = neighbourForces(NO_SUMS, xi.xyz, vi, ai, c, k, NO_FLIP, vec3f(0.0));
+  let fluidF = forceOf(xi.w, ai, sums);
+  let mir = mirrorsOf(xi.xyz);
+  if (mir.mask == 0u) {
+    force[i] = vec4f(fluidF, 0.0);
+    return;
+  }
+  // the walls' part: the pair terms of the images as in sph_density, with j's pressure and
+  // density and j's velocity with the reflected components negated (free slip); sums and f of
+  // their own, added to the fluid neighbours' f
+  var wallSums = NO_SUMS;
   for (var sub = 1u; sub <= mir.mask; sub++) {
     if ((sub & ~mir.mask) != 0u) {
       continue;
     }
-    rho = neighbourDensity(rho, xi.xyz, c, mirrorFlips(sub), 2.0 * mir.plane);
+    let flip = mirrorFlips(sub);
+    wallSums = neighbourForces(wallSums, xi.xyz, vi, ai, c, NONE, flip, 2.0 * mir.plane);
   }
-  wallDensityOut[k] = rho;
-}
-
-// The walls' part of f_i (after sph_forces, added to it): the pair terms of the images as in
-// sph_wall_density, with j's pressure and density and j's velocity with the reflected components
-// negated (free slip).
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn sph_wall_forces(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let k = gid.x + gid.y * nwg.x * WORKGROUP_SIZE; // 2D past 65,535 workgroups
-  if (k >= params.count) {
-    return;
-  }
-  let xi = xm[k];
-  let mir = mirrorsOf(xi.xyz);
-  if (xi.w == 0.0 || mir.mask == 0u) {
-    return;
-  }
-  let i = sorted[k];
-  let vi = vel[k].xyz;
-  let ai = aux[k];
-  let c = cellOf(xi.xyz);
-  var sums = NO_SUMS;
-  for (var sub = 1u; sub <= mir.mask; sub++) {
-    if ((sub & ~mir.mask) != 0u) {
-      continue;
-    }
-    sums = neighbourForces(sums, xi.xyz, vi, ai, c, NONE, mirrorFlips(sub), 2.0 * mir.plane);
-  }
-  let fp = sums.fp;
-  let fv = sums.fv;
-  let f = xi.w * (params.spikyGrad * fp + (params.viscosity * params.viscLap * ai.y) * fv);
-  force[i] += vec4f(f, 0.0);
+  let wallF = forceOf(xi.w, ai, wallSums);
+  // f = f_fluid + f_wall, each rounded on its own: wallF's bits pass through an OR with
+  // params.zeroBits (0), an integer step no compiler sees through, so the sum is never contracted
+  // into an FMA (f_fluid + m_i (...) in one rounding) and the result does not depend on the
+  // compiler's choice
+  let wallBits = bitcast<vec3f>(bitcast<vec3u>(wallF) | vec3u(params.zeroBits));
+  force[i] = vec4f(fluidF + wallBits, 0.0);
 }

@@ -43,7 +43,9 @@ export const SPH_WGSL: string = withGridNeighbors(withWallMirrors(sphWgsl));
  * Uniform `SphParams` of `sph.wgsl`: grid (gpu/README.md), particle count, material parameters
  * and kernel coefficients precomputed in f64: poly6 = 315/(64π h³), spikyGrad = 45/(π h⁴),
  * viscLap = 45/(π h⁵) (Müller et al. 2003, Eqs. 20–22 with h⁻⁶ folded into q = r/h), and the
- * domain's walls (walls = 1: mirror images, see {@link SphForcesOptions.walls}).
+ * domain's walls (walls = 1: mirror images, see {@link SphForcesOptions.walls}); zeroBits = 0, ORed
+ * into the bits of the walls' force so that no compiler contracts f_fluid + f_wall into an FMA
+ * (`sph.wgsl`, sph_forces).
  */
 export const SPH_PARAMS_STRUCT: StructLayout = defineStruct("SphParams", [
   ["gridMin", "vec3f"],
@@ -63,7 +65,7 @@ export const SPH_PARAMS_STRUCT: StructLayout = defineStruct("SphParams", [
   ["wallMin", "vec3f"],
   ["walls", "u32"],
   ["wallMax", "vec3f"],
-  ["wallPad", "u32"],
+  ["zeroBits", "u32"],
 ]);
 
 /**
@@ -163,9 +165,6 @@ export interface SphBindings {
   readonly gatherVelocity?: GPUBindGroup;
   readonly density: GPUBindGroup;
   readonly forces: GPUBindGroup;
-  /** The walls' kernels' groups, where the object has walls. */
-  readonly wallDensity?: GPUBindGroup;
-  readonly wallForces?: GPUBindGroup;
 }
 
 /** Options of the encode methods. */
@@ -183,10 +182,8 @@ export interface SphEncodeOptions {
 const ENTRY_BINDINGS = {
   gather: { read: [2, 3, 4, 5, 6, 7, 8], write: [11] },
   gatherVelocity: { read: [2, 3, 4, 5, 6, 7, 8], write: [11] },
-  wallDensity: { read: [1, 2, 14], write: [19] },
-  density: { read: [1, 2, 14, 17, 20], write: [9, 13, 18] },
+  density: { read: [1, 2, 14, 17], write: [9, 13, 18] },
   forces: { read: [1, 2, 14, 15, 16], write: [10] },
-  wallForces: { read: [1, 2, 14, 15, 16], write: [10] },
 } as const;
 
 /** Bindings of one entry point, in binding order, with their kind. */
@@ -202,10 +199,8 @@ function entryBindings(key: keyof typeof ENTRY_BINDINGS): [number, BindingKind][
 const ENTRY_POINTS = {
   gather: "sph_gather",
   gatherVelocity: "sph_gather",
-  wallDensity: "sph_wall_density",
   density: "sph_density",
   forces: "sph_forces",
-  wallForces: "sph_wall_forces",
 } as const;
 
 /** Binding number of each user buffer, and its element size in bytes (per particle or DOF). */
@@ -250,10 +245,9 @@ function nonNegative(value: number, name: string): number {
  * 10 `force` (storage, written); 11, 13–16 scratch owned by this object: 11 the member buffer
  * the gather writes (positions with fluid mass, then velocities), 14 and 15 its two ranges that
  * the later kernels read, 13/16 (p/ρ², 1/ρ); 17 `boundaryDensity` (read), 18 `pressure`
- * (written), the boundary-coupling channel (optional); 19/20 the walls' part of the density sums
- * (scratch). Kernels (`runtime/kernel.ts`): `sph_gather`, `sph_wall_density` (with walls) and
- * `sph_density` (one pass, {@link encodeDensity}), `sph_forces` and `sph_wall_forces` (with walls;
- * {@link encodeForces}).
+ * (written), the boundary-coupling channel (optional). Kernels (`runtime/kernel.ts`): `sph_gather`
+ * and `sph_density` (one pass, {@link encodeDensity}), `sph_forces` ({@link encodeForces}); with
+ * walls, `sph_density` and `sph_forces` add the mirror images' terms themselves.
  */
 export class SphForces {
   /** Device the pipelines live on. */
@@ -284,8 +278,6 @@ export class SphForces {
   readonly #aux: GPUBuffer;
   readonly #noBoundary: GPUBuffer;
   readonly #pressure: GPUBuffer;
-  /** The images' part of each density sum (by slot; zero and never written without walls). */
-  readonly #wallDensity: GPUBuffer;
   readonly #kernels: Partial<Record<keyof typeof ENTRY_POINTS, Kernel>>;
   /**
    * Whether the gather writes the positions and the velocities in two dispatches, each through a
@@ -351,7 +343,6 @@ export class SphForces {
     this.#aux = scratch("pressure over density squared and inverse density", 8);
     this.#noBoundary = scratch("no boundary density", 4); // zero-initialised, never written
     this.#pressure = scratch("pressure over density squared and density", 8);
-    this.#wallDensity = scratch("wall image density", 4);
 
     const limit = options.maxBindingSize ?? device.limits.maxStorageBufferBindingSize;
     this.splitGather = this.#velOffset + 16 * capacity > limit;
@@ -368,9 +359,6 @@ export class SphForces {
       ...(this.splitGather ? { gatherVelocity: kernel("gatherVelocity", 2) } : {}),
       density: kernel("density"),
       forces: kernel("forces"),
-      ...(this.walls
-        ? { wallDensity: kernel("wallDensity"), wallForces: kernel("wallForces") }
-        : {}),
     };
     this.#writeParams();
   }
@@ -434,8 +422,6 @@ export class SphForces {
       [16, this.#aux],
       [17, this.#noBoundary],
       [18, this.#pressure],
-      [19, this.#wallDensity],
-      [20, this.#wallDensity],
     ]);
     for (const [name, [binding]] of Object.entries(USER_BINDINGS)) {
       const buffer = buffers[name as keyof SphForcesBuffers];
@@ -456,7 +442,6 @@ export class SphForces {
       ...(gatherVelocity ? { gatherVelocity } : {}),
       density: group("density"),
       forces: group("forces"),
-      ...(this.walls ? { wallDensity: group("wallDensity"), wallForces: group("wallForces") } : {}),
     });
   }
 
@@ -482,9 +467,6 @@ export class SphForces {
         ...size,
       });
     }
-    if (this.walls) {
-      dispatch(pass, this.#kernels.wallDensity!, { bindGroup: bindings.wallDensity!, ...size });
-    }
     dispatch(pass, this.#kernels.density!, { bindGroup: bindings.density, ...size });
     pass.end();
   }
@@ -504,12 +486,6 @@ export class SphForces {
       timestampWrites: options.timestampWrites,
     });
     dispatch(pass, this.#kernels.forces!, { bindGroup: bindings.forces, ...this.#size() });
-    if (this.walls) {
-      dispatch(pass, this.#kernels.wallForces!, {
-        bindGroup: bindings.wallForces!,
-        ...this.#size(),
-      });
-    }
     pass.end();
   }
 
@@ -526,7 +502,6 @@ export class SphForces {
     this.#aux.destroy();
     this.#noBoundary.destroy();
     this.#pressure.destroy();
-    this.#wallDensity.destroy();
   }
 
   /** One invocation per particle (a 2D grid past 65,535 workgroups). */
@@ -612,7 +587,7 @@ export class SphForces {
       wallMin: this.walls?.min ?? [0, 0, 0],
       walls: this.walls ? 1 : 0,
       wallMax: this.walls?.max ?? [0, 0, 0],
-      wallPad: 0,
+      zeroBits: 0,
     });
     this.device.queue.writeBuffer(this.#params, 0, data);
   }
