@@ -22,8 +22,52 @@ import type { ParticleState } from "../state/particle_state.ts";
 import type { PartSlice } from "../state/part_slice.ts";
 import couplingWgsl from "./coupling.wgsl" with { type: "text" };
 
-/** WGSL of the coupling kernels. */
+/**
+ * WGSL of the coupling kernels, without the part buffers' accessors (appended per binding variant,
+ * see `coupling.wgsl`).
+ */
 export const COUPLING_WGSL: string = couplingWgsl;
+
+/**
+ * How the kernels bind the part forces and velocities: `one range` when each fits one binding
+ * (the gather and the sync one dispatch each), `two ranges` when they are bound as ranges A and B
+ * (`split_binding.ts`; two dispatches each, so that no kernel binds more than 8 storage buffers).
+ */
+type PartRanges = "one range" | "two ranges";
+
+/**
+ * The accessors of the part buffers that `coupling.wgsl`'s per-DOF steps call, per binding
+ * variant: element e of partForce / partVel, and the part mass the force gather reads (through the
+ * read_write binding the fused gather wrote it through, else through the read-only binding 10).
+ */
+const PART_ACCESS_WGSL: Record<PartRanges, string> = {
+  "one range": `
+// part buffers in range A only; the part masses through the read_write binding 7
+fn part_force(e: u32) -> vec4f { return g_partForceA[e]; }
+fn set_part_force(e: u32, f: vec4f) { g_partForceA[e] = f; }
+fn part_vel(e: u32) -> vec4f { return s_partVelA[e]; }
+fn gathered_part_mass(e: u32) -> f32 { return g_masses[e]; }
+`,
+  "two ranges": `
+// part buffers in ranges A (below PART_CHUNK) and B; the part masses through binding 10
+fn part_force(e: u32) -> vec4f {
+  if (e < PART_CHUNK) { return g_partForceA[e]; }
+  return g_partForceB[e - PART_CHUNK];
+}
+fn set_part_force(e: u32, f: vec4f) {
+  if (e < PART_CHUNK) {
+    g_partForceA[e] = f;
+  } else {
+    g_partForceB[e - PART_CHUNK] = f;
+  }
+}
+fn part_vel(e: u32) -> vec4f {
+  if (e < PART_CHUNK) { return s_partVelA[e]; }
+  return s_partVelB[e - PART_CHUNK];
+}
+fn gathered_part_mass(e: u32) -> f32 { return g_partMass[e]; }
+`,
+};
 
 /** Layout of `CouplingParams` in `coupling.wgsl`. */
 export const COUPLING_PARAMS: StructLayout = defineStruct("CouplingParams", [
@@ -54,8 +98,17 @@ export const COUPLING_READINGS = ["own-part", "whole"] as const;
 /** A coupling reading. */
 export type CouplingReading = typeof COUPLING_READINGS[number];
 
-/** The coupling's kernels, in encode order (entry points of `coupling.wgsl`). */
-type CouplingKernel = "gatherMasses" | "gatherForces" | "syncVelocities" | "syncPositions";
+/** A coupling kernel with its bind group. */
+interface BoundKernel {
+  kernel: Kernel;
+  bind: GPUBindGroup;
+}
+
+/** The gather's and the sync's kernels, each in encode order (entry points of `coupling.wgsl`). */
+interface CouplingKernels {
+  gather: BoundKernel[];
+  sync: BoundKernel[];
+}
 
 /** Elements per system slice of the part buffers: a multiple of 64 (256-byte aligned slices). */
 export function partStride(count: number): number {
@@ -64,8 +117,9 @@ export function partStride(count: number): number {
 
 /**
  * The part buffers of K systems and the coupling kernels: the gather (part masses, then part
- * forces) and the sync (velocities, then positions), each two entry points that bind only what they
- * use, at most 8 storage buffers (WebGPU's guaranteed limit per stage).
+ * forces) and the sync (velocities, then positions), each one dispatch when the part buffers fit
+ * one binding each, else two (the part buffers bound as two ranges), every kernel binding only
+ * what it uses, at most 8 storage buffers (WebGPU's guaranteed limit per stage).
  */
 export class Coupling {
   /** Systems K. */
@@ -79,7 +133,7 @@ export class Coupling {
   readonly #partVel: GPUBuffer;
   readonly #velRanges: SplitBinding;
   readonly #params: GPUBuffer;
-  readonly #k: Record<CouplingKernel, { kernel: Kernel; bind: GPUBindGroup }>;
+  readonly #k: CouplingKernels;
 
   /**
    * @param device the GPU device
@@ -126,8 +180,12 @@ export class Coupling {
       });
     const force = ranges(this.#partForce, "part force");
     const vel = this.#velRanges = ranges(this.#partVel, "part velocity");
+    // the second range is the dummy unless the buffer is past one binding
+    const parts = force.second.buffer === dummy && vel.second.buffer === dummy
+      ? "one range"
+      : "two ranges";
     this.#params = this.#createParams(device, options.scene, reading);
-    this.#k = this.#createKernels(device, options.state.buffers, { force, vel });
+    this.#k = this.#createKernels(device, options.state.buffers, { force, vel, parts });
   }
 
   /** Creates the uniform of the coupling's parameters (`COUPLING_PARAMS`) and writes it. */
@@ -162,15 +220,17 @@ export class Coupling {
 
   /**
    * The pipelines of the gather (part masses, part forces) and the sync (velocities, positions),
-   * each bound to the state's buffers and the part buffers (`force`, `vel`: their binding ranges).
+   * each bound to the state's buffers and the part buffers (`force`, `vel`: their binding ranges):
+   * the fused entry points `gather` and `sync` when `parts` is `one range`, else two each.
    */
   #createKernels(
     device: GPUDevice,
     b: ParticleState["buffers"],
-    { force, vel }: { force: SplitBinding; vel: SplitBinding },
-  ): Record<CouplingKernel, { kernel: Kernel; bind: GPUBindGroup }> {
+    { force, vel, parts }: { force: SplitBinding; vel: SplitBinding; parts: PartRanges },
+  ): CouplingKernels {
     const R = "read-only-storage" as const;
     const W = "storage" as const;
+    const code = `${COUPLING_WGSL}\n${PART_ACCESS_WGSL[parts]}`;
     // each entry point binds only the buffers it uses (`[binding, kind, buffer]` of coupling.wgsl)
     const mk = (
       entryPoint: string,
@@ -178,7 +238,7 @@ export class Coupling {
     ) => {
       const kernel = createKernel(device, {
         label: `coupling ${entryPoint}`,
-        code: COUPLING_WGSL,
+        code,
         entryPoint,
         bindings: [[0, "uniform"], ...bindings.map(([n, kind]) => [n, kind] as const)],
         constants: {
@@ -190,39 +250,67 @@ export class Coupling {
       for (const [n, , buffer] of bindings) buffers.set(n, buffer);
       return { kernel, bind: bindKernel(device, kernel, buffers) };
     };
+    if (parts === "one range") {
+      return {
+        gather: [mk("gather", [
+          [1, R, b.memberStart],
+          [2, R, b.memberList],
+          [3, R, b.system],
+          [4, R, b.mass],
+          [5, R, b.handlerForce],
+          [6, R, b.dofM],
+          [7, W, this.#masses],
+          [8, W, force.first],
+        ])],
+        sync: [mk("sync", [
+          [1, R, b.memberStart],
+          [2, R, b.memberList],
+          [3, R, b.pinned],
+          [4, R, this.#masses],
+          [5, R, vel.first],
+          [6, W, b.dofX],
+          [7, W, b.dofV],
+          [8, W, b.syncEnergy],
+        ])],
+      };
+    }
     return {
-      gatherMasses: mk("gather_masses", [
-        [1, R, b.memberStart],
-        [2, R, b.memberList],
-        [3, R, b.system],
-        [4, R, b.mass],
-        [6, R, b.dofM],
-        [7, W, this.#masses],
-      ]),
-      gatherForces: mk("gather_forces", [
-        [1, R, b.memberStart],
-        [2, R, b.memberList],
-        [3, R, b.system],
-        [5, R, b.handlerForce],
-        [8, W, force.first],
-        [9, W, force.second],
-        [10, R, this.#masses],
-      ]),
-      syncVelocities: mk("sync_velocities", [
-        [1, R, b.memberStart],
-        [2, R, b.memberList],
-        [3, R, b.pinned],
-        [4, R, this.#masses],
-        [5, R, vel.first],
-        [7, W, b.dofV],
-        [8, W, b.syncEnergy],
-        [9, R, vel.second],
-      ]),
-      syncPositions: mk("sync_positions", [
-        [1, R, b.memberStart],
-        [6, W, b.dofX],
-        [7, W, b.dofV],
-      ]),
+      gather: [
+        mk("gather_masses", [
+          [1, R, b.memberStart],
+          [2, R, b.memberList],
+          [3, R, b.system],
+          [4, R, b.mass],
+          [6, R, b.dofM],
+          [7, W, this.#masses],
+        ]),
+        mk("gather_forces", [
+          [1, R, b.memberStart],
+          [2, R, b.memberList],
+          [3, R, b.system],
+          [5, R, b.handlerForce],
+          [8, W, force.first],
+          [9, W, force.second],
+          [10, R, this.#masses],
+        ]),
+      ],
+      sync: [
+        mk("sync_velocities", [
+          [1, R, b.memberStart],
+          [2, R, b.memberList],
+          [3, R, b.pinned],
+          [4, R, this.#masses],
+          [5, R, vel.first],
+          [7, W, b.dofV],
+          [8, W, b.syncEnergy],
+          [9, R, vel.second],
+        ]),
+        mk("sync_positions", [
+          [1, R, b.memberStart],
+          [6, W, b.dofX],
+          [7, W, b.dofV],
+        ]),
+      ],
     };
   }
 
@@ -249,27 +337,26 @@ export class Coupling {
     return { mass: this.#masses, vel: this.#velRanges };
   }
 
-  #run(pass: GPUComputePassEncoder, k: CouplingKernel): void {
-    const { kernel, bind } = this.#k[k];
-    dispatch(pass, kernel, { bindGroup: bind, invocations: this.#count, workgroupSize: 64 });
+  #run(pass: GPUComputePassEncoder, kernels: readonly BoundKernel[]): void {
+    for (const { kernel, bind } of kernels) {
+      dispatch(pass, kernel, { bindGroup: bind, invocations: this.#count, workgroupSize: 64 });
+    }
   }
 
   /**
-   * Part masses, system masses and part forces of every DOF (before the systems integrate; two
-   * dispatches).
+   * Part masses, system masses and part forces of every DOF (before the systems integrate; one
+   * dispatch, two when the part buffers are bound as two ranges).
    */
   encodeGather(pass: GPUComputePassEncoder): void {
-    this.#run(pass, "gatherMasses");
-    this.#run(pass, "gatherForces");
+    this.#run(pass, this.#k.gather);
   }
 
   /**
    * One velocity per DOF (Eqs. 17, 19), then the position update and the boundary (after the
-   * systems; two dispatches).
+   * systems; one dispatch, two when the part buffers are bound as two ranges).
    */
   encodeSync(pass: GPUComputePassEncoder): void {
-    this.#run(pass, "syncVelocities");
-    this.#run(pass, "syncPositions");
+    this.#run(pass, this.#k.sync);
   }
 
   /** Frees the part buffers. */

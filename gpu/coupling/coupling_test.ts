@@ -6,7 +6,7 @@ import { Rng } from "../../core/rng.ts";
 import { syncVelocity } from "../../core/sync_velocity.ts";
 import type { Vec3 } from "../../core/vec3.ts";
 import { acquireGpu } from "../runtime/device.ts";
-import { kernelStorageBuffers, readBuffer } from "../runtime/kernel.ts";
+import { dispatchesEncoded, kernelStorageBuffers, readBuffer } from "../runtime/kernel.ts";
 import { checkWgslStruct } from "../runtime/struct_layout.ts";
 import { ParticleState } from "../state/particle_state.ts";
 import { Coupling, COUPLING_PARAMS, COUPLING_WGSL, type CouplingReading } from "./coupling.ts";
@@ -85,7 +85,9 @@ async function run(
   q.writeBuffer(b.dofX, 0, dofX);
   let enc = device.createCommandEncoder({ label: "gather" });
   let pass = enc.beginComputePass({ label: "gather" });
+  const beforeGather = dispatchesEncoded();
   coupling.encodeGather(pass);
+  const gatherDispatches = dispatchesEncoded() - beforeGather;
   pass.end();
   q.submit([enc.finish()]);
   // each system's velocity for every DOF
@@ -109,7 +111,9 @@ async function run(
   );
   enc = device.createCommandEncoder({ label: "sync" });
   pass = enc.beginComputePass({ label: "sync" });
+  const beforeSync = dispatchesEncoded();
   coupling.encodeSync(pass);
+  const dispatches = { gather: gatherDispatches, sync: dispatchesEncoded() - beforeSync };
   pass.end();
   q.submit([enc.finish()]);
   const outV = new Float32Array(await readBuffer(device, b.dofV));
@@ -120,12 +124,57 @@ async function run(
   coupling.destroy();
   state.destroy();
   device.destroy();
-  return { mass, force, dofX, dofM, partVel, slices, outV, outX, outE, used };
+  return { mass, force, dofX, dofM, partVel, slices, outV, outX, outE, used, dispatches };
 }
 
 const v3 = (a: Float32Array, i: number): Vec3 => [a[4 * i], a[4 * i + 1], a[4 * i + 2]];
 const close = (a: number, b: number, tol: number, what: string) =>
   assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
+
+/** Checks one run against the f64 reference: parts, then Eq. 17 as a fold of Eq. 3, Eq. 19. */
+function checkReference(reading: CouplingReading, r: Awaited<ReturnType<typeof run>>): void {
+  MEMBERS.forEach((members, d) => {
+    const fAll = [0, 1, 2].map((a) => members.reduce((acc, i) => acc + r.force[4 * i + a], 0));
+    // reference (f64): parts, then Eq. 17 as a fold of Eq. 3 (= the mass-weighted mean) and
+    // ΔĒk = Σ ½ m_s |v_s − V′|² (Eq. 19 for every pair of the fold)
+    let M = 0;
+    const p = [0, 0, 0];
+    const parts: { m: number; v: Vec3 }[] = [];
+    for (let s = 0; s < K; s++) {
+      const own = members.filter((i) => i % K === s);
+      const m = own.reduce((a, i) => a + r.mass[i], 0);
+      close(r.slices[s].mass[d], reading === "whole" && m > 0 ? r.dofM[d] : m, 1e-6, "mass");
+      for (let a = 0; a < 3; a++) {
+        const want = reading === "whole" && m > 0
+          ? fAll[a]
+          : own.reduce((acc, i) => acc + r.force[4 * i + a], 0);
+        close(r.slices[s].force[4 * d + a], want, 1e-5, "force");
+      }
+      if (m > 0) {
+        const v = v3(r.partVel[s], d);
+        parts.push({ m, v });
+        M += m;
+        for (let a = 0; a < 3; a++) p[a] += m * v[a];
+      }
+    }
+    if (members.length === 0) return;
+    const V = p.map((x) => x / M);
+    const dE = parts.reduce(
+      (acc, { m, v }) => acc + 0.5 * m * v.reduce((e, x, a) => e + (x - V[a]) ** 2, 0),
+      0,
+    );
+    for (let a = 0; a < 3; a++) {
+      close(r.outV[4 * d + a], V[a], 1e-5, `V′[${d}]`);
+      close(r.outX[4 * d + a], r.dofX[4 * d + a] + DT * V[a], 1e-5, `X′[${d}]`);
+    }
+    close(r.outE[d], dE, 1e-4, `ΔĒk[${d}]`);
+    if (parts.length === 2) {
+      // two parts: exactly the pairwise Eq. 19 of core/sync_velocity.ts
+      const ref = syncVelocity(parts[0].m, parts[0].v, parts[1].m, parts[1].v);
+      close(r.outE[d], ref.deltaEk, 1e-4, "syncVelocity");
+    }
+  });
+}
 
 Deno.test("coupling of K = 3 systems against an f64 reference (Eqs. 17–19)", async (t) => {
   await t.step(
@@ -133,62 +182,40 @@ Deno.test("coupling of K = 3 systems against an f64 reference (Eqs. 17–19)", a
     () => checkWgslStruct(COUPLING_WGSL, COUPLING_PARAMS),
   );
 
-  for (const reading of ["own-part", "whole"] as const) {
-    await t.step(`${reading}: part masses, system masses, part forces, V′, ΔĒk, X′`, async () => {
-      const r = await run(reading, [0, 0, 0, 0, 0, 0]);
-      MEMBERS.forEach((members, d) => {
-        const fAll = [0, 1, 2].map((a) => members.reduce((acc, i) => acc + r.force[4 * i + a], 0));
-        // reference (f64): parts, then Eq. 17 as a fold of Eq. 3 (= the mass-weighted mean) and
-        // ΔĒk = Σ ½ m_s |v_s − V′|² (Eq. 19 for every pair of the fold)
-        let M = 0;
-        const p = [0, 0, 0];
-        const parts: { m: number; v: Vec3 }[] = [];
-        for (let s = 0; s < K; s++) {
-          const own = members.filter((i) => i % K === s);
-          const m = own.reduce((a, i) => a + r.mass[i], 0);
-          close(r.slices[s].mass[d], reading === "whole" && m > 0 ? r.dofM[d] : m, 1e-6, "mass");
-          for (let a = 0; a < 3; a++) {
-            const want = reading === "whole" && m > 0
-              ? fAll[a]
-              : own.reduce((acc, i) => acc + r.force[4 * i + a], 0);
-            close(r.slices[s].force[4 * d + a], want, 1e-5, "force");
-          }
-          if (m > 0) {
-            const v = v3(r.partVel[s], d);
-            parts.push({ m, v });
-            M += m;
-            for (let a = 0; a < 3; a++) p[a] += m * v[a];
-          }
-        }
-        if (members.length === 0) return;
-        const V = p.map((x) => x / M);
-        const dE = parts.reduce(
-          (acc, { m, v }) => acc + 0.5 * m * v.reduce((e, x, a) => e + (x - V[a]) ** 2, 0),
-          0,
-        );
-        for (let a = 0; a < 3; a++) {
-          close(r.outV[4 * d + a], V[a], 1e-5, `V′[${d}]`);
-          close(r.outX[4 * d + a], r.dofX[4 * d + a] + DT * V[a], 1e-5, `X′[${d}]`);
-        }
-        close(r.outE[d], dE, 1e-4, `ΔĒk[${d}]`);
-        if (parts.length === 2) {
-          // two parts: exactly the pairwise Eq. 19 of core/sync_velocity.ts
-          const ref = syncVelocity(parts[0].m, parts[0].v, parts[1].m, parts[1].v);
-          close(r.outE[d], ref.deltaEk, 1e-4, "syncVelocity");
-        }
-      });
-    });
+  // 3 slices of 64 vec4 (3 KiB): at most 2 KiB per binding binds the part forces and velocities as
+  // two ranges (system 2 in the second), the gather and the sync two dispatches each
+  const paths = [["one range", undefined], ["two ranges", 2048]] as const;
+  for (const [path, maxBindingSize] of paths) {
+    for (const reading of ["own-part", "whole"] as const) {
+      await t.step(
+        `${reading}, ${path}: part masses, system masses, part forces, V′, ΔĒk, X′`,
+        async () => {
+          const r = await run(reading, [0, 0, 0, 0, 0, 0], maxBindingSize);
+          checkReference(reading, r);
+        },
+      );
+    }
   }
 
-  await t.step("part forces and velocities bound as two ranges: bit-identical", async () => {
-    // 3 slices of 64 vec4 (3 KiB): at most 2 KiB per binding puts system 2 in the second range
-    for (const reading of ["own-part", "whole"] as const) {
-      const one = await run(reading, [0, 0, 0, 0, 0, 0]);
-      const two = await run(reading, [0, 0, 0, 0, 0, 0], 2048);
-      assert.deepEqual(two.slices, one.slices, `${reading}: part masses and forces`);
-      assert.deepEqual([two.outV, two.outX, two.outE], [one.outV, one.outX, one.outE], reading);
+  await t.step("one range: the gather and the sync one dispatch each, two ranges two", async () => {
+    for (const [path, maxBindingSize] of paths) {
+      const { dispatches } = await run("own-part", [0, 0, 0, 0, 0, 0], maxBindingSize);
+      const want = path === "one range" ? 1 : 2;
+      assert.deepEqual(dispatches, { gather: want, sync: want }, path);
     }
   });
+
+  await t.step(
+    "two ranges (two dispatches each) and one range (one each): bit-identical",
+    async () => {
+      for (const reading of ["own-part", "whole"] as const) {
+        const one = await run(reading, [0, 0, 0, 0, 0, 0]);
+        const two = await run(reading, [0, 0, 0, 0, 0, 0], 2048);
+        assert.deepEqual(two.slices, one.slices, `${reading}: part masses and forces`);
+        assert.deepEqual([two.outV, two.outX, two.outE], [one.outV, one.outX, one.outE], reading);
+      }
+    },
+  );
 
   await t.step(
     "on a device of 8 storage buffers per stage: at most 8 per kernel, the same results",
@@ -200,7 +227,13 @@ Deno.test("coupling of K = 3 systems against an f64 reference (Eqs. 17–19)", a
           assert.deepEqual(got.slices, want.slices, `${reading}: part masses and forces`);
           assert.deepEqual([got.outV, got.outX, got.outE], [want.outV, want.outX, want.outE]);
           const coupling = Object.entries(got.used).filter(([k]) => k.startsWith("coupling "));
-          assert.equal(coupling.length, 4);
+          const labels = maxBindingSize === undefined ? ["coupling gather", "coupling sync"] : [
+            "coupling gather_masses",
+            "coupling gather_forces",
+            "coupling sync_velocities",
+            "coupling sync_positions",
+          ];
+          assert.deepEqual(coupling.map(([label]) => label).sort(), labels.sort());
           for (const [label, count] of coupling) assert.ok(count <= 8, `${label} binds ${count}`);
         }
       }
