@@ -48,30 +48,77 @@ export type CgKernel =
   | "apply_a"
   | "update_x"
   | "update_p"
+  | "update_x_fused"
+  | "update_p_fused"
   | "solve_local";
 
-/** How a CG kernel is dispatched: one workgroup, or the gate's indirect triple 0 or 1. */
-export type CgDispatch = "one" | "indirect" | "indirect1";
+/**
+ * How a CG kernel is dispatched: one workgroup, the gate's indirect triple 0 or 1, or directly
+ * one invocation per slot (`slots`: the owner's per-slot dispatch, the same workgroups as triple
+ * 0 before convergence).
+ */
+export type CgDispatch = "one" | "indirect" | "indirect1" | "slots";
 
-/** What the CG kernels dispatch with: `gate`, `gate_final`, `solve_local` run as one workgroup. */
-export const CG_DISPATCH: Readonly<Record<Exclude<CgKernel, "solve_local">, CgDispatch>> = {
+/**
+ * Solves of at most this many workgroups per per-slot kernel (partial sums of one dot product)
+ * run the fused loop (three dispatches per iteration): each workgroup of update_x_fused and
+ * update_p_fused reads every partial sum, so the totals cost chunks² reads a dispatch, about 1M
+ * here; larger solves keep the five-kernel loop, whose one-workgroup totals read each once.
+ */
+export const FUSED_MAX_CHUNKS = 1024;
+
+/** What the CG kernels dispatch with, in the five-kernel loop (`one`: a single workgroup). */
+const LOOP_DISPATCH = {
   gate: "one",
   gate_final: "one",
   pap_finish: "indirect1",
   apply_a: "indirect",
   update_x: "indirect",
   update_p: "indirect",
-};
+} as const satisfies Partial<Record<CgKernel, CgDispatch>>;
 
 /**
- * The dispatch size of a CG kernel dispatched `how`: one workgroup, or the indirect arguments the
- * gate writes into `args` (triple 0 for the per-slot kernels, triple 1 for the one-workgroup
- * pap_finish; zero workgroups once converged).
+ * The dispatch size of a CG kernel dispatched `how` (`slots` is the owner's: it throws): one
+ * workgroup, or the indirect arguments the gate writes into `args` (triple 0 for the per-slot
+ * kernels, triple 1 for the one-workgroup pap_finish; zero workgroups once converged).
  */
-export function cgDispatchSize(how: CgDispatch, args: GPUBuffer): DispatchSize {
+export function cgDispatchSize(how: Exclude<CgDispatch, "slots">, args: GPUBuffer): DispatchSize {
   return how === "one"
     ? { workgroups: 1 }
     : { indirect: args, indirectOffset: how === "indirect" ? 0 : 12, rewritten: true };
+}
+
+/**
+ * The loop a solve runs: `local` (solve_local, `localIterations` > 0), `fused` (three direct
+ * dispatches per iteration: at most {@link FUSED_MAX_CHUNKS} chunks) or `dispatched` (five, the
+ * gate's indirect arguments).
+ */
+export type CgLoop = "local" | "fused" | "dispatched";
+
+/**
+ * The loop of a solve of `chunks` workgroups per per-slot kernel (see {@link CgLoop});
+ * `fused: false` keeps the five-kernel loop at any size (tests compare the loops).
+ */
+export function cgLoop(
+  options: { chunks: number; localIterations: number; fused?: boolean },
+): CgLoop {
+  if (options.localIterations > 0) return "local";
+  return options.fused !== false && options.chunks <= FUSED_MAX_CHUNKS ? "fused" : "dispatched";
+}
+
+/** Whether a solve running `loop` uses `kernel` (its owner builds only those pipelines). */
+export function cgKernelUsed(kernel: CgKernel, loop: CgLoop): boolean {
+  if (kernel === "solve_local") return loop === "local";
+  if (kernel === "update_x_fused" || kernel === "update_p_fused") return loop === "fused";
+  return true;
+}
+
+/**
+ * How the per-slot kernels an owner runs around the loop (a warm start's) are dispatched: with
+ * the gate's indirect arguments, or directly where the loop takes no indirect dispatch.
+ */
+export function cgSlotDispatch(loop: CgLoop): "indirect" | "slots" {
+  return loop === "dispatched" ? "indirect" : "slots";
 }
 
 /** The layout of one solve's state buffer. */
@@ -86,51 +133,67 @@ export interface CgLayout {
   local: boolean;
 }
 
-/** Floats of the CG state buffer: scalars, partial sums, and `solve_local`'s per-slot terms. */
+/** Residual ranges of the partial sums: rᵀz, and rᵀr where the test is on ‖r‖. */
+function residualRanges(layout: CgLayout): number {
+  return layout.residualNorm ? 2 : 1;
+}
+
+/**
+ * Floats of the CG state buffer: scalars, partial sums (the residual ranges, then pᵀAp), and
+ * `solve_local`'s per-slot terms.
+ */
 export function cgStateFloats(layout: CgLayout): number {
-  const ranges = layout.residualNorm ? 2 : 1;
+  const ranges = residualRanges(layout);
   const terms = layout.local ? ranges * layout.chunks * layout.workgroupSize : 0;
-  return CG_PARTIALS + ranges * layout.chunks + terms;
+  return CG_PARTIALS + (ranges + 1) * layout.chunks + terms;
 }
 
 /** The `override` constants of `cg.wgsl` for a layout. */
 export function cgConstants(layout: CgLayout): Record<string, number> {
-  const ranges = layout.residualNorm ? 2 : 1;
+  const ranges = residualRanges(layout);
   return {
     ...Object.fromEntries(Object.entries(CG_SCALARS).map(([k, v]) => [`S_${k}`, v])),
     PARTIALS: CG_PARTIALS,
-    SLOTS: CG_PARTIALS + ranges * layout.chunks,
+    PAP_RANGE: ranges,
+    SLOTS: CG_PARTIALS + (ranges + 1) * layout.chunks,
     CG_RESIDUAL_NORM: layout.residualNorm ? 1 : 0,
     SUM_WORKGROUP_SIZE: layout.workgroupSize,
   };
 }
 
 /**
- * Encodes the CG iterations after the first gate: `iterations` × [apply_a, pap_finish, update_x,
- * gate, update_p] (the last: gate_final, no update_p), five dispatches each that the gate turns
- * into empty ones once converged; or, where `localIterations` > 0, as many `solve_local`
+ * Encodes the CG iterations after the first gate, as `loop` runs them: `dispatched`,
+ * `iterations` × [apply_a, pap_finish, update_x, gate, update_p], five dispatches each that the
+ * gate turns into empty ones once converged; `fused`, × [apply_a, update_x_fused,
+ * update_p_fused], three direct dispatches that return at once once converged; the last iteration
+ * ends with gate_final instead of its gate and update_p. `local`: as many `solve_local`
  * dispatches as the worst case needs (those after the solve ends return at once).
  */
 export function encodeCgIterations(
   run: (kernel: CgKernel, how: CgDispatch) => void,
-  options: { iterations: number; localIterations: number },
+  options: { iterations: number; localIterations: number; loop: CgLoop },
 ): void {
-  const { iterations, localIterations } = options;
-  if (localIterations > 0) {
+  const { iterations, localIterations, loop } = options;
+  if (loop === "local") {
     const dispatches = Math.ceil(iterations / localIterations);
     for (let k = 0; k < dispatches; k++) run("solve_local", "one");
     return;
   }
-  const step = (kernel: Exclude<CgKernel, "solve_local">) => run(kernel, CG_DISPATCH[kernel]);
+  const fused = loop === "fused";
+  const step = (kernel: keyof typeof LOOP_DISPATCH) =>
+    run(kernel, fused && LOOP_DISPATCH[kernel] !== "one" ? "slots" : LOOP_DISPATCH[kernel]);
   for (let k = 0; k < iterations; k++) {
     step("apply_a");
-    step("pap_finish");
-    step("update_x");
-    if (k + 1 < iterations) {
+    if (fused) run("update_x_fused", "slots");
+    else {
+      step("pap_finish");
+      step("update_x");
+    }
+    if (k + 1 >= iterations) step("gate_final");
+    else if (fused) run("update_p_fused", "slots");
+    else {
       step("gate");
       step("update_p");
-    } else {
-      step("gate_final");
     }
   }
 }

@@ -10,16 +10,27 @@
 //   cg_iterations() -> u32      CG iterations encoded (the loop solve_local walks)
 //   cg_arg_count() -> u32       u32 indirect arguments the gate writes
 //   apply_slot(s) -> f32        the operator: A p of slot s; returns its pᵀAp term
-//   update_slot(s) -> vec2f     x += α p, r −= α A p, z = M⁻¹ r; returns its (rᵀz, rᵀr) terms
-//   update_p_slot(s)            p = z + β p
+//   update_slot(s, rz, pap) -> vec2f
+//                               x += α p, r −= α A p, z = M⁻¹ r with α = rz / pap (nothing
+//                               unless pap > 0); returns its (rᵀz, rᵀr) terms
+//   update_p_slot(s, beta)      p = z + β p
 //   cg_local_fits(lid) -> u32   iterations one solve_local dispatch takes (uniform control flow)
 //
 // The owner's init kernel calls cg_begin() once and leaves the partial sums of (rᵀz, rᵀr) of the
 // start with store_partials. Each per-slot kernel leaves one partial sum per workgroup in `state`
-// (from PARTIALS on: rᵀz or pᵀAp, then rᵀr where CG_RESIDUAL_NORM), which the one-workgroup gate
-// and pap_finish add up in a fixed order: the dot products cost no dispatch of their own and runs
-// repeat bit for bit. The gate tests convergence and writes the indirect dispatch arguments of the
-// next iteration (0 workgroups once converged); every kernel also early-outs on state[S_DONE].
+// (from PARTIALS on: rᵀz, then rᵀr where CG_RESIDUAL_NORM, then pᵀAp), added up in a fixed order
+// (partials_total): the dot products cost no dispatch of their own and runs repeat bit for bit.
+// Two ways to run an iteration after the first gate (gpu/runtime/cg.ts encodeCgIterations):
+// - five kernels: apply_a, the one-workgroup pap_finish, update_x, the one-workgroup gate (which
+//   tests convergence and writes the indirect dispatch arguments of the next iteration, 0
+//   workgroups once converged), update_p;
+// - three (FUSED): apply_a, update_x_fused, update_p_fused, direct dispatches: every workgroup of
+//   the last two adds up the partial sums itself (pap_finish's and the gate's totals, the same
+//   tree, so the same numbers) and workgroup 0 records them; a workgroup reads no scalar another
+//   workgroup of the same dispatch writes, except S_DONE, which it sets to what every workgroup
+//   decides. Each workgroup reads every partial sum, so this is for solves of few workgroups
+//   (FUSED_MAX_CHUNKS in cg.ts).
+// Every kernel early-outs on state[S_DONE].
 //
 // Convergence: CG_RESIDUAL_NORM = false, rᵀz ≤ tol² r₀ᵀz₀ (the preconditioned residual); true,
 // rᵀr ≤ tol² bᵀb (2-norm). Either way also on breakdown (pᵀAp ≤ 0) or NaN.
@@ -36,6 +47,8 @@ override S_LOOP: u32;  // iterations of the encoded loop taken so far (solve_loc
 // Where the per-workgroup partial sums start in `state`, and where solve_local's per-slot terms do.
 override PARTIALS: u32;
 override SLOTS: u32;
+// The range of the pᵀAp partial sums (after rᵀz, and rᵀr where CG_RESIDUAL_NORM).
+override PAP_RANGE: u32;
 override CG_RESIDUAL_NORM: bool = false;
 
 // The slot of an invocation of a per-slot kernel: dispatches past 65,535 workgroups are 2D
@@ -83,6 +96,14 @@ fn store_partial(lid: u32, wid: u32, a: f32) {
   let sa = workgroup_sum(lid, a);
   if (lid == 0u && wid < cg_chunks()) {
     state[PARTIALS + wid] = sa;
+  }
+}
+
+// A workgroup's partial sum of pᵀAp into its place in PAP_RANGE (uniform control flow).
+fn store_pap_partial(lid: u32, wid: u32, pap: f32) {
+  let sa = workgroup_sum(lid, pap);
+  if (lid == 0u && wid < cg_chunks()) {
+    state[PARTIALS + PAP_RANGE * cg_chunks() + wid] = sa;
   }
 }
 
@@ -166,7 +187,7 @@ fn gate_final(@builtin(local_invocation_index) lid: u32) {
 // One workgroup after apply_a: pᵀAp from its partial sums; the last gate's rᵀz comes into use.
 @compute @workgroup_size(SUM_WORKGROUP_SIZE)
 fn pap_finish(@builtin(local_invocation_index) lid: u32) {
-  let pap = partials_total(lid, 0u);
+  let pap = partials_total(lid, PAP_RANGE);
   if (lid == 0u && state[S_DONE] == 0.0) {
     state[S_PAP] = pap;
     state[S_RZ] = state[S_RZNEW];
@@ -186,7 +207,15 @@ fn apply_a(
   if (s < cg_slots() && state[S_DONE] == 0.0) {
     pap = apply_slot(s);
   }
-  store_partial(lid, cg_group(wid, nwg), pap);
+  store_pap_partial(lid, cg_group(wid, nwg), pap);
+}
+
+// update_x of slot s, if there is one and the solve goes on: its (rᵀz, rᵀr) terms.
+fn update_x_at(s: u32, rz: f32, pap: f32) -> vec2f {
+  if (s < cg_slots() && state[S_DONE] == 0.0) {
+    return update_slot(s, rz, pap);
+  }
+  return vec2f(0.0);
 }
 
 // Per slot: x += α p, r −= α A p, z = M⁻¹ r with α = rᵀz / pᵀAp, with (rᵀz, rᵀr) partial sums.
@@ -197,20 +226,62 @@ fn update_x(
   @builtin(workgroup_id) wid: vec3u,
   @builtin(num_workgroups) nwg: vec3u,
 ) {
-  let s = cg_slot(gid, nwg);
-  var terms = vec2f(0.0);
-  if (s < cg_slots() && state[S_DONE] == 0.0) {
-    terms = update_slot(s);
-  }
+  let terms = update_x_at(cg_slot(gid, nwg), state[S_RZ], state[S_PAP]);
   store_partials(lid, cg_group(wid, nwg), terms);
 }
 
-// Per slot: p = z + β p with β = r_newᵀz_new / rᵀz.
+// update_x with pap_finish in it (FUSED): every workgroup adds up pᵀAp itself; workgroup 0 keeps
+// it and the rᵀz in use (S_PAP, S_RZ) for update_p_fused and the statistics.
+@compute @workgroup_size(SUM_WORKGROUP_SIZE)
+fn update_x_fused(
+  @builtin(global_invocation_id) gid: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+  @builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+) {
+  let pap = partials_total(lid, PAP_RANGE);
+  let rz = state[S_RZNEW];
+  let w = cg_group(wid, nwg);
+  if (w == 0u && lid == 0u && state[S_DONE] == 0.0) {
+    state[S_PAP] = pap;
+    state[S_RZ] = rz;
+  }
+  store_partials(lid, w, update_x_at(cg_slot(gid, nwg), rz, pap));
+}
+
+// update_p of slot s with β = r_newᵀz_new / rᵀz, if there is one.
+fn update_p_at(s: u32, rzNew: f32) {
+  if (s < cg_slots()) {
+    update_p_slot(s, rzNew / state[S_RZ]);
+  }
+}
+
+// Per slot: p = z + β p with β = r_newᵀz_new / rᵀz, while the solve goes on.
 @compute @workgroup_size(SUM_WORKGROUP_SIZE)
 fn update_p(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let s = cg_slot(gid, nwg);
-  if (s < cg_slots()) {
-    update_p_slot(s);
+  if (state[S_DONE] == 0.0 && state[S_PAP] > 0.0) {
+    update_p_at(cg_slot(gid, nwg), state[S_RZNEW]);
+  }
+}
+
+// update_p with the gate in it (FUSED): every workgroup adds up (rᵀz, measure) and takes the
+// gate's decision (gate_decide's test); workgroup 0 records it with gate_decide.
+@compute @workgroup_size(SUM_WORKGROUP_SIZE)
+fn update_p_fused(
+  @builtin(global_invocation_id) gid: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+  @builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+) {
+  let t = cg_totals(lid);
+  let done = state[S_DONE] != 0.0 || !(t.y > cg_tolerance2() * state[S_REF]) ||
+    !(state[S_PAP] > 0.0);
+  // once converged the partial sums are update_x_fused's zeros: the gate's record stays as it was
+  if (cg_group(wid, nwg) == 0u && lid == 0u && state[S_DONE] == 0.0) {
+    gate_decide(t);
+  }
+  if (!done) {
+    update_p_at(cg_slot(gid, nwg), t.x);
   }
 }
 
@@ -246,7 +317,7 @@ fn solve_local(@builtin(local_invocation_index) lid: u32) {
       state[SLOTS + s] = pap;
     }
     // pap_finish
-    let pap = local_total(lid, SLOTS, 0u);
+    let pap = local_total(lid, SLOTS, PAP_RANGE);
     if (lid == 0u) {
       state[S_PAP] = pap;
       state[S_RZ] = state[S_RZNEW];
@@ -256,7 +327,7 @@ fn solve_local(@builtin(local_invocation_index) lid: u32) {
     for (var s = lid; s < padded; s += SUM_WORKGROUP_SIZE) {
       var terms = vec2f(0.0);
       if (s < cg_slots()) {
-        terms = update_slot(s);
+        terms = update_slot(s, state[S_RZ], state[S_PAP]);
       }
       state[SLOTS + s] = terms.x;
       if (CG_RESIDUAL_NORM) {
@@ -279,9 +350,10 @@ fn solve_local(@builtin(local_invocation_index) lid: u32) {
     }
     storageBarrier();
     // update_p
-    if (!last) {
+    if (!last && state[S_DONE] == 0.0 && state[S_PAP] > 0.0) {
+      let rzNew = state[S_RZNEW];
       for (var s = lid; s < cg_slots(); s += SUM_WORKGROUP_SIZE) {
-        update_p_slot(s);
+        update_p_at(s, rzNew);
       }
     }
   }

@@ -7,9 +7,13 @@ import {
   type CgDispatch,
   cgDispatchSize,
   type CgKernel,
+  cgKernelUsed,
+  cgLoop,
+  cgSlotDispatch,
   cgStateFloats,
   cgStats,
   encodeCgIterations,
+  FUSED_MAX_CHUNKS,
 } from "./cg.ts";
 
 Deno.test("cg: the host side of the shared CG loop", async (t) => {
@@ -32,28 +36,31 @@ Deno.test("cg: the host side of the shared CG loop", async (t) => {
   );
 
   await t.step(
-    "the state layout: one partial range (rᵀz) or two (rᵀr too), local terms after",
+    "the state layout: partial ranges rᵀz (rᵀr too) then pᵀAp, local terms after",
     () => {
       const base = { chunks: 5, workgroupSize: 64, local: false };
-      assert.equal(cgStateFloats({ ...base, residualNorm: false }), CG_PARTIALS + 5);
-      assert.equal(cgStateFloats({ ...base, residualNorm: true }), CG_PARTIALS + 10);
+      assert.equal(cgStateFloats({ ...base, residualNorm: false }), CG_PARTIALS + 10);
+      assert.equal(cgStateFloats({ ...base, residualNorm: true }), CG_PARTIALS + 15);
       assert.equal(
         cgStateFloats({ ...base, residualNorm: true, local: true }),
-        CG_PARTIALS + 10 + 2 * 5 * 64,
+        CG_PARTIALS + 15 + 2 * 5 * 64,
       );
       const c = cgConstants({ ...base, residualNorm: false, local: true });
-      assert.equal(c.SLOTS, CG_PARTIALS + 5);
+      assert.equal(c.SLOTS, CG_PARTIALS + 10);
+      assert.equal(c.PAP_RANGE, 1);
       assert.equal(c.CG_RESIDUAL_NORM, 0);
-      assert.equal(cgConstants({ ...base, residualNorm: true }).SLOTS, CG_PARTIALS + 10);
+      const r = cgConstants({ ...base, residualNorm: true });
+      assert.equal(r.SLOTS, CG_PARTIALS + 15);
+      assert.equal(r.PAP_RANGE, 2);
     },
   );
 
   await t.step(
-    "the encoded loop: five kernels per iteration, gate_final last, or local dispatches",
+    "the encoded loop: five kernels per iteration or three fused, gate_final last, or local",
     () => {
       const seen: string[] = [];
       const run = (k: CgKernel, how: CgDispatch) => seen.push(`${k}:${how}`);
-      encodeCgIterations(run, { iterations: 2, localIterations: 0 });
+      encodeCgIterations(run, { iterations: 2, localIterations: 0, loop: "dispatched" });
       assert.deepEqual(seen, [
         "apply_a:indirect",
         "pap_finish:indirect1",
@@ -66,13 +73,35 @@ Deno.test("cg: the host side of the shared CG loop", async (t) => {
         "gate_final:one",
       ]);
       seen.length = 0;
-      encodeCgIterations(run, { iterations: 7, localIterations: 3 });
+      encodeCgIterations(run, { iterations: 2, localIterations: 0, loop: "fused" });
+      assert.deepEqual(seen, [
+        "apply_a:slots",
+        "update_x_fused:slots",
+        "update_p_fused:slots",
+        "apply_a:slots",
+        "update_x_fused:slots",
+        "gate_final:one",
+      ]);
+      seen.length = 0;
+      encodeCgIterations(run, { iterations: 7, localIterations: 3, loop: "local" });
       assert.deepEqual(seen, ["solve_local:one", "solve_local:one", "solve_local:one"]);
       seen.length = 0;
-      encodeCgIterations(run, { iterations: 0, localIterations: 0 });
+      encodeCgIterations(run, { iterations: 0, localIterations: 0, loop: "fused" });
       assert.deepEqual(seen, []);
     },
   );
+
+  await t.step("the loop of a solve: local where it fits, fused up to FUSED_MAX_CHUNKS", () => {
+    assert.equal(cgLoop({ chunks: 5, localIterations: 2 }), "local");
+    assert.equal(cgLoop({ chunks: FUSED_MAX_CHUNKS, localIterations: 0 }), "fused");
+    assert.equal(cgLoop({ chunks: FUSED_MAX_CHUNKS + 1, localIterations: 0 }), "dispatched");
+    assert.equal(cgKernelUsed("update_p_fused", "dispatched"), false);
+    assert.equal(cgKernelUsed("update_p_fused", "fused"), true);
+    assert.equal(cgKernelUsed("solve_local", "fused"), false);
+    assert.equal(cgKernelUsed("gate", "local"), true);
+    assert.equal(cgSlotDispatch("fused"), "slots");
+    assert.equal(cgSlotDispatch("dispatched"), "indirect");
+  });
 
   await t.step("dispatch sizes: one workgroup, or the gate's triples 0 and 1", () => {
     const args = {} as GPUBuffer;

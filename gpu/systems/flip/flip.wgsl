@@ -421,11 +421,10 @@ fn apply_slot(s: u32) -> f32 {
   return dot(ps, ap);
 }
 
-// update_x of one slot (pᵀAp > 0: else nothing); returns its new (rᵀz, rᵀr).
-fn update_slot(s: u32) -> vec2f {
-  let pAp = state[S_PAP];
+// update_x of one slot with α = rz / pAp (pAp > 0: else nothing); returns its new (rᵀz, rᵀr).
+fn update_slot(s: u32, rz: f32, pAp: f32) -> vec2f {
   if (!(pAp > 0.0)) { return vec2f(0.0); }
-  let alpha = state[S_RZ] / pAp;
+  let alpha = rz / pAp;
   let r = cgR[s] - alpha * cgAP[s];
   let z = cgInvD[s] * r;
   cgX[s] = cgX[s] + alpha * cgP[s];
@@ -434,10 +433,8 @@ fn update_slot(s: u32) -> vec2f {
   return vec2f(dot(r, z), dot(r, r));
 }
 
-// update_p of one slot.
-fn update_p_slot(s: u32) {
-  if (state[S_DONE] != 0.0 || !(state[S_PAP] > 0.0)) { return; }
-  let beta = state[S_RZNEW] / state[S_RZ];
+// update_p of one slot: p = z + β p.
+fn update_p_slot(s: u32, beta: f32) {
   cgP[s] = cgZ[s] + beta * cgP[s];
 }
 

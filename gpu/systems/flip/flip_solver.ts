@@ -44,7 +44,10 @@ import {
   type CgDispatch,
   cgDispatchSize,
   type CgKernel,
+  cgKernelUsed,
   type CgLayout,
+  type CgLoop,
+  cgLoop,
   cgStateFloats,
   type CgStats,
   cgStats,
@@ -128,6 +131,8 @@ const KERNEL_BINDINGS: Record<FlipKernel, readonly number[]> = {
   apply_a: [14, 15, 16, 17, 32],
   update_x: [11, 12, 15, 16, 17, 31, 32],
   update_p: [17, 31, 32],
+  update_x_fused: [11, 12, 15, 16, 17, 31, 32],
+  update_p_fused: [17, 31, 32],
   pressure_update: [10, 11, 27],
   g2p: [1, 9, 10, 25, 26, 27, 30],
   separation: [1, 5, 6, 7, 25],
@@ -244,9 +249,15 @@ export interface FlipSolverOptions {
   /**
    * Run the CG iterations in one workgroup (`solve_local`: one dispatch for many iterations, bit
    * for bit the dispatched kernels' result; `gpu/runtime/local_solve.wgsl`) when at least two fit
-   * one dispatch's loop budget. Default true; false dispatches five kernels per iteration.
+   * one dispatch's loop budget. Default true; false dispatches kernels per iteration ({@link fusedLoop}).
    */
   localSolve?: boolean;
+  /**
+   * Without solve_local, run three direct dispatches per iteration where the solve has at most
+   * `FUSED_MAX_CHUNKS` workgroups (`cg.ts` {@link cgLoop}). Default true; false runs five, the
+   * one-workgroup totals and the gate's indirect arguments, at any size.
+   */
+  fusedLoop?: boolean;
   /**
    * Loop iterations a `solve_local` invocation may spend per dispatch (default `LOCAL_BUDGET`); a
    * smaller value exercises the hand-over between its dispatches.
@@ -346,6 +357,8 @@ export class FlipSolver {
   readonly #separation: boolean;
   /** Iterations one `solve_local` dispatch takes; 0 where the CG runs as dispatched kernels. */
   readonly localIterations: number;
+  /** The CG loop a projection runs (`cg.ts` {@link cgLoop}). */
+  readonly loop: CgLoop;
 
   /** Builds the grid buffers and the pipelines; throws a `RangeError` naming a bad option. */
   constructor(device: GPUDevice, options: FlipSolverOptions) {
@@ -368,7 +381,7 @@ export class FlipSolver {
         `FlipSolver: ${cells} cells need more than 65535 workgroups of CG slots; use a larger dx`,
       );
     }
-    // the scalars, two partial sums per workgroup of the CG kernels, then solve_local's slot terms
+    // the scalars, three partial sums per workgroup of the CG kernels, then solve_local's slot terms
     // (two ranges, padded to whole workgroups); an iteration of it costs each invocation the same
     // loop iterations whatever the data (flip.wgsl solve_local)
     const chunks = Math.ceil(slots / WG);
@@ -378,11 +391,16 @@ export class FlipSolver {
         setup: 8,
         budget: options.localBudget,
       });
+    this.loop = cgLoop({
+      chunks,
+      localIterations: this.localIterations,
+      fused: options.fusedLoop,
+    });
     const layout: CgLayout = {
       chunks,
       workgroupSize: WG,
       residualNorm: true,
-      local: this.localIterations > 0,
+      local: this.loop === "local",
     };
     const built = this.#createBuffers(layout);
     this.#faceArrays = built.faceArrays;
@@ -571,8 +589,8 @@ export class FlipSolver {
     const run = (kernel: FlipKernel, size: number | CgDispatch, axis = 0) => {
       dispatch(pass, this.#kernels[kernel][axis], {
         bindGroup: [bindings.groups[kernel][axis], this.#paramsGroup],
-        ...(typeof size === "number"
-          ? { invocations: size, workgroupSize: WG }
+        ...(typeof size === "number" || size === "slots"
+          ? { invocations: size === "slots" ? this.slots : size, workgroupSize: WG }
           : cgDispatchSize(size, this.#args)),
       });
     };
@@ -590,6 +608,7 @@ export class FlipSolver {
     encodeCgIterations(run, {
       iterations: this.maxIterations,
       localIterations: this.localIterations,
+      loop: this.loop,
     });
     perAxis("pressure_update", faces);
     perAxis("g2p", () => this.#n);
@@ -598,10 +617,10 @@ export class FlipSolver {
     pass.end();
   }
 
-  /** The entry points this solver uses (`solve_local` only where it runs). */
+  /** The entry points this solver uses (those of its CG loop, {@link cgKernelUsed}). */
   #kernelNames(): FlipKernel[] {
     return (Object.keys(KERNEL_BINDINGS) as FlipKernel[])
-      .filter((k) => k !== "solve_local" || this.localIterations > 0);
+      .filter((k) => cgKernelUsed(k as CgKernel, this.loop));
   }
 
   /** Statistics of the last projection (one readback: outside the step loop). */

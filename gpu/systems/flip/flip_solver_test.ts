@@ -240,16 +240,23 @@ Deno.test("FLIP step on the GPU against the f64 reference (core/reference/flip_r
     });
 
     await t.step(
-      `${name}: the one-workgroup CG equals the dispatched kernels bit for bit, across dispatches`,
+      `${name}: the one-workgroup CG and the fused loop equal the five dispatched kernels bit for bit, across dispatches`,
       async () => {
         assert.ok(solver.localIterations >= 2, `local path: ${solver.localIterations}`);
         const q = got.q;
         // the dispatched kernels; then one workgroup taking 3 iterations per dispatch, so the
         // solve goes on over several dispatches
-        const dispatched = new FlipSolver(device, { ...solverOptions, localSolve: false });
-        assert.equal(dispatched.localIterations, 0);
-        await compare(dispatched, "dispatched");
-        dispatched.destroy();
+        for (const fusedLoop of [false, true]) {
+          const dispatched = new FlipSolver(device, {
+            ...solverOptions,
+            localSolve: false,
+            fusedLoop,
+          });
+          assert.equal(dispatched.localIterations, 0);
+          assert.equal(dispatched.loop, fusedLoop ? "fused" : "dispatched");
+          await compare(dispatched, `dispatched, fusedLoop ${fusedLoop}`);
+          dispatched.destroy();
+        }
         // the budget of 3 iterations: (3 + 1) · iteration cost − 1 (setup 8 included)
         const chunks = Math.ceil(solver.slots / 64);
         const owned = Math.ceil(chunks / 64);
@@ -278,11 +285,11 @@ Deno.test("FLIP step on the GPU against the f64 reference (core/reference/flip_r
   }
 
   await t.step("every kernel binds at most 8 storage buffers (WebGPU's guaranteed limit)", () => {
-    // the solvers above (label "flip") built every entry point, solve_local included
+    // the solvers above (label "flip") built every entry point, solve_local and both loops included
     const used = Object.entries(kernelStorageBuffers(device))
       .filter(([label]) => label.startsWith("flip "));
     const entryPoints = [...FLIP_WGSL.matchAll(/@compute[^]*?\bfn (\w+)/g)].map((m) => m[1]);
-    assert.equal(entryPoints.length, 17);
+    assert.equal(entryPoints.length, 19);
     // the kernels that read faces have one pipeline per axis
     const perAxis = ["p2g", "faces", "cell_sides", "pressure_update", "g2p"];
     assert.deepEqual(

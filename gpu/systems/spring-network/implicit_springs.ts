@@ -48,7 +48,11 @@ import {
   type CgDispatch,
   cgDispatchSize,
   type CgKernel,
+  cgKernelUsed,
   type CgLayout,
+  type CgLoop,
+  cgLoop,
+  cgSlotDispatch,
   cgStateFloats,
   type CgStats,
   cgStats,
@@ -152,9 +156,15 @@ export interface ImplicitSpringsOptions {
    * Run the CG iterations in one workgroup (`solve_local`: one dispatch for many iterations, bit
    * for bit the dispatched kernels' result) when the system is small enough that the worst case
    * fits a few dispatches' loop budget and the device offers the storage bindings it needs.
-   * Default true; false always dispatches five kernels per iteration.
+   * Default true; false always dispatches kernels per iteration ({@link fusedLoop}).
    */
   localSolve?: boolean;
+  /**
+   * Without solve_local, run three direct dispatches per iteration where the solve has at most
+   * `FUSED_MAX_CHUNKS` workgroups (`cg.ts` {@link cgLoop}). Default true; false runs five, the
+   * one-workgroup totals and the gate's indirect arguments, at any size.
+   */
+  fusedLoop?: boolean;
   /**
    * Loop iterations a `solve_local` invocation may spend per dispatch (default
    * {@link LOCAL_BUDGET}); a smaller value exercises the hand-over between its dispatches.
@@ -278,6 +288,8 @@ const KERNEL_BINDINGS: Record<ClothKernel, ReadonlyArray<number>> = {
   apply_a: [11, 12, 13, 14, 15, 16, 20],
   update_x: [11, 15, 16, 21],
   update_p: [11, 15, 16, 21],
+  update_x_fused: [11, 15, 16, 21],
+  update_p_fused: [11, 15, 16, 21],
   finish: [11, 19, 21, 22],
   warm_save: [11, 21, 23],
   warm_begin: [11, 15, 16, 21, 23],
@@ -358,6 +370,8 @@ export class ImplicitSprings {
    * one invocation's slots); 0 where the CG runs as dispatched kernels only.
    */
   readonly localIterations: number;
+  /** The CG loop a solve runs (`cg.ts` {@link cgLoop}). */
+  readonly loop: CgLoop;
 
   /** Builds the spring CSR, the scratch buffers and the pipelines (see {@link ImplicitSpringsOptions}). */
   constructor(device: GPUDevice, options: ImplicitSpringsOptions) {
@@ -419,11 +433,16 @@ export class ImplicitSprings {
         budget: options.localBudget,
       })
       : 0;
+    this.loop = cgLoop({
+      chunks,
+      localIterations: this.localIterations,
+      fused: options.fusedLoop,
+    });
     const layout: CgLayout = {
       chunks,
       workgroupSize: wg,
       residualNorm: false,
-      local: this.localIterations > 0,
+      local: this.loop === "local",
     };
     const built = this.#createBuffers({ layout, clothFlags, words, rowLength: options.rowLength });
     this.#argCount = built.argCount;
@@ -620,10 +639,10 @@ export class ImplicitSprings {
     return Object.freeze({ buffers: Object.freeze({ ...buffers }), groups: Object.freeze(groups) });
   }
 
-  /** The entry points this solver uses (`solve_local` only where it runs). */
+  /** The entry points this solver uses (those of its CG loop, {@link cgKernelUsed}). */
   #kernelNames(): ClothKernel[] {
     return (Object.keys(KERNEL_BINDINGS) as ClothKernel[])
-      .filter((k) => k !== "solve_local" || this.localIterations > 0);
+      .filter((k) => cgKernelUsed(k as CgKernel, this.loop));
   }
 
   /** Uniform bind group of (dt, gravity, tolerance, iterations); immutable, cached per value. */
@@ -722,12 +741,13 @@ export class ImplicitSprings {
     run("gate", "one");
     if (stage === 2 && warm && iterations > 0) {
       // x₀ = stage 1's Δv: r₀ = b − A x₀ (the first gate kept the cold r₀ᵀz₀ as reference)
-      run("warm_begin", "indirect");
-      run("apply_a", "indirect");
-      run("warm_residual", "indirect");
+      const how = cgSlotDispatch(this.loop);
+      run("warm_begin", how);
+      run("apply_a", how);
+      run("warm_residual", how);
       run("gate", "one");
     }
-    encodeCgIterations(run, { iterations, localIterations: this.localIterations });
+    encodeCgIterations(run, { iterations, localIterations: this.localIterations, loop: this.loop });
     run("finish", "slots");
     if (stage === 1 && warm) run("warm_save", "slots");
     run(stage === 2 ? "record_stage2" : "record_stage1", "one");

@@ -343,14 +343,14 @@ fn apply_slot(d: u32) -> f32 {
   return dot(cgA[at(R_P, d)].xyz, ap);
 }
 
-// update_x of one slot (pᵀAp > 0: else nothing); returns its new rᵀz (0 off the ACTIVE slots).
-fn update_slot(d: u32) -> vec2f {
-  let pAp = state[S_PAP];
+// update_x of one slot with α = rz / pAp (pAp > 0: else nothing); returns its new rᵀz (0 off the
+// ACTIVE slots).
+fn update_slot(d: u32, rz: f32, pAp: f32) -> vec2f {
   if (!(pAp > 0.0)) {
     return vec2f(0.0);
   }
   if (is_free(d)) {
-    let alpha = state[S_RZ] / pAp;
+    let alpha = rz / pAp;
     let r = cgB[at(R_R, d)] - alpha * cgA[at(R_AP, d)];
     cgB[at(R_X, d)] = cgB[at(R_X, d)] + alpha * cgA[at(R_P, d)];
     cgB[at(R_R, d)] = r;
@@ -359,12 +359,11 @@ fn update_slot(d: u32) -> vec2f {
   return vec2f(active_rz(d), 0.0);
 }
 
-// update_p of one slot.
-fn update_p_slot(d: u32) {
-  if (state[S_DONE] != 0.0 || !(state[S_PAP] > 0.0) || !is_free(d)) {
+// update_p of one slot: p = z + β p.
+fn update_p_slot(d: u32, beta: f32) {
+  if (!is_free(d)) {
     return;
   }
-  let beta = state[S_RZNEW] / state[S_RZ];
   cgA[at(R_P, d)] = cgB[at(R_Z, d)] + beta * cgA[at(R_P, d)];
 }
 

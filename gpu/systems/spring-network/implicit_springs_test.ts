@@ -552,7 +552,7 @@ Deno.test("ImplicitSprings on the software adapter", async (t) => {
   );
 
   await t.step(
-    "the one-workgroup CG (solve_local) equals the dispatched kernels bit for bit, across dispatches, also on a device of 8 storage buffers per stage",
+    "the one-workgroup CG (solve_local) and the fused loop equal the five dispatched kernels bit for bit, across dispatches, also on a device of 8 storage buffers per stage",
     async () => {
       const [rows, cols] = [9, 7];
       const nc = rows * cols;
@@ -579,7 +579,7 @@ Deno.test("ImplicitSprings on the software adapter", async (t) => {
       const dt = 3e-3;
       const gravity: [number, number, number] = [0, -9.81, 0];
       const run = async (
-        options: { localSolve: boolean; localBudget?: number },
+        options: { localSolve: boolean; localBudget?: number; fusedLoop?: boolean },
         on: GPUDevice = device,
       ) => {
         const device = on;
@@ -602,11 +602,13 @@ Deno.test("ImplicitSprings on the software adapter", async (t) => {
         }
         const stats = await system.readSolverStats();
         const local = system.localIterations;
+        const loop = system.loop;
         destroyAll(buffers);
         system.destroy();
-        return { outs, stats, local };
+        return { outs, stats, local, loop };
       };
-      const dispatched = await run({ localSolve: false });
+      const dispatched = await run({ localSolve: false, fusedLoop: false });
+      assert.equal(dispatched.loop, "dispatched");
       assert.equal(dispatched.local, 0);
       assert.ok(dispatched.stats.stages![0].iterations > 3, JSON.stringify(dispatched.stats));
       // stage 1 runs into the cap of 40 iterations (gate_final's path), stage 2 converges earlier
@@ -622,21 +624,28 @@ Deno.test("ImplicitSprings on the software adapter", async (t) => {
         assert.deepEqual(local.stats, dispatched.stats);
         assert.deepEqual(local.outs, dispatched.outs, `budget ${localBudget}`);
       }
+      // three direct dispatches per iteration, the totals in every workgroup
+      const fused = await run({ localSolve: false });
+      assert.equal(fused.loop, "fused");
+      assert.deepEqual(fused.stats, dispatched.stats);
+      assert.deepEqual(fused.outs, dispatched.outs, "fused loop");
       // WebGPU's guaranteed 8 storage buffers per stage: every kernel fits, solve_local's 8 too
       const gpu8 = await acquireGpu({ adapter: "software", storageBuffers: 8, label: "8 buffers" });
-      for (const localSolve of [true, false]) {
-        const on8 = await run({ localSolve }, gpu8.device);
+      for (const [localSolve, fusedLoop] of [[true, true], [false, true], [false, false]]) {
+        const on8 = await run({ localSolve, fusedLoop }, gpu8.device);
         assert.equal(on8.local > 0, localSolve);
         assert.deepEqual(on8.stats, dispatched.stats);
         assert.deepEqual(
           on8.outs,
           dispatched.outs,
-          `on 8 storage buffers, localSolve ${localSolve}`,
+          `on 8 storage buffers, localSolve ${localSolve}, fusedLoop ${fusedLoop}`,
         );
       }
       const used = Object.entries(kernelStorageBuffers(gpu8.device));
       assert.ok(used.some(([label]) => label.endsWith(" classify_values")));
       assert.ok(used.some(([label]) => label.endsWith(" solve_local")));
+      assert.ok(used.some(([label]) => label.endsWith(" update_p_fused")));
+      assert.ok(used.some(([label]) => label.endsWith(" pap_finish")));
       for (const [label, count] of used) assert.ok(count <= 8, `${label} binds ${count}`);
       gpu8.device.destroy();
     },
