@@ -62,6 +62,16 @@ export class StepEncoder {
     return { ...this.#dispatches };
   }
 
+  /**
+   * Whether the last stage's DOF velocities go into the write-back's dispatch: the handler
+   * splits nothing (no `encodeEnd`) and has no end-of-step hook, so nothing works on `velOut`
+   * between them; the splitting phase of the last stage then dispatches nothing.
+   */
+  get #dofWriteBack(): boolean {
+    const h = this.#p.handler;
+    return !h.encodeEnd && !h.encodeEndOfStep;
+  }
+
   /** Encodes step `step` (0-based; the metrics sample is stamped with the time after it). */
   encode(step: number): GPUCommandEncoder {
     const { scene, handler: h, clock } = this.#p;
@@ -82,7 +92,8 @@ export class StepEncoder {
     this.#counted("endOfStep", () => {
       h.encodeEndOfStep?.(encoder);
       inPass(encoder, "write back", clock.writes("endOfStep"), (pass) => {
-        this.#p.state.encodeWriteBack(pass);
+        if (this.#dofWriteBack) this.#p.state.encodeDofWriteBack(pass);
+        else this.#p.state.encodeWriteBack(pass);
       });
       for (const s of this.#p.systems) s.encodeEndOfStep?.(encoder);
     });
@@ -152,12 +163,21 @@ export class StepEncoder {
     });
     this.#probe(encoder, "integrated");
     this.#probe(encoder, "synced");
+    const last = stage === (h.stages ?? 1);
+    const deferred = last && this.#dofWriteBack;
     this.#counted(`splitting${stage}`, () => {
       inPass(encoder, `splitting stage ${stage}`, this.#at(`splitting${stage}`), (pass) => {
         if (h.encodeEnd) h.encodeEnd(pass, stage);
-        else state.encodeDofVelocities(pass);
+        else if (!deferred) state.encodeDofVelocities(pass);
       });
     });
+    if (deferred && this.#budgetStep) {
+      // the probe after splitting reads velOut, which the write-back writes only at the end
+      if (this.#p.profiler) this.#p.profiler.phase = "budget probes";
+      inPass(encoder, "DOF velocities for the step budget", undefined, (pass) => {
+        state.encodeDofVelocities(pass);
+      });
+    }
     this.#probe(encoder, "split");
   }
 

@@ -64,7 +64,7 @@ export type StateBufferName =
 
 /** The state's pipelines, each with its bind group. */
 type StateKernels = Record<
-  "identityMap" | "identityValues" | "velocities" | "writeBack",
+  "identityValues" | "velocities" | "writeBack" | "writeBackDofs",
   { kernel: Kernel; bind: GPUBindGroup }
 >;
 
@@ -151,11 +151,13 @@ function createStateBuffers(
   B("bondList", bondList.byteLength, bondList);
   B("bondClass", bondClass.byteLength, bondClass);
   B("springClasses", bonds.classes.byteLength, bonds.classes);
-  for (const name of ["dof", "memberList", "dofM", "syncEnergy", "boundaryDensity"] as const) {
-    B(name, 4 * n);
-  }
+  // the identity DOF map (every particle its own DOF, offset 0): a merging handler rewrites it
+  const iota = (count: number) => Uint32Array.from({ length: count }, (_, i) => i);
+  B("dof", 4 * n, iota(n));
+  B("memberList", 4 * n, iota(n));
+  B("memberStart", 4 * (n + 1), iota(n + 1));
+  for (const name of ["dofM", "syncEnergy", "boundaryDensity"] as const) B(name, 4 * n);
   B("fluidPressure", 8 * n);
-  B("memberStart", 4 * (n + 1));
   for (const name of ["offset", "dofX", "dofV", "velOut", "velTmp", "handlerForce"] as const) {
     B(name, 16 * n);
   }
@@ -243,13 +245,6 @@ export class ParticleState {
     const dense = (kinds: (typeof R | typeof W)[], buffers: GPUBuffer[]) =>
       kinds.map((kind, k): [number, typeof R | typeof W, GPUBuffer] => [k + 1, kind, buffers[k]]);
     return {
-      // the identity DOF map as two dispatches (4 and 6 storage buffers, not 10 in one)
-      identityMap: mk("identity_dof_map", [
-        [4, W, b.dof],
-        [5, W, b.memberStart],
-        [6, W, b.memberList],
-        [7, W, b.offset],
-      ]),
       identityValues: mk("identity_dof_values", [
         [1, R, b.pos],
         [2, R, b.vel],
@@ -270,20 +265,31 @@ export class ParticleState {
           b.vel,
         ]),
       ),
+      writeBackDofs: mk("write_back_dofs", [
+        [1, R, b.dof],
+        [2, R, b.offset],
+        [3, R, b.dofX],
+        [5, W, b.pos],
+        [6, W, b.vel],
+        [7, R, b.dofV],
+        [8, W, b.velOut],
+      ]),
     };
   }
 
   #run(
     pass: GPUComputePassEncoder,
-    k: "identityMap" | "identityValues" | "velocities" | "writeBack",
+    k: keyof StateKernels,
   ): void {
     const { kernel, bind } = this.#k[k];
     dispatch(pass, kernel, { bindGroup: bind, invocations: this.count, workgroupSize: 64 });
   }
 
-  /** Every particle its own DOF (no meta-particles), into `pass` (two dispatches). */
+  /**
+   * Every particle its own DOF (no meta-particles), into `pass`: the DOF values (one dispatch);
+   * the map is the identity the buffers start with, which only a merging handler rewrites.
+   */
   encodeIdentityDofs(pass: GPUComputePassEncoder): void {
-    this.#run(pass, "identityMap");
     this.#run(pass, "identityValues");
   }
 
@@ -295,6 +301,14 @@ export class ParticleState {
   /** Particles take their DOF's position plus offset (Eqs. 6–7) and `velOut`, into `pass`. */
   encodeWriteBack(pass: GPUComputePassEncoder): void {
     this.#run(pass, "writeBack");
+  }
+
+  /**
+   * {@link encodeDofVelocities} then {@link encodeWriteBack} as one dispatch (the same values),
+   * where nothing works on `velOut` between them.
+   */
+  encodeDofWriteBack(pass: GPUComputePassEncoder): void {
+    this.#run(pass, "writeBackDofs");
   }
 
   /** Positions (and velocities) now, `vec4f` per particle: one readback each. */

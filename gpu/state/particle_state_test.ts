@@ -42,9 +42,9 @@ Deno.test("ParticleState: buffers from a particle set; identity DOFs, DOF veloci
         .filter(([label]) => label.startsWith("particle state "));
       assert.deepEqual(used.map(([label]) => label).sort(), [
         "particle state dof_velocities",
-        "particle state identity_dof_map",
         "particle state identity_dof_values",
         "particle state write_back",
+        "particle state write_back_dofs",
       ]);
       for (const [label, count] of used) assert.ok(count <= 8, `${label} binds ${count}`);
       device.destroy();
@@ -93,12 +93,14 @@ async function kernelsAgainstCpu(storageBuffers?: number): Promise<GPUDevice> {
     pass.end();
     device.queue.submit([enc.finish()]);
   };
+  // the identity map is there from the start; encodeIdentityDofs writes the DOF values
   run((pass) => state.encodeIdentityDofs(pass));
   const dofX = await f32(b.dofX);
   const dofV = await f32(b.dofV);
   const dofM = await f32(b.dofM);
   assert.deepEqual([...(await u32(b.dof)).slice(0, n)], [...Array(n).keys()]);
   assert.deepEqual([...(await u32(b.memberStart)).slice(0, n + 1)], [...Array(n + 1).keys()]);
+  assert.deepEqual([...(await u32(b.memberList)).slice(0, n)], [...Array(n).keys()]);
   for (let i = 0; i < n; i++) {
     for (let a = 0; a < 3; a++) {
       assert.equal(dofX[4 * i + a], Math.fround(p.x[3 * i + a]));
@@ -128,6 +130,15 @@ async function kernelsAgainstCpu(storageBuffers?: number): Promise<GPUDevice> {
     }
     assert.equal(pos[4 * i + 3], Math.fround(0.01), "the radius stays in w");
   }
+  // the two as one dispatch: the same velOut, positions and velocities, from a cleared velOut
+  const enc = device.createCommandEncoder({ label: "clear velOut" });
+  enc.clearBuffer(b.velOut);
+  device.queue.submit([enc.finish()]);
+  run((pass) => state.encodeDofWriteBack(pass));
+  assert.deepEqual(await f32(b.velOut), velOut);
+  const fused = await state.read();
+  assert.deepEqual(fused.pos, pos);
+  assert.deepEqual(fused.vel, vel);
   const h1 = await state.hash();
   assert.match(h1, /^[0-9a-f]{64}$/);
   assert.equal(await state.hash(), h1);
