@@ -189,8 +189,9 @@ export class FlipDensityCorrection {
     if (this.iterations === 0) return;
     const bind = this.#bindings(b);
     for (let it = 0; it < this.iterations; it++) {
+      // the grid in a pass of its own: its counts are zeroed by clearBuffer, not a dispatch
+      this.#grid.encode(encoder, { pos: b.pos, count: this.#count });
       const pass = encoder.beginComputePass({ label: `${this.#label} density correction` });
-      this.#grid.encode(pass, { pos: b.pos, count: this.#count });
       const shape = { invocations: this.#count, workgroupSize: 64 };
       dispatch(pass, this.#weight, { bindGroup: bind.weightGroup, ...shape });
       dispatch(pass, this.#multiplier, { bindGroup: bind.group, ...shape });
