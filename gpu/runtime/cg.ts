@@ -53,6 +53,21 @@ export type CgKernel =
   | "solve_local";
 
 /**
+ * Pipelines an owner adds where its loop takes the gate pending after the init kernel or a warm
+ * start ({@link encodeCgIterations} `gate`): `apply_a_gate`, apply_a with `APPLY_A_GATE` (the
+ * fused loop's first iteration). Each is an entry point of `cg.wgsl` built with `override`
+ * constants ({@link CG_GATE_KERNELS}), so an owner that does not use them has no pipeline to build.
+ */
+export type CgGateKernel = "apply_a_gate";
+
+/** The entry point of each {@link CgGateKernel} and its `override` constants (after {@link cgConstants}). */
+export const CG_GATE_KERNELS: Readonly<
+  Record<CgGateKernel, { entryPoint: CgKernel; constants: Readonly<Record<string, number>> }>
+> = {
+  apply_a_gate: { entryPoint: "apply_a", constants: { APPLY_A_GATE: 1 } },
+};
+
+/**
  * How a CG kernel is dispatched: one workgroup, the gate's indirect triple 0 or 1, or directly
  * one invocation per slot (`slots`: the owner's per-slot dispatch, the same workgroups as triple
  * 0 before convergence).
@@ -106,10 +121,15 @@ export function cgLoop(
   return options.fused !== false && options.chunks <= FUSED_MAX_CHUNKS ? "fused" : "dispatched";
 }
 
-/** Whether a solve running `loop` uses `kernel` (its owner builds only those pipelines). */
-export function cgKernelUsed(kernel: CgKernel, loop: CgLoop): boolean {
+/**
+ * Whether a solve running `loop` uses `kernel` (its owner builds only those pipelines; a
+ * {@link CgGateKernel} only where its loop takes the gate).
+ */
+export function cgKernelUsed(kernel: CgKernel | CgGateKernel, loop: CgLoop): boolean {
   if (kernel === "solve_local") return loop === "local";
-  if (kernel === "update_x_fused" || kernel === "update_p_fused") return loop === "fused";
+  if (kernel === "update_x_fused" || kernel === "update_p_fused" || kernel === "apply_a_gate") {
+    return loop === "fused";
+  }
   return true;
 }
 
@@ -161,19 +181,54 @@ export function cgConstants(layout: CgLayout): Record<string, number> {
   };
 }
 
+/** Options of {@link encodeCgIterations}. */
+export interface CgIterationOptions {
+  /** CG iterations encoded (the cap; those after convergence cost an empty or early-out dispatch). */
+  iterations: number;
+  /** Iterations one `solve_local` dispatch takes (`local` loop). */
+  localIterations: number;
+  /** The loop to encode. */
+  loop: CgLoop;
+  /**
+   * Whether the gate after the owner's init kernel or warm start is still to run (default false:
+   * the owner dispatched `gate`). `dispatched` encodes it first (its indirect arguments start the
+   * loop); `fused` takes it in the first iteration's `apply_a_gate`; `local` in the first
+   * `solve_local` dispatch; a gate dispatch where no iteration is encoded.
+   */
+  gate?: boolean;
+  /**
+   * Whether the loop ends with the `gate_final` dispatch (default true); false leaves it to the
+   * owner's next kernel (`gate_final_in_workgroup` in cg.wgsl), which takes it whatever ran before.
+   */
+  gateFinal?: boolean;
+}
+
 /**
  * Encodes the CG iterations after the first gate, as `loop` runs them: `dispatched`,
  * `iterations` × [apply_a, pap_finish, update_x, gate, update_p], five dispatches each that the
  * gate turns into empty ones once converged; `fused`, × [apply_a, update_x_fused,
  * update_p_fused], three direct dispatches that return at once once converged; the last iteration
  * ends with gate_final instead of its gate and update_p. `local`: as many `solve_local`
- * dispatches as the worst case needs (those after the solve ends return at once).
+ * dispatches as the worst case needs (those after the solve ends return at once). With
+ * `options.gate` the first gate is the loop's too (`run` then also gets `apply_a_gate`).
  */
 export function encodeCgIterations(
   run: (kernel: CgKernel, how: CgDispatch) => void,
-  options: { iterations: number; localIterations: number; loop: CgLoop },
+  options: CgIterationOptions & { gate?: false },
+): void;
+export function encodeCgIterations(
+  run: (kernel: CgKernel | CgGateKernel, how: CgDispatch) => void,
+  options: CgIterationOptions,
+): void;
+export function encodeCgIterations(
+  run: (kernel: CgKernel, how: CgDispatch) => void,
+  options: CgIterationOptions,
 ): void {
   const { iterations, localIterations, loop } = options;
+  const gate = options.gate ?? false;
+  // with `gate`, `run` takes the gate kernels too (the second signature)
+  const runGate = run as (kernel: CgKernel | CgGateKernel, how: CgDispatch) => void;
+  if (gate && (loop === "dispatched" || iterations <= 0)) run("gate", "one");
   if (loop === "local") {
     const dispatches = Math.ceil(iterations / localIterations);
     for (let k = 0; k < dispatches; k++) run("solve_local", "one");
@@ -183,14 +238,16 @@ export function encodeCgIterations(
   const step = (kernel: keyof typeof LOOP_DISPATCH) =>
     run(kernel, fused && LOOP_DISPATCH[kernel] !== "one" ? "slots" : LOOP_DISPATCH[kernel]);
   for (let k = 0; k < iterations; k++) {
-    step("apply_a");
+    if (k === 0 && fused && gate) runGate("apply_a_gate", "slots");
+    else step("apply_a");
     if (fused) run("update_x_fused", "slots");
     else {
       step("pap_finish");
       step("update_x");
     }
-    if (k + 1 >= iterations) step("gate_final");
-    else if (fused) run("update_p_fused", "slots");
+    if (k + 1 >= iterations) {
+      if (options.gateFinal ?? true) step("gate_final");
+    } else if (fused) run("update_p_fused", "slots");
     else {
       step("gate");
       step("update_p");

@@ -14,7 +14,8 @@
 //                               x += α p, r −= α A p, z = M⁻¹ r with α = rz / pap (nothing
 //                               unless pap > 0); returns its (rᵀz, rᵀr) terms
 //   update_p_slot(s, beta)      p = z + β p
-//   cg_local_fits(lid) -> u32   iterations one solve_local dispatch takes (uniform control flow)
+//   cg_local_fits(lid) -> u32   iterations one solve_local dispatch takes (uniform control flow;
+//                               its setup counts one total more where solve_local takes the gate)
 //
 // The owner's init kernel calls cg_begin() once and leaves the partial sums of (rᵀz, rᵀr) of the
 // start with store_partials. Each per-slot kernel leaves one partial sum per workgroup in `state`
@@ -27,10 +28,18 @@
 // - three (FUSED): apply_a, update_x_fused, update_p_fused, direct dispatches: every workgroup of
 //   the last two adds up the partial sums itself (pap_finish's and the gate's totals, the same
 //   tree, so the same numbers) and workgroup 0 records them; a workgroup reads no scalar another
-//   workgroup of the same dispatch writes, except S_DONE, which it sets to what every workgroup
-//   decides. Each workgroup reads every partial sum, so this is for solves of few workgroups
-//   (FUSED_MAX_CHUNKS in cg.ts).
+//   workgroup of the same dispatch writes, except S_DONE and S_REF, which workgroup 0 changes
+//   only in ways that leave every workgroup's decision the same (gate_in_workgroups). Each
+//   workgroup reads every partial sum, so this is for solves of few workgroups (FUSED_MAX_CHUNKS
+//   in cg.ts).
 // Every kernel early-outs on state[S_DONE].
+//
+// Where the loop needs no indirect arguments (FUSED, solve_local), the gate after the init kernel
+// (or an owner's warm start) costs no dispatch of its own: the loop's first kernel takes it, the
+// apply_a pipeline with APPLY_A_GATE in every workgroup, solve_local in its first dispatch (it
+// finds S_LOOP < 0). Likewise the last iteration's gate_final can be left to the owner's closing
+// kernel (gate_final_in_workgroup). Both are the same arithmetic on the same partial sums, so the
+// iterates and the statistics are those of the gate and gate_final dispatches.
 //
 // Convergence: CG_RESIDUAL_NORM = false, rᵀz ≤ tol² r₀ᵀz₀ (the preconditioned residual); true,
 // rᵀr ≤ tol² bᵀb (2-norm). Either way also on breakdown (pᵀAp ≤ 0) or NaN.
@@ -43,13 +52,17 @@ override S_RZNEW: u32; // rᵀz after the update (β = r_newᵀz_new / rᵀz)
 override S_PAP: u32;   // pᵀAp
 override S_DONE: u32;  // 1 once converged
 override S_ITER: u32;  // iterations run
-override S_LOOP: u32;  // iterations of the encoded loop taken so far (solve_local's position)
+override S_LOOP: u32;  // −1 until the gate before the loop's first iteration is taken, then
+                       // iterations of the encoded loop taken so far (solve_local's position)
 // Where the per-workgroup partial sums start in `state`, and where solve_local's per-slot terms do.
 override PARTIALS: u32;
 override SLOTS: u32;
 // The range of the pᵀAp partial sums (after rᵀz, and rᵀr where CG_RESIDUAL_NORM).
 override PAP_RANGE: u32;
 override CG_RESIDUAL_NORM: bool = false;
+// The apply_a pipeline of the fused loop's first iteration, where the owner leaves it the gate
+// pending after its init kernel or warm start (encodeCgIterations `gate`): it takes that gate.
+override APPLY_A_GATE: bool = false;
 
 // The slot of an invocation of a per-slot kernel: dispatches past 65,535 workgroups are 2D
 // (gpu/runtime/kernel.ts dispatchShape), workgroup w = wid.x + wid.y·nwg.x covers slots
@@ -75,7 +88,7 @@ fn cg_begin() {
   state[S_PAP] = 1.0;
   state[S_DONE] = 0.0;
   state[S_ITER] = 0.0;
-  state[S_LOOP] = 0.0;
+  state[S_LOOP] = -1.0;
 }
 
 // The partial sums of range `which` (0: rᵀz or pᵀAp, 1: rᵀr) added up by one workgroup
@@ -128,18 +141,27 @@ fn cg_totals(lid: u32) -> vec2f {
   return vec2f(rz, res);
 }
 
+// The gate's test on the totals: whether the solve has ended (converged, broken down, or ended
+// before). The first gate (S_REF < 0) tests against the reference it takes, t.y itself.
+fn gate_done(t: vec2f) -> bool {
+  var reference = state[S_REF];
+  if (reference < 0.0) {
+    reference = t.y;
+  }
+  return state[S_DONE] != 0.0 || !(t.y > cg_tolerance2() * reference) || !(state[S_PAP] > 0.0);
+}
+
 // The gate's decision on the totals (one thread): whether the solve has ended. The first gate
 // also takes the reference of the test. The new rᵀz replaces the one in use (S_RZ) only in
 // pap_finish, after update_p has used both for β.
 fn gate_decide(t: vec2f) -> bool {
+  let done = gate_done(t);
   state[S_RZNEW] = t.x;
   state[S_RES] = t.y;
   if (state[S_REF] < 0.0) {
     state[S_REF] = t.y;
     state[S_RZ] = t.x;
   }
-  let done = state[S_DONE] != 0.0 || !(t.y > cg_tolerance2() * state[S_REF]) ||
-    !(state[S_PAP] > 0.0);
   if (done) {
     state[S_DONE] = 1.0;
   } else {
@@ -161,6 +183,34 @@ fn gate_final_decide(t: vec2f) {
   }
 }
 
+// The gate in every workgroup of a per-slot kernel (uniform control flow; workgroup index w):
+// each adds up the partial sums and takes gate_decide's decision, workgroup 0 records it. Another
+// workgroup may read S_REF and S_DONE before or after workgroup 0 writes them: S_REF changes only
+// from < 0 to t.y, and S_DONE only to 1 where the solve has ended, so gate_done decides the same
+// either way; inside workgroup 0 the barrier puts every read first.
+fn gate_in_workgroups(lid: u32, w: u32) -> bool {
+  let t = cg_totals(lid);
+  let done = gate_done(t);
+  storageBarrier();
+  if (w == 0u && lid == 0u) {
+    gate_decide(t);
+  }
+  return done;
+}
+
+// gate_final in workgroup w of the owner's closing kernel (uniform control flow): where the loop
+// leaves it to that kernel, workgroup 0 takes it. After a gate or gate_final of the same partial
+// sums (no iteration encoded, or solve_local's last) it changes nothing: an ended solve returns
+// at once, and an open one stays open with the same totals.
+fn gate_final_in_workgroup(lid: u32, w: u32) {
+  if (w == 0u) {
+    let t = cg_totals(lid);
+    if (lid == 0u) {
+      gate_final_decide(t);
+    }
+  }
+}
+
 // One workgroup after the init kernel or update_x: the gate, and the indirect dispatch arguments
 // of the next iteration's kernels (x = 0 workgroups once converged).
 @compute @workgroup_size(SUM_WORKGROUP_SIZE)
@@ -169,6 +219,7 @@ fn gate(@builtin(local_invocation_index) lid: u32) {
   if (lid != 0u) {
     return;
   }
+  state[S_LOOP] = 0.0;
   let done = gate_decide(t);
   for (var k = 0u; k < cg_arg_count(); k++) {
     args[k] = select(argsFull[k], 0u, done && k % 3u == 0u);
@@ -194,7 +245,8 @@ fn pap_finish(@builtin(local_invocation_index) lid: u32) {
   }
 }
 
-// Per slot: A p (the owner's operator), with pᵀAp partial sums.
+// Per slot: A p (the owner's operator), with pᵀAp partial sums; with APPLY_A_GATE the gate
+// pending before it first, in every workgroup (gate_in_workgroups).
 @compute @workgroup_size(SUM_WORKGROUP_SIZE)
 fn apply_a(
   @builtin(global_invocation_id) gid: vec3u,
@@ -203,11 +255,21 @@ fn apply_a(
   @builtin(num_workgroups) nwg: vec3u,
 ) {
   let s = cg_slot(gid, nwg);
+  let w = cg_group(wid, nwg);
+  var done = false;
+  if (APPLY_A_GATE) {
+    done = gate_in_workgroups(lid, w);
+    if (w == 0u && lid == 0u) {
+      state[S_LOOP] = 0.0; // the loop's gate taken
+    }
+  } else {
+    done = state[S_DONE] != 0.0;
+  }
   var pap = 0.0;
-  if (s < cg_slots() && state[S_DONE] == 0.0) {
+  if (s < cg_slots() && !done) {
     pap = apply_slot(s);
   }
-  store_pap_partial(lid, cg_group(wid, nwg), pap);
+  store_pap_partial(lid, w, pap);
 }
 
 // update_x of slot s, if there is one and the solve goes on: its (rᵀz, rᵀr) terms.
@@ -274,8 +336,7 @@ fn update_p_fused(
   @builtin(num_workgroups) nwg: vec3u,
 ) {
   let t = cg_totals(lid);
-  let done = state[S_DONE] != 0.0 || !(t.y > cg_tolerance2() * state[S_REF]) ||
-    !(state[S_PAP] > 0.0);
+  let done = gate_done(t);
   // once converged the partial sums are update_x_fused's zeros: the gate's record stays as it was
   if (cg_group(wid, nwg) == 0u && lid == 0u && state[S_DONE] == 0.0) {
     gate_decide(t);
@@ -283,6 +344,16 @@ fn update_p_fused(
   if (!done) {
     update_p_at(cg_slot(gid, nwg), t.x);
   }
+}
+
+// Whether the gate before the loop's first iteration is pending (S_LOOP < 0), in every
+// invocation. Uniform control flow.
+fn gate_pending(lid: u32) -> bool {
+  storageBarrier();
+  if (lid == 0u) {
+    w_value = select(0u, 1u, state[S_LOOP] < 0.0);
+  }
+  return workgroupUniformLoad(&w_value) != 0u;
 }
 
 // The slot terms in state[base ..] (cg_chunks() whole workgroups) summed as the dispatched
@@ -301,6 +372,15 @@ fn local_total(lid: u32, base: u32, which: u32) -> f32 {
 fn solve_local(@builtin(local_invocation_index) lid: u32) {
   let fits = cg_local_fits(lid);
   let padded = cg_chunks() * SUM_WORKGROUP_SIZE;
+  // the gate before the first iteration, where no gate dispatch took it (its totals are one more
+  // total in the owner's setup of cg_local_fits)
+  if (gate_pending(lid)) {
+    let t = cg_totals(lid);
+    if (lid == 0u) {
+      state[S_LOOP] = 0.0;
+      gate_decide(t);
+    }
+  }
   for (var t = 0u; t < fits; t++) {
     // the next iteration of the encoded loop, unless the solve has ended
     let k = state_u32(lid, S_LOOP);

@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
 import {
+  CG_GATE_KERNELS,
   CG_PARTIALS,
   CG_SCALARS,
   CG_WGSL,
   cgConstants,
   type CgDispatch,
   cgDispatchSize,
+  type CgGateKernel,
   type CgKernel,
   cgKernelUsed,
   cgLoop,
@@ -88,6 +90,59 @@ Deno.test("cg: the host side of the shared CG loop", async (t) => {
       seen.length = 0;
       encodeCgIterations(run, { iterations: 0, localIterations: 0, loop: "fused" });
       assert.deepEqual(seen, []);
+    },
+  );
+
+  await t.step(
+    "the loop that takes the gate before it and leaves gate_final to the owner's next kernel",
+    () => {
+      const seen: string[] = [];
+      const run = (k: CgKernel | CgGateKernel, how: CgDispatch) => seen.push(`${k}:${how}`);
+      const encode = (loop: "dispatched" | "fused" | "local", iterations: number) => {
+        seen.length = 0;
+        encodeCgIterations(run, {
+          iterations,
+          localIterations: 3,
+          loop,
+          gate: true,
+          gateFinal: false,
+        });
+        return [...seen];
+      };
+      // the five-kernel loop: the gate's indirect arguments start it
+      assert.deepEqual(encode("dispatched", 2), [
+        "gate:one",
+        "apply_a:indirect",
+        "pap_finish:indirect1",
+        "update_x:indirect",
+        "gate:one",
+        "update_p:indirect",
+        "apply_a:indirect",
+        "pap_finish:indirect1",
+        "update_x:indirect",
+      ]);
+      assert.deepEqual(encode("fused", 2), [
+        "apply_a_gate:slots",
+        "update_x_fused:slots",
+        "update_p_fused:slots",
+        "apply_a:slots",
+        "update_x_fused:slots",
+      ]);
+      assert.deepEqual(encode("fused", 1), ["apply_a_gate:slots", "update_x_fused:slots"]);
+      // solve_local takes it (S_LOOP < 0)
+      assert.deepEqual(encode("local", 4), ["solve_local:one", "solve_local:one"]);
+      // no iteration: the gate alone
+      for (const loop of ["dispatched", "fused", "local"] as const) {
+        assert.deepEqual(encode(loop, 0), ["gate:one"], loop);
+      }
+      assert.equal(cgKernelUsed("apply_a_gate", "fused"), true);
+      assert.equal(cgKernelUsed("apply_a_gate", "local"), false);
+      assert.equal(cgKernelUsed("apply_a_gate", "dispatched"), false);
+      assert.deepEqual(CG_GATE_KERNELS.apply_a_gate, {
+        entryPoint: "apply_a",
+        constants: { APPLY_A_GATE: 1 },
+      });
+      assert.match(CG_WGSL, /override APPLY_A_GATE: bool/);
     },
   );
 

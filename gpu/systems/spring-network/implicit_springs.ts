@@ -43,10 +43,12 @@ import {
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 import { iterationsPerDispatch, LOCAL_BUDGET, totalCost } from "../../runtime/local_solve.ts";
 import {
+  CG_GATE_KERNELS,
   CG_WGSL,
   cgConstants,
   type CgDispatch,
   cgDispatchSize,
+  type CgGateKernel,
   type CgKernel,
   cgKernelUsed,
   type CgLayout,
@@ -253,20 +255,23 @@ export interface ClothSolverStats extends CgStats {
   stages?: { solves: number; iterations: number }[];
 }
 
-/** Entry points of `implicit_springs.wgsl` and of the CG loop (`cg.wgsl`). */
+/**
+ * Entry points of `implicit_springs.wgsl` and of the CG loop (`cg.wgsl`, with the pipeline of
+ * apply_a that takes the gate before the fused loop, {@link CgGateKernel}).
+ */
 export type ClothKernel =
   | CgKernel
+  | CgGateKernel
   | "classify"
   | "classify_values"
-  | "positions"
   | "spring_forces"
   | "init_cg"
-  | "finish"
-  | "warm_save"
   | "warm_begin"
+  | "warm_begin_gate"
   | "warm_residual"
-  | "record_stage1"
-  | "record_stage2";
+  | "finish_stage1"
+  | "finish_stage1_save"
+  | "finish_stage2";
 
 const READ: BindingKind = "read-only-storage";
 const WRITE: BindingKind = "storage";
@@ -274,28 +279,28 @@ const WRITE: BindingKind = "storage";
 /**
  * Bindings (group 0 of implicit_springs.wgsl, all storage buffers) of each entry point: at most 8,
  * WebGPU's guaranteed `maxStorageBuffersPerShaderStage` (classifying the slots is two entry points
- * for that, 6 and 5 where one would bind 10); `solve_local`, 8, runs where the device offers them.
+ * for that, 6 and 8 where one would bind 11); `solve_local`, 8, runs where the device offers them.
  */
 const KERNEL_BINDINGS: Record<ClothKernel, ReadonlyArray<number>> = {
   classify: [1, 7, 8, 9, 10, 11],
-  classify_values: [4, 5, 11, 15, 22],
-  positions: [1, 2, 3, 15],
+  classify_values: [1, 2, 3, 4, 5, 11, 15, 22],
   spring_forces: [11, 12, 13, 14, 15, 20, 22],
   init_cg: [6, 11, 15, 16, 21, 22],
   gate: [16, 17, 18],
   gate_final: [16],
   pap_finish: [16],
   apply_a: [11, 12, 13, 14, 15, 16, 20],
+  apply_a_gate: [11, 12, 13, 14, 15, 16, 20],
   update_x: [11, 15, 16, 21],
   update_p: [11, 15, 16, 21],
   update_x_fused: [11, 15, 16, 21],
   update_p_fused: [11, 15, 16, 21],
-  finish: [11, 19, 21, 22],
-  warm_save: [11, 21, 23],
   warm_begin: [11, 15, 16, 21, 23],
+  warm_begin_gate: [11, 15, 16, 21, 23],
   warm_residual: [11, 15, 16, 21],
-  record_stage1: [16, 24],
-  record_stage2: [16, 24],
+  finish_stage1: [11, 16, 19, 21, 22, 24],
+  finish_stage1_save: [11, 16, 19, 21, 22, 23, 24],
+  finish_stage2: [11, 16, 19, 21, 22, 24],
   solve_local: [11, 12, 13, 14, 15, 16, 20, 21],
 };
 const WRITABLE = new Set([11, 15, 16, 18, 19, 21, 22, 23, 24]);
@@ -321,13 +326,16 @@ const USER_BINDINGS: Record<keyof ClothBuffers, [number, number]> = {
  * a fixed order (bit-reproducible runs); the linearised blocks are recomputed where needed.
  *
  * Step (one compute pass, only encoded; no readback): classify DOF slots (owners, active/fixed;
- * then drag mass, mass and v̂) → particle positions → per-particle spring forces and block
+ * then drag mass, mass, v̂ and the particle positions) → per-particle spring forces and block
  * diagonals → right-hand side, Jacobi preconditioner and CG start (with rᵀz partial sums) → gate →
  * `maxIterations` × [A p (with pᵀAp partial sums), pᵀAp total, x/r/z update (with rᵀz partial
- * sums), gate, p update] → v' into `dofVOut`: five dispatches per iteration, the dot products summed inside the kernels that
- * produce their terms (per-workgroup tree sums, then one workgroup in a fixed order:
- * bit-reproducible). The one-workgroup gate turns converged iterations into 0-workgroup indirect
- * dispatches; each loop kernel also early-outs on the converged flag.
+ * sums), gate, p update] → v' into `dofVOut`, the warm start saved and the iterations recorded,
+ * in one kernel with the last gate. The dot products are summed inside the kernels that produce
+ * their terms (per-workgroup tree sums, then in a fixed order: bit-reproducible). The loop runs
+ * as `cg.ts` {@link cgLoop} picks: five dispatches per iteration, whose one-workgroup gate turns
+ * converged iterations into 0-workgroup indirect dispatches; three fused ones, the first of which
+ * takes the gate after the CG start; or `solve_local`, which takes it too. Each loop kernel also
+ * early-outs on the converged flag.
  */
 export class ImplicitSprings {
   /** Device of the pipelines. */
@@ -533,10 +541,11 @@ export class ImplicitSprings {
     const params = createGroupLayout(device, `${label} params bind group layout`, ["uniform"]);
     const kernels = {} as Record<ClothKernel, Kernel>;
     for (const kernel of this.#kernelNames()) {
+      const variant = kernel in CG_GATE_KERNELS ? CG_GATE_KERNELS[kernel as CgGateKernel] : null;
       kernels[kernel] = createKernel(device, {
         label: `${label} ${kernel}`,
         code: IMPLICIT_SPRINGS_WGSL,
-        entryPoint: kernel,
+        entryPoint: variant?.entryPoint ?? kernel,
         groups: [
           KERNEL_BINDINGS[kernel].map((b) => [b, WRITABLE.has(b) ? WRITE : READ] as const),
           params,
@@ -548,6 +557,7 @@ export class ImplicitSprings {
           WORKGROUP_SIZE: this.workgroupSize,
           ...cgConstants(layout),
           LOCAL_BUDGET: localBudget ?? LOCAL_BUDGET,
+          ...variant?.constants,
         },
       });
     }
@@ -639,10 +649,19 @@ export class ImplicitSprings {
     return Object.freeze({ buffers: Object.freeze({ ...buffers }), groups: Object.freeze(groups) });
   }
 
-  /** The entry points this solver uses (those of its CG loop, {@link cgKernelUsed}). */
+  /**
+   * The kernels this solver uses: those of its CG loop ({@link cgKernelUsed}), and warm_begin where
+   * the gate dispatch precedes it (the five-kernel loop), warm_begin_gate elsewhere.
+   */
   #kernelNames(): ClothKernel[] {
-    return (Object.keys(KERNEL_BINDINGS) as ClothKernel[])
-      .filter((k) => cgKernelUsed(k as CgKernel, this.loop));
+    const dispatched = this.loop === "dispatched";
+    return (Object.keys(KERNEL_BINDINGS) as ClothKernel[]).filter((k) =>
+      k === "warm_begin"
+        ? dispatched
+        : k === "warm_begin_gate"
+        ? !dispatched
+        : cgKernelUsed(k as CgKernel | CgGateKernel, this.loop)
+    );
   }
 
   /** Uniform bind group of (dt, gravity, tolerance, iterations); immutable, cached per value. */
@@ -719,7 +738,7 @@ export class ImplicitSprings {
       label: `${this.label} backward Euler step`,
       timestampWrites: options.timestampWrites,
     });
-    const run = (kernel: ClothKernel, how: CgDispatch | "slots") => {
+    const run = (kernel: ClothKernel, how: CgDispatch) => {
       dispatch(pass, this.#kernels[kernel], {
         bindGroup: [bindings.groups[kernel], params],
         ...(how === "slots"
@@ -733,24 +752,35 @@ export class ImplicitSprings {
     };
     const stage = options.stage;
     const warm = options.warmStart ?? true;
+    const loop = this.loop;
     run("classify", "slots");
     run("classify_values", "slots");
-    run("positions", "slots");
     run("spring_forces", "slots");
     run("init_cg", "slots");
-    run("gate", "one");
     if (stage === 2 && warm && iterations > 0) {
-      // x₀ = stage 1's Δv: r₀ = b − A x₀ (the first gate kept the cold r₀ᵀz₀ as reference)
-      const how = cgSlotDispatch(this.loop);
-      run("warm_begin", how);
+      // x₀ = stage 1's Δv: r₀ = b − A x₀ (the first gate kept the cold r₀ᵀz₀ as reference); the
+      // five-kernel loop's warm start runs on the gate's indirect arguments, elsewhere
+      // warm_begin_gate takes the gate itself
+      const how = cgSlotDispatch(loop);
+      if (loop === "dispatched") {
+        run("gate", "one");
+        run("warm_begin", how);
+      } else run("warm_begin_gate", how);
       run("apply_a", how);
       run("warm_residual", how);
-      run("gate", "one");
     }
-    encodeCgIterations(run, { iterations, localIterations: this.localIterations, loop: this.loop });
-    run("finish", "slots");
-    if (stage === 1 && warm) run("warm_save", "slots");
-    run(stage === 2 ? "record_stage2" : "record_stage1", "one");
+    // the gate after init_cg or the warm start is the loop's, the last one the finish kernel's
+    encodeCgIterations(run, {
+      iterations,
+      localIterations: this.localIterations,
+      loop,
+      gate: true,
+      gateFinal: false,
+    });
+    run(
+      stage === 2 ? "finish_stage2" : stage === 1 && warm ? "finish_stage1_save" : "finish_stage1",
+      "slots",
+    );
     pass.end();
   }
 
@@ -864,5 +894,7 @@ export function localIterationsPerDispatch(
   const { entries, workgroupSize: wg } = options;
   const chunks = Math.ceil(n / wg);
   const work = n + entries + 3 * chunks + 2 * totalCost(chunks, wg) + 16;
-  return iterationsPerDispatch(work, { setup: chunks + n + 8, budget: options.budget, least: 1 });
+  // the setup: counting the work, the gate the first dispatch takes (one total), a margin
+  const setup = chunks + n + totalCost(chunks, wg) + 8;
+  return iterationsPerDispatch(work, { setup, budget: options.budget, least: 1 });
 }

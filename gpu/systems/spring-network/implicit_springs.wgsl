@@ -21,10 +21,15 @@
 // when any member of its DOF is pinned: v̂ = 0 and Δv = 0 there. Sums run in ascending member
 // order and spring CSR order: bit-reproducible.
 //
-// Kernels, in encode order: classify, classify_values, positions, spring_forces, init_cg, then the
-// CG loop of gpu/runtime/cg.wgsl (gate, per iteration apply_a, pap_finish, update_x, gate,
-// update_p; or solve_local), whose operator is apply_slot below; finally finish. The convergence
-// test is on the preconditioned residual rᵀz (CG_RESIDUAL_NORM off).
+// Kernels, in encode order: classify, classify_values (with the particle positions), spring_forces,
+// init_cg, in stage 2 the warm start (warm_begin or warm_begin_gate, apply_a, warm_residual), then
+// the CG loop of gpu/runtime/cg.wgsl (per iteration apply_a, pap_finish, update_x, gate, update_p;
+// or three fused kernels; or solve_local), whose operator is apply_slot below; finally one of the
+// finish_* kernels. Every dispatch costs the host tens of µs, so the gates after init_cg and the
+// warm start are taken inside the next kernel where the loop allows it (all but the five-kernel
+// loop, whose gate writes the indirect arguments), and the finish kernel takes the loop's last
+// gate, saves the warm start and records the stage's iterations itself. The convergence test is
+// on the preconditioned residual rᵀz (CG_RESIDUAL_NORM off).
 
 // DOF flags and regions of `cg`: pipeline constants passed by implicit_springs.ts
 // (CLOTH_DOF_ACTIVE, CLOTH_DOF_FIXED, CG_REGIONS), defined once.
@@ -190,13 +195,16 @@ fn classify(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) 
 }
 
 // Per slot k, after classify: on owner slots the drag mass and mass, and v̂ on free ones (0
-// elsewhere).
+// elsewhere); and particle first + k's position of this step (X_dof + offset), which needs no
+// classification but fits the same dispatch (8 storage buffers).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn classify_values(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let k = cg_slot(gid, nwg);
   if (k >= params.count) {
     return;
   }
+  let g = params.first + k;
+  cgA[at(R_XP, k)] = vec4f(dofX[dof[g]].xyz + offset[g].xyz, 0.0);
   let info = slotInfo[k];
   let d = info.z;
   let fl = info.y;
@@ -207,17 +215,6 @@ fn classify_values(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workg
   }
   cgA[at(R_DM, k)] = dm;
   cgC[at(R_VHAT, k)] = select(vec4f(0.0), vec4f(dofV[d].xyz, 0.0), fl == ACTIVE);
-}
-
-// Per particle: its position of this step (X_dof + offset).
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn positions(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let k = cg_slot(gid, nwg);
-  if (k >= params.count) {
-    return;
-  }
-  let g = params.first + k;
-  cgA[at(R_XP, k)] = vec4f(dofX[dof[g]].xyz + offset[g].xyz, 0.0);
 }
 
 // Per particle: spring forces, the right-hand-side term g_i and the diagonal of the blocks.
@@ -367,36 +364,41 @@ fn update_p_slot(d: u32, beta: f32) {
   cgA[at(R_P, d)] = cgB[at(R_Z, d)] + beta * cgA[at(R_P, d)];
 }
 
-// Per particle, after a solve: the Δv of its DOF (0 off the system's free DOFs), the warm start of
-// the next solve of the step (stage 2 starts from stage 1's solution).
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn warm_save(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = cg_slot(gid, nwg);
-  if (i >= params.count) {
+// Per DOF slot d, after the first gate (which took r₀ᵀz₀ of the cold start x = 0, the reference
+// of the convergence test), unless the solve has ended (`done`): x = the saved Δv of the slot's
+// particle, p = x for A p. Slot 0 takes back the gate's count: it is not a CG iteration.
+fn warm_begin_slot(d: u32, done: bool) {
+  if (done) {
     return;
   }
-  let d = owner(i);
-  var x = vec4f(0.0);
-  if (d != NONE && is_free(d)) {
-    x = cgB[at(R_X, d)];
+  if (d == 0u) {
+    state[S_ITER] -= 1.0;
   }
-  warm[i] = x;
-}
-
-// Per DOF slot, after the first gate (which took r₀ᵀz₀ of the cold start x = 0, the reference
-// of the convergence test): x = the saved Δv of the slot's particle, p = x for A p.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn warm_begin(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let d = cg_slot(gid, nwg);
-  if (d == 0u && state[S_DONE] == 0.0) {
-    state[S_ITER] -= 1.0; // the gate before the warm start is not a CG iteration
-  }
-  if (d >= params.count || state[S_DONE] != 0.0 || !is_free(d)) {
+  if (d >= params.count || !is_free(d)) {
     return;
   }
   let x = warm[d];
   cgB[at(R_X, d)] = x;
   cgA[at(R_P, d)] = x;
+}
+
+// warm_begin_slot per DOF slot, after the gate dispatch (the five-kernel loop).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn warm_begin(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  warm_begin_slot(cg_slot(gid, nwg), state[S_DONE] != 0.0);
+}
+
+// warm_begin with the first gate in it (the fused loop and solve_local: no indirect arguments to
+// write), in every workgroup; slot 0 records it first (cg.wgsl gate_in_workgroups).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn warm_begin_gate(
+  @builtin(global_invocation_id) gid: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+  @builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+) {
+  let done = gate_in_workgroups(lid, cg_group(wid, nwg));
+  warm_begin_slot(cg_slot(gid, nwg), done);
 }
 
 // Per DOF slot, after A x: r = b − A x, z = D⁻¹ r, p = z.
@@ -422,28 +424,74 @@ fn warm_residual(
   store_partial(lid, cg_group(wid, nwg), contrib);
 }
 
-// One thread after a stage's solve: its iterations into the stage's running sums.
-fn record(stage: u32) {
-  history[2u * stage] += u32(state[S_ITER]);
-  history[2u * stage + 1u] += 1u;
-}
-@compute @workgroup_size(1)
-fn record_stage1() {
-  record(0u);
-}
-@compute @workgroup_size(1)
-fn record_stage2() {
-  record(1u);
-}
-
-// Per DOF slot: v' = v̂ + Δv for the system's DOFs; other slots of dofVOut are left as they are.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn finish(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let d = cg_slot(gid, nwg);
+// Per DOF slot d: v' = v̂ + Δv for the system's DOFs; other slots of dofVOut are left as they are.
+fn finish_slot(d: u32) {
   if (d >= params.count || (slotInfo[d].y & ACTIVE) == 0u) {
     return;
   }
   dofVOut[slotInfo[d].z] = vec4f(cgC[at(R_VHAT, d)].xyz + cgB[at(R_X, d)].xyz, 0.0);
+}
+
+// Per particle i: the Δv of its DOF (0 off the system's free DOFs), the warm start of the next
+// solve of the step (stage 2 starts from stage 1's solution).
+fn warm_save_slot(i: u32) {
+  if (i >= params.count) {
+    return;
+  }
+  let d = owner(i);
+  var x = vec4f(0.0);
+  if (d != NONE && is_free(d)) {
+    x = cgB[at(R_X, d)];
+  }
+  warm[i] = x;
+}
+
+// The end of a solve, one invocation per slot k: the loop's last gate (workgroup 0), v' of DOF
+// slot k, and (slot 0) the solve's iterations into the running sums of `stage` (0, 1); stage 1
+// saves the warm start after it (warm_save_slot). Each part reads only what no part writes (x,
+// v̂, the partial sums, S_ITER), so one dispatch runs them all. Uniform control flow.
+fn finish_all(gid: vec3u, lid: u32, wid: vec3u, nwg: vec3u, stage: u32) {
+  gate_final_in_workgroup(lid, cg_group(wid, nwg));
+  let k = cg_slot(gid, nwg);
+  finish_slot(k);
+  if (k == 0u) {
+    history[2u * stage] += u32(state[S_ITER]);
+    history[2u * stage + 1u] += 1u;
+  }
+}
+
+// finish_all of a lone solve or a stage 1 solved cold (nothing to save).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn finish_stage1(
+  @builtin(global_invocation_id) gid: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+  @builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+) {
+  finish_all(gid, lid, wid, nwg, 0u);
+}
+
+// finish_all of stage 1 with the warm start of stage 2 saved.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn finish_stage1_save(
+  @builtin(global_invocation_id) gid: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+  @builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+) {
+  finish_all(gid, lid, wid, nwg, 0u);
+  warm_save_slot(cg_slot(gid, nwg));
+}
+
+// finish_all of stage 2.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn finish_stage2(
+  @builtin(global_invocation_id) gid: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+  @builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+) {
+  finish_all(gid, lid, wid, nwg, 1u);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -467,7 +515,7 @@ fn cg_arg_count() -> u32 {
 }
 
 // Loop iterations of one CG iteration in this invocation (an upper bound, counted the way the
-// loops below run), and those of counting it.
+// loops below run), and those of the setup (counting it, the gate before the first iteration).
 fn local_cost(lid: u32) -> vec2u {
   var work = 0u;
   var counting = 0u;
@@ -480,10 +528,11 @@ fn local_cost(lid: u32) -> vec2u {
       }
     }
   }
-  // three slot loops (apply, update_x, update_p), two totals, a margin
+  // three slot loops (apply, update_x, update_p), two totals, a margin; the setup: counting, the
+  // gate solve_local may take before its first iteration (one total), a margin
   let chunks = cg_chunks();
   work += 3u * chunks + 2u * total_cost(chunks) + 16u;
-  return vec2u(work, counting + 8u);
+  return vec2u(work, counting + total_cost(chunks) + 8u);
 }
 
 // Iterations one solve_local dispatch takes: as many as fit LOCAL_BUDGET loop iterations of the

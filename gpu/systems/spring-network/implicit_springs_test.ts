@@ -1,6 +1,11 @@
 import { SPRING_CLASS_STRUCT } from "../../state/spring_csr.ts";
 import assert from "node:assert/strict";
-import { kernelStorageBuffers, readBuffer, storageBuffer } from "../../runtime/kernel.ts";
+import {
+  dispatchesEncoded,
+  kernelStorageBuffers,
+  readBuffer,
+  storageBuffer,
+} from "../../runtime/kernel.ts";
 
 const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
 import {
@@ -579,7 +584,12 @@ Deno.test("ImplicitSprings on the software adapter", async (t) => {
       const dt = 3e-3;
       const gravity: [number, number, number] = [0, -9.81, 0];
       const run = async (
-        options: { localSolve: boolean; localBudget?: number; fusedLoop?: boolean },
+        options: {
+          localSolve: boolean;
+          localBudget?: number;
+          fusedLoop?: boolean;
+          maxIterations?: number;
+        },
         on: GPUDevice = device,
       ) => {
         const device = on;
@@ -594,9 +604,12 @@ Deno.test("ImplicitSprings on the software adapter", async (t) => {
         const buffers = uploadState(device, state);
         const bindings = system.bind(buffers);
         const outs: Float32Array[] = [];
+        const dispatches: number[] = [];
         for (const stage of [1, 2] as const) {
           const encoder = device.createCommandEncoder({ label: `stage ${stage}` });
+          const before = dispatchesEncoded();
           system.encodeStep(encoder, { bindings, dt, gravity, stage });
+          dispatches.push(dispatchesEncoded() - before);
           device.queue.submit([encoder.finish()]);
           outs.push(await read(device, buffers.dofVOut as GPUBuffer));
         }
@@ -605,11 +618,28 @@ Deno.test("ImplicitSprings on the software adapter", async (t) => {
         const loop = system.loop;
         destroyAll(buffers);
         system.destroy();
-        return { outs, stats, local, loop };
+        return { outs, stats, local, loop, dispatches };
+      };
+      // per stage: classify, classify_values, spring_forces, init_cg, the loop, one finish kernel;
+      // stage 2's warm start: three kernels, four with the gate dispatch of the five-kernel loop
+      // (whose gate after init_cg, and after the warm start, is a dispatch of its own; the fused
+      // loop's and solve_local's first kernel takes it, and the finish kernel the last gate)
+      // (no iteration: the gate alone, and no warm start)
+      const expected = (loop: string, iterations: number, local: number) => {
+        const cg = iterations === 0
+          ? 1
+          : loop === "local"
+          ? Math.ceil(iterations / local)
+          : loop === "fused"
+          ? 3 * iterations - 1
+          : 1 + 5 * iterations - 2;
+        const warm = iterations === 0 ? 0 : loop === "dispatched" ? 4 : 3;
+        return [4 + cg + 1, 4 + warm + cg + 1];
       };
       const dispatched = await run({ localSolve: false, fusedLoop: false });
       assert.equal(dispatched.loop, "dispatched");
       assert.equal(dispatched.local, 0);
+      assert.deepEqual(dispatched.dispatches, expected("dispatched", 40, 0));
       assert.ok(dispatched.stats.stages![0].iterations > 3, JSON.stringify(dispatched.stats));
       // stage 1 runs into the cap of 40 iterations (gate_final's path), stage 2 converges earlier
       assert.equal(dispatched.stats.stages![0].iterations, 40);
@@ -620,6 +650,7 @@ Deno.test("ImplicitSprings on the software adapter", async (t) => {
       for (const localBudget of [undefined, 4000]) {
         const local = await run({ localSolve: true, localBudget });
         assert.ok(local.local >= 2, `iterations per dispatch: ${local.local}`);
+        assert.deepEqual(local.dispatches, expected("local", 40, local.local));
         if (localBudget) assert.ok(local.local < dispatched.stats.stages![0].iterations);
         assert.deepEqual(local.stats, dispatched.stats);
         assert.deepEqual(local.outs, dispatched.outs, `budget ${localBudget}`);
@@ -627,6 +658,7 @@ Deno.test("ImplicitSprings on the software adapter", async (t) => {
       // three direct dispatches per iteration, the totals in every workgroup
       const fused = await run({ localSolve: false });
       assert.equal(fused.loop, "fused");
+      assert.deepEqual(fused.dispatches, expected("fused", 40, 0));
       assert.deepEqual(fused.stats, dispatched.stats);
       assert.deepEqual(fused.outs, dispatched.outs, "fused loop");
       // WebGPU's guaranteed 8 storage buffers per stage: every kernel fits, solve_local's 8 too
@@ -642,12 +674,44 @@ Deno.test("ImplicitSprings on the software adapter", async (t) => {
         );
       }
       const used = Object.entries(kernelStorageBuffers(gpu8.device));
-      assert.ok(used.some(([label]) => label.endsWith(" classify_values")));
-      assert.ok(used.some(([label]) => label.endsWith(" solve_local")));
-      assert.ok(used.some(([label]) => label.endsWith(" update_p_fused")));
-      assert.ok(used.some(([label]) => label.endsWith(" pap_finish")));
+      for (
+        const kernel of [
+          "classify_values",
+          "solve_local",
+          "update_p_fused",
+          "apply_a_gate",
+          "warm_begin_gate",
+          "warm_begin",
+          "pap_finish",
+          "finish_stage1_save",
+          "finish_stage2",
+        ]
+      ) assert.ok(used.some(([label]) => label.endsWith(` ${kernel}`)), kernel);
       for (const [label, count] of used) assert.ok(count <= 8, `${label} binds ${count}`);
       gpu8.device.destroy();
+      // caps of 0, 1 and 2 iterations: the gate with no iteration after it (a dispatch of its own,
+      // the finish kernel's last gate a repeat of it), the first iteration's gate and gate_final
+      // in one solve; each loop the same statistics and velocities
+      for (const maxIterations of [0, 1, 2]) {
+        const reference = await run({ localSolve: false, fusedLoop: false, maxIterations });
+        assert.deepEqual(reference.dispatches, expected("dispatched", maxIterations, 0));
+        if (maxIterations === 0) {
+          // the gate's record: one iteration counted, the residual of the start, not converged
+          const { iterations, relativeResidual, converged } = reference.stats;
+          assert.deepEqual({ iterations, relativeResidual, converged }, {
+            iterations: 1,
+            relativeResidual: 1,
+            converged: false,
+          });
+        }
+        for (const [localSolve, fusedLoop] of [[true, true], [false, true]]) {
+          const other = await run({ localSolve, fusedLoop, maxIterations });
+          assert.deepEqual(other.dispatches, expected(other.loop, maxIterations, other.local));
+          const what = `${other.loop} loop, ${maxIterations} iterations`;
+          assert.deepEqual(other.stats, reference.stats, what);
+          assert.deepEqual(other.outs, reference.outs, what);
+        }
+      }
     },
   );
 
