@@ -82,6 +82,12 @@ export interface SampleSummary {
   max: number;
   /** Number of samples. */
   n: number;
+  /**
+   * Arithmetic mean of the samples: the statistic of the paper's Table I ("average computation
+   * times per time step"), which the median of a run whose steps slow down (a wall breaking) is
+   * not. Absent in records written before it was kept (then only the median is known).
+   */
+  mean?: number;
 }
 
 /** Timing statistics of one phase, in ms per step. */
@@ -409,7 +415,7 @@ function checkTimings(t: Obj): void {
     expect(`${at}.median`, phase.median, ["number", "null"]);
     optional(`${at}.ci95`, phase.ci95, ["array"]);
     optional(`${at}.samples`, phase.samples, ["array"]);
-    for (const k of ["mad", "min", "max", "n"]) {
+    for (const k of ["mad", "min", "max", "n", "mean"]) {
       optional(`${at}.${k}`, phase[k], ["number", "null"]);
     }
   }

@@ -176,6 +176,10 @@ Deno.test("readResults: bad lines are skipped and named, the finished cases kept
       [{ gpu: { peakBufferBytes: "1 MiB" } }, 'field "gpu.peakBufferBytes" must be a number'],
       [{ gpu: { hostMsPerStep: "0.5 ms" } }, 'field "gpu.hostMsPerStep" must be a number'],
       [{ configHash: undefined }, 'field "configHash" must be a string, got nothing'],
+      [
+        { timings: { source: "timestamp", phases: { total: { median: 1, mean: "1.2" } } } },
+        'field "timings.phases.total.mean" must be a number or null, got the string "1.2"',
+      ],
       [{ schemaVersion: 0 }, 'field "schemaVersion" must be 1 (the versions this harness reads)'],
     ];
     for (const [fields, message] of cases) {
@@ -209,6 +213,36 @@ Deno.test("readResults: bad lines are skipped and named, the finished cases kept
       configHash: "x",
     });
     assert.deepEqual(readResults(`${failed}\n${old}\n${line()}`).skipped, []);
+  });
+
+  await t.step("a timing's mean is optional: records written before it was kept still read", () => {
+    const phase = (extra: Record<string, unknown>) => ({
+      unit: "ms/step",
+      median: 1,
+      mad: 0.1,
+      ci95: [0.9, 1.1],
+      min: 0.8,
+      max: 1.4,
+      n: 3,
+      samples: [0.8, 1, 1.4],
+      ...extra,
+    });
+    const timings = (extra: Record<string, unknown>) => ({
+      source: "timestamp",
+      phases: { total: phase(extra) },
+      transfer: { bytes: 0, ms: 0 },
+    });
+    const withMean = line({ timings: timings({ mean: 16 / 15 }) });
+    const before = line({ timings: timings({}) });
+    const empty = line({ timings: timings({ mean: null, median: null, n: 0, samples: [] }) });
+    const { records, skipped } = readResults(`${withMean}
+${before}
+${empty}
+`);
+    assert.deepEqual(skipped, []);
+    assert.deepEqual(records.map((r) => r.timings!.phases.total.mean), [16 / 15, undefined, null]);
+    assert.ok("mean" in schema.$defs.phaseTiming.properties);
+    assert.ok(!schema.$defs.phaseTiming.required.includes("mean"), "optional in the JSON Schema");
   });
 
   await t.step("a newer schema version says to update", () => {

@@ -62,14 +62,101 @@ export const ADAPTERS_STAGE: Stage = {
 };
 
 /**
+ * A Table I scene's whole run at `paper` on an NVIDIA H100: its steps (the scene's duration / dt,
+ * what `bench/runner.ts` runs when no `--steps` is given, 20 of them warm-up) and the host's wall
+ * clock per step measured there (`docs/gpu-check.md`, "First rows on a GPU", 200-step runs of the
+ * final engine and the re-measured rows after issue 24), about the larger reading of each.
+ */
+export interface WholeRunRate {
+  scene: string;
+  /** Steps of the whole run at `paper` (duration / dt). */
+  steps: number;
+  /** ms per step to size it by. */
+  msPerStep: number;
+}
+
+/**
+ * Table I's six scenes' whole runs at `paper`, sized at the H100's rates (`docs/gpu-check.md`):
+ * fig6-wall's steps grew from 15 to 74 ms as the projectile broke the wall, sized at the 74 ms
+ * worst (measured before issue 24 made its step 3× shorter; its first 200 steps now read 10.5 ms,
+ * host wall 17.2); fig9-flip-peridynamics 40 ms (host wall 40.3 after issue 24), fig9-flip-cloth
+ * 97 (96.8), fig8-cloth-tori 7.9 (7.92), fig8-dam-break-wall 7.3 (7.30), fig8-bowl 13.8 (13.8).
+ * Only fig6's growth over a run was measured; the others' rates are of their first 200 steps.
+ */
+export const TABLE_ONE_WHOLE_RUNS: readonly WholeRunRate[] = [
+  { scene: "fig6-wall", steps: 2_849, msPerStep: 74 },
+  { scene: "fig9-flip-peridynamics", steps: 2_678, msPerStep: 40 },
+  { scene: "fig9-flip-cloth", steps: 2_542, msPerStep: 97 },
+  { scene: "fig8-cloth-tori", steps: 23_100, msPerStep: 7.9 },
+  { scene: "fig8-dam-break-wall", steps: 32_725, msPerStep: 7.3 },
+  { scene: "fig8-bowl", steps: 29_954, msPerStep: 13.8 },
+];
+
+/** Seconds to build a Table I scene at `paper` and upload it (30–60 s measured; the worst). */
+export const PAPER_BUILD_SECONDS = 60;
+
+/**
+ * The most seconds a Table I stage is estimated at: with `--budget 600` (one 10-minute command on
+ * a lent machine) a stage run alone (`--only`) gets a window of 556 s (600 less the report's 30,
+ * the grace's 12 and the margin's 2: {@link budgetPolicy}), so 480 leaves 76 s for the rates'
+ * error.
+ */
+export const TABLE_ONE_STAGE_SECONDS = 480;
+
+/**
+ * Estimated seconds of the whole runs of `scenes` at `paper` on an H100: per scene
+ * {@link PAPER_BUILD_SECONDS} plus its steps × ms per step ({@link TABLE_ONE_WHOLE_RUNS}), the sum
+ * rounded up. The timing summaries after a run add little: about 1.3 s per phase for 32,705
+ * measured steps on a two-core machine, eight phases.
+ */
+export function wholeRunSeconds(scenes: readonly string[]): number {
+  let seconds = 0;
+  for (const scene of scenes) {
+    const run = TABLE_ONE_WHOLE_RUNS.find((r) => r.scene === scene);
+    if (!run) throw new RangeError(`no whole-run rate for ${scene}`);
+    seconds += PAPER_BUILD_SECONDS + (run.steps * run.msPerStep) / 1000;
+  }
+  return Math.ceil(seconds);
+}
+
+/**
+ * Table I's stages: its six scenes' whole runs at `paper`, grouped so that each stage is
+ * estimated at no more than {@link TABLE_ONE_STAGE_SECONDS} ({@link wholeRunSeconds}: 60 s of
+ * build per scene plus steps × the H100's ms per step):
+ * - `table1-fig6-fig9-pd`: fig6-wall 60 + 2,849 × 74 ms = 271 s, fig9-flip-peridynamics
+ *   60 + 2,678 × 40 ms = 167 s: 438 s;
+ * - `table1-fig9-cloth`: 60 + 2,542 × 97 ms = 307 s;
+ * - `table1-fig8-tori`: 60 + 23,100 × 7.9 ms = 243 s;
+ * - `table1-fig8-wall`: 60 + 32,725 × 7.3 ms = 299 s (with the cloth tori, 541 s: over
+ *   480 at 60 s a build, so a stage of its own);
+ * - `table1-fig8-bowl`: 60 + 29,954 × 13.8 ms = 474 s.
+ */
+export const TABLE_ONE_STAGES: readonly { id: string; scenes: readonly string[] }[] = [
+  { id: "table1-fig6-fig9-pd", scenes: ["fig6-wall", "fig9-flip-peridynamics"] },
+  { id: "table1-fig9-cloth", scenes: ["fig9-flip-cloth"] },
+  { id: "table1-fig8-tori", scenes: ["fig8-cloth-tori"] },
+  { id: "table1-fig8-wall", scenes: ["fig8-dam-break-wall"] },
+  { id: "table1-fig8-bowl", scenes: ["fig8-bowl"] },
+];
+
+/**
  * The stages of the check in priority order: the adapters; the default suite at `small`; Fig. 4
- * (fluid on cloth) under merge-split at `small`, `medium` and `paper`, 200 steps; Table I's six
- * scenes at `paper`, 200 steps; the SPH dam break at `paper`, 200 steps. `scale` and `steps`
- * replace every bench stage's own (a quick run of the same plan).
+ * (fluid on cloth) under merge-split at `small`, `medium` and `paper`, 200 steps; the SPH dam break
+ * at `paper`, 200 steps; then Table I's six scenes under merge-split at `paper`, whole runs (no
+ * `--steps`: each scene's duration / dt, 20 warm-up), in {@link TABLE_ONE_STAGES}, each starting
+ * only with the seconds of its estimate. `scale` and `steps` replace every bench stage's own (a
+ * quick run of the same plan).
  *
- * 200 steps (20 of them warm-up) because a GPU that sat idle while a `paper` scene was built
- * runs its first steps slower: on an NVIDIA H100 the SPH dam break's steps 20–40 took 4.6 ms, the
- * later ones 1.0 ms, and a 20-step run of Fig. 8 top read 16.9 ms against 7.2 ms from 200.
+ * Table I gives averages per step over whole runs, and the first 200 steps are not that: fig6-wall's
+ * steps grow from 15 to 74 ms on an H100 as the wall breaks, after its first 200. Its stages come
+ * last, after the short dam break: a whole run that overruns its estimate is cut only at its
+ * window's end, which would leave a later stage nothing. A default check (900 s) reaches the first
+ * (438 s) after the short stages; each stage fits `--only <id> --budget 600` alone.
+ *
+ * The 200-step stages run 200 steps (20 of them warm-up) because a GPU that sat idle while a
+ * `paper` scene was built runs its first steps slower: on an NVIDIA H100 the SPH dam break's steps
+ * 20–40 took 4.6 ms, the later ones 1.0 ms, and a 20-step run of Fig. 8 top read 16.9 ms against
+ * 7.2 ms from 200.
  */
 export function planStages(options: PlanOptions = {}): Stage[] {
   const { scale, steps } = options;
@@ -78,6 +165,25 @@ export function planStages(options: PlanOptions = {}): Stage[] {
     const n = steps ?? own;
     return n === undefined ? [] : ["--steps", String(n)];
   };
+  const tableOne = TABLE_ONE_STAGES.map(({ id, scenes }): Stage => ({
+    id,
+    title: `Table I's ${scenes.join(" and ")} under merge-split at paper, whole runs (${
+      scenes.map((s) =>
+        TABLE_ONE_WHOLE_RUNS.find((r) => r.scene === s)!.steps.toLocaleString("en-US")
+      )
+        .join(" and ")
+    } steps)`,
+    kind: "bench",
+    args: [
+      "--scene",
+      scenes.join(","),
+      "--handler",
+      "merge-split",
+      ...scales("paper"),
+      ...stepsArg(undefined),
+    ],
+    minSeconds: wholeRunSeconds(scenes),
+  }));
   return [
     ADAPTERS_STAGE,
     {
@@ -102,13 +208,6 @@ export function planStages(options: PlanOptions = {}): Stage[] {
       minSeconds: 30,
     },
     {
-      id: "table1-paper",
-      title: "Table I's six scenes under merge-split at paper, 200 steps",
-      kind: "bench",
-      args: ["--suite", "table1", ...scales("paper"), ...stepsArg(200)],
-      minSeconds: 60,
-    },
-    {
       id: "dam-break-sph-paper",
       title: "the SPH dam break at paper, 200 steps",
       kind: "bench",
@@ -122,6 +221,7 @@ export function planStages(options: PlanOptions = {}): Stage[] {
       ],
       minSeconds: 30,
     },
+    ...tableOne,
   ];
 }
 
@@ -225,7 +325,8 @@ export interface GpuCheckPlan {
 /** The plans of `deno task gpu-check`, by id (`--plan`); the first is the default. */
 export const GPU_CHECK_PLANS: Readonly<Record<string, GpuCheckPlan>> = {
   hardware: {
-    description: "adapters; default suite at small; fig4 at 3 scales; Table I, dam break at paper",
+    description:
+      "adapters; default suite at small; fig4 at 3 scales; dam break, Table I's whole runs at paper",
     stages: planStages,
   },
   fidelity: {

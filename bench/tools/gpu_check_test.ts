@@ -20,6 +20,7 @@ import {
   budgetPolicy,
   getGpuCheckPlan,
   GPU_CHECK_PLANS,
+  PAPER_BUILD_SECONDS,
   planFidelityStages,
   planStages,
   reportDeadline,
@@ -27,7 +28,11 @@ import {
   type StageStatus,
   stageStatus,
   stageWindow,
+  TABLE_ONE_STAGE_SECONDS,
+  TABLE_ONE_WHOLE_RUNS,
+  wholeRunSeconds,
 } from "./gpu_check_plan.ts";
+import { getSuite } from "../cases/suites.ts";
 
 Deno.test("the plan: the issue's stages in priority order, with their arguments", () => {
   const stages = planStages();
@@ -35,8 +40,12 @@ Deno.test("the plan: the issue's stages in priority order, with their arguments"
     "adapters",
     "default-small",
     "fig4-scales",
-    "table1-paper",
     "dam-break-sph-paper",
+    "table1-fig6-fig9-pd",
+    "table1-fig9-cloth",
+    "table1-fig8-tori",
+    "table1-fig8-wall",
+    "table1-fig8-bowl",
   ]);
   const args = Object.fromEntries(stages.map((s) => [s.id, s.args.join(" ")]));
   assert.equal(args.adapters, "--list-adapters");
@@ -45,13 +54,27 @@ Deno.test("the plan: the issue's stages in priority order, with their arguments"
     args["fig4-scales"],
     "--scene fig4-fluid-cloth --handler merge-split --scale small,medium,paper --steps 200",
   );
-  assert.equal(args["table1-paper"], "--suite table1 --scale paper --steps 200");
   assert.equal(
     args["dam-break-sph-paper"],
     "--scene dam-break-sph --handler merge-split --scale paper --steps 200",
   );
+  // Table I: whole runs (no --steps: duration / dt steps), merge-split, at paper
+  assert.equal(
+    args["table1-fig6-fig9-pd"],
+    "--scene fig6-wall,fig9-flip-peridynamics --handler merge-split --scale paper",
+  );
+  const alone: [string, string][] = [
+    ["table1-fig9-cloth", "fig9-flip-cloth"],
+    ["table1-fig8-tori", "fig8-cloth-tori"],
+    ["table1-fig8-wall", "fig8-dam-break-wall"],
+    ["table1-fig8-bowl", "fig8-bowl"],
+  ];
+  for (const [id, scene] of alone) {
+    assert.equal(args[id], `--scene ${scene} --handler merge-split --scale paper`, id);
+  }
   for (const s of stages) {
     assert.ok(!s.args.some((a) => ["--out", "--timeout", "--adapter"].includes(a)), s.id);
+    assert.ok(s.id.length <= 22, `${s.id}: longer than the summary's stage column`);
   }
   const quick = planStages({ scale: "tiny", steps: 10 });
   assert.equal(quick[0].args.join(" "), "--list-adapters", "the adapters stage keeps its own");
@@ -60,6 +83,41 @@ Deno.test("the plan: the issue's stages in priority order, with their arguments"
     assert.equal(s.args[scale + 1], "tiny", s.id);
     assert.equal(s.args[s.args.indexOf("--steps") + 1], "10", s.id);
   }
+});
+
+Deno.test("Table I's stages: every scene's whole run once, each sized to fit 600 s alone", () => {
+  const table1 = planStages().filter((s) => s.id.startsWith("table1-"));
+  const scenes = table1.flatMap((s) => s.args[s.args.indexOf("--scene") + 1].split(","));
+  assert.deepEqual(
+    [...scenes].sort(),
+    getSuite("table1").cases.map(([scene]) => scene).sort(),
+    "the table1 suite's six scenes, each once",
+  );
+  // the rates' steps are the whole runs' at paper, duration / dt as bench/runner.ts counts them
+  for (const run of TABLE_ONE_WHOLE_RUNS) {
+    const scene = getScene(run.scene, { scale: "paper" });
+    assert.equal(run.steps, Math.round(scene.duration / scene.dt), run.scene);
+  }
+  // each stage's minimum is its estimate: 60 s of build a scene plus steps × ms per step
+  const estimates = Object.fromEntries(table1.map((s) => [s.id, s.minSeconds]));
+  assert.deepEqual(estimates, {
+    "table1-fig6-fig9-pd": 438, // 60 + 2,849 × 74 ms + 60 + 2,678 × 40 ms
+    "table1-fig9-cloth": 307, // 60 + 2,542 × 97 ms
+    "table1-fig8-tori": 243, // 60 + 23,100 × 7.9 ms
+    "table1-fig8-wall": 299, // 60 + 32,725 × 7.3 ms
+    "table1-fig8-bowl": 474, // 60 + 29,954 × 13.8 ms
+  });
+  assert.equal(wholeRunSeconds(["fig6-wall"]), Math.ceil(PAPER_BUILD_SECONDS + 2849 * 0.074));
+  assert.throws(() => wholeRunSeconds(["fig4-fluid-cloth"]), /no whole-run rate/);
+  for (const s of table1) {
+    assert.ok(s.minSeconds <= TABLE_ONE_STAGE_SECONDS, `${s.id}: ${s.minSeconds} s`);
+    // run alone (--only) in one 10-minute command: its window holds the estimate
+    const w = stageWindow(s, { budget: 600, elapsed: 2, policy: budgetPolicy(600) });
+    assert.ok(w.start && w.seconds >= s.minSeconds, `${s.id} in --budget 600`);
+  }
+  // the default check (900 s) reaches the first after the short stages
+  const first = stageWindow(table1[0], { budget: 900, elapsed: 200, policy: budgetPolicy(900) });
+  assert.ok(first.start);
 });
 
 Deno.test("budget policy: 5 % for the report (10–60 s), 2 % grace (3–15 s), 2 s margin", () => {
@@ -132,32 +190,39 @@ Deno.test("which stages run, are cut or skipped for a budget and the stages' tim
   const stages = planStages();
   const at = (budget: number, durations: number[]) =>
     simulate(stages, durations, { budget, policy: budgetPolicy(budget), stopDelay: 3 }).statuses;
+  const none = (n: number) => Array<StageStatus>(n).fill("skipped");
   // The software adapter: the default suite alone takes longer than 480 s.
-  assert.deepEqual(at(480, [2, 490, 100, 300, 60]), [
+  assert.deepEqual(at(480, [2, 490, 100, 20, 400, 300, 240, 290, 470]), [
     "complete",
     "cut",
+    ...none(7),
+  ]);
+  // An H100 at the default 900 s: the short stages, then Table I's first whole runs (438 s
+  // estimated); the next (307 s) no longer fits, nor the later ones.
+  assert.deepEqual(at(900, [2, 162, 8, 5, 430, 300, 240, 290, 470]), [
+    ...Array(5).fill("complete"),
+    ...none(4),
+  ]);
+  // A stage that does not fit is skipped and a later, shorter one still runs: after 700 s of the
+  // short stages the cloth tori (243 s) start in a budget of 1,500 s, not the FLIP cloth (307 s).
+  assert.deepEqual(at(1500, [2, 690, 8, 5, 430, 300, 240, 290, 470]), [
+    ...Array(5).fill("complete"),
     "skipped",
+    "complete",
     "skipped",
     "skipped",
   ]);
-  // A GPU: everything fits 900 s.
-  assert.deepEqual(at(900, [2, 100, 150, 300, 40]), Array(5).fill("complete"));
-  // Table I does not fit what is left (it needs 60 s to start); the dam break (30 s) still does.
-  assert.deepEqual(at(480, [2, 100, 300, 300, 20]), [
-    "complete",
-    "complete",
-    "complete",
-    "skipped",
-    "complete",
-  ]);
-  // Table I starts with 92 s and is cut; the dam break then has no time.
-  assert.deepEqual(at(480, [2, 100, 250, 300, 20]), [
-    "complete",
-    "complete",
-    "complete",
+  // A whole run slower than its estimate is cut at its window's end; the later stages get nothing.
+  assert.deepEqual(at(900, [2, 162, 8, 5, 900, 300, 240, 290, 470]), [
+    ...Array(4).fill("complete"),
     "cut",
-    "skipped",
+    ...none(4),
   ]);
+  // Everything in one long budget.
+  assert.deepEqual(
+    at(3000, [2, 162, 8, 5, 430, 300, 240, 290, 470]),
+    Array(9).fill("complete"),
+  );
 });
 
 Deno.test("the stages end by the budget less the report reserve, whatever they take", () => {
@@ -165,7 +230,10 @@ Deno.test("the stages end by the budget less the report reserve, whatever they t
   fc.assert(
     fc.property(
       fc.integer({ min: 1, max: 20000 }),
-      fc.array(fc.double({ min: 0, max: 5000, noNaN: true }), { minLength: 5, maxLength: 5 }),
+      fc.array(fc.double({ min: 0, max: 5000, noNaN: true }), {
+        minLength: stages.length,
+        maxLength: stages.length,
+      }),
       fc.double({ min: 0, max: 100, noNaN: true }),
       (budget, durations, stopDelay) => {
         const policy = budgetPolicy(budget);
