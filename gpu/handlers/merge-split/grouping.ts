@@ -34,6 +34,7 @@ import {
 import { PrefixScan, scanDispatches } from "../../runtime/prefix_scan.ts";
 import { LOCAL_BUDGET } from "../../runtime/local_solve.ts";
 import { onFallbackAdapter } from "../../runtime/device.ts";
+import { KIND_BITS } from "../../state/particle_state.ts";
 import { MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
 import groupingWgsl from "./grouping.wgsl" with { type: "text" };
 
@@ -115,6 +116,8 @@ export interface GroupingBuffers {
   memberList: GPUBuffer;
   /** Merge-split's statistics (`merge_split_stats.ts`): the grouping's counts. */
   stats: GPUBuffer;
+  /** `array<u32>` body-kind bits per particle (`KIND_BITS`): the sheet members of a group. */
+  kind: GPUBuffer;
 }
 
 /** Parameters of one step. */
@@ -216,10 +219,17 @@ const B = {
   stats: 10,
   nextArgs: 11,
   links: 12,
+  kind: 13,
 } as const;
 
 /** The read-only storage bindings of `grouping.wgsl`; the others but 0 are read-write. */
-const READ_ONLY: ReadonlySet<number> = new Set([B.pairCount, B.pairs, B.markedCount, B.marked]);
+const READ_ONLY: ReadonlySet<number> = new Set([
+  B.pairCount,
+  B.pairs,
+  B.markedCount,
+  B.marked,
+  B.kind,
+]);
 
 const PAIRS = [B.pairCount, B.pairs, B.markedCount, B.marked] as const;
 const ROUND = [...PAIRS, B.dof, B.workA, B.workB] as const;
@@ -230,7 +240,7 @@ const ROUND = [...PAIRS, B.dof, B.workA, B.workB] as const;
  */
 export const GROUPING_BINDINGS: Readonly<Record<string, readonly number[]>> = {
   group_small: [...ROUND, B.stats],
-  members_small: [B.dof, B.workB, B.memberStart, B.memberList, B.stats],
+  members_small: [B.dof, B.workB, B.memberStart, B.memberList, B.stats, B.kind],
   group_init: [B.markedCount, B.marked, B.dof, B.workA, B.workB, B.memberStart, B.stats],
   active_list: [...PAIRS, B.workA, B.workB],
   rounds_local: [...ROUND, B.stats],
@@ -242,7 +252,7 @@ export const GROUPING_BINDINGS: Readonly<Record<string, readonly number[]>> = {
   cc_hook: [...PAIRS, B.dof],
   members_count: [B.dof, B.memberStart],
   members_fill: [B.dof, B.workB, B.memberStart],
-  members_rank: [B.dof, B.workB, B.memberStart, B.memberList, B.stats],
+  members_rank: [B.dof, B.workB, B.memberStart, B.memberList, B.stats, B.kind],
   io_flatten_count: [B.dof, B.memberStart],
   io_alloc: [B.dof, B.workA, B.memberStart],
   io_fill: [B.dof, B.workA, B.workB],
@@ -460,6 +470,7 @@ export class GroupingKernels {
         [B.memberList, b.memberList],
         [B.stats, b.stats],
         [B.nextArgs, this.#args[a]],
+        [B.kind, b.kind],
         ...(work.links ? [[B.links, work.links] as [number, GPUBuffer]] : []),
       ]);
     const stage = (s: 0 | 1) =>
@@ -537,6 +548,7 @@ export class GroupingKernels {
       LOCAL_LIMIT: this.localLimit,
       LOCAL_BUDGET: budget,
       IO_BUDGET: floodBudget ?? (onFallbackAdapter(device) ? LOCAL_BUDGET : UNCAPPED),
+      FLAG_CLOTH: KIND_BITS.sheet,
       ...MERGE_SPLIT_STATS.constantsFor(GROUPING_WGSL),
     };
     return Object.fromEntries(

@@ -47,6 +47,8 @@ override STAT_GROUPS: u32;
 override STAT_LARGEST_GROUP: u32;
 override STAT_GROUPING_ROUNDS: u32;
 override STAT_LARGEST_SHEET_GROUP: u32;
+// Body-kind bit of a cloth particle (gpu/state/particle_state.ts KIND_BITS.sheet, passed in).
+override FLAG_CLOTH: u32;
 
 /// Workgroup size of rounds_local, and the most active particles it takes.
 const WG_LOCAL: u32 = 256u;
@@ -98,6 +100,8 @@ const CTRL_WORDS: u32 = 5u;
 @group(0) @binding(10) var<storage, read_write> stats: array<atomic<u32>>;
 // round_gate only: the indirect args of the next dispatched round
 @group(0) @binding(11) var<storage, read_write> nextArgs: array<u32>;
+// The ranks of the member lists only: body-kind bits per particle (the sheet members of a group)
+@group(0) @binding(13) var<storage, read> kind: array<u32>;
 
 fn ctrl_load(w: u32) -> u32 { return atomicLoad(&workA[r_ctrl() + w]); }
 fn ctrl_store(w: u32, v: u32) { atomicStore(&workA[r_ctrl() + w], v); }
@@ -186,7 +190,7 @@ fn init_particle(i: u32) {
     ctrl_store(C_M, 0u);
     ctrl_store(C_LOCAL, 0u);
     flag_store(n, 0u);
-    // this stage's groups replace the last ones (merge_split.wgsl merge_dofs takes the max)
+    // this stage's groups replace the last ones (rank_member takes the max)
     atomicStore(&stats[STAT_LARGEST_SHEET_GROUP], 0u);
   }
   atomicStore(&dof[i], i);
@@ -491,20 +495,27 @@ fn fill_member(i: u32) {
   atomicStore(&workB[r_unordered() + atomicLoad(&memberStart[g]) + at], i);
 }
 
-// Each member's place: the members of its group with a lower index come before it.
+// Each member's place: the members of its group with a lower index come before it. The root
+// also counts its group's sheet members (FLAG_CLOTH), for statistic largestSheetGroup: a
+// measurement (an integer max, order-free) taken here, where the members are at hand, rather than
+// in merging, whose kernels bind as many storage buffers as allowed.
 fn rank_member(i: u32) {
   let g = atomicLoad(&dof[i]);
   let begin = atomicLoad(&memberStart[g]);
   let end = atomicLoad(&memberStart[g + 1u]);
   var rank = 0u;
+  var sheet = 0u;
   for (var k = begin; k < end; k++) {
-    if (atomicLoad(&workB[r_unordered() + k]) < i) { rank++; }
+    let j = atomicLoad(&workB[r_unordered() + k]);
+    if (j < i) { rank++; }
+    if (i == g && (kind[j] & FLAG_CLOTH) != 0u) { sheet++; }
   }
   memberList[begin + rank] = i;
   if (i == g && end - begin > 1u) {
     atomicAdd(&stats[STAT_GROUPS], 1u);
     atomicMax(&stats[STAT_LARGEST_GROUP], end - begin);
   }
+  if (sheet > 0u) { atomicMax(&stats[STAT_LARGEST_SHEET_GROUP], sheet); }
 }
 
 @compute @workgroup_size(WG)

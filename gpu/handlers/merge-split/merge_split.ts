@@ -9,10 +9,13 @@
  * `gpu/state/particle_state.ts`, so every handler feeds the systems through the same DOF map.
  *
  * No kernel binds more than 8 storage buffers (WebGPU's guaranteed
- * `maxStorageBuffersPerShaderStage`): merging folds each group into its level data and hands the
- * DOF over in the root's slots to `merge_dofs`, which writes the engine's DOF buffers; splitting
- * takes the DOF's velocity and ΔĒk from the root's slot, where `split_prepare` copies them
- * (`merge_split.wgsl`). The copies are exact.
+ * `maxStorageBuffersPerShaderStage`): merging folds each group into its level data and the DOF's
+ * X, and hands its V and M over in the root's slot to `merge_dofs`, which writes them and every
+ * member's offset; splitting takes the DOF's velocity and ΔĒk from the root's slot, where
+ * `split_prepare` copies them (`merge_split.wgsl`). The copies are exact.
+ *
+ * Per stage: the grouping, 2 merging dispatches, 2 splitting ones; before stage 2, one that flags
+ * the approaching marked pairs (the flag stage 1's merging clears).
  *
  * @module
  */
@@ -25,7 +28,6 @@ import {
   dispatch,
   type Kernel,
 } from "../../runtime/kernel.ts";
-import { KIND_BITS } from "../../state/particle_state.ts";
 import { type GroupingBuffers, GroupingKernels } from "./grouping.ts";
 import type { GroupingMethod } from "../../../core/grouping/index_order_grouping.ts";
 import { MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
@@ -56,8 +58,6 @@ export interface MergeSplitBuffers extends GroupingBuffers {
   level: GPUBuffer;
   /** N vec4f of per-level merge data: the meta (V, M) merged with each member. */
   levelParent: GPUBuffer;
-  /** `array<u32>` body-kind bits per particle (`KIND_BITS`): the sheet members of a group. */
-  kind: GPUBuffer;
   /** `array<f32>` per DOF: ΔĒk of the synchronisation (Eq. 19), read by the split (Eq. 20). */
   syncEnergy: GPUBuffer;
   velOut: GPUBuffer;
@@ -74,15 +74,7 @@ export interface MergeSplitStepParams {
   nMax: number;
 }
 
-type KernelName =
-  | "merge"
-  | "dofs"
-  | "offsets"
-  | "mark"
-  | "stage2Reset"
-  | "stage2Count"
-  | "splitPrepare"
-  | "split";
+type KernelName = "merge" | "dofs" | "mark" | "splitPrepare" | "split";
 
 /** Pipelines and bind groups of merging-and-splitting for one set of engine buffers. */
 export class MergeSplitKernels {
@@ -91,7 +83,8 @@ export class MergeSplitKernels {
   readonly maxPerParticle: number;
   readonly workgroupSize: number;
   /**
-   * `array<u32>`: [0] the marked pairs that approach after stage 1 this step, written by
+   * `array<u32>`: [0] the marked pairs that approach after stage 1 this step, cleared by stage 1's
+   * {@link MergeSplitKernels.encodeMerge} and counted by
    * {@link MergeSplitKernels.encodeStage2Flag}: the flag that gates stage 2 (nonzero: it runs).
    */
   readonly stage2Flag: GPUBuffer;
@@ -156,11 +149,7 @@ export class MergeSplitKernels {
       workgroupSize: this.workgroupSize,
     });
     const code = MERGE_SPLIT_WGSL;
-    const constants = {
-      WG: this.workgroupSize,
-      FLAG_CLOTH: KIND_BITS.sheet,
-      ...MERGE_SPLIT_STATS.constantsFor(code),
-    };
+    const constants = { WG: this.workgroupSize, ...MERGE_SPLIT_STATS.constantsFor(code) };
     const R = "read-only-storage" as const;
     const W = "storage" as const;
     const U = "uniform" as const;
@@ -176,12 +165,9 @@ export class MergeSplitKernels {
         constants,
       });
     this.#k = {
-      merge: kernel("merge_groups", [U, R, R, R, R, R, R, W, W]),
-      dofs: kernel("merge_dofs", [U, R, R, R, W, W, W, W]),
-      offsets: kernel("member_offsets", [U, R, R, R, W]),
+      merge: kernel("merge_groups", [U, R, R, R, R, R, W, W, W]),
+      dofs: kernel("merge_dofs", [U, R, R, R, R, W, W, W, W]),
       mark: kernel("mark_approaching", [U, R, R, R, W, W, W]),
-      stage2Reset: kernel("stage2_reset", [[5, W]]),
-      stage2Count: kernel("stage2_count", [[5, W], [6, W]]),
       splitPrepare: kernel("split_prepare", [U, R, R, R, W]),
       split: kernel("split_groups", [U, R, R, R, R, R, R, W, W]),
     };
@@ -199,15 +185,22 @@ export class MergeSplitKernels {
         b.mass,
         b.memberStart,
         b.memberList,
-        b.kind,
         b.level,
         b.levelParent,
+        b.dofX,
       ]);
-      bind("dofs", [P, b.memberStart, b.level, b.levelParent, b.dofX, b.dofV, b.dofM, b.stats]);
-      bind("offsets", [P, b.pos, b.dof, b.dofX, b.offset]);
+      bind("dofs", [
+        P,
+        b.dof,
+        b.pos,
+        b.dofX,
+        b.levelParent,
+        b.dofV,
+        b.dofM,
+        b.offset,
+        this.stage2Flag,
+      ]);
       bind("mark", [P, b.pos, b.velOut, b.markedCount, b.marked, this.stage2Flag, b.stats]);
-      bind("stage2Reset", new Map([[5, this.stage2Flag]]));
-      bind("stage2Count", new Map([[5, this.stage2Flag], [6, b.stats]]));
       bind("splitPrepare", [P, b.memberStart, b.dofV, b.syncEnergy, b.levelParent]);
       bind("split", [
         P,
@@ -254,22 +247,23 @@ export class MergeSplitKernels {
     this.grouping.encode(pass, options);
   }
 
-  /** Merging (Eqs. 1–5) and member offsets (Eqs. 6–7) into the DOF buffers: 3 dispatches. */
+  /**
+   * Merging (Eqs. 1–5) and member offsets (Eqs. 6–7) into the DOF buffers: 2 dispatches, per
+   * group then per particle. Stage 1's also clears {@link MergeSplitKernels.stage2Flag}.
+   */
   encodeMerge(pass: GPUComputePassEncoder, options: { stage: 1 | 2; count: number }): void {
     this.#run(pass, "merge", options.stage, options.count);
     this.#run(pass, "dofs", options.stage, options.count);
-    this.#run(pass, "offsets", options.stage, options.count);
   }
 
   /**
    * Flags the marked pairs that approach with the velocities in `velOut` (the stage-2 pairs,
-   * §5.1, Eq. 22) and counts them into {@link MergeSplitKernels.stage2Flag}; counts the step in
-   * statistic `stage2Runs` (`merge_split_stats.ts`) when any approaches.
+   * §5.1, Eq. 22) and counts them into {@link MergeSplitKernels.stage2Flag} (cleared by stage 1's
+   * merging, or zero on a new buffer); counts the step in statistic `stage2Runs`
+   * (`merge_split_stats.ts`) when any approaches: 1 dispatch.
    */
   encodeStage2Flag(pass: GPUComputePassEncoder, options: { count: number }): void {
-    this.#run(pass, "stage2Reset", 1, 1);
     this.#run(pass, "mark", 1, options.count);
-    this.#run(pass, "stage2Count", 1, 1);
   }
 
   /** Splitting (Eqs. 8–16, 20) of every DOF into `velOut`: 2 dispatches. */

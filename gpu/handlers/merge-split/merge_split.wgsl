@@ -7,15 +7,16 @@
 //   levelParent[i_k] = (V_{k−1}.xyz, M_{k−1}) the meta merged with member k (its v1 and m1)
 // and for the group's root d = i_0 (its lowest index), the slots no member uses carry what one
 // invocation per group hands to the next kernel:
-//   merge_groups → merge_dofs     level[d] = (X.xyz, sheet members), levelParent[d] = (V.xyz, M):
-//                                 the merged DOF (Eqs. 1–3), the sheet members being its
-//                                 particles of a cloth body (FLAG_CLOTH)
+//   merge_groups → merge_dofs     levelParent[d] = (V.xyz, M): the merged DOF's velocity and mass
+//                                 (Eqs. 3, 1); merge_groups writes its X (Eq. 2) to dofX itself
 //   split_prepare → split_groups  levelParent[d] = (V′.xyz, ΔĒk): the DOF's velocity after the
 //                                 step and ΔĒk of the synchronisation (Eq. 19), which comes per
 //                                 DOF from the coupling (`syncEnergy`)
 // so that no kernel binds more than 8 storage buffers (WebGPU's guaranteed
-// maxStorageBuffersPerShaderStage): merging into the engine's DOF buffers directly would bind 11,
-// splitting from them 10. The copies are exact, so the results are those of one kernel each.
+// maxStorageBuffersPerShaderStage): merging into the engine's DOF buffers and offsets in one
+// kernel would bind 11, splitting from them 10. The copies are exact, so the results are those of
+// one kernel each. merge_dofs runs per particle: each member's offset (Eqs. 6–7) needs only its
+// own DOF's X, so the offsets share its dispatch.
 
 struct MergeSplitParams {
   count: u32,
@@ -30,10 +31,7 @@ override WG: u32 = 64u;
 override STAT_MOMENTUM_ERROR: u32;
 override STAT_ENERGY_ERROR: u32;
 override STAT_STAGE2_RUNS: u32;
-override STAT_LARGEST_SHEET_GROUP: u32;
 override STAT_CLOSEST_SPLITS: u32;
-// Body-kind bit of a cloth particle (gpu/state/particle_state.ts KIND_BITS.sheet, passed in).
-override FLAG_CLOTH: u32;
 
 const APPROACH_BIT: u32 = 0x80000000u;
 
@@ -41,15 +39,16 @@ const APPROACH_BIT: u32 = 0x80000000u;
 
 // ---------------------------------------------------------------------------------------------
 // Merging (Eqs. 1–5), one invocation per DOF slot: a left fold over the members in ascending
-// index order, keeping what the split needs per level, the DOF in the root's slots.
+// index order, keeping what the split needs per level; the DOF's X into dofX, its V and M in the
+// root's levelParent slot.
 @group(0) @binding(1) var<storage, read> m_pos: array<vec4f>;
 @group(0) @binding(2) var<storage, read> m_vel: array<vec4f>;
 @group(0) @binding(3) var<storage, read> m_mass: array<f32>;
 @group(0) @binding(4) var<storage, read> m_memberStart: array<u32>;
 @group(0) @binding(5) var<storage, read> m_memberList: array<u32>;
-@group(0) @binding(6) var<storage, read> m_kind: array<u32>;
-@group(0) @binding(7) var<storage, read_write> m_level: array<vec4f>;
-@group(0) @binding(8) var<storage, read_write> m_levelParent: array<vec4f>;
+@group(0) @binding(6) var<storage, read_write> m_level: array<vec4f>;
+@group(0) @binding(7) var<storage, read_write> m_levelParent: array<vec4f>;
+@group(0) @binding(8) var<storage, read_write> m_dofX: array<vec4f>;
 
 @compute @workgroup_size(WG)
 fn merge_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
@@ -63,10 +62,8 @@ fn merge_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
   var M = m_mass[i0];
   var X = m_pos[i0].xyz;
   var V = m_vel[i0].xyz;
-  var sheet = select(0u, 1u, (m_kind[i0] & FLAG_CLOTH) != 0u);
   for (var k = begin + 1u; k < end; k++) {
     let i = m_memberList[k];
-    if ((m_kind[i] & FLAG_CLOTH) != 0u) { sheet++; }
     let m2 = m_mass[i];
     let x2 = m_pos[i].xyz;
     let v2 = m_vel[i].xyz;
@@ -78,47 +75,35 @@ fn merge_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
     V = (M * V + m2 * v2) / m12; // Eq. 3
     M = m12;
   }
-  m_level[d] = vec4f(X, f32(sheet));
+  m_dofX[d] = vec4f(X, 0.0);
   m_levelParent[d] = vec4f(V, M);
 }
 
-// The merged DOFs into the engine's buffers, one invocation per DOF slot (after merge_groups):
-// X (Eq. 2), V (Eq. 3), M (Eq. 1) from the root's slots.
-@group(0) @binding(1) var<storage, read> d_memberStart: array<u32>;
-@group(0) @binding(2) var<storage, read> d_level: array<vec4f>;
-@group(0) @binding(3) var<storage, read> d_levelParent: array<vec4f>;
-@group(0) @binding(4) var<storage, read_write> d_dofX: array<vec4f>;
+// After merge_groups, one invocation per particle i of DOF d: its offset from the DOF's X
+// (Eqs. 6–7: x_i = X_dof + offset_i throughout the step) and, at the root (i = d), the DOF's V
+// (Eq. 3) and M (Eq. 1) from the root's levelParent slot into the engine's buffers. Stage 1 also
+// clears the stage-2 flag, which mark_approaching counts into after stage 1.
+@group(0) @binding(1) var<storage, read> d_dof: array<u32>;
+@group(0) @binding(2) var<storage, read> d_pos: array<vec4f>;
+@group(0) @binding(3) var<storage, read> d_dofX: array<vec4f>;
+@group(0) @binding(4) var<storage, read> d_levelParent: array<vec4f>;
 @group(0) @binding(5) var<storage, read_write> d_dofV: array<vec4f>;
 @group(0) @binding(6) var<storage, read_write> d_dofM: array<f32>;
-@group(0) @binding(7) var<storage, read_write> d_stats: array<atomic<u32>>;
+@group(0) @binding(7) var<storage, read_write> d_offset: array<vec4f>;
+@group(0) @binding(8) var<storage, read_write> d_flag: array<atomic<u32>>;
 
 @compute @workgroup_size(WG)
 fn merge_dofs(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let d = gid.x + gid.y * nwg.x * WG;
-  if (d >= P.count) { return; }
-  if (d_memberStart[d + 1u] <= d_memberStart[d]) { return; }
-  let root = d_level[d];
-  let vm = d_levelParent[d];
-  d_dofX[d] = vec4f(root.xyz, 0.0);
-  d_dofV[d] = vec4f(vm.xyz, 0.0);
-  d_dofM[d] = vm.w;
-  // the most sheet members of any group (an integer max, order-free)
-  let sheet = u32(root.w);
-  if (sheet > 0u) { atomicMax(&d_stats[STAT_LARGEST_SHEET_GROUP], sheet); }
-}
-
-// Member offsets (Eqs. 6–7): x_i = X_dof + offset_i throughout the step.
-@group(0) @binding(1) var<storage, read> o_pos: array<vec4f>;
-@group(0) @binding(2) var<storage, read> o_dof: array<u32>;
-@group(0) @binding(3) var<storage, read> o_dofX: array<vec4f>;
-@group(0) @binding(4) var<storage, read_write> o_offset: array<vec4f>;
-
-@compute @workgroup_size(WG)
-fn member_offsets(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = gid.x + gid.y * nwg.x * WG;
   if (i >= P.count) { return; }
-  let d = o_dof[i];
-  o_offset[i] = vec4f(o_pos[i].xyz - o_dofX[d].xyz, 0.0);
+  if (i == 0u && P.stage == 1u) { atomicStore(&d_flag[0], 0u); }
+  let d = d_dof[i];
+  d_offset[i] = vec4f(d_pos[i].xyz - d_dofX[d].xyz, 0.0);
+  if (d == i) {
+    let vm = d_levelParent[d];
+    d_dofV[d] = vec4f(vm.xyz, 0.0);
+    d_dofM[d] = vm.w;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -127,22 +112,14 @@ fn member_offsets(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgr
 @group(0) @binding(2) var<storage, read> a_velAfter: array<vec4f>;
 @group(0) @binding(3) var<storage, read> a_markedCount: array<u32>;
 @group(0) @binding(4) var<storage, read_write> a_marked: array<u32>;
-// [0]: marked pairs that approach this step (the stage-2 flag of the engine's dispatch gate)
+// [0]: marked pairs that approach this step (the stage-2 flag of the engine's dispatch gate),
+// cleared by stage 1's merge_dofs
 @group(0) @binding(5) var<storage, read_write> a_flag: array<atomic<u32>>;
 @group(0) @binding(6) var<storage, read_write> a_stats: array<atomic<u32>>;
 
-// One invocation, before mark_approaching: no pair approaches yet.
-@compute @workgroup_size(1)
-fn stage2_reset() {
-  atomicStore(&a_flag[0], 0u);
-}
-
-// One invocation, after mark_approaching: counts the steps whose stage 2 runs.
-@compute @workgroup_size(1)
-fn stage2_count() {
-  if (atomicLoad(&a_flag[0]) > 0u) { atomicAdd(&a_stats[STAT_STAGE2_RUNS], 1u); }
-}
-
+// One invocation per particle. The invocation whose pairs first make the flag nonzero counts the
+// step in statistic stage2Runs (its stage 2 runs): of the additions to a flag that starts at 0,
+// exactly one finds it 0, whatever their order.
 @compute @workgroup_size(WG)
 fn mark_approaching(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = gid.x + gid.y * nwg.x * WG;
@@ -160,7 +137,8 @@ fn mark_approaching(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
     }
     a_marked[i * K + k] = j | flag;
   }
-  if (approaching > 0u) { atomicAdd(&a_flag[0], approaching); }
+  if (approaching == 0u) { return; }
+  if (atomicAdd(&a_flag[0], approaching) == 0u) { atomicAdd(&a_stats[STAT_STAGE2_RUNS], 1u); }
 }
 
 // ---------------------------------------------------------------------------------------------

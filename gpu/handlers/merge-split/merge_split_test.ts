@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { checkWgslStruct } from "../../runtime/struct_layout.ts";
-import { DEFAULT_STORAGE_BUFFERS, kernelStorageBuffers, readBuffer } from "../../runtime/kernel.ts";
+import {
+  DEFAULT_STORAGE_BUFFERS,
+  dispatchesEncoded,
+  kernelStorageBuffers,
+  readBuffer,
+} from "../../runtime/kernel.ts";
 import { KIND_BITS } from "../../state/particle_state.ts";
 import { MERGE_SPLIT_PARAMS, MERGE_SPLIT_WGSL } from "./merge_split.ts";
 import {
@@ -260,10 +265,7 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
           const entryPoint of [
             "merge_groups",
             "merge_dofs",
-            "member_offsets",
             "mark_approaching",
-            "stage2_reset",
-            "stage2_count",
             "split_prepare",
             "split_groups",
           ]
@@ -302,6 +304,34 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
       }
     },
   );
+
+  await t.step("dispatches of merging, the stage-2 flag and splitting per stage", async () => {
+    const n = 300;
+    const { device, ms } = await setup(randomCase(6, n));
+    ms.setParams({ count: n, seed: 1, step: 1, alpha: 1, beta: 0, nMin: 8, nMax: 32 });
+    const counted = (encode: (pass: GPUComputePassEncoder) => void) => {
+      let k = 0;
+      run(device, (pass) => {
+        const before = dispatchesEncoded();
+        encode(pass);
+        k = dispatchesEncoded() - before;
+      });
+      return k;
+    };
+    for (const stage of [1, 2] as const) {
+      assert.equal(
+        counted((pass) => ms.encodeGroup(pass, { stage })),
+        ms.grouping.dispatchesPerStage[stage - 1] + 1, // the census
+        `grouping of stage ${stage}`,
+      );
+      assert.equal(counted((pass) => ms.encodeMerge(pass, { stage, count: n })), 2, "merging");
+      assert.equal(counted((pass) => ms.encodeSplit(pass, { stage, count: n })), 2, "splitting");
+    }
+    assert.equal(counted((pass) => ms.encodeStage2Flag(pass, { count: n })), 1, "stage-2 flag");
+    assert.equal(await device.popErrorScope(), null);
+    ms.destroy();
+    device.destroy();
+  });
 
   await t.step(
     "the grouping's scratch stays under 128 MiB per binding at Table I's largest",
