@@ -55,7 +55,7 @@ export type CgKernel =
 /**
  * Pipelines an owner adds where its loop takes the gate pending after the init kernel or a warm
  * start ({@link encodeCgIterations} `gate`): `apply_a_gate`, apply_a with `APPLY_A_GATE` (the
- * fused loop's first iteration). Each is an entry point of `cg.wgsl` built with `override`
+ * fused loop's first iteration, or an owner's A x of a warm start). Each is an entry point of `cg.wgsl` built with `override`
  * constants ({@link CG_GATE_KERNELS}), so an owner that does not use them has no pipeline to build.
  */
 export type CgGateKernel = "apply_a_gate";

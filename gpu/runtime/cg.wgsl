@@ -35,9 +35,9 @@
 // Every kernel early-outs on state[S_DONE].
 //
 // Where the loop needs no indirect arguments (FUSED, solve_local), the gate after the init kernel
-// (or an owner's warm start) costs no dispatch of its own: the loop's first kernel takes it, the
-// apply_a pipeline with APPLY_A_GATE in every workgroup, solve_local in its first dispatch (it
-// finds S_LOOP < 0). Likewise the last iteration's gate_final can be left to the owner's closing
+// (or an owner's warm start) costs no dispatch of its own: the next kernel takes it, the apply_a
+// pipeline with APPLY_A_GATE in every workgroup, solve_local in its first dispatch (it finds
+// S_LOOP < 0). Likewise the last iteration's gate_final can be left to the owner's closing
 // kernel (gate_final_in_workgroup). Both are the same arithmetic on the same partial sums, so the
 // iterates and the statistics are those of the gate and gate_final dispatches.
 //
@@ -52,16 +52,17 @@ override S_RZNEW: u32; // rᵀz after the update (β = r_newᵀz_new / rᵀz)
 override S_PAP: u32;   // pᵀAp
 override S_DONE: u32;  // 1 once converged
 override S_ITER: u32;  // iterations run
-override S_LOOP: u32;  // −1 until the gate before the loop's first iteration is taken, then
-                       // iterations of the encoded loop taken so far (solve_local's position)
+override S_LOOP: u32;  // solve_local's position: −1 until it or a gate dispatch takes the gate
+                       // before the first iteration, then iterations of the loop taken so far
 // Where the per-workgroup partial sums start in `state`, and where solve_local's per-slot terms do.
 override PARTIALS: u32;
 override SLOTS: u32;
 // The range of the pᵀAp partial sums (after rᵀz, and rᵀr where CG_RESIDUAL_NORM).
 override PAP_RANGE: u32;
 override CG_RESIDUAL_NORM: bool = false;
-// The apply_a pipeline of the fused loop's first iteration, where the owner leaves it the gate
-// pending after its init kernel or warm start (encodeCgIterations `gate`): it takes that gate.
+// apply_a takes the gate pending before it: the pipeline of the fused loop's first iteration where
+// the owner leaves it that gate (encodeCgIterations `gate`), or of an owner's A x after its init
+// kernel (a warm start).
 override APPLY_A_GATE: bool = false;
 
 // The slot of an invocation of a per-slot kernel: dispatches past 65,535 workgroups are 2D
@@ -259,9 +260,6 @@ fn apply_a(
   var done = false;
   if (APPLY_A_GATE) {
     done = gate_in_workgroups(lid, w);
-    if (w == 0u && lid == 0u) {
-      state[S_LOOP] = 0.0; // the loop's gate taken
-    }
   } else {
     done = state[S_DONE] != 0.0;
   }
@@ -346,8 +344,8 @@ fn update_p_fused(
   }
 }
 
-// Whether the gate before the loop's first iteration is pending (S_LOOP < 0), in every
-// invocation. Uniform control flow.
+// Whether the gate before the loop's first iteration is pending (S_LOOP < 0: neither a gate
+// dispatch nor solve_local took it), in every invocation. Uniform control flow.
 fn gate_pending(lid: u32) -> bool {
   storageBarrier();
   if (lid == 0u) {

@@ -266,8 +266,7 @@ export type ClothKernel =
   | "classify_values"
   | "spring_forces"
   | "init_cg"
-  | "warm_begin"
-  | "warm_begin_gate"
+  | "init_cg_warm"
   | "warm_residual"
   | "finish_stage1"
   | "finish_stage1_save"
@@ -286,6 +285,7 @@ const KERNEL_BINDINGS: Record<ClothKernel, ReadonlyArray<number>> = {
   classify_values: [1, 2, 3, 4, 5, 11, 15, 22],
   spring_forces: [11, 12, 13, 14, 15, 20, 22],
   init_cg: [6, 11, 15, 16, 21, 22],
+  init_cg_warm: [6, 11, 15, 16, 21, 22, 23],
   gate: [16, 17, 18],
   gate_final: [16],
   pap_finish: [16],
@@ -295,8 +295,6 @@ const KERNEL_BINDINGS: Record<ClothKernel, ReadonlyArray<number>> = {
   update_p: [11, 15, 16, 21],
   update_x_fused: [11, 15, 16, 21],
   update_p_fused: [11, 15, 16, 21],
-  warm_begin: [11, 15, 16, 21, 23],
-  warm_begin_gate: [11, 15, 16, 21, 23],
   warm_residual: [11, 15, 16, 21],
   finish_stage1: [11, 16, 19, 21, 22, 24],
   finish_stage1_save: [11, 16, 19, 21, 22, 23, 24],
@@ -650,16 +648,13 @@ export class ImplicitSprings {
   }
 
   /**
-   * The kernels this solver uses: those of its CG loop ({@link cgKernelUsed}), and warm_begin where
-   * the gate dispatch precedes it (the five-kernel loop), warm_begin_gate elsewhere.
+   * The kernels this solver uses: those of its CG loop ({@link cgKernelUsed}), and apply_a_gate
+   * wherever the loop takes no indirect arguments (the warm start's A x takes the first gate).
    */
   #kernelNames(): ClothKernel[] {
-    const dispatched = this.loop === "dispatched";
     return (Object.keys(KERNEL_BINDINGS) as ClothKernel[]).filter((k) =>
-      k === "warm_begin"
-        ? dispatched
-        : k === "warm_begin_gate"
-        ? !dispatched
+      k === "apply_a_gate"
+        ? this.loop !== "dispatched"
         : cgKernelUsed(k as CgKernel | CgGateKernel, this.loop)
     );
   }
@@ -756,19 +751,18 @@ export class ImplicitSprings {
     run("classify", "slots");
     run("classify_values", "slots");
     run("spring_forces", "slots");
-    run("init_cg", "slots");
     if (stage === 2 && warm && iterations > 0) {
-      // x₀ = stage 1's Δv: r₀ = b − A x₀ (the first gate kept the cold r₀ᵀz₀ as reference); the
-      // five-kernel loop's warm start runs on the gate's indirect arguments, elsewhere
-      // warm_begin_gate takes the gate itself
+      // x₀ = stage 1's Δv (p of init_cg_warm): r₀ = b − A x₀ (the first gate keeps the cold
+      // r₀ᵀz₀ as reference); the five-kernel loop's warm start runs on the gate's indirect
+      // arguments, elsewhere its A x takes the gate itself
+      run("init_cg_warm", "slots");
       const how = cgSlotDispatch(loop);
       if (loop === "dispatched") {
         run("gate", "one");
-        run("warm_begin", how);
-      } else run("warm_begin_gate", how);
-      run("apply_a", how);
+        run("apply_a", how);
+      } else run("apply_a_gate", how);
       run("warm_residual", how);
-    }
+    } else run("init_cg", "slots");
     // the gate after init_cg or the warm start is the loop's, the last one the finish kernel's
     encodeCgIterations(run, {
       iterations,

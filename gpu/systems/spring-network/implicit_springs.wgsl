@@ -22,7 +22,7 @@
 // order and spring CSR order: bit-reproducible.
 //
 // Kernels, in encode order: classify, classify_values (with the particle positions), spring_forces,
-// init_cg, in stage 2 the warm start (warm_begin or warm_begin_gate, apply_a, warm_residual), then
+// init_cg (in stage 2 init_cg_warm, then the warm start's apply_a and warm_residual), then
 // the CG loop of gpu/runtime/cg.wgsl (per iteration apply_a, pap_finish, update_x, gate, update_p;
 // or three fused kernels; or solve_local), whose operator is apply_slot below; finally one of the
 // finish_* kernels. Every dispatch costs the host tens of µs, so the gates after init_cg and the
@@ -278,6 +278,28 @@ fn init_cg(
   store_partial(lid, cg_group(wid, nwg), contrib);
 }
 
+// init_cg of a stage 2 that starts from stage 1's solution (the two-stage integration, §5.1): the
+// cold start all the same (its r₀ᵀz₀ is the reference of the convergence test), but p = the saved
+// Δv of the slot's particle on the free slots, for the warm start's A x (warm_residual then takes
+// x = p once the first gate has let the solve go on).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn init_cg_warm(
+  @builtin(global_invocation_id) gid: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+  @builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+) {
+  let d = cg_slot(gid, nwg);
+  var contrib = 0.0;
+  if (d < params.count) {
+    contrib = init_slot(d);
+    if (is_free(d)) {
+      cgA[at(R_P, d)] = warm[d];
+    }
+  }
+  store_partial(lid, cg_group(wid, nwg), contrib);
+}
+
 // init_cg of one slot; returns its rᵀz (0 off the ACTIVE slots).
 fn init_slot(d: u32) -> f32 {
   if (d == 0u) {
@@ -364,44 +386,9 @@ fn update_p_slot(d: u32, beta: f32) {
   cgA[at(R_P, d)] = cgB[at(R_Z, d)] + beta * cgA[at(R_P, d)];
 }
 
-// Per DOF slot d, after the first gate (which took r₀ᵀz₀ of the cold start x = 0, the reference
-// of the convergence test), unless the solve has ended (`done`): x = the saved Δv of the slot's
-// particle, p = x for A p. Slot 0 takes back the gate's count: it is not a CG iteration.
-fn warm_begin_slot(d: u32, done: bool) {
-  if (done) {
-    return;
-  }
-  if (d == 0u) {
-    state[S_ITER] -= 1.0;
-  }
-  if (d >= params.count || !is_free(d)) {
-    return;
-  }
-  let x = warm[d];
-  cgB[at(R_X, d)] = x;
-  cgA[at(R_P, d)] = x;
-}
-
-// warm_begin_slot per DOF slot, after the gate dispatch (the five-kernel loop).
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn warm_begin(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  warm_begin_slot(cg_slot(gid, nwg), state[S_DONE] != 0.0);
-}
-
-// warm_begin with the first gate in it (the fused loop and solve_local: no indirect arguments to
-// write), in every workgroup; slot 0 records it first (cg.wgsl gate_in_workgroups).
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn warm_begin_gate(
-  @builtin(global_invocation_id) gid: vec3u,
-  @builtin(local_invocation_index) lid: u32,
-  @builtin(workgroup_id) wid: vec3u,
-  @builtin(num_workgroups) nwg: vec3u,
-) {
-  let done = gate_in_workgroups(lid, cg_group(wid, nwg));
-  warm_begin_slot(cg_slot(gid, nwg), done);
-}
-
-// Per DOF slot, after A x: r = b − A x, z = D⁻¹ r, p = z.
+// Per DOF slot, after the first gate and A x of the warm start x = p (init_cg_warm), unless the
+// solve has ended: x = p, r = b − A x, z = D⁻¹ r, p = z, with rᵀz partial sums for the gate after
+// it. Slot 0 takes back the first gate's count: it is not a CG iteration.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn warm_residual(
   @builtin(global_invocation_id) gid: vec3u,
@@ -412,9 +399,13 @@ fn warm_residual(
   let d = cg_slot(gid, nwg);
   var contrib = 0.0;
   if (d < params.count && state[S_DONE] == 0.0) {
+    if (d == 0u) {
+      state[S_ITER] -= 1.0;
+    }
     if (is_free(d)) {
       let r = cgB[at(R_R, d)] - cgA[at(R_AP, d)];
       let z = cgB[at(R_INVD, d)] * r;
+      cgB[at(R_X, d)] = cgA[at(R_P, d)];
       cgB[at(R_R, d)] = r;
       cgB[at(R_Z, d)] = z;
       cgA[at(R_P, d)] = z;

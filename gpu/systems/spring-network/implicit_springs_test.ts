@@ -620,10 +620,10 @@ Deno.test("ImplicitSprings on the software adapter", async (t) => {
         system.destroy();
         return { outs, stats, local, loop, dispatches };
       };
-      // per stage: classify, classify_values, spring_forces, init_cg, the loop, one finish kernel;
-      // stage 2's warm start: three kernels, four with the gate dispatch of the five-kernel loop
-      // (whose gate after init_cg, and after the warm start, is a dispatch of its own; the fused
-      // loop's and solve_local's first kernel takes it, and the finish kernel the last gate)
+      // per stage: classify, classify_values, spring_forces, init_cg (or init_cg_warm), the loop,
+      // one finish kernel; stage 2's warm start: A x and warm_residual, and the gate dispatch of
+      // the five-kernel loop (whose gate after init_cg, and after the warm start, is a dispatch of
+      // its own; elsewhere the next kernel takes it, and the finish kernel the last gate)
       // (no iteration: the gate alone, and no warm start)
       const expected = (loop: string, iterations: number, local: number) => {
         const cg = iterations === 0
@@ -633,7 +633,7 @@ Deno.test("ImplicitSprings on the software adapter", async (t) => {
           : loop === "fused"
           ? 3 * iterations - 1
           : 1 + 5 * iterations - 2;
-        const warm = iterations === 0 ? 0 : loop === "dispatched" ? 4 : 3;
+        const warm = iterations === 0 ? 0 : loop === "dispatched" ? 3 : 2;
         return [4 + cg + 1, 4 + warm + cg + 1];
       };
       const dispatched = await run({ localSolve: false, fusedLoop: false });
@@ -680,8 +680,7 @@ Deno.test("ImplicitSprings on the software adapter", async (t) => {
           "solve_local",
           "update_p_fused",
           "apply_a_gate",
-          "warm_begin_gate",
-          "warm_begin",
+          "init_cg_warm",
           "pap_finish",
           "finish_stage1_save",
           "finish_stage2",
