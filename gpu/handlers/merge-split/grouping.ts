@@ -10,8 +10,9 @@
  *   from where the previous one's loop budget ran short (llvmpipe stops an invocation's loops
  *   after 65,535 iterations in all), beyond that `maxRounds` dispatched rounds of 5 gated by
  *   indirect dispatches after one such workgroup dispatch.
- * {@link groupingPlan} lists what a stage dispatches; scans take at most 5 (2 levels). Then the
- * census of the stage's groups (`core/grouping/grouping_census.ts`), one dispatch, a measurement.
+ * {@link groupingPlan} lists what a stage dispatches; scans take at most 5 (2 levels). The census of
+ * the stage's groups (`core/grouping/grouping_census.ts`), a measurement, is taken on the way
+ * (`members_fill`, or `group_small` and `members_small`): no dispatch of its own.
  *
  * Every kernel binds at most 8 storage buffers (WebGPU's guaranteed
  * `maxStorageBuffersPerShaderStage`): each entry point's layout holds only the bindings it uses
@@ -148,8 +149,7 @@ type Name =
   | "ioFill"
   | "ioCompRank"
   | "ioFlood"
-  | "ioRecount"
-  | "census";
+  | "ioRecount";
 
 const ENTRY: Record<Name, string> = {
   small: "group_small",
@@ -172,7 +172,6 @@ const ENTRY: Record<Name, string> = {
   ioCompRank: "io_comp_rank",
   ioFlood: "io_flood",
   ioRecount: "io_recount",
-  census: "grouping_census",
 };
 
 /** The entry points of `grouping.wgsl` that `method` builds and runs. */
@@ -181,8 +180,8 @@ export function groupingEntryPoints(method: GroupingMethod): string[] {
 }
 
 /**
- * The kernels a method runs on any of its paths (the others are not built): those of its plans,
- * a dispatched round's gate and phases, and the census.
+ * The kernels a method runs on any of its paths (the others are not built): those of its plans
+ * and a dispatched round's gate and phases.
  */
 function methodKernels(method: GroupingMethod): Name[] {
   const plans = [true, false].flatMap((limited) =>
@@ -192,7 +191,7 @@ function methodKernels(method: GroupingMethod): Name[] {
       )
     )
   );
-  const names = new Set<Name>(["census"]);
+  const names = new Set<Name>();
   for (const step of plans.flat()) {
     if (step === "scan") continue;
     if (typeof step === "string") names.add(step);
@@ -251,7 +250,7 @@ export const GROUPING_BINDINGS: Readonly<Record<string, readonly number[]>> = {
   round_relabel: [B.dof, B.workA, B.workB],
   cc_hook: [...PAIRS, B.dof],
   members_count: [B.dof, B.memberStart],
-  members_fill: [B.dof, B.workB, B.memberStart],
+  members_fill: [...PAIRS, B.dof, B.workB, B.memberStart, B.stats],
   members_rank: [B.dof, B.workB, B.memberStart, B.memberList, B.stats, B.kind],
   io_flatten_count: [B.dof, B.memberStart],
   io_alloc: [B.dof, B.workA, B.memberStart],
@@ -259,7 +258,6 @@ export const GROUPING_BINDINGS: Readonly<Record<string, readonly number[]>> = {
   io_comp_rank: [B.dof, B.workA, B.workB],
   io_flood: [...PAIRS, B.dof, B.workA, B.workB, B.links],
   io_recount: [B.dof, B.workA, B.workB, B.memberStart, B.stats],
-  grouping_census: [...PAIRS, B.dof, B.memberStart, B.stats],
 };
 
 /** The explicit layout of an entry point: the uniform, then its storage bindings ascending. */
@@ -282,9 +280,8 @@ export type GroupingStep = Name | "scan" | { round: number };
 const ONE_WORKGROUP: ReadonlySet<Name> = new Set(["small", "membersSmall", "roundsLocal", "gate"]);
 
 /**
- * The steps of one stage's grouping, in order: what `GroupingKernels.encode` dispatches (the
- * census after them aside), so their count is known without a device (see
- * {@link groupingDispatches}).
+ * The steps of one stage's grouping, in order: what `GroupingKernels.encode` dispatches, so their
+ * count is known without a device (see {@link groupingDispatches}).
  */
 export function groupingPlan(o: {
   method: GroupingMethod;
@@ -588,13 +585,13 @@ export class GroupingKernels {
   }
 
   /**
-   * Dispatches the grouping of each stage encoded when last encoded (the census after it, a
-   * measurement, not counted): what `--param merge-split.grouping` costs in launches.
+   * Dispatches the grouping of each stage encoded when last encoded: what
+   * `--param merge-split.grouping` costs in launches.
    */
   readonly dispatchesPerStage: [number, number] = [0, 0];
 
   /**
-   * Encodes the grouping of `stage` into `pass` (`dof`, `memberStart`, `memberList`), then the
+   * Encodes the grouping of `stage` into `pass` (`dof`, `memberStart`, `memberList`), with the
    * census of its groups into the statistics (`core/grouping/grouping_census.ts`).
    */
   encode(pass: GPUComputePassEncoder, options: { stage: 1 | 2 }): void {
@@ -602,11 +599,6 @@ export class GroupingKernels {
     const before = dispatchesEncoded();
     this.#encodeGrouping(pass, s);
     this.dispatchesPerStage[s] = dispatchesEncoded() - before;
-    dispatch(pass, this.#k.census, {
-      bindGroup: this.#bind[s].census,
-      invocations: this.count,
-      workgroupSize: this.workgroupSize,
-    });
   }
 
   /** Dispatches of the member starts' scan (N + 1 elements, at most 2 levels). */

@@ -524,10 +524,21 @@ fn members_count(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgro
   if (i < P.count) { count_member(i); }
 }
 
+// The members in their groups, unordered, and the census of the stage's groups.
 @compute @workgroup_size(WG)
-fn members_fill(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+fn members_fill(
+  @builtin(global_invocation_id) gid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+) {
   let i = particle(gid, nwg);
-  if (i < P.count) { fill_member(i); }
+  census_pairs_begin(lid);
+  if (i < P.count) {
+    fill_member(i);
+    census_group(i);
+    census_pairs(i);
+  }
+  census_pairs_end(lid);
 }
 
 @compute @workgroup_size(WG)
@@ -570,7 +581,8 @@ fn small_chunk(lid: u32) -> vec2u {
   return vec2u(lo, min(n, lo + chunk));
 }
 
-// group_init, active_mark, the active numbering and active_compact, then rounds_local.
+// group_init, active_mark, the active numbering and active_compact, then rounds_local; then the
+// census's pairs.
 @compute @workgroup_size(WG_LOCAL)
 fn group_small(@builtin(local_invocation_index) lid: u32) {
   let n = P.count;
@@ -595,9 +607,14 @@ fn group_small(@builtin(local_invocation_index) lid: u32) {
   if (lid == 0u) { ctrl_store(C_M, at.y); }
   local_sync();
   run_rounds(lid);
+  local_sync();
+  census_pairs_begin(lid);
+  for (var i = lid; i < n; i += WG_LOCAL) { census_pairs(i); }
+  census_pairs_end(lid);
 }
 
-// After group_small: members_count, the member starts' scan, members_fill and members_rank.
+// After group_small: members_count, the member starts' scan, members_fill and members_rank; the
+// census's groups.
 @compute @workgroup_size(WG_LOCAL)
 fn members_small(@builtin(local_invocation_index) lid: u32) {
   let n = P.count;
@@ -622,7 +639,10 @@ fn members_small(@builtin(local_invocation_index) lid: u32) {
   local_sync();
   for (var i = lid; i < n; i += WG_LOCAL) { fill_member(i); }
   local_sync();
-  for (var i = lid; i < n; i += WG_LOCAL) { rank_member(i); }
+  for (var i = lid; i < n; i += WG_LOCAL) {
+    rank_member(i);
+    census_group(i);
+  }
 }
 
 // ---- index order: the paper's own pass (core/grouping/index_order_grouping.ts), exact ----
@@ -823,10 +843,13 @@ fn io_recount(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
 }
 
 // ---- the census of a stage's groups (both groupings; a measurement, not part of the method) ----
-// After the member lists: per stage, how many groupings ran, the groups formed (and their members),
-// the colliding pairs and those left between two groups, the largest group, and a histogram of
-// group sizes (sizes 2..64 one bin each, then one bin per power of two up to 2^20 and beyond).
-// Counters are 64-bit (lo, hi words), cumulative over the run; core/grouping/grouping_census.ts reads them.
+// After the member starts' scan: per stage, how many groupings ran, the groups formed (and their
+// members), the colliding pairs and those left between two groups, the largest group, and a
+// histogram of group sizes (sizes 2..64 one bin each, then one bin per power of two up to 2^20 and
+// beyond). Counters are 64-bit (lo, hi words), cumulative over the run;
+// core/grouping/grouping_census.ts reads them. It needs no pass of its own: members_fill takes it
+// (per particle, after the scan), the one-workgroup grouping splits it, the pairs in group_small
+// (once the groups are final) and the groups in members_small (once the starts are).
 override STAT_CENSUS: u32;
 const CENSUS_STAGE_WORDS: u32 = 164u;
 const CENSUS_RUNS: u32 = 0u;
@@ -838,6 +861,7 @@ const CENSUS_MAX: u32 = 9u;
 const CENSUS_HIST: u32 = 10u;
 const CENSUS_BINS: u32 = 77u;
 
+// The workgroup's partners and partners in another group, added up once per workgroup.
 var<workgroup> wCensus: array<atomic<u32>, 2>;
 
 fn census_base() -> u32 { return STAT_CENSUS + (P.stage - 1u) * CENSUS_STAGE_WORDS; }
@@ -854,44 +878,49 @@ fn census_bin(size: u32) -> u32 {
   return min(CENSUS_BINS - 1u, 57u + firstLeadingBit(size - 1u));
 }
 
-@compute @workgroup_size(WG)
-fn grouping_census(
-  @builtin(global_invocation_id) gid: vec3u,
-  @builtin(num_workgroups) nwg: vec3u,
-  @builtin(local_invocation_index) lid: u32,
-) {
-  let i = particle(gid, nwg);
+// Particle i's group when i is its root and it has two or more members (after the scan).
+fn census_group(i: u32) {
+  if (atomicLoad(&dof[i]) != i) { return; }
+  let size = atomicLoad(&memberStart[i + 1u]) - atomicLoad(&memberStart[i]);
+  if (size < 2u) { return; }
   let base = census_base();
+  add64(base + CENSUS_GROUPS, 1u);
+  add64(base + CENSUS_MEMBERS, size);
+  add64(base + CENSUS_HIST + 2u * census_bin(size), 1u);
+  atomicMax(&stats[base + CENSUS_MAX], size);
+}
+
+// Particle i's partners and those in another group into the workgroup's sums (the groups final);
+// particle 0 counts the stage's grouping.
+fn census_pairs(i: u32) {
+  let d = atomicLoad(&dof[i]);
+  var total = 0u;
+  var between = 0u;
+  for (var k = 0u; k < partner_total(i); k++) {
+    let j = partner(i, k);
+    if (j == NONE) { continue; }
+    total++;
+    if (atomicLoad(&dof[j]) != d) { between++; }
+  }
+  if (total > 0u) { atomicAdd(&wCensus[0], total); }
+  if (between > 0u) { atomicAdd(&wCensus[1], between); }
+  if (i == 0u) { atomicAdd(&stats[census_base() + CENSUS_RUNS], 1u); }
+}
+
+// Before census_pairs, by the whole workgroup: its sums cleared.
+fn census_pairs_begin(lid: u32) {
   if (lid == 0u) {
     atomicStore(&wCensus[0], 0u);
     atomicStore(&wCensus[1], 0u);
   }
   workgroupBarrier();
-  if (i < P.count) {
-    let d = atomicLoad(&dof[i]);
-    if (d == i) {
-      let size = atomicLoad(&memberStart[i + 1u]) - atomicLoad(&memberStart[i]);
-      if (size >= 2u) {
-        add64(base + CENSUS_GROUPS, 1u);
-        add64(base + CENSUS_MEMBERS, size);
-        add64(base + CENSUS_HIST + 2u * census_bin(size), 1u);
-        atomicMax(&stats[base + CENSUS_MAX], size);
-      }
-    }
-    var total = 0u;
-    var between = 0u;
-    for (var k = 0u; k < partner_total(i); k++) {
-      let j = partner(i, k);
-      if (j == NONE) { continue; }
-      total++;
-      if (atomicLoad(&dof[j]) != d) { between++; }
-    }
-    if (total > 0u) { atomicAdd(&wCensus[0], total); }
-    if (between > 0u) { atomicAdd(&wCensus[1], between); }
-    if (i == 0u) { atomicAdd(&stats[base + CENSUS_RUNS], 1u); }
-  }
+}
+
+// After census_pairs, by the whole workgroup: its sums into the statistics.
+fn census_pairs_end(lid: u32) {
   workgroupBarrier();
   if (lid == 0u) {
+    let base = census_base();
     add64(base + CENSUS_PAIRS, atomicLoad(&wCensus[0]));
     add64(base + CENSUS_BETWEEN, atomicLoad(&wCensus[1]));
   }
