@@ -48,6 +48,13 @@ export interface EngineOptions {
    */
   stageGates?: boolean;
   /**
+   * The loop budget of the implicit systems' one-workgroup solves (`gpu/runtime/local_solve.ts`):
+   * default the device's (`deviceLoopBudget`: a software adapter's loop cap, none on a GPU); null
+   * builds a GPU's plan on any device (its dispatch counts; on llvmpipe and lavapipe its solves
+   * would stop at their loop cap, so only for counting).
+   */
+  localBudget?: number | null;
+  /**
    * The most bytes of GPU buffers the engine may hold: building past it throws a
    * `GpuMemoryError` naming the buffer and the need before any step runs. Default
    * `defaultBufferBudget` (on a software adapter 90 % of the host memory available); null: none.

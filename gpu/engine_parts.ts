@@ -127,6 +127,7 @@ export function buildEngineParts(
     state,
     grid,
     part: (index) => coupling.slice(index),
+    localBudget: options.localBudget,
   });
   const handler = entry.create({
     device,

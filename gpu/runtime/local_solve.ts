@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { onFallbackAdapter } from "./device.ts";
 import localSolveWgsl from "./local_solve.wgsl" with { type: "text" };
 
 /** WGSL of the local-solve helpers (a prelude). */
@@ -23,16 +24,49 @@ export function totalCost(chunks: number, workgroupSize: number): number {
 }
 
 /**
+ * The loop budget of a local solve's invocation on `device`: {@link LOCAL_BUDGET} on a fallback
+ * (software) adapter, whose llvmpipe and lavapipe stop an invocation's loops after 65,535
+ * iterations (SwiftShader does not, but is not told apart from them); `null` on a GPU, which has no
+ * such cap.
+ */
+export function deviceLoopBudget(device: GPUDevice): number | null {
+  return onFallbackAdapter(device) ? LOCAL_BUDGET : null;
+}
+
+/**
+ * Without a loop cap, a solve of at most this many chunks (workgroups of its per-slot kernels)
+ * runs in one workgroup, all its iterations in one dispatch: each invocation then walks at most 64
+ * slots per kernel of an iteration, about the work of the three dispatches (and their launches) it
+ * replaces; larger solves keep the dispatched loops, which spread an iteration over the GPU.
+ */
+export const UNCAPPED_LOCAL_MAX_CHUNKS = 64;
+
+/**
+ * Iterations per local dispatch without a loop cap: every iteration (the u32 maximum, also the
+ * value of the WGSL budget overrides then).
+ */
+export const ALL_ITERATIONS = 0xffff_ffff;
+
+/**
  * Iterations one local dispatch surely takes: `(budget − setup) / perIteration` (loop iterations
  * of the busiest invocation, worst case), or 0 when fewer than `least` fit (default 2: a cost that
- * is exact, like a pressure grid's, gains nothing from one iteration per dispatch; the dispatched kernels are
- * then the better path).
+ * is exact, like a pressure grid's, gains nothing from one iteration per dispatch; the dispatched
+ * kernels are then the better path). With no cap (`budget` null): {@link ALL_ITERATIONS} where
+ * the solve has at most {@link UNCAPPED_LOCAL_MAX_CHUNKS} chunks, else 0.
  */
 export function iterationsPerDispatch(
   perIteration: number,
-  options: { setup: number; budget?: number; least?: number },
+  options: { setup: number; chunks: number; budget?: number | null; least?: number },
 ): number {
+  if (options.budget === null) {
+    return options.chunks <= UNCAPPED_LOCAL_MAX_CHUNKS ? ALL_ITERATIONS : 0;
+  }
   const budget = options.budget ?? LOCAL_BUDGET;
   const fits = Math.floor((budget - options.setup) / Math.max(1, perIteration));
   return fits >= (options.least ?? 2) ? fits : 0;
+}
+
+/** The value of a WGSL loop-budget override for `budget` (null: no cap). */
+export function wgslLoopBudget(budget: number | null): number {
+  return budget ?? ALL_ITERATIONS;
 }

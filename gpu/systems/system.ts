@@ -38,6 +38,11 @@ export interface SystemContext {
   grid: { geometry: GridGeometry; cellStart: GPUBuffer; sorted: GPUBuffer };
   /** Its part of every DOF (`gpu/state/part_slice.ts`). */
   part: PartSlice;
+  /**
+   * The loop budget of its one-workgroup solves (`gpu/runtime/local_solve.ts`): undefined, the
+   * device's (`deviceLoopBudget`); null, none (a GPU's plan, e.g. counted on a software adapter).
+   */
+  localBudget?: number | null;
 }
 
 /** A system built for one scene: the engine calls these at fixed points of every stage. */

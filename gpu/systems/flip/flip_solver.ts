@@ -37,7 +37,7 @@ import {
 } from "../../runtime/kernel.ts";
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 import { withGridNeighbors } from "../../state/grid_cell.ts";
-import { iterationsPerDispatch, totalCost } from "../../runtime/local_solve.ts";
+import { deviceLoopBudget, iterationsPerDispatch, totalCost } from "../../runtime/local_solve.ts";
 import {
   CG_WGSL,
   cgConstants,
@@ -259,10 +259,12 @@ export interface FlipSolverOptions {
    */
   fusedLoop?: boolean;
   /**
-   * Loop iterations a `solve_local` invocation may spend per dispatch (default `LOCAL_BUDGET`); a
-   * smaller value exercises the hand-over between its dispatches.
+   * Loop iterations a `solve_local` invocation may spend per dispatch (default `deviceLoopBudget`:
+   * `LOCAL_BUDGET` on a software adapter, null on a GPU); a smaller value exercises the hand-over
+   * between its dispatches; null: no cap, a grid of at most `UNCAPPED_LOCAL_MAX_CHUNKS` workgroups
+   * of slots runs its projection in one dispatch.
    */
-  localBudget?: number;
+  localBudget?: number | null;
 }
 
 /** CG statistics of the last projection (relative residual |r| / |b|, 0 when b = 0). */
@@ -389,7 +391,8 @@ export class FlipSolver {
       ? 0
       : iterationsPerDispatch(31 * chunks + 3 * totalCost(chunks, WG) + 16, {
         setup: 8,
-        budget: options.localBudget,
+        chunks,
+        budget: options.localBudget === undefined ? deviceLoopBudget(device) : options.localBudget,
       });
     this.loop = cgLoop({
       chunks,

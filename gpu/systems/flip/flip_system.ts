@@ -169,6 +169,7 @@ export const FLIP_SYSTEM: SystemEntry = {
       flipRatio: ctx.params.flipRatio,
       tolerance: ctx.params.cgTolerance,
       maxIterations: ctx.params.cgIterations,
+      localBudget: ctx.localBudget,
       occupied: ctx.params.occupiedAsSolid ? "solid" : "fluid",
       volumeCorrection: ctx.params.volumeCorrection,
       rho0: ctx.params.rho0,

@@ -39,6 +39,7 @@ export function implicitSpringSystem(
     maxIterations: ctx.params.cgIterations,
     tolerance: ctx.params.cgTolerance,
     drag: ctx.params.drag,
+    localBudget: ctx.localBudget,
     label: `${options.id} ${ctx.index}`,
   });
   const b = ctx.state.buffers;

@@ -41,7 +41,12 @@ import {
   springCsrConstants,
 } from "../../state/spring_csr.ts";
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
-import { iterationsPerDispatch, LOCAL_BUDGET, totalCost } from "../../runtime/local_solve.ts";
+import {
+  deviceLoopBudget,
+  iterationsPerDispatch,
+  totalCost,
+  wgslLoopBudget,
+} from "../../runtime/local_solve.ts";
 import {
   CG_GATE_KERNELS,
   CG_WGSL,
@@ -169,9 +174,11 @@ export interface ImplicitSpringsOptions {
   fusedLoop?: boolean;
   /**
    * Loop iterations a `solve_local` invocation may spend per dispatch (default
-   * {@link LOCAL_BUDGET}); a smaller value exercises the hand-over between its dispatches.
+   * `deviceLoopBudget`: `LOCAL_BUDGET` on a software adapter, null on a GPU); a smaller value
+   * exercises the hand-over between its dispatches; null: no cap, a solve of at most
+   * `UNCAPPED_LOCAL_MAX_CHUNKS` workgroups runs in one dispatch.
    */
-  localBudget?: number;
+  localBudget?: number | null;
   /**
    * Largest storage binding in bytes (default: the device's `maxStorageBufferBindingSize`). Spring
    * words past it are bound as a second range of the same buffer (`split_binding.ts`); a smaller
@@ -431,12 +438,15 @@ export class ImplicitSprings {
     const chunks = Math.ceil(slots / wg);
     const local = options.localSolve ?? true;
     const bindingsNeeded = KERNEL_BINDINGS.solve_local.length;
+    const localBudget = options.localBudget === undefined
+      ? deviceLoopBudget(device)
+      : options.localBudget;
     this.localIterations = local &&
         device.limits.maxStorageBuffersPerShaderStage >= bindingsNeeded
       ? localIterationsPerDispatch(slots, {
         entries: packed.words.length,
         workgroupSize: wg,
-        budget: options.localBudget,
+        budget: localBudget,
       })
       : 0;
     this.loop = cgLoop({
@@ -455,7 +465,7 @@ export class ImplicitSprings {
     this.#args = built.args;
     this.#rowLength = options.rowLength;
     this.#internal = built.internal;
-    this.#kernels = this.#createKernels({ layout, split, localBudget: options.localBudget });
+    this.#kernels = this.#createKernels({ layout, split, localBudget });
   }
 
   /** Creates a buffer the solver owns (destroyed with it), filled with `data` where given. */
@@ -532,7 +542,7 @@ export class ImplicitSprings {
     { layout, split, localBudget }: {
       layout: CgLayout;
       split: SplitBinding;
-      localBudget: number | undefined;
+      localBudget: number | null;
     },
   ): Record<ClothKernel, Kernel> {
     const { device, label, packed } = this;
@@ -554,7 +564,7 @@ export class ImplicitSprings {
           WORDS_CHUNK: split.firstLength,
           WORKGROUP_SIZE: this.workgroupSize,
           ...cgConstants(layout),
-          LOCAL_BUDGET: localBudget ?? LOCAL_BUDGET,
+          LOCAL_BUDGET: wgslLoopBudget(localBudget),
           ...variant?.constants,
         },
       });
@@ -873,7 +883,8 @@ function checkTolerance(v: number, name: string): number {
 }
 
 /**
- * Iterations a `solve_local` dispatch surely fits in the loop budget (default `LOCAL_BUDGET`) per
+ * Iterations a `solve_local` dispatch surely fits in the loop budget (default `LOCAL_BUDGET`; null:
+ * no cap, `iterationsPerDispatch`) per
  * invocation, for `n` slots, `entries` spring CSR entries and workgroup size `wg`: the worst case
  * puts every slot's member chain (at most `n` members in all) and spring in one invocation's slots
  * (as `local_cost` in the WGSL counts them). 0 when not even one fits (the dispatched kernels
@@ -883,12 +894,12 @@ function checkTolerance(v: number, name: string): number {
  */
 export function localIterationsPerDispatch(
   n: number,
-  options: { entries: number; workgroupSize: number; budget?: number },
+  options: { entries: number; workgroupSize: number; budget?: number | null },
 ): number {
   const { entries, workgroupSize: wg } = options;
   const chunks = Math.ceil(n / wg);
   const work = n + entries + 3 * chunks + 2 * totalCost(chunks, wg) + 16;
   // the setup: counting the work, the gate the first dispatch takes (one total), a margin
   const setup = chunks + n + totalCost(chunks, wg) + 8;
-  return iterationsPerDispatch(work, { setup, budget: options.budget, least: 1 });
+  return iterationsPerDispatch(work, { setup, chunks, budget: options.budget, least: 1 });
 }
