@@ -11,11 +11,12 @@
  * No kernel binds more than 8 storage buffers (WebGPU's guaranteed
  * `maxStorageBuffersPerShaderStage`): merging folds each group into its level data and the DOF's
  * X, and hands its V and M over in the root's slot to `merge_dofs`, which writes them and every
- * member's offset; splitting takes the DOF's velocity and ΔĒk from the root's slot, where
- * `split_prepare` copies them (`merge_split.wgsl`). The copies are exact.
+ * member's offset; the split reads the group's range from the root's other slot and the member's
+ * split direction from its level data, so it binds neither the member starts nor the velocities
+ * (`merge_split.wgsl`). The copies are exact.
  *
- * Per stage: the grouping, 2 merging dispatches, 2 splitting ones; before stage 2, one that flags
- * the approaching marked pairs (the flag stage 1's merging clears).
+ * Per stage: the grouping, 2 merging dispatches, 1 splitting; before stage 2, one that flags the
+ * approaching marked pairs (the flag stage 1's merging clears).
  *
  * @module
  */
@@ -74,7 +75,10 @@ export interface MergeSplitStepParams {
   nMax: number;
 }
 
-type KernelName = "merge" | "dofs" | "mark" | "splitPrepare" | "split";
+type KernelName = "merge" | "dofs" | "mark" | "split";
+
+/** Particles above which a member range, handed to the split as f32, would not be exact. */
+const MAX_CAPACITY = 2 ** 24;
 
 /** Pipelines and bind groups of merging-and-splitting for one set of engine buffers. */
 export class MergeSplitKernels {
@@ -119,6 +123,12 @@ export class MergeSplitKernels {
       floodBudget?: number;
     },
   ) {
+    if (!(options.capacity < MAX_CAPACITY)) {
+      throw new RangeError(
+        `merge-split: capacity ${options.capacity} must be below ${MAX_CAPACITY} (member ranges ` +
+          "reach the split as f32)",
+      );
+    }
     this.device = device;
     this.capacity = options.capacity;
     this.maxPerParticle = options.maxPerParticle;
@@ -154,8 +164,8 @@ export class MergeSplitKernels {
     const W = "storage" as const;
     const U = "uniform" as const;
     // Each layout holds only the bindings its entry point uses: at most 8 storage buffers
-    // (WebGPU's guaranteed maxStorageBuffersPerShaderStage); merging and splitting hand the DOF
-    // over in the root's level slots (merge_split.wgsl) to stay within them.
+    // (WebGPU's guaranteed maxStorageBuffersPerShaderStage); merging hands the DOF and the
+    // group's range over in the root's level slots (merge_split.wgsl) to stay within them.
     const kernel = (entryPoint: string, bindings: BindingEntry[]) =>
       createKernel(device, {
         label: `merge-split ${entryPoint}`,
@@ -168,7 +178,6 @@ export class MergeSplitKernels {
       merge: kernel("merge_groups", [U, R, R, R, R, R, W, W, W]),
       dofs: kernel("merge_dofs", [U, R, R, R, R, W, W, W, W]),
       mark: kernel("mark_approaching", [U, R, R, R, W, W, W]),
-      splitPrepare: kernel("split_prepare", [U, R, R, R, W]),
       split: kernel("split_groups", [U, R, R, R, R, R, R, W, W]),
     };
     for (const s of [0, 1] as const) {
@@ -201,15 +210,14 @@ export class MergeSplitKernels {
         this.stage2Flag,
       ]);
       bind("mark", [P, b.pos, b.velOut, b.markedCount, b.marked, this.stage2Flag, b.stats]);
-      bind("splitPrepare", [P, b.memberStart, b.dofV, b.syncEnergy, b.levelParent]);
       bind("split", [
         P,
         b.mass,
-        b.vel,
         b.level,
         b.levelParent,
-        b.memberStart,
         b.memberList,
+        b.dofV,
+        b.syncEnergy,
         b.velOut,
         b.stats,
       ]);
@@ -266,9 +274,11 @@ export class MergeSplitKernels {
     this.#run(pass, "mark", 1, options.count);
   }
 
-  /** Splitting (Eqs. 8–16, 20) of every DOF into `velOut`: 2 dispatches. */
+  /**
+   * Splitting (Eqs. 8–16, 20) of every DOF into `velOut`, after the same stage's
+   * {@link MergeSplitKernels.encodeMerge}: 1 dispatch.
+   */
   encodeSplit(pass: GPUComputePassEncoder, options: { stage: 1 | 2; count: number }): void {
-    this.#run(pass, "splitPrepare", options.stage, options.count);
     this.#run(pass, "split", options.stage, options.count);
   }
 

@@ -3,20 +3,22 @@
 //
 // Per-particle `level` and `levelParent` data (N vec4f each, two buffers so that each stays under
 // the per-binding limit at Table I's counts): for the k-th member i_k (k ≥ 1) of a group,
-//   level[i_k]       = (n_k.xyz, ΔE_k)        n_k = x_k − X_{k−1} (Eq. 5), ΔE_k (Eq. 4)
+//   level[i_k]       = (n_k.xyz, ΔE_k)        n_k = x_k − X_{k−1} (Eq. 5), ΔE_k (Eq. 4); where
+//                                            n_k = 0, V_{k−1} − v_k instead: the direction the
+//                                            split takes then, so that it reads no velocities
 //   levelParent[i_k] = (V_{k−1}.xyz, M_{k−1}) the meta merged with member k (its v1 and m1)
 // and for the group's root d = i_0 (its lowest index), the slots no member uses carry what one
-// invocation per group hands to the next kernel:
+// invocation per group hands on:
 //   merge_groups → merge_dofs     levelParent[d] = (V.xyz, M): the merged DOF's velocity and mass
 //                                 (Eqs. 3, 1); merge_groups writes its X (Eq. 2) to dofX itself
-//   split_prepare → split_groups  levelParent[d] = (V′.xyz, ΔĒk): the DOF's velocity after the
-//                                 step and ΔĒk of the synchronisation (Eq. 19), which comes per
-//                                 DOF from the coupling (`syncEnergy`)
+//   merge_groups → split_groups   level[d] = (begin, end, 0, ROOT): the group's range of the member
+//                                 list (f32, exact below 2^24 particles), w = ROOT marking a root's
+//                                 slot (a member's w, ΔE_k, is ≥ 0)
 // so that no kernel binds more than 8 storage buffers (WebGPU's guaranteed
 // maxStorageBuffersPerShaderStage): merging into the engine's DOF buffers and offsets in one
-// kernel would bind 11, splitting from them 10. The copies are exact, so the results are those of
-// one kernel each. merge_dofs runs per particle: each member's offset (Eqs. 6–7) needs only its
-// own DOF's X, so the offsets share its dispatch.
+// kernel would bind 11, and the split binds neither the member starts nor the velocities. The
+// copies are exact, so the results are those of one kernel each. merge_dofs runs per particle:
+// each member's offset (Eqs. 6–7) needs only its own DOF's X, so the offsets share its dispatch.
 
 struct MergeSplitParams {
   count: u32,
@@ -34,13 +36,20 @@ override STAT_STAGE2_RUNS: u32;
 override STAT_CLOSEST_SPLITS: u32;
 
 const APPROACH_BIT: u32 = 0x80000000u;
+// level[d].w of a group's root d (see above)
+const ROOT: f32 = -1.0;
 
 @group(0) @binding(0) var<uniform> P: MergeSplitParams;
 
+// The largest magnitude of a's components: a has a direction where it is > 0.
+fn max_abs(a: vec3f) -> f32 {
+  return max(abs(a.x), max(abs(a.y), abs(a.z)));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Merging (Eqs. 1–5), one invocation per DOF slot: a left fold over the members in ascending
-// index order, keeping what the split needs per level; the DOF's X into dofX, its V and M in the
-// root's levelParent slot.
+// index order, keeping what the split needs per level; the DOF's X into dofX, its V and M and the
+// group's range in the root's slots.
 @group(0) @binding(1) var<storage, read> m_pos: array<vec4f>;
 @group(0) @binding(2) var<storage, read> m_vel: array<vec4f>;
 @group(0) @binding(3) var<storage, read> m_mass: array<f32>;
@@ -69,7 +78,8 @@ fn merge_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
     let v2 = m_vel[i].xyz;
     let m12 = M + m2; // Eq. 1
     let dv = V - v2;
-    m_level[i] = vec4f(x2 - X, (M * m2 / (2.0 * m12)) * dot(dv, dv)); // Eqs. 5, 4
+    let nk = x2 - X; // Eq. 5
+    m_level[i] = vec4f(select(dv, nk, max_abs(nk) > 0.0), (M * m2 / (2.0 * m12)) * dot(dv, dv)); // Eq. 4
     m_levelParent[i] = vec4f(V, M);
     X = (M * X + m2 * x2) / m12; // Eq. 2
     V = (M * V + m2 * v2) / m12; // Eq. 3
@@ -77,6 +87,7 @@ fn merge_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
   }
   m_dofX[d] = vec4f(X, 0.0);
   m_levelParent[d] = vec4f(V, M);
+  m_level[d] = vec4f(f32(begin), f32(end), 0.0, ROOT);
 }
 
 // After merge_groups, one invocation per particle i of DOF d: its offset from the DOF's X
@@ -142,36 +153,23 @@ fn mark_approaching(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
 }
 
 // ---------------------------------------------------------------------------------------------
-// Before splitting, one invocation per DOF slot: the DOF's velocity after the step and its ΔĒk
-// (Eq. 19) into the root's levelParent slot.
-@group(0) @binding(1) var<storage, read> p_memberStart: array<u32>;
-@group(0) @binding(2) var<storage, read> p_dofV: array<vec4f>;
-@group(0) @binding(3) var<storage, read> p_syncEnergy: array<f32>; // ΔĒk per DOF (Eq. 19)
-@group(0) @binding(4) var<storage, read_write> p_levelParent: array<vec4f>;
-
-@compute @workgroup_size(WG)
-fn split_prepare(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let d = gid.x + gid.y * nwg.x * WG;
-  if (d >= P.count) { return; }
-  if (p_memberStart[d + 1u] <= p_memberStart[d]) { return; }
-  p_levelParent[d] = vec4f(p_dofV[d].xyz, p_syncEnergy[d]);
-}
-
-// Splitting (Eqs. 8–16, 20), one invocation per DOF slot: reverse order of merging. The
-// velocities are computed as v1′ = v12′ + u, v2′ = v12′ − (m1/m2) u with u = v1′ − v12′ on the
-// sphere of Eq. 10 (see core/merge_split.ts splitDetailed). Records the worst relative momentum
-// and energy errors of the step's splits (f32 bit patterns of non-negative floats order as u32).
+// Splitting (Eqs. 8–16, 20), one invocation per DOF slot: reverse order of merging, from the DOF's
+// velocity after the step (dofV) and its ΔĒk of the synchronisation (Eq. 19, which comes per DOF
+// from the coupling). The velocities are computed as v1′ = v12′ + u, v2′ = v12′ − (m1/m2) u with
+// u = v1′ − v12′ on the sphere of Eq. 10 (see core/merge_split.ts splitDetailed). Records the
+// worst relative momentum and energy errors of the step's splits (f32 bit patterns of
+// non-negative floats order as u32).
 @group(0) @binding(1) var<storage, read> s_mass: array<f32>;
-@group(0) @binding(2) var<storage, read> s_vel: array<vec4f>;
-@group(0) @binding(3) var<storage, read> s_level: array<vec4f>;
-@group(0) @binding(4) var<storage, read> s_levelParent: array<vec4f>;
-@group(0) @binding(5) var<storage, read> s_memberStart: array<u32>;
-@group(0) @binding(6) var<storage, read> s_memberList: array<u32>;
+@group(0) @binding(2) var<storage, read> s_level: array<vec4f>;
+@group(0) @binding(3) var<storage, read> s_levelParent: array<vec4f>;
+@group(0) @binding(4) var<storage, read> s_memberList: array<u32>;
+@group(0) @binding(5) var<storage, read> s_dofV: array<vec4f>;
+@group(0) @binding(6) var<storage, read> s_syncEnergy: array<f32>;
 @group(0) @binding(7) var<storage, read_write> s_velOut: array<vec4f>;
 @group(0) @binding(8) var<storage, read_write> s_stats: array<atomic<u32>>;
 
 fn unit_or(a: vec3f, fallback: vec3f) -> vec3f {
-  let big = max(abs(a.x), max(abs(a.y), abs(a.z)));
+  let big = max_abs(a);
   if (big > 0.0) {
     let b = a / big;
     return b / length(b);
@@ -182,18 +180,17 @@ fn unit_or(a: vec3f, fallback: vec3f) -> vec3f {
 @compute @workgroup_size(WG)
 fn split_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let d = gid.x + gid.y * nwg.x * WG;
-  let n = P.count;
-  if (d >= n) { return; }
-  let begin = s_memberStart[d];
-  let end = s_memberStart[d + 1u];
-  if (end <= begin) { return; }
-  let prepared = s_levelParent[d]; // split_prepare: (V′, ΔĒk)
-  let vAfter = prepared.xyz;
+  if (d >= P.count) { return; }
+  let root = s_level[d];
+  if (root.w != ROOT) { return; } // a member's slot
+  let begin = u32(root.x);
+  let end = u32(root.y);
+  let vAfter = s_dofV[d].xyz;
   if (end - begin == 1u) {
     s_velOut[d] = vec4f(vAfter, 0.0);
     return;
   }
-  let dEk = prepared.w;
+  let dEk = s_syncEnergy[d];
   var v = vAfter;
   var bondEnergy = 0.0;
   var M = 0.0;
@@ -207,8 +204,8 @@ fn split_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
     let m12 = m1 + m2;
     if (k == end - 1u) { M = m12; }
     let v1 = B.xyz;
-    let v2 = s_vel[i].xyz;
-    let nHat = unit_or(A.xyz, unit_or(v1 - v2, vec3f(1.0, 0.0, 0.0)));
+    // n̂ of n_k, or where n_k = 0 of v1 − v2 (merge_groups stored it then), else e_x
+    let nHat = unit_or(A.xyz, vec3f(1.0, 0.0, 0.0));
     var stored = P.alpha * A.w;
     if (k == end - 1u) { stored += P.beta * dEk; } // ΔĒk lives in the outermost bond
     bondEnergy += stored;
