@@ -17,11 +17,11 @@ const BUDGETS = [
   // 21 before issue 48
   { scene: "dam-break-sph", target: 12, gpu: 12, software: 12 },
   // 78–80 before
-  { scene: "fig4-fluid-cloth", target: 40, gpu: 49, software: 53 },
+  { scene: "fig4-fluid-cloth", target: 40, gpu: 47, software: 51 },
   // 136–138 before
-  { scene: "fig9-flip-cloth", target: 70, gpu: 92, software: 112 },
+  { scene: "fig9-flip-cloth", target: 70, gpu: 90, software: 110 },
   // 220–222 before: the peridynamic CG's 16 iterations × 5 dispatches per stage
-  { scene: "fig3-ball-cloth-high", target: 110, gpu: 45, software: 137 },
+  { scene: "fig3-ball-cloth-high", target: 110, gpu: 43, software: 135 },
 ] as const;
 
 /** The plans: a GPU's (`localBudget: null`) and the software adapter's (its own budget). */
