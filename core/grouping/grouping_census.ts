@@ -1,9 +1,9 @@
 /**
  * The census of merge-split's groups (§5.2), per integration stage: how large the meta-particles
  * are (mean, median, 90th percentile, largest) and how many colliding pairs the grouping left
- * between two groups (the collisions it ignored that step). The GPU counts them after each
- * stage's grouping (`grouping_census` in `gpu/handlers/merge-split/grouping.wgsl`) into words of
- * merge-split's statistics, cumulative over a run; {@link summarizeCensus} reads those words.
+ * between two groups (the collisions it ignored that step). The GPU counts them as each stage's
+ * grouping ends (`members_fill` in `gpu/handlers/merge-split/grouping.wgsl`; in the one-workgroup
+ * grouping, `group_small` and `members_small`) into words of merge-split's statistics, cumulative over a run; {@link summarizeCensus} reads those words.
  * The layout constants are declared here once; a test checks the WGSL's against them.
  *
  * @module

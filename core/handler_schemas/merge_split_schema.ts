@@ -16,7 +16,8 @@ export const MERGE_SPLIT_SCHEMA = {
     description: "α of Eq. 20: share of the merge energy ΔE restored",
     min: 0,
     max: 1,
-    default: GROUPING_METHODS.indexOf("compact"),
+    // §6: "We use α = 1, β = 0, and nmin = 8, nmax = 64 in all simulations, unless otherwise specified"
+    default: 1,
   },
   beta: {
     description: "β of Eq. 20: share of the coupling energy ΔĒk restored",
