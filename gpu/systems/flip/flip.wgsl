@@ -18,17 +18,21 @@
 // boundary with the other particles' mass-weighted velocity, not changed by the pressure (the grid
 // then couples the systems by itself).
 //
-// Kernels, in encode order: gather_particles, classify_cells, then per axis p2g, faces and
-// cell_sides, then init_cg, the CG loop of gpu/runtime/cg.wgsl (gate, per iteration apply_a,
-// pap_finish, update_x, gate, update_p; or solve_local) with apply_slot below as its operator; then
-// per axis pressure_update and g2p, then [separation], part_velocity. The CG works on 4 cells per
-// slot (vec4).
+// Kernels, in encode order: gather_particles, classify_cells, p2g, faces, cell_sides, init_cg,
+// the CG loop of gpu/runtime/cg.wgsl with apply_slot below as its operator (the gate after
+// init_cg is the loop's: a gate dispatch, the first apply_a with APPLY_A_GATE, or the first
+// solve_local), pressure_update (which takes the loop's last gate_final), g2p, [separation],
+// part_velocity. The CG works on 4 cells per slot (vec4).
 //
 // Each entry point binds only what it uses (flip_solver.ts KERNEL_BINDINGS), at most 8 storage
-// buffers, WebGPU's guaranteed maxStorageBuffersPerShaderStage, and no binding larger than about
-// 4 bytes per cell (so Table I's grids fit a 128 MiB binding): every face array is one buffer per
-// axis, and the kernels that read faces run once per axis (FACE_AXIS) with that axis's buffers
-// bound in the same slots. cell_sides folds each cell's faces into the right-hand side and the
+// buffers, WebGPU's guaranteed maxStorageBuffersPerShaderStage. Each face quantity is one array
+// over the faces of all three axes (u, v, w concatenated) where that fits the device's largest
+// storage binding: the kernels that read faces (p2g, faces, cell_sides, pressure_update, g2p) then
+// run once over all of them (FACE_AXIS = ALL_AXES). Where it does not (a large grid: llvmpipe
+// binds at most 128 MiB), every face array is one buffer per axis, no binding larger than about
+// 4 bytes per cell, and those kernels run once per axis (FACE_AXIS) with that axis's buffers
+// bound in the same slots. Either way a face or cell does the same operations in the same order,
+// so both give the same bits. cell_sides folds each cell's faces into the right-hand side and the
 // mask of its open sides (so init_cg and the CG operator read no face); gather_particles puts each
 // particle's DOF velocity and FLIP flag side by side for p2g and g2p (instead of dof, dofV and
 // owned), and g2p's particle velocities carry the FLIP flag for part_velocity (instead of owned).
@@ -65,9 +69,11 @@ override FACE_INACTIVE: u32;
 override FACE_FLUID: u32;
 override FACE_SOLID: u32;
 override FACE_WALL: u32;
-// The face axis of the per-axis kernels (p2g, faces, cell_sides, pressure_update, g2p): their face
-// arrays are that axis's.
-override FACE_AXIS: u32 = 0u;
+// The faces the face kernels (p2g, faces, cell_sides, pressure_update, g2p) run over: ALL_AXES, all
+// three axes' (the face arrays bound are u, v and w concatenated); or 0, 1, 2, that axis's (the
+// face arrays bound are that axis's alone).
+const ALL_AXES: u32 = 3u;
+override FACE_AXIS: u32 = ALL_AXES;
 // Scalars of `state`, the partial sums and the CG loop: gpu/runtime/cg.wgsl.
 override WG: u32 = 64u;
 
@@ -81,9 +87,8 @@ override WG: u32 = 64u;
 @group(0) @binding(6) var<storage, read> cellStart: array<u32>;
 @group(0) @binding(7) var<storage, read> sorted: array<u32>;
 @group(0) @binding(8) var<storage, read_write> cellType: array<u32>;
-// per face of axis FACE_AXIS, one array each (one buffer per axis, so Table I's grids fit the
-// per-binding limit): fluid mass M_f, u_old, u (after gravity, then after pressure), the other
-// particles' velocity, and the face class
+// per face (of all axes, or of axis FACE_AXIS: see the header), one array each: fluid mass M_f,
+// u_old, u (after gravity, then after pressure), the other particles' velocity, and the face class
 @group(0) @binding(9) var<storage, read_write> faceMass: array<f32>;
 @group(0) @binding(26) var<storage, read_write> faceOld: array<f32>;
 @group(0) @binding(27) var<storage, read_write> faceU: array<f32>;
@@ -136,17 +141,33 @@ fn face_dims(a: u32) -> vec3u {
   return d;
 }
 
-// Index of face c of axis a in that axis's arrays.
-fn face_id(a: u32, c: vec3u) -> u32 {
-  let d = face_dims(a);
-  return c.x + d.x * (c.y + d.y * c.z);
+// The axes a face kernel's invocation covers: [x, y) (all three, or FACE_AXIS alone).
+fn face_axes() -> vec2u {
+  if (FACE_AXIS == ALL_AXES) { return vec2u(0u, 3u); }
+  return vec2u(FACE_AXIS, FACE_AXIS + 1u);
 }
 
-// Lattice coordinates and axis of face fi of axis FACE_AXIS.
-fn face_of(fi: u32) -> vec4u {
-  let a = FACE_AXIS;
+// Where axis a's faces start in the face arrays bound (0 where they hold that axis alone).
+fn face_base(a: u32) -> u32 {
+  if (FACE_AXIS != ALL_AXES) { return 0u; }
+  return select(0u, P.faceCount.x, a > 0u) + select(0u, P.faceCount.y, a > 1u);
+}
+
+// Index of face c of axis a in the face arrays bound.
+fn face_id(a: u32, c: vec3u) -> u32 {
   let d = face_dims(a);
-  return vec4u(fi % d.x, (fi / d.x) % d.y, fi / (d.x * d.y), a);
+  return face_base(a) + c.x + d.x * (c.y + d.y * c.z);
+}
+
+// Lattice coordinates and axis of face fi of the face arrays bound.
+fn face_of(fi: u32) -> vec4u {
+  var a = FACE_AXIS;
+  if (a == ALL_AXES) {
+    a = select(select(2u, 1u, fi < P.faceCount.x + P.faceCount.y), 0u, fi < P.faceCount.x);
+  }
+  let d = face_dims(a);
+  let l = fi - face_base(a);
+  return vec4u(l % d.x, (l / d.x) % d.y, l / (d.x * d.y), a);
 }
 
 // Position of a face: the centre of its cell side.
@@ -196,8 +217,9 @@ fn classify_cells(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgr
   cellType[c] = select(select(CELL_AIR, occupied, other), CELL_FLUID, fluid);
 }
 
-// Per face: trilinear particle-to-grid transfer of mass and momentum, the FLIP particles' and the
-// other particles' separately (velocity = momentum / mass, 0 without mass).
+// Per face (faceCount[FACE_AXIS]; its w counts all axes'): trilinear particle-to-grid transfer of
+// mass and momentum, the FLIP particles' and the other particles' separately (velocity = momentum
+// / mass, 0 without mass).
 @compute @workgroup_size(WG)
 fn p2g(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let fi = invocation(gid, nwg);
@@ -308,17 +330,17 @@ fn side_open(sides: u32, k: u32) -> bool {
   return ((sides >> k) & 1u) == 1u;
 }
 
-// Per cell, for axis FACE_AXIS (run for x, y, z in turn): its two sides of that axis (low, then
-// high) added to the divergence D = Σ_sides sign·u in the order of `side` (−x, +x, −y, +y, −z, +z,
-// the sum's order before the split, so the f32 result is the same) and to the mask of open sides;
-// after z the divergence becomes the right-hand side b = −(D − D_target) (D_target the volume
-// correction's γ·max(0, M_c/(ρ0 dx³) − 1)·dx/dt, 0 without it). Cells that are not FLUID, and
-// FLUID cells with no open side, get b = 0 and mask 0.
+// Per cell, for the axes of face_axes (all three, or one run for x, y, z in turn): its two sides
+// of each axis (low, then high) added to the divergence D = Σ_sides sign·u in the order of `side`
+// (−x, +x, −y, +y, −z, +z: one order whichever way the axes run, so the f32 result is the same)
+// and to the mask of open sides; after z the divergence becomes the right-hand side
+// b = −(D − D_target) (D_target the volume correction's γ·max(0, M_c/(ρ0 dx³) − 1)·dx/dt, 0
+// without it). Cells that are not FLUID, and FLUID cells with no open side, get b = 0 and mask 0.
 @compute @workgroup_size(WG)
 fn cell_sides(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let c = invocation(gid, nwg);
   if (c >= P.dims.w) { return; }
-  let a = FACE_AXIS;
+  let axes = face_axes();
   if (cellType[c] != CELL_FLUID) {
     cellRhs[c] = 0.0;
     cellSides[c] = 0u;
@@ -326,18 +348,18 @@ fn cell_sides(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
   }
   var div = 0.0;
   var sides = 0u;
-  if (a > 0u) {
+  if (axes.x > 0u) {
     div = cellRhs[c];
     sides = cellSides[c];
   }
   let cc = cell_coords(c);
-  for (var k = 2u * a; k < 2u * a + 2u; k++) {
+  for (var k = 2u * axes.x; k < 2u * axes.y; k++) {
     let sd = side(cc, k);
     div += sd.sign * faceU[sd.fi];
     let cls = faceClass[sd.fi];
     if (cls != FACE_WALL && cls != FACE_SOLID) { sides |= 1u << k; }
   }
-  if (a == 2u) {
+  if (axes.y == 3u) {
     if (sides == 0u) {
       div = 0.0;
     } else {
@@ -450,9 +472,19 @@ fn cg_iterations() -> u32 { return P.iterations; }
 fn cg_arg_count() -> u32 { return P.argCount; }
 fn cg_local_fits(lid: u32) -> u32 { return LOCAL_ITERATIONS; }
 
-// Per face of axis FACE_AXIS: u −= q_high − q_low on FLUID faces (q = 0 in AIR cells).
+// Per face (faceCount[FACE_AXIS]): u −= q_high − q_low on FLUID faces (q = 0 in AIR cells). The
+// first dispatch (all axes, or x) takes the CG loop's last gate_final in its workgroup 0
+// (gate_final_in_workgroup: the statistics; nothing reads them in this step).
 @compute @workgroup_size(WG)
-fn pressure_update(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+fn pressure_update(
+  @builtin(global_invocation_id) gid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+  @builtin(workgroup_id) wid: vec3u,
+) {
+  if (FACE_AXIS == ALL_AXES || FACE_AXIS == 0u) {
+    gate_final_in_workgroup(lid, cg_group(wid, nwg));
+  }
   let fi = invocation(gid, nwg);
   if (fi >= P.faceCount[FACE_AXIS] || faceClass[fi] != FACE_FLUID) { return; }
   let f = face_of(fi);
@@ -492,9 +524,9 @@ fn interpolate(x: vec3f, a: u32) -> vec2f {
   return vec2f(0.0);
 }
 
-// Per FLIP particle, component FACE_AXIS (run for x, y, z in turn): the PIC/FLIP blend
-// v' = φ (v + Δu) + (1 − φ) u_new, with v its DOF's velocity; w = 1 marks it for part_velocity
-// (other particles get 0).
+// Per FLIP particle, the components of face_axes (all three, or one run for x, y, z in turn): the
+// PIC/FLIP blend v' = φ (v + Δu) + (1 − φ) u_new, with v its DOF's velocity; w = 1 marks it for
+// part_velocity (other particles get 0).
 @compute @workgroup_size(WG)
 fn g2p(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = invocation(gid, nwg);
@@ -504,11 +536,14 @@ fn g2p(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: 
     particleVel[i] = vec4f(0.0);
     return;
   }
-  let a = FACE_AXIS;
+  let axes = face_axes();
   var vNew = pv.xyz;
-  if (a > 0u) { vNew = particleVel[i].xyz; }
-  let g = interpolate(pos[i].xyz, a);
-  vNew[a] = P.flipRatio * (pv[a] + g.y) + (1.0 - P.flipRatio) * g.x;
+  if (axes.x > 0u) { vNew = particleVel[i].xyz; }
+  let x = pos[i].xyz;
+  for (var a = axes.x; a < axes.y; a++) {
+    let g = interpolate(x, a);
+    vNew[a] = P.flipRatio * (pv[a] + g.y) + (1.0 - P.flipRatio) * g.x;
+  }
   particleVel[i] = vec4f(vNew, 1.0);
 }
 

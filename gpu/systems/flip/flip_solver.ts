@@ -39,10 +39,12 @@ import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts"
 import { withGridNeighbors } from "../../state/grid_cell.ts";
 import { deviceLoopBudget, iterationsPerDispatch, totalCost } from "../../runtime/local_solve.ts";
 import {
+  CG_GATE_KERNELS,
   CG_WGSL,
   cgConstants,
   type CgDispatch,
   cgDispatchSize,
+  type CgGateKernel,
   type CgKernel,
   cgKernelUsed,
   type CgLayout,
@@ -100,9 +102,13 @@ const WGSL_CONSTANTS: Record<string, number> = {
   FACE_WALL,
 };
 
-/** Entry points of flip.wgsl and of the CG loop (`cg.wgsl`). */
+/**
+ * Entry points of flip.wgsl and of the CG loop (`cg.wgsl`, with the pipeline of apply_a that takes
+ * the gate after init_cg in the fused loop, {@link CgGateKernel}).
+ */
 export type FlipKernel =
   | CgKernel
+  | CgGateKernel
   | "gather_particles"
   | "classify_cells"
   | "p2g"
@@ -129,11 +135,12 @@ const KERNEL_BINDINGS: Record<FlipKernel, readonly number[]> = {
   gate_final: [17],
   pap_finish: [17],
   apply_a: [14, 15, 16, 17, 32],
+  apply_a_gate: [14, 15, 16, 17, 32],
   update_x: [11, 12, 15, 16, 17, 31, 32],
   update_p: [17, 31, 32],
   update_x_fused: [11, 12, 15, 16, 17, 31, 32],
   update_p_fused: [17, 31, 32],
-  pressure_update: [10, 11, 27],
+  pressure_update: [10, 11, 17, 27],
   g2p: [1, 9, 10, 25, 26, 27, 30],
   separation: [1, 5, 6, 7, 25],
   part_velocity: [2, 4, 20, 21, 22, 23, 24, 25],
@@ -162,8 +169,11 @@ const WRITABLE = new Set([
   32,
 ]);
 
-/** The kernels that read faces: one pipeline per axis (`FACE_AXIS`), dispatched for x, y, z. */
-const PER_AXIS: ReadonlySet<FlipKernel> = new Set([
+/**
+ * The kernels that read faces: one pipeline over all axes' faces (`FACE_AXIS` = `ALL_AXES`), or,
+ * where the face arrays are one buffer per axis, one per axis, dispatched for x, y, z.
+ */
+const FACE_KERNELS: ReadonlySet<FlipKernel> = new Set([
   "p2g",
   "faces",
   "cell_sides",
@@ -171,7 +181,7 @@ const PER_AXIS: ReadonlySet<FlipKernel> = new Set([
   "g2p",
 ]);
 
-/** The per-face arrays (one buffer per axis, bound in the same slot): binding → name. */
+/** The per-face arrays (one buffer, or one per axis bound in the same slot): binding → name. */
 const FACE_ARRAYS: ReadonlyMap<number, string> = new Map([
   [9, "face mass"],
   [26, "face u_old"],
@@ -181,6 +191,9 @@ const FACE_ARRAYS: ReadonlyMap<number, string> = new Map([
 ]);
 
 const AXES = ["x", "y", "z"] as const;
+
+/** `FACE_AXIS` of the face kernels that run over all three axes' faces (flip.wgsl `ALL_AXES`). */
+const ALL_AXES = 3;
 
 /** Buffers of the scene the solver reads (and `partVel`, which it writes). */
 export interface FlipBuffers {
@@ -265,14 +278,21 @@ export interface FlipSolverOptions {
    * of slots runs its projection in one dispatch.
    */
   localBudget?: number | null;
+  /**
+   * The largest storage binding in bytes (default: the device's `maxStorageBufferBindingSize`):
+   * where each face quantity of the whole grid fits it, it is one buffer and the face kernels run
+   * once over all faces; else one buffer per axis and those kernels run per axis (`flip.wgsl`
+   * header). A smaller value exercises the per-axis path on small grids.
+   */
+  maxBindingSize?: number;
 }
 
 /** CG statistics of the last projection (relative residual |r| / |b|, 0 when b = 0). */
 export type FlipSolverStats = CgStats;
 
 /**
- * Bind groups of one set of {@link FlipBuffers}: one per kernel, one per axis for the per-axis
- * kernels.
+ * Bind groups of one set of {@link FlipBuffers}: one per pipeline of a kernel (one per axis for the
+ * face kernels where they run per axis).
  */
 export interface FlipBindings {
   readonly groups: Readonly<Record<FlipKernel, readonly GPUBindGroup[]>>;
@@ -342,6 +362,12 @@ export class FlipSolver {
   readonly slots: number;
   /** Faces of each axis (u, v, w). */
   readonly axisFaces: readonly [number, number, number];
+  /**
+   * Whether the face arrays are one buffer per axis and the face kernels run once per axis (a face
+   * quantity of the whole grid exceeds the largest storage binding); else each runs once over all
+   * faces.
+   */
+  readonly perAxis: boolean;
   /** CG iterations encoded per step and the relative tolerance. */
   readonly maxIterations: number;
   readonly tolerance: number;
@@ -350,8 +376,10 @@ export class FlipSolver {
   readonly #label: string;
   readonly #kernels: Record<FlipKernel, readonly Kernel[]>;
   readonly #internal: Map<number, GPUBuffer>;
-  /** The face arrays, binding → [x, y, z] buffers. */
+  /** The face arrays, binding → one buffer per pipeline of a face kernel ([x, y, z] or [all]). */
   readonly #faceArrays: Map<number, readonly GPUBuffer[]>;
+  /** `FACE_AXIS` of each pipeline of a face kernel: [0, 1, 2] per axis, or [ALL_AXES]. */
+  readonly #faceAxes: readonly number[];
   readonly #owned: GPUBuffer[] = [];
   readonly #params: GPUBuffer;
   readonly #paramsGroup: GPUBindGroup;
@@ -377,6 +405,12 @@ export class FlipSolver {
     const fu = (nx + 1) * ny * nz, fv = nx * (ny + 1) * nz, fw = nx * ny * (nz + 1);
     this.faces = fu + fv + fw;
     this.axisFaces = [fu, fv, fw];
+    const bindingLimit = Math.min(
+      options.maxBindingSize ?? device.limits.maxStorageBufferBindingSize,
+      device.limits.maxBufferSize,
+    );
+    this.perAxis = 4 * this.faces > bindingLimit;
+    this.#faceAxes = this.perAxis ? [0, 1, 2] : [ALL_AXES];
     const slots = this.slots = Math.ceil(cells / 4);
     if (Math.ceil(slots / WG) > 65535) {
       throw new RangeError(
@@ -385,12 +419,13 @@ export class FlipSolver {
     }
     // the scalars, three partial sums per workgroup of the CG kernels, then solve_local's slot terms
     // (two ranges, padded to whole workgroups); an iteration of it costs each invocation the same
-    // loop iterations whatever the data (flip.wgsl solve_local)
+    // loop iterations whatever the data (flip.wgsl solve_local); its setup: the gate the first
+    // dispatch takes (two totals of the partial sums, within one totalCost) and a margin
     const chunks = Math.ceil(slots / WG);
     this.localIterations = options.localSolve === false
       ? 0
       : iterationsPerDispatch(31 * chunks + 3 * totalCost(chunks, WG) + 16, {
-        setup: 8,
+        setup: totalCost(chunks, WG) + 8,
         chunks,
         budget: options.localBudget === undefined ? deviceLoopBudget(device) : options.localBudget,
       });
@@ -443,7 +478,9 @@ export class FlipSolver {
     const faceArrays = new Map(
       [...FACE_ARRAYS].map(([b, name]) => [
         b,
-        AXES.map((axis, a) => buffer(`${name} ${axis}`, 4 * this.axisFaces[a], ST)),
+        this.perAxis
+          ? AXES.map((axis, a) => buffer(`${name} ${axis}`, 4 * this.axisFaces[a], ST))
+          : [buffer(name, 4 * this.faces, ST)],
       ]),
     );
     const counts = [Math.ceil(slots / WG), 1];
@@ -518,17 +555,23 @@ export class FlipSolver {
     return params;
   }
 
-  /** Creates the pipelines of the entry points this solver uses (one per axis where per axis). */
+  /**
+   * Creates the pipelines of the entry points this solver uses: one per `FACE_AXIS` of
+   * `#faceAxes` for the face kernels (labelled with the axis where per axis), apply_a_gate from
+   * its entry point and constants ({@link CG_GATE_KERNELS}).
+   */
   #createKernels(layout: CgLayout): Record<FlipKernel, Kernel[]> {
     const device = this.#device, label = this.#label;
     const paramsLayout = createGroupLayout(device, `${label} params layout`, ["uniform"]);
     const kernels = {} as Record<FlipKernel, Kernel[]>;
     for (const kernel of this.#kernelNames()) {
-      kernels[kernel] = (PER_AXIS.has(kernel) ? [0, 1, 2] : [0]).map((a) =>
+      const gated = kernel === "apply_a_gate" ? CG_GATE_KERNELS[kernel] : undefined;
+      const axes = FACE_KERNELS.has(kernel) ? this.#faceAxes : [ALL_AXES];
+      kernels[kernel] = axes.map((a) =>
         createKernel(device, {
-          label: PER_AXIS.has(kernel) ? `${label} ${kernel} ${AXES[a]}` : `${label} ${kernel}`,
+          label: a === ALL_AXES ? `${label} ${kernel}` : `${label} ${kernel} ${AXES[a]}`,
           code: FLIP_WGSL,
-          entryPoint: kernel,
+          entryPoint: gated?.entryPoint ?? kernel,
           groups: [
             KERNEL_BINDINGS[kernel].map((b) =>
               [b, (WRITABLE.has(b) ? "storage" : "read-only-storage") as BindingKind] as const
@@ -540,6 +583,7 @@ export class FlipSolver {
             ...cgConstants(layout),
             LOCAL_ITERATIONS: Math.max(1, this.localIterations),
             FACE_AXIS: a,
+            ...gated?.constants,
           },
         })
       );
@@ -572,7 +616,7 @@ export class FlipSolver {
     const groups = {} as Record<FlipKernel, GPUBindGroup[]>;
     for (const kernel of this.#kernelNames()) {
       groups[kernel] = this.#kernels[kernel].map((k, a) => {
-        for (const [b, perAxis] of this.#faceArrays) map.set(b, perAxis[a]);
+        for (const [b, buffers] of this.#faceArrays) map.set(b, buffers[a]);
         return bindKernel(this.#device, k, map);
       });
     }
@@ -597,33 +641,39 @@ export class FlipSolver {
           : cgDispatchSize(size, this.#args)),
       });
     };
-    const perAxis = (kernel: FlipKernel, size: (a: number) => number) => {
-      for (let a = 0; a < 3; a++) run(kernel, size(a), a);
+    // a face kernel: each of its pipelines (all axes, or x, y, z)
+    const overFaces = (kernel: FlipKernel, size: (a: number) => number) => {
+      this.#faceAxes.forEach((a, k) => run(kernel, size(a), k));
     };
-    const faces = (a: number) => this.axisFaces[a];
+    const faces = (a: number) => a === ALL_AXES ? this.faces : this.axisFaces[a];
     run("gather_particles", this.#n);
     run("classify_cells", this.cells);
-    perAxis("p2g", faces);
-    perAxis("faces", faces);
-    perAxis("cell_sides", () => this.cells);
+    overFaces("p2g", faces);
+    overFaces("faces", faces);
+    overFaces("cell_sides", () => this.cells);
     run("init_cg", this.slots);
-    run("gate", "one");
+    // the gate after init_cg is the loop's, its last gate_final pressure_update's
     encodeCgIterations(run, {
       iterations: this.maxIterations,
       localIterations: this.localIterations,
       loop: this.loop,
+      gate: true,
+      gateFinal: false,
     });
-    perAxis("pressure_update", faces);
-    perAxis("g2p", () => this.#n);
+    overFaces("pressure_update", faces);
+    overFaces("g2p", () => this.#n);
     if (this.#separation) run("separation", this.#n);
     run("part_velocity", this.#n);
     pass.end();
   }
 
-  /** The entry points this solver uses (those of its CG loop, {@link cgKernelUsed}). */
+  /**
+   * The kernels this solver uses (those of its CG loop, {@link cgKernelUsed}: apply_a_gate in the
+   * fused loop).
+   */
   #kernelNames(): FlipKernel[] {
     return (Object.keys(KERNEL_BINDINGS) as FlipKernel[])
-      .filter((k) => cgKernelUsed(k as CgKernel, this.loop));
+      .filter((k) => cgKernelUsed(k as CgKernel | CgGateKernel, this.loop));
   }
 
   /** Statistics of the last projection (one readback: outside the step loop). */
@@ -645,12 +695,13 @@ export class FlipSolver {
     q: Float32Array;
   }> {
     const read = (k: number) => readBuffer(this.#device, this.#internal.get(k)!);
-    // a face array's three axes, u then v then w, as 32-bit words
+    // a face array's three axes, u then v then w, as 32-bit words (one buffer, or one per axis)
     const faces = async (k: number) => {
       const words = new Uint32Array(this.faces);
       let at = 0;
       for (const [a, b] of this.#faceArrays.get(k)!.entries()) {
-        const axis = new Uint32Array(await readBuffer(this.#device, b), 0, this.axisFaces[a]);
+        const length = this.perAxis ? this.axisFaces[a] : this.faces;
+        const axis = new Uint32Array(await readBuffer(this.#device, b), 0, length);
         words.set(axis, at);
         at += axis.length;
       }

@@ -240,10 +240,22 @@ Deno.test("FLIP step on the GPU against the f64 reference (core/reference/flip_r
     });
 
     await t.step(
-      `${name}: the one-workgroup CG and the fused loop equal the five dispatched kernels bit for bit, across dispatches`,
+      `${name}: the one-workgroup CG and the fused loop equal the five dispatched kernels bit for bit, across dispatches; the face kernels per axis equal them over all faces`,
       async () => {
         assert.ok(solver.localIterations >= 2, `local path: ${solver.localIterations}`);
-        const q = got.q;
+        assert.equal(solver.perAxis, false, "the face arrays fit one binding each");
+        // the face kernels once per axis (a face quantity of the grid over the binding limit),
+        // with each loop
+        for (const localSolve of [true, false]) {
+          const perAxis = new FlipSolver(device, {
+            ...solverOptions,
+            localSolve,
+            maxBindingSize: 4 * solver.faces - 4,
+          });
+          assert.equal(perAxis.perAxis, true);
+          await compare(perAxis, `per axis, localSolve ${localSolve}`);
+          perAxis.destroy();
+        }
         // the dispatched kernels; then one workgroup taking 3 iterations per dispatch, so the
         // solve goes on over several dispatches
         for (const fusedLoop of [false, true]) {
@@ -257,13 +269,15 @@ Deno.test("FLIP step on the GPU against the f64 reference (core/reference/flip_r
           await compare(dispatched, `dispatched, fusedLoop ${fusedLoop}`);
           dispatched.destroy();
         }
-        // the budget of 3 iterations: (3 + 1) · iteration cost − 1 (setup 8 included)
+        // the budget of 3 iterations: (3 + 1) · iteration cost − 1 after the setup (the first
+        // gate's totals, one dot product's cost, and 8)
         const chunks = Math.ceil(solver.slots / 64);
         const owned = Math.ceil(chunks / 64);
-        const perIteration = 31 * chunks + 3 * (owned * 72 + owned + 8) + 16;
+        const total = owned * 72 + owned + 8;
+        const perIteration = 31 * chunks + 3 * total + 16;
         const three = new FlipSolver(device, {
           ...solverOptions,
-          localBudget: 8 + 4 * perIteration - 1,
+          localBudget: total + 8 + 4 * perIteration - 1,
         });
         assert.equal(three.localIterations, 3);
         assert.ok(stats.iterations > 3, "the solve spans several dispatches");
@@ -276,7 +290,7 @@ Deno.test("FLIP step on the GPU against the f64 reference (core/reference/flip_r
           device.queue.submit([enc.finish()]);
           assert.deepEqual(new Float32Array(await readBuffer(device, partVel)), out, what);
           assert.deepEqual(await other.readSolverStats(), stats, what);
-          assert.deepEqual((await other.readGrid()).q, q, what);
+          assert.deepEqual(await other.readGrid(), got, what);
         }
       },
     );
@@ -285,18 +299,24 @@ Deno.test("FLIP step on the GPU against the f64 reference (core/reference/flip_r
   }
 
   await t.step("every kernel binds at most 8 storage buffers (WebGPU's guaranteed limit)", () => {
-    // the solvers above (label "flip") built every entry point, solve_local and both loops included
+    // the solvers above (label "flip") built every entry point, solve_local, both loops and the
+    // face kernels over all faces and per axis included
     const used = Object.entries(kernelStorageBuffers(device))
       .filter(([label]) => label.startsWith("flip "));
     const entryPoints = [...FLIP_WGSL.matchAll(/@compute[^]*?\bfn (\w+)/g)].map((m) => m[1]);
     assert.equal(entryPoints.length, 19);
-    // the kernels that read faces have one pipeline per axis
+    // the kernels that read faces have one pipeline over all faces and one per axis; apply_a
+    // also runs as apply_a_gate (the fused loop's first iteration)
     const perAxis = ["p2g", "faces", "cell_sides", "pressure_update", "g2p"];
     assert.deepEqual(
       used.map(([label]) => label).sort(),
-      entryPoints.flatMap((e) =>
-        perAxis.includes(e) ? ["x", "y", "z"].map((a) => `flip ${e} ${a}`) : [`flip ${e}`]
-      ).sort(),
+      [
+        ...entryPoints.flatMap((e) => [
+          `flip ${e}`,
+          ...(perAxis.includes(e) ? ["x", "y", "z"].map((a) => `flip ${e} ${a}`) : []),
+        ]),
+        "flip apply_a_gate",
+      ].sort(),
     );
     for (const [label, n] of used) assert.ok(n <= DEFAULT_STORAGE_BUFFERS, `${label}: ${n}`);
   });
