@@ -52,21 +52,24 @@ export const ALL_ITERATIONS = 0xffff_ffff;
  * of the busiest invocation, worst case), or 0 when fewer than `least` fit (default 2: a cost that
  * is exact, like a pressure grid's, gains nothing from one iteration per dispatch; the dispatched
  * kernels are then the better path). With no cap (`budget` null): {@link ALL_ITERATIONS} where
- * the solve has at most {@link UNCAPPED_LOCAL_MAX_CHUNKS} chunks, else 0.
+ * the solve has at most {@link UNCAPPED_LOCAL_MAX_CHUNKS} chunks, else what a capped adapter takes
+ * ({@link LOCAL_BUDGET}): a GPU never encodes more dispatches than a software adapter.
  */
 export function iterationsPerDispatch(
   perIteration: number,
   options: { setup: number; chunks: number; budget?: number | null; least?: number },
 ): number {
-  if (options.budget === null) {
-    return options.chunks <= UNCAPPED_LOCAL_MAX_CHUNKS ? ALL_ITERATIONS : 0;
-  }
+  if (options.budget === null && options.chunks <= UNCAPPED_LOCAL_MAX_CHUNKS) return ALL_ITERATIONS;
   const budget = options.budget ?? LOCAL_BUDGET;
   const fits = Math.floor((budget - options.setup) / Math.max(1, perIteration));
   return fits >= (options.least ?? 2) ? fits : 0;
 }
 
-/** The value of a WGSL loop-budget override for `budget` (null: no cap). */
-export function wgslLoopBudget(budget: number | null): number {
-  return budget ?? ALL_ITERATIONS;
+/**
+ * The value of a WGSL loop-budget override for `budget` (null: no cap) and the iterations a
+ * dispatch takes ({@link iterationsPerDispatch}): unbounded only where one dispatch takes them all.
+ */
+export function wgslLoopBudget(budget: number | null, iterations: number): number {
+  if (iterations === ALL_ITERATIONS) return ALL_ITERATIONS;
+  return budget ?? LOCAL_BUDGET;
 }

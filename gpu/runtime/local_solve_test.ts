@@ -26,14 +26,28 @@ Deno.test("local solves: the loop budget per adapter and the iterations a dispat
     );
   });
 
-  await t.step("without a cap: every iteration up to the chunk bound, none above", () => {
-    const at = (chunks: number) => iterationsPerDispatch(1e9, { setup: 1e9, chunks, budget: null });
-    assert.equal(at(1), ALL_ITERATIONS);
-    assert.equal(at(UNCAPPED_LOCAL_MAX_CHUNKS), ALL_ITERATIONS);
-    assert.equal(at(UNCAPPED_LOCAL_MAX_CHUNKS + 1), 0);
-    assert.equal(wgslLoopBudget(null), 0xffff_ffff);
-    assert.equal(wgslLoopBudget(4000), 4000);
-    // one dispatch takes any count of iterations the host encodes
-    assert.equal(Math.ceil(100_000 / ALL_ITERATIONS), 1);
-  });
+  await t.step(
+    "without a cap: every iteration up to the chunk bound, a capped adapter's above",
+    () => {
+      const at = (chunks: number) =>
+        iterationsPerDispatch(1e9, { setup: 1e9, chunks, budget: null });
+      assert.equal(at(1), ALL_ITERATIONS);
+      assert.equal(at(UNCAPPED_LOCAL_MAX_CHUNKS), ALL_ITERATIONS);
+      // above the bound, what a capped adapter takes (here not even one iteration fits)
+      assert.equal(at(UNCAPPED_LOCAL_MAX_CHUNKS + 1), 0);
+      assert.equal(
+        iterationsPerDispatch(100, {
+          setup: 8,
+          chunks: UNCAPPED_LOCAL_MAX_CHUNKS + 1,
+          budget: null,
+        }),
+        iterationsPerDispatch(100, { setup: 8, chunks: UNCAPPED_LOCAL_MAX_CHUNKS + 1 }),
+      );
+      assert.equal(wgslLoopBudget(null, ALL_ITERATIONS), 0xffff_ffff);
+      assert.equal(wgslLoopBudget(null, 3), LOCAL_BUDGET);
+      assert.equal(wgslLoopBudget(4000, 3), 4000);
+      // one dispatch takes any count of iterations the host encodes
+      assert.equal(Math.ceil(100_000 / ALL_ITERATIONS), 1);
+    },
+  );
 });

@@ -80,6 +80,33 @@ type KernelName = "merge" | "dofs" | "mark" | "split";
 /** Particles above which a member range, handed to the split as f32, would not be exact. */
 const MAX_CAPACITY = 2 ** 24;
 
+/**
+ * The merge-split pipelines. Each layout holds only the bindings its entry point uses: at most 8
+ * storage buffers (WebGPU's guaranteed maxStorageBuffersPerShaderStage); merging hands the DOF and
+ * the group's range over in the root's level slots (merge_split.wgsl) to stay within them.
+ */
+function createMergeSplitKernels(device: GPUDevice, wg: number): Record<KernelName, Kernel> {
+  const code = MERGE_SPLIT_WGSL;
+  const constants = { WG: wg, ...MERGE_SPLIT_STATS.constantsFor(code) };
+  const R = "read-only-storage" as const;
+  const W = "storage" as const;
+  const U = "uniform" as const;
+  const kernel = (entryPoint: string, bindings: BindingEntry[]) =>
+    createKernel(device, {
+      label: `merge-split ${entryPoint}`,
+      code,
+      entryPoint,
+      bindings,
+      constants,
+    });
+  return {
+    merge: kernel("merge_groups", [U, R, R, R, R, R, W, W, W]),
+    dofs: kernel("merge_dofs", [U, R, R, R, R, W, W, W, W]),
+    mark: kernel("mark_approaching", [U, R, R, R, W, W, W]),
+    split: kernel("split_groups", [U, R, R, R, R, R, R, W, W]),
+  };
+}
+
 /** Pipelines and bind groups of merging-and-splitting for one set of engine buffers. */
 export class MergeSplitKernels {
   readonly device: GPUDevice;
@@ -158,70 +185,52 @@ export class MergeSplitKernels {
       floodBudget: options.floodBudget,
       workgroupSize: this.workgroupSize,
     });
-    const code = MERGE_SPLIT_WGSL;
-    const constants = { WG: this.workgroupSize, ...MERGE_SPLIT_STATS.constantsFor(code) };
-    const R = "read-only-storage" as const;
-    const W = "storage" as const;
-    const U = "uniform" as const;
-    // Each layout holds only the bindings its entry point uses: at most 8 storage buffers
-    // (WebGPU's guaranteed maxStorageBuffersPerShaderStage); merging hands the DOF and the
-    // group's range over in the root's level slots (merge_split.wgsl) to stay within them.
-    const kernel = (entryPoint: string, bindings: BindingEntry[]) =>
-      createKernel(device, {
-        label: `merge-split ${entryPoint}`,
-        code,
-        entryPoint,
-        bindings,
-        constants,
+    this.#k = createMergeSplitKernels(device, this.workgroupSize);
+    for (const stage of [0, 1] as const) this.#bindStage(stage, b);
+  }
+
+  /** The bind groups of stage `s` (0 or 1): its params and the shared buffers `b`. */
+  #bindStage(s: 0 | 1, b: MergeSplitBuffers): void {
+    const P = this.#params[s];
+    const bind = (name: KernelName, resources: BindingResources) => {
+      this.#bg[`${name}${s}`] = bindKernel(this.device, this.#k[name], resources, {
+        label: `${this.#k[name].label} stage ${s + 1} bind group`,
       });
-    this.#k = {
-      merge: kernel("merge_groups", [U, R, R, R, R, R, W, W, W]),
-      dofs: kernel("merge_dofs", [U, R, R, R, R, W, W, W, W]),
-      mark: kernel("mark_approaching", [U, R, R, R, W, W, W]),
-      split: kernel("split_groups", [U, R, R, R, R, R, R, W, W]),
     };
-    for (const s of [0, 1] as const) {
-      const P = this.#params[s];
-      const bind = (name: KernelName, resources: BindingResources) => {
-        this.#bg[`${name}${s}`] = bindKernel(device, this.#k[name], resources, {
-          label: `${this.#k[name].label} stage ${s + 1} bind group`,
-        });
-      };
-      bind("merge", [
-        P,
-        b.pos,
-        b.vel,
-        b.mass,
-        b.memberStart,
-        b.memberList,
-        b.level,
-        b.levelParent,
-        b.dofX,
-      ]);
-      bind("dofs", [
-        P,
-        b.dof,
-        b.pos,
-        b.dofX,
-        b.levelParent,
-        b.dofV,
-        b.dofM,
-        b.offset,
-        this.stage2Flag,
-      ]);
-      bind("mark", [P, b.pos, b.velOut, b.markedCount, b.marked, this.stage2Flag, b.stats]);
-      bind("split", [
-        P,
-        b.mass,
-        b.level,
-        b.levelParent,
-        b.memberList,
-        b.dofV,
-        b.syncEnergy,
-        b.velOut,
-        b.stats,
-      ]);
-    }
+    bind("merge", [
+      P,
+      b.pos,
+      b.vel,
+      b.mass,
+      b.memberStart,
+      b.memberList,
+      b.level,
+      b.levelParent,
+      b.dofX,
+    ]);
+    bind("dofs", [
+      P,
+      b.dof,
+      b.pos,
+      b.dofX,
+      b.levelParent,
+      b.dofV,
+      b.dofM,
+      b.offset,
+      this.stage2Flag,
+    ]);
+    bind("mark", [P, b.pos, b.velOut, b.markedCount, b.marked, this.stage2Flag, b.stats]);
+    bind("split", [
+      P,
+      b.mass,
+      b.level,
+      b.levelParent,
+      b.memberList,
+      b.dofV,
+      b.syncEnergy,
+      b.velOut,
+      b.stats,
+    ]);
   }
 
   /** Writes the parameters of both stages for the next submit (queue.writeBuffer). */

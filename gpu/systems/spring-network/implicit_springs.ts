@@ -564,7 +564,7 @@ export class ImplicitSprings {
           WORDS_CHUNK: split.firstLength,
           WORKGROUP_SIZE: this.workgroupSize,
           ...cgConstants(layout),
-          LOCAL_BUDGET: wgslLoopBudget(localBudget),
+          LOCAL_BUDGET: wgslLoopBudget(localBudget, this.localIterations),
           ...variant?.constants,
         },
       });
