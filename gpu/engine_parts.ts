@@ -180,6 +180,9 @@ export async function readPartStats(
   parts: EngineParts,
   device: GPUDevice,
 ): Promise<Readonly<Record<string, number>> & { overflow: number }> {
+  const encoder = device.createCommandEncoder({ label: "pair-list overflows" });
+  parts.contacts.encodeOverflow(encoder);
+  device.queue.submit([encoder.finish()]);
   const words = await readBuffer(device, parts.contacts.outputs.overflow);
   return { ...await parts.handler.stats?.read(), overflow: new Uint32Array(words)[0] };
 }

@@ -25,7 +25,9 @@
  * - `marked` / `markedCount`: the contacts j > i that do not (merged in stage 2 if they approach
  *   at the end of stage 1);
  * - `overflow`: the number of partners dropped because a contact slot was full, added to the
- *   counter (it accumulates across encodes; see {@link CollisionEncodeOptions.resetOverflow}).
+ *   counter (it accumulates across encodes; see {@link CollisionEncodeOptions.resetOverflow}) by
+ *   {@link CollisionDetection.encodeOverflow}, which moves the walks' drops there: encode it
+ *   before reading `overflow`.
  *
  * When a particle has more than K contacts the slot keeps the K smallest partner indices (not the
  * nearest K), so the output stays deterministic; `pairs` and `marked` are split from the kept
@@ -354,11 +356,11 @@ export class CollisionDetection {
       Entry,
       Kernel
     >;
-    // zeroed at creation; collide_overflow clears the counter after each walk
+    // zeroed at creation; collide_overflow moves the counter into `overflow` and clears it
     this.#work = device.createBuffer({
       label: `${label} work (drop counter, collision keys)`,
       size: 4 * (capacity + 1),
-      usage: GPUBufferUsage.STORAGE,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
     });
     this.#owned.push(this.#work);
     this.#writeParams();
@@ -514,6 +516,17 @@ export class CollisionDetection {
   }
 
   /**
+   * Moves the partners the walks dropped since the last call (a counter in the detector's
+   * scratch) into `overflow` (one dispatch, its own pass): encode it before reading `overflow`,
+   * not with every detection, which would cost a dispatch a step for a count read once a run.
+   */
+  encodeOverflow(encoder: GPUCommandEncoder, bindings: CollisionBindings): void {
+    const pass = encoder.beginComputePass({ label: `${this.label} overflow` });
+    dispatch(pass, this.#kernels.overflow, { bindGroup: bindings.overflow, workgroups: 1 });
+    pass.end();
+  }
+
+  /**
    * Destroys the uniform buffer, the scratch and the per-cell words (bound buffers belong to the
    * caller).
    */
@@ -541,7 +554,10 @@ export class CollisionDetection {
         `CollisionDetection: buffers.cellStart has ${bindings.buffers.cellStart.size} bytes, the grid needs ${need}`,
       );
     }
-    if (options.resetOverflow) encoder.clearBuffer(bindings.buffers.overflow, 0, 4);
+    if (options.resetOverflow) {
+      encoder.clearBuffer(bindings.buffers.overflow, 0, 4);
+      encoder.clearBuffer(this.#work, 0, 4);
+    }
     const pruned = entries.includes("contacts") && bindings.cellBodies;
     if (pruned) {
       const cells = need - 4;
@@ -563,7 +579,7 @@ export class CollisionDetection {
         dispatch(pass, this.#kernels.classify, { bindGroup: bindings.classify, ...size });
         continue;
       }
-      // the keys (with pruning: and the cells' bodies), the walk, its dropped partners
+      // the keys (with pruning: and the cells' bodies), then the walk
       if (pruned) {
         dispatch(pass, this.#kernels.cells, { bindGroup: bindings.cells!, ...size });
         dispatch(pass, this.#kernels.contactsPruned, { bindGroup: bindings.contacts, ...size });
@@ -571,7 +587,6 @@ export class CollisionDetection {
         dispatch(pass, this.#kernels.keys, { bindGroup: bindings.keys!, ...size });
         dispatch(pass, this.#kernels.contacts, { bindGroup: bindings.contacts, ...size });
       }
-      dispatch(pass, this.#kernels.overflow, { bindGroup: bindings.overflow, workgroups: 1 });
     }
     pass.end();
   }

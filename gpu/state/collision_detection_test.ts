@@ -242,9 +242,11 @@ class Fixture {
   }
 }
 
+/** One detection, then the walk's dropped partners moved into `overflow` for the readback. */
 function run(device: GPUDevice, det: CollisionDetection, b: CollisionBindings, reset = false) {
   const enc = device.createCommandEncoder({ label: "test detect encoder" });
   det.encode(enc, b, { resetOverflow: reset });
+  det.encodeOverflow(enc, b);
   device.queue.submit([enc.finish()]);
 }
 

@@ -106,6 +106,11 @@ export class Contacts {
     this.#collision.encode(encoder, this.#bind, { timestampWrites });
   }
 
+  /** Moves the partners the detections dropped into `outputs.overflow` (before reading it). */
+  encodeOverflow(encoder: GPUCommandEncoder): void {
+    this.#collision.encodeOverflow(encoder, this.#bind);
+  }
+
   /** Frees the grid, the detector and the outputs. */
   destroy(): void {
     this.#collision.destroy();
