@@ -20,11 +20,11 @@ const BUDGETS = [
   // 21 before issue 48
   { scene: "dam-break-sph", target: 12, gpu: 12, software: 12 },
   // 78–80 before (the harness's defaults then: compact grouping, stage 2 warm)
-  { scene: "fig4-fluid-cloth", target: 40, gpu: 63, software: 67 },
+  { scene: "fig4-fluid-cloth", target: 40, gpu: 45, software: 49 },
   // 136–138 before
-  { scene: "fig9-flip-cloth", target: 70, gpu: 77, software: 97 },
+  { scene: "fig9-flip-cloth", target: 70, gpu: 59, software: 79 },
   // 220–222 before: the peridynamic CG's 16 iterations × 5 dispatches per stage
-  { scene: "fig3-ball-cloth-high", target: 110, gpu: 59, software: 151 },
+  { scene: "fig3-ball-cloth-high", target: 110, gpu: 41, software: 133 },
 ] as const;
 
 /** The plans: a GPU's (`localBudget: null`) and the software adapter's (its own budget). */

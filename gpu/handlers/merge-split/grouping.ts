@@ -1,8 +1,10 @@
 /**
  * Grouping of colliding pairs into meta-particles on the GPU (paper §5.2), by one of two methods
  * (`core/grouping/index_order_grouping.ts` `GROUPING_METHODS`), each bit for bit its reference:
- * - `index-order`, the paper's pass (`groupIndexOrder`): connected components, each one's members
- *   ascending, one invocation per component running the pass; 10 dispatches and one scan.
+ * - `index-order`, the paper's pass (`groupIndexOrder`): up to the bound of
+ *   {@link indexOrderSmall} one workgroup, one of whose invocations runs the pass over all the
+ *   particles (2 dispatches); beyond it connected components, each one's members ascending, one
+ *   invocation per component running the pass (10 dispatches and one scan).
  * - `compact`, rounds of pairwise merging (`groupCollisions`, whose header says how it reads §5.2):
  *   without a limit the connected components (5 dispatches and one scan); with one, up to
  *   {@link SMALL_LIMIT} particles the whole grouping in one workgroup (2 dispatches), up to the
@@ -12,7 +14,7 @@
  *   indirect dispatches after one such workgroup dispatch.
  * {@link groupingPlan} lists what a stage dispatches; scans take at most 5 (2 levels). The census of
  * the stage's groups (`core/grouping/grouping_census.ts`), a measurement, is taken on the way
- * (`members_fill`, or `group_small` and `members_small`): no dispatch of its own.
+ * (`members_fill`, or the one-workgroup kernels): no dispatch of its own.
  *
  * Every kernel binds at most 8 storage buffers (WebGPU's guaranteed
  * `maxStorageBuffersPerShaderStage`): each entry point's layout holds only the bindings it uses
@@ -149,7 +151,9 @@ type Name =
   | "ioFill"
   | "ioCompRank"
   | "ioFlood"
-  | "ioRecount";
+  | "ioRecount"
+  | "ioSmall"
+  | "ioMembersSmall";
 
 const ENTRY: Record<Name, string> = {
   small: "group_small",
@@ -172,6 +176,8 @@ const ENTRY: Record<Name, string> = {
   ioCompRank: "io_comp_rank",
   ioFlood: "io_flood",
   ioRecount: "io_recount",
+  ioSmall: "io_small",
+  ioMembersSmall: "io_members_small",
 };
 
 /** The entry points of `grouping.wgsl` that `method` builds and runs. */
@@ -258,6 +264,8 @@ export const GROUPING_BINDINGS: Readonly<Record<string, readonly number[]>> = {
   io_comp_rank: [B.dof, B.workA, B.workB],
   io_flood: [...PAIRS, B.dof, B.workA, B.workB, B.links],
   io_recount: [B.dof, B.workA, B.workB, B.memberStart, B.stats],
+  io_small: [...PAIRS, B.workA, B.workB, B.stats, B.links],
+  io_members_small: [B.dof, B.workA, B.workB, B.memberStart, B.memberList, B.stats, B.kind],
 };
 
 /** The explicit layout of an entry point: the uniform, then its storage bindings ascending. */
@@ -277,7 +285,14 @@ function layoutOf(entryPoint: string): BindingEntry[] {
 export type GroupingStep = Name | "scan" | { round: number };
 
 /** The kernels dispatched as one workgroup. */
-const ONE_WORKGROUP: ReadonlySet<Name> = new Set(["small", "membersSmall", "roundsLocal", "gate"]);
+const ONE_WORKGROUP: ReadonlySet<Name> = new Set([
+  "small",
+  "membersSmall",
+  "roundsLocal",
+  "gate",
+  "ioSmall",
+  "ioMembersSmall",
+]);
 
 /**
  * The steps of one stage's grouping, in order: what `GroupingKernels.encode` dispatches, so their
@@ -287,7 +302,10 @@ export function groupingPlan(o: {
   method: GroupingMethod;
   /** Whether a size limit applies (n_max finite). */
   limited: boolean;
-  /** Whether the whole grouping (with a limit) runs in one workgroup. */
+  /**
+   * Whether the whole grouping runs in one workgroup: compact with a limit
+   * ({@link roundsShape}), index order with or without one ({@link indexOrderSmall}).
+   */
   small: boolean;
   /** Whether the particle count is within the local limit (no dispatched rounds). */
   local: boolean;
@@ -297,6 +315,7 @@ export function groupingPlan(o: {
 }): GroupingStep[] {
   const members: GroupingStep[] = ["scan", "fill", "rank"];
   if (o.method === "index-order") {
+    if (o.small) return ["ioSmall", "ioMembersSmall"];
     return [
       "init",
       "ccHook",
@@ -345,6 +364,51 @@ export function roundsShape(o: {
 }
 
 /**
+ * Loop iterations of the invocation of `io_small` that runs the index-order pass over N = `count`
+ * particles, whatever the pairs (each particle's pair and marked slots together at most K =
+ * `maxPerParticle`, so E ≤ N·K partners in all, though one particle may be the higher partner of
+ * any number): its share of the workgroup's loops over the particles (clearing them, with stage
+ * 2's marked slots, and the census's pairs: ⌈N/256⌉ particles of K slots each), then the pass,
+ * whose loops over slots take 4 an iteration (`IO_UNROLL`) and count one more for each entry:
+ * the lower-partner lists (2N + N·⌈K/4⌉), the starts (N), the queue (2N: its pops, and one
+ * entry per group), each member's lower partners (⌈E/4⌉ + 2N) and higher ones (N·⌈K/4⌉ + N).
+ */
+export function indexOrderLoops(o: { count: number; maxPerParticle: number }): number {
+  const n = o.count;
+  const k = o.maxPerParticle;
+  const perSlots = Math.ceil(k / 4);
+  const shared = 2 * Math.ceil(n / 256) * (1 + k);
+  const pass = 8 * n + 2 * n * perSlots + Math.ceil((n * k) / 4);
+  return shared + pass + 8;
+}
+
+/**
+ * Whether the index-order grouping of N = `count` particles runs in one workgroup (`io_small`,
+ * `io_members_small`: 2 dispatches): N ≤ {@link SMALL_LIMIT} and {@link indexOrderFits}. With
+ * llvmpipe's budget (`LOCAL_BUDGET`, 60,000) and K = 16: N ≤ 2,979; without a cap (a GPU),
+ * N ≤ SMALL_LIMIT. The pass is serial: beyond the bound the dispatched pass runs the components
+ * in parallel.
+ */
+export function indexOrderSmall(
+  o: { count: number; maxPerParticle: number; budget: number },
+): boolean {
+  return o.count <= SMALL_LIMIT && indexOrderFits(o);
+}
+
+/**
+ * Whether the one-workgroup index-order grouping of N = `count` particles loops within one
+ * invocation's loop `budget` whatever the pairs: the invocation that runs the pass
+ * ({@link indexOrderLoops}), and those of `io_members_small` (their share of the particles in
+ * six loops, a rank over one group of up to N members, the scan's 8 steps).
+ */
+export function indexOrderFits(
+  o: { count: number; maxPerParticle: number; budget: number },
+): boolean {
+  const members = Math.ceil(o.count / 256) * (o.count + 6) + 16;
+  return indexOrderLoops(o) <= o.budget && members <= o.budget;
+}
+
+/**
  * Dispatches of a plan: a round's gate and its 4 phases, the scan's `2·levels + 1` for
  * `scanDispatches` of the member starts (N + 1 elements), one per other step.
  */
@@ -365,11 +429,16 @@ export interface GroupingKernelsOptions {
   /** Most active particles whose rounds run in one workgroup (default {@link defaultLocalLimit}). */
   localLimit?: number;
   /**
-   * Loop iterations an invocation of the workgroup may spend before it hands the rounds over
-   * (default `LOCAL_BUDGET`, 60,000, under llvmpipe's 65,535; smaller in tests).
+   * Loop iterations an invocation of the workgroup may spend before it hands the rounds over,
+   * and the bound of the one-workgroup index-order pass ({@link indexOrderSmall}) (default
+   * `LOCAL_BUDGET`, 60,000, under llvmpipe's 65,535, on a fallback adapter, none on a GPU;
+   * smaller in tests).
    */
   localBudget?: number;
-  /** Whether the whole grouping runs in one workgroup (default: when N ≤ SMALL_LIMIT). */
+  /**
+   * Whether the whole grouping runs in one workgroup (default: compact with a limit per
+   * {@link roundsShape}, index order per {@link indexOrderSmall}).
+   */
   small?: boolean;
   /** The grouping (default `compact`): `index-order` is the paper's pass, exact. */
   method?: GroupingMethod;
@@ -402,7 +471,7 @@ export class GroupingKernels {
   /** gate bind groups by [stage][args written]. */
   #gate?: [[GPUBindGroup, GPUBindGroup], [GPUBindGroup, GPUBindGroup]];
   #limited = true;
-  /** Whether the whole grouping (with a limit) runs in one workgroup. */
+  /** Whether the whole grouping runs in one workgroup. */
   #small: boolean;
   /** rounds_local dispatches encoded when every particle may be taken by the workgroup. */
   #localDispatches: number;
@@ -430,7 +499,10 @@ export class GroupingKernels {
       localLimit: this.localLimit,
       budget,
     });
-    this.#small = options.small ?? shape.small;
+    this.#small = options.small ??
+      (this.method === "index-order"
+        ? indexOrderSmall({ count: n, maxPerParticle: options.maxPerParticle, budget })
+        : shape.small);
     this.#localDispatches = shape.localDispatches;
     if (
       !Number.isInteger(this.localLimit) || this.localLimit < 0 || this.localLimit > LOCAL_LIMIT

@@ -25,6 +25,8 @@
 // Then the member lists (CSR, members ascending): count per root, exclusive scan, an unordered
 // fill, and a rank per member (how many members of its group have a lower index) that puts it at
 // its place: deterministic, no sort.
+// Index order, the paper's own pass, exact: see "index order" below (components in parallel), and
+// for few particles the whole pass in one workgroup (io_small, io_members_small).
 //
 // The group label of each particle is `dof` (its group's lowest index, its own when alone).
 
@@ -182,6 +184,12 @@ fn fitting_groups(i: u32, k: u32) -> vec2u {
 
 // Per particle: alone, its active flag cleared; the control words reset.
 fn init_particle(i: u32) {
+  atomicStore(&dof[i], i);
+  init_work(i);
+}
+
+// init_particle but for `dof` (io_small, which does not bind it, labels the groups in workA).
+fn init_work(i: u32) {
   let n = P.count;
   if (i == 0u) {
     ctrl_store(C_ROUND, NONE);
@@ -193,7 +201,6 @@ fn init_particle(i: u32) {
     // this stage's groups replace the last ones (rank_member takes the max)
     atomicStore(&stats[STAT_LARGEST_SHEET_GROUP], 0u);
   }
-  atomicStore(&dof[i], i);
   atomicStore(&workA[r_size() + i], 1u);
   atomicStore(&workA[r_limit() + i], 0u);
   atomicStore(&workA[r_best_prio() + i], NONE);
@@ -547,7 +554,7 @@ fn members_rank(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
   if (i < P.count) { rank_member(i); }
 }
 
-// ---- the whole grouping in one workgroup (P.count <= SMALL_LIMIT, with a limit) ----
+// ---- compact: the whole grouping in one workgroup (P.count <= SMALL_LIMIT, with a limit) ----
 // The same steps as the dispatches above, separated by barriers instead of dispatches: a dispatch
 // costs llvmpipe a fixed ~0.1-0.3 ms, which dominated the grouping of the small scenes. Two
 // dispatches, group_small (the groups: 8 storage buffers) then members_small (the member lists):
@@ -617,6 +624,12 @@ fn group_small(@builtin(local_invocation_index) lid: u32) {
 // census's groups.
 @compute @workgroup_size(WG_LOCAL)
 fn members_small(@builtin(local_invocation_index) lid: u32) {
+  members_local(lid);
+}
+
+// The member lists and the census's groups from `dof`, by the workgroup (members_small,
+// io_members_small).
+fn members_local(lid: u32) {
   let n = P.count;
   let range = small_chunk(lid);
   let lo = range.x;
@@ -742,83 +755,184 @@ fn io_flood(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) 
   if (c < 2u) { return; }
   atomicStore(&workA[r_size() + r], 1u);
   let begin = atomicLoad(&workA[r_best_prio() + r]);
-  let K = P.maxPerParticle;
+  if (!io_pass(begin, c, false)) { atomicAdd(&workA[r_ctrl() + C_LOCAL], 1u); }
+}
+
+// The p-th particle the pass visits: of a component's ascending list at `begin` (io_flood), or
+// p itself when the pass runs over all the particles (io_small).
+fn io_member(begin: u32, p: u32, all: bool) -> u32 {
+  if (all) { return p; }
+  return atomicLoad(&workB[r_active() + begin + p]);
+}
+
+// The pass's loops over partner slots take IO_UNROLL slots an iteration (io_link, io_lower,
+// io_upper: each one step of the reference's loop, nothing once that loop is done): llvmpipe's
+// cap counts loop iterations, so io_small's bound (grouping.ts indexOrderLoops) counts IO_UNROLL
+// times fewer for them, as IO_BUDGET does.
+const IO_UNROLL: u32 = 4u;
+
+// A group being grown: its root s, its queue [start, tail) in workB unordered, its limit.
+struct IoGroup {
+  s: u32,
+  start: u32,
+  tail: u32,
+  limit: u32,
+}
+
+fn io_open(g: ptr<function, IoGroup>) -> bool { return (*g).tail - (*g).start < (*g).limit; }
+
+// Joins particle j to the group when it is in no group.
+fn io_join(g: ptr<function, IoGroup>, j: u32) {
+  if (io_take(j, (*g).s, (*g).tail)) { (*g).tail++; }
+}
+
+// Slot k of m's partners (k < total) prepended to its partner's list of lower partners.
+fn io_link(m: u32, k: u32, total: u32) {
+  if (k >= total) { return; }
+  let j = partner(m, k);
+  if (j == NONE) { return; }
+  let slot = m * P.maxPerParticle + k;
+  links[slot] = io_lower_head(j);
+  atomicStore(&workA[r_best() + j], slot);
+}
+
+// One step along a member's list of lower partners (at `slot`, NONE at its end).
+fn io_lower(g: ptr<function, IoGroup>, slot: ptr<function, u32>) {
+  if (*slot == NONE || !io_open(g)) { return; }
+  io_join(g, *slot / P.maxPerParticle);
+  *slot = links[*slot];
+}
+
+// One step of the merge of member m's two ascending lists of higher partners: pairs [0, pc) at
+// ab.x, approaching marked pairs [0, mc) at ab.y (the others skipped, a step each).
+fn io_upper(g: ptr<function, IoGroup>, m: u32, pc: u32, mc: u32, ab: ptr<function, vec2u>) {
+  if (((*ab).x >= pc && (*ab).y >= mc) || !io_open(g)) { return; }
+  var jb = NONE;
+  if ((*ab).y < mc) {
+    jb = partner(m, pc + (*ab).y);
+    if (jb == NONE) {
+      (*ab).y++;
+      return;
+    }
+  }
+  var j = jb;
+  var fromPairs = false;
+  if ((*ab).x < pc) {
+    let ja = pairs[m * P.maxPerParticle + (*ab).x];
+    fromPairs = jb == NONE || ja < jb;
+    if (fromPairs) { j = ja; }
+  }
+  if (fromPairs) { (*ab).x++; } else { (*ab).y++; }
+  io_join(g, j);
+}
+
+// The reference's pass over c particles ascending (io_member): each particle in no group starts
+// one, its limit drawn, grown breadth first along its partners ascending up to the limit. A
+// particle whose partners are all taken starts a group of one: its own label, as the reference
+// leaves it (a draw is a hash, so drawing one more changes no other). Each group's size at its
+// root (workA size, 1 beforehand). False when its loops ran past IO_BUDGET iterations (the group
+// being grown stays as far as it got: connected, within its limit).
+fn io_pass(begin: u32, c: u32, all: bool) -> bool {
   var used = 0u;
   var ok = true;
   // Lists of lower partners, ascending: members in descending order, each prepended to the lists
   // of its (higher) partners.
   for (var p = c; p > 0u && ok; p--) {
-    let m = atomicLoad(&workB[r_active() + begin + p - 1u]);
+    let m = io_member(begin, p - 1u, all);
     let total = partner_total(m);
-    used += 1u + total;
+    used += 2u + total / IO_UNROLL;
     if (used > IO_BUDGET) { ok = false; break; }
-    for (var k = 0u; k < total; k++) {
-      let j = partner(m, k);
-      if (j == NONE) { continue; }
-      let slot = m * K + k;
-      links[slot] = io_lower_head(j);
-      atomicStore(&workA[r_best() + j], slot);
+    for (var k = 0u; k < total; k += IO_UNROLL) {
+      io_link(m, k, total);
+      io_link(m, k + 1u, total);
+      io_link(m, k + 2u, total);
+      io_link(m, k + 3u, total);
     }
   }
-  var tail = begin;
-  var gstart = begin;
-  var seed = NONE;
+  var g = IoGroup(NONE, begin, begin, NONE);
   for (var p = 0u; p < c && ok; p++) {
     used++;
     if (used > IO_BUDGET) { ok = false; break; }
-    let s = atomicLoad(&workB[r_active() + begin + p]);
+    let s = io_member(begin, p, all);
     if (io_group_of(s) != 0u) { continue; }
     // a new group starts at s: its limit is drawn now
     var limit = NONE;
     if (P.nMax > 0u) { limit = draw_limit(s); }
-    seed = s;
-    gstart = tail;
-    _ = io_take(s, s, tail);
-    tail++;
-    var head = gstart;
-    while (ok && head < tail && tail - gstart < limit) {
+    g = IoGroup(s, g.tail, g.tail, limit);
+    io_join(&g, s);
+    var head = g.start;
+    while (ok && head < g.tail && io_open(&g)) {
       let m = io_queue(head);
       head++;
       // partners below m (ascending), then above m: the pairs and the approaching marked pairs,
       // two ascending lists merged
       var slot = io_lower_head(m);
-      while (slot != NONE && tail - gstart < limit) {
+      while (slot != NONE && io_open(&g)) {
         used++;
         if (used > IO_BUDGET) { ok = false; break; }
-        if (io_take(slot / K, s, tail)) { tail++; }
-        slot = links[slot];
+        io_lower(&g, &slot);
+        io_lower(&g, &slot);
+        io_lower(&g, &slot);
+        io_lower(&g, &slot);
       }
       let pc = pairCount[m];
       var mc = 0u;
       if (P.stage == 2u) { mc = markedCount[m]; }
-      var a = 0u;
-      var b = 0u;
-      while (ok && (a < pc || b < mc) && tail - gstart < limit) {
+      var ab = vec2u(0u);
+      while (ok && (ab.x < pc || ab.y < mc) && io_open(&g)) {
         used++;
         if (used > IO_BUDGET) { ok = false; break; }
-        var jb = NONE;
-        if (b < mc) {
-          jb = partner(m, pc + b);
-          if (jb == NONE) { b++; continue; }
-        }
-        var j = jb;
-        if (a < pc && (jb == NONE || pairs[m * K + a] < jb)) {
-          j = pairs[m * K + a];
-          a++;
-        } else {
-          b++;
-        }
-        if (io_take(j, s, tail)) { tail++; }
+        io_upper(&g, m, pc, mc, &ab);
+        io_upper(&g, m, pc, mc, &ab);
+        io_upper(&g, m, pc, mc, &ab);
+        io_upper(&g, m, pc, mc, &ab);
       }
     }
-    atomicStore(&workA[r_size() + s], tail - gstart);
-    seed = NONE;
+    atomicStore(&workA[r_size() + s], g.tail - g.start);
+    g.s = NONE;
   }
-  if (!ok) {
-    // the group being grown stays as far as it got (connected, within its limit)
-    if (seed != NONE) { atomicStore(&workA[r_size() + seed], tail - gstart); }
-    atomicAdd(&workA[r_ctrl() + C_LOCAL], 1u);
+  if (!ok && g.s != NONE) { atomicStore(&workA[r_size() + g.s], g.tail - g.start); }
+  return ok;
+}
+
+// Particle i's group label from the pass's group roots (workA limit: root + 1, 0 when alone).
+fn io_label(i: u32) -> u32 {
+  let g1 = io_group_of(i);
+  if (g1 == 0u) { return i; }
+  return g1 - 1u;
+}
+
+// ---- index order in one workgroup (grouping.ts indexOrderSmall: few particles) ----
+// The dispatched pass's components only let it run them in parallel; one invocation running the
+// pass over all the particles ascending is the reference's loop itself, the same groups. Two
+// dispatches instead of ten and a scan: io_small (the work cleared, the pass by invocation 0, the
+// census's pairs: 8 storage buffers, so the labels stay in workA), then io_members_small (the
+// labels into `dof`, then members_small's steps). On llvmpipe and lavapipe the pass's loops must
+// stay within one invocation's budget whatever the pairs: the host takes this path only within
+// the bound (grouping.ts indexOrderLoops); IO_BUDGET still stops and counts a pass that would run
+// past it. The pass is serial: past the bound the components run in parallel.
+@compute @workgroup_size(WG_LOCAL)
+fn io_small(@builtin(local_invocation_index) lid: u32) {
+  let n = P.count;
+  for (var i = lid; i < n; i += WG_LOCAL) { init_work(i); }
+  local_sync();
+  if (lid == 0u && !io_pass(0u, n, true)) { atomicAdd(&stats[STAT_GROUPING_INCOMPLETE], 1u); }
+  local_sync();
+  census_pairs_begin(lid);
+  for (var i = lid; i < n; i += WG_LOCAL) { io_census_pairs(i); }
+  census_pairs_end(lid);
+}
+
+// After io_small: each particle's group label into `dof`, the fill cursors cleared, then the
+// member lists and the census's groups as members_small.
+@compute @workgroup_size(WG_LOCAL)
+fn io_members_small(@builtin(local_invocation_index) lid: u32) {
+  for (var i = lid; i < P.count; i += WG_LOCAL) {
+    atomicStore(&dof[i], io_label(i));
+    atomicStore(&workB[r_cursor() + i], 0u);
   }
+  local_sync();
+  members_local(lid);
 }
 
 // After io_flood: each particle's group root in `dof`, the counts of the member lists (each
@@ -902,6 +1016,25 @@ fn census_pairs(i: u32) {
     total++;
     if (atomicLoad(&dof[j]) != d) { between++; }
   }
+  census_pairs_add(i, total, between);
+}
+
+// census_pairs with the group labels of io_small (workA, before `dof` is written).
+fn io_census_pairs(i: u32) {
+  let d = io_label(i);
+  var total = 0u;
+  var between = 0u;
+  for (var k = 0u; k < partner_total(i); k++) {
+    let j = partner(i, k);
+    if (j == NONE) { continue; }
+    total++;
+    if (io_label(j) != d) { between++; }
+  }
+  census_pairs_add(i, total, between);
+}
+
+// Particle i's partners and partners in another group into the workgroup's sums.
+fn census_pairs_add(i: u32, total: u32, between: u32) {
   if (total > 0u) { atomicAdd(&wCensus[0], total); }
   if (between > 0u) { atomicAdd(&wCensus[1], between); }
   if (i == 0u) { atomicAdd(&stats[census_base() + CENSUS_RUNS], 1u); }

@@ -1,9 +1,11 @@
 /**
  * Dispatches of one stage's grouping (issue 45: at most 16 per stage, not a fixed chain of gated
- * rounds): the plan `GroupingKernels` encodes, counted on a device against `groupingPlan`, then
- * the plan's count at the particle counts of the catalogue's scenes at every scale, on both
- * adapter paths (a fallback adapter: 64 scan items per invocation, the rounds in one workgroup up
- * to 65,536 particles within llvmpipe's loop budget; a GPU: 16 items, 16,384, no loop cap).
+ * rounds; issue 48: the paper's index-order grouping of the small scenes in 2): the plan
+ * `GroupingKernels` encodes, counted on a device against `groupingPlan`, then the plan's count at
+ * the particle counts of the catalogue's scenes at every scale, on both adapter paths (a fallback
+ * adapter: 64 scan items per invocation, the rounds in one workgroup up to 65,536 particles and
+ * the index-order pass in one up to its bound within llvmpipe's loop budget; a GPU: 16 items,
+ * 16,384, no loop cap).
  */
 import assert from "node:assert/strict";
 import { getScene, sceneIds } from "../../../scenes/catalog.ts";
@@ -14,7 +16,14 @@ import type { GroupingMethod } from "../../../core/grouping/index_order_grouping
 import { LOCAL_BUDGET } from "../../runtime/local_solve.ts";
 import { MAX_SCAN_ITEMS, scanDispatches } from "../../runtime/prefix_scan.ts";
 import { CONTACT_SLOTS } from "../../state/contact_slots.ts";
-import { groupingDispatches, groupingPlan, LOCAL_LIMIT, roundsShape } from "./grouping.ts";
+import {
+  groupingDispatches,
+  groupingPlan,
+  indexOrderSmall,
+  LOCAL_LIMIT,
+  roundsShape,
+  SMALL_LIMIT,
+} from "./grouping.ts";
 import { randomCase, run, setup } from "./merge_split_fixture.ts";
 
 const MOST = 16;
@@ -40,10 +49,13 @@ function dispatchesAt(
     localLimit: p.localLimit,
     budget: p.budget,
   });
+  const small = method === "index-order"
+    ? indexOrderSmall({ count: n, maxPerParticle: CONTACT_SLOTS, budget: p.budget })
+    : shape.small;
   const plan = groupingPlan({
     method,
     limited,
-    small: shape.small,
+    small,
     local: n <= p.localLimit,
     localDispatches: shape.localDispatches,
     maxRounds: GROUPING_MAX_ROUNDS,
@@ -59,6 +71,8 @@ Deno.test("grouping dispatches per stage", async (t) => {
       const [n, grouping, nMax, smallGrouping, localLimit] of [
         [2000, "index-order", 64, undefined, undefined],
         [2000, "index-order", Infinity, undefined, undefined],
+        [2000, "index-order", 64, false, undefined],
+        [2000, "index-order", Infinity, false, undefined],
         [5000, "compact", 64, false, undefined],
         [5000, "compact", 64, false, 0],
         [300, "compact", 64, true, undefined],
@@ -75,6 +89,11 @@ Deno.test("grouping dispatches per stage", async (t) => {
         groupingDispatches(g.plan, g.scanDispatches),
         `${grouping} N=${n} n_max=${nMax}`,
       );
+      if (grouping === "index-order") {
+        // K = 8 slots: 2,000 particles within the one-workgroup pass's bound
+        const d = g.dispatchesPerStage[0];
+        assert.ok(smallGrouping === false ? d > 2 : d === 2, `index-order N=${n}: ${d}`);
+      }
       assert.equal(await device.popErrorScope(), null);
       ms.destroy();
       device.destroy();
@@ -105,6 +124,33 @@ Deno.test("grouping dispatches per stage", async (t) => {
             `${method}${limited ? "" : " (no limit)"} ${scale} N=${n} ${path}: ${d}`,
           );
         }
+      }
+    }
+  });
+
+  await t.step("index order in one workgroup: 2 per stage up to its bound", () => {
+    // K = 16: llvmpipe's budget bounds the pass, SMALL_LIMIT a GPU's
+    const fits = (count: number, path: keyof typeof PATHS) =>
+      indexOrderSmall({ count, maxPerParticle: CONTACT_SLOTS, budget: PATHS[path].budget });
+    assert.ok(fits(2979, "fallback") && !fits(2980, "fallback"));
+    assert.ok(fits(SMALL_LIMIT, "gpu") && !fits(SMALL_LIMIT + 1, "gpu"));
+    for (const id of sceneIds()) {
+      for (const scale of ["tiny", "small"] as const) {
+        const n = Math.ceil(estimateSceneSize(getScene(id, { scale })).particles);
+        for (const path of ["fallback", "gpu"] as const) {
+          for (const limited of [true, false]) {
+            const d = dispatchesAt(n, path, "index-order", limited);
+            if (fits(n, path)) assert.equal(d, 2, `${id} ${scale} N=${n} ${path}`);
+            else assert.ok(d > 2 && d <= MOST, `${id} ${scale} N=${n} ${path}: ${d}`);
+          }
+        }
+      }
+    }
+    // the paper setup's scenes at small (Fig. 3 and Fig. 4): 2 dispatches per stage everywhere
+    for (const id of ["fig3-ball-cloth-high", "fig4-fluid-cloth"]) {
+      const n = Math.ceil(estimateSceneSize(getScene(id, { scale: "small" })).particles);
+      for (const path of ["fallback", "gpu"] as const) {
+        assert.equal(dispatchesAt(n, path, "index-order", true), 2, `${id} small ${path}`);
       }
     }
   });

@@ -1,10 +1,12 @@
 /**
  * The GPU's index-order grouping on contact graphs of catalogue scenes (issue 45): Fig. 11 (a fluid
  * block on the whole cloth, with and without a limit) and Fig. 7 (a heavy ball on a cloth) at
- * `tiny`, run by the
- * engine under `merge-split.grouping=index-order` until contact; the last step's colliding pairs
- * and the marked pairs stage 2 merged are read back, and its groups (`dof`) must be those of
- * `core/grouping/index_order_grouping.ts` on that graph, bit for bit.
+ * `tiny`, run by the engine under `merge-split.grouping=index-order` until contact; the last
+ * step's colliding pairs and the marked pairs stage 2 merged are read back, and its groups (`dof`)
+ * must be those of `core/grouping/index_order_grouping.ts` on that graph, bit for bit. The same
+ * stage is grouped again on the engine's pair lists by both paths of `GroupingKernels` (the
+ * one-workgroup pass and the dispatched one over the components): the reference's labels again,
+ * and member lists and statistics word for word the same.
  */
 import assert from "node:assert/strict";
 import { getScene } from "../../../scenes/catalog.ts";
@@ -12,10 +14,61 @@ import { groupIndexOrder } from "../../../core/grouping/index_order_grouping.ts"
 import { GROUPING_METHODS } from "../../../core/grouping/index_order_grouping.ts";
 import type { Pair } from "../../../core/grouping/collision_rules.ts";
 import { Engine } from "../../engine.ts";
-import { readBuffer } from "../../runtime/kernel.ts";
+import { readBuffer, storageBuffer } from "../../runtime/kernel.ts";
 import { releaseSoftwareGpu, softwareGpu } from "../../engine_run_fixture.ts";
+import { type GroupingBuffers, GroupingKernels } from "./grouping.ts";
+import { MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
 
 const APPROACH_BIT = 0x80000000;
+
+/**
+ * Stage 2's grouping of the engine's last step (its pair lists, the approaching marked pairs
+ * flagged) by `GroupingKernels` on one path, into buffers of its own: labels, member starts and
+ * lists, statistics.
+ */
+async function regroup(
+  engine: Engine,
+  p: { seed: number; step: number; nMin: number; nMax: number },
+  small: boolean,
+): Promise<Uint32Array[]> {
+  const device = engine.gpu.device;
+  const n = engine.count;
+  const c = engine.collisions;
+  const own = (label: string, words: number) =>
+    storageBuffer(device, { label: `index-order regroup ${label}`, size: 4 * words });
+  const buffers: GroupingBuffers = {
+    pairCount: c.pairCount,
+    pairs: c.pairs,
+    markedCount: c.markedCount,
+    marked: c.marked,
+    dof: own("dof", n),
+    memberStart: own("member starts", n + 1),
+    memberList: own("member list", n),
+    stats: own("stats", MERGE_SPLIT_STATS.length),
+    kind: engine.state.buffers.kind,
+  };
+  const grouping = new GroupingKernels(device, {
+    count: n,
+    maxPerParticle: engine.maxPerParticle,
+    buffers,
+    method: "index-order",
+    small,
+  });
+  grouping.setParams(p);
+  const encoder = device.createCommandEncoder({ label: "index-order regroup encoder" });
+  const pass = encoder.beginComputePass({ label: "index-order regroup pass" });
+  grouping.encode(pass, { stage: 2 });
+  pass.end();
+  device.queue.submit([encoder.finish()]);
+  assert.equal(grouping.dispatchesPerStage[1] === 2, small);
+  const out = [buffers.dof, buffers.memberStart, buffers.memberList, buffers.stats];
+  const words = await Promise.all(
+    out.map(async (b) => new Uint32Array(await readBuffer(device, b))),
+  );
+  grouping.destroy();
+  for (const b of out) b.destroy();
+  return words;
+}
 
 Deno.test("index-order grouping on catalogue scenes equals the paper's pass", async (t) => {
   for (
@@ -61,6 +114,13 @@ Deno.test("index-order grouping on catalogue scenes equals the paper's pass", as
         assert.ok(want.groups.length > 5, `${want.groups.length} groups`);
         const dof = (await u32(engine.state.buffers.dof)).slice(0, engine.count);
         assert.deepEqual([...dof], [...want.dof]);
+        const again = { seed: scene.seed, step: engine.step - 1, nMin: p.nMin, nMax: p.nMax };
+        const [small, dispatched] = [
+          await regroup(engine, again, true),
+          await regroup(engine, again, false),
+        ];
+        assert.deepEqual([...small[0].slice(0, engine.count)], [...want.dof], "one workgroup");
+        for (let k = 0; k < small.length; k++) assert.deepEqual([...small[k]], [...dispatched[k]]);
       } finally {
         engine.destroy();
       }

@@ -1,8 +1,12 @@
 /**
  * The GPU's index-order grouping (`grouping.wgsl` "index order") against the paper's pass in
- * `core/grouping/index_order_grouping.ts`, bit for bit: random and lattice contact graphs, with and without
- * a limit, stage 2's approaching marked pairs, and a loop budget that runs out (counted, never
- * silent).
+ * `core/grouping/index_order_grouping.ts`, bit for bit, on both of its paths (the dispatched pass
+ * over the components and the one-workgroup pass, `io_small`), which must also agree with each
+ * other word for word (labels, member lists, statistics): random and lattice contact graphs, with
+ * and without a limit, stage 2's approaching marked pairs, a loop budget that runs out (counted,
+ * never silent), and the one-workgroup pass at its loop bound on a graph whose every slot is taken
+ * (llvmpipe and lavapipe stop an invocation's loops after 65,535 iterations: a pass cut short
+ * there would show as other groups).
  */
 import assert from "node:assert/strict";
 import { groupIndexOrder } from "../../../core/grouping/index_order_grouping.ts";
@@ -17,8 +21,12 @@ import {
   summarizeCensus,
 } from "../../../core/grouping/grouping_census.ts";
 import { censusWords, MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
-import { GROUPING_WGSL } from "./grouping.ts";
-import { type Case, randomCase, run, setup, STATS, u32 } from "./merge_split_fixture.ts";
+import { GROUPING_WGSL, indexOrderFits } from "./grouping.ts";
+import { type Case, K, randomCase, run, setup, STATS, u32 } from "./merge_split_fixture.ts";
+import { LOCAL_BUDGET } from "../../runtime/local_solve.ts";
+
+/** The two paths: the one-workgroup pass, the dispatched pass over the components. */
+const PATHS = [["one workgroup", true], ["dispatched", false]] as const;
 
 /** A w × h lattice, each particle touching its right and upper neighbours (as a sheet under a layer). */
 function latticeCase(w: number, h: number): Case {
@@ -34,16 +42,29 @@ function latticeCase(w: number, h: number): Case {
   return { ...c, pairs, marked: [] };
 }
 
+/** N particles, each touching the next `k`: every pair slot taken (k = K), one component. */
+function bandCase(n: number, k: number): Case {
+  const c = randomCase(1, n);
+  const pairs: Pair[] = [];
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j <= Math.min(n - 1, i + k); j++) pairs.push([i, j]);
+  }
+  return { ...c, pairs, marked: [] };
+}
+
 async function groupOnGpu(
   c: Case,
   p: { nMin: number; nMax: number; seed: number; step: number; floodBudget?: number },
+  small: boolean,
 ) {
   const { device, buffers, ms } = await setup(c, {
     grouping: "index-order",
     floodBudget: p.floodBudget,
+    smallGrouping: small,
   });
   ms.setParams({ count: c.n, alpha: 1, beta: 0, ...p });
   run(device, (pass) => ms.encodeGroup(pass, { stage: 1 }));
+  assert.equal(ms.grouping.dispatchesPerStage[0] === 2, small);
   const dof = [...await u32(device, buffers.dof)].slice(0, c.n);
   const start = await u32(device, buffers.memberStart);
   const list = await u32(device, buffers.memberList);
@@ -52,6 +73,17 @@ async function groupOnGpu(
   ms.destroy();
   device.destroy();
   return { dof, start, list, stats };
+}
+
+/** The two paths' outputs, word for word: labels, member starts and lists, statistics. */
+function assertPathsAgree(
+  a: Awaited<ReturnType<typeof groupOnGpu>>,
+  b: Awaited<ReturnType<typeof groupOnGpu>>,
+): void {
+  assert.deepEqual(a.dof, b.dof);
+  assert.deepEqual([...a.start], [...b.start]);
+  assert.deepEqual([...a.list], [...b.list]);
+  assert.deepEqual([...a.stats], [...b.stats]);
 }
 
 /** The census words of a raw statistics readback. */
@@ -87,7 +119,10 @@ Deno.test("index-order grouping on the GPU equals the paper's pass", async (t) =
         const p = { nMin, nMax, seed: 9, step: 2 };
         const want = groupIndexOrder(c.pairs, { particleCount: c.n, ...p });
         assert.ok(want.groups.length > 0);
-        assertSame(await groupOnGpu(c, p), want, c.pairs);
+        const [small, dispatched] = await Promise.all(PATHS.map(([, s]) => groupOnGpu(c, p, s)));
+        assertSame(small, want, c.pairs);
+        assertSame(dispatched, want, c.pairs);
+        assertPathsAgree(small, dispatched);
       });
     }
   }
@@ -120,57 +155,93 @@ Deno.test("index-order grouping on the GPU equals the paper's pass", async (t) =
     assert.equal(s2.runs, 0);
   });
 
-  await t.step("stage 2: the marked pairs that approach join the pass", async () => {
-    const c = randomCase(9, 300);
-    const { device, buffers, ms } = await setup(c, { grouping: "index-order" });
-    ms.setParams({ count: c.n, seed: 3, step: 1, alpha: 1, beta: 0, nMin: 4, nMax: 16 });
-    // velocities "after stage 1" that make every other marked pair approach
-    const after = new Float32Array(4 * c.n);
-    const approaching = c.marked.filter((_, k) => k % 2 === 0);
-    for (const [i, j] of approaching) {
-      for (let k = 0; k < 3; k++) after[4 * j + k] = -(c.x[4 * j + k] - c.x[4 * i + k]);
-    }
-    const approaches = ([i, j]: Pair) => {
-      let s = 0;
-      for (let k = 0; k < 3; k++) {
-        s += (c.x[4 * j + k] - c.x[4 * i + k]) * (after[4 * j + k] - after[4 * i + k]);
+  for (const [path, small] of PATHS) {
+    await t.step(`stage 2 (${path}): the marked pairs that approach join the pass`, async () => {
+      const c = randomCase(9, 300);
+      const { device, buffers, ms } = await setup(c, {
+        grouping: "index-order",
+        smallGrouping: small,
+      });
+      ms.setParams({ count: c.n, seed: 3, step: 1, alpha: 1, beta: 0, nMin: 4, nMax: 16 });
+      // velocities "after stage 1" that make every other marked pair approach
+      const after = new Float32Array(4 * c.n);
+      const approaching = c.marked.filter((_, k) => k % 2 === 0);
+      for (const [i, j] of approaching) {
+        for (let k = 0; k < 3; k++) after[4 * j + k] = -(c.x[4 * j + k] - c.x[4 * i + k]);
       }
-      return s < 0;
-    };
-    device.queue.writeBuffer(buffers.velOut, 0, after);
-    run(device, (pass) => {
-      ms.encodeStage2Flag(pass, { count: c.n });
-      ms.encodeGroup(pass, { stage: 2 });
+      const approaches = ([i, j]: Pair) => {
+        let s = 0;
+        for (let k = 0; k < 3; k++) {
+          s += (c.x[4 * j + k] - c.x[4 * i + k]) * (after[4 * j + k] - after[4 * i + k]);
+        }
+        return s < 0;
+      };
+      device.queue.writeBuffer(buffers.velOut, 0, after);
+      run(device, (pass) => {
+        ms.encodeStage2Flag(pass, { count: c.n });
+        ms.encodeGroup(pass, { stage: 2 });
+      });
+      const merged = c.marked.filter(approaches);
+      assert.ok(merged.length > 10 && merged.length < c.marked.length);
+      const want = groupIndexOrder([...c.pairs, ...merged], {
+        particleCount: c.n,
+        nMin: 4,
+        nMax: 16,
+        seed: 3,
+        step: 1,
+      });
+      assert.equal(ms.grouping.dispatchesPerStage[1] === 2, small);
+      assert.deepEqual([...await u32(device, buffers.dof)].slice(0, c.n), [...want.dof]);
+      assert.equal(await device.popErrorScope(), null);
+      ms.destroy();
+      device.destroy();
     });
-    const merged = c.marked.filter(approaches);
-    assert.ok(merged.length > 10 && merged.length < c.marked.length);
-    const want = groupIndexOrder([...c.pairs, ...merged], {
-      particleCount: c.n,
-      nMin: 4,
-      nMax: 16,
-      seed: 3,
-      step: 1,
-    });
-    assert.deepEqual([...await u32(device, buffers.dof)].slice(0, c.n), [...want.dof]);
-    assert.equal(await device.popErrorScope(), null);
-    ms.destroy();
-    device.destroy();
-  });
+  }
 
-  await t.step("a loop budget that runs out is counted, and the groups stay valid", async () => {
-    const c = latticeCase(40, 30);
-    const got = await groupOnGpu(c, { nMin: 8, nMax: 64, seed: 9, step: 2, floodBudget: 5000 });
-    assert.equal(got.stats[STATS.groupingIncomplete], 1);
-    const want = groupIndexOrder(c.pairs, {
-      particleCount: c.n,
-      nMin: 8,
-      nMax: 64,
-      seed: 9,
-      step: 2,
-    });
-    // the groups it finished are the reference's first ones
-    const first = want.groups[0];
-    assert.deepEqual([...got.list.slice(got.start[first[0]], got.start[first[0] + 1])], first);
-    assert.notDeepEqual(got.dof, [...want.dof]);
+  for (const [path, small] of PATHS) {
+    await t.step(
+      `a loop budget that runs out (${path}) is counted, and the groups stay valid`,
+      async () => {
+        const c = latticeCase(40, 30);
+        const got = await groupOnGpu(
+          c,
+          { nMin: 8, nMax: 64, seed: 9, step: 2, floodBudget: 3000 },
+          small,
+        );
+        assert.equal(got.stats[STATS.groupingIncomplete], 1);
+        const want = groupIndexOrder(c.pairs, {
+          particleCount: c.n,
+          nMin: 8,
+          nMax: 64,
+          seed: 9,
+          step: 2,
+        });
+        // the groups it finished are the reference's first ones
+        const first = want.groups[0];
+        assert.deepEqual([...got.list.slice(got.start[first[0]], got.start[first[0] + 1])], first);
+        assert.notDeepEqual(got.dof, [...want.dof]);
+      },
+    );
+  }
+
+  // the most particles the one-workgroup pass takes with K slots within llvmpipe's budget (were
+  // SMALL_LIMIT higher): every slot taken, one component; without a limit every pair is walked
+  // and the one group's members ranked
+  await t.step("the one-workgroup pass at its loop bound, every slot taken", async () => {
+    const fits = (count: number) =>
+      indexOrderFits({ count, maxPerParticle: K, budget: LOCAL_BUDGET });
+    let n = 1;
+    while (fits(n + 1)) n++;
+    const c = bandCase(n, K);
+    for (const [nMin, nMax] of [[Infinity, Infinity], [8, 64]]) {
+      const p = { nMin, nMax, seed: 4, step: 7 };
+      const want = groupIndexOrder(c.pairs, { particleCount: c.n, ...p });
+      const got = await groupOnGpu(c, p, true);
+      assert.deepEqual(got.dof, [...want.dof], `N = ${n}, n in [${nMin}, ${nMax}]`);
+      assert.equal(got.stats[STATS.groupingIncomplete], 0);
+      for (const g of want.groups) {
+        assert.deepEqual([...got.list.slice(got.start[g[0]], got.start[g[0] + 1])], g);
+      }
+    }
   });
 });
