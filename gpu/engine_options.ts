@@ -48,10 +48,11 @@ export interface EngineOptions {
    */
   stageGates?: boolean;
   /**
-   * The loop budget of the implicit systems' one-workgroup solves (`gpu/runtime/local_solve.ts`):
-   * default the device's (`deviceLoopBudget`: a software adapter's loop cap, none on a GPU); null
-   * builds a GPU's plan on any device (its dispatch counts; on llvmpipe and lavapipe its solves
-   * would stop at their loop cap, so only for counting).
+   * The loop budget of the one-workgroup kernels (the implicit systems' solves,
+   * `gpu/runtime/local_solve.ts`; merge-split's grouping): default the device's
+   * (`deviceLoopBudget`: a software adapter's loop cap, none on a GPU); null builds a GPU's plan
+   * on any device (its dispatch counts; on llvmpipe and lavapipe its loops would stop at their
+   * cap, so only for counting, and on SwiftShader, which has none).
    */
   localBudget?: number | null;
   /**

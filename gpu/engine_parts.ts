@@ -137,6 +137,7 @@ export function buildEngineParts(
     collisions: contacts.outputs,
     maxPerParticle,
     grid,
+    localBudget: options.localBudget,
   });
   const metrics = Metrics.forScene(device, {
     scene: sampledScene(scene, options.steps),

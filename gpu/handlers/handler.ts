@@ -30,6 +30,11 @@ export interface HandlerContext {
   /** Slots per particle of the pair and contact lists. */
   maxPerParticle: number;
   grid: { geometry: GridGeometry; cellStart: GPUBuffer; sorted: GPUBuffer };
+  /**
+   * The loop budget of its one-workgroup kernels (`gpu/runtime/local_solve.ts`): undefined, the
+   * device's; null, a GPU's plan on any device (its dispatch counts, e.g. on a software adapter).
+   */
+  localBudget?: number | null;
 }
 
 /** A handler built for one scene. */

@@ -75,8 +75,11 @@ export const LOCAL_LIMIT = 65536;
  * keeps large contact sets on the parallel rounds. The choice never changes a result.
  */
 export function defaultLocalLimit(device: GPUDevice): number {
-  return onFallbackAdapter(device) ? LOCAL_LIMIT : 16384;
+  return onFallbackAdapter(device) ? LOCAL_LIMIT : GPU_LOCAL_LIMIT;
 }
+
+/** A GPU's local limit ({@link defaultLocalLimit}). */
+const GPU_LOCAL_LIMIT = 16384;
 
 /**
  * Particles up to which the whole grouping (with a limit) runs in one workgroup, in two
@@ -384,14 +387,19 @@ export function indexOrderLoops(o: { count: number; maxPerParticle: number }): n
 
 /**
  * Whether the index-order grouping of N = `count` particles runs in one workgroup (`io_small`,
- * `io_members_small`: 2 dispatches): N ≤ {@link SMALL_LIMIT} and {@link indexOrderFits}. With
- * llvmpipe's budget (`LOCAL_BUDGET`, 60,000) and K = 16: N ≤ 2,979; without a cap (a GPU),
- * N ≤ SMALL_LIMIT. The pass is serial: beyond the bound the dispatched pass runs the components
- * in parallel.
+ * `io_members_small`: 2 dispatches): on an adapter with a loop cap, N ≤ {@link SMALL_LIMIT} and
+ * {@link indexOrderFits} (with llvmpipe's budget, `LOCAL_BUDGET` 60,000, and K = 16: N ≤ 2,979);
+ * without a cap (a GPU), never, for now. The pass is serial: the dispatched pass runs the
+ * components in parallel.
  */
 export function indexOrderSmall(
   o: { count: number; maxPerParticle: number; budget: number },
 ): boolean {
+  // One invocation walks every particle, its lists' atomics one after another: on a software
+  // adapter 1.4–2× faster than the dispatched pass (N = 400–2,900, llvmpipe and lavapipe); on a
+  // GPU (no cap) unmeasured, and a serial walk at memory latency could cost more than the launches
+  // it saves, so a GPU keeps the dispatched pass, parallel over components, until measured.
+  if (o.budget === UNCAPPED) return false;
   return o.count <= SMALL_LIMIT && indexOrderFits(o);
 }
 
@@ -432,9 +440,9 @@ export interface GroupingKernelsOptions {
    * Loop iterations an invocation of the workgroup may spend before it hands the rounds over,
    * and the bound of the one-workgroup index-order pass ({@link indexOrderSmall}) (default
    * `LOCAL_BUDGET`, 60,000, under llvmpipe's 65,535, on a fallback adapter, none on a GPU;
-   * smaller in tests).
+   * smaller in tests; null: a GPU's plan on any device, its local limit and no cap, for counting).
    */
-  localBudget?: number;
+  localBudget?: number | null;
   /**
    * Whether the whole grouping runs in one workgroup (default: compact with a limit per
    * {@link roundsShape}, index order per {@link indexOrderSmall}).
@@ -489,9 +497,13 @@ export class GroupingKernels {
       throw new RangeError(`grouping: maxRounds must be an integer >= 0, got ${this.maxRounds}`);
     }
     this.workgroupSize = options.workgroupSize ?? 64;
-    this.localLimit = options.localLimit ?? defaultLocalLimit(device);
+    const gpuPlan = options.localBudget === null;
+    this.localLimit = options.localLimit ??
+      (gpuPlan ? GPU_LOCAL_LIMIT : defaultLocalLimit(device));
     // on a GPU no loop is capped: the rounds never hand over between workgroup dispatches
-    const budget = options.localBudget ?? (onFallbackAdapter(device) ? LOCAL_BUDGET : UNCAPPED);
+    const budget = gpuPlan
+      ? UNCAPPED
+      : options.localBudget ?? (onFallbackAdapter(device) ? LOCAL_BUDGET : UNCAPPED);
     const shape = roundsShape({
       count: n,
       maxPerParticle: options.maxPerParticle,
@@ -523,7 +535,10 @@ export class GroupingKernels {
       maxLevels: 2,
     });
     const names = methodKernels(this.method);
-    this.#k = this.#createKernels(names, { budget, floodBudget: options.floodBudget });
+    this.#k = this.#createKernels(names, {
+      budget,
+      floodBudget: options.floodBudget ?? (gpuPlan ? UNCAPPED : undefined),
+    });
     // one map of every buffer by binding serves all the entry points (each binds what it uses)
     const resources = (s: 0 | 1, a: 0 | 1) =>
       new Map<number, GPUBuffer>([

@@ -140,8 +140,11 @@ export class MergeSplitKernels {
       maxRounds?: number;
       /** Most active particles whose grouping rounds run in one workgroup (`grouping.ts`). */
       localLimit?: number;
-      /** Loop budget of that workgroup's invocations (`grouping.ts`; smaller in tests). */
-      localBudget?: number;
+      /**
+       * Loop budget of that workgroup's invocations (`grouping.ts`; smaller in tests; null: a
+       * GPU's plan on any device).
+       */
+      localBudget?: number | null;
       /** Whether the whole grouping runs in one workgroup (`grouping.ts`; default by N). */
       smallGrouping?: boolean;
       /** The grouping (`grouping.ts`; default `compact`): `index-order` is the paper's pass. */
