@@ -386,21 +386,19 @@ export function indexOrderLoops(o: { count: number; maxPerParticle: number }): n
 }
 
 /**
- * Whether the index-order grouping of N = `count` particles runs in one workgroup (`io_small`,
- * `io_members_small`: 2 dispatches): on an adapter with a loop cap, N ≤ {@link SMALL_LIMIT} and
- * {@link indexOrderFits} (with llvmpipe's budget, `LOCAL_BUDGET` 60,000, and K = 16: N ≤ 2,979);
- * without a cap (a GPU), never, for now. The pass is serial: the dispatched pass runs the
- * components in parallel.
+ * Whether the index-order grouping of N = `count` particles can run in one workgroup (`io_small`,
+ * `io_members_small`: 2 dispatches; GroupingKernels' `small: true`): N ≤ {@link SMALL_LIMIT} and,
+ * on an adapter with a loop cap, {@link indexOrderFits} (llvmpipe's budget, `LOCAL_BUDGET`
+ * 60,000, and K = 16: N ≤ 2,979). It is not the default anywhere: one invocation walks every
+ * particle, its lists' atomics one after another, and at `small` under the paper's setup on
+ * lavapipe a stage's merging took 2.9–3.3 ms per step in fig4-fluid-cloth (2,161 particles) and
+ * 7.7–9.0 in fig9-flip-cloth (2,964) against the dispatched pass's 1.5–1.6 and 3.6–3.8 (two runs
+ * of 200 steps each, the same state), fewer dispatches but more time; on a GPU it is unmeasured.
  */
 export function indexOrderSmall(
   o: { count: number; maxPerParticle: number; budget: number },
 ): boolean {
-  // One invocation walks every particle, its lists' atomics one after another: on a software
-  // adapter 1.4–2× faster than the dispatched pass (N = 400–2,900, llvmpipe and lavapipe); on a
-  // GPU (no cap) unmeasured, and a serial walk at memory latency could cost more than the launches
-  // it saves, so a GPU keeps the dispatched pass, parallel over components, until measured.
-  if (o.budget === UNCAPPED) return false;
-  return o.count <= SMALL_LIMIT && indexOrderFits(o);
+  return o.count <= SMALL_LIMIT && (o.budget === UNCAPPED || indexOrderFits(o));
 }
 
 /**
@@ -445,7 +443,7 @@ export interface GroupingKernelsOptions {
   localBudget?: number | null;
   /**
    * Whether the whole grouping runs in one workgroup (default: compact with a limit per
-   * {@link roundsShape}, index order per {@link indexOrderSmall}).
+   * {@link roundsShape}; index order never, {@link indexOrderSmall} says why and where it can).
    */
   small?: boolean;
   /** The grouping (default `compact`): `index-order` is the paper's pass, exact. */
@@ -511,10 +509,18 @@ export class GroupingKernels {
       localLimit: this.localLimit,
       budget,
     });
-    this.#small = options.small ??
-      (this.method === "index-order"
-        ? indexOrderSmall({ count: n, maxPerParticle: options.maxPerParticle, budget })
-        : shape.small);
+    // the one-workgroup index-order pass only where asked for (indexOrderSmall says why)
+    this.#small = options.small ?? (this.method === "index-order" ? false : shape.small);
+    const k = options.maxPerParticle;
+    if (
+      this.method === "index-order" && this.#small && budget !== UNCAPPED &&
+      !indexOrderFits({ count: n, maxPerParticle: k, budget })
+    ) {
+      throw new RangeError(
+        `grouping: the one-workgroup index-order pass cannot take ${n} particles with ` +
+          `${k} partners each within its loop budget; leave options.small unset`,
+      );
+    }
     this.#localDispatches = shape.localDispatches;
     if (
       !Number.isInteger(this.localLimit) || this.localLimit < 0 || this.localLimit > LOCAL_LIMIT

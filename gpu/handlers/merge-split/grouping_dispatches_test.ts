@@ -49,9 +49,8 @@ function dispatchesAt(
     localLimit: p.localLimit,
     budget: p.budget,
   });
-  const small = method === "index-order"
-    ? indexOrderSmall({ count: n, maxPerParticle: CONTACT_SLOTS, budget: p.budget })
-    : shape.small;
+  // the one-workgroup index-order pass is never the default (grouping.ts indexOrderSmall)
+  const small = method === "index-order" ? false : shape.small;
   const plan = groupingPlan({
     method,
     limited,
@@ -71,6 +70,8 @@ Deno.test("grouping dispatches per stage", async (t) => {
       const [n, grouping, nMax, smallGrouping, localLimit] of [
         [2000, "index-order", 64, undefined, undefined],
         [2000, "index-order", Infinity, undefined, undefined],
+        [2000, "index-order", 64, true, undefined],
+        [2000, "index-order", Infinity, true, undefined],
         [2000, "index-order", 64, false, undefined],
         [2000, "index-order", Infinity, false, undefined],
         [5000, "compact", 64, false, undefined],
@@ -90,9 +91,9 @@ Deno.test("grouping dispatches per stage", async (t) => {
         `${grouping} N=${n} n_max=${nMax}`,
       );
       if (grouping === "index-order") {
-        // K = 8 slots: 2,000 particles within the one-workgroup pass's bound
+        // K = 8 slots: 2,000 particles within the one-workgroup pass's bound, run where asked for
         const d = g.dispatchesPerStage[0];
-        assert.ok(smallGrouping === false ? d > 2 : d === 2, `index-order N=${n}: ${d}`);
+        assert.ok(smallGrouping === true ? d === 2 : d > 2, `index-order N=${n}: ${d}`);
       }
       assert.equal(await device.popErrorScope(), null);
       ms.destroy();
@@ -128,30 +129,28 @@ Deno.test("grouping dispatches per stage", async (t) => {
     }
   });
 
-  await t.step("index order in one workgroup: 2 per stage up to its bound", () => {
-    // K = 16: llvmpipe's budget bounds the pass; a GPU keeps the dispatched pass (unmeasured)
+  await t.step("index order: the dispatched pass by default; one workgroup only in bounds", () => {
+    // K = 16: llvmpipe's budget bounds the one-workgroup pass, SMALL_LIMIT a GPU's
     const fits = (count: number, path: keyof typeof PATHS) =>
       indexOrderSmall({ count, maxPerParticle: CONTACT_SLOTS, budget: PATHS[path].budget });
     assert.ok(fits(2979, "fallback") && !fits(2980, "fallback"));
-    assert.ok(!fits(1, "gpu") && !fits(SMALL_LIMIT, "gpu"));
-    for (const id of sceneIds()) {
-      for (const scale of ["tiny", "small"] as const) {
-        const n = Math.ceil(estimateSceneSize(getScene(id, { scale })).particles);
-        for (const path of ["fallback", "gpu"] as const) {
-          for (const limited of [true, false]) {
-            const d = dispatchesAt(n, path, "index-order", limited);
-            if (fits(n, path)) assert.equal(d, 2, `${id} ${scale} N=${n} ${path}`);
-            else assert.ok(d > 2 && d <= MOST, `${id} ${scale} N=${n} ${path}: ${d}`);
-          }
-        }
-      }
-    }
-    // the paper setup's scenes at small (Fig. 3 and Fig. 4): 2 dispatches per stage on a
-    // software adapter, the dispatched pass's 11 on a GPU
+    assert.ok(fits(SMALL_LIMIT, "gpu") && !fits(SMALL_LIMIT + 1, "gpu"));
+    const plan = (small: boolean) =>
+      groupingPlan({
+        method: "index-order",
+        limited: true,
+        small,
+        local: true,
+        localDispatches: 1,
+        maxRounds: GROUPING_MAX_ROUNDS,
+      });
+    assert.deepEqual(plan(true), ["ioSmall", "ioMembersSmall"]);
+    // the paper setup's scenes at small (Fig. 3 and Fig. 4): the dispatched pass's 11 per stage
     for (const id of ["fig3-ball-cloth-high", "fig4-fluid-cloth"]) {
       const n = Math.ceil(estimateSceneSize(getScene(id, { scale: "small" })).particles);
-      assert.equal(dispatchesAt(n, "fallback", "index-order", true), 2, `${id} small fallback`);
-      assert.equal(dispatchesAt(n, "gpu", "index-order", true), 11, `${id} small gpu`);
+      for (const path of ["fallback", "gpu"] as const) {
+        assert.equal(dispatchesAt(n, path, "index-order", true), 11, `${id} small ${path}`);
+      }
     }
   });
 
