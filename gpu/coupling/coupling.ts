@@ -10,8 +10,8 @@
  */
 import type { Scene } from "../../core/scene/scene.ts";
 import {
-  bindKernel,
-  createKernel,
+  type BoundEntry,
+  createBoundKernel,
   dispatch,
   type Kernel,
   storageBuffer,
@@ -232,24 +232,17 @@ export class Coupling {
     const W = "storage" as const;
     const code = `${COUPLING_WGSL}\n${PART_ACCESS_WGSL[parts]}`;
     // each entry point binds only the buffers it uses (`[binding, kind, buffer]` of coupling.wgsl)
-    const mk = (
-      entryPoint: string,
-      bindings: [number, typeof R | typeof W, GPUBuffer | GPUBufferBinding][],
-    ) => {
-      const kernel = createKernel(device, {
+    const mk = (entryPoint: string, bindings: BoundEntry[]) =>
+      createBoundKernel(device, {
         label: `coupling ${entryPoint}`,
         code,
         entryPoint,
-        bindings: [[0, "uniform"], ...bindings.map(([n, kind]) => [n, kind] as const)],
+        entries: [[0, "uniform", this.#params], ...bindings],
         constants: {
           READING_WHOLE: COUPLING_READINGS.indexOf("whole"),
           PART_CHUNK: force.firstLength,
         },
       });
-      const buffers = new Map<number, GPUBuffer | GPUBufferBinding>([[0, this.#params]]);
-      for (const [n, , buffer] of bindings) buffers.set(n, buffer);
-      return { kernel, bind: bindKernel(device, kernel, buffers) };
-    };
     if (parts === "one range") {
       return {
         gather: [mk("gather", [

@@ -412,6 +412,28 @@ export function bindKernel(
   });
 }
 
+/** A binding of a {@link createBoundKernel} entry point: its number, kind and resource. */
+export type BoundEntry = readonly [binding: number, kind: BindingKind, resource: BindingResource];
+
+/**
+ * One entry point whose layout holds exactly the bindings it uses, built and bound at once: the
+ * pipeline (`createKernel`, group 0 from `entries`) and its bind group (`bindKernel`). What a
+ * module with several entry points over one buffer set calls per entry point, each within the
+ * storage buffers a stage allows.
+ */
+export function createBoundKernel(
+  device: GPUDevice,
+  options: Omit<KernelOptions, "bindings" | "groups"> & { entries: readonly BoundEntry[] },
+): { kernel: Kernel; bind: GPUBindGroup } {
+  const { entries, ...rest } = options;
+  const kernel = createKernel(device, {
+    ...rest,
+    bindings: entries.map(([n, kind]) => [n, kind] as const),
+  });
+  const resources = new Map<number, BindingResource>(entries.map(([n, , r]) => [n, r]));
+  return { kernel, bind: bindKernel(device, kernel, resources) };
+}
+
 /** How many workgroups {@link dispatch} runs. */
 export type DispatchSize =
   /**

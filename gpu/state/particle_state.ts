@@ -10,8 +10,8 @@
  */
 import type { ParticleSet } from "../../core/scene/scene_builder.ts";
 import {
-  bindKernel,
-  createKernel,
+  type BoundEntry,
+  createBoundKernel,
   dispatch,
   type Kernel,
   readBuffer,
@@ -231,17 +231,13 @@ export class ParticleState {
     const W = "storage" as const;
     // each entry point binds only the buffers it uses (`[binding, kind, buffer]`, binding 0 the
     // uniform): at most 8 storage buffers, WebGPU's guaranteed limit per stage
-    const mk = (entryPoint: string, bindings: [number, typeof R | typeof W, GPUBuffer][]) => {
-      const kernel = createKernel(device, {
+    const mk = (entryPoint: string, bindings: BoundEntry[]) =>
+      createBoundKernel(device, {
         label: `particle state ${entryPoint}`,
         code: PARTICLE_STATE_WGSL,
         entryPoint,
-        bindings: ["uniform", ...bindings.map(([n, kind]) => [n, kind] as const)],
+        entries: [[0, "uniform", this.#params], ...bindings],
       });
-      const buffers = new Map<number, GPUBuffer>([[0, this.#params]]);
-      for (const [n, , buffer] of bindings) buffers.set(n, buffer);
-      return { kernel, bind: bindKernel(device, kernel, buffers) };
-    };
     const dense = (kinds: (typeof R | typeof W)[], buffers: GPUBuffer[]) =>
       kinds.map((kind, k): [number, typeof R | typeof W, GPUBuffer] => [k + 1, kind, buffers[k]]);
     return {
