@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { encodeCgIterations } from "./cg.ts";
 import { acquireGpu } from "./device.ts";
 import {
   ALL_ITERATIONS,
@@ -46,8 +47,14 @@ Deno.test("local solves: the loop budget per adapter and the iterations a dispat
       assert.equal(wgslLoopBudget(null, ALL_ITERATIONS), 0xffff_ffff);
       assert.equal(wgslLoopBudget(null, 3), LOCAL_BUDGET);
       assert.equal(wgslLoopBudget(4000, 3), 4000);
-      // one dispatch takes any count of iterations the host encodes
-      assert.equal(Math.ceil(100_000 / ALL_ITERATIONS), 1);
+      // the host then encodes one solve_local dispatch for any count of iterations
+      const seen: string[] = [];
+      encodeCgIterations((k) => seen.push(k), {
+        iterations: 100_000,
+        localIterations: ALL_ITERATIONS,
+        loop: "local",
+      });
+      assert.deepEqual(seen, ["solve_local"]);
     },
   );
 });
