@@ -299,6 +299,11 @@ export interface CaseRecord {
      * includes it. Absent in records made before it was kept.
      */
     hostMsPerStep?: number;
+    /**
+     * Steps encoded into one submit at most (`EngineOptions.stepsPerSubmit`); a sampling step is
+     * submitted alone. Absent in records made before several steps shared a submit (one each).
+     */
+    stepsPerSubmit?: number;
     peakBufferBytes: number;
     /** Workgroup size of each kernel set by an `override` constant, by kernel label. */
     workgroupSizes?: Record<string, number>;
@@ -492,6 +497,7 @@ function checkGpu(g: Obj): void {
     const k of [
       "dispatchesPerStep",
       "hostMsPerStep",
+      "stepsPerSubmit",
       "peakBufferBytes",
       "groupingRounds",
       "stage2Runs",

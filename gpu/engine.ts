@@ -29,6 +29,7 @@ import type { KernelProfiler } from "./runtime/kernel_profiler.ts";
 import { type Phase, PHASES } from "./phases.ts";
 import { RunStopped } from "./run_stopped.ts";
 import type { StepClock, StepTimings } from "./runtime/step_clock.ts";
+import { MAX_STEPS_PER_SUBMIT } from "./runtime/step_param_ring.ts";
 import { StepEncoder } from "./step_encoder.ts";
 import type { GridGeometry } from "./state/neighbor_grid.ts";
 import type { ParticleState } from "./state/particle_state.ts";
@@ -50,6 +51,8 @@ export class Engine {
   readonly state: ParticleState;
   /** Steps taken so far. */
   step = 0;
+  /** Steps encoded into one submit at most (`EngineOptions.stepsPerSubmit`). */
+  readonly stepsPerSubmit: number;
   /** K: contact, pair and marked slots per particle (`contactSlots` unless given). */
   readonly maxPerParticle: number;
   /**
@@ -87,6 +90,7 @@ export class Engine {
       memoryBudget: options.memoryBudget,
     });
     this.handlerParams = options.handlerParams;
+    this.stepsPerSubmit = options.stepsPerSubmit ?? 1;
     const parts = this.#parts = buildEngineParts(scene, gpu, options);
     ({ particles: this.particles, state: this.state, handler: this.handler } = parts);
     ({ systems: this.systems, maxPerParticle: this.maxPerParticle } = parts);
@@ -113,6 +117,7 @@ export class Engine {
    * that fails clears the device's kernel cache (its objects may be invalid).
    */
   static async create(scene: Scene, options: EngineOptions): Promise<Engine> {
+    checkStepsPerSubmit(options.stepsPerSubmit ?? 1);
     const resolved = resolveParts(scene, options);
     const gpu = options.gpu ?? await acquireGpu({ adapter: options.adapter ?? "default" });
     const gpuDeadline = new GpuDeadline(options.deadline);
@@ -127,8 +132,8 @@ export class Engine {
   }
 
   /**
-   * Runs `steps` steps. Each step is one submit; timings are resolved and read back once per batch
-   * (`batchSteps`), which is the only host sync. A batch whose wait does not complete by its
+   * Runs `steps` steps, `stepsPerSubmit` to a submit ({@link Engine.stepsPerSubmit}); timings are
+   * resolved and read back once per batch (`batchSteps`), which is the only host sync. A batch whose wait does not complete by its
    * deadline ({@link Engine.deadline}) throws a `GpuTimeoutError` naming the batch, its steps and
    * the pending operation; the engine (and its device) cannot be used after it.
    * `shouldStop` is asked after every step (a GL submit blocks, so no timer fires in a batch): a
@@ -145,13 +150,18 @@ export class Engine {
     if (this.#destroyed) throw new Error("Engine.run: the engine was destroyed");
     let first = this.step;
     let stopping: string | null = null;
+    const pending: GPUCommandBuffer[] = [];
     for (let s = 0; s < steps; s++) {
       this.#clock.beginStep();
-      const encoder = this.#steps.encode(this.step++);
+      const step = this.step++;
+      const encoder = this.#steps.encode(step);
       const ends = this.#clock.endStep(encoder, s === steps - 1 || stopping !== null);
       this.#profiler?.resolve(encoder);
-      this.gpu.device.queue.submit([encoder.finish()]);
-      this.#clock.submitted();
+      pending.push(encoder.finish());
+      if (ends || this.#submitsAfter(step, pending.length)) {
+        this.gpu.device.queue.submit(pending.splice(0));
+        this.#clock.submitted();
+      }
       if (this.#profiler) {
         await this.deadline.wait(this.#profiler.read(), {
           phase: `profiled step ${this.step - 1}`,
@@ -176,6 +186,17 @@ export class Engine {
       const reason = stopping ?? options.shouldStop?.() ?? null;
       if (reason !== null) throw new RunStopped(reason, s + 1);
     }
+  }
+
+  /**
+   * Whether the steps encoded up to `step` (`pending` of them) go to the queue now: `stepsPerSubmit`
+   * of them, or before and after a step that samples (its writes of the metrics' parameters and
+   * the stage gates' shapes land before its submit and hold for that step alone), or every step
+   * of a profiled run (one readback per step).
+   */
+  #submitsAfter(step: number, pending: number): boolean {
+    return pending >= this.stepsPerSubmit || this.#profiler !== undefined ||
+      this.#steps.samples(step) || this.#steps.samples(step + 1);
   }
 
   /**
@@ -292,5 +313,15 @@ export class Engine {
     destroyParts(this.#parts);
     this.#steps?.destroy();
     this.#session?.close();
+  }
+}
+
+/** `EngineOptions.stepsPerSubmit`, checked: an integer in [1, MAX_STEPS_PER_SUBMIT]. */
+function checkStepsPerSubmit(k: number): void {
+  if (!Number.isInteger(k) || k < 1 || k > MAX_STEPS_PER_SUBMIT) {
+    throw new RangeError(
+      `options.stepsPerSubmit must be an integer in [1, ${MAX_STEPS_PER_SUBMIT}] (the steps ` +
+        `per-step parameter rings hold), got ${k}`,
+    );
   }
 }

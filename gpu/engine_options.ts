@@ -37,6 +37,14 @@ export interface EngineOptions {
   /** Steps per batch between readbacks of timings (default 100). */
   batchSteps?: number;
   /**
+   * Steps encoded into the command buffers of one submit (default 1, at most
+   * `MAX_STEPS_PER_SUBMIT`, 64): fewer submits where the host bounds the step. A step that takes a
+   * metrics sample is submitted alone, a batch of timings ends with a submit and a profiled run
+   * submits every step; per-step parameters land in command order (`StepParamRing`), so the
+   * state is the same whatever the count.
+   */
+  stepsPerSubmit?: number;
+  /**
    * Contact (and pair, and marked) slots per particle K (default `contactSlots` of
    * `gpu/state/contact_slots.ts`: 16, fewer where the slots of every particle would not fit one
    * storage binding).

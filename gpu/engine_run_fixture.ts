@@ -29,7 +29,7 @@ export function releaseSoftwareGpu(): void {
 export async function simulate(
   scene: Scene,
   handler: string,
-  options: { steps?: number; stageGates?: boolean } = {},
+  options: { steps?: number; stageGates?: boolean; stepsPerSubmit?: number } = {},
 ) {
   const { steps, ...engineOptions } = options;
   const engine = await Engine.create(scene, {

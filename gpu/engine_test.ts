@@ -41,6 +41,12 @@ Deno.test({
         () => Engine.create(scene, { handler: "penalty-weak", gpu }),
         /does not apply to scene "fig10-alpha-beta-10"/,
       );
+      for (const stepsPerSubmit of [0, 65, 2.5]) {
+        await assert.rejects(
+          () => Engine.create(scene, { handler: "merge-split", gpu, stepsPerSubmit }),
+          /options\.stepsPerSubmit must be an integer in \[1, 64\]/,
+        );
+      }
       // parameters come resolved (the bench's case) or as overrides to resolve, never both
       await assert.rejects(
         () =>
@@ -164,6 +170,12 @@ Deno.test({
       assert.equal(a, b.hash);
       const c = await simulate({ ...fig4, seed: fig4.seed + 1 }, "merge-split", { steps: 60 });
       assert.notEqual(a, c.hash);
+      // several steps to a submit: each step's grouping draws with its own step index (the
+      // parameter rings), so the state and every metrics sample are those of one per submit
+      const k = await simulate(fig4, "merge-split", { steps: 60, stepsPerSubmit: 8 });
+      assert.equal(k.hash, a);
+      assert.deepEqual(k.series, b.series);
+      assert.ok(k.series.length >= 2, "samples inside the run");
     });
 
     await t.step(

@@ -72,13 +72,18 @@ export class StepEncoder {
     return !h.encodeEnd && !h.encodeEndOfStep;
   }
 
+  /** Whether step `step` (0-based) ends with a metrics sample and the step budget's probes. */
+  samples(step: number): boolean {
+    return (step + 1) % this.#p.scene.metricsEvery === 0;
+  }
+
   /** Encodes step `step` (0-based; the metrics sample is stamped with the time after it). */
   encode(step: number): GPUCommandEncoder {
     const { scene, handler: h, clock } = this.#p;
-    h.prepareStep?.(step);
     const real = this.#p.device.createCommandEncoder({ label: `step ${step}` });
     const encoder = this.#p.profiler?.wrap(real) ?? real;
-    this.#budgetStep = (step + 1) % scene.metricsEvery === 0;
+    h.prepareStep?.(step, encoder);
+    this.#budgetStep = this.samples(step);
     this.#probe(encoder, "start");
     this.#counted("neighborSearch", () => {
       this.#p.contacts.encodeGrid(encoder, clock.writes("neighborSearch"));

@@ -56,8 +56,12 @@ export interface GpuHandler {
   report?(
     stats: Readonly<Record<string, number>>,
   ): { grouping?: GroupingRecord; splits?: SplitRecord };
-  /** Before each step (queue writes of per-step parameters, e.g. the step index). */
-  prepareStep?(step: number): void;
+  /**
+   * Before each step's passes, on its command encoder: per-step parameters (e.g. the step index),
+   * written so that steps sharing a submit each see their own (`gpu/runtime/step_param_ring.ts`:
+   * copies, no dispatch).
+   */
+  prepareStep?(step: number, encoder: GPUCommandEncoder): void;
   /**
    * Decides on the GPU whether `stage` runs: encodes the decision into `pass` and returns the
    * flag (an `array<u32>` and the word; nonzero runs the stage), or nothing when the stage always

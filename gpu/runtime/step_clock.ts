@@ -24,11 +24,11 @@ export interface StepTimings<P extends string = string> {
    */
   wall: { steps: number; ms: number };
   /**
-   * The host's own time per step: ms from the start of each step's encoding to the return of its
-   * submit (`StepClock.beginStep` to `StepClock.submitted`), summed over `steps` steps; no GPU
-   * wait is inside it, so where the GPU runs asynchronously (Vulkan, Metal, D3D12) it is the
-   * encode-and-submit cost a step adds to the GPU time. Where a submit blocks until the GPU is
-   * done (a GL backend) it includes GPU time.
+   * The host's own time per step: ms from the start of the encoding of each submit's first step
+   * to the return of the submit (`StepClock.beginStep` to `StepClock.submitted`), summed over the
+   * `steps` steps the submits held; no GPU wait is inside it, so where the GPU runs
+   * asynchronously (Vulkan, Metal, D3D12) it is the encode-and-submit cost a step adds to the GPU
+   * time. Where a submit blocks until the GPU is done (a GL backend) it includes GPU time.
    */
   host: { steps: number; ms: number };
 }
@@ -48,7 +48,10 @@ export class StepClock<P extends string> {
   #timings: StepTimings<P>;
   #inBatch = 0;
   #batchStart = 0;
-  #stepStart = 0;
+  /** When the encoding of the steps not yet submitted began. */
+  #submitStart = 0;
+  /** Steps encoded since the last submit. */
+  #unsubmitted = 0;
   /** Host syncs so far (one per batch, plus those {@link StepClock.countTransfer} records). */
   hostSyncs = 0;
 
@@ -88,14 +91,19 @@ export class StepClock<P extends string> {
 
   /** Call before encoding a step. */
   beginStep(): void {
-    this.#stepStart = performance.now();
-    if (this.#inBatch === 0) this.#batchStart = this.#stepStart;
+    const now = performance.now();
+    if (this.#unsubmitted++ === 0) this.#submitStart = now;
+    if (this.#inBatch === 0) this.#batchStart = now;
   }
 
-  /** Call when the step's submit has returned: its encode-and-submit time (`host`) is counted. */
+  /**
+   * Call when a submit has returned: the encode-and-submit time (`host`) of the steps it held
+   * (those begun since the last submit) is counted.
+   */
   submitted(): void {
-    this.#timings.host.steps++;
-    this.#timings.host.ms += performance.now() - this.#stepStart;
+    this.#timings.host.steps += this.#unsubmitted;
+    this.#timings.host.ms += performance.now() - this.#submitStart;
+    this.#unsubmitted = 0;
   }
 
   /**

@@ -2,8 +2,17 @@ import assert from "node:assert/strict";
 import { acquireGpu } from "./device.ts";
 import { StepClock } from "./step_clock.ts";
 
-/** Encodes and submits `steps` empty-pass steps through `clock`, ending the batch after the last. */
-async function runSteps(device: GPUDevice, clock: StepClock<"a" | "b">, steps: number) {
+/**
+ * Encodes and submits `steps` empty-pass steps through `clock`, `perSubmit` to a submit (and one
+ * at each batch's end), ending the batch after the last.
+ */
+async function runSteps(
+  device: GPUDevice,
+  clock: StepClock<"a" | "b">,
+  steps: number,
+  perSubmit = 1,
+) {
+  const pending: GPUCommandBuffer[] = [];
   for (let s = 0; s < steps; s++) {
     clock.beginStep();
     const encoder = device.createCommandEncoder({ label: `step clock test step ${s}` });
@@ -12,8 +21,11 @@ async function runSteps(device: GPUDevice, clock: StepClock<"a" | "b">, steps: n
         .end();
     }
     const ends = clock.endStep(encoder, s === steps - 1);
-    device.queue.submit([encoder.finish()]);
-    clock.submitted();
+    pending.push(encoder.finish());
+    if (ends || pending.length === perSubmit) {
+      device.queue.submit(pending.splice(0));
+      clock.submitted();
+    }
     if (ends) await clock.endBatch();
   }
 }
@@ -45,6 +57,12 @@ Deno.test("StepClock: the wall clock covers every batch's steps, the host's time
       await runSteps(gpu.device, clock, 2);
       assert.equal(clock.timings.wall.steps, 2);
       assert.equal(clock.timings.host.steps, 2);
+      // two steps to a submit: each step's timestamps, every step's host time counted once
+      clock.reset();
+      await runSteps(gpu.device, clock, 7, 2);
+      assert.equal(clock.timings.total.length, 7);
+      assert.equal(clock.timings.host.steps, 7);
+      assert.ok(clock.timings.host.ms <= clock.timings.wall.ms);
       clock.destroy();
     }
   } finally {

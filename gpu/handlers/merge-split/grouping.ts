@@ -37,6 +37,7 @@ import {
 import { PrefixScan, scanDispatches } from "../../runtime/prefix_scan.ts";
 import { LOCAL_BUDGET } from "../../runtime/local_solve.ts";
 import { onFallbackAdapter } from "../../runtime/device.ts";
+import { StepParamRing } from "../../runtime/step_param_ring.ts";
 import { KIND_BITS } from "../../state/particle_state.ts";
 import { MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
 import groupingWgsl from "./grouping.wgsl" with { type: "text" };
@@ -468,6 +469,7 @@ export class GroupingKernels {
   /** The grouping method: `compact` rounds or the paper's `index-order` pass. */
   readonly method: GroupingMethod;
   #params: [GPUBuffer, GPUBuffer];
+  #ring: StepParamRing;
   #args: [GPUBuffer, GPUBuffer];
   #own: GPUBuffer[] = [];
   #scan: PrefixScan;
@@ -532,6 +534,11 @@ export class GroupingKernels {
     const maxPerParticle = options.maxPerParticle;
     const work = this.#createBuffers(maxPerParticle);
     this.#params = work.params;
+    this.#ring = new StepParamRing(device, {
+      label: "grouping params",
+      targets: work.params,
+      bytes: GROUPING_PARAMS.size,
+    });
     this.#args = work.args;
     const b = options.buffers;
     this.#scan = new PrefixScan(device, {
@@ -657,24 +664,24 @@ export class GroupingKernels {
 
   #maxPerParticle: number;
 
-  /** Writes the parameters of both stages for the next submit (queue.writeBuffer). */
-  setParams(p: GroupingStepParams): void {
+  /**
+   * Sets the parameters of both stages for the step encoded next on `encoder` (through a
+   * {@link StepParamRing}: steps that share a submit each see their own seed and step); without
+   * an encoder, for the next submit (a copy submitted at once).
+   */
+  setParams(p: GroupingStepParams, encoder?: GPUCommandEncoder): void {
     this.#limited = p.nMax !== Infinity;
-    for (const stage of [1, 2]) {
-      this.device.queue.writeBuffer(
-        this.#params[stage - 1],
-        0,
-        GROUPING_PARAMS.pack({
-          count: this.count,
-          maxPerParticle: this.#maxPerParticle,
-          stage,
-          seed: p.seed >>> 0,
-          step: p.step >>> 0,
-          nMin: this.#limited ? p.nMin : 0,
-          nMax: this.#limited ? p.nMax : 0,
-        }),
-      );
-    }
+    const pack = (stage: number) =>
+      GROUPING_PARAMS.pack({
+        count: this.count,
+        maxPerParticle: this.#maxPerParticle,
+        stage,
+        seed: p.seed >>> 0,
+        step: p.step >>> 0,
+        nMin: this.#limited ? p.nMin : 0,
+        nMax: this.#limited ? p.nMax : 0,
+      });
+    this.#ring.write([pack(1), pack(2)], encoder);
   }
 
   /**
@@ -749,6 +756,7 @@ export class GroupingKernels {
   /** Frees the grouping's own buffers. */
   destroy(): void {
     for (const b of this.#own) b.destroy();
+    this.#ring.destroy();
     this.#scan.destroy();
   }
 }

@@ -21,6 +21,7 @@
  * @module
  */
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
+import { StepParamRing } from "../../runtime/step_param_ring.ts";
 import {
   type BindingEntry,
   type BindingResources,
@@ -120,6 +121,7 @@ export class MergeSplitKernels {
    */
   readonly stage2Flag: GPUBuffer;
   #params: [GPUBuffer, GPUBuffer];
+  #ring: StepParamRing;
   /** The grouping kernels (its method and dispatches per stage are read for the records). */
   readonly grouping: GroupingKernels;
   #k: Record<KernelName, Kernel>;
@@ -170,6 +172,11 @@ export class MergeSplitKernels {
         usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
       });
     this.#params = [mk("merge-split params stage 1"), mk("merge-split params stage 2")];
+    this.#ring = new StepParamRing(device, {
+      label: "merge-split params",
+      targets: this.#params,
+      bytes: MERGE_SPLIT_PARAMS.size,
+    });
     const b = options.buffers;
     this.stage2Flag = device.createBuffer({
       label: "merge-split stage-2 flag",
@@ -236,22 +243,25 @@ export class MergeSplitKernels {
     ]);
   }
 
-  /** Writes the parameters of both stages for the next submit (queue.writeBuffer). */
-  setParams(p: MergeSplitStepParams): void {
+  /**
+   * Sets the parameters of both stages, the grouping's included, for the step encoded next on
+   * `encoder` (`StepParamRing`: steps that share a submit each see their own); without an
+   * encoder, for the next submit.
+   */
+  setParams(p: MergeSplitStepParams, encoder?: GPUCommandEncoder): void {
     if (p.count > this.capacity) {
       throw new RangeError(`count ${p.count} exceeds capacity ${this.capacity}`);
     }
-    for (const stage of [1, 2]) {
-      const data = MERGE_SPLIT_PARAMS.pack({
+    const pack = (stage: number) =>
+      MERGE_SPLIT_PARAMS.pack({
         count: p.count,
         maxPerParticle: this.maxPerParticle,
         stage,
         alpha: p.alpha,
         beta: p.beta,
       });
-      this.device.queue.writeBuffer(this.#params[stage - 1], 0, data);
-    }
-    this.grouping.setParams(p);
+    this.#ring.write([pack(1), pack(2)], encoder);
+    this.grouping.setParams(p, encoder);
   }
 
   #run(pass: GPUComputePassEncoder, name: KernelName, stage: 1 | 2, n: number) {
@@ -297,6 +307,7 @@ export class MergeSplitKernels {
   /** Frees the kernels' own buffers. */
   destroy(): void {
     this.#params.forEach((b) => b.destroy());
+    this.#ring.destroy();
     this.grouping.destroy();
     this.stage2Flag.destroy();
   }

@@ -91,8 +91,8 @@ export const MERGE_SPLIT_HANDLER: HandlerEntry = {
           },
         };
       },
-      prepareStep(step) {
-        ms.setParams({ count: n, seed: ctx.scene.seed, step, alpha, beta, nMin, nMax });
+      prepareStep(step, encoder) {
+        ms.setParams({ count: n, seed: ctx.scene.seed, step, alpha, beta, nMin, nMax }, encoder);
       },
       encodeStageFlag(pass, stage) {
         if (stage === 1) return undefined;

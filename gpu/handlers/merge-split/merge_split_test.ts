@@ -472,3 +472,48 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
     device.destroy();
   });
 });
+
+Deno.test("steps that share a submit each group with their own step index", async () => {
+  // a limit of 2–3 on a dense random contact graph: which groups form depends on the draws, which
+  // depend on the step; each step's parameters reach its own grouping (StepParamRing), where
+  // direct writes would leave all four the last step's
+  const c = randomCase(11, 300);
+  const n = c.n;
+  const steps = [3, 4, 5, 6];
+  for (const grouping of ["compact", "index-order"] as const) {
+    const { device, buffers, ms } = await setup(c, { grouping });
+    device.pushErrorScope("validation");
+    const out = device.createBuffer({
+      label: "grouping per step",
+      size: steps.length * n * 4,
+      usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
+    });
+    const commands = steps.map((step, k) => {
+      const encoder = device.createCommandEncoder({ label: `step ${step}` });
+      ms.setParams({ count: n, seed: 5, step, alpha: 1, beta: 0, nMin: 2, nMax: 3 }, encoder);
+      const pass = encoder.beginComputePass({ label: `grouping step ${step}` });
+      ms.encodeGroup(pass, { stage: 1 });
+      pass.end();
+      encoder.copyBufferToBuffer(buffers.dof, 0, out, 4 * k * n, 4 * n);
+      return encoder.finish();
+    });
+    device.queue.submit(commands);
+    const got = await u32(device, out);
+    const wants = steps.map((
+      step,
+    ) => [
+      ...groupWith(grouping, c.pairs, { particleCount: n, nMin: 2, nMax: 3, seed: 5, step }).dof,
+    ]);
+    assert.ok(
+      wants.some((w) => w.join() !== wants[3].join()),
+      `${grouping}: the steps' groups differ`,
+    );
+    steps.forEach((step, k) => {
+      assert.deepEqual([...got.slice(k * n, (k + 1) * n)], wants[k], `${grouping}, step ${step}`);
+    });
+    assert.equal(await device.popErrorScope(), null);
+    out.destroy();
+    ms.destroy();
+    device.destroy();
+  }
+});
