@@ -621,11 +621,12 @@ Deno.test("HTML report", async (t) => {
     // total 9.7 ms over 256 + 400 particles: 14,787 ns; a record without `gpu`: dashes
     assert.match(table, /<th[^>]*>ns\/p·step<\/th><th[^>]*>host wall ms<\/th>/);
     // no wall clock in the record (before it was measured): a dash
-    assert.match(table, /<td class="num">14800<\/td>(<td class="num muted">–<\/td>){5}<\/tr>/);
+    assert.match(table, /<td class="num">14800<\/td>(<td class="num muted">–<\/td>){6}<\/tr>/);
     const walled = fakeRecord();
     walled.timings!.wall = { steps: 100, msPerStep: 12.5 };
     const w = renderReport([{ label: "x", records: [walled] }], { cdn: true });
     assert.match(w, /<td class="num">14800<\/td><td class="num">12\.5<\/td>/);
+    assert.match(table, /<th[^>]*>host wall ms<\/th><th[^>]*>host encode ms<\/th>/);
     const costed = fakeRecord({
       gpu: {
         dispatchesPerStep: 172,
@@ -634,12 +635,14 @@ Deno.test("HTML report", async (t) => {
         stage2Runs: 554,
         steps: 600,
         contactsDropped: 12,
+        hostMsPerStep: 0.75,
+        stepsPerSubmit: 8,
       },
     });
     const costTable = renderReport([{ label: "x", records: [costed] }], { cdn: true });
     assert.match(
       costTable,
-      /<td class="num">14800<\/td><td class="num muted">–<\/td><td class="num">172<\/td><td class="num">554 \/ 600<\/td><td class="num">3<\/td><td class="num bad">12<\/td><\/tr>/,
+      /<td class="num">14800<\/td><td class="num muted">–<\/td><td class="num" title="8 steps per submit at most">0\.75<\/td><td class="num">172<\/td><td class="num">554 \/ 600<\/td><td class="num">3<\/td><td class="num bad">12<\/td><\/tr>/,
     );
     const shares = phaseShares(fakeRecord(), ["neighborSearch", "merging", "total"])!;
     assert.deepEqual(Object.keys(shares), ["neighborSearch", "merging"]);

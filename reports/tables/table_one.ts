@@ -72,12 +72,22 @@ function costCells(record: CaseRecord): string {
     : `<td class="num${dropped > 0 ? " bad" : ""}">${escapeHtml(formatNumber(dropped))}</td>`);
 }
 
-/** The host's wall clock per measured step (`timings.wall`), or – for records without it. */
-function wallCell(record: CaseRecord): string {
-  const ms = record.timings?.wall?.msPerStep;
-  return ms === undefined
+/**
+ * The host's wall clock per measured step (`timings.wall`), then its own encode-and-submit time
+ * per step (`gpu.hostMsPerStep`, titled with the steps a submit held); – for records without.
+ */
+function wallCells(record: CaseRecord): string {
+  const wall = record.timings?.wall?.msPerStep;
+  const host = record.gpu?.hostMsPerStep;
+  const k = record.gpu?.stepsPerSubmit ?? 1;
+  return (wall === undefined
     ? `<td class="num muted">–</td>`
-    : `<td class="num">${escapeHtml(formatNumber(ms))}</td>`;
+    : `<td class="num">${escapeHtml(formatNumber(wall))}</td>`) +
+    (host === undefined
+      ? `<td class="num muted">–</td>`
+      : `<td class="num" title="${k} step${k === 1 ? "" : "s"} per submit at most">${
+        escapeHtml(formatNumber(host))
+      }</td>`);
 }
 
 /**
@@ -100,6 +110,7 @@ export function renderTableOne(
       phases.map((p) => `<th class="num">${escapeHtml(p)}</th>`).join("")
     }<th class="num" title="median step time × 10⁶ / (solid + fluid)">ns/p·step</th>` +
     `<th class="num" title="the host's wall clock per measured step over whole batches (encoding, submission and readback waits included): above the timestamps' total where the GPU waits for the host">host wall ms</th>` +
+    `<th class="num" title="the host's own time per measured step, from a submit's first encoding to its return (no GPU wait inside; a GL backend's blocking submit includes the GPU's): what the host adds where the GPU runs asynchronously">host encode ms</th>` +
     `<th class="num" title="dispatches encoded per step (a metrics sample's excluded)">dispatches</th>` +
     `<th class="num" title="steps whose stage 2 ran (merge-split) / steps">stage 2 ran</th>` +
     `<th class="num" title="peak bytes of GPU buffers alive at once, MiB">GPU MiB</th>` +
@@ -120,14 +131,15 @@ export function renderTableOne(
         escapeHtml(formatNumber(r.particles?.fluid))
       }</td>${phases.map((p) => timeCell(r, p)).join("")}<td class="num">${
         escapeHtml(formatNumber(recordNsPerParticleStep(r)))
-      }</td>${wallCell(r)}${costCells(r)}</tr>`
+      }</td>${wallCells(r)}${costCells(r)}</tr>`
     ).join("\n");
   }).join("\n");
   return `<p class="muted">ms per step: median [95% bootstrap CI of the median]; timing source: ${
     escapeHtml(sources.join(", ") || "none")
   }; ns/p·step: the median step time per particle (solid + fluid), in ns; host wall ms: the host's
 wall clock per measured step, the cross-check of the timestamps (larger where the GPU waits for the
-host to encode and submit); dispatches per step,
+host to encode and submit); host encode ms: the host's own encode-and-submit time per step (several
+steps share a submit: <code>gpu.stepsPerSubmit</code>); dispatches per step,
 how often stage 2 ran, the peak GPU buffer memory and the contacts dropped by full slots (missed
 collisions, red when any) come from each record's <code>gpu</code> field (– where a record has
 none).</p>
