@@ -8,6 +8,7 @@ import { MAX_REPEAT, MAX_STEPS, MAX_TIMEOUT } from "./limits.ts";
 import { parseArgs } from "node:util";
 import { parseParamAssignments } from "../core/params.ts";
 import { COUPLING_READINGS, type CouplingReading } from "../gpu/coupling/coupling.ts";
+import { MAX_STEPS_PER_SUBMIT } from "../gpu/runtime/step_param_ring.ts";
 import { type Scale, SCALES } from "../core/scene/scene.ts";
 import { UsageError } from "./cases/suite.ts";
 import { type SeedChoice, SUITES } from "./cases/suites.ts";
@@ -40,6 +41,8 @@ export interface BenchOptions {
   /** Untimed steps per repetition; default {@link defaultWarmup} of the case's steps. */
   warmup: number | undefined;
   repeat: number;
+  /** `--steps-per-submit`: steps encoded into one submit at most (default: the runner's). */
+  stepsPerSubmit: number | undefined;
   /** Per-case timeout (s). */
   timeout: number;
   list: boolean;
@@ -113,6 +116,10 @@ default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html 
   --warmup <n>        untimed steps at the start of each repetition (default 20, at most a fifth
                       of the steps)
   --repeat <n>        repetitions per case (default 1, at most 100)
+  --steps-per-submit <k>
+                      steps encoded into one submit (default 8, at most 64; a step that samples
+                      the metrics is submitted alone): what batching saves the host; the state is
+                      the same for any k
   --timeout <s>       per-case time limit in seconds (default 600, at most 864000: 10 days)
   --list              list scenes and handlers
   --list-adapters     list the adapters this machine offers
@@ -278,6 +285,7 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
         duration: { type: "string" },
         warmup: { type: "string" },
         repeat: { type: "string", default: "1" },
+        "steps-per-submit": { type: "string" },
         timeout: { type: "string", default: "600" },
         list: { type: "boolean", default: false },
         "list-adapters": { type: "boolean", default: false },
@@ -361,6 +369,10 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
     duration,
     warmup: int("warmup", values.warmup, { min: 0, max: MAX_STEPS - 1 }),
     repeat: int("repeat", values.repeat, { min: 1, max: MAX_REPEAT })!,
+    stepsPerSubmit: int("steps-per-submit", values["steps-per-submit"], {
+      min: 1,
+      max: MAX_STEPS_PER_SUBMIT,
+    }),
     timeout,
     list: values.list!,
     listAdapters: values["list-adapters"]!,

@@ -14,6 +14,8 @@ Deno.test("bench arguments", async (t) => {
     assert.equal(o.adapter, "default");
     assert.equal(o.warmup, undefined, "the runner's default (defaultWarmup)");
     assert.equal(o.repeat, 1);
+    assert.equal(o.stepsPerSubmit, undefined, "the runner's default (BENCH_STEPS_PER_SUBMIT)");
+    assert.equal(parseBenchArgs(["--steps-per-submit", "1"]).stepsPerSubmit, 1);
     const cases = resolveCases({ scenes: o.scenes, handlers: o.handlers, scale: "tiny" });
     // the default suite (bench/cases/suites.ts): fig4 × 7 (one level of each of the six families, and
     // penalty-strong), fig3-high × 2, fig9-flip-cloth, dam-break-sph and -flip
@@ -197,6 +199,10 @@ Deno.test("bench arguments", async (t) => {
     assert.throws(
       () => parseBenchArgs(["--repeat", "0"]),
       /--repeat must be a decimal integer from 1 to 100, got "0"/,
+    );
+    assert.throws(
+      () => parseBenchArgs(["--steps-per-submit", "65"]),
+      /--steps-per-submit must be a decimal integer from 1 to 64, got "65"/,
     );
     assert.throws(() => parseBenchArgs(["--steps", "10", "--duration", "1"]), /not both/);
     assert.throws(() => parseBenchArgs(["--timeout", "-3"]), /--timeout/);

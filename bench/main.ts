@@ -225,6 +225,7 @@ async function runPlaced(
       duration: opts.duration,
       warmup: opts.warmup,
       repeat: opts.repeat,
+      stepsPerSubmit: opts.stepsPerSubmit,
       timeout: opts.timeout,
     }, {
       resultsFile,

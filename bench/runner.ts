@@ -62,6 +62,8 @@ export interface ProtocolOptions {
    */
   warmup?: number;
   repeat: number;
+  /** Steps encoded into one submit at most (`--steps-per-submit`; default {@link BENCH_STEPS_PER_SUBMIT}). */
+  stepsPerSubmit?: number;
   /** Per-case limit (s); a GPU wait still pending when it runs out ends the case too. */
   timeout: number;
   /**
@@ -277,7 +279,7 @@ async function runRepetitions(gpu: GpuContext, plan: CasePlan, record: CaseRecor
       coupling: plan.coupling,
       deadline: plan.deadline,
       steps: plan.steps,
-      stepsPerSubmit: BENCH_STEPS_PER_SUBMIT,
+      stepsPerSubmit: plan.options.stepsPerSubmit ?? BENCH_STEPS_PER_SUBMIT,
     });
     try {
       hashes.push(await runRepetition(engine, r, plan, record, sums));
@@ -292,9 +294,10 @@ async function runRepetitions(gpu: GpuContext, plan: CasePlan, record: CaseRecor
 }
 
 /**
- * Steps the bench encodes into one submit (`EngineOptions.stepsPerSubmit`, recorded as
- * `gpu.stepsPerSubmit`): a submit's fixed host cost spread over 8 steps where the host bounds the
- * step (issue 48), and a stop still seen within a few steps. The state is the same for any count.
+ * Steps the bench encodes into one submit unless `--steps-per-submit` says (`EngineOptions.
+ * stepsPerSubmit`, recorded as `gpu.stepsPerSubmit`): a submit's fixed host cost spread over 8
+ * steps where the host bounds the step (issue 48), and a stop still seen within a few steps. The
+ * state is the same for any count.
  */
 export const BENCH_STEPS_PER_SUBMIT = 8;
 

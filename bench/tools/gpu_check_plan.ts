@@ -221,6 +221,22 @@ export function planStages(options: PlanOptions = {}): Stage[] {
       ],
       minSeconds: 30,
     },
+    {
+      id: "dam-break-sph-paper-k1",
+      title: "the SPH dam break at paper, 200 steps, one step per submit: what batching saves",
+      kind: "bench",
+      args: [
+        "--scene",
+        "dam-break-sph",
+        "--handler",
+        "merge-split",
+        ...scales("paper"),
+        ...stepsArg(200),
+        "--steps-per-submit",
+        "1",
+      ],
+      minSeconds: 30,
+    },
     ...tableOne,
   ];
 }
