@@ -234,6 +234,7 @@ async function newCaseRecord(
     handlerParams: { ...params },
     coupling,
     ...(spec.setup ? { setup: spec.setup } : {}),
+    systems: Object.keys(scene.systems),
     ...(spec.sweep ? { sweep: { ...spec.sweep } } : {}),
     ...(io.place ? { case: { ...io.place } } : {}),
     scale: scene.scale,

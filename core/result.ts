@@ -221,6 +221,11 @@ export interface CaseRecord {
    */
   setup?: string;
   /**
+   * The systems the scene configures (`scene.systems` ids): which of a variant's choices reach the
+   * case (`core/setups.ts` `setupChanges`). Absent in records made before it was kept.
+   */
+  systems?: string[];
+  /**
    * The values of a parameter sweep (`--sweep`) this case ran at, by target: `<handler>.<param>`
    * (e.g. `penalty.stiffness`, also in `handlerParams`) or `scene.dt` (also in `dt`); absent for a
    * case outside a sweep.
@@ -556,6 +561,10 @@ function check(o: unknown): void {
   for (const k of ["wallSeconds", "compileSeconds"]) seconds(k, r[k]);
   optional("handlerParams", r.handlerParams, ["object"]);
   if (r.handlerParams) values("handlerParams", r.handlerParams as Obj, ["number", "string"]);
+  optional("systems", r.systems, ["array"]);
+  if (Array.isArray(r.systems) && !r.systems.every((id) => typeof id === "string")) {
+    throw new FieldError(`field "systems" must be an array of system ids (strings)`);
+  }
   optional("sweep", r.sweep, ["object"]);
   if (r.sweep) values("sweep", r.sweep as Obj, ["number"]);
   optional("particles", r.particles, ["object"]);

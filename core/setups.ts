@@ -38,6 +38,12 @@ export interface Setup {
   systemParams?: Readonly<Record<string, Readonly<Record<string, number>>>>;
   /** How systems see a shared meta-particle (below `--coupling`; `gpu/coupling/coupling.ts`). */
   coupling?: "whole" | "own-part";
+  /**
+   * A variant's only handlers, where its parameters alone do not say which cases it changes (a
+   * coupling reading matters only where a DOF has parts in several systems, a stage-2 choice only
+   * where a handler integrates twice a step: merge-split's meta-particles); absent, any handler.
+   */
+  handlers?: readonly string[];
 }
 
 const INDEX_ORDER = GROUPING_METHODS.indexOf("index-order");
@@ -72,12 +78,16 @@ export const VARIANTS: readonly Setup[] = [
     description: "each system integrates its own part of a shared meta-particle",
     paper: "§4: the paper includes the meta-particle in both systems",
     coupling: "own-part",
+    // every other handler keeps each particle its own DOF: one part, both readings the same
+    handlers: ["merge-split"],
   },
   {
     id: "warm-stage-2",
     description: "stage 2's implicit solve starts from stage 1's solution",
     paper: "§6.3: an optimization not included in the paper's tests",
     systemParams: { "mass-spring": { warmStart: 1 }, peridynamics: { warmStart: 1 } },
+    // only merge-split has a stage 2 (the others integrate once a step)
+    handlers: ["merge-split"],
   },
   {
     id: "flip-density-correction",
@@ -116,6 +126,24 @@ export function setupChoices(id: string): Setup {
     systemParams: merged(PAPER_SETUP.systemParams, variant.systemParams),
     coupling: variant.coupling ?? PAPER_SETUP.coupling,
   };
+}
+
+/**
+ * Whether setup `id` changes the case of `handler` on a scene that configures the systems
+ * `systems` (their ids): the paper's setup always; a variant, within its `handlers`, where its
+ * handler parameters name the handler, its coupling is another than the paper's, or its system
+ * parameters name one of the systems. A variant that changes nothing runs the paper's case bit for
+ * bit (`bench/cases/setup_changes_test.ts`), so the bench does not run it and the ablation reads
+ * the paper's record in its place (`reports/claims/claims.ts` `underSetup`).
+ */
+export function setupChanges(id: string, handler: string, systems: readonly string[]): boolean {
+  const v = SETUPS.get(id);
+  if (!v) throw new RangeError(`unknown setup "${id}"; setups: ${[...SETUPS.keys()].join(", ")}`);
+  if (v === PAPER_SETUP) return true;
+  if (v.handlers && !v.handlers.includes(handler)) return false;
+  return v.handlerParams?.[handler] !== undefined ||
+    (v.coupling !== undefined && v.coupling !== PAPER_SETUP.coupling) ||
+    Object.keys(v.systemParams ?? {}).some((system) => systems.includes(system));
 }
 
 /**

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { PAPER_SETUP, sceneUnder, setupChoices, SETUPS, VARIANTS } from "./setups.ts";
+import { PAPER_SETUP, sceneUnder, setupChanges, setupChoices, SETUPS, VARIANTS } from "./setups.ts";
 import { GROUPING_METHODS } from "./grouping/index_order_grouping.ts";
 import type { Scene } from "./scene/scene.ts";
 
@@ -51,6 +51,26 @@ Deno.test("setups: the paper's choices and variants that change one", async (t) 
       { cgIterations: 12 },
       "the scene is not changed",
     );
+  });
+
+  await t.step("a variant changes only the cases its choices reach", () => {
+    const cloth = ["mass-spring", "sph"];
+    for (const id of SETUPS.keys()) {
+      assert.ok(setupChanges(id, "merge-split", [...cloth, "flip", "peridynamics"]), id);
+    }
+    assert.ok(setupChanges("paper", "penalty-weak", []));
+    // the grouping is merge-split's parameter
+    assert.ok(!setupChanges("compact-grouping", "penalty-weak", cloth));
+    // one part per DOF outside merge-split: the readings agree
+    assert.ok(!setupChanges("own-part-coupling", "akinci", cloth));
+    // stage 2 is merge-split's; and a scene without an implicit spring system has no warm start
+    assert.ok(!setupChanges("warm-stage-2", "penalty-weak", cloth));
+    assert.ok(!setupChanges("warm-stage-2", "merge-split", ["sph"]));
+    assert.ok(setupChanges("warm-stage-2", "merge-split", ["peridynamics", "sph"]));
+    // FLIP's density correction under any handler of a FLIP scene, nowhere else
+    assert.ok(setupChanges("flip-density-correction", "penalty-weak", ["flip", "mass-spring"]));
+    assert.ok(!setupChanges("flip-density-correction", "merge-split", cloth));
+    assert.throws(() => setupChanges("warm", "merge-split", []), /unknown setup "warm"/);
   });
 
   await t.step("an unknown setup names the valid ones", () => {

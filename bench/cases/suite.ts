@@ -25,7 +25,13 @@ import {
   MAX_SCENE_FILE_BYTES,
   readTextLimited,
 } from "../../core/io/read_text_limited.ts";
-import { PAPER_SETUP, sceneUnder, type Setup, setupChoices } from "../../core/setups.ts";
+import {
+  PAPER_SETUP,
+  sceneUnder,
+  type Setup,
+  setupChanges,
+  setupChoices,
+} from "../../core/setups.ts";
 
 /** One case to run. */
 export interface CaseSpec {
@@ -242,7 +248,9 @@ export function resolveCases(options: ResolveCasesOptions): CaseSpec[] {
       const s = sceneUnder(scene, setup);
       for (const h of wanted) {
         const usable = handlerApplies(s, h) && !HANDLERS.get(h)!.notApplicable?.(s);
-        if (usable && (source !== "catalog" || inSuite(s.id, h))) {
+        // a variant that would run the paper's case bit for bit is not run (core/setups.ts)
+        const changed = setupChanges(setup.id, h, Object.keys(s.systems));
+        if (usable && changed && (source !== "catalog" || inSuite(s.id, h))) {
           // the user's --param over the setup's
           const params = { ...setup.handlerParams?.[h], ...options.params?.[h] };
           cases.push(checkedCase({

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { fakeRecord } from "../fake_record.ts";
 import { ablation, renderAblation } from "./ablation.ts";
-import { evaluateClaims } from "./claims.ts";
+import { evaluateClaims, underSetup } from "./claims.ts";
 
 /** Claim a's case (merge-split on Fig. 4) under `setup`, leaking `leaked` of 400 fluid particles. */
 const fig4 = (setup: string | undefined, leaked: number) =>
@@ -27,6 +27,30 @@ Deno.test("ablation: each claim under the paper's setup and each variant", async
     assert.match(html, /<td class="badge bad moved">not reproduced ◆<\/td>/);
     assert.equal(html.match(/◆/g)?.length, 1);
   });
+
+  await t.step(
+    "a variant's column reads the paper's records of the cases it does not change",
+    () => {
+      const systems = ["mass-spring", "sph"];
+      const ms = fig4("paper", 0);
+      const msCompact = fig4("compact-grouping", 40);
+      const penalty = fakeRecord({ setup: "paper", handler: "penalty-weak", systems });
+      const warm = fakeRecord({ setup: "paper", handler: "merge-split", seed: 7, systems });
+      const old = fakeRecord({ setup: "paper", handler: "akinci" }); // no systems: not read
+      const records = [ms, msCompact, penalty, warm, old];
+      // the bench ran merge-split under compact grouping, not penalty (the grouping is not its)
+      assert.deepEqual(underSetup(records, "compact-grouping"), [msCompact, penalty]);
+      assert.deepEqual(underSetup(records, "paper"), [ms, penalty, warm, old]);
+      // warm-stage-2 changes merge-split on a cloth scene: nothing of the paper's stands in for it
+      assert.deepEqual(underSetup(records, "warm-stage-2"), [penalty]);
+      // a variant record of a case the variant does not change (an older run) is read once
+      const penaltyCompact = { ...penalty, setup: "compact-grouping" };
+      assert.deepEqual(underSetup([...records, penaltyCompact], "compact-grouping"), [
+        msCompact,
+        penaltyCompact,
+      ]);
+    },
+  );
 
   await t.step("no variant, no ablation", () => {
     assert.equal(ablation([fig4("paper", 0)]), null);

@@ -15,7 +15,8 @@ import { formatNumber } from "../page/format_number.ts";
 import { caseWorks, ENERGY_GAIN_MAX, LEAK_FRACTION_MIN, unstable, usable } from "./case_status.ts";
 import { dtStability, workingWindow } from "./sweep_stats.ts";
 import { MERGE_SPLIT_SHARE_MAX, STAGE2_SHARE_MIN, TIMING_CLAIMS } from "./timing_claims.ts";
-import { PAPER_SETUP } from "../../core/setups.ts";
+import { PAPER_SETUP, setupChanges } from "../../core/setups.ts";
+import { caseGroupKey } from "../case_key.ts";
 import {
   findCase,
   lacking,
@@ -1148,12 +1149,26 @@ export const CLAIMS: readonly Claim[] = [
 ];
 
 /**
- * The records of one setup (`core/setups.ts`): those that ran under `setup`; when no record names a
- * setup (records made before setups), all of them.
+ * The records of one setup (`core/setups.ts`): those that ran under `setup`; for a variant also the
+ * paper's records of the cases it does not change (`setupChanges`: the bench does not run those, the
+ * paper's record is theirs bit for bit) where it has none of its own; when no record names a setup
+ * (records made before setups), all of them.
  */
 export function underSetup(records: readonly CaseRecord[], setup: string): CaseRecord[] {
   if (!records.some((r) => r.setup !== undefined)) return [...records];
-  return records.filter((r) => r.setup === setup);
+  const own = records.filter((r) => r.setup === setup);
+  if (setup === PAPER_SETUP.id) return own;
+  const ran = new Set(own.map(sameCase));
+  const unchanged = records.filter((r) =>
+    r.setup === PAPER_SETUP.id && r.systems !== undefined &&
+    !setupChanges(setup, r.handler, r.systems) && !ran.has(sameCase(r))
+  );
+  return [...own, ...unchanged];
+}
+
+/** A case whatever the setup: scene, handler, scale, sweep, seed, steps and dt. */
+function sameCase(r: CaseRecord): string {
+  return `${caseGroupKey(r)}|seed=${r.seed}|steps=${r.steps}|dt=${r.dt}`;
 }
 
 /**
