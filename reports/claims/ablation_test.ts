@@ -36,18 +36,22 @@ Deno.test("ablation: each claim under the paper's setup and each variant", async
       const msCompact = fig4("compact-grouping", 40);
       const penalty = fakeRecord({ setup: "paper", handler: "penalty-weak", systems });
       const warm = fakeRecord({ setup: "paper", handler: "merge-split", seed: 7, systems });
-      const old = fakeRecord({ setup: "paper", handler: "akinci" }); // no systems: not read
+      // made before records kept their systems: read as having every system a variant sets
+      const old = fakeRecord({ setup: "paper", handler: "akinci" });
       const records = [ms, msCompact, penalty, warm, old];
       // the bench ran merge-split under compact grouping, not penalty (the grouping is not its)
-      assert.deepEqual(underSetup(records, "compact-grouping"), [msCompact, penalty]);
+      assert.deepEqual(underSetup(records, "compact-grouping"), [msCompact, penalty, old]);
       assert.deepEqual(underSetup(records, "paper"), [ms, penalty, warm, old]);
       // warm-stage-2 changes merge-split on a cloth scene: nothing of the paper's stands in for it
-      assert.deepEqual(underSetup(records, "warm-stage-2"), [penalty]);
+      assert.deepEqual(underSetup(records, "warm-stage-2"), [penalty, old]);
+      // FLIP's correction reaches any handler of a FLIP scene: a record without systems may be one
+      assert.deepEqual(underSetup(records, "flip-density-correction"), [penalty, warm]);
       // a variant record of a case the variant does not change (an older run) is read once
       const penaltyCompact = { ...penalty, setup: "compact-grouping" };
       assert.deepEqual(underSetup([...records, penaltyCompact], "compact-grouping"), [
         msCompact,
         penaltyCompact,
+        old,
       ]);
     },
   );

@@ -15,7 +15,7 @@ import { formatNumber } from "../page/format_number.ts";
 import { caseWorks, ENERGY_GAIN_MAX, LEAK_FRACTION_MIN, unstable, usable } from "./case_status.ts";
 import { dtStability, workingWindow } from "./sweep_stats.ts";
 import { MERGE_SPLIT_SHARE_MAX, STAGE2_SHARE_MIN, TIMING_CLAIMS } from "./timing_claims.ts";
-import { PAPER_SETUP, setupChanges } from "../../core/setups.ts";
+import { PAPER_SETUP, setupChanges, SETUPS } from "../../core/setups.ts";
 import { caseGroupKey } from "../case_key.ts";
 import {
   findCase,
@@ -1151,17 +1151,20 @@ export const CLAIMS: readonly Claim[] = [
 /**
  * The records of one setup (`core/setups.ts`): those that ran under `setup`; for a variant also the
  * paper's records of the cases it does not change (`setupChanges`: the bench does not run those, the
- * paper's record is theirs bit for bit) where it has none of its own; when no record names a setup
- * (records made before setups), all of them.
+ * paper's record is theirs bit for bit) where it has none of its own (a record without `systems`
+ * counts as having every system the variant sets); when no record names a setup (records made
+ * before setups), all of them.
  */
 export function underSetup(records: readonly CaseRecord[], setup: string): CaseRecord[] {
   if (!records.some((r) => r.setup !== undefined)) return [...records];
   const own = records.filter((r) => r.setup === setup);
   if (setup === PAPER_SETUP.id) return own;
   const ran = new Set(own.map(sameCase));
+  // a record made before its systems were kept counts as having every system the variant sets
+  const assumed = Object.keys(SETUPS.get(setup)?.systemParams ?? {});
   const unchanged = records.filter((r) =>
-    r.setup === PAPER_SETUP.id && r.systems !== undefined &&
-    !setupChanges(setup, r.handler, r.systems) && !ran.has(sameCase(r))
+    r.setup === PAPER_SETUP.id && !setupChanges(setup, r.handler, r.systems ?? assumed) &&
+    !ran.has(sameCase(r))
   );
   return [...own, ...unchanged];
 }
