@@ -52,6 +52,11 @@ export interface BenchOptions {
   verify: string | null;
   /** `--append`: add to the `results.jsonl` an earlier run left in `--out` (else refused). */
   append: boolean;
+  /**
+   * `--resume`: run only the cases whose record the `results.jsonl` in `--out` does not yet hold
+   * (implies `append`).
+   */
+  resume: boolean;
   /** `--shard i/n`: run only the i-th of n parts of the case list. */
   shard: Shard | null;
   /** `--param id.name=value` overrides, per handler id. */
@@ -89,6 +94,9 @@ default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html 
   --out <dir>         output folder (default reports/out/<timestamp>); one that holds an earlier
                       run's results.jsonl is refused unless --append
   --append            add this run's cases to the results.jsonl already in --out
+  --resume            with --out: run only the cases the results.jsonl there does not yet hold
+                      (a record of the same configuration hash, ok or unstable), and add them to
+                      it: a cut run goes on, or a --variant's cases join the paper's
   --shard <i/n>       run the i-th of n parts of the case list (cases i, i+n, i+2n, … of the
                       whole list, 1-based): one part per machine of an array job (Slurm job
                       arrays, Kubernetes indexed Jobs, a CI matrix); deno task report merges
@@ -291,6 +299,7 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
         "list-adapters": { type: "boolean", default: false },
         verify: { type: "string" },
         append: { type: "boolean", default: false },
+        resume: { type: "boolean", default: false },
         shard: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -309,6 +318,9 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
   notEmpty("scene", values.scene, "scene ids, globs or scene files");
   notEmpty("handler", values.handler, "handler ids or globs");
   notEmpty("out", values.out, "an output folder");
+  if (values.resume && values.out === undefined) {
+    throw new UsageError("--resume goes on with a run in a folder: give it with --out");
+  }
   notEmpty("verify", values.verify, "a results.jsonl file");
   notEmpty("adapter", values.adapter, "an adapter (default, software, or one of --list-adapters)");
   let duration: number | undefined;
@@ -378,7 +390,8 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
     listAdapters: values["list-adapters"]!,
     help: values.help!,
     verify: values.verify ?? null,
-    append: values.append!,
+    append: values.append! || values.resume!,
+    resume: values.resume!,
     shard: values.shard === undefined ? null : parseShard(values.shard),
     params,
     coupling,

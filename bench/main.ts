@@ -22,12 +22,12 @@ import type { AdapterChoice } from "../gpu/runtime/adapter_request.ts";
 import { checkRunPlan } from "./cases/run_plan_check.ts";
 import { selectShard } from "./cases/shard.ts";
 import { Progress } from "./output/progress.ts";
-import { caseSteps, runSuite } from "./runner.ts";
+import { caseSteps, runSuite, specConfigHash } from "./runner.ts";
 import { resolveCases, SceneFileError, UsageError } from "./cases/suite.ts";
 import { expandSweeps, suiteSweeps } from "./cases/sweep.ts";
 import { getSuite, SUITES } from "./cases/suites.ts";
 import { verifyCommand } from "./verify.ts";
-import type { CaseRecord, CaseStatus } from "../core/result.ts";
+import { type CaseRecord, type CaseStatus, readResults } from "../core/result.ts";
 import { captureEnvironment, checkWebgpuEnvironment } from "./environment.ts";
 
 /** The statuses of a case that did not run to its end: exit status 1. */
@@ -157,8 +157,8 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
         knownHandlers: [...HANDLERS.keys()],
       });
     checkRunPlan(cases, opts);
-    const placed = await selectShard(cases, opts.shard);
     const out = opts.out ?? defaultOutDir();
+    const placed = await notYetRecorded(await selectShard(cases, opts.shard), out, opts);
     const devices = await leaseAdapter(adapter);
     try {
       prepareOutputDir(out, { append: opts.append });
@@ -178,6 +178,37 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
     }
     throw e;
   }
+}
+
+/**
+ * The placed cases `--resume` still has to run: those whose configuration hash no ok or unstable
+ * record of `out`'s results file carries (all of them without `--resume`).
+ */
+async function notYetRecorded(
+  placed: Awaited<ReturnType<typeof selectShard>>,
+  out: string,
+  opts: BenchOptions,
+): Promise<Awaited<ReturnType<typeof selectShard>>> {
+  if (!opts.resume) return placed;
+  const file = `${out}/${RESULTS_NAME}`;
+  let text = "";
+  try {
+    text = Deno.readTextFileSync(file);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+  const done = new Set(
+    readResults(text).records.filter((r) => r.status === "ok" || r.status === "unstable")
+      .map((r) => r.configHash),
+  );
+  const left = [];
+  for (const p of placed) if (!done.has(await specConfigHash(p.spec, opts))) left.push(p);
+  console.error(
+    `--resume: ${
+      placed.length - left.length
+    } of ${placed.length} cases already recorded in ${file}`,
+  );
+  return left;
 }
 
 /**

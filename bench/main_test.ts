@@ -231,6 +231,28 @@ Deno.test({
       },
     );
 
+    await t.step("--resume runs only the cases the results file does not hold", async () => {
+      // b holds fig4 × merge-split (40 steps); with a variant, only the variant's case runs
+      const args = ["--scene", "fig4-fluid-cloth", "--handler", "merge-split", "--steps", "40"];
+      const r = await bench(
+        [...args, ...common, "--variant", "compact-grouping", "--resume", "--out", `${dir}/b`],
+        { entry: BENCH_ONLY },
+      );
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      assert.match(r.stderr, /--resume: 1 of 2 cases already recorded/);
+      const records = parseResults(Deno.readTextFileSync(`${dir}/b/results.jsonl`));
+      assert.deepEqual(records.map((x) => x.setup), ["paper", "compact-grouping"]);
+      const again = await bench(
+        [...args, ...common, "--variant", "compact-grouping", "--resume", "--out", `${dir}/b`],
+        { entry: BENCH_ONLY },
+      );
+      assert.match(again.stderr, /--resume: 2 of 2 cases already recorded/);
+      assert.equal(parseResults(Deno.readTextFileSync(`${dir}/b/results.jsonl`)).length, 2);
+      const bad = await bench([...args, ...common, "--resume"], { entry: BENCH_ONLY });
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /--resume goes on with a run in a folder: give it with --out/);
+    });
+
     await t.step("Ctrl-C keeps every finished case intact", async () => {
       const child = new Deno.Command(Deno.execPath(), {
         args: [

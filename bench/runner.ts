@@ -121,6 +121,31 @@ export function defaultWarmup(steps: number): number {
   return Math.max(steps > 1 ? 1 : 0, Math.min(20, Math.floor(steps / 5)));
 }
 
+/** Warm-up steps of a case of `steps` steps: those asked for (at most steps − 1), else the default. */
+function caseWarmup(warmup: number | undefined, steps: number): number {
+  return warmup === undefined ? defaultWarmup(steps) : Math.min(warmup, steps - 1);
+}
+
+/**
+ * The configuration hash the record of `spec` will carry (`CaseRecord.configHash`), before it
+ * runs: what `--resume` compares with the records a results file already holds.
+ */
+export async function specConfigHash(
+  spec: CaseSpec,
+  options: Pick<ProtocolOptions, "steps" | "duration" | "warmup" | "repeat">,
+): Promise<string> {
+  const steps = caseSteps(spec, options);
+  return await caseConfigHash({
+    scene: spec.scene,
+    handler: spec.handler,
+    handlerParams: spec.handlerParams,
+    coupling: spec.coupling ?? "own-part",
+    steps,
+    warmup: caseWarmup(options.warmup, steps),
+    repeat: options.repeat,
+  });
+}
+
 /** What a case runs with, resolved once from its spec and the protocol options. */
 interface CasePlan {
   spec: CaseSpec;
@@ -157,9 +182,7 @@ export async function runOne(
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
   const steps = caseSteps(spec, options);
-  const warmup = options.warmup === undefined
-    ? defaultWarmup(steps)
-    : Math.min(options.warmup, steps - 1);
+  const warmup = caseWarmup(options.warmup, steps);
   const coupling = spec.coupling ?? "own-part";
   const record = await newCaseRecord(spec, options, io, { steps, warmup, coupling, startedAt });
   const devices = io.devices ??
@@ -217,15 +240,7 @@ async function newCaseRecord(
   const { steps, warmup, coupling, startedAt } = run;
   // resolved and checked once, with the case (`checkedCase`): hashed, recorded and run as they are
   const params = spec.handlerParams;
-  const hash = await caseConfigHash({
-    scene,
-    handler,
-    handlerParams: params,
-    coupling,
-    steps,
-    warmup,
-    repeat: options.repeat,
-  });
+  const hash = await specConfigHash(spec, options);
   return {
     schemaVersion: SCHEMA_VERSION,
     scene: scene.id,
