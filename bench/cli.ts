@@ -64,10 +64,10 @@ export interface BenchOptions {
   /** `--coupling`: how systems see a shared meta-particle (default: the setup's). */
   coupling: CouplingReading | undefined;
   /**
-   * The setups every case runs under (`bench/setups.ts`): `paper`, then the `--variant`s, each the
-   * paper's choices with one changed (an ablation).
+   * The setups every case runs under (`core/setups.ts`): `paper`, then the `--variant`s, each the
+   * paper's choices with one changed (an ablation); undefined without `--variant`: the suite's.
    */
-  setups: string[];
+  setups: string[] | undefined;
   /** `--suite`: a named suite (`bench/cases/suites.ts`); default `default` without --scene/--handler. */
   suite: string | undefined;
   /** `--sweep` options, parsed (`bench/cases/sweep.ts`); their cartesian product is run. */
@@ -115,10 +115,12 @@ default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html 
                       each case records its values in "sweep"
   --coupling <r>      how systems see a meta-particle they share: whole (the paper's, the default)
                       or own-part
-  --variant <ids>     run every case under the paper's setup and again under each variant, the
-                      paper's choices with one changed (comma list, repeatable, or all):
+  --variant <ids>     run every case under the paper's setup and again under each variant that
+                      changes it, the paper's choices with one changed (comma list, repeatable,
+                      all, or none: the paper's alone):
                       ${VARIANTS.map((v) => v.id).join(", ")}
-                      (bench/setups.ts; the report's ablation table shows each claim under each)
+                      (core/setups.ts; the report's ablation table shows each claim under each);
+                      default: the suite's (claims and claims-medium: all), else none
   --steps <n>         steps per repetition (default: the scene's duration / dt; at most 10^7)
   --duration <s>      simulated seconds per repetition
   --warmup <n>        untimed steps at the start of each repetition (default 20, at most a fifth
@@ -230,19 +232,20 @@ export function parseScales(values: readonly string[] | undefined): Scale[] {
 }
 
 /**
- * The setups of `--variant` values (comma lists, repeatable; `all`: every variant): the paper's,
- * then each variant named, once each. Throws a {@link UsageError} listing the variants.
+ * The setups of `--variant` values (comma lists, repeatable; `all`: every variant, `none`: no
+ * variant): the paper's, then each variant named, once each. Throws a {@link UsageError} listing the variants.
  */
 export function parseVariants(values: readonly string[]): string[] {
   const ids = values.flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
   const known = VARIANTS.map((v) => v.id);
   const out = [PAPER_SETUP.id];
   for (const id of ids) {
+    if (id === "none") continue;
     const add = id === "all" ? known : [id];
     for (const a of add) {
       if (!known.includes(a)) {
         throw new UsageError(
-          `--variant: unknown variant "${a}"; variants: ${known.join(", ")}, all`,
+          `--variant: unknown variant "${a}"; variants: ${known.join(", ")}, all, none`,
         );
       }
       if (!out.includes(a)) out.push(a);
@@ -395,7 +398,7 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
     shard: values.shard === undefined ? null : parseShard(values.shard),
     params,
     coupling,
-    setups: parseVariants(values.variant ?? []),
+    setups: values.variant === undefined ? undefined : parseVariants(values.variant),
     suite: values.suite,
     sweeps,
   };

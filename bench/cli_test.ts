@@ -47,9 +47,17 @@ Deno.test("bench arguments", async (t) => {
     // its sweeps expand (claims r, s): the penalty and kernel-repulsion families at both heights
     // of Fig. 3, and the medium levels of the high drop (at three seeds, the scene's, 7 and 99,
     // as every suite that judges claims)
-    const claims = resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "claims" });
+    // as every suite that judges claims); then each variant on the cases it changes (the ablation)
+    const all = resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "claims" });
+    const claims = all.filter((c) => c.setup === "paper");
     assert.equal(claims.filter((c) => c.scene.id === "fig4-fluid-cloth").length, 3 * 12);
     assert.equal(claims.length, 3 * (12 + 3 + 6 + 1 + 2 + 2 + 4 + 2));
+    assert.ok(
+      all.length > claims.length && all.every((c) =>
+        c.handler === "merge-split" ||
+        c.setup === "paper" || c.setup === "flip-density-correction"
+      ),
+    );
     assert.deepEqual([...new Set(claims.map((c) => c.scene.seed))], [2021, 7, 99]);
     assert.ok(
       cases.every((c) => claims.some((d) => d.scene.id === c.scene.id && d.handler === c.handler)),
@@ -298,7 +306,9 @@ Deno.test("--variant: the paper's setup, then each variant once", () => {
     () => parseVariants(["nope"]),
     /unknown variant "nope"; variants: compact-grouping/,
   );
-  assert.deepEqual(parseBenchArgs(["--variant", "all"]).setups.length, 1 + VARIANTS.length);
+  assert.deepEqual(parseBenchArgs(["--variant", "all"]).setups?.length, 1 + VARIANTS.length);
+  assert.deepEqual(parseVariants(["none"]), ["paper"]);
+  assert.equal(parseBenchArgs([]).setups, undefined, "the suite's");
   assert.equal(parseBenchArgs([]).coupling, undefined);
 });
 

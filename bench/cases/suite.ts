@@ -183,8 +183,9 @@ export interface ResolveCasesOptions {
   params?: Record<string, Record<string, number>>;
   coupling?: CouplingReading;
   /**
-   * The setups every case runs under, in order (`bench/setups.ts`): default `["paper"]`, the
-   * paper's choices; `--variant` adds variants, each the paper's with one choice changed.
+   * The setups every case runs under, in order (`core/setups.ts`): default the suite's, else
+   * `["paper"]`, the paper's choices; `--variant` adds variants, each the paper's with one choice
+   * changed (run only on the cases it changes).
    */
   setups?: readonly string[];
   /** A suite name; default `default` when neither scenes nor handlers are given, else none. */
@@ -239,7 +240,7 @@ export function resolveCases(options: ResolveCasesOptions): CaseSpec[] {
   );
   let setups: Setup[];
   try {
-    setups = (options.setups ?? [PAPER_SETUP.id]).map(setupChoices);
+    setups = (options.setups ?? suite?.setups ?? [PAPER_SETUP.id]).map(setupChoices);
   } catch (e) {
     throw new UsageError(`--variant: ${(e as Error).message}`);
   }

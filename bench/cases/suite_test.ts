@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { VARIANTS } from "../../core/setups.ts";
 import { getScene } from "../../scenes/catalog.ts";
 import { sceneToJson } from "../../core/scene/scene.ts";
 import { loadSceneFile, resolveCases, SceneFileError, UsageError } from "./suite.ts";
@@ -232,6 +233,30 @@ Deno.test("resolveCases: every case under the paper's setup, variants on request
     assert.equal(cases[1].handlerParams.grouping, 0);
     assert.equal(cases[2].handlerParams.grouping, 1);
     assert.equal(cases[2].scene.systems.flip.densityIterations, 0);
+  });
+  await t.step("the claims suites run every variant on the cases it changes", () => {
+    const claims = (setups?: string[]) =>
+      resolveCases({
+        scenes: [],
+        handlers: [],
+        scale: "small",
+        suite: "claims",
+        seeds: ["scene"],
+        ...(setups ? { setups } : {}),
+      });
+    const all = claims();
+    const paper = all.filter((c) => c.setup === "paper");
+    assert.deepEqual(claims(["paper"]).map((c) => `${c.scene.id} ${c.handler}`), [
+      ...paper.map((c) => `${c.scene.id} ${c.handler}`),
+    ]);
+    for (const v of VARIANTS) {
+      const cases = all.filter((c) => c.setup === v.id);
+      assert.ok(cases.length > 0, `${v.id} runs`);
+      assert.ok(cases.length < paper.length, `${v.id} skips the cases it does not change`);
+    }
+    assert.ok(
+      all.filter((c) => c.setup === "compact-grouping").every((c) => c.handler === "merge-split"),
+    );
   });
   await t.step("--param wins over the setup", () => {
     const [c] = fig9(undefined, { "merge-split": { grouping: 1 } });

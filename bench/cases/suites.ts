@@ -9,6 +9,7 @@
  */
 
 import type { Scale } from "../../core/scene/scene.ts";
+import { PAPER_SETUP, VARIANTS } from "../../core/setups.ts";
 
 /** A seed a case runs at: a number, or `"scene"` for the scene's own seed. */
 export type SeedChoice = number | "scene";
@@ -18,6 +19,12 @@ export type SeedChoice = number | "scene";
  * scene's own, 7 and 99. A claim is reproduced only when it holds at each (`reports/claims/claims.ts`).
  */
 export const CLAIM_SEEDS: readonly SeedChoice[] = ["scene", 7, 99];
+
+/**
+ * The setups of the suites that judge claims: the paper's, from which the claims are read, then
+ * every variant (`core/setups.ts`) on the cases it changes, for the report's ablation table.
+ */
+export const ABLATION_SETUPS: readonly string[] = [PAPER_SETUP.id, ...VARIANTS.map((v) => v.id)];
 
 /**
  * One entry of a suite: a scene id or glob, handler ids or globs, and optionally the sweeps its
@@ -38,6 +45,8 @@ export interface Suite {
   seeds?: readonly SeedChoice[];
   /** The scale its cases run at when no `--scale` is given (default `small`). */
   scale?: Scale;
+  /** The setups its cases run under when no `--variant` is given (default the paper's alone). */
+  setups?: readonly string[];
 }
 
 /** Every suite, by name. */
@@ -66,7 +75,7 @@ export const SUITES: Readonly<Record<string, Suite>> = {
   },
   claims: {
     description:
-      "the cases of every claim the small scenes judge: Fig. 4 under every handler, Fig. 3 (high) under each family's levels, Figs. 7 (mass ratio 100), 9 and 10, the dam breaks, and the sweeps of claims (r) (the force families' stiffness at both heights of Fig. 3) and (s) (the time step of the high drop); at three seeds (the scene's, 7, 99; 198 cases; the 75 before the sweeps took about 80 min on two CPU cores)",
+      "the cases of every claim the small scenes judge: Fig. 4 under every handler, Fig. 3 (high) under each family's levels, Figs. 7 (mass ratio 100), 9 and 10, the dam breaks, and the sweeps of claims (r) (the force families' stiffness at both heights of Fig. 3) and (s) (the time step of the high drop); at three seeds (the scene's, 7, 99; 201 cases), then each variant of core/setups.ts on the cases it changes (138 more: the report's ablation table; --variant none for the paper's setup alone)",
     cases: [
       ["fig4-fluid-cloth", ["*"]],
       ["fig10-*", ["merge-split"]],
@@ -96,10 +105,11 @@ export const SUITES: Readonly<Record<string, Suite>> = {
       ]],
     ],
     seeds: CLAIM_SEEDS,
+    setups: ABLATION_SETUPS,
   },
   "claims-medium": {
     description:
-      "the claims of Figs. 3, 4 and 7 at scale medium, where they are read at a resolution closer to convergence (the report says where a claim's outcome differs from small's): Fig. 4 under merge-split and one level of each family, Fig. 3 (both heights) under merge-split and the force families' weak and strong levels, Fig. 7 (mass ratio 100); at three seeds",
+      "the claims of Figs. 3, 4 and 7 at scale medium, where they are read at a resolution closer to convergence (the report says where a claim's outcome differs from small's): Fig. 4 under merge-split and one level of each family, Fig. 3 (both heights) under merge-split and the force families' weak and strong levels, Fig. 7 (mass ratio 100); at three seeds (51 cases), then each variant on the cases it changes (36 more: the ablation)",
     cases: [
       ["fig4-fluid-cloth", [
         "merge-split",
@@ -119,6 +129,7 @@ export const SUITES: Readonly<Record<string, Suite>> = {
       ["fig7-mass-100", ["merge-split"]],
     ],
     seeds: CLAIM_SEEDS,
+    setups: ABLATION_SETUPS,
     scale: "medium",
   },
   all: {

@@ -256,6 +256,7 @@ Deno.test("a suite's sweeps: claims (r) and (s) in the claims suite", () => {
     scale: "small",
     suite: "claims",
     seeds: ["scene"],
+    setups: ["paper"],
   });
   const cases = suiteSweeps(resolved, suite, known);
   const of = (scene: string, handler: string) =>
