@@ -225,6 +225,12 @@ Deno.test({
         );
         assert.ok(a.timings!.wall!.msPerStep > 0);
         assert.equal(a.gpu?.contactsDropped, 0, "no contact slot overflowed");
+        assert.equal(a.gpu?.stepsPerSubmit, 8, "the bench's steps per submit");
+        assert.ok(
+          a.gpu!.indirectPerStep! > 0 && a.gpu!.indirectPerStep! < a.gpu!.dispatchesPerStep,
+          "stage 2's gated dispatches are indirect",
+        );
+        assert.deepEqual(a.systems, ["mass-spring", "sph"]);
         const v = await bench(["--verify", `${dir}/a/results.jsonl`, "--adapter", "software"]);
         assert.equal(v.code, 0, v.stdout + v.stderr);
         assert.match(v.stdout, /1 of 1 cases reproduced their state hash/);

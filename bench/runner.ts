@@ -435,6 +435,9 @@ async function gpuRecord(engine: Engine): Promise<CaseRecord["gpu"]> {
       .filter(([p]) => p !== "metrics")
       .reduce((a, [, n]) => a + n, 0),
     dispatchesByPhase: { ...byPhase },
+    indirectPerStep: Object.entries(engine.indirectDispatchesPerPhase)
+      .filter(([p]) => p !== "metrics")
+      .reduce((a, [, n]) => a + n, 0),
     ...(engine.timings.host.steps > 0
       ? { hostMsPerStep: engine.timings.host.ms / engine.timings.host.steps }
       : {}),

@@ -298,6 +298,12 @@ export interface CaseRecord {
     dispatchesPerStep: number;
     dispatchesByPhase: Record<string, number>;
     /**
+     * Of `dispatchesPerStep`, those recorded as indirect dispatches (a gated stage's, a solver's or
+     * the grouping's): wgpu 29 adds a validation dispatch of its own to each (gfx-rs/wgpu#6567).
+     * Absent in records made before it was kept.
+     */
+    indirectPerStep?: number;
+    /**
      * The host's encode-and-submit time per measured step (ms; `StepTimings.host`): from the start
      * of a step's encoding to the return of its submit, no GPU wait inside. Where submits are
      * asynchronous it is told apart from the GPU time (`timings`); a GL backend's blocking submit
@@ -501,6 +507,7 @@ function checkGpu(g: Obj): void {
   for (
     const k of [
       "dispatchesPerStep",
+      "indirectPerStep",
       "hostMsPerStep",
       "stepsPerSubmit",
       "peakBufferBytes",

@@ -244,6 +244,14 @@ export class Engine {
   }
 
   /**
+   * Of {@link Engine.dispatchesPerPhase}, those recorded as indirect dispatches (a stage gate's, a
+   * solver's or grouping's own), per phase: wgpu 29 adds a validation dispatch to each.
+   */
+  get indirectDispatchesPerPhase(): Readonly<Partial<Record<Phase, number>>> {
+    return this.#steps.indirectDispatches;
+  }
+
+  /**
    * Peak bytes of GPU buffers alive on the engine's device since the engine was built, beyond
    * those alive before (on a device shared with earlier cases: the same as on a fresh device).
    */

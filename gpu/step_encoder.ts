@@ -15,7 +15,7 @@ import type { Metrics } from "./metrics/metrics.ts";
 import type { BudgetProbe, StepBudget } from "./metrics/step_budget.ts";
 import type { Phase } from "./phases.ts";
 import { DispatchGate } from "./runtime/dispatch_gate.ts";
-import { dispatchesEncoded } from "./runtime/kernel.ts";
+import { dispatchesEncoded, indirectDispatchesEncoded } from "./runtime/kernel.ts";
 import type { KernelProfiler } from "./runtime/kernel_profiler.ts";
 import type { StepClock } from "./runtime/step_clock.ts";
 import type { Contacts } from "./state/contacts.ts";
@@ -51,6 +51,7 @@ export class StepEncoder {
   /** Whether the step being encoded is a budget step (it ends with a metrics sample). */
   #budgetStep = false;
   #dispatches: Partial<Record<Phase, number>> = {};
+  #indirect: Partial<Record<Phase, number>> = {};
 
   /** An encoder of the steps of `parts`. */
   constructor(parts: StepParts) {
@@ -60,6 +61,11 @@ export class StepEncoder {
   /** Dispatches the last encoded step recorded, per phase (`Engine.dispatchesPerPhase`). */
   get dispatches(): Readonly<Partial<Record<Phase, number>>> {
     return { ...this.#dispatches };
+  }
+
+  /** Of {@link StepEncoder.dispatches}, the indirect ones, per phase. */
+  get indirectDispatches(): Readonly<Partial<Record<Phase, number>>> {
+    return { ...this.#indirect };
   }
 
   /**
@@ -201,8 +207,10 @@ export class StepEncoder {
   #counted(phase: Phase, encode: () => void): void {
     if (this.#p.profiler) this.#p.profiler.phase = phase;
     const before = dispatchesEncoded();
+    const indirect = indirectDispatchesEncoded();
     encode();
     this.#dispatches[phase] = dispatchesEncoded() - before;
+    this.#indirect[phase] = indirectDispatchesEncoded() - indirect;
   }
 }
 

@@ -464,6 +464,7 @@ export type DispatchOptions = DispatchSize & {
 };
 
 let encoded = 0;
+let encodedIndirect = 0;
 
 /**
  * Where the dispatches of a gated region go (`dispatch_gate.ts`): each one becomes an indirect
@@ -516,6 +517,15 @@ export function dispatchesEncoded(): number {
 }
 
 /**
+ * Of {@link dispatchesEncoded}, those recorded as `dispatchWorkgroupsIndirect` (a gated region's
+ * included): each costs wgpu 29 a validation dispatch of its own besides (gfx-rs/wgpu#6567), which
+ * no count of ours sees otherwise.
+ */
+export function indirectDispatchesEncoded(): number {
+  return encodedIndirect;
+}
+
+/**
  * The 2D grid of `groups` workgroups: at most `rowLength` (default 65,535, WebGPU's
  * `maxComputeWorkgroupsPerDimension`) along x, rows along y. Kernels index workgroup
  * w = wid.x + wid.y · nwg.x; the last row may run past `groups` and must do nothing there.
@@ -554,9 +564,12 @@ export function dispatch(
     if (offsets) pass.setBindGroup(g, group, [...offsets]);
     else pass.setBindGroup(g, group);
   });
-  if (gated) pass.dispatchWorkgroupsIndirect(gated.buffer, gated.offset);
-  else if (shape) pass.dispatchWorkgroups(shape[0], shape[1]);
+  if (gated) {
+    encodedIndirect++;
+    pass.dispatchWorkgroupsIndirect(gated.buffer, gated.offset);
+  } else if (shape) pass.dispatchWorkgroups(shape[0], shape[1]);
   else if ("indirect" in options) {
+    encodedIndirect++;
     pass.dispatchWorkgroupsIndirect(options.indirect, options.indirectOffset);
   }
 }

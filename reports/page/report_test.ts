@@ -637,12 +637,13 @@ Deno.test("HTML report", async (t) => {
         contactsDropped: 12,
         hostMsPerStep: 0.75,
         stepsPerSubmit: 8,
+        indirectPerStep: 30,
       },
     });
     const costTable = renderReport([{ label: "x", records: [costed] }], { cdn: true });
     assert.match(
       costTable,
-      /<td class="num">14800<\/td><td class="num muted">–<\/td><td class="num" title="8 steps per submit at most">0\.75<\/td><td class="num">172<\/td><td class="num">554 \/ 600<\/td><td class="num">3<\/td><td class="num bad">12<\/td><\/tr>/,
+      /<td class="num">14800<\/td><td class="num muted">–<\/td><td class="num" title="8 steps per submit at most">0\.75<\/td><td class="num" title="30 of them indirect">172<\/td><td class="num">554 \/ 600<\/td><td class="num">3<\/td><td class="num bad">12<\/td><\/tr>/,
     );
     const shares = phaseShares(fakeRecord(), ["neighborSearch", "merging", "total"])!;
     assert.deepEqual(Object.keys(shares), ["neighborSearch", "merging"]);

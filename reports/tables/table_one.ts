@@ -63,10 +63,16 @@ function costCells(record: CaseRecord): string {
     : undefined;
   const mb = g ? g.peakBufferBytes / 2 ** 20 : undefined;
   const dropped = g?.contactsDropped;
-  return [g?.dispatchesPerStep, stage2, mb].map((v) =>
+  // the indirect ones in the title: each costs wgpu 29 a hidden validation dispatch
+  const indirect = g?.indirectPerStep === undefined
+    ? ""
+    : ` title="${escapeHtml(formatNumber(g.indirectPerStep))} of them indirect"`;
+  return [g?.dispatchesPerStep, stage2, mb].map((v, k) =>
     v === undefined
       ? `<td class="num muted">–</td>`
-      : `<td class="num">${escapeHtml(typeof v === "string" ? v : formatNumber(v))}</td>`
+      : `<td class="num"${k === 0 ? indirect : ""}>${
+        escapeHtml(typeof v === "string" ? v : formatNumber(v))
+      }</td>`
   ).join("") + (dropped === undefined
     ? `<td class="num muted">–</td>`
     : `<td class="num${dropped > 0 ? " bad" : ""}">${escapeHtml(formatNumber(dropped))}</td>`);
@@ -111,7 +117,7 @@ export function renderTableOne(
     }<th class="num" title="median step time × 10⁶ / (solid + fluid)">ns/p·step</th>` +
     `<th class="num" title="the host's wall clock per measured step over whole batches (encoding, submission and readback waits included): above the timestamps' total where the GPU waits for the host">host wall ms</th>` +
     `<th class="num" title="the host's own time per measured step, from a submit's first encoding to its return (no GPU wait inside; a GL backend's blocking submit includes the GPU's): what the host adds where the GPU runs asynchronously">host encode ms</th>` +
-    `<th class="num" title="dispatches encoded per step (a metrics sample's excluded)">dispatches</th>` +
+    `<th class="num" title="dispatches encoded per step (a metrics sample's excluded; a cell's title: how many are indirect, each of which costs wgpu 29 a validation dispatch besides)">dispatches</th>` +
     `<th class="num" title="steps whose stage 2 ran (merge-split) / steps">stage 2 ran</th>` +
     `<th class="num" title="peak bytes of GPU buffers alive at once, MiB">GPU MiB</th>` +
     `<th class="num" title="contact partners dropped because a particle's slot was full, over the run (collisions missed)">contacts dropped</th></tr>`;
