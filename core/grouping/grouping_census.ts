@@ -2,8 +2,9 @@
  * The census of merge-split's groups (§5.2), per integration stage: how large the meta-particles
  * are (mean, median, 90th percentile, largest) and how many colliding pairs the grouping left
  * between two groups (the collisions it ignored that step). The GPU counts them as each stage's
- * grouping ends (`members_fill` in `gpu/handlers/merge-split/grouping.wgsl`; in the one-workgroup
- * grouping, `group_small` and `members_small`) into words of merge-split's statistics, cumulative over a run; {@link summarizeCensus} reads those words.
+ * grouping ends (`members_fill` in `gpu/handlers/merge-split/grouping.wgsl`; the index-order
+ * pass's `io_recount` and `io_place`; in the one-workgroup groupings, `group_small` and
+ * `members_small`, `io_small` and `io_members_small`) into words of merge-split's statistics, cumulative over a run; {@link summarizeCensus} reads those words.
  * The layout constants are declared here once; a test checks the WGSL's against them.
  *
  * @module

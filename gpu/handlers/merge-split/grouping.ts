@@ -4,7 +4,7 @@
  * - `index-order`, the paper's pass (`groupIndexOrder`): up to the bound of
  *   {@link indexOrderSmall} one workgroup, one of whose invocations runs the pass over all the
  *   particles (2 dispatches); beyond it connected components, each one's members ascending, one
- *   invocation per component running the pass (10 dispatches and one scan).
+ *   invocation per component running the pass (9 dispatches and one scan).
  * - `compact`, rounds of pairwise merging (`groupCollisions`, whose header says how it reads §5.2):
  *   without a limit the connected components (5 dispatches and one scan); with one, up to
  *   {@link SMALL_LIMIT} particles the whole grouping in one workgroup (2 dispatches), up to the
@@ -14,7 +14,8 @@
  *   indirect dispatches after one such workgroup dispatch.
  * {@link groupingPlan} lists what a stage dispatches; scans take at most 5 (2 levels). The census of
  * the stage's groups (`core/grouping/grouping_census.ts`), a measurement, is taken on the way
- * (`members_fill`, or the one-workgroup kernels): no dispatch of its own.
+ * (`members_fill`, `io_recount` and `io_place`, or the one-workgroup kernels): no dispatch of its
+ * own.
  *
  * Every kernel binds at most 8 storage buffers (WebGPU's guaranteed
  * `maxStorageBuffersPerShaderStage`): each entry point's layout holds only the bindings it uses
@@ -156,6 +157,7 @@ type Name =
   | "ioCompRank"
   | "ioFlood"
   | "ioRecount"
+  | "ioPlace"
   | "ioSmall"
   | "ioMembersSmall";
 
@@ -180,6 +182,7 @@ const ENTRY: Record<Name, string> = {
   ioCompRank: "io_comp_rank",
   ioFlood: "io_flood",
   ioRecount: "io_recount",
+  ioPlace: "io_place",
   ioSmall: "io_small",
   ioMembersSmall: "io_members_small",
 };
@@ -267,7 +270,8 @@ export const GROUPING_BINDINGS: Readonly<Record<string, readonly number[]>> = {
   io_fill: [B.dof, B.workA, B.workB],
   io_comp_rank: [B.dof, B.workA, B.workB],
   io_flood: [...PAIRS, B.dof, B.workA, B.workB, B.links],
-  io_recount: [B.dof, B.workA, B.workB, B.memberStart, B.stats],
+  io_recount: [...PAIRS, B.dof, B.workA, B.memberStart, B.stats],
+  io_place: [B.workA, B.workB, B.memberStart, B.memberList, B.stats, B.kind],
   io_small: [...PAIRS, B.workA, B.workB, B.stats, B.links],
   io_members_small: [B.dof, B.workA, B.workB, B.memberStart, B.memberList, B.stats, B.kind],
 };
@@ -329,7 +333,8 @@ export function groupingPlan(o: {
       "ioCompRank",
       "ioFlood",
       "ioRecount",
-      ...members,
+      "scan",
+      "ioPlace",
     ];
   }
   if (!o.limited) return ["init", "ccHook", "ioFlattenCount", ...members];

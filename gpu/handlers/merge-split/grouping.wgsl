@@ -665,14 +665,17 @@ fn members_local(lid: u32) {
 // never span two components. So: the components (cc_hook, then io_flatten_count, which also counts
 // their members), their member lists ascending, each in a region allocated from a cursor (io_alloc,
 // io_fill, io_comp_rank: no scan), then one invocation per component runs the reference's pass
-// over its component (io_flood), and io_recount turns its groups into `dof` and the counts of the
-// final member lists (the scan, members_fill, members_rank). 10 dispatches and one scan.
+// over its component (io_flood), which leaves each group's members in a queue region of its own;
+// io_recount turns its groups into `dof` and the counts of the final member lists (with the census's
+// pairs), and after their scan io_place puts each member at its rank among its group's queue (with
+// the census's groups). 9 dispatches and one scan.
 // Regions reused (after group_init: size 1, limit 0, best_prio and best NONE):
 //   workA size      component size at each root (io_alloc), then each group's size at its root
 //   workA limit     group root + 1 of a grouped particle, 0 while in no group
-//   workA best_prio start of each root's region of the component lists (io_alloc)
+//   workA best_prio start of each root's region of the component lists (io_alloc), then of each
+//                   group's queue at its root (io_flood: the component root's is the same)
 //   workA best      head of a particle's list of lower partners (a pair slot, NONE at the end)
-//   workB cursor    fill cursors of the regions (cleared again by io_recount)
+//   workB cursor    fill cursors of the regions
 //   workB unordered the component lists unordered (io_fill), then the flood's queue: each group's
 //                   members in the order they joined
 //   workB active    the component lists, ascending (io_comp_rank)
@@ -859,6 +862,8 @@ fn io_pass(begin: u32, c: u32, all: bool) -> bool {
     var limit = NONE;
     if (P.nMax > 0u) { limit = draw_limit(s); }
     g = IoGroup(s, g.tail, g.tail, limit);
+    // where its queue starts, for io_place (the component root's is its region's start already)
+    if (!all) { atomicStore(&workA[r_best_prio() + s], g.start); }
     io_join(&g, s);
     var head = g.start;
     while (ok && head < g.tail && io_open(&g)) {
@@ -905,7 +910,7 @@ fn io_label(i: u32) -> u32 {
 // ---- index order in one workgroup (grouping.ts indexOrderSmall: few particles) ----
 // The dispatched pass's components only let it run them in parallel; one invocation running the
 // pass over all the particles ascending is the reference's loop itself, the same groups. Two
-// dispatches instead of ten and a scan: io_small (the work cleared, the pass by invocation 0, the
+// dispatches instead of nine and a scan: io_small (the work cleared, the pass by invocation 0, the
 // census's pairs: 8 storage buffers, so the labels stay in workA), then io_members_small (the
 // labels into `dof`, then members_small's steps). On llvmpipe and lavapipe the pass's loops must
 // stay within one invocation's budget whatever the pairs: the host takes this path only within
@@ -936,24 +941,62 @@ fn io_members_small(@builtin(local_invocation_index) lid: u32) {
 }
 
 // After io_flood: each particle's group root in `dof`, the counts of the member lists (each
-// group's size at its root, written whole: no clear needed), the fill cursors cleared.
+// group's size at its root, written whole: no clear needed), and the census's pairs (the labels
+// are final in workA).
 @compute @workgroup_size(WG)
-fn io_recount(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+fn io_recount(
+  @builtin(global_invocation_id) gid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+) {
+  let i = particle(gid, nwg);
+  census_pairs_begin(lid);
+  if (i < P.count) {
+    let d = io_label(i);
+    atomicStore(&dof[i], d);
+    var n = 0u;
+    if (d == i) { n = atomicLoad(&workA[r_size() + i]); }
+    atomicStore(&memberStart[i], n);
+    io_census_pairs(i);
+    if (i == 0u) {
+      atomicStore(&memberStart[P.count], 0u);
+      let incomplete = ctrl_load(C_LOCAL);
+      if (incomplete > 0u) { atomicAdd(&stats[STAT_GROUPING_INCOMPLETE], incomplete); }
+    }
+  }
+  census_pairs_end(lid);
+}
+
+// After the scan of io_recount's counts: each particle at its place in its group's member list,
+// ascending (the members of its group with a lower index come before it: its rank among the
+// group's queue from io_flood), and at each root the census's group and the group statistics (as
+// rank_member). A particle in no group is a group of one.
+@compute @workgroup_size(WG)
+fn io_place(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = particle(gid, nwg);
   if (i >= P.count) { return; }
-  let g1 = io_group_of(i);
-  var d = i;
-  if (g1 != 0u) { d = g1 - 1u; }
-  atomicStore(&dof[i], d);
-  var n = 0u;
-  if (d == i) { n = atomicLoad(&workA[r_size() + i]); }
-  atomicStore(&memberStart[i], n);
-  atomicStore(&workB[r_cursor() + i], 0u);
-  if (i == 0u) {
-    atomicStore(&memberStart[P.count], 0u);
-    let incomplete = ctrl_load(C_LOCAL);
-    if (incomplete > 0u) { atomicAdd(&stats[STAT_GROUPING_INCOMPLETE], incomplete); }
+  let g = io_label(i);
+  let begin = atomicLoad(&memberStart[g]);
+  let size = atomicLoad(&memberStart[g + 1u]) - begin;
+  if (g == i) { census_group_at(i, size); }
+  if (size == 1u) {
+    memberList[begin] = i;
+    return;
   }
+  let queue = r_unordered() + atomicLoad(&workA[r_best_prio() + g]);
+  var rank = 0u;
+  var sheet = 0u;
+  for (var k = 0u; k < size; k++) {
+    let j = atomicLoad(&workB[queue + k]);
+    if (j < i) { rank++; }
+    if (i == g && (kind[j] & FLAG_CLOTH) != 0u) { sheet++; }
+  }
+  memberList[begin + rank] = i;
+  if (i == g) {
+    atomicAdd(&stats[STAT_GROUPS], 1u);
+    atomicMax(&stats[STAT_LARGEST_GROUP], size);
+  }
+  if (sheet > 0u) { atomicMax(&stats[STAT_LARGEST_SHEET_GROUP], sheet); }
 }
 
 // ---- the census of a stage's groups (both groupings; a measurement, not part of the method) ----
@@ -962,8 +1005,9 @@ fn io_recount(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
 // histogram of group sizes (sizes 2..64 one bin each, then one bin per power of two up to 2^20 and
 // beyond). Counters are 64-bit (lo, hi words), cumulative over the run;
 // core/grouping/grouping_census.ts reads them. It needs no pass of its own: members_fill takes it
-// (per particle, after the scan), the one-workgroup grouping splits it, the pairs in group_small
-// (once the groups are final) and the groups in members_small (once the starts are).
+// (per particle, after the scan); the others split it, the pairs once the groups are final
+// (group_small, io_small, io_recount) and the groups once the starts are (members_small,
+// io_members_small, io_place).
 override STAT_CENSUS: u32;
 const CENSUS_STAGE_WORDS: u32 = 164u;
 const CENSUS_RUNS: u32 = 0u;
@@ -995,7 +1039,11 @@ fn census_bin(size: u32) -> u32 {
 // Particle i's group when i is its root and it has two or more members (after the scan).
 fn census_group(i: u32) {
   if (atomicLoad(&dof[i]) != i) { return; }
-  let size = atomicLoad(&memberStart[i + 1u]) - atomicLoad(&memberStart[i]);
+  census_group_at(i, atomicLoad(&memberStart[i + 1u]) - atomicLoad(&memberStart[i]));
+}
+
+// The group of `size` members whose root is i, when it has two or more.
+fn census_group_at(i: u32, size: u32) {
   if (size < 2u) { return; }
   let base = census_base();
   add64(base + CENSUS_GROUPS, 1u);
