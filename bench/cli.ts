@@ -274,38 +274,41 @@ export function checkParamsNotSwept(
   }
 }
 
+/** The options `parseArgs` reads (`node:util`), as USAGE lists them. */
+const ARG_OPTIONS = {
+  scene: { type: "string", multiple: true },
+  handler: { type: "string", multiple: true },
+  scale: { type: "string", multiple: true },
+  adapter: { type: "string", default: "default" },
+  out: { type: "string" },
+  seed: { type: "string" },
+  param: { type: "string", multiple: true },
+  sweep: { type: "string", multiple: true },
+  suite: { type: "string" },
+  coupling: { type: "string" },
+  variant: { type: "string", multiple: true },
+  steps: { type: "string" },
+  duration: { type: "string" },
+  warmup: { type: "string" },
+  repeat: { type: "string", default: "1" },
+  "steps-per-submit": { type: "string" },
+  timeout: { type: "string", default: "600" },
+  list: { type: "boolean", default: false },
+  "list-adapters": { type: "boolean", default: false },
+  verify: { type: "string" },
+  append: { type: "boolean", default: false },
+  resume: { type: "boolean", default: false },
+  shard: { type: "string" },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
 /** Parses the bench's arguments; throws a {@link UsageError} for anything unknown or invalid. */
 export function parseBenchArgs(args: readonly string[]): BenchOptions {
   let values;
   try {
     ({ values } = parseArgs({
       args: [...args],
-      options: {
-        scene: { type: "string", multiple: true },
-        handler: { type: "string", multiple: true },
-        scale: { type: "string", multiple: true },
-        adapter: { type: "string", default: "default" },
-        out: { type: "string" },
-        seed: { type: "string" },
-        param: { type: "string", multiple: true },
-        sweep: { type: "string", multiple: true },
-        suite: { type: "string" },
-        coupling: { type: "string" },
-        variant: { type: "string", multiple: true },
-        steps: { type: "string" },
-        duration: { type: "string" },
-        warmup: { type: "string" },
-        repeat: { type: "string", default: "1" },
-        "steps-per-submit": { type: "string" },
-        timeout: { type: "string", default: "600" },
-        list: { type: "boolean", default: false },
-        "list-adapters": { type: "boolean", default: false },
-        verify: { type: "string" },
-        append: { type: "boolean", default: false },
-        resume: { type: "boolean", default: false },
-        shard: { type: "string" },
-        help: { type: "boolean", short: "h", default: false },
-      },
+      options: ARG_OPTIONS,
       strict: true,
       allowPositionals: false,
     }));
