@@ -9,8 +9,9 @@
  * - `deno task docs --check` writes nothing and fails (exit 1) naming each file that differs from
  *   what the records give (`docs/build_docs_test.ts` runs the same comparison);
  * - `deno task docs --import <results.jsonl> --name <run> --command "<command>"` writes the
- *   records of the paper's setup (`--setup` another), reduced (`docs/reduce_records.ts`), to
- *   `docs/results/<run>/` with its `run.json`, then regenerates the pages.
+ *   records of the paper's setup (`--setup` another), reduced (`docs/reduce_records.ts`; without
+ *   snapshots with `--no-snapshots`), to `docs/results/<run>/` with its `run.json`, then
+ *   regenerates the pages.
  *
  * Blocks: `picture` (the paper's caption and our frames), `records` (per run, a table of the
  * page's cases and the outcomes of its claims), `runs` (the committed runs, on the findings'
@@ -24,7 +25,13 @@ import { type Claim, CLAIMS, evaluateClaims, TIMING_CLAIMS } from "../reports/mo
 import { framesSvg } from "./frames_svg.ts";
 import { type ColumnGroup, FINDINGS_PAGES, type FindingsPage } from "./findings_pages.ts";
 import { PAPER_CAPTIONS } from "./paper_captions.ts";
-import { reduceRecord, type RunInfo, runInfo } from "./reduce_records.ts";
+import {
+  reduceRecord,
+  REDUCTION,
+  REDUCTION_NO_SNAPSHOTS,
+  type RunInfo,
+  runInfo,
+} from "./reduce_records.ts";
 
 /** The repository's root. */
 export const ROOT = new URL("../", import.meta.url);
@@ -475,7 +482,7 @@ export async function writeDocs(root: URL = ROOT): Promise<string[]> {
 /** Writes a run's reduced records of `setup` and its `run.json` under `docs/results/<name>/`. */
 export function importRun(
   file: string,
-  options: { name: string; command: string; setup?: string },
+  options: { name: string; command: string; setup?: string; snapshots?: boolean },
   root: URL = ROOT,
 ): { records: number; bytes: number } {
   if (!/^[a-z0-9][a-z0-9.-]*$/.test(options.name)) {
@@ -484,13 +491,14 @@ export function importRun(
   const setup = options.setup ?? FINDINGS_SETUP;
   const records = parseResults(Deno.readTextFileSync(file))
     .filter((r) => (r.setup ?? FINDINGS_SETUP) === setup)
-    .map(reduceRecord);
+    .map((r) => reduceRecord(r, { snapshots: options.snapshots }));
   if (records.length === 0) throw new Error(`${file}: no record of setup "${setup}"`);
   const dir = new URL(`${RESULTS_DIR}${options.name}/`, root);
   Deno.mkdirSync(dir, { recursive: true });
   const text = records.map(recordLine).join("");
   Deno.writeTextFileSync(new URL("results.jsonl", dir), text);
-  const info = runInfo(options.name, options.command, records);
+  const reduction = options.snapshots === false ? REDUCTION_NO_SNAPSHOTS : REDUCTION;
+  const info = runInfo(options.name, options.command, records, reduction);
   Deno.writeTextFileSync(new URL("run.json", dir), `${JSON.stringify(info, null, 2)}\n`);
   return { records: records.length, bytes: new TextEncoder().encode(text).length };
 }
@@ -504,7 +512,9 @@ const USAGE =
                 (docs/reduce_records.ts), to docs/results/<name>/ with its run.json
   --name <run>  the run's folder name (with --import)
   --command <c> the bench command that made the records (with --import; recorded in run.json)
-  --setup <s>   the setup whose records --import keeps (default paper)`;
+  --setup <s>   the setup whose records --import keeps (default paper)
+  --no-snapshots  with --import: keep no snapshots (a run kept for its verdicts; the pictures
+                come from the runs that keep them)`;
 
 /** The task's entry point; returns the exit status. */
 export async function main(args: string[]): Promise<number> {
@@ -518,6 +528,7 @@ export async function main(args: string[]): Promise<number> {
         name: { type: "string" },
         command: { type: "string" },
         setup: { type: "string" },
+        "no-snapshots": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -540,6 +551,7 @@ export async function main(args: string[]): Promise<number> {
       name: values.name,
       command: values.command,
       setup: values.setup,
+      snapshots: !values["no-snapshots"],
     });
     console.log(`${RESULTS_DIR}${values.name}/: ${records} records, ${bytes} bytes`);
   }

@@ -122,6 +122,11 @@ Deno.test("docs: the reduction keeps evenly spaced frames and every k-th particl
   }
   assert.deepEqual(reduceRecord(out), out, "reducing twice changes nothing");
   assert.equal(r.snapshots!.frames.length, 6, "the input is not changed");
+  // a run kept for its verdicts: no snapshots, the rest as reduced
+  const bare = reduceRecord(r, { snapshots: false });
+  assert.equal(bare.snapshots, undefined);
+  assert.deepEqual({ ...out, snapshots: undefined }, { ...bare, snapshots: undefined });
+  assert.deepEqual(reduceRecord(bare), bare);
 });
 
 Deno.test("docs: a picture is deterministic, light, and labelled", () => {

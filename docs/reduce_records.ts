@@ -23,6 +23,14 @@ export const FRAMES_KEPT = 4;
 /** Most snapshot particles a reduced record keeps per frame. */
 export const POINTS_MAX = 2500;
 
+/**
+ * The reduction of a run imported without snapshots (`--no-snapshots`: a run kept for its
+ * verdicts, whose pictures come from the runs that keep them), in words, for `run.json`.
+ */
+export const REDUCTION_NO_SNAPSHOTS =
+  "docs/reduce_records.ts: timing samples, metrics series and snapshots dropped; every other " +
+  "field as recorded";
+
 /** The reduction, in words, for `run.json`. */
 export const REDUCTION =
   `docs/reduce_records.ts: timing samples and metrics series dropped; snapshots cut to ` +
@@ -88,8 +96,12 @@ export function reduceSnapshots(s: Snapshots): Snapshots {
 }
 
 /** One record reduced (a new object; the input is not changed). */
-export function reduceRecord(r: CaseRecord): CaseRecord {
+export function reduceRecord(
+  r: CaseRecord,
+  options: { snapshots?: boolean } = {},
+): CaseRecord {
   const out: CaseRecord = structuredClone(r);
+  if (options.snapshots === false) delete out.snapshots;
   if (out.timings) {
     for (const phase of Object.values(out.timings.phases)) {
       delete (phase as { samples?: number[] }).samples;
@@ -121,7 +133,12 @@ export interface RunInfo {
 }
 
 /** The run's `run.json`, from its records. */
-export function runInfo(name: string, command: string, records: readonly CaseRecord[]): RunInfo {
+export function runInfo(
+  name: string,
+  command: string,
+  records: readonly CaseRecord[],
+  reduction: string = REDUCTION,
+): RunInfo {
   const env: Environment | null = records.find((r) => r.env)?.env ?? null;
   const starts = records.map((r) => Date.parse(r.startedAt)).filter(Number.isFinite);
   const ends = records.map((r) => Date.parse(r.startedAt) + 1000 * (r.wallSeconds ?? 0))
@@ -151,6 +168,6 @@ export function runInfo(name: string, command: string, records: readonly CaseRec
     scales: uniq(records.map((r) => r.scale)),
     setups: uniq(records.map((r) => r.setup ?? "paper")),
     cases: records.length,
-    reduction: REDUCTION,
+    reduction,
   };
 }
