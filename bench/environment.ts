@@ -34,6 +34,18 @@ export function gitState(): { commit: string | null; dirty: boolean | null } {
   return { commit, dirty: status === null ? null : status.length > 0 };
 }
 
+/**
+ * The tree's git state as this process first read it: the code a run executes is the code it
+ * loaded at its start, so a commit made while a long run goes on must not be named by its later
+ * records (each case read it anew before).
+ */
+let startState: ReturnType<typeof gitState> | undefined;
+
+/** {@link gitState} once per process, at its first call (the bench's first case). */
+export function runGitState(): { commit: string | null; dirty: boolean | null } {
+  return startState ??= gitState();
+}
+
 /** Captures the environment for an adapter record (from `acquireGpu`). */
 export function captureEnvironment(adapter: AdapterRecord): Environment {
   const cpus = os.cpus();
@@ -45,7 +57,7 @@ export function captureEnvironment(adapter: AdapterRecord): Environment {
     cpu: { model: cpus[0]?.model ?? "unknown", cores: cpus.length },
     memoryBytes: os.totalmem(),
     adapter,
-    git: gitState(),
+    git: runGitState(),
     webgpuBackend: Deno.env.get("DENO_WEBGPU_BACKEND") ?? null,
   };
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { checkWebgpuEnvironment } from "./environment.ts";
+import { checkWebgpuEnvironment, gitState, runGitState } from "./environment.ts";
 import { UsageError } from "./cases/suite.ts";
 
 Deno.test("checkWebgpuEnvironment: a backend or storage-buffer override that cannot work is refused", () => {
@@ -31,4 +31,10 @@ Deno.test("checkWebgpuEnvironment: a backend or storage-buffer override that can
   checkWebgpuEnvironment({});
   checkWebgpuEnvironment({ DENO_WEBGPU_BACKEND: "Vulkan, gl", MERGESPLIT_STORAGE_BUFFERS: "8" });
   checkWebgpuEnvironment({ MERGESPLIT_STORAGE_BUFFERS: "" });
+});
+
+Deno.test("the git state is read once per process: a record names the code the run loaded", () => {
+  const first = runGitState();
+  assert.equal(runGitState(), first, "the same object: not read again");
+  assert.deepEqual(first, gitState(), "what the tree says now, in this test");
 });

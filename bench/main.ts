@@ -28,7 +28,7 @@ import { expandSweeps, suiteSweeps } from "./cases/sweep.ts";
 import { getSuite, SUITES } from "./cases/suites.ts";
 import { verifyCommand } from "./verify.ts";
 import { type CaseRecord, type CaseStatus, readResults } from "../core/result.ts";
-import { captureEnvironment, checkWebgpuEnvironment } from "./environment.ts";
+import { captureEnvironment, checkWebgpuEnvironment, runGitState } from "./environment.ts";
 
 /** The statuses of a case that did not run to its end: exit status 1. */
 export const CASE_FAILED: readonly CaseStatus[] = ["failed", "timeout", "gpu-timeout"];
@@ -138,6 +138,7 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
       return { exitCode: 0 };
     }
     checkWebgpuEnvironment();
+    runGitState(); // the commit of the code this process loaded, before any case runs
     const adapter = await resolveAdapter(opts.adapter);
     if (opts.verify) return { exitCode: await verifyCommand(opts.verify, { adapter }) };
     const resolved = resolveCases({
