@@ -286,9 +286,21 @@ function recordsBlock(page: FindingsPage, runs: readonly Run[]): string {
     ));
   }
   for (const run of withCases) {
-    const rows = findingsRecords(run).filter((r) => page.scenes.includes(r.scene))
-      .map((r, k) => ({ r, k })).sort((a, b) => order(a.r) - order(b.r) || a.k - b.k)
-      .map(({ r }) => r);
+    const cases = findingsRecords(run).filter((r) => page.scenes.includes(r.scene));
+    // a case's seeds side by side: by scene, then handler, sweep value and seed in the order the
+    // run first met them (a sharded run's records interleave)
+    const first = (key: (r: CaseRecord) => string) => {
+      const at = new Map<string, number>();
+      cases.forEach((r, k) => at.has(key(r)) || at.set(key(r), k));
+      return (r: CaseRecord) => at.get(key(r))!;
+    };
+    const handler = first((r) => r.handler);
+    const sweep = first((r) => `${r.handler} ${JSON.stringify(r.sweep ?? {})}`);
+    const seed = first((r) => String(r.seed));
+    const rows = cases.map((r, k) => ({ r, k })).sort((a, b) =>
+      order(a.r) - order(b.r) || handler(a.r) - handler(b.r) || sweep(a.r) - sweep(b.r) ||
+      seed(a.r) - seed(b.r) || a.k - b.k
+    ).map(({ r }) => r);
     out.push(runLine(run), "", table(columnsOf(run), rows), "");
   }
   const missing = page.scenes.filter((s) =>
