@@ -43,6 +43,8 @@ export interface BenchOptions {
   repeat: number;
   /** `--steps-per-submit`: steps encoded into one submit at most (default: the runner's). */
   stepsPerSubmit: number | undefined;
+  /** `--one-workgroup-grouping`: merge-split's index-order grouping in one workgroup where it can. */
+  oneWorkgroupGrouping: boolean;
   /** Per-case timeout (s). */
   timeout: number;
   list: boolean;
@@ -130,6 +132,11 @@ default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html 
                       steps encoded into one submit (default 8, at most 64; a step that samples
                       the metrics is submitted alone): what batching saves the host; the state is
                       the same for any k
+  --one-workgroup-grouping
+                      merge-split's index-order grouping in one workgroup (2 dispatches a stage)
+                      where it can take the scene (up to 3,072 particles), to measure whether it
+                      pays on this device; the same groups (gpu.grouping.dispatchesPerStage says
+                      which ran)
   --timeout <s>       per-case time limit in seconds (default 600, at most 864000: 10 days)
   --list              list scenes and handlers
   --list-adapters     list the adapters this machine offers
@@ -292,6 +299,7 @@ const ARG_OPTIONS = {
   warmup: { type: "string" },
   repeat: { type: "string", default: "1" },
   "steps-per-submit": { type: "string" },
+  "one-workgroup-grouping": { type: "boolean", default: false },
   timeout: { type: "string", default: "600" },
   list: { type: "boolean", default: false },
   "list-adapters": { type: "boolean", default: false },
@@ -387,6 +395,7 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
     duration,
     warmup: int("warmup", values.warmup, { min: 0, max: MAX_STEPS - 1 }),
     repeat: int("repeat", values.repeat, { min: 1, max: MAX_REPEAT })!,
+    oneWorkgroupGrouping: values["one-workgroup-grouping"]!,
     stepsPerSubmit: int("steps-per-submit", values["steps-per-submit"], {
       min: 1,
       max: MAX_STEPS_PER_SUBMIT,

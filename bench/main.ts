@@ -258,6 +258,7 @@ async function runPlaced(
       warmup: opts.warmup,
       repeat: opts.repeat,
       stepsPerSubmit: opts.stepsPerSubmit,
+      oneWorkgroupGrouping: opts.oneWorkgroupGrouping,
       timeout: opts.timeout,
     }, {
       resultsFile,

@@ -64,6 +64,8 @@ export interface ProtocolOptions {
   repeat: number;
   /** Steps encoded into one submit at most (`--steps-per-submit`; default {@link BENCH_STEPS_PER_SUBMIT}). */
   stepsPerSubmit?: number;
+  /** `--one-workgroup-grouping`: `EngineOptions.oneWorkgroupGrouping` (the same groups). */
+  oneWorkgroupGrouping?: boolean;
   /** Per-case limit (s); a GPU wait still pending when it runs out ends the case too. */
   timeout: number;
   /**
@@ -296,6 +298,7 @@ async function runRepetitions(gpu: GpuContext, plan: CasePlan, record: CaseRecor
       deadline: plan.deadline,
       steps: plan.steps,
       stepsPerSubmit: plan.options.stepsPerSubmit ?? BENCH_STEPS_PER_SUBMIT,
+      oneWorkgroupGrouping: plan.options.oneWorkgroupGrouping,
     });
     try {
       hashes.push(await runRepetition(engine, r, plan, record, sums));

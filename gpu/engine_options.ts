@@ -64,6 +64,14 @@ export interface EngineOptions {
    */
   localBudget?: number | null;
   /**
+   * Merge-split's index-order grouping in one workgroup (`io_small`: 2 dispatches a stage, the same
+   * groups) wherever it can take the scene (`indexOrderSmall` of
+   * `gpu/handlers/merge-split/grouping.ts`: up to 3,072 particles, within a software adapter's loop
+   * cap), else its dispatched pass (the default everywhere): to measure whether it pays on a device
+   * (`--one-workgroup-grouping`; slower on lavapipe, unmeasured on a GPU).
+   */
+  oneWorkgroupGrouping?: boolean;
+  /**
    * The most bytes of GPU buffers the engine may hold: building past it throws a
    * `GpuMemoryError` naming the buffer and the need before any step runs. Default
    * `defaultBufferBudget` (on a software adapter 90 % of the host memory available); null: none.

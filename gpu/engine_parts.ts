@@ -138,6 +138,7 @@ export function buildEngineParts(
     maxPerParticle,
     grid,
     localBudget: options.localBudget,
+    oneWorkgroupGrouping: options.oneWorkgroupGrouping,
   });
   const metrics = Metrics.forScene(device, {
     scene: sampledScene(scene, options.steps),

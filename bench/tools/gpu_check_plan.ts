@@ -237,6 +237,22 @@ export function planStages(options: PlanOptions = {}): Stage[] {
       ],
       minSeconds: 30,
     },
+    {
+      id: "small-one-workgroup",
+      title:
+        "fig4 and fig9-flip-cloth at small, 200 steps, the index-order grouping in one workgroup: whether it pays (fig4-scales has fig4's dispatched pass)",
+      kind: "bench",
+      args: [
+        "--scene",
+        "fig4-fluid-cloth,fig9-flip-cloth",
+        "--handler",
+        "merge-split",
+        ...scales("small"),
+        ...stepsArg(200),
+        "--one-workgroup-grouping",
+      ],
+      minSeconds: 30,
+    },
     ...tableOne,
   ];
 }

@@ -42,6 +42,7 @@ Deno.test("the plan: the issue's stages in priority order, with their arguments"
     "fig4-scales",
     "dam-break-sph-paper",
     "dam-break-sph-paper-k1",
+    "small-one-workgroup",
     "table1-fig6-fig9-pd",
     "table1-fig9-cloth",
     "table1-fig8-tori",
@@ -62,6 +63,11 @@ Deno.test("the plan: the issue's stages in priority order, with their arguments"
   assert.equal(
     args["dam-break-sph-paper-k1"],
     `${args["dam-break-sph-paper"]} --steps-per-submit 1`,
+  );
+  assert.equal(
+    args["small-one-workgroup"],
+    "--scene fig4-fluid-cloth,fig9-flip-cloth --handler merge-split --scale small --steps 200 " +
+      "--one-workgroup-grouping",
   );
   // Table I: whole runs (no --steps: duration / dt steps), merge-split, at paper
   assert.equal(
@@ -197,36 +203,36 @@ Deno.test("which stages run, are cut or skipped for a budget and the stages' tim
     simulate(stages, durations, { budget, policy: budgetPolicy(budget), stopDelay: 3 }).statuses;
   const none = (n: number) => Array<StageStatus>(n).fill("skipped");
   // The software adapter: the default suite alone takes longer than 480 s.
-  assert.deepEqual(at(480, [2, 490, 100, 20, 20, 400, 300, 240, 290, 470]), [
+  assert.deepEqual(at(480, [2, 490, 100, 20, 20, 20, 400, 300, 240, 290, 470]), [
     "complete",
     "cut",
-    ...none(8),
+    ...none(9),
   ]);
   // An H100 at the default 900 s: the short stages, then Table I's first whole runs (438 s
   // estimated); the next (307 s) no longer fits, nor the later ones.
-  assert.deepEqual(at(900, [2, 162, 8, 5, 5, 430, 300, 240, 290, 470]), [
-    ...Array(6).fill("complete"),
+  assert.deepEqual(at(900, [2, 162, 8, 5, 5, 5, 430, 300, 240, 290, 470]), [
+    ...Array(7).fill("complete"),
     ...none(4),
   ]);
   // A stage that does not fit is skipped and a later, shorter one still runs: after 700 s of the
   // short stages the cloth tori (243 s) start in a budget of 1,500 s, not the FLIP cloth (307 s).
-  assert.deepEqual(at(1500, [2, 690, 8, 5, 5, 430, 300, 240, 290, 470]), [
-    ...Array(6).fill("complete"),
+  assert.deepEqual(at(1500, [2, 690, 8, 5, 5, 5, 430, 300, 240, 290, 470]), [
+    ...Array(7).fill("complete"),
     "skipped",
     "complete",
     "skipped",
     "skipped",
   ]);
   // A whole run slower than its estimate is cut at its window's end; the later stages get nothing.
-  assert.deepEqual(at(900, [2, 162, 8, 5, 5, 900, 300, 240, 290, 470]), [
-    ...Array(5).fill("complete"),
+  assert.deepEqual(at(900, [2, 162, 8, 5, 5, 5, 900, 300, 240, 290, 470]), [
+    ...Array(6).fill("complete"),
     "cut",
     ...none(4),
   ]);
   // Everything in one long budget.
   assert.deepEqual(
-    at(3000, [2, 162, 8, 5, 5, 430, 300, 240, 290, 470]),
-    Array(10).fill("complete"),
+    at(3000, [2, 162, 8, 5, 5, 5, 430, 300, 240, 290, 470]),
+    Array(11).fill("complete"),
   );
 });
 

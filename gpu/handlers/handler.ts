@@ -35,6 +35,8 @@ export interface HandlerContext {
    * device's; null, a GPU's plan on any device (its dispatch counts, e.g. on a software adapter).
    */
   localBudget?: number | null;
+  /** `EngineOptions.oneWorkgroupGrouping`: merge-split's index-order grouping in one workgroup where it can. */
+  oneWorkgroupGrouping?: boolean;
 }
 
 /** A handler built for one scene. */

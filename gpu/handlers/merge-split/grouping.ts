@@ -452,6 +452,11 @@ export interface GroupingKernelsOptions {
    * {@link roundsShape}; index order never, {@link indexOrderSmall} says why and where it can).
    */
   small?: boolean;
+  /**
+   * Without `small`: take the one-workgroup index-order pass wherever {@link indexOrderSmall}
+   * allows (`EngineOptions.oneWorkgroupGrouping`: to measure whether it pays on a device).
+   */
+  preferSmall?: boolean;
   /** The grouping (default `compact`): `index-order` is the paper's pass, exact. */
   method?: GroupingMethod;
   /**
@@ -516,9 +521,12 @@ export class GroupingKernels {
       localLimit: this.localLimit,
       budget,
     });
-    // the one-workgroup index-order pass only where asked for (indexOrderSmall says why)
-    this.#small = options.small ?? (this.method === "index-order" ? false : shape.small);
     const k = options.maxPerParticle;
+    // the one-workgroup index-order pass only where asked for (indexOrderSmall says why)
+    this.#small = options.small ??
+      (this.method === "index-order"
+        ? (options.preferSmall ?? false) && indexOrderSmall({ count: n, maxPerParticle: k, budget })
+        : shape.small);
     if (
       this.method === "index-order" && this.#small && budget !== UNCAPPED &&
       !indexOrderFits({ count: n, maxPerParticle: k, budget })

@@ -128,3 +128,43 @@ Deno.test("index-order grouping on catalogue scenes equals the paper's pass", as
   }
   releaseSoftwareGpu();
 });
+
+Deno.test({
+  name: "EngineOptions.oneWorkgroupGrouping: 2 dispatches a stage where it fits, the same state",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const scene = getScene("fig4-fluid-cloth", { scale: "tiny" });
+    const params = { grouping: GROUPING_METHODS.indexOf("index-order") };
+    const run = async (oneWorkgroupGrouping: boolean) => {
+      const engine = await Engine.create(scene, {
+        handler: "merge-split",
+        gpu: await softwareGpu(),
+        params,
+        oneWorkgroupGrouping,
+      });
+      try {
+        await engine.run(120); // past first contact
+        const stats = await engine.readStats();
+        const report = engine.handler.report?.(stats);
+        return {
+          hash: await engine.stateHash(),
+          dispatches: report?.grouping?.dispatchesPerStage,
+          groups: report?.grouping?.stages[0].groups,
+        };
+      } finally {
+        engine.destroy();
+      }
+    };
+    try {
+      const [dispatched, one] = [await run(false), await run(true)];
+      assert.deepEqual(one.dispatches, [2, 2]);
+      assert.ok(dispatched.dispatches![0] > 2);
+      assert.ok(dispatched.groups! > 0, "groups formed");
+      assert.equal(one.groups, dispatched.groups);
+      assert.equal(one.hash, dispatched.hash);
+    } finally {
+      releaseSoftwareGpu();
+    }
+  },
+});

@@ -149,6 +149,8 @@ export class MergeSplitKernels {
       localBudget?: number | null;
       /** Whether the whole grouping runs in one workgroup (`grouping.ts`; default by N). */
       smallGrouping?: boolean;
+      /** The index-order grouping in one workgroup wherever it can (`grouping.ts` `preferSmall`). */
+      preferSmallGrouping?: boolean;
       /** The grouping (`grouping.ts`; default `compact`): `index-order` is the paper's pass. */
       grouping?: GroupingMethod;
       /** Loop budget of the index-order pass per component (`grouping.ts`; smaller in tests). */
@@ -191,6 +193,7 @@ export class MergeSplitKernels {
       localLimit: options.localLimit,
       localBudget: options.localBudget,
       small: options.smallGrouping,
+      preferSmall: options.preferSmallGrouping,
       method: options.grouping,
       floodBudget: options.floodBudget,
       workgroupSize: this.workgroupSize,

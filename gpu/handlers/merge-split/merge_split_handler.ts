@@ -47,6 +47,7 @@ export const MERGE_SPLIT_HANDLER: HandlerEntry = {
     const ms = new MergeSplitKernels(ctx.device, {
       grouping: GROUPING_METHODS[ctx.params.grouping],
       localBudget: ctx.localBudget,
+      preferSmallGrouping: ctx.oneWorkgroupGrouping,
       capacity: n,
       maxPerParticle: ctx.maxPerParticle,
       buffers: {
