@@ -23,13 +23,13 @@ import type { GpuHandler } from "./handlers/handler.ts";
 import type { MetricsSample } from "./metrics/metrics.ts";
 import { acquireGpu, type GpuContext } from "./runtime/device.ts";
 import { beginKernelRecord, keepPipelineLabels } from "./runtime/kernel.ts";
-import { GpuDeadline, type GpuWait } from "./runtime/gpu_deadline.ts";
+import { GpuDeadline } from "./runtime/gpu_deadline.ts";
 import { buildInSession, GpuSession } from "./runtime/gpu_session.ts";
 import type { KernelProfiler } from "./runtime/kernel_profiler.ts";
 import { type Phase, PHASES } from "./phases.ts";
 import { RunStopped } from "./run_stopped.ts";
 import type { StepClock, StepTimings } from "./runtime/step_clock.ts";
-import { MAX_STEPS_PER_SUBMIT } from "./runtime/step_param_ring.ts";
+import { checkStepsPerSubmit, type RunOptions, StepRunner } from "./step_runner.ts";
 import { StepEncoder } from "./step_encoder.ts";
 import type { GridGeometry } from "./state/neighbor_grid.ts";
 import type { ParticleState } from "./state/particle_state.ts";
@@ -69,8 +69,7 @@ export class Engine {
   #destroyed = false;
   /** Per-kernel timing (`EngineOptions.profiler`): one readback per step. */
   #profiler: KernelProfiler | undefined;
-  /** Batches of steps run so far (for the phase a GPU wait names). */
-  #batches = 0;
+  #runner: StepRunner;
 
   private constructor(
     scene: Scene,
@@ -107,6 +106,15 @@ export class Engine {
       profiler: options.profiler,
       stageGates: options.stageGates ?? true,
     });
+    this.#runner = new StepRunner({
+      device: gpu.device,
+      steps: this.#steps,
+      clock: this.#clock,
+      deadline: this.deadline,
+      session: this.#session,
+      profiler: options.profiler,
+      stepsPerSubmit: this.stepsPerSubmit,
+    });
   }
 
   /**
@@ -132,71 +140,16 @@ export class Engine {
   }
 
   /**
-   * Runs `steps` steps, `stepsPerSubmit` to a submit ({@link Engine.stepsPerSubmit}); timings are
-   * resolved and read back once per batch (`batchSteps`), which is the only host sync. A batch whose wait does not complete by its
-   * deadline ({@link Engine.deadline}) throws a `GpuTimeoutError` naming the batch, its steps and
+   * Runs `steps` steps (`step_runner.ts`), `stepsPerSubmit` to a submit ({@link
+   * Engine.stepsPerSubmit}); timings are resolved and read back once per batch (`batchSteps`),
+   * which is the only host sync. A batch whose wait does not complete by its deadline ({@link Engine.deadline}) throws a `GpuTimeoutError` naming the batch, its steps and
    * the pending operation; the engine (and its device) cannot be used after it.
    * `shouldStop` is asked after every step (a GL submit blocks, so no timer fires in a batch): a
    * reason makes the next step the batch's last, then {@link RunStopped}; the engine goes on.
    */
-  async run(
-    steps: number,
-    options: {
-      onProgress?: (done: number) => void;
-      /** Asked after every step; a non-null reason stops the run with a {@link RunStopped}. */
-      shouldStop?: () => string | null;
-    } = {},
-  ): Promise<void> {
+  async run(steps: number, options: RunOptions = {}): Promise<void> {
     if (this.#destroyed) throw new Error("Engine.run: the engine was destroyed");
-    let first = this.step;
-    let stopping: string | null = null;
-    const pending: GPUCommandBuffer[] = [];
-    for (let s = 0; s < steps; s++) {
-      this.#clock.beginStep();
-      const step = this.step++;
-      const encoder = this.#steps.encode(step);
-      const ends = this.#clock.endStep(encoder, s === steps - 1 || stopping !== null);
-      this.#profiler?.resolve(encoder);
-      pending.push(encoder.finish());
-      if (ends || this.#submitsAfter(step, pending.length)) {
-        this.gpu.device.queue.submit(pending.splice(0));
-        this.#clock.submitted();
-      }
-      if (this.#profiler) {
-        await this.deadline.wait(this.#profiler.read(), {
-          phase: `profiled step ${this.step - 1}`,
-          operation: "mapAsync of the kernel profiler readback",
-        });
-      }
-      if (!ends) {
-        stopping = options.shouldStop?.() ?? null;
-        continue;
-      }
-      const batch: Omit<GpuWait, "operation"> = {
-        phase: `step batch ${++this.#batches} (steps ${first}–${this.step - 1})`,
-        steps: this.step - first,
-      };
-      const done = await this.#clock.endBatch({
-        guard: (work, operation) => this.deadline.wait(work, { ...batch, operation }),
-      });
-      this.deadline.observe(done.steps, done.ms);
-      first = this.step;
-      this.#session.throwReported(`steps up to ${this.step}`);
-      options.onProgress?.(s + 1);
-      const reason = stopping ?? options.shouldStop?.() ?? null;
-      if (reason !== null) throw new RunStopped(reason, s + 1);
-    }
-  }
-
-  /**
-   * Whether the steps encoded up to `step` (`pending` of them) go to the queue now: `stepsPerSubmit`
-   * of them, or before and after a step that samples (its writes of the metrics' parameters and
-   * the stage gates' shapes land before its submit and hold for that step alone), or every step
-   * of a profiled run (one readback per step).
-   */
-  #submitsAfter(step: number, pending: number): boolean {
-    return pending >= this.stepsPerSubmit || this.#profiler !== undefined ||
-      this.#steps.samples(step) || this.#steps.samples(step + 1);
+    await this.#runner.run(steps, () => this.step++, options);
   }
 
   /**
@@ -321,15 +274,5 @@ export class Engine {
     destroyParts(this.#parts);
     this.#steps?.destroy();
     this.#session?.close();
-  }
-}
-
-/** `EngineOptions.stepsPerSubmit`, checked: an integer in [1, MAX_STEPS_PER_SUBMIT]. */
-function checkStepsPerSubmit(k: number): void {
-  if (!Number.isInteger(k) || k < 1 || k > MAX_STEPS_PER_SUBMIT) {
-    throw new RangeError(
-      `options.stepsPerSubmit must be an integer in [1, ${MAX_STEPS_PER_SUBMIT}] (the steps ` +
-        `per-step parameter rings hold), got ${k}`,
-    );
   }
 }

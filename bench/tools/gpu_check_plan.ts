@@ -193,68 +193,43 @@ export function planStages(options: PlanOptions = {}): Stage[] {
       args: ["--suite", "default", ...scales("small"), ...stepsArg(undefined)],
       minSeconds: 30,
     },
-    {
-      id: "fig4-scales",
-      title: "fig4-fluid-cloth under merge-split at small, medium and paper, 200 steps",
-      kind: "bench",
-      args: [
-        "--scene",
-        "fig4-fluid-cloth",
-        "--handler",
-        "merge-split",
-        ...scales("small,medium,paper"),
-        ...stepsArg(200),
-      ],
-      minSeconds: 30,
-    },
-    {
-      id: "dam-break-sph-paper",
-      title: "the SPH dam break at paper, 200 steps",
-      kind: "bench",
-      args: [
-        "--scene",
-        "dam-break-sph",
-        "--handler",
-        "merge-split",
-        ...scales("paper"),
-        ...stepsArg(200),
-      ],
-      minSeconds: 30,
-    },
-    {
-      id: "dam-break-sph-paper-k1",
-      title: "the SPH dam break at paper, 200 steps, one step per submit: what batching saves",
-      kind: "bench",
-      args: [
-        "--scene",
-        "dam-break-sph",
-        "--handler",
-        "merge-split",
-        ...scales("paper"),
-        ...stepsArg(200),
-        "--steps-per-submit",
-        "1",
-      ],
-      minSeconds: 30,
-    },
-    {
-      id: "small-one-workgroup",
-      title:
-        "fig4 and fig9-flip-cloth at small, 200 steps, the index-order grouping in one workgroup: whether it pays (fig4-scales has fig4's dispatched pass)",
-      kind: "bench",
-      args: [
-        "--scene",
-        "fig4-fluid-cloth,fig9-flip-cloth",
-        "--handler",
-        "merge-split",
-        ...scales("small"),
-        ...stepsArg(200),
-        "--one-workgroup-grouping",
-      ],
-      minSeconds: 30,
-    },
+    mergeSplit(
+      "fig4-scales",
+      "fig4-fluid-cloth under merge-split at small, medium and paper, 200 steps",
+      "fig4-fluid-cloth",
+      [...scales("small,medium,paper"), ...stepsArg(200)],
+    ),
+    mergeSplit(
+      "dam-break-sph-paper",
+      "the SPH dam break at paper, 200 steps",
+      "dam-break-sph",
+      [...scales("paper"), ...stepsArg(200)],
+    ),
+    mergeSplit(
+      "dam-break-sph-paper-k1",
+      "the SPH dam break at paper, 200 steps, one step per submit: what batching saves",
+      "dam-break-sph",
+      [...scales("paper"), ...stepsArg(200), "--steps-per-submit", "1"],
+    ),
+    mergeSplit(
+      "small-one-workgroup",
+      "fig4 and fig9-flip-cloth at small, 200 steps, the index-order grouping in one workgroup: whether it pays (fig4-scales has fig4's dispatched pass)",
+      "fig4-fluid-cloth,fig9-flip-cloth",
+      [...scales("small"), ...stepsArg(200), "--one-workgroup-grouping"],
+    ),
     ...tableOne,
   ];
+}
+
+/** A bench stage of `scenes` (a comma list) under merge-split with `args`, 30 s at least to start. */
+function mergeSplit(id: string, title: string, scenes: string, args: readonly string[]): Stage {
+  return {
+    id,
+    title,
+    kind: "bench",
+    args: ["--scene", scenes, "--handler", "merge-split", ...args],
+    minSeconds: 30,
+  };
 }
 
 /**

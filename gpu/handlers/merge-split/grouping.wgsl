@@ -509,18 +509,24 @@ fn fill_member(i: u32) {
 fn rank_member(i: u32) {
   let g = atomicLoad(&dof[i]);
   let begin = atomicLoad(&memberStart[g]);
-  let end = atomicLoad(&memberStart[g + 1u]);
+  let size = atomicLoad(&memberStart[g + 1u]) - begin;
+  place_member(i, g, begin, size, r_unordered() + begin);
+}
+
+// Member i of the group rooted at g, whose `size` members lie unordered in workB from `unordered`:
+// its place in the member list from `begin`, and at the root the group's statistics.
+fn place_member(i: u32, g: u32, begin: u32, size: u32, unordered: u32) {
   var rank = 0u;
   var sheet = 0u;
-  for (var k = begin; k < end; k++) {
-    let j = atomicLoad(&workB[r_unordered() + k]);
+  for (var k = 0u; k < size; k++) {
+    let j = atomicLoad(&workB[unordered + k]);
     if (j < i) { rank++; }
     if (i == g && (kind[j] & FLAG_CLOTH) != 0u) { sheet++; }
   }
   memberList[begin + rank] = i;
-  if (i == g && end - begin > 1u) {
+  if (i == g && size > 1u) {
     atomicAdd(&stats[STAT_GROUPS], 1u);
-    atomicMax(&stats[STAT_LARGEST_GROUP], end - begin);
+    atomicMax(&stats[STAT_LARGEST_GROUP], size);
   }
   if (sheet > 0u) { atomicMax(&stats[STAT_LARGEST_SHEET_GROUP], sheet); }
 }
@@ -980,23 +986,12 @@ fn io_place(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) 
   let size = atomicLoad(&memberStart[g + 1u]) - begin;
   if (g == i) { census_group_at(i, size); }
   if (size == 1u) {
+    // alone, maybe never queued: its own place, a sheet member a sheet group of one (as rank_member)
     memberList[begin] = i;
+    if ((kind[i] & FLAG_CLOTH) != 0u) { atomicMax(&stats[STAT_LARGEST_SHEET_GROUP], 1u); }
     return;
   }
-  let queue = r_unordered() + atomicLoad(&workA[r_best_prio() + g]);
-  var rank = 0u;
-  var sheet = 0u;
-  for (var k = 0u; k < size; k++) {
-    let j = atomicLoad(&workB[queue + k]);
-    if (j < i) { rank++; }
-    if (i == g && (kind[j] & FLAG_CLOTH) != 0u) { sheet++; }
-  }
-  memberList[begin + rank] = i;
-  if (i == g) {
-    atomicAdd(&stats[STAT_GROUPS], 1u);
-    atomicMax(&stats[STAT_LARGEST_GROUP], size);
-  }
-  if (sheet > 0u) { atomicMax(&stats[STAT_LARGEST_SHEET_GROUP], sheet); }
+  place_member(i, g, begin, size, r_unordered() + atomicLoad(&workA[r_best_prio() + g]));
 }
 
 // ---- the census of a stage's groups (both groupings; a measurement, not part of the method) ----
