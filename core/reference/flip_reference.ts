@@ -791,8 +791,13 @@ export function solvePressure(
     }
   }
   const q = new Float64Array(nc);
+  // Solve for q / 2^e with b / 2^e, |b| ≤ 1: a power of two scales exactly, so this changes no
+  // result in f64's normal range, but keeps tiny right-hand sides (|b| ~ 1e-146) from underflowing
+  // in b·b and p·Ap, where α = ρ / (p·Ap) would come out of subnormals (|q| ~ 1e58).
+  const scale = powerOfTwoAbove(b);
+  if (scale === 0) return { q, iterations: 0, relativeResidual: 0 };
+  for (let c = 0; c < nc; c++) b[c] /= scale;
   const bNorm = Math.sqrt(dot(b, b));
-  if (bNorm === 0) return { q, iterations: 0, relativeResidual: 0 };
   const r = b.slice();
   const z = r.map((v, c) => v * invD[c]);
   const p = z.slice();
@@ -817,7 +822,15 @@ export function solvePressure(
     rz = rzNew;
     for (let c = 0; c < nc; c++) p[c] = z[c] + beta * p[c];
   }
+  for (let c = 0; c < nc; c++) q[c] *= scale;
   return { q, iterations: it, relativeResidual: rNorm / bNorm };
+}
+
+/** The least power of two at least max |v_c| (0 when v is 0): an exact scale for a solve. */
+function powerOfTwoAbove(v: ArrayLike<number>): number {
+  let m = 0;
+  for (let c = 0; c < v.length; c++) m = Math.max(m, Math.abs(v[c]));
+  return m === 0 ? 0 : 2 ** Math.ceil(Math.log2(m));
 }
 
 /**

@@ -632,6 +632,24 @@ Deno.test("FLIP pressure projection", async (t) => {
     );
   });
 
+  await t.step("q is linear in D down to tiny divergences: D·2^-560 gives q·2^-560 exactly", () => {
+    // Without the solve's power-of-two scaling, b·b and p·Ap of a divergence ~1e-146 (a blob
+    // falling at 6e-146 m/s) fall into subnormals and α = ρ / (p·Ap) threw q out to 1e58.
+    fc.assert(
+      fc.property(labelsArb(2, 7), ({ grid, cells: raw, seed }) => {
+        const cells = openToAir(grid, raw);
+        const faces = faceClasses(grid, cells);
+        const solidVel = randomFaces(grid, seed + 3, 1);
+        const uStar = setBoundaryVelocities(randomFaces(grid, seed, 1), { faces, solidVel });
+        const before = divergence(grid, uStar, cells);
+        const tiny = 2 ** -560;
+        const q = solvePressure(grid, cells, faces, before).q;
+        const qTiny = solvePressure(grid, cells, faces, before.map((d) => d * tiny)).q;
+        qTiny.forEach((v, c) => assert.equal(v, q[c] * tiny, `q[${c}]`));
+      }),
+      { numRuns: RUNS },
+    );
+  });
   await t.step("volume correction: cell masses, targets only where over-dense, D → target", () => {
     const grid = flipGrid([0, 0, 0], [4, 4, 4], 1);
     // a 2³-cell block, 8 particles of mass 8 per cell, whose weights stay inside the grid
