@@ -10,8 +10,10 @@
  *   {@link SMALL_LIMIT} particles the whole grouping in one workgroup (2 dispatches), up to the
  *   local limit ({@link defaultLocalLimit}) the rounds in workgroup dispatches that each go on
  *   from where the previous one's loop budget ran short (llvmpipe stops an invocation's loops
- *   after 65,535 iterations in all), beyond that `maxRounds` dispatched rounds of 5 gated by
- *   indirect dispatches after one such workgroup dispatch.
+ *   after 65,535 iterations in all), beyond that the connected components and each one's rounds
+ *   in a workgroup of their own (`comp_rounds`: 9 dispatches and one scan; on a fallback adapter a
+ *   component whose rounds would pass the loop budget stops after its last whole round, counted
+ *   as `groupingIncomplete`).
  * {@link groupingPlan} lists what a stage dispatches; scans take at most 5 (2 levels). The census of
  * the stage's groups (`core/grouping/grouping_census.ts`), a measurement, is taken on the way
  * (`members_fill`, `io_recount` and `io_place`, or the one-workgroup kernels): no dispatch of its
@@ -61,20 +63,20 @@ export const GROUPING_PARAMS: StructLayout = defineStruct("GroupingParams", [
 ]);
 
 /**
- * Most active particles (those with a partner) whose rounds may run inside one workgroup (which
- * hands the rounds over to dispatched ones when its invocations' loop budget runs short); the
- * default on a device is {@link defaultLocalLimit}.
+ * Most particles whose compact rounds may all run inside one workgroup (past it each connected
+ * component's run in a workgroup of their own); the default on a device is
+ * {@link defaultLocalLimit}.
  */
 export const LOCAL_LIMIT = 65536;
 
 /**
  * The local limit of grouping on `device`: {@link LOCAL_LIMIT} on a fallback (CPU) adapter, 16,384
- * otherwise. Up to the limit the rounds run in workgroup dispatches only; past it the host also
- * encodes `maxRounds` dispatched rounds of 5 dispatches each, gated to zero workgroups when the
- * workgroup finished them. On llvmpipe such a dispatch costs about 25 µs even then (fig11 at
- * `medium`, 37K particles: merging 25.2 ms/step with 16,384, 6.9 with 65,536, the same groups);
- * on a GPU, where dispatches are cheap and one workgroup is a sliver of the device, a lower limit
- * keeps large contact sets on the parallel rounds. The choice never changes a result.
+ * otherwise. Up to the limit the rounds of every component run in one workgroup (`rounds_local`:
+ * one dispatch after the active list); past it the connected components are found first and each
+ * one's rounds run in a workgroup of its own (`comp_rounds`: four more dispatches, but the
+ * components in parallel). On a GPU one workgroup is a sliver of the device, so a lower limit
+ * spreads large contact sets over many; on a fallback adapter the dispatches cost more than the
+ * parallelism brings. The choice never changes a result within the loop budget.
  */
 export function defaultLocalLimit(device: GPUDevice): number {
   return onFallbackAdapter(device) ? LOCAL_LIMIT : GPU_LOCAL_LIMIT;
@@ -92,17 +94,20 @@ export const SMALL_LIMIT = 3072;
 
 /**
  * Words of the grouping's work A buffer for N particles: group size, limit, best priority and
- * best neighbour (N each), then 5 control words (`grouping.wgsl` regions).
+ * best neighbour (N each), then the control words (`grouping.wgsl` regions, `CTRL_WORDS`).
  */
 export function workAWords(n: number): number {
-  return 4 * n + 5;
+  return 4 * n + CTRL_WORDS;
 }
+
+/** Control words at the end of work A (`grouping.wgsl` `CTRL_WORDS`: a test holds them equal). */
+export const CTRL_WORDS = 6;
 
 /**
  * Words of the grouping's work B buffer for N particles: the active flags (N + 1), then merge
  * targets, fill cursors, unordered members and the active list (N each; the index-order pass
  * keeps its queue and its component lists in the last two). The index-order pass has one more
- * buffer, its lower-partner links, N·K words: the size of the pair lists, which fit a binding. With work A, 9N + 6 words in two buffers, each bound
+ * buffer, its lower-partner links, N·K words: the size of the pair lists, which fit a binding. With work A, 9N + 7 words in two buffers, each bound
  * whole: 5N + 1 words stay under the 128 MiB `maxStorageBufferBindingSize` up to 6.7M particles
  * (Table I's largest scene, fig8-bowl at `paper`, has 6.51M: 124.2 MiB).
  */
@@ -142,11 +147,8 @@ type Name =
   | "init"
   | "activeList"
   | "roundsLocal"
-  | "gate"
-  | "propose"
-  | "pick"
-  | "handshake"
-  | "relabel"
+  | "compFill"
+  | "roundsComp"
   | "ccHook"
   | "count"
   | "fill"
@@ -167,11 +169,8 @@ const ENTRY: Record<Name, string> = {
   init: "group_init",
   activeList: "active_list",
   roundsLocal: "rounds_local",
-  gate: "round_gate",
-  propose: "round_propose",
-  pick: "round_pick",
-  handshake: "round_handshake",
-  relabel: "round_relabel",
+  compFill: "comp_fill",
+  roundsComp: "comp_rounds",
   ccHook: "cc_hook",
   count: "members_count",
   fill: "members_fill",
@@ -192,29 +191,19 @@ export function groupingEntryPoints(method: GroupingMethod): string[] {
   return methodKernels(method).map((name) => ENTRY[name]);
 }
 
-/**
- * The kernels a method runs on any of its paths (the others are not built): those of its plans
- * and a dispatched round's gate and phases.
- */
+/** The kernels a method runs on any of its paths (the others are not built). */
 function methodKernels(method: GroupingMethod): Name[] {
   const plans = [true, false].flatMap((limited) =>
     [true, false].flatMap((small) =>
       [true, false].map((local) =>
-        groupingPlan({ method, limited, small, local, localDispatches: 1, maxRounds: 1 })
+        groupingPlan({ method, limited, small, local, localDispatches: 1 })
       )
     )
   );
   const names = new Set<Name>();
-  for (const step of plans.flat()) {
-    if (step === "scan") continue;
-    if (typeof step === "string") names.add(step);
-    else for (const phase of ROUND_PHASES) names.add(phase);
-  }
+  for (const step of plans.flat()) if (step !== "scan") names.add(step);
   return [...names];
 }
-
-/** The kernels of a dispatched round: its gate, then the four phases. */
-const ROUND_PHASES = ["gate", "propose", "pick", "handshake", "relabel"] as const;
 
 /** Binding numbers of `grouping.wgsl` (group 0); 0 is the `GroupingParams` uniform. */
 const B = {
@@ -229,7 +218,6 @@ const B = {
   memberStart: 8,
   memberList: 9,
   stats: 10,
-  nextArgs: 11,
   links: 12,
   kind: 13,
 } as const;
@@ -256,17 +244,14 @@ export const GROUPING_BINDINGS: Readonly<Record<string, readonly number[]>> = {
   group_init: [B.markedCount, B.marked, B.dof, B.workA, B.workB, B.memberStart, B.stats],
   active_list: [...PAIRS, B.workA, B.workB],
   rounds_local: [...ROUND, B.stats],
-  round_gate: [B.workA, B.stats, B.nextArgs],
-  round_propose: ROUND,
-  round_pick: ROUND,
-  round_handshake: [B.dof, B.workA, B.workB],
-  round_relabel: [B.dof, B.workA, B.workB],
+  comp_fill: [B.dof, B.workA, B.workB, B.memberStart],
+  comp_rounds: [...ROUND, B.stats],
   cc_hook: [...PAIRS, B.dof],
   members_count: [B.dof, B.memberStart],
   members_fill: [...PAIRS, B.dof, B.workB, B.memberStart, B.stats],
   members_rank: [B.dof, B.workB, B.memberStart, B.memberList, B.stats, B.kind],
   io_flatten_count: [B.dof, B.memberStart],
-  io_alloc: [B.dof, B.workA, B.memberStart],
+  io_alloc: [B.dof, B.workA, B.workB, B.memberStart],
   io_fill: [B.dof, B.workA, B.workB],
   io_comp_rank: [B.dof, B.workA, B.workB],
   io_flood: [...PAIRS, B.dof, B.workA, B.workB, B.links],
@@ -286,18 +271,25 @@ function layoutOf(entryPoint: string): BindingEntry[] {
 }
 
 /**
- * One step of a stage's grouping: a kernel over the particles (or, for `small`, `membersSmall`,
- * `roundsLocal` and the closing `gate`, one workgroup), the member starts' scan, or a dispatched
- * round (its gate and four phases).
+ * One step of a stage's grouping: a kernel over the particles (or, for `small`, `membersSmall`
+ * and `roundsLocal`, one workgroup; for `roundsComp`, a workgroup per component), or the member
+ * starts' scan.
  */
-export type GroupingStep = Name | "scan" | { round: number };
+export type GroupingStep = Name | "scan";
+
+/**
+ * Workgroups of `comp_rounds` for N particles: one per component of two or more, at most ⌊N/2⌋
+ * of them, up to WebGPU's 65,535 (then each takes several in turn).
+ */
+export function compWorkgroups(n: number): number {
+  return Math.max(1, Math.min(Math.floor(n / 2), 65535));
+}
 
 /** The kernels dispatched as one workgroup. */
 const ONE_WORKGROUP: ReadonlySet<Name> = new Set([
   "small",
   "membersSmall",
   "roundsLocal",
-  "gate",
   "ioSmall",
   "ioMembersSmall",
 ]);
@@ -315,11 +307,13 @@ export function groupingPlan(o: {
    * ({@link roundsShape}), index order with or without one ({@link indexOrderSmall}).
    */
   small: boolean;
-  /** Whether the particle count is within the local limit (no dispatched rounds). */
+  /**
+   * Whether the particle count is within the local limit (the rounds in one workgroup, else a
+   * workgroup per component).
+   */
   local: boolean;
   /** Workgroup dispatches of the rounds (`rounds_local`) within the local limit. */
   localDispatches: number;
-  maxRounds: number;
 }): GroupingStep[] {
   const members: GroupingStep[] = ["scan", "fill", "rank"];
   if (o.method === "index-order") {
@@ -339,12 +333,10 @@ export function groupingPlan(o: {
   }
   if (!o.limited) return ["init", "ccHook", "ioFlattenCount", ...members];
   if (o.small) return ["small", "membersSmall"];
-  const local = Array<GroupingStep>(o.local ? o.localDispatches : 1).fill("roundsLocal");
-  // the dispatched rounds, then a last gate that records the rounds that merged
   const rounds: GroupingStep[] = o.local
-    ? []
-    : [...Array.from({ length: o.maxRounds }, (_, round) => ({ round })), "gate"];
-  return ["init", "activeList", ...local, ...rounds, "count", ...members];
+    ? ["activeList", ...Array<GroupingStep>(o.localDispatches).fill("roundsLocal")]
+    : ["ccHook", "ioFlattenCount", "ioAlloc", "compFill", "roundsComp"];
+  return ["init", ...rounds, "count", ...members];
 }
 
 /**
@@ -352,9 +344,9 @@ export function groupingPlan(o: {
  * (`small`: N ≤ {@link SMALL_LIMIT} and every round fits one invocation's loop `budget` whatever
  * the pairs), else in `localDispatches` workgroup dispatches, enough for `maxRounds` rounds of the
  * costliest kind (⌈N/256⌉ particles per invocation, each with at most K partners: its pair and
- * marked lists split one list of K contacts; two pair phases and two others per round); the
- * dispatched rounds take over past `localLimit`. Handing over between workgroup dispatches never
- * changes a result, and each dispatch measures its own rounds against the budget.
+ * marked lists split one list of K contacts; two pair phases and two others per round), up to
+ * `localLimit` (past it a workgroup per component). Handing over between workgroup dispatches
+ * never changes a result, and each dispatch measures its own rounds against the budget.
  */
 export function roundsShape(o: {
   count: number;
@@ -421,14 +413,11 @@ export function indexOrderFits(
 }
 
 /**
- * Dispatches of a plan: a round's gate and its 4 phases, the scan's `2·levels + 1` for
- * `scanDispatches` of the member starts (N + 1 elements), one per other step.
+ * Dispatches of a plan: the scan's `2·levels + 1` for `scanDispatches` of the member starts
+ * (N + 1 elements), one per other step.
  */
 export function groupingDispatches(plan: readonly GroupingStep[], scanDispatches: number): number {
-  return plan.reduce(
-    (sum, step) => sum + (step === "scan" ? scanDispatches : typeof step === "string" ? 1 : 5),
-    0,
-  );
+  return plan.reduce((sum, step) => sum + (step === "scan" ? scanDispatches : 1), 0);
 }
 
 /** Options of {@link GroupingKernels}. */
@@ -480,14 +469,11 @@ export class GroupingKernels {
   readonly method: GroupingMethod;
   #params: [GPUBuffer, GPUBuffer];
   #ring: StepParamRing;
-  #args: [GPUBuffer, GPUBuffer];
   #own: GPUBuffer[] = [];
   #scan: PrefixScan;
   #k: Record<Name, Kernel>;
-  /** Bind groups by stage and kernel (but the gate). */
+  /** Bind groups by stage and kernel. */
   #bind: [Record<Name, GPUBindGroup>, Record<Name, GPUBindGroup>];
-  /** gate bind groups by [stage][args written]. */
-  #gate?: [[GPUBindGroup, GPUBindGroup], [GPUBindGroup, GPUBindGroup]];
   #limited = true;
   /** Whether the whole grouping runs in one workgroup. */
   #small: boolean;
@@ -552,7 +538,6 @@ export class GroupingKernels {
       targets: work.params,
       bytes: GROUPING_PARAMS.size,
     });
-    this.#args = work.args;
     const b = options.buffers;
     this.#scan = new PrefixScan(device, {
       label: "grouping member starts",
@@ -566,7 +551,7 @@ export class GroupingKernels {
       floodBudget: options.floodBudget ?? (gpuPlan ? UNCAPPED : undefined),
     });
     // one map of every buffer by binding serves all the entry points (each binds what it uses)
-    const resources = (s: 0 | 1, a: 0 | 1) =>
+    const resources = (s: 0 | 1) =>
       new Map<number, GPUBuffer>([
         [B.params, this.#params[s]],
         [B.pairCount, b.pairCount],
@@ -579,37 +564,28 @@ export class GroupingKernels {
         [B.memberStart, b.memberStart],
         [B.memberList, b.memberList],
         [B.stats, b.stats],
-        [B.nextArgs, this.#args[a]],
         [B.kind, b.kind],
         ...(work.links ? [[B.links, work.links] as [number, GPUBuffer]] : []),
       ]);
     const stage = (s: 0 | 1) =>
       Object.fromEntries(
-        names.filter((name) => name !== "gate").map((name) => [
+        names.map((name) => [
           name,
-          bindKernel(device, this.#k[name], resources(s, 0), {
+          bindKernel(device, this.#k[name], resources(s), {
             label: `merge-split grouping ${ENTRY[name]} stage ${s + 1} bind group`,
           }),
         ]),
       ) as Record<Name, GPUBindGroup>;
     this.#bind = [stage(0), stage(1)];
-    const gate = (s: 0 | 1, a: 0 | 1) =>
-      bindKernel(device, this.#k.gate, resources(s, a), {
-        label: `merge-split grouping gate stage ${s + 1} args ${"AB"[a]} bind group`,
-      });
-    if (this.method === "compact") {
-      this.#gate = [[gate(0, 0), gate(0, 1)], [gate(1, 0), gate(1, 1)]];
-    }
     this.#maxPerParticle = maxPerParticle;
   }
 
   /**
-   * Creates the grouping's own buffers: each stage's parameters, the rounds' two indirect
-   * arguments, the two work arrays, and (index order) the lower-partner links.
+   * Creates the grouping's own buffers: each stage's parameters, the two work arrays, and (index
+   * order) the lower-partner links.
    */
   #createBuffers(maxPerParticle: number): {
     params: [GPUBuffer, GPUBuffer];
-    args: [GPUBuffer, GPUBuffer];
     workA: GPUBuffer;
     workB: GPUBuffer;
     links: GPUBuffer | undefined;
@@ -628,9 +604,6 @@ export class GroupingKernels {
         GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
       );
     const stageParams: [GPUBuffer, GPUBuffer] = [params(1), params(2)];
-    const indirect = (name: string) =>
-      buffer(`grouping round args ${name}`, 12, S | GPUBufferUsage.INDIRECT);
-    const args: [GPUBuffer, GPUBuffer] = [indirect("A"), indirect("B")];
     const workA = buffer("grouping work A (size, limit, proposals, control)", 4 * workAWords(n), S);
     const workB = buffer(
       "grouping work B (active flags, merges, cursors, members, active list)",
@@ -642,7 +615,7 @@ export class GroupingKernels {
     const links = this.method === "index-order"
       ? buffer("grouping index-order lower-partner links", 4 * n * maxPerParticle, S)
       : undefined;
-    return { params: stageParams, args, workA, workB, links };
+    return { params: stageParams, workA, workB, links };
   }
 
   /** Creates the pipelines of the method's entry points, with the rounds' loop budgets. */
@@ -727,7 +700,6 @@ export class GroupingKernels {
       small: this.#small,
       local: this.count <= this.localLimit,
       localDispatches: this.#localDispatches,
-      maxRounds: this.maxRounds,
     });
   }
 
@@ -737,23 +709,8 @@ export class GroupingKernels {
     for (const step of this.plan) {
       if (step === "scan") {
         this.#scan.encode(pass);
-      } else if (typeof step !== "string") {
-        // a dispatched round: its gate writes the arguments of its phases (zero workgroups once
-        // a round merged nothing or the workgroup finished)
-        const a = (step.round % 2) as 0 | 1;
-        dispatch(pass, k.gate, { bindGroup: this.#gate![s][a], workgroups: 1 });
-        for (const phase of ROUND_PHASES.slice(1)) {
-          dispatch(pass, k[phase], {
-            bindGroup: bind[phase],
-            indirect: this.#args[a],
-            indirectOffset: 0,
-            rewritten: true, // by the round gate just before
-          });
-        }
-      } else if (step === "gate") {
-        // after the rounds: records the rounds that merged (statistic groupingRounds)
-        const a = (this.maxRounds % 2) as 0 | 1;
-        dispatch(pass, k.gate, { bindGroup: this.#gate![s][a], workgroups: 1 });
+      } else if (step === "roundsComp") {
+        dispatch(pass, k[step], { bindGroup: bind[step], workgroups: compWorkgroups(this.count) });
       } else if (ONE_WORKGROUP.has(step)) {
         dispatch(pass, k[step], { bindGroup: bind[step], workgroups: 1 });
       } else {

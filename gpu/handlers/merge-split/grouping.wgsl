@@ -14,11 +14,11 @@
 //   handshake  per active group root: two groups that picked each other merge into the lower
 //              index
 //   relabel    per active particle: its group's new root
-// until a round merges nothing (or MAX_ROUNDS). When M ≤ LOCAL_LIMIT the rounds run inside one
-// workgroup (rounds_local: the phases separated by barriers, the loop left as soon as a round
-// merges nothing: one dispatch in all); otherwise as dispatches, each round gated by an indirect
-// dispatch whose arguments round_gate writes (zero workgroups after the round that merged
-// nothing, or when rounds_local did the work).
+// until a round merges nothing (or MAX_ROUNDS). Up to LOCAL_LIMIT particles the rounds run inside
+// one workgroup (rounds_local: the phases separated by barriers, the loop left as soon as a round
+// merges nothing: one dispatch in all); past it each connected component's rounds run in a
+// workgroup of their own (comp_rounds, after the components as index order finds them): groups
+// never span two components, and a component's rounds depend on nothing outside it.
 // Without a limit, the connected components: cc_hook (a lock-free union–find, the larger root
 // hooked under the smaller, so the labels end as each component's lowest index whatever the
 // order of the hooks), then io_flatten_count (each particle's root, counted for the member lists).
@@ -75,13 +75,14 @@ fn r_cursor() -> u32 { return 2u * P.count + 1u; }
 fn r_unordered() -> u32 { return 3u * P.count + 1u; }
 fn r_active() -> u32 { return 4u * P.count + 1u; }
 // control words
-const C_ROUND: u32 = 0u; // the round the dispatched rounds are at (NONE before the first)
-const C_MERGES: u32 = 1u; // merges of the last dispatched round
-const C_OPEN: u32 = 2u; // 1 while the dispatched rounds go on
-const C_M: u32 = 3u; // active particles
-const C_LOCAL: u32 = 4u; // 1 when rounds_local handed the rounds over
+const C_ROUND: u32 = 0u; // the last round rounds_local ran when it handed over (NONE before)
+const C_MERGES: u32 = 1u; // 1 while the last round merged something
+const C_OPEN: u32 = 2u; // 1 while rounds_local has rounds left to run
+const C_M: u32 = 3u; // active particles (the component lists' cursor in io_alloc)
+const C_LOCAL: u32 = 4u; // 1 when rounds_local handed the rounds over (index order: components cut)
+const C_COMPS: u32 = 5u; // components of two or more particles (io_alloc's list of their roots)
 /// Words of `workA` after the regions.
-const CTRL_WORDS: u32 = 5u;
+const CTRL_WORDS: u32 = 6u;
 
 // Each entry point's layout holds only the bindings it uses (grouping.ts BINDINGS): at most 8
 // storage buffers, WebGPU's guaranteed maxStorageBuffersPerShaderStage.
@@ -100,8 +101,6 @@ const CTRL_WORDS: u32 = 5u;
 @group(0) @binding(8) var<storage, read_write> memberStart: array<atomic<u32>>;
 @group(0) @binding(9) var<storage, read_write> memberList: array<u32>;
 @group(0) @binding(10) var<storage, read_write> stats: array<atomic<u32>>;
-// round_gate only: the indirect args of the next dispatched round
-@group(0) @binding(11) var<storage, read_write> nextArgs: array<u32>;
 // The ranks of the member lists only: body-kind bits per particle (the sheet members of a group)
 @group(0) @binding(13) var<storage, read> kind: array<u32>;
 
@@ -197,6 +196,7 @@ fn init_work(i: u32) {
     ctrl_store(C_OPEN, 1u);
     ctrl_store(C_M, 0u);
     ctrl_store(C_LOCAL, 0u);
+    ctrl_store(C_COMPS, 0u);
     flag_store(n, 0u);
     // this stage's groups replace the last ones (rank_member takes the max)
     atomicStore(&stats[STAT_LARGEST_SHEET_GROUP], 0u);
@@ -318,11 +318,11 @@ fn relabel(t: u32) {
   atomicStore(&workA[r_best() + i], NONE);
 }
 
-// ---- the rounds in one workgroup (M <= LOCAL_LIMIT) ----
+// ---- the rounds in one workgroup (N <= LOCAL_LIMIT) ----
 // llvmpipe stops any invocation's loops after 65,535 iterations in all: each invocation counts
 // its own (a particle, plus its partners, per phase), and before a round the workgroup checks
 // that the costliest invocation can afford another round like the last one; when it cannot, the
-// dispatched rounds take over from that round (same rounds, same result).
+// next rounds_local dispatch goes on from that round (same rounds, same result).
 override LOCAL_BUDGET: u32 = 60000u;
 var<workgroup> wMerges: atomic<u32>;
 var<workgroup> wCost: atomic<u32>;
@@ -337,6 +337,42 @@ fn local_sync() {
 @compute @workgroup_size(WG_LOCAL)
 fn rounds_local(@builtin(local_invocation_index) lid: u32) {
   run_rounds(lid);
+}
+
+// One round's four phases by the workgroup over active-list entries [lo, hi), barriers between
+// them, its merges counted in wMerges: this invocation's loop iterations.
+fn round_phases(lid: u32, lo: u32, hi: u32, key: u32) -> u32 {
+  var spent = 0u;
+  for (var t = lo + lid; t < hi; t += WG_LOCAL) {
+    propose(t, key);
+    spent += 1u + partner_total(active_at(t));
+  }
+  local_sync();
+  for (var t = lo + lid; t < hi; t += WG_LOCAL) {
+    pick(t, key);
+    spent += 1u + partner_total(active_at(t));
+  }
+  local_sync();
+  for (var t = lo + lid; t < hi; t += WG_LOCAL) {
+    if (handshake(t)) { atomicAdd(&wMerges, 1u); }
+    spent += 1u;
+  }
+  local_sync();
+  for (var t = lo + lid; t < hi; t += WG_LOCAL) {
+    relabel(t);
+    spent += 1u;
+  }
+  return spent;
+}
+
+// After round_phases: the round's merges, the same for every invocation (wMerges reset).
+fn round_merges(lid: u32) -> u32 {
+  local_sync();
+  if (lid == 0u) {
+    wCount = atomicLoad(&wMerges);
+    atomicStore(&wMerges, 0u);
+  }
+  return workgroupUniformLoad(&wCount);
 }
 
 // The rounds over the active list by the workgroup (its M read from the control words).
@@ -362,34 +398,10 @@ fn run_rounds(lid: u32) {
   var handOver = false;
   loop {
     if (round >= MAX_ROUNDS) { break; }
-    let before = spent;
-    let key = round_key(round);
-    for (var t = lid; t < m; t += WG_LOCAL) {
-      propose(t, key);
-      spent += 1u + partner_total(active_at(t));
-    }
-    local_sync();
-    for (var t = lid; t < m; t += WG_LOCAL) {
-      pick(t, key);
-      spent += 1u + partner_total(active_at(t));
-    }
-    local_sync();
-    for (var t = lid; t < m; t += WG_LOCAL) {
-      if (handshake(t)) { atomicAdd(&wMerges, 1u); }
-      spent += 1u;
-    }
-    local_sync();
-    for (var t = lid; t < m; t += WG_LOCAL) {
-      relabel(t);
-      spent += 1u;
-    }
-    atomicMax(&wCost, spent - before + 8u);
-    local_sync();
-    if (lid == 0u) {
-      wCount = atomicLoad(&wMerges);
-      atomicStore(&wMerges, 0u);
-    }
-    let mergedNow = workgroupUniformLoad(&wCount);
+    let cost = round_phases(lid, 0u, m, round_key(round));
+    spent += cost;
+    atomicMax(&wCost, cost + 8u);
+    let mergedNow = round_merges(lid);
     round++;
     if (mergedNow == 0u) { break; }
     merged++;
@@ -406,7 +418,7 @@ fn run_rounds(lid: u32) {
     // every round before `start` merged (a hand-over follows a merging round)
     atomicMax(&stats[STAT_GROUPING_ROUNDS], start + merged);
     if (handOver && round < MAX_ROUNDS) {
-      // the next rounds_local dispatch, or the dispatched rounds, go on from `round`
+      // the next rounds_local dispatch goes on from `round`
       ctrl_store(C_ROUND, round - 1u);
       ctrl_store(C_MERGES, 1u);
       ctrl_store(C_OPEN, 1u);
@@ -415,49 +427,6 @@ fn run_rounds(lid: u32) {
       ctrl_store(C_OPEN, 0u); // nothing left to do
     }
   }
-}
-
-// ---- the rounds as dispatches (M > LOCAL_LIMIT) ----
-// One invocation: opens the next round while the last one merged something.
-@compute @workgroup_size(1)
-fn round_gate() {
-  let m = ctrl_load(C_M);
-  let round = ctrl_load(C_ROUND) + 1u; // NONE + 1 = 0 before the first round
-  let going = ctrl_load(C_OPEN) == 1u && ctrl_load(C_MERGES) > 0u &&
-    (m > LOCAL_LIMIT || ctrl_load(C_LOCAL) == 1u);
-  if (going && round > 0u) { atomicMax(&stats[STAT_GROUPING_ROUNDS], round); }
-  let open = going && round < MAX_ROUNDS;
-  ctrl_store(C_ROUND, round);
-  ctrl_store(C_MERGES, 0u);
-  ctrl_store(C_OPEN, select(0u, 1u, open));
-  let groups = (m + WG - 1u) / WG;
-  nextArgs[0] = select(0u, min(groups, 65535u), open);
-  nextArgs[1] = select(0u, (groups + 65534u) / 65535u, open);
-  nextArgs[2] = 1u;
-}
-
-@compute @workgroup_size(WG)
-fn round_propose(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let t = particle(gid, nwg);
-  if (t < ctrl_load(C_M)) { propose(t, round_key(ctrl_load(C_ROUND))); }
-}
-
-@compute @workgroup_size(WG)
-fn round_pick(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let t = particle(gid, nwg);
-  if (t < ctrl_load(C_M)) { pick(t, round_key(ctrl_load(C_ROUND))); }
-}
-
-@compute @workgroup_size(WG)
-fn round_handshake(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let t = particle(gid, nwg);
-  if (t < ctrl_load(C_M) && handshake(t)) { atomicAdd(&workA[r_ctrl() + C_MERGES], 1u); }
-}
-
-@compute @workgroup_size(WG)
-fn round_relabel(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let t = particle(gid, nwg);
-  if (t < ctrl_load(C_M)) { relabel(t); }
 }
 
 // ---- no limit: connected components ----
@@ -708,7 +677,9 @@ fn io_flatten_count(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
 }
 
 // Each component of two or more particles gets a region of the work lists: [start, start + size)
-// from a cursor (control word C_M, unused by this pass); where a region lies changes nothing.
+// from a cursor (control word C_M, unused by this pass); where a region lies changes nothing. Its
+// root joins the list of components (in workB's active flags, unused by these passes: comp_rounds
+// reads it).
 @compute @workgroup_size(WG)
 fn io_alloc(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = particle(gid, nwg);
@@ -717,6 +688,7 @@ fn io_alloc(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) 
   if (c < 2u) { return; }
   atomicStore(&workA[r_size() + i], c);
   atomicStore(&workA[r_best_prio() + i], atomicAdd(&workA[r_ctrl() + C_M], c));
+  atomicStore(&workB[r_flag() + atomicAdd(&workA[r_ctrl() + C_COMPS], 1u)], i);
 }
 
 // The members of each component in its region, unordered.
@@ -1099,5 +1071,86 @@ fn census_pairs_end(lid: u32) {
     let base = census_base();
     add64(base + CENSUS_PAIRS, atomicLoad(&wCensus[0]));
     add64(base + CENSUS_BETWEEN, atomicLoad(&wCensus[1]));
+  }
+}
+
+// ---- compact past LOCAL_LIMIT: each component's rounds in a workgroup of their own ----
+// The components as index order finds them (cc_hook, io_flatten_count, io_alloc, which lists
+// their roots), each one's members in its region of the active list (comp_fill, which also leaves
+// every particle alone again), then comp_rounds: each workgroup takes components in turn and runs
+// their rounds as rounds_local does. Exact: a round's proposals, picks and merges within one
+// component read nothing outside it, and a component whose round merged nothing is final (some
+// round merges while a fitting pair is left), so its rounds are those of the whole graph. On a
+// fallback adapter each invocation's loops are bounded (LOCAL_BUDGET, counted as the worst case
+// of each round): a component whose rounds would run past it stops after its last whole round,
+// its groups valid (connected, within their limits), and is counted (statistic
+// groupingIncomplete).
+
+// The members of each component of two or more in its region of the active list, unordered;
+// every particle alone again (`dof`) and its member count cleared for the member lists.
+@compute @workgroup_size(WG)
+fn comp_fill(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = particle(gid, nwg);
+  if (i >= P.count) { return; }
+  let r = atomicLoad(&dof[i]);
+  atomicStore(&dof[i], i);
+  atomicStore(&memberStart[i], 0u);
+  if (atomicLoad(&workA[r_size() + r]) < 2u) { return; }
+  let at = atomicAdd(&workB[r_cursor() + r], 1u);
+  atomicStore(&workB[r_active() + atomicLoad(&workA[r_best_prio() + r]) + at], i);
+}
+
+// The component at hand: its root, the start of its region, its size.
+var<workgroup> wComp: vec3u;
+
+// Loop iterations one round over c members may cost an invocation at most (round_phases: four
+// loops over ⌈c / WG_LOCAL⌉ entries, two of them over each one's K partners, and the round's own).
+fn round_cost(c: u32) -> u32 {
+  return ((c + WG_LOCAL - 1u) / WG_LOCAL) * (2u * (1u + P.maxPerParticle) + 2u) + 8u;
+}
+
+@compute @workgroup_size(WG_LOCAL)
+fn comp_rounds(
+  @builtin(local_invocation_index) lid: u32,
+  @builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+) {
+  if (lid == 0u) {
+    wCount = ctrl_load(C_COMPS);
+    atomicStore(&wMerges, 0u);
+  }
+  let comps = workgroupUniformLoad(&wCount);
+  var used = 0u; // the worst case of this workgroup's loop iterations so far
+  for (var k = wid.x + wid.y * nwg.x; k < comps; k += nwg.x * nwg.y) {
+    if (lid == 0u) {
+      let r = atomicLoad(&workB[r_flag() + k]);
+      wComp = vec3u(r, atomicLoad(&workA[r_best_prio() + r]), atomicLoad(&workA[r_size() + r]));
+      // the root alone again, its fill cursor cleared for the member lists
+      atomicStore(&workA[r_size() + r], 1u);
+      atomicStore(&workA[r_best_prio() + r], NONE);
+      atomicStore(&workB[r_cursor() + r], 0u);
+    }
+    local_sync();
+    let comp = workgroupUniformLoad(&wComp);
+    let cost = round_cost(comp.z);
+    var merged = 0u;
+    var cut = false;
+    for (var round = 0u; round < MAX_ROUNDS; round++) {
+      used += 1u;
+      if (LOCAL_BUDGET != NONE) {
+        if (used + cost > LOCAL_BUDGET) {
+          cut = true;
+          break;
+        }
+        used += cost;
+      }
+      round_phases(lid, comp.y, comp.y + comp.z, round_key(round));
+      if (round_merges(lid) == 0u) { break; }
+      merged++;
+    }
+    if (lid == 0u) {
+      atomicMax(&stats[STAT_GROUPING_ROUNDS], merged);
+      if (cut) { atomicAdd(&stats[STAT_GROUPING_INCOMPLETE], 1u); }
+    }
   }
 }

@@ -57,7 +57,6 @@ function dispatchesAt(
     small,
     local: n <= p.localLimit,
     localDispatches: shape.localDispatches,
-    maxRounds: GROUPING_MAX_ROUNDS,
   });
   // the member starts' scan, bounded to 2 levels (PrefixScan maxLevels)
   const items = Math.max(p.items, Math.min(MAX_SCAN_ITEMS, Math.ceil((n + 1) / 256 ** 2)));
@@ -142,7 +141,6 @@ Deno.test("grouping dispatches per stage", async (t) => {
         small,
         local: true,
         localDispatches: 1,
-        maxRounds: GROUPING_MAX_ROUNDS,
       });
     assert.deepEqual(plan(true), ["ioSmall", "ioMembersSmall"]);
     // the paper setup's scenes at small (Fig. 3 and Fig. 4): the dispatched pass's 10 per stage
@@ -154,18 +152,34 @@ Deno.test("grouping dispatches per stage", async (t) => {
     }
   });
 
-  await t.step("compact rounds: at most 16 while they run in one workgroup", () => {
+  await t.step("compact rounds: at most 16 at every scale, past the local limit too", () => {
     for (const [scale, n] of sizes) {
       for (const path of ["fallback", "gpu"] as const) {
         const d = dispatchesAt(n, path, "compact", true);
-        if (n <= PATHS[path].localLimit) {
-          assert.ok(d <= MOST, `compact ${scale} N=${n} ${path}: ${d}`);
-        } else {
-          // past the local limit, 32 dispatched rounds of 5 (gated) follow one workgroup
-          // dispatch: exact, but a chain of launches (what index order avoids)
-          assert.ok(d > 5 * GROUPING_MAX_ROUNDS, `compact ${scale} N=${n} ${path}: ${d}`);
-        }
+        assert.ok(d <= MOST, `compact ${scale} N=${n} ${path}: ${d}`);
       }
     }
+    // past the local limit: the components, then a workgroup per component (no round chain)
+    assert.deepEqual(
+      groupingPlan({
+        method: "compact",
+        limited: true,
+        small: false,
+        local: false,
+        localDispatches: 1,
+      }),
+      [
+        "init",
+        "ccHook",
+        "ioFlattenCount",
+        "ioAlloc",
+        "compFill",
+        "roundsComp",
+        "count",
+        "scan",
+        "fill",
+        "rank",
+      ],
+    );
   });
 });

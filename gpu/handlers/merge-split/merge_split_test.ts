@@ -23,8 +23,10 @@ import { groupWith } from "../../../core/grouping/index_order_grouping.ts";
 import { censusOf } from "../../../core/grouping/grouping_census.ts";
 import { censusWords, MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
 import {
+  CTRL_WORDS,
   defaultLocalLimit,
   GROUPING_BINDINGS,
+  GROUPING_WGSL,
   groupingEntryPoints,
   LOCAL_LIMIT,
   workAWords,
@@ -374,6 +376,16 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
     device.destroy();
   });
 
+  await t.step("work A holds every control word grouping.wgsl names (CTRL_WORDS)", () => {
+    const words = [...GROUPING_WGSL.matchAll(/^const C_[A-Z_]+: u32 = (\d+)u;/gm)].map((m) =>
+      Number(m[1])
+    );
+    assert.ok(words.length >= 5, `control words found: ${words}`);
+    assert.equal(Math.max(...words) + 1, CTRL_WORDS);
+    assert.match(GROUPING_WGSL, new RegExp(`^const CTRL_WORDS: u32 = ${CTRL_WORDS}u;`, "m"));
+    assert.equal(workAWords(10), 40 + CTRL_WORDS);
+  });
+
   await t.step(
     "the grouping's scratch stays under 128 MiB per binding at Table I's largest",
     () => {
@@ -398,9 +410,8 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
     const [path, localLimit, localBudget, smallGrouping] of [
       ["the whole grouping in one workgroup", undefined, undefined, true],
       ["rounds in one workgroup", undefined, undefined, false],
-      ["dispatched rounds", 0, undefined, false],
+      ["each component's rounds in a workgroup of their own", 0, undefined, false],
       ["workgroup dispatches resuming each other after one round", undefined, 1, false],
-      ["rounds handed over by the workgroup to dispatched ones", 1999, 1, false],
     ] as const
   ) {
     await t.step(`${path}: equal to the reference; a round cap stops both alike`, async () => {
@@ -435,6 +446,28 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
       }
     });
   }
+
+  await t.step("a workgroup per component: a loop budget too small cuts, counted", async () => {
+    // past the local limit on a fallback adapter a component whose rounds would run past the
+    // loop budget stops after its last whole round: with a budget of 1, before its first
+    const n = 2000;
+    const c = randomCase(5, n);
+    const { device, buffers, ms } = await setup(c, { localLimit: 0, localBudget: 1 });
+    ms.setParams({ count: n, seed: 9, step: 2, alpha: 1, beta: 0, nMin: 16, nMax: 64 });
+    run(device, (pass) => ms.encodeGroup(pass, { stage: 1 }));
+    const opts = { particleCount: n, nMin: Infinity, nMax: Infinity, seed: 9, step: 2 };
+    const components = groupCollisions(c.pairs, opts).groups.length;
+    assert.ok(components > 10, `${components} components`);
+    assert.deepEqual([...await u32(device, buffers.dof)].slice(0, n), [...Array(n).keys()]);
+    const start = await u32(device, buffers.memberStart);
+    assert.deepEqual([...start.slice(0, n + 1)], [...Array(n + 1).keys()]);
+    const stats = new Uint32Array(await readBuffer(device, buffers.stats));
+    assert.equal(stats[STATS.groupingIncomplete], components);
+    assert.equal(stats[STATS.groupingRounds], 0);
+    assert.equal(await device.popErrorScope(), null);
+    ms.destroy();
+    device.destroy();
+  });
 
   await t.step("stage 2 merges the marked pairs that approach after stage 1", async () => {
     const n = 300;
