@@ -218,8 +218,24 @@ export function planStages(options: PlanOptions = {}): Stage[] {
       [...scales("small"), ...stepsArg(200), "--one-workgroup-grouping"],
     ),
     ...tableOne,
+    {
+      ...mergeSplit(
+        "groupings-paper",
+        "Figs. 8 top and 6 at paper, 200 steps, under both groupings: merging's share of a step with the paper's index-order pass and with the compact rounds (a workgroup per component)",
+        "fig8-cloth-tori,fig6-wall",
+        [...scales("paper"), ...stepsArg(200), "--variant", "compact-grouping"],
+      ),
+      // four cases (the two scenes under each grouping) of 60 s build and 200 steps at ≤ 15 ms
+      minSeconds: GROUPINGS_STAGE_SECONDS,
+    },
   ];
 }
+
+/**
+ * The estimate of stage `groupings-paper` on an H100: four cases of 60 s build and 200 steps at
+ * most 15 ms each (fig6-wall's first steps; Fig. 8 top 7.9 ms).
+ */
+export const GROUPINGS_STAGE_SECONDS = 4 * Math.ceil(PAPER_BUILD_SECONDS + 200 * 0.015);
 
 /** A bench stage of `scenes` (a comma list) under merge-split with `args`, 30 s at least to start. */
 function mergeSplit(id: string, title: string, scenes: string, args: readonly string[]): Stage {

@@ -48,6 +48,7 @@ Deno.test("the plan: the issue's stages in priority order, with their arguments"
     "table1-fig8-tori",
     "table1-fig8-wall",
     "table1-fig8-bowl",
+    "groupings-paper",
   ]);
   const args = Object.fromEntries(stages.map((s) => [s.id, s.args.join(" ")]));
   assert.equal(args.adapters, "--list-adapters");
@@ -68,6 +69,11 @@ Deno.test("the plan: the issue's stages in priority order, with their arguments"
     args["small-one-workgroup"],
     "--scene fig4-fluid-cloth,fig9-flip-cloth --handler merge-split --scale small --steps 200 " +
       "--one-workgroup-grouping",
+  );
+  assert.equal(
+    args["groupings-paper"],
+    "--scene fig8-cloth-tori,fig6-wall --handler merge-split --scale paper --steps 200 " +
+      "--variant compact-grouping",
   );
   // Table I: whole runs (no --steps: duration / dt steps), merge-split, at paper
   assert.equal(
@@ -203,36 +209,37 @@ Deno.test("which stages run, are cut or skipped for a budget and the stages' tim
     simulate(stages, durations, { budget, policy: budgetPolicy(budget), stopDelay: 3 }).statuses;
   const none = (n: number) => Array<StageStatus>(n).fill("skipped");
   // The software adapter: the default suite alone takes longer than 480 s.
-  assert.deepEqual(at(480, [2, 490, 100, 20, 20, 20, 400, 300, 240, 290, 470]), [
+  assert.deepEqual(at(480, [2, 490, 100, 20, 20, 20, 400, 300, 240, 290, 470, 250]), [
     "complete",
     "cut",
-    ...none(9),
+    ...none(10),
   ]);
   // An H100 at the default 900 s: the short stages, then Table I's first whole runs (438 s
   // estimated); the next (307 s) no longer fits, nor the later ones.
-  assert.deepEqual(at(900, [2, 162, 8, 5, 5, 5, 430, 300, 240, 290, 470]), [
+  assert.deepEqual(at(900, [2, 162, 8, 5, 5, 5, 430, 300, 240, 290, 470, 250]), [
     ...Array(7).fill("complete"),
-    ...none(4),
+    ...none(5),
   ]);
   // A stage that does not fit is skipped and a later, shorter one still runs: after 700 s of the
   // short stages the cloth tori (243 s) start in a budget of 1,500 s, not the FLIP cloth (307 s).
-  assert.deepEqual(at(1500, [2, 690, 8, 5, 5, 5, 430, 300, 240, 290, 470]), [
+  assert.deepEqual(at(1500, [2, 690, 8, 5, 5, 5, 430, 300, 240, 290, 470, 250]), [
     ...Array(7).fill("complete"),
     "skipped",
     "complete",
+    "skipped",
     "skipped",
     "skipped",
   ]);
   // A whole run slower than its estimate is cut at its window's end; the later stages get nothing.
-  assert.deepEqual(at(900, [2, 162, 8, 5, 5, 5, 900, 300, 240, 290, 470]), [
+  assert.deepEqual(at(900, [2, 162, 8, 5, 5, 5, 900, 300, 240, 290, 470, 250]), [
     ...Array(6).fill("complete"),
     "cut",
-    ...none(4),
+    ...none(5),
   ]);
   // Everything in one long budget.
   assert.deepEqual(
-    at(3000, [2, 162, 8, 5, 5, 5, 430, 300, 240, 290, 470]),
-    Array(11).fill("complete"),
+    at(3000, [2, 162, 8, 5, 5, 5, 430, 300, 240, 290, 470, 250]),
+    Array(12).fill("complete"),
   );
 });
 
