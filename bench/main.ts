@@ -203,13 +203,14 @@ async function notYetRecorded(
       .map((r) => r.configHash),
   );
   const left = [];
-  for (const p of placed) if (!done.has(await specConfigHash(p.spec, opts))) left.push(p);
-  console.error(
-    `--resume: ${
-      placed.length - left.length
-    } of ${placed.length} cases already recorded in ${file}`,
-  );
-  return left;
+  const held: number[] = [];
+  for (const p of placed) {
+    if (done.has(await specConfigHash(p.spec, opts))) held.push(p.place.index);
+    else left.push(p);
+  }
+  console.error(`--resume: ${held.length} of ${placed.length} cases already recorded in ${file}`);
+  // each record names the positions an earlier run recorded, so a report sees the list whole
+  return held.length ? left.map((p) => ({ ...p, place: { ...p.place, held } })) : left;
 }
 
 /**

@@ -236,7 +236,7 @@ export interface CaseRecord {
    * list's length), `list` (a hash of the list, shared by the parts of a sharded run) and `shard`
    * (`i/n` under `--shard`, else null). Absent in records written before it was recorded.
    */
-  case?: { index: number; of: number; list: string; shard: string | null };
+  case?: { index: number; of: number; list: string; shard: string | null; held?: number[] };
   scale: Scale;
   seed: number;
   /** Steps per repetition (warm-up included), and their time step (s). */

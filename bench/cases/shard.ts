@@ -20,6 +20,11 @@ export interface CasePlace {
   list: string;
   /** The shard that ran it, `i/n`, or null for an unsharded run. */
   shard: string | null;
+  /**
+   * Positions of the list (of this shard's) whose records the results file already held when a
+   * `--resume` run began: an earlier run made them, so the run did not (absent: none).
+   */
+  held?: number[];
 }
 
 /** The label of a case in the list hash: scene, scale, handler, seed, parameters and sweep values. */

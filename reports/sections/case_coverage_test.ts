@@ -22,6 +22,14 @@ Deno.test("caseCoverage: missing and duplicated cases of a sharded run's list", 
     "case list abc: 3 of 5 cases; missing #2, #4 (shard 2/2); duplicated #1 (2 records: " +
     "scene-0 × merge-split (tiny), shard 1/2)",
   ]);
+  // --resume: the positions an earlier run recorded count, named apart; the others still missing
+  const resumed = [0, 2].map((k) => ({
+    ...placed(k, null),
+    case: { index: k, of: 5, list: "abc", shard: null, held: [1, 3] },
+  }));
+  assert.deepEqual(coverageLines(caseCoverage(resumed)), [
+    "case list abc: 4 of 5 cases (2 recorded by an earlier run: --resume); missing #5",
+  ]);
   // records without a place (older files) are left out; two lists stay apart
   const mixed = [fakeRecord({}), placed(0, null, "x"), placed(1, null, "y")];
   assert.deepEqual(caseCoverage(mixed).map((l) => [l.list, l.present]), [["x", 1], ["y", 1]]);
