@@ -11,9 +11,10 @@
  *   local limit ({@link defaultLocalLimit}) the rounds in workgroup dispatches that each go on
  *   from where the previous one's loop budget ran short (llvmpipe stops an invocation's loops
  *   after 65,535 iterations in all), beyond that the connected components and each one's rounds
- *   in a workgroup of their own (`comp_rounds`: 9 dispatches and one scan; on a fallback adapter a
- *   component whose rounds would pass the loop budget stops after its last whole round, counted
- *   as `groupingIncomplete`).
+ *   on their own (`comp_rounds`: an invocation for up to {@link compSerialMax} members, a
+ *   workgroup beyond; 9 dispatches and one scan; on a fallback adapter a component whose rounds
+ *   would pass the loop budget stops after its last whole round, counted as
+ *   `groupingIncomplete`).
  * {@link groupingPlan} lists what a stage dispatches; scans take at most 5 (2 levels). The census of
  * the stage's groups (`core/grouping/grouping_census.ts`), a measurement, is taken on the way
  * (`members_fill`, `io_recount` and `io_place`, or the one-workgroup kernels): no dispatch of its
@@ -73,10 +74,10 @@ export const LOCAL_LIMIT = 65536;
  * The local limit of grouping on `device`: {@link LOCAL_LIMIT} on a fallback (CPU) adapter, 16,384
  * otherwise. Up to the limit the rounds of every component run in one workgroup (`rounds_local`:
  * one dispatch after the active list); past it the connected components are found first and each
- * one's rounds run in a workgroup of its own (`comp_rounds`: four more dispatches, but the
- * components in parallel). On a GPU one workgroup is a sliver of the device, so a lower limit
- * spreads large contact sets over many; on a fallback adapter the dispatches cost more than the
- * parallelism brings. The choice never changes a result within the loop budget.
+ * one's rounds run on their own (`comp_rounds`: four more dispatches, but the components in
+ * parallel). On a GPU one workgroup is a sliver of the device, so a lower limit spreads large
+ * contact sets over many; on a fallback adapter (a few CPU threads) the one workgroup keeps up. The
+ * choice never changes a result within the loop budget.
  */
 export function defaultLocalLimit(device: GPUDevice): number {
   return onFallbackAdapter(device) ? LOCAL_LIMIT : GPU_LOCAL_LIMIT;
@@ -101,7 +102,7 @@ export function workAWords(n: number): number {
 }
 
 /** Control words at the end of work A (`grouping.wgsl` `CTRL_WORDS`: a test holds them equal). */
-export const CTRL_WORDS = 6;
+export const CTRL_WORDS = 7;
 
 /**
  * Words of the grouping's work B buffer for N particles: the active flags (N + 1), then merge
@@ -278,12 +279,27 @@ function layoutOf(entryPoint: string): BindingEntry[] {
 export type GroupingStep = Name | "scan";
 
 /**
- * Workgroups of `comp_rounds` for N particles: one per component of two or more, at most ⌊N/2⌋
- * of them, up to WebGPU's 65,535 (then each takes several in turn).
+ * Workgroups of `comp_rounds` for N particles: an invocation for each component of up to
+ * {@link compSerialMax} members (at most ⌊N/2⌋ components), up to WebGPU's 65,535 workgroups (then
+ * each invocation takes several in turn); the same workgroups take the larger components in turn.
  */
 export function compWorkgroups(n: number): number {
-  return Math.max(1, Math.min(Math.floor(n / 2), 65535));
+  return Math.max(1, Math.min(Math.ceil(Math.floor(n / 2) / 256), 65535));
 }
+
+/**
+ * The largest component whose compact rounds one invocation runs (`comp_rounds`; larger ones take
+ * a workgroup): 32, or fewer where `maxRounds` rounds over 32 members with K = `maxPerParticle`
+ * partners each would pass the loop `budget` (at least 2).
+ */
+export function compSerialMax(o: { maxPerParticle: number; maxRounds: number; budget: number }) {
+  const perMember = 2 * (1 + o.maxPerParticle) + 2;
+  const fits = Math.floor((o.budget / Math.max(1, o.maxRounds) - 8) / perMember);
+  return Math.max(2, Math.min(COMP_SERIAL_MAX, fits));
+}
+
+/** The most members of a component one invocation takes ({@link compSerialMax}). */
+const COMP_SERIAL_MAX = 32;
 
 /** The kernels dispatched as one workgroup. */
 const ONE_WORKGROUP: ReadonlySet<Name> = new Set([
@@ -530,7 +546,7 @@ export class GroupingKernels {
         `grouping: localLimit must be an integer in [0, ${LOCAL_LIMIT}], got ${this.localLimit}`,
       );
     }
-    const maxPerParticle = options.maxPerParticle;
+    const maxPerParticle = this.#maxPerParticle = options.maxPerParticle;
     const work = this.#createBuffers(maxPerParticle);
     this.#params = work.params;
     this.#ring = new StepParamRing(device, {
@@ -577,7 +593,6 @@ export class GroupingKernels {
         ]),
       ) as Record<Name, GPUBindGroup>;
     this.#bind = [stage(0), stage(1)];
-    this.#maxPerParticle = maxPerParticle;
   }
 
   /**
@@ -631,6 +646,11 @@ export class GroupingKernels {
       LOCAL_LIMIT: this.localLimit,
       LOCAL_BUDGET: budget,
       IO_BUDGET: floodBudget ?? (onFallbackAdapter(device) ? LOCAL_BUDGET : UNCAPPED),
+      COMP_SERIAL_MAX: compSerialMax({
+        maxPerParticle: this.#maxPerParticle,
+        maxRounds: this.maxRounds,
+        budget,
+      }),
       FLAG_CLOTH: KIND_BITS.sheet,
       ...MERGE_SPLIT_STATS.constantsFor(GROUPING_WGSL),
     };

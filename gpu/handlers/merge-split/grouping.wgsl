@@ -80,9 +80,10 @@ const C_MERGES: u32 = 1u; // 1 while the last round merged something
 const C_OPEN: u32 = 2u; // 1 while rounds_local has rounds left to run
 const C_M: u32 = 3u; // active particles (the component lists' cursor in io_alloc)
 const C_LOCAL: u32 = 4u; // 1 when rounds_local handed the rounds over (index order: components cut)
-const C_COMPS: u32 = 5u; // components of two or more particles (io_alloc's list of their roots)
+const C_COMPS: u32 = 5u; // components of 2..COMP_SERIAL_MAX particles (io_alloc's list of roots)
+const C_LARGE: u32 = 6u; // components of more (listed from the top of the same region down)
 /// Words of `workA` after the regions.
-const CTRL_WORDS: u32 = 6u;
+const CTRL_WORDS: u32 = 7u;
 
 // Each entry point's layout holds only the bindings it uses (grouping.ts BINDINGS): at most 8
 // storage buffers, WebGPU's guaranteed maxStorageBuffersPerShaderStage.
@@ -197,6 +198,7 @@ fn init_work(i: u32) {
     ctrl_store(C_M, 0u);
     ctrl_store(C_LOCAL, 0u);
     ctrl_store(C_COMPS, 0u);
+    ctrl_store(C_LARGE, 0u);
     flag_store(n, 0u);
     // this stage's groups replace the last ones (rank_member takes the max)
     atomicStore(&stats[STAT_LARGEST_SHEET_GROUP], 0u);
@@ -678,8 +680,9 @@ fn io_flatten_count(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
 
 // Each component of two or more particles gets a region of the work lists: [start, start + size)
 // from a cursor (control word C_M, unused by this pass); where a region lies changes nothing. Its
-// root joins the list of components (in workB's active flags, unused by these passes: comp_rounds
-// reads it).
+// root joins a list of components in workB's active flags (unused by these passes; comp_rounds
+// reads them): up to COMP_SERIAL_MAX members from word 0 up, larger ones from word N down (at most
+// N/2 components in all, so the two never meet).
 @compute @workgroup_size(WG)
 fn io_alloc(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = particle(gid, nwg);
@@ -688,7 +691,11 @@ fn io_alloc(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) 
   if (c < 2u) { return; }
   atomicStore(&workA[r_size() + i], c);
   atomicStore(&workA[r_best_prio() + i], atomicAdd(&workA[r_ctrl() + C_M], c));
-  atomicStore(&workB[r_flag() + atomicAdd(&workA[r_ctrl() + C_COMPS], 1u)], i);
+  if (c <= COMP_SERIAL_MAX) {
+    atomicStore(&workB[r_flag() + atomicAdd(&workA[r_ctrl() + C_COMPS], 1u)], i);
+  } else {
+    atomicStore(&workB[r_flag() + P.count - atomicAdd(&workA[r_ctrl() + C_LARGE], 1u)], i);
+  }
 }
 
 // The members of each component in its region, unordered.
@@ -1074,17 +1081,19 @@ fn census_pairs_end(lid: u32) {
   }
 }
 
-// ---- compact past LOCAL_LIMIT: each component's rounds in a workgroup of their own ----
-// The components as index order finds them (cc_hook, io_flatten_count, io_alloc, which lists
-// their roots), each one's members in its region of the active list (comp_fill, which also leaves
-// every particle alone again), then comp_rounds: each workgroup takes components in turn and runs
-// their rounds as rounds_local does. Exact: a round's proposals, picks and merges within one
-// component read nothing outside it, and a component whose round merged nothing is final (some
-// round merges while a fitting pair is left), so its rounds are those of the whole graph. On a
-// fallback adapter each invocation's loops are bounded (LOCAL_BUDGET, counted as the worst case
-// of each round): a component whose rounds would run past it stops after its last whole round,
-// its groups valid (connected, within their limits), and is counted (statistic
-// groupingIncomplete).
+// ---- compact past LOCAL_LIMIT: each component's rounds on their own ----
+// The components as index order finds them (cc_hook, io_flatten_count, io_alloc, which lists their
+// roots), each one's members in its region of the active list (comp_fill, which also leaves every
+// particle alone again), then comp_rounds: a component of up to COMP_SERIAL_MAX members runs its
+// rounds in one invocation (most are pairs and triples: a workgroup's barriers would cost more than
+// its rounds), a larger one in a workgroup as rounds_local runs them. Exact: a round's proposals,
+// picks and merges within one component read nothing outside it, and a component whose round
+// merged nothing is final (some round merges while a fitting pair is left), so its rounds are
+// those of the whole graph. On a fallback adapter each invocation's loops are bounded
+// (LOCAL_BUDGET, counted as the worst case of each round): a component whose rounds would run past
+// it stops after its last whole round, its groups valid (connected, within their limits), and is
+// counted (statistic groupingIncomplete).
+override COMP_SERIAL_MAX: u32 = 32u;
 
 // The members of each component of two or more in its region of the active list, unordered;
 // every particle alone again (`dof`) and its member count cleared for the member lists.
@@ -1100,14 +1109,49 @@ fn comp_fill(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups)
   atomicStore(&workB[r_active() + atomicLoad(&workA[r_best_prio() + r]) + at], i);
 }
 
-// The component at hand: its root, the start of its region, its size.
-var<workgroup> wComp: vec3u;
-
-// Loop iterations one round over c members may cost an invocation at most (round_phases: four
-// loops over ⌈c / WG_LOCAL⌉ entries, two of them over each one's K partners, and the round's own).
-fn round_cost(c: u32) -> u32 {
-  return ((c + WG_LOCAL - 1u) / WG_LOCAL) * (2u * (1u + P.maxPerParticle) + 2u) + 8u;
+// The component rooted at r: (start of its region, size); its root alone again and its fill
+// cursor cleared for the member lists.
+fn comp_take(r: u32) -> vec2u {
+  let c = vec2u(atomicLoad(&workA[r_best_prio() + r]), atomicLoad(&workA[r_size() + r]));
+  atomicStore(&workA[r_size() + r], 1u);
+  atomicStore(&workA[r_best_prio() + r], NONE);
+  atomicStore(&workB[r_cursor() + r], 0u);
+  return c;
 }
+
+// Loop iterations one round over c members may cost an invocation taking every `stride`-th (the
+// four phases over ⌈c / stride⌉ entries, two of them over each one's K partners, and the round's).
+fn round_cost(c: u32, stride: u32) -> u32 {
+  return ((c + stride - 1u) / stride) * (2u * (1u + P.maxPerParticle) + 2u) + 8u;
+}
+
+// The rounds of a component [lo, hi) of the active list by one invocation: the phases of
+// round_phases in turn. Returns (rounds that merged, 1 when the budget cut them); `used` counts
+// the budget.
+fn serial_rounds(lo: u32, hi: u32, used: ptr<function, u32>) -> vec2u {
+  let cost = round_cost(hi - lo, 1u);
+  var merged = 0u;
+  for (var round = 0u; round < MAX_ROUNDS; round++) {
+    if (LOCAL_BUDGET != NONE) {
+      if (*used + cost > LOCAL_BUDGET) { return vec2u(merged, 1u); }
+      *used += cost;
+    }
+    let key = round_key(round);
+    for (var t = lo; t < hi; t++) { propose(t, key); }
+    for (var t = lo; t < hi; t++) { pick(t, key); }
+    var merges = 0u;
+    for (var t = lo; t < hi; t++) { merges += select(0u, 1u, handshake(t)); }
+    for (var t = lo; t < hi; t++) { relabel(t); }
+    if (merges == 0u) { break; }
+    merged++;
+  }
+  return vec2u(merged, 0u);
+}
+
+// The component at hand of the workgroup: its root, the start of its region, its size.
+var<workgroup> wComp: vec3u;
+// The most loop iterations an invocation of the workgroup spent on small components.
+var<workgroup> wSpent: u32;
 
 @compute @workgroup_size(WG_LOCAL)
 fn comp_rounds(
@@ -1115,34 +1159,53 @@ fn comp_rounds(
   @builtin(workgroup_id) wid: vec3u,
   @builtin(num_workgroups) nwg: vec3u,
 ) {
+  let w = wid.x + wid.y * nwg.x;
+  let workgroups = nwg.x * nwg.y;
   if (lid == 0u) {
-    wCount = ctrl_load(C_COMPS);
+    atomicStore(&wCost, 0u);
     atomicStore(&wMerges, 0u);
   }
-  let comps = workgroupUniformLoad(&wCount);
-  var used = 0u; // the worst case of this workgroup's loop iterations so far
-  for (var k = wid.x + wid.y * nwg.x; k < comps; k += nwg.x * nwg.y) {
+  workgroupBarrier();
+  // the small components, one an invocation
+  let small = ctrl_load(C_COMPS);
+  var used = 0u;
+  var most = 0u;
+  var cuts = 0u;
+  for (var k = w * WG_LOCAL + lid; k < small; k += workgroups * WG_LOCAL) {
+    let c = comp_take(atomicLoad(&workB[r_flag() + k]));
+    let out = serial_rounds(c.x, c.x + c.y, &used);
+    most = max(most, out.x);
+    cuts += out.y;
+  }
+  if (most > 0u) { atomicMax(&stats[STAT_GROUPING_ROUNDS], most); }
+  if (cuts > 0u) { atomicAdd(&stats[STAT_GROUPING_INCOMPLETE], cuts); }
+  // the large ones, a workgroup each, each invocation's budget less the most one spent above
+  atomicMax(&wCost, used);
+  workgroupBarrier();
+  if (lid == 0u) {
+    wCount = ctrl_load(C_LARGE);
+    wSpent = atomicLoad(&wCost);
+  }
+  let large = workgroupUniformLoad(&wCount);
+  var spent = workgroupUniformLoad(&wSpent);
+  for (var k = w; k < large; k += workgroups) {
     if (lid == 0u) {
-      let r = atomicLoad(&workB[r_flag() + k]);
-      wComp = vec3u(r, atomicLoad(&workA[r_best_prio() + r]), atomicLoad(&workA[r_size() + r]));
-      // the root alone again, its fill cursor cleared for the member lists
-      atomicStore(&workA[r_size() + r], 1u);
-      atomicStore(&workA[r_best_prio() + r], NONE);
-      atomicStore(&workB[r_cursor() + r], 0u);
+      let r = atomicLoad(&workB[r_flag() + P.count - k]);
+      let c = comp_take(r);
+      wComp = vec3u(r, c);
     }
     local_sync();
     let comp = workgroupUniformLoad(&wComp);
-    let cost = round_cost(comp.z);
+    let cost = round_cost(comp.z, WG_LOCAL);
     var merged = 0u;
     var cut = false;
     for (var round = 0u; round < MAX_ROUNDS; round++) {
-      used += 1u;
       if (LOCAL_BUDGET != NONE) {
-        if (used + cost > LOCAL_BUDGET) {
+        if (spent + cost > LOCAL_BUDGET) {
           cut = true;
           break;
         }
-        used += cost;
+        spent += cost;
       }
       round_phases(lid, comp.y, comp.y + comp.z, round_key(round));
       if (round_merges(lid) == 0u) { break; }

@@ -447,6 +447,40 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
     });
   }
 
+  await t.step(
+    "per component: the small ones an invocation each, the large a workgroup",
+    async () => {
+      // blocks of 2 to 70 particles, each a chain with random chords: components on both sides of
+      // compSerialMax (32), equal to the reference with the local path bypassed
+      const n = 3000;
+      const c = randomCase(7, n);
+      const rng = new Rng(3);
+      c.pairs = [];
+      c.marked = [];
+      const sizes = [2, 3, 5, 8, 13, 33, 40, 70];
+      for (let b = 0, k = 0; b < n; b += sizes[k++ % sizes.length]) {
+        const end = Math.min(n, b + sizes[k % sizes.length]);
+        for (let i = b; i + 1 < end; i++) {
+          c.pairs.push([i, i + 1]);
+          const j = i + 2 + rng.int(0, 4);
+          if (j < end && rng.uniform(0, 1) < 0.5) c.pairs.push([i, j]);
+        }
+      }
+      const { device, buffers, ms } = await setup(c, { localLimit: 0 });
+      ms.setParams({ count: n, seed: 4, step: 6, alpha: 1, beta: 0, nMin: 4, nMax: 16 });
+      run(device, (pass) => ms.encodeGroup(pass, { stage: 1 }));
+      const opts = { particleCount: n, nMin: 4, nMax: 16, seed: 4, step: 6 };
+      const want = groupCollisions(c.pairs, opts);
+      assert.deepEqual([...await u32(device, buffers.dof)].slice(0, n), [...want.dof]);
+      const stats = new Uint32Array(await readBuffer(device, buffers.stats));
+      assert.equal(stats[STATS.groupingRounds], want.rounds);
+      assert.equal(stats[STATS.groupingIncomplete], 0);
+      assert.equal(await device.popErrorScope(), null);
+      ms.destroy();
+      device.destroy();
+    },
+  );
+
   await t.step("a workgroup per component: a loop budget too small cuts, counted", async () => {
     // past the local limit on a fallback adapter a component whose rounds would run past the
     // loop budget stops after its last whole round: with a budget of 1, before its first
