@@ -20,6 +20,7 @@
  */
 import type { AdapterChoice, GpuContext } from "../gpu/runtime/device.ts";
 import { Engine, RunStopped } from "../gpu/engine.ts";
+import { collisionsPossible } from "../gpu/systems/registry.ts";
 import { kernelWorkgroupSizes, pipelineStats } from "../gpu/runtime/kernel.ts";
 import { type GpuDeadlineOptions, GpuTimeoutError } from "../gpu/runtime/gpu_deadline.ts";
 import { DeviceLease } from "./device_lease.ts";
@@ -252,6 +253,7 @@ async function newCaseRecord(
     coupling,
     ...(spec.setup ? { setup: spec.setup } : {}),
     systems: Object.keys(scene.systems),
+    collisionsPossible: collisionsPossible(scene),
     ...(spec.sweep ? { sweep: { ...spec.sweep } } : {}),
     ...(io.place ? { case: { ...io.place } } : {}),
     scale: scene.scale,

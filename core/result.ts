@@ -226,6 +226,12 @@ export interface CaseRecord {
    */
   systems?: string[];
   /**
+   * Whether two particles of the scene may collide (`Engine.collisionsPossible`): where none may,
+   * no handler runs, and a variant of the handler's changes nothing. Absent in records made before
+   * it was kept (taken as true).
+   */
+  collisionsPossible?: boolean;
+  /**
    * The values of a parameter sweep (`--sweep`) this case ran at, by target: `<handler>.<param>`
    * (e.g. `penalty.stiffness`, also in `handlerParams`) or `scene.dt` (also in `dt`); absent for a
    * case outside a sweep.

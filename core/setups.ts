@@ -72,6 +72,7 @@ export const VARIANTS: readonly Setup[] = [
     description: "merge-split's compact grouping: parallel rounds of pairwise merging",
     paper: "§5.2: the paper merges in the order of particle indices",
     handlerParams: { "merge-split": { grouping: COMPACT } },
+    handlers: ["merge-split"],
   },
   {
     id: "own-part-coupling",
@@ -130,17 +131,23 @@ export function setupChoices(id: string): Setup {
 
 /**
  * Whether setup `id` changes the case of `handler` on a scene that configures the systems
- * `systems` (their ids): the paper's setup always; a variant, within its `handlers`, where its
- * handler parameters name the handler, its coupling is another than the paper's, or its system
- * parameters name one of the systems. A variant that changes nothing runs the paper's case bit for
- * bit (`bench/cases/setup_changes_test.ts`), so the bench does not run it and the ablation reads
- * the paper's record in its place (`reports/claims/claims.ts` `underSetup`).
+ * `systems` (their ids) and where particles may collide or not (`collisions`: no handler runs
+ * where none may): the paper's setup always; a variant, within its `handlers` and where they run,
+ * where its handler parameters name the handler, its coupling is another than the paper's, or its
+ * system parameters name one of the systems. A variant that changes nothing runs the paper's case
+ * bit for bit (`bench/cases/setup_changes_test.ts`), so the bench does not run it and the ablation
+ * reads the paper's record in its place (`reports/claims/claims.ts` `underSetup`).
  */
-export function setupChanges(id: string, handler: string, systems: readonly string[]): boolean {
+export function setupChanges(
+  id: string,
+  handler: string,
+  systems: readonly string[],
+  collisions = true,
+): boolean {
   const v = SETUPS.get(id);
   if (!v) throw new RangeError(`unknown setup "${id}"; setups: ${[...SETUPS.keys()].join(", ")}`);
   if (v === PAPER_SETUP) return true;
-  if (v.handlers && !v.handlers.includes(handler)) return false;
+  if (v.handlers && (!v.handlers.includes(handler) || !collisions)) return false;
   return v.handlerParams?.[handler] !== undefined ||
     (v.coupling !== undefined && v.coupling !== PAPER_SETUP.coupling) ||
     Object.keys(v.systemParams ?? {}).some((system) => systems.includes(system));

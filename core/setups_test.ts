@@ -70,6 +70,12 @@ Deno.test("setups: the paper's choices and variants that change one", async (t) 
     // FLIP's density correction under any handler of a FLIP scene, nowhere else
     assert.ok(setupChanges("flip-density-correction", "penalty-weak", ["flip", "mass-spring"]));
     assert.ok(!setupChanges("flip-density-correction", "merge-split", cloth));
+    // where no two particles may collide no handler runs: merge-split's variants change nothing,
+    // the density correction (FLIP's own) still does
+    for (const id of ["compact-grouping", "own-part-coupling", "warm-stage-2"]) {
+      assert.ok(!setupChanges(id, "merge-split", ["sph", "peridynamics"], false), id);
+    }
+    assert.ok(setupChanges("flip-density-correction", "merge-split", ["flip"], false));
     assert.throws(() => setupChanges("warm", "merge-split", []), /unknown setup "warm"/);
   });
 

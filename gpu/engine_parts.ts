@@ -20,7 +20,12 @@ import { readBuffer } from "./runtime/kernel.ts";
 import { deviceContactSlots } from "./state/contact_slots.ts";
 import { Contacts } from "./state/contacts.ts";
 import { ParticleState } from "./state/particle_state.ts";
-import { createSystems, planSystems, type SystemPlan } from "./systems/registry.ts";
+import {
+  collisionsPossible,
+  createSystems,
+  planSystems,
+  type SystemPlan,
+} from "./systems/registry.ts";
 import type { GpuSystem, SolverStats } from "./systems/system.ts";
 
 /** An engine's parts, built and wired, before any step. */
@@ -165,7 +170,7 @@ export function buildEngineParts(
   return {
     particles,
     maxPerParticle,
-    collisionsPossible: particles.bodies.length > 1 || plan.selfCollision.some(Boolean),
+    collisionsPossible: collisionsPossible(scene),
     state,
     contacts,
     coupling,

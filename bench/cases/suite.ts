@@ -15,6 +15,7 @@ import {
 } from "../../core/scene/scene.ts";
 import { getScene, sceneIds } from "../../scenes/catalog.ts";
 import { handlerParams, HANDLERS } from "../../gpu/handlers/registry.ts";
+import { collisionsPossible } from "../../gpu/systems/registry.ts";
 import { getSuite, type SeedChoice, type Suite } from "./suites.ts";
 import type { CouplingReading } from "../../gpu/coupling/coupling.ts";
 import { ParamError, type ParamValues } from "../../core/params.ts";
@@ -250,7 +251,7 @@ export function resolveCases(options: ResolveCasesOptions): CaseSpec[] {
       for (const h of wanted) {
         const usable = handlerApplies(s, h) && !HANDLERS.get(h)!.notApplicable?.(s);
         // a variant that would run the paper's case bit for bit is not run (core/setups.ts)
-        const changed = setupChanges(setup.id, h, Object.keys(s.systems));
+        const changed = setupChanges(setup.id, h, Object.keys(s.systems), collisionsPossible(s));
         if (usable && changed && (source !== "catalog" || inSuite(s.id, h))) {
           // the user's --param over the setup's
           const params = { ...setup.handlerParams?.[h], ...options.params?.[h] };

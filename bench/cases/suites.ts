@@ -75,7 +75,7 @@ export const SUITES: Readonly<Record<string, Suite>> = {
   },
   claims: {
     description:
-      "the cases of every claim the small scenes judge: Fig. 4 under every handler, Fig. 3 (high) under each family's levels, Figs. 7 (mass ratio 100), 9 and 10, the dam breaks, and the sweeps of claims (r) (the force families' stiffness at both heights of Fig. 3) and (s) (the time step of the high drop); at three seeds (the scene's, 7, 99; 201 cases), then each variant of core/setups.ts on the cases it changes (138 more: the report's ablation table; --variant none for the paper's setup alone)",
+      "the cases of every claim the small scenes judge: Fig. 4 under every handler, Fig. 3 (high) under each family's levels, Figs. 7 (mass ratio 100), 9 and 10, the dam breaks, and the sweeps of claims (r) (the force families' stiffness at both heights of Fig. 3) and (s) (the time step of the high drop); at three seeds (the scene's, 7, 99; 201 cases), then each variant of core/setups.ts on the cases it changes (126 more: the report's ablation table; --variant none for the paper's setup alone)",
     cases: [
       ["fig4-fluid-cloth", ["*"]],
       ["fig10-*", ["merge-split"]],

@@ -79,6 +79,15 @@ export interface SystemPlan {
   reach: number;
 }
 
+/**
+ * Whether two particles of `scene` may ever collide: it has two bodies or more, or a body whose
+ * system collides with itself. Where none may, no handler runs (`Engine.collisionsPossible`).
+ */
+export function collisionsPossible(scene: Scene): boolean {
+  return scene.bodies.length > 1 ||
+    scene.bodies.some((b, i) => systemOfBody(b, `bodies[${i}]`).selfCollision);
+}
+
 /** The systems of `scene` and which body each integrates (parameters checked; see {@link sceneSystems}). */
 export function planSystems(scene: Scene): SystemPlan {
   const systems = sceneSystems(scene);

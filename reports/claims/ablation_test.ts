@@ -53,6 +53,16 @@ Deno.test("ablation: each claim under the paper's setup and each variant", async
         penaltyCompact,
         old,
       ]);
+      // a dam break, where no two particles may collide: merge-split's variants change nothing
+      const dam = fakeRecord({
+        setup: "paper",
+        scene: "dam-break-sph",
+        handler: "merge-split",
+        systems: ["sph"],
+        collisionsPossible: false,
+      });
+      assert.deepEqual(underSetup([ms, msCompact, dam], "compact-grouping"), [msCompact, dam]);
+      assert.deepEqual(underSetup([ms, dam], "own-part-coupling"), [dam]);
     },
   );
 

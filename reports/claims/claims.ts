@@ -1163,7 +1163,8 @@ export function underSetup(records: readonly CaseRecord[], setup: string): CaseR
   // a record made before its systems were kept counts as having every system the variant sets
   const assumed = Object.keys(SETUPS.get(setup)?.systemParams ?? {});
   const unchanged = records.filter((r) =>
-    r.setup === PAPER_SETUP.id && !setupChanges(setup, r.handler, r.systems ?? assumed) &&
+    r.setup === PAPER_SETUP.id &&
+    !setupChanges(setup, r.handler, r.systems ?? assumed, r.collisionsPossible ?? true) &&
     !ran.has(sameCase(r))
   );
   return [...own, ...unchanged];
