@@ -22,6 +22,7 @@
 import { parseArgs } from "node:util";
 import { type CaseRecord, parseResults, recordLine } from "../core/result.ts";
 import { type Claim, CLAIMS, evaluateClaims, TIMING_CLAIMS } from "../reports/mod.ts";
+import { ablation } from "../reports/claims/ablation.ts";
 import { framesSvg } from "./frames_svg.ts";
 import { type ColumnGroup, FINDINGS_PAGES, type FindingsPage } from "./findings_pages.ts";
 import { PAPER_CAPTIONS } from "./paper_captions.ts";
@@ -347,6 +348,40 @@ function recordsBlock(page: FindingsPage, runs: readonly Run[]): string {
   return out.join("\n").trim();
 }
 
+/** `--setup` of {@link importRun} that keeps the records of every setup. */
+export const ALL_SETUPS = "all";
+
+/**
+ * The `ablation` block of the findings' README: for each committed run with records of a variant,
+ * each claim's outcome under the paper's setup and under each variant (`reports/claims/ablation.ts`),
+ * ◆ where a variant's differs from the paper's; the claims the run does not judge left out.
+ */
+export function ablationBlock(runs: readonly Run[]): string {
+  const out: string[] = [];
+  for (const run of runs) {
+    const a = ablation(run.records);
+    if (!a) continue;
+    const rows = a.rows.filter((row) => row.statuses.some((s) => s !== "not run"));
+    const scales = new Set(rows.map((row) => row.scale)).size > 1;
+    out.push(
+      runLine(run),
+      "",
+      `| claim |${scales ? " scale |" : ""} ${a.setups.join(" | ")} |`,
+      `| --- |${scales ? " --- |" : ""} ${a.setups.map(() => "---").join(" | ")} |`,
+      ...rows.map((row) =>
+        `| ${row.claim.id} |${scales ? ` ${row.scale} |` : ""} ${
+          row.statuses.map((s, k) => k > 0 && s !== row.statuses[0] ? `**${s}** ◆` : s).join(" | ")
+        } |`
+      ),
+      "",
+    );
+  }
+  if (out.length === 0) {
+    return "No committed run has records of a variant yet: import one with `--setup all`.";
+  }
+  return out.join("\n").trim();
+}
+
 /** The `runs` block of the findings' README: every committed run. */
 function runsBlock(runs: readonly Run[]): string {
   if (runs.length === 0) return "No run committed yet.";
@@ -424,7 +459,10 @@ export async function renderDocs(root: URL = ROOT): Promise<Map<string, string>>
   out.set(
     readme,
     await formatText(
-      fillBlocks(readme, Deno.readTextFileSync(new URL(readme, root)), { runs: runsBlock(runs) }),
+      fillBlocks(readme, Deno.readTextFileSync(new URL(readme, root)), {
+        runs: runsBlock(runs),
+        ablation: ablationBlock(runs),
+      }),
       "md",
       root,
     ),
@@ -491,7 +529,10 @@ export async function writeDocs(root: URL = ROOT): Promise<string[]> {
   return changed;
 }
 
-/** Writes a run's reduced records of `setup` and its `run.json` under `docs/results/<name>/`. */
+/**
+ * Writes a run's reduced records of `setup` (`all`: of every setup, the paper's and the variants',
+ * for the ablation) and its `run.json` under `docs/results/<name>/`.
+ */
 export function importRun(
   file: string,
   options: { name: string; command: string; setup?: string; snapshots?: boolean },
@@ -502,7 +543,7 @@ export function importRun(
   }
   const setup = options.setup ?? FINDINGS_SETUP;
   const records = parseResults(Deno.readTextFileSync(file))
-    .filter((r) => (r.setup ?? FINDINGS_SETUP) === setup)
+    .filter((r) => setup === ALL_SETUPS || (r.setup ?? FINDINGS_SETUP) === setup)
     .map((r) => reduceRecord(r, { snapshots: options.snapshots }));
   if (records.length === 0) throw new Error(`${file}: no record of setup "${setup}"`);
   const dir = new URL(`${RESULTS_DIR}${options.name}/`, root);
@@ -524,7 +565,8 @@ const USAGE =
                 (docs/reduce_records.ts), to docs/results/<name>/ with its run.json
   --name <run>  the run's folder name (with --import)
   --command <c> the bench command that made the records (with --import; recorded in run.json)
-  --setup <s>   the setup whose records --import keeps (default paper)
+  --setup <s>   the setup whose records --import keeps (default paper; all: every setup's, the
+                variants' for the ablation table of the findings' README)
   --no-snapshots  with --import: keep no snapshots (a run kept for its verdicts; the pictures
                 come from the runs that keep them)`;
 

@@ -8,7 +8,16 @@
 import assert from "node:assert/strict";
 import { type CaseRecord, parseResults } from "../core/result.ts";
 import { decodeBodies, decodeFrame, encodeBodies, encodeFrame } from "../core/io/snapshot_codec.ts";
-import { docsDiff, fillBlocks, loadRuns, RESULTS_DIR, ROOT } from "./build_docs.ts";
+import {
+  ablationBlock,
+  docsDiff,
+  fillBlocks,
+  loadRuns,
+  RESULTS_DIR,
+  ROOT,
+  type Run,
+} from "./build_docs.ts";
+import { fakeRecord as fakeCase } from "../reports/fake_record.ts";
 import { FINDINGS_PAGES } from "./findings_pages.ts";
 import { framesSvg, POINTS_PER_FRAME } from "./frames_svg.ts";
 import { FRAMES_KEPT, keptFrames, POINTS_MAX, reduceRecord } from "./reduce_records.ts";
@@ -32,6 +41,29 @@ Deno.test("docs: the committed runs are reduced, small, and each names its machi
       assert.deepEqual(reduceRecord(r), r, `${run.info.name}: ${r.scene} × ${r.handler} reduced`);
     }
   }
+});
+
+Deno.test("docs: the ablation block marks a verdict a variant moves, per run with variants", () => {
+  const fig4 = (setup: string, leaked: number) =>
+    fakeCase({ setup, summary: { passThroughMax: leaked } });
+  const run = (name: string, records: CaseRecord[]): Run => ({
+    info: {
+      ...loadRuns()[0].info,
+      name,
+      command: "deno task bench --suite claims",
+    },
+    records,
+    bytes: 0,
+  });
+  const text = ablationBlock([
+    run("paper-only", [fig4("paper", 0)]),
+    run("both", [fig4("paper", 0), fig4("compact-grouping", 40)]),
+  ]);
+  assert.doesNotMatch(text, /paper-only/);
+  assert.match(text, /\| claim \| paper \| compact-grouping \|/);
+  assert.match(text, /\| a \| reproduced \| \*\*not reproduced\*\* ◆ \|/);
+  assert.doesNotMatch(text, /\| i \|/, "a claim the run does not judge is left out");
+  assert.match(ablationBlock([run("paper-only", [fig4("paper", 0)])]), /--setup all/);
 });
 
 Deno.test("docs: every findings page has its generated blocks", () => {
