@@ -21,9 +21,7 @@
  */
 import { parseArgs } from "node:util";
 import { type CaseRecord, parseResults, recordLine } from "../core/result.ts";
-import { type Claim, CLAIMS, evaluateClaims, TIMING_CLAIMS } from "../reports/mod.ts";
-import { ablation } from "../reports/claims/ablation.ts";
-import { getScene } from "../scenes/catalog.ts";
+import { ablation, type Claim, CLAIMS, evaluateClaims, TIMING_CLAIMS } from "../reports/mod.ts";
 import { framesSvg } from "./frames_svg.ts";
 import { type ColumnGroup, FINDINGS_PAGES, type FindingsPage } from "./findings_pages.ts";
 import { PAPER_CAPTIONS } from "./paper_captions.ts";
@@ -349,22 +347,6 @@ function recordsBlock(page: FindingsPage, runs: readonly Run[]): string {
   return out.join("\n").trim();
 }
 
-/** What {@link withSystems} does, in words, for `run.json`. */
-export const SYSTEMS_FILLED =
-  "systems, where a record of a catalogue scene made before records kept them lacks it, from the " +
-  "scene at its scale (as the bench records it now)";
-
-/**
- * `r` with `systems` (the systems its scene configures) from the catalogue where a record of a
- * catalogue scene made before records kept them lacks it: the ablation reads a variant's skipped
- * cases from the paper's records by their systems (`underSetup`), and would otherwise take such a
- * record for one of every system a variant sets.
- */
-export function withSystems(r: CaseRecord): CaseRecord {
-  if (r.systems || r.sceneSource !== "catalog") return r;
-  return { ...r, systems: Object.keys(getScene(r.scene, { scale: r.scale }).systems) };
-}
-
 /** `--setup` of {@link importRun} that keeps the records of every setup. */
 export const ALL_SETUPS = "all";
 
@@ -561,15 +543,13 @@ export function importRun(
   const setup = options.setup ?? FINDINGS_SETUP;
   const read = parseResults(Deno.readTextFileSync(file))
     .filter((r) => setup === ALL_SETUPS || (r.setup ?? FINDINGS_SETUP) === setup);
-  const filled = read.filter((r) => !r.systems && r.sceneSource === "catalog").length;
-  const records = read.map((r) => reduceRecord(withSystems(r), { snapshots: options.snapshots }));
+  const records = read.map((r) => reduceRecord(r, { snapshots: options.snapshots }));
   if (records.length === 0) throw new Error(`${file}: no record of setup "${setup}"`);
   const dir = new URL(`${RESULTS_DIR}${options.name}/`, root);
   Deno.mkdirSync(dir, { recursive: true });
   const text = records.map(recordLine).join("");
   Deno.writeTextFileSync(new URL("results.jsonl", dir), text);
-  const reduction = (options.snapshots === false ? REDUCTION_NO_SNAPSHOTS : REDUCTION) +
-    (filled ? `; ${SYSTEMS_FILLED} (${filled} records)` : "");
+  const reduction = options.snapshots === false ? REDUCTION_NO_SNAPSHOTS : REDUCTION;
   const info = runInfo(options.name, options.command, records, reduction);
   Deno.writeTextFileSync(new URL("run.json", dir), `${JSON.stringify(info, null, 2)}\n`);
   return { records: records.length, bytes: new TextEncoder().encode(text).length };
