@@ -451,6 +451,15 @@ Deno.test("FLIP pressure projection", async (t) => {
       z: randoms(seed + 2, counts.z).map((v) => v * scale),
     };
   };
+  // a projection's inputs on `grid` with the cell labels `raw` opened to air: its face classes,
+  // random solid velocities and an intermediate field u* with the boundary velocities set
+  const openProjection = (grid: FlipGrid, raw: Uint8Array, seed: number) => {
+    const cells = openToAir(grid, raw);
+    const faces = faceClasses(grid, cells);
+    const solidVel = randomFaces(grid, seed + 3, 1);
+    const uStar = setBoundaryVelocities(randomFaces(grid, seed, 1), { faces, solidVel });
+    return { cells, faces, solidVel, uStar };
+  };
 
   await t.step("face classes: WALL, then SOLID, then FLUID, then INACTIVE", () => {
     fc.assert(
@@ -615,10 +624,7 @@ Deno.test("FLIP pressure projection", async (t) => {
   await t.step("the default tolerance bounds the 2-norm of D_after by 1e-6 ‖D_before‖", () => {
     fc.assert(
       fc.property(labelsArb(2, 7), ({ grid, cells: raw, seed }) => {
-        const cells = openToAir(grid, raw);
-        const faces = faceClasses(grid, cells);
-        const solidVel = randomFaces(grid, seed + 3, 1);
-        const uStar = setBoundaryVelocities(randomFaces(grid, seed, 1), { faces, solidVel });
+        const { cells, faces, solidVel, uStar } = openProjection(grid, raw, seed);
         const diag = pressureDiagonal(grid, cells, faces);
         const before = divergence(grid, uStar, cells).map((d, c) => (diag[c] > 0 ? d : 0));
         const res = solvePressure(grid, cells, faces, before);
@@ -637,10 +643,7 @@ Deno.test("FLIP pressure projection", async (t) => {
     // falling at 6e-146 m/s) fall into subnormals and α = ρ / (p·Ap) threw q out to 1e58.
     fc.assert(
       fc.property(labelsArb(2, 7), ({ grid, cells: raw, seed }) => {
-        const cells = openToAir(grid, raw);
-        const faces = faceClasses(grid, cells);
-        const solidVel = randomFaces(grid, seed + 3, 1);
-        const uStar = setBoundaryVelocities(randomFaces(grid, seed, 1), { faces, solidVel });
+        const { cells, faces, solidVel, uStar } = openProjection(grid, raw, seed);
         const before = divergence(grid, uStar, cells);
         const tiny = 2 ** -560;
         const q = solvePressure(grid, cells, faces, before).q;
@@ -650,6 +653,7 @@ Deno.test("FLIP pressure projection", async (t) => {
       { numRuns: RUNS },
     );
   });
+
   await t.step("volume correction: cell masses, targets only where over-dense, D → target", () => {
     const grid = flipGrid([0, 0, 0], [4, 4, 4], 1);
     // a 2³-cell block, 8 particles of mass 8 per cell, whose weights stay inside the grid
