@@ -21,8 +21,8 @@
 // Kernels, in encode order: gather_particles, classify_cells, p2g, faces, cell_sides, init_cg,
 // the CG loop of gpu/runtime/cg.wgsl with apply_slot below as its operator (the gate after
 // init_cg is the loop's: a gate dispatch, the first apply_a with APPLY_A_GATE, or the first
-// solve_local), pressure_update (which takes the loop's last gate_final), g2p, [separation],
-// part_velocity. The CG works on 4 cells per slot (vec4).
+// solve_local), pressure_update (which takes the loop's last gate_final), g2p (with the optional
+// particle separation), part_velocity. The CG works on 4 cells per slot (vec4).
 //
 // Each entry point binds only what it uses (flip_solver.ts KERNEL_BINDINGS), at most 8 storage
 // buffers, WebGPU's guaranteed maxStorageBuffersPerShaderStage. Each face quantity is one array
@@ -36,6 +36,9 @@
 // mask of its open sides (so init_cg and the CG operator read no face); gather_particles puts each
 // particle's DOF velocity and FLIP flag side by side for p2g and g2p (instead of dof, dofV and
 // owned), and g2p's particle velocities carry the FLIP flag for part_velocity (instead of owned).
+// `faces` marks the faces with fluid mass in their class word (FACE_MASSIVE), so that g2p reads
+// no face mass: with the separation's neighbour walk it binds 8, where separate passes took one
+// dispatch more (issue 48: launches per step).
 
 struct FlipParams {
   gridMin: vec3f,
@@ -69,6 +72,8 @@ override FACE_INACTIVE: u32;
 override FACE_FLUID: u32;
 override FACE_SOLID: u32;
 override FACE_WALL: u32;
+// A bit of the face class word (above every class): the face has fluid mass (M_f > 0).
+override FACE_MASSIVE: u32;
 // The faces the face kernels (p2g, faces, cell_sides, pressure_update, g2p) run over: ALL_AXES, all
 // three axes' (the face arrays bound are u, v and w concatenated); or 0, 1, 2, that axis's (the
 // face arrays bound are that axis's alone).
@@ -177,6 +182,10 @@ fn face_position(f: vec4u) -> vec3f {
   return P.gridMin + (vec3f(f.xyz) + o) * P.dx;
 }
 
+// The class of face fi (FACE_MASSIVE cleared), and whether it has fluid mass.
+fn face_class(fi: u32) -> u32 { return faceClass[fi] & ~FACE_MASSIVE; }
+fn face_massive(fi: u32) -> bool { return (faceClass[fi] & FACE_MASSIVE) != 0u; }
+
 // Per particle: its DOF's velocity and whether it is a FLIP particle, side by side, for p2g's and
 // g2p's particle reads.
 @compute @workgroup_size(WG)
@@ -256,8 +265,9 @@ fn p2g(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: 
   faceOther[fi] = select(0.0, omv / om, om > 0.0);
 }
 
-// Per face: its class (WALL, SOLID, FLUID, INACTIVE, in that order of tests) and u* (gravity on
-// faces with fluid mass; 0 on walls; the other particles' velocity on SOLID faces).
+// Per face: its class (WALL, SOLID, FLUID, INACTIVE, in that order of tests; FACE_MASSIVE added
+// where it has fluid mass) and u* (gravity on faces with fluid mass; 0 on walls; the other
+// particles' velocity on SOLID faces).
 @compute @workgroup_size(WG)
 fn faces(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let fi = invocation(gid, nwg);
@@ -282,7 +292,7 @@ fn faces(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg
     }
   }
   faceU[fi] = u;
-  faceClass[fi] = cls;
+  faceClass[fi] = cls | select(0u, FACE_MASSIVE, faceMass[fi] > 0.0);
 }
 
 // The six faces of cell c: (face id, +1 for the high side / −1 for the low side, neighbour cell id
@@ -356,7 +366,7 @@ fn cell_sides(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
   for (var k = 2u * axes.x; k < 2u * axes.y; k++) {
     let sd = side(cc, k);
     div += sd.sign * faceU[sd.fi];
-    let cls = faceClass[sd.fi];
+    let cls = face_class(sd.fi);
     if (cls != FACE_WALL && cls != FACE_SOLID) { sides |= 1u << k; }
   }
   if (axes.y == 3u) {
@@ -486,7 +496,7 @@ fn pressure_update(
     gate_final_in_workgroup(lid, cg_group(wid, nwg));
   }
   let fi = invocation(gid, nwg);
-  if (fi >= P.faceCount[FACE_AXIS] || faceClass[fi] != FACE_FLUID) { return; }
+  if (fi >= P.faceCount[FACE_AXIS] || face_class(fi) != FACE_FLUID) { return; }
   let f = face_of(fi);
   var lo = f.xyz;
   lo[f.w] = lo[f.w] - 1u;
@@ -508,14 +518,14 @@ fn interpolate(x: vec3f, a: u32) -> vec2f {
     let corner = vec3i(base) + vec3i(i32(k & 1u), i32((k >> 1u) & 1u), i32((k >> 2u) & 1u));
     if (any(corner < vec3i(0)) || any(corner >= vec3i(d))) { continue; }
     let fi = face_id(a, vec3u(corner));
-    let mass = faceMass[fi];
-    let cls = faceClass[fi];
-    if (!(mass > 0.0) && cls != FACE_SOLID && cls != FACE_WALL) { continue; }
+    let massive = face_massive(fi);
+    let cls = face_class(fi);
+    if (!massive && cls != FACE_SOLID && cls != FACE_WALL) { continue; }
     let wx = select(1.0 - fr.x, fr.x, (k & 1u) == 1u);
     let wy = select(1.0 - fr.y, fr.y, ((k >> 1u) & 1u) == 1u);
     let wz = select(1.0 - fr.z, fr.z, ((k >> 2u) & 1u) == 1u);
     let w = wx * wy * wz;
-    let old = select(0.0, faceOld[fi], mass > 0.0);
+    let old = select(0.0, faceOld[fi], massive);
     let u = faceU[fi];
     acc += w * vec2f(u, u - old);
     wsum += w;
@@ -525,12 +535,15 @@ fn interpolate(x: vec3f, a: u32) -> vec2f {
 }
 
 // Per FLIP particle, the components of face_axes (all three, or one run for x, y, z in turn): the
-// PIC/FLIP blend v' = φ (v + Δu) + (1 − φ) u_new, with v its DOF's velocity; w = 1 marks it for
-// part_velocity (other particles get 0).
+// PIC/FLIP blend v' = φ (v + Δu) + (1 − φ) u_new, with v its DOF's velocity; then, with the last
+// axis and a separation strength > 0, the separation velocity added (separation_dv). w = 1 marks
+// it for part_velocity (other particles get 0). Invocation k handles particle sorted[k] (cell
+// order), so neighbouring invocations walk the same cells.
 @compute @workgroup_size(WG)
 fn g2p(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = invocation(gid, nwg);
-  if (i >= P.nbDims.w) { return; }
+  let k = invocation(gid, nwg);
+  if (k >= P.nbDims.w) { return; }
+  let i = sorted[k];
   let pv = particleDofV[i];
   if (pv.w == 0.0) {
     particleVel[i] = vec4f(0.0);
@@ -544,20 +557,16 @@ fn g2p(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: 
     let g = interpolate(x, a);
     vNew[a] = P.flipRatio * (pv[a] + g.y) + (1.0 - P.flipRatio) * g.x;
   }
+  if (axes.y == 3u && P.separationStrength > 0.0) {
+    vNew += separation_dv(i, x);
+  }
   particleVel[i] = vec4f(vNew, 1.0);
 }
 
-// Per FLIP particle, after g2p (optional): the separation velocity of core/reference/flip_reference.ts
-// separationVelocity, over the FLIP particles in the 27 neighbour cells (cell ≥ dx ≥ the distance),
-// in their fixed order. Invocation k handles particle sorted[k] (cell order, as the density
-// correction's kernels), so neighbouring invocations walk the same cells.
-@compute @workgroup_size(WG)
-fn separation(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let k = invocation(gid, nwg);
-  if (k >= P.nbDims.w) { return; }
-  let i = sorted[k];
-  if (owned[i] == 0u) { return; }
-  let x = pos[i].xyz;
+// The separation velocity of FLIP particle i at x (core/reference/flip_reference.ts
+// separationVelocity), over the FLIP particles in the 27 neighbour cells (cell ≥ dx ≥ the
+// distance), in their fixed order.
+fn separation_dv(i: u32, x: vec3f) -> vec3f {
   let d0 = P.separationDistance;
   let nc = gridCell(x, P.nbMin, P.nbCell, P.nbDims.xyz);
   var dv = vec3f(0.0);
@@ -565,7 +574,7 @@ fn separation(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
     let span = gridNeighborRow(nc, row, P.nbDims.xyz);
     for (var e = span.x; e < span.y; e++) {
       let j = sorted[e];
-      if (j == i || owned[j] == 0u) { continue; }
+      if (j == i || particleDofV[j].w == 0.0) { continue; }
       let d = x - pos[j].xyz;
       let l = length(d);
       if (l > 0.0 && l < d0) {
@@ -573,7 +582,7 @@ fn separation(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
       }
     }
   }
-  particleVel[i] = vec4f(particleVel[i].xyz + dv, 1.0);
+  return dv;
 }
 
 // Per DOF with FLIP members: its part's velocity = the DOF velocity plus the members' mass-weighted

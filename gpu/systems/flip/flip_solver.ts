@@ -91,6 +91,12 @@ export const FLIP_PARAMS: StructLayout = defineStruct("FlipParams", [
 
 const WG = 64;
 
+/**
+ * The bit `faces` sets in a face's class word where the face has fluid mass (above every class of
+ * `core/reference/flip_reference.ts`), so that g2p reads the class word alone; readGrid clears it.
+ */
+const FACE_MASSIVE = 1 << 8;
+
 /** Every constant of flip.wgsl that TypeScript defines, as `override` values. */
 const WGSL_CONSTANTS: Record<string, number> = {
   CELL_AIR,
@@ -100,6 +106,7 @@ const WGSL_CONSTANTS: Record<string, number> = {
   FACE_FLUID,
   FACE_SOLID,
   FACE_WALL,
+  FACE_MASSIVE,
 };
 
 /**
@@ -117,7 +124,6 @@ export type FlipKernel =
   | "init_cg"
   | "pressure_update"
   | "g2p"
-  | "separation"
   | "part_velocity";
 
 /**
@@ -141,8 +147,7 @@ const KERNEL_BINDINGS: Record<FlipKernel, readonly number[]> = {
   update_x_fused: [11, 12, 15, 16, 17, 31, 32],
   update_p_fused: [17, 31, 32],
   pressure_update: [10, 11, 17, 27],
-  g2p: [1, 9, 10, 25, 26, 27, 30],
-  separation: [1, 5, 6, 7, 25],
+  g2p: [1, 6, 7, 10, 25, 26, 27, 30],
   part_velocity: [2, 4, 20, 21, 22, 23, 24, 25],
   solve_local: [11, 12, 14, 15, 16, 17, 31, 32],
 };
@@ -384,7 +389,6 @@ export class FlipSolver {
   readonly #params: GPUBuffer;
   readonly #paramsGroup: GPUBindGroup;
   readonly #args: GPUBuffer;
-  readonly #separation: boolean;
   /** Iterations one `solve_local` dispatch takes; 0 where the CG runs as dispatched kernels. */
   readonly localIterations: number;
   /** The CG loop a projection runs (`cg.ts` {@link cgLoop}). */
@@ -394,7 +398,6 @@ export class FlipSolver {
   constructor(device: GPUDevice, options: FlipSolverOptions) {
     const checked = checkFlipOptions(options);
     this.#n = checked.n;
-    this.#separation = (options.separation?.strength ?? 0) > 0;
     this.tolerance = checked.tolerance;
     this.maxIterations = checked.maxIterations;
     this.#device = device;
@@ -662,7 +665,6 @@ export class FlipSolver {
     });
     overFaces("pressure_update", faces);
     overFaces("g2p", () => this.#n);
-    if (this.#separation) run("separation", this.#n);
     run("part_velocity", this.#n);
     pass.end();
   }
@@ -714,7 +716,7 @@ export class FlipSolver {
       faceOld: await f32(26),
       faceU: await f32(27),
       faceOther: await f32(28),
-      faceClass: await faces(10),
+      faceClass: (await faces(10)).map((c) => c & ~FACE_MASSIVE),
       q: new Float32Array(await read(11)).slice(0, this.cells),
     };
   }
