@@ -18,7 +18,8 @@
 //                               its setup counts one total more where solve_local takes the gate)
 //
 // The owner's init kernel calls cg_begin() once and leaves the partial sums of (rᵀz, rᵀr) of the
-// start with store_partials. Each per-slot kernel leaves one partial sum per workgroup in `state`
+// start with store_partials (or, where the loop is solve_local's, an owner's one-workgroup entry
+// point does so with chunk_trees, then runs solve_local_run: FLIP's solve_local_init). Each per-slot kernel leaves one partial sum per workgroup in `state`
 // (from PARTIALS on: rᵀz, then rᵀr where CG_RESIDUAL_NORM, then pᵀAp), added up in a fixed order
 // (partials_total): the dot products cost no dispatch of their own and runs repeat bit for bit.
 // Two ways to run an iteration after the first gate (gpu/runtime/cg.ts encodeCgIterations):
@@ -368,6 +369,12 @@ fn local_total(lid: u32, base: u32, which: u32) -> f32 {
 // dispatched kernels sum them: bit for bit their iterates.
 @compute @workgroup_size(SUM_WORKGROUP_SIZE)
 fn solve_local(@builtin(local_invocation_index) lid: u32) {
+  solve_local_run(lid);
+}
+
+// solve_local's body, for an owner's entry point that sets up the solve first in the same
+// workgroup (as FLIP's solve_local_init: its init kernel's slots and partial sums, then this).
+fn solve_local_run(lid: u32) {
   let fits = cg_local_fits(lid);
   let padded = cg_chunks() * SUM_WORKGROUP_SIZE;
   // the gate before the first iteration, where no gate dispatch took it (its totals are one more

@@ -21,7 +21,8 @@
 // Kernels, in encode order: gather_particles, classify_cells, p2g, faces, cell_sides, init_cg,
 // the CG loop of gpu/runtime/cg.wgsl with apply_slot below as its operator (the gate after
 // init_cg is the loop's: a gate dispatch, the first apply_a with APPLY_A_GATE, or the first
-// solve_local), pressure_update (which takes the loop's last gate_final), g2p (with the optional
+// solve_local; where the loop is solve_local's, init_cg and its first dispatch are one,
+// solve_local_init), pressure_update (which takes the loop's last gate_final), g2p (with the optional
 // particle separation), part_velocity. The CG works on 4 cells per slot (vec4).
 //
 // Each entry point binds only what it uses (flip_solver.ts KERNEL_BINDINGS), at most 8 storage
@@ -100,7 +101,9 @@ override WG: u32 = 64u;
 @group(0) @binding(28) var<storage, read_write> faceOther: array<f32>;
 @group(0) @binding(10) var<storage, read_write> faceClass: array<u32>;
 // per cell, from cell_sides: the CG's right-hand side b (accumulated axis by axis) and the mask of
-// the sides (bit k: side k of `side`) that are neither WALL nor SOLID (0 off FLUID cells)
+// the sides (bit k: side k of `side`) that are neither WALL nor SOLID (0 off FLUID cells). b lies
+// in A p's buffer (cgAP, cell c at slot c / 4, lane c % 4): the CG's start reads it there, before
+// apply_a first writes A p, so that solve_local_init binds no buffer more than solve_local.
 @group(0) @binding(13) var<storage, read_write> cellRhs: array<f32>;
 @group(0) @binding(14) var<storage, read_write> cellSides: array<u32>;
 // CG vectors, 4 cells per slot: x (= q), r, z, p, A p, D⁻¹
@@ -381,9 +384,9 @@ fn cell_sides(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
   cellSides[c] = sides;
 }
 
-// Per slot (4 cells): right-hand side b (cell_sides), D⁻¹ = 1 / (number of faces that are neither
-// WALL nor SOLID), and the CG start x = 0, r = b, z = D⁻¹ r, p = z (0 off FLUID cells). A p is
-// written by apply_a before it is read.
+// Per slot (4 cells): right-hand side b (cell_sides, in cgAP), D⁻¹ = 1 / (number of faces that are
+// neither WALL nor SOLID), and the CG start x = 0, r = b, z = D⁻¹ r, p = z (0 off FLUID cells). A p
+// is written by apply_a before it is read.
 @compute @workgroup_size(WG)
 fn init_cg(
   @builtin(global_invocation_id) gid: vec3u,
@@ -414,7 +417,7 @@ fn init_slot(s: u32) -> vec2f {
     if (c >= P.dims.w) { continue; }
     let sides = cellSides[c];
     if (sides != 0u) {
-      b[l] = cellRhs[c];
+      b[l] = cgAP[s][l];
       inv[l] = 1.0 / f32(countOneBits(sides));
     }
   }
@@ -425,6 +428,25 @@ fn init_slot(s: u32) -> vec2f {
   cgP[s] = z;
   cgInvD[s] = inv;
   return vec2f(dot(b, z), dot(b, b));
+}
+
+// init_cg and the whole CG loop in one workgroup, where the loop is solve_local's (flip_solver.ts
+// encodeStep): every slot's start, the partial sums of its (rᵀz, rᵀr) as init_cg's workgroups
+// leave them (chunk_trees sums in workgroup_sum's order), then solve_local's loop. The same
+// iterates as init_cg and solve_local, one dispatch fewer a projection (issue 48).
+@compute @workgroup_size(SUM_WORKGROUP_SIZE)
+fn solve_local_init(@builtin(local_invocation_index) lid: u32) {
+  let chunks = cg_chunks();
+  let padded = chunks * SUM_WORKGROUP_SIZE;
+  for (var s = lid; s < padded; s += SUM_WORKGROUP_SIZE) {
+    var t = vec2f(0.0);
+    if (s < P.slots) { t = init_slot(s); }
+    state[SLOTS + s] = t.x;
+    state[SLOTS + padded + s] = t.y;
+  }
+  chunk_trees(lid, SLOTS, PARTIALS, chunks);
+  chunk_trees(lid, SLOTS + padded, PARTIALS + chunks, chunks);
+  solve_local_run(lid);
 }
 
 // The operator of the CG loop, per slot: A p = diag p_c − Σ p of the FLUID neighbours across faces

@@ -124,7 +124,8 @@ export type FlipKernel =
   | "init_cg"
   | "pressure_update"
   | "g2p"
-  | "part_velocity";
+  | "part_velocity"
+  | "solve_local_init";
 
 /**
  * Bindings (group 0) of each entry point: only those it uses, at most 8 storage buffers (WebGPU's
@@ -136,7 +137,7 @@ const KERNEL_BINDINGS: Record<FlipKernel, readonly number[]> = {
   p2g: [1, 2, 6, 7, 9, 26, 28, 30],
   faces: [8, 9, 10, 26, 27, 28],
   cell_sides: [8, 10, 13, 14, 27, 29],
-  init_cg: [11, 12, 13, 14, 16, 17, 31, 32],
+  init_cg: [11, 12, 14, 15, 16, 17, 31, 32],
   gate: [17, 18, 19],
   gate_final: [17],
   pap_finish: [17],
@@ -150,6 +151,7 @@ const KERNEL_BINDINGS: Record<FlipKernel, readonly number[]> = {
   g2p: [1, 6, 7, 10, 25, 26, 27, 30],
   part_velocity: [2, 4, 20, 21, 22, 23, 24, 25],
   solve_local: [11, 12, 14, 15, 16, 17, 31, 32],
+  solve_local_init: [11, 12, 14, 15, 16, 17, 31, 32],
 };
 const WRITABLE = new Set([
   8,
@@ -422,13 +424,15 @@ export class FlipSolver {
     }
     // the scalars, three partial sums per workgroup of the CG kernels, then solve_local's slot terms
     // (two ranges, padded to whole workgroups); an iteration of it costs each invocation the same
-    // loop iterations whatever the data (flip.wgsl solve_local); its setup: the gate the first
-    // dispatch takes (two totals of the partial sums, within one totalCost) and a margin
+    // loop iterations whatever the data (flip.wgsl solve_local); its setup: the CG's start the
+    // first dispatch takes (solve_local_init: per slot it owns, one iteration and init_slot's 4;
+    // two chunk_trees), the gate after it (two totals of the partial sums, within one totalCost)
+    // and a margin
     const chunks = Math.ceil(slots / WG);
     this.localIterations = options.localSolve === false
       ? 0
       : iterationsPerDispatch(31 * chunks + 3 * totalCost(chunks, WG) + 16, {
-        setup: totalCost(chunks, WG) + 8,
+        setup: 5 * chunks + 3 * totalCost(chunks, WG) + 8,
         chunks,
         budget: options.localBudget === undefined ? deviceLoopBudget(device) : options.localBudget,
       });
@@ -490,15 +494,17 @@ export class FlipSolver {
     const full = new Uint32Array(counts.flatMap((c) => [c, 1, 1]));
     const argsFull = buffer("indirect args (full)", full.byteLength, ST, full);
     const args = buffer("indirect args", full.byteLength, ST | GPUBufferUsage.INDIRECT);
+    const ap = vec("Ap and cell right-hand sides");
     const internal = new Map<number, GPUBuffer>([
       [8, buffer("cell types", 4 * cells, ST)],
-      [13, buffer("cell right-hand sides", 4 * cells, ST)],
+      // the cells' right-hand sides lie in A p's buffer (flip.wgsl cellRhs)
+      [13, ap],
       [14, buffer("cell open sides", 4 * cells, ST)],
       [11, vec("q")],
       [12, vec("r")],
       [31, vec("z")],
       [32, vec("p")],
-      [15, vec("Ap")],
+      [15, ap],
       [16, vec("inverse diagonal")],
       [17, state],
       [18, argsFull],
@@ -654,9 +660,14 @@ export class FlipSolver {
     overFaces("p2g", faces);
     overFaces("faces", faces);
     overFaces("cell_sides", () => this.cells);
-    run("init_cg", this.slots);
+    // where the loop is solve_local's, its first dispatch takes init_cg (solve_local_init)
+    let initInLoop = this.loop === "local" && this.maxIterations > 0;
+    if (!initInLoop) run("init_cg", this.slots);
     // the gate after init_cg is the loop's, its last gate_final pressure_update's
-    encodeCgIterations(run, {
+    encodeCgIterations((kernel, how) => {
+      run(initInLoop && kernel === "solve_local" ? "solve_local_init" : kernel, how);
+      initInLoop = false;
+    }, {
       iterations: this.maxIterations,
       localIterations: this.localIterations,
       loop: this.loop,
@@ -675,7 +686,11 @@ export class FlipSolver {
    */
   #kernelNames(): FlipKernel[] {
     return (Object.keys(KERNEL_BINDINGS) as FlipKernel[])
-      .filter((k) => cgKernelUsed(k as CgKernel | CgGateKernel, this.loop));
+      .filter((k) =>
+        k === "solve_local_init"
+          ? this.loop === "local"
+          : cgKernelUsed(k as CgKernel | CgGateKernel, this.loop)
+      );
   }
 
   /** Statistics of the last projection (one readback: outside the step loop). */

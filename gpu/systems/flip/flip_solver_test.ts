@@ -304,7 +304,7 @@ Deno.test("FLIP step on the GPU against the f64 reference (core/reference/flip_r
     const used = Object.entries(kernelStorageBuffers(device))
       .filter(([label]) => label.startsWith("flip "));
     const entryPoints = [...FLIP_WGSL.matchAll(/@compute[^]*?\bfn (\w+)/g)].map((m) => m[1]);
-    assert.equal(entryPoints.length, 18);
+    assert.equal(entryPoints.length, 19);
     // the kernels that read faces have one pipeline over all faces and one per axis; apply_a
     // also runs as apply_a_gate (the fused loop's first iteration)
     const perAxis = ["p2g", "faces", "cell_sides", "pressure_update", "g2p"];
