@@ -21,7 +21,15 @@
  */
 import { parseArgs } from "node:util";
 import { type CaseRecord, parseResults, recordLine } from "../core/result.ts";
-import { ablation, type Claim, CLAIMS, evaluateClaims, TIMING_CLAIMS } from "../reports/mod.ts";
+import {
+  ablation,
+  type Claim,
+  CLAIMS,
+  evaluateClaims,
+  moved,
+  statusText,
+  TIMING_CLAIMS,
+} from "../reports/mod.ts";
 import { framesSvg } from "./frames_svg.ts";
 import { type ColumnGroup, FINDINGS_PAGES, type FindingsPage } from "./findings_pages.ts";
 import { PAPER_CAPTIONS } from "./paper_captions.ts";
@@ -369,7 +377,10 @@ export function ablationBlock(runs: readonly Run[]): string {
       `| --- |${scales ? " --- |" : ""} ${a.setups.map(() => "---").join(" | ")} |`,
       ...rows.map((row) =>
         `| ${row.claim.id} |${scales ? ` ${row.scale} |` : ""} ${
-          row.statuses.map((s, k) => k > 0 && s !== row.statuses[0] ? `**${s}** ◆` : s).join(" | ")
+          row.statuses.map((_, k) => {
+            const cell = statusText(row, k);
+            return moved(row, k) ? `**${cell}** ◆` : cell;
+          }).join(" | ")
         } |`
       ),
       "",

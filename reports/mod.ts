@@ -50,7 +50,7 @@ export {
   SPEED_SPIKE_RATIO,
 } from "./claims/claims.ts";
 export { EARLIER_CLAIMS } from "./claims/earlier_claims.ts";
-export { type Ablation, ablation } from "./claims/ablation.ts";
+export { type Ablation, ablation, type AblationRow, moved, statusText } from "./claims/ablation.ts";
 export {
   ENERGY_RATIO_HIGH,
   ENERGY_RATIO_LOW,

@@ -19,9 +19,10 @@
 //
 // The owner's init kernel calls cg_begin() once and leaves the partial sums of (rᵀz, rᵀr) of the
 // start with store_partials (or, where the loop is solve_local's, an owner's one-workgroup entry
-// point does so with chunk_trees, then runs solve_local_run: FLIP's solve_local_init). Each per-slot kernel leaves one partial sum per workgroup in `state`
-// (from PARTIALS on: rᵀz, then rᵀr where CG_RESIDUAL_NORM, then pᵀAp), added up in a fixed order
-// (partials_total): the dot products cost no dispatch of their own and runs repeat bit for bit.
+// point does so with chunk_trees, then runs solve_local_run). Each per-slot kernel leaves one
+// partial sum per workgroup in `state` (from PARTIALS on: rᵀz, then rᵀr where CG_RESIDUAL_NORM,
+// then pᵀAp), added up in a fixed order (partials_total): the dot products cost no dispatch of
+// their own and runs repeat bit for bit.
 // Two ways to run an iteration after the first gate (gpu/runtime/cg.ts encodeCgIterations):
 // - five kernels: apply_a, the one-workgroup pap_finish, update_x, the one-workgroup gate (which
 //   tests convergence and writes the indirect dispatch arguments of the next iteration, 0
@@ -373,7 +374,7 @@ fn solve_local(@builtin(local_invocation_index) lid: u32) {
 }
 
 // solve_local's body, for an owner's entry point that sets up the solve first in the same
-// workgroup (as FLIP's solve_local_init: its init kernel's slots and partial sums, then this).
+// workgroup (its init kernel's slots and the partial sums of their terms, then this).
 fn solve_local_run(lid: u32) {
   let fits = cg_local_fits(lid);
   let padded = cg_chunks() * SUM_WORKGROUP_SIZE;

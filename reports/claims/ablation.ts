@@ -1,8 +1,11 @@
 /**
  * The ablation table: each claim's outcome under the paper's setup (the one claims are read from,
  * `core/setups.ts`) and under each variant the records hold, one choice of the paper's changed at
- * a time, per scale: the reader sees which verdict moves with which choice. Rendered in the
- * report and written by `--format md|csv|tex` (`publish_tables.ts`).
+ * a time, per scale: the reader sees which verdict moves with which choice. A variant that ran at
+ * fewer seeds than the paper's setup (a run cut short, or `--seed` narrowed for the variants) is
+ * judged at its own seeds and set against the paper's verdict at the same seeds, so that a seed it
+ * did not run reads neither as a verdict nor as a move. Rendered in the report and written by
+ * `--format md|csv|tex` (`publish_tables.ts`) and the findings' ablation block (`docs/`).
  *
  * @module
  */
@@ -19,6 +22,16 @@ export interface AblationRow {
   scale: string;
   /** The status under the paper's setup, then under each variant of {@link Ablation.setups}. */
   statuses: ClaimStatus[];
+  /**
+   * Per column, the paper's status it is set against: the paper's column itself, and for a variant
+   * judged at fewer seeds ({@link AblationRow.seeds}) the paper's at those seeds.
+   */
+  baselines: ClaimStatus[];
+  /**
+   * Per column, the catalogue seeds it was judged at where a variant ran fewer than the paper's
+   * setup did at this scale; null: all of them.
+   */
+  seeds: (number[] | null)[];
 }
 
 /** The ablation of a set of records. */
@@ -42,18 +55,63 @@ export function ablation(
   const variants = variantsOf(records);
   if (!variants.length) return null;
   const setups = [PAPER_SETUP.id, ...variants];
+  const claims = options.claims ?? CLAIMS;
   const rows = distinct(records.map((r) => r.scale)).flatMap((scale) => {
     const atScale = records.filter((r) => r.scale === scale);
-    const bySetup = setups.map((setup) =>
-      evaluateClaims(atScale, { claims: options.claims ?? CLAIMS, setup })
-    );
-    return bySetup[0].map(({ claim }, k) => ({
+    const evaluate = (of: readonly CaseRecord[], setup: string) =>
+      evaluateClaims(of, { claims, setup }).map(({ result }) => result.status);
+    const paper = evaluate(atScale, PAPER_SETUP.id);
+    const paperSeeds = catalogSeeds(atScale, PAPER_SETUP.id);
+    const columns = variants.map((setup) => {
+      const own = catalogSeeds(atScale, setup);
+      if (!own.length || paperSeeds.every((seed) => own.includes(seed))) {
+        return { statuses: evaluate(atScale, setup), baselines: paper, seeds: null };
+      }
+      const same = atScale.filter((r) => !fromCatalog(r) || own.includes(r.seed));
+      return {
+        statuses: evaluate(same, setup),
+        baselines: evaluate(same, PAPER_SETUP.id),
+        seeds: own,
+      };
+    });
+    return claims.map((claim, k) => ({
       claim,
       scale,
-      statuses: bySetup.map((results) => results[k].result.status),
+      statuses: [paper[k], ...columns.map((c) => c.statuses[k])],
+      baselines: [paper[k], ...columns.map((c) => c.baselines[k])],
+      seeds: [null, ...columns.map((c) => c.seeds)],
     }));
   });
   return { setups, rows };
+}
+
+/** Whether a record is of a catalogue scene (whose seeds a suite chooses; a scene file has its own). */
+function fromCatalog(r: CaseRecord): boolean {
+  return (r.sceneSource ?? "catalog") === "catalog";
+}
+
+/** The seeds of the catalogue records that ran under `setup`, in the records' order. */
+function catalogSeeds(records: readonly CaseRecord[], setup: string): number[] {
+  return distinct(records.filter((r) => fromCatalog(r) && r.setup === setup).map((r) => r.seed));
+}
+
+/** Whether column `k` of `row` differs from the paper's verdict at the same seeds (◆). */
+export function moved(row: AblationRow, k: number): boolean {
+  return k > 0 && row.statuses[k] !== row.baselines[k];
+}
+
+/**
+ * Column `k`'s status as text, with the seeds it was judged at where they are fewer than the
+ * paper's and, where the paper's verdict at them is not its column's, that verdict:
+ * `reproduced (seed 2021; the paper's there: not reproduced)`.
+ */
+export function statusText(row: AblationRow, k: number): string {
+  const seeds = row.seeds[k];
+  if (!seeds) return row.statuses[k];
+  const there = row.baselines[k] !== row.statuses[0]
+    ? `; the paper's there: ${row.baselines[k]}`
+    : "";
+  return `${row.statuses[k]} (seed${seeds.length > 1 ? "s" : ""} ${seeds.join(", ")}${there})`;
 }
 
 const BADGE: Readonly<Record<ClaimStatus, string>> = {
@@ -74,9 +132,9 @@ export function renderAblation(a: Ablation): string {
       escapeHtml(row.scale)
     }</td>${
       row.statuses.map((status, k) =>
-        `<td class="badge ${BADGE[status]}${k > 0 && status !== row.statuses[0] ? " moved" : ""}">${
-          escapeHtml(status)
-        }${k > 0 && status !== row.statuses[0] ? " ◆" : ""}</td>`
+        `<td class="badge ${BADGE[status]}${moved(row, k) ? " moved" : ""}">${
+          escapeHtml(statusText(row, k))
+        }${moved(row, k) ? " ◆" : ""}</td>`
       ).join("")
     }</tr>`
   ).join("\n");

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { fakeRecord } from "../fake_record.ts";
-import { ablation, renderAblation } from "./ablation.ts";
+import { ablation, moved, renderAblation, statusText } from "./ablation.ts";
 import { evaluateClaims, underSetup } from "./claims.ts";
 
 /** Claim a's case (merge-split on Fig. 4) under `setup`, leaking `leaked` of 400 fluid particles. */
@@ -63,6 +63,47 @@ Deno.test("ablation: each claim under the paper's setup and each variant", async
       });
       assert.deepEqual(underSetup([ms, msCompact, dam], "compact-grouping"), [msCompact, dam]);
       assert.deepEqual(underSetup([ms, dam], "own-part-coupling"), [dam]);
+    },
+  );
+
+  await t.step(
+    "a variant run at fewer seeds is judged at them, against the paper's verdict there",
+    () => {
+      const at = (setup: string, seed: number, leaked: number) =>
+        fakeRecord({ setup, seed, summary: { passThroughMax: leaked } });
+      const paper = [at("paper", 2021, 0), at("paper", 7, 0), at("paper", 99, 0)];
+      const rowA = (records: ReturnType<typeof at>[]) =>
+        ablation(records)!.rows.find((r) => r.claim.id === "a")!;
+      // the variant at one seed of three, the same outcome there: no move (today's read would be
+      // "not run" at seeds 7 and 99, a verdict that moved)
+      const same = rowA([...paper, at("compact-grouping", 2021, 0)]);
+      assert.deepEqual(same.statuses, ["reproduced", "reproduced"]);
+      assert.deepEqual(same.seeds, [null, [2021]]);
+      assert.equal(moved(same, 1), false);
+      assert.equal(statusText(same, 1), "reproduced (seed 2021)");
+      // a leak under the variant at its seed: it moves
+      const leaks = rowA([...paper, at("compact-grouping", 2021, 40)]);
+      assert.deepEqual(leaks.statuses, ["reproduced", "not reproduced"]);
+      assert.equal(moved(leaks, 1), true);
+      assert.match(renderAblation(ablation([...paper, at("compact-grouping", 2021, 40)])!), /◆/);
+      // the paper's leak at a seed the variant did not run is not set against the variant
+      const elsewhere = rowA([
+        at("paper", 2021, 0),
+        at("paper", 7, 40),
+        at("paper", 99, 0),
+        at("compact-grouping", 2021, 0),
+      ]);
+      assert.deepEqual(elsewhere.statuses, ["not reproduced", "reproduced"]);
+      assert.deepEqual(elsewhere.baselines, ["not reproduced", "reproduced"]);
+      assert.equal(moved(elsewhere, 1), false);
+      assert.equal(
+        statusText(elsewhere, 1),
+        "reproduced (seed 2021; the paper's there: reproduced)",
+      );
+      // every seed run: the paper's column is the baseline, as before
+      const full = rowA([...paper, ...[2021, 7, 99].map((s) => at("compact-grouping", s, 0))]);
+      assert.deepEqual(full.seeds, [null, null]);
+      assert.deepEqual(full.baselines, ["reproduced", "reproduced"]);
     },
   );
 

@@ -393,7 +393,7 @@ function claimsSection(c: ReportContext): string {
 /** The ablation: each claim under each variant the run holds ("" when there is none). */
 function ablationSection(c: ReportContext): string {
   if (!c.ablations.some(Boolean)) return "";
-  return `<section id="ablation"><h2>Ablation: each claim under each variant</h2><p class="muted">The claims under the paper's setup and under each variant the run holds (<code>--variant</code>), the paper's choices with one changed; ◆ marks a verdict that moves. Hover a heading for the variant.</p>${
+  return `<section id="ablation"><h2>Ablation: each claim under each variant</h2><p class="muted">The claims under the paper's setup and under each variant the run holds (<code>--variant</code>), the paper's choices with one changed; ◆ marks a verdict that moves. A variant run at fewer seeds than the paper's setup is judged at its seeds (named in its cell) and set against the paper's verdict at the same seeds. Hover a heading for the variant.</p>${
     publishedLinks(c.published, "ablation")
   }${
     perInput(c, (_s, i) =>

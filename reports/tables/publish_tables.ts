@@ -13,7 +13,7 @@ import type { CaseRecord } from "../../core/result.ts";
 import { type CaseIdentity, caseVariant, distinct, latestCases, sweepText } from "../case_key.ts";
 import { claimColumns } from "../claims/claims_table.ts";
 import { CLAIM_QUOTES } from "../claims/claim_quotes.ts";
-import { ablation } from "../claims/ablation.ts";
+import { ablation, moved, statusText } from "../claims/ablation.ts";
 import { compareInputs, type Comparison } from "../sections/comparison.ts";
 import { nsPerParticleStep } from "../sections/scaling_fit.ts";
 import { caseSeverity, MATRIX_METRICS } from "../sections/scene_matrix.ts";
@@ -243,7 +243,7 @@ function ablationTable(inputs: Inputs): PublishTable {
         text(row.scale),
         ...setups.map((id) => {
           const k = a.setups.indexOf(id);
-          return text(k < 0 ? "" : row.statuses[k]);
+          return text(k < 0 ? "" : `${statusText(row, k)}${moved(row, k) ? " ◆" : ""}`);
         }),
       ]);
     }),
