@@ -21,16 +21,10 @@
  * @module
  */
 import type { Body, Scale, Scene } from "../core/scene/scene.ts";
-import { baselineHandlers, impactReferences } from "./baseline_handlers.ts";
+import { brittleInWater } from "./brittle_in_water.ts";
 import type { BrittleMaterial } from "./brittle_materials.ts";
-import {
-  bodyFractureEnergy,
-  crackSpeedTimeStep,
-  wallMaterial,
-  wallModuli,
-} from "./brittle_wall.ts";
 import { RADIUS_BY_SCALE } from "./fluid_on_cloth.ts";
-import { CFL_FRACTION, FIG8_GRAVITY, sphWater, WATER_RHO0 } from "./sph_water.ts";
+import { CFL_FRACTION, FIG8_GRAVITY } from "./sph_water.ts";
 
 /** What varies between builds of the scene. */
 export interface BowlOnWaterOptions {
@@ -65,36 +59,25 @@ export function bowlRadius(scale: Scale): number {
 /** Builds one scale of `fig8-bowl`. */
 export function bowlOnWater(options: BowlOnWaterOptions): Scene {
   const r = bowlRadius(options.scale);
-  const spacing = 2 * r;
   const g = -FIG8_GRAVITY;
   const impact = Math.sqrt(2 * g * BOWL.drop);
-  const referenceSpeed = Math.ceil(1.2 * impact * 10) / 10;
-  const water = sphWater(r, {
-    referenceSpeed,
+  const b = brittleInWater(r, {
+    impactSpeed: impact,
     depth: POOL.depth,
+    staticHeight: BOWL.radius,
     soundSpeedFactor: options.soundSpeedFactor,
+    material: options.material,
   });
-  // the SPH step, at most the crack-speed bound of the breakable solid (brittle_wall.ts)
-  const { density, bulkModulus } = wallModuli(options.material);
-  const dt = Math.min(water.dt, crackSpeedTimeStep(spacing, { bulkModulus, density }));
-  const horizon = 3 * spacing;
-  const fractureEnergy = bodyFractureEnergy(
-    {
-      static: density * g * BOWL.radius / bulkModulus,
-      impact: WATER_RHO0 * impact * impact / bulkModulus,
-    },
-    { bulkModulus, horizon, material: options.material },
-  );
   const rim = POOL.depth + BOWL.drop + BOWL.radius;
   const bodies: Body[] = [
     {
       kind: "solid",
       name: "bowl",
       shape: { type: "bowl", center: [0, rim, 0], radius: BOWL.radius, thickness: BOWL.thickness },
-      density,
+      density: b.density,
       breakable: true,
       velocity: [0, 0, 0],
-      ...wallMaterial(spacing, { fractureEnergy, bulkModulus }),
+      ...b.material,
     },
     {
       kind: "fluid",
@@ -104,15 +87,12 @@ export function bowlOnWater(options: BowlOnWaterOptions): Scene {
         min: [-POOL.half, 0, -POOL.half],
         max: [POOL.half, POOL.depth, POOL.half],
       },
-      spacing,
+      spacing: b.spacing,
       jitter: 0.05,
       velocity: [0, 0, 0],
-      particleMass: water.sph.mass,
+      particleMass: b.water.sph.mass,
     },
   ];
-  const impactScale = water.impactScale(impact);
-  const { kRef } = impactReferences(impactScale);
-  const s0 = Math.sqrt(5 * fractureEnergy / (9 * bulkModulus * horizon));
   return {
     id: options.id,
     scale: options.scale,
@@ -120,30 +100,20 @@ export function bowlOnWater(options: BowlOnWaterOptions): Scene {
     description:
       "A brittle peridynamic bowl falls onto a pool of SPH water and breaks (Table I: Fig. 8 bottom).",
     seed: options.seed ?? 2021,
-    gravity: [0, FIG8_GRAVITY, 0],
     domain: { min: [-POOL.half, 0, -POOL.half], max: [POOL.half, rim + 0.08, POOL.half] },
-    radius: r,
-    dt,
-    cfl: { referenceSpeed, fraction: CFL_FRACTION },
-    duration: 1,
-    metricsEvery: Math.max(1, Math.round(0.01 / dt)),
+    ...b.fields,
     bodies,
-    systems: {
-      peridynamics: { cgIterations: 16, cgTolerance: 1e-3, drag: 0 },
-      sph: water.system,
-    },
-    handlers: baselineHandlers(impactScale, { fluid: water.coupling }),
     applicableHandlers: [...options.applicableHandlers],
     notes: `r = ${r.toPrecision(4)} m, spacing 2r, δ = 3 spacings; bowl R = ${BOWL.radius} m, ` +
       `t = ${BOWL.thickness} m, ${
         options.material ? `${options.material.name} (${options.material.id}): ` : ""
-      }ρ = ${density} kg/m³, K = ${bulkModulus} Pa, ` +
-      `s0 = ${s0.toExponential(2)} (G0 = ${fractureEnergy.toPrecision(3)} J/m²); pool ${
+      }ρ = ${b.density} kg/m³, K = ${b.bulkModulus} Pa, ` +
+      `s0 = ${b.s0.toExponential(2)} (G0 = ${b.fractureEnergy.toPrecision(3)} J/m²); pool ${
         2 * POOL.half
       } × ` +
       `${2 * POOL.half} × ${POOL.depth} m; impact ${
         impact.toFixed(2)
-      } m/s; SPH c = ${water.sph.soundSpeed} m/s; ` +
-      `k_ref = ${kRef.toFixed(1)} N/m; dt = min(${CFL_FRACTION}·r/v_ref, SPH limit, 2r/c_R).`,
+      } m/s; SPH c = ${b.water.sph.soundSpeed} m/s; ` +
+      `k_ref = ${b.kRef.toFixed(1)} N/m; dt = min(${CFL_FRACTION}·r/v_ref, SPH limit, 2r/c_R).`,
   };
 }

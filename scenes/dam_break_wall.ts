@@ -22,17 +22,11 @@
  * @module
  */
 import type { Body, Scale, Scene } from "../core/scene/scene.ts";
-import { baselineHandlers, impactReferences } from "./baseline_handlers.ts";
+import { brittleInWater } from "./brittle_in_water.ts";
 import type { BrittleMaterial } from "./brittle_materials.ts";
-import {
-  bodyFractureEnergy,
-  crackSpeedTimeStep,
-  wallMaterial,
-  wallModuli,
-} from "./brittle_wall.ts";
 import { RADIUS_BY_SCALE } from "./fluid_on_cloth.ts";
 import { boxLatticeCount, radiusForCount } from "./paper_radius.ts";
-import { CFL_FRACTION, FIG8_GRAVITY, sphWater, WATER_RHO0 } from "./sph_water.ts";
+import { CFL_FRACTION, FIG8_GRAVITY } from "./sph_water.ts";
 
 /** What varies between builds of the scene. */
 export interface DamBreakWallOptions {
@@ -73,27 +67,16 @@ export function damBreakWallRadius(scale: Scale): number {
 /** Builds one scale of `fig8-dam-break-wall`. */
 export function damBreakWall(options: DamBreakWallOptions): Scene {
   const r = damBreakWallRadius(options.scale);
-  const spacing = 2 * r;
   const g = -FIG8_GRAVITY;
   const front = 2 * Math.sqrt(g * COLUMN.height);
-  const referenceSpeed = Math.ceil(1.2 * front * 10) / 10;
-  const water = sphWater(r, {
-    referenceSpeed,
+  const b = brittleInWater(r, {
+    impactSpeed: front,
     depth: COLUMN.height,
+    staticHeight: WALL.height,
     soundSpeedFactor: options.soundSpeedFactor,
+    material: options.material,
   });
-  const { density, bulkModulus } = wallModuli(options.material);
-  // the SPH step, at most the crack-speed bound of the breakable solid (brittle_wall.ts)
-  const dt = Math.min(water.dt, crackSpeedTimeStep(spacing, { bulkModulus, density }));
-  const horizon = 3 * spacing;
-  const fractureEnergy = bodyFractureEnergy(
-    {
-      static: density * g * WALL.height / bulkModulus,
-      impact: WATER_RHO0 * front * front / bulkModulus,
-    },
-    { bulkModulus, horizon, material: options.material },
-  );
-  const material = wallMaterial(spacing, { fractureEnergy, bulkModulus });
+  const spacing = b.spacing;
   const wallMin: [number, number, number] = [WALL.x, TANK.min[1], -WALL.width / 2];
   const bodies: Body[] = [
     {
@@ -104,7 +87,7 @@ export function damBreakWall(options: DamBreakWallOptions): Scene {
         min: wallMin,
         max: [WALL.x + WALL.thickness, TANK.min[1] + WALL.height, WALL.width / 2],
       },
-      density,
+      density: b.density,
       breakable: true,
       velocity: [0, 0, 0],
       // the lowest lattice layer (the lattice is centred: it lies within [h/2, h) of the bottom)
@@ -112,7 +95,7 @@ export function damBreakWall(options: DamBreakWallOptions): Scene {
         min: wallMin,
         max: [WALL.x + WALL.thickness, TANK.min[1] + spacing, WALL.width / 2],
       },
-      ...material,
+      ...b.material,
     },
     {
       kind: "fluid",
@@ -125,12 +108,9 @@ export function damBreakWall(options: DamBreakWallOptions): Scene {
       spacing,
       jitter: 0.05,
       velocity: [0, 0, 0],
-      particleMass: water.sph.mass,
+      particleMass: b.water.sph.mass,
     },
   ];
-  const impactScale = water.impactScale(front);
-  const { kRef } = impactReferences(impactScale);
-  const s0 = Math.sqrt(5 * fractureEnergy / (9 * bulkModulus * horizon));
   return {
     id: options.id,
     scale: options.scale,
@@ -139,32 +119,22 @@ export function damBreakWall(options: DamBreakWallOptions): Scene {
       "An SPH dam break hits a brittle peridynamic wall, which cracks and breaks (Table I: Fig. 8 " +
       "middle).",
     seed: options.seed ?? 2021,
-    gravity: [0, FIG8_GRAVITY, 0],
     domain: { min: [...TANK.min], max: [...TANK.max] },
-    radius: r,
-    dt,
-    cfl: { referenceSpeed, fraction: CFL_FRACTION },
-    duration: 1,
-    metricsEvery: Math.max(1, Math.round(0.01 / dt)),
+    ...b.fields,
     bodies,
-    systems: {
-      peridynamics: { cgIterations: 16, cgTolerance: 1e-3, drag: 0 },
-      sph: water.system,
-    },
-    handlers: baselineHandlers(impactScale, { fluid: water.coupling }),
     applicableHandlers: [...options.applicableHandlers],
     notes:
       `r = ${r.toPrecision(4)} m, spacing 2r, δ = 3 spacings; ${
         options.material ? `${options.material.name} (${options.material.id}): ` : ""
-      }wall ρ = ${density} kg/m³, ` +
-      `K = ${bulkModulus} Pa, s0 = ${s0.toExponential(2)} (G0 = ${
-        fractureEnergy.toPrecision(3)
+      }wall ρ = ${b.density} kg/m³, ` +
+      `K = ${b.bulkModulus} Pa, s0 = ${b.s0.toExponential(2)} (G0 = ${
+        b.fractureEnergy.toPrecision(3)
       } J/m²); ` +
       `water column ${COLUMN.length} × ${COLUMN.height} m, front speed 2√(gH) = ${
         front.toFixed(2)
       } m/s; ` +
-      `SPH c = ${water.sph.soundSpeed} m/s; k_ref = ${
-        kRef.toFixed(1)
+      `SPH c = ${b.water.sph.soundSpeed} m/s; k_ref = ${
+        b.kRef.toFixed(1)
       } N/m; dt = min(${CFL_FRACTION}·r/v_ref, SPH limit, 2r/c_R).`,
   };
 }
