@@ -103,11 +103,14 @@ export function moved(row: AblationRow, k: number): boolean {
 /**
  * Column `k`'s status as text, with the seeds it was judged at where they are fewer than the
  * paper's and, where the paper's verdict at them is not its column's, that verdict:
- * `reproduced (seed 2021; the paper's there: not reproduced)`.
+ * `reproduced (seed 2021; the paper's there: not reproduced)`; a claim neither judges there, `not run`.
  */
 export function statusText(row: AblationRow, k: number): string {
   const seeds = row.seeds[k];
-  if (!seeds) return row.statuses[k];
+  // a claim judged at none of them needs no seeds named
+  if (!seeds || (row.statuses[k] === "not run" && row.baselines[k] === "not run")) {
+    return row.statuses[k];
+  }
   const there = row.baselines[k] !== row.statuses[0]
     ? `; the paper's there: ${row.baselines[k]}`
     : "";

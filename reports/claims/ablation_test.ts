@@ -81,6 +81,11 @@ Deno.test("ablation: each claim under the paper's setup and each variant", async
       assert.deepEqual(same.seeds, [null, [2021]]);
       assert.equal(moved(same, 1), false);
       assert.equal(statusText(same, 1), "reproduced (seed 2021)");
+      // a claim these records do not judge (Fig. 10's h) reads "not run", seeds unnamed
+      const h = ablation([...paper, at("compact-grouping", 2021, 0)])!.rows.find((r) =>
+        r.claim.id === "h"
+      )!;
+      assert.deepEqual([h.seeds[1], statusText(h, 1)], [[2021], "not run"]);
       // a leak under the variant at its seed: it moves
       const leaks = rowA([...paper, at("compact-grouping", 2021, 40)]);
       assert.deepEqual(leaks.statuses, ["reproduced", "not reproduced"]);
