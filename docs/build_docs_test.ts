@@ -23,9 +23,10 @@ import { FRAMES_KEPT, keptFrames, POINTS_MAX, reduceRecord } from "./reduce_reco
 
 /**
  * Most bytes the committed runs may hold together (issue 49: a few MB at most; 5 MiB since the
- * claims run keeps its variants' records for the ablation, 2.7 MiB of it).
+ * claims run keeps its variants' records for the ablation, 2.7 MiB of it; 6 MiB since the claims
+ * at `medium` joined them, 0.6–0.7 MiB).
  */
-const RESULTS_BYTES_MAX = 5 * 1024 * 1024;
+const RESULTS_BYTES_MAX = 6 * 1024 * 1024;
 
 Deno.test("docs: every generated block and picture is what the committed records give", async () => {
   const diff = await docsDiff();
