@@ -36,6 +36,13 @@ export interface CaseMetrics {
   maxPenetrationDepth: number;
   /** Max speed over the run / the scene's reference speed. */
   maxSpeedRatio: number;
+  /**
+   * The fastest particle flung at any sample (`flungSpeed`: at least half of its speed gained from
+   * a force other than gravity since the previous sample; free fall never counts) / the scene's
+   * reference speed: the speed spike of the one definition of instability
+   * (`reports/claims/case_status.ts`). Absent from records made before it.
+   */
+  flungSpeedRatio: number;
   /** Max upward speed of any fluid particle over the run (m/s): one droplet suffices. */
   maxRebound: number;
   /**
@@ -314,6 +321,7 @@ export function summariseMetrics(
     deepOverlaps: max("deepOverlaps"),
     maxPenetrationDepth: max("maxPenetrationDepth"),
     maxSpeedRatio,
+    flungSpeedRatio: max("flungSpeed") / options.referenceSpeed,
     maxRebound: max("maxRebound"),
     fluidRebound: max("fluidUpVelocity"),
     referenceSpeed: options.referenceSpeed,

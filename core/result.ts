@@ -168,6 +168,22 @@ export const HANDLER_SAMPLE_KINDS: Readonly<Record<HandlerSampleField, "f32" | "
 export const FAST_REBOUND_FRACTION = 0.5;
 
 /**
+ * A particle is *flung* at a sample (the `flungSpeed` column, `gpu/metrics/metrics.wgsl`) when at
+ * least this share of its speed s came from forces other than gravity since the previous sample:
+ * s − (s_prev + |g| Δt) ≥ share × s. Free fall gains exactly |g| Δt and never counts: this is how a
+ * speed spike is told to come from contact (docs/metrics.md). Fixed before any run of it (issue 57).
+ */
+export const FLUNG_GAIN_SHARE = 0.5;
+
+/**
+ * The f64 reference of the flung test: the speed `s` when a particle at speed `prev` at the
+ * previous sample, with `gravityGain` = |g| Δt since, is flung ({@link FLUNG_GAIN_SHARE}), else 0.
+ */
+export function flungSpeed(s: number, prev: number, gravityGain: number): number {
+  return s - (prev + gravityGain) >= FLUNG_GAIN_SHARE * s ? s : 0;
+}
+
+/**
  * The fields of one metrics sample row, in the GPU buffer's order and in the order of a record's
  * `metrics.series.fields` (definitions in `docs/metrics.md`): defined here once, for the metrics
  * kernels, the runner and the report's fixtures.
@@ -186,6 +202,7 @@ export const SAMPLE_FIELDS = [
   "maxRebound",
   "fluidUpVelocity",
   "fastRebound",
+  "flungSpeed",
   ...HANDLER_SAMPLE_FIELDS,
   "brokenBonds",
   "solidInside",

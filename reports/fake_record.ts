@@ -98,6 +98,7 @@ export function fakeRecord(options: FakeRecordOptions = {}): CaseRecord {
         deepOverlaps: 0,
         maxPenetrationDepth: 0.1,
         maxSpeedRatio: 1.05,
+        flungSpeedRatio: 0.4,
         maxRebound: 2.5,
         fluidRebound: 0.3,
         referenceSpeed: 4,

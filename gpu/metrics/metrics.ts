@@ -8,7 +8,12 @@
  *
  * @module
  */
-import { FAST_REBOUND_FRACTION, HANDLER_SAMPLE_FIELDS, SAMPLE_FIELDS } from "../../core/result.ts";
+import {
+  FAST_REBOUND_FRACTION,
+  FLUNG_GAIN_SHARE,
+  HANDLER_SAMPLE_FIELDS,
+  SAMPLE_FIELDS,
+} from "../../core/result.ts";
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
 import { BOND_ENERGY_WGSL } from "./bond_energy.ts";
 import {
@@ -56,6 +61,7 @@ function wgslConstants(stats: MetricsOptions["handlerStats"]): Record<string, nu
   return {
     FLAG_CLOTH: KIND_BITS.sheet,
     FLAG_FLUID: KIND_BITS.fluid,
+    FLUNG_GAIN_SHARE,
     // the word of each handler column in the handler's statistics (STAT_<COLUMN>)
     STAT_NONE: NO_STATISTIC,
     ...Object.fromEntries(
@@ -96,7 +102,7 @@ export const METRICS_PARAMS: StructLayout = defineStruct("MetricsParams", [
   ["radius", "f32"],
   ["reboundSpeed", "f32"],
   ["time", "f32"],
-  ["pad0", "u32"],
+  ["gravityGain", "f32"],
   ["gravity", "vec3f"],
   ["pad1", "u32"],
   ["origin", "vec3f"],
@@ -237,7 +243,7 @@ function metricsKernels(
     label: "metrics metrics_particle",
     code: METRICS_WGSL,
     entryPoint: "metrics_particle",
-    bindings: ["uniform", "read-only-storage", "storage", ...Array(4).fill("read-only-storage")],
+    bindings: ["uniform", "read-only-storage", "storage", ...Array(5).fill("read-only-storage")],
     constants,
   });
   return { sample, counter, particle };
@@ -288,13 +294,16 @@ export class Metrics {
   #member: GPUBuffer;
   #fragments: Fragments;
   #perParticle: GPUBuffer;
-  #bondEnergy: GPUBuffer;
+  /** Per particle: bond energies (intact, broken), flung speed, speed at the last sample. */
+  #particleTerms: GPUBuffer;
   #samples: GPUBuffer;
   /** Bound in place of the handler's statistics when it keeps none (never read). */
   #noStats?: GPUBuffer;
   #bind: GPUBindGroup;
   #particleBind: GPUBindGroup;
   #taken = 0;
+  /** Simulated time of the last sample or of the start (s): the flung speed's interval. */
+  #lastTime = 0;
 
   /**
    * The metrics of a scene: pass-through against every sheet (cloth body); enough sample slots
@@ -370,9 +379,9 @@ export class Metrics {
       size: Math.max(16, 16 * options.count),
       usage: GPUBufferUsage.STORAGE,
     });
-    this.#bondEnergy = device.createBuffer({
-      label: "metrics per-particle bond energies",
-      size: Math.max(16, 8 * options.count),
+    this.#particleTerms = device.createBuffer({
+      label: "metrics per-particle bond energies and speeds",
+      size: Math.max(16, 16 * options.count),
       usage: GPUBufferUsage.STORAGE,
     });
     this.#samples = device.createBuffer({
@@ -390,7 +399,7 @@ export class Metrics {
       b.rest,
       this.#perParticle,
       this.#samples,
-      this.#bondEnergy,
+      this.#particleTerms,
     ]);
     const { member, fragments } = fragmentsOf(device, options);
     this.#member = member;
@@ -408,11 +417,12 @@ export class Metrics {
     this.#particleBind = bindKernel(device, this.#particleKernel, [
       this.#params,
       b.pos,
-      this.#bondEnergy,
+      this.#particleTerms,
       b.bondStart,
       b.bondList,
       b.bondClass,
       b.springClasses,
+      b.vel,
     ]);
   }
 
@@ -483,7 +493,7 @@ export class Metrics {
         radius: o.radius,
         reboundSpeed: o.reboundSpeed ?? F32_MAX,
         time,
-        pad0: 0,
+        gravityGain: mode === 1 ? Math.hypot(...o.gravity) * Math.max(0, time - this.#lastTime) : 0,
         gravity: [...o.gravity],
         pad1: 0,
         origin: [...o.origin],
@@ -509,6 +519,7 @@ export class Metrics {
       dispatch(pass, this.#counterKernel, { bindGroup: this.#counterBind, workgroups: 1 });
     }
     pass.end();
+    this.#lastTime = time;
   }
 
   /**
@@ -596,7 +607,7 @@ export class Metrics {
     this.#member.destroy();
     this.#fragments.destroy();
     this.#perParticle.destroy();
-    this.#bondEnergy.destroy();
+    this.#particleTerms.destroy();
     this.#samples.destroy();
     this.#noStats?.destroy();
   }

@@ -14,7 +14,9 @@ struct MetricsParams {
   radius: f32,
   reboundSpeed: f32, // a fluid particle faster upward than this counts in fastRebound
   time: f32,
-  pad0: u32,
+  // |g| × the time since the previous sample (0 at the start): the most speed gravity alone gives
+  // a particle between two samples
+  gravityGain: f32,
   gravity: vec3f,
   pad1: u32,
   origin: vec3f, // reference point of the potential energy (the domain's lower corner)
@@ -49,6 +51,7 @@ override F_SHEET_DEFLECTION: u32;
 override F_MAX_REBOUND: u32;
 override F_FLUID_UP_VELOCITY: u32;
 override F_FAST_REBOUND: u32;
+override F_FLUNG_SPEED: u32;
 override F_MOMENTUM_ERROR: u32;
 override F_ENERGY_ERROR: u32;
 override F_STAGE2_PAIRS: u32;
@@ -70,27 +73,46 @@ override BROKEN_BIT: u32;
 
 @group(0) @binding(0) var<uniform> P: MetricsParams;
 
-// Per-particle pass (one invocation per particle): the elastic energy of the particle's intact
-// bonds, Σ ½ ks (|x_j − x_i| − L)², and its broken bonds, over its bond list (each bond listed
-// once, under its lower index, so each is counted once; a broken bond carries BROKEN_BIT,
-// gpu/systems/peridynamics/spring_breaking.wgsl), written to `bondEnergy` (intact, broken).
+// Per-particle pass (one invocation per particle), into the particle's `particleTerms` vec4:
+// - xy: the elastic energy of its intact bonds, Σ ½ ks (|x_j − x_i| − L)², and its broken bonds,
+//   over its bond list (each bond listed once, under its lower index, so each is counted once; a
+//   broken bond carries BROKEN_BIT, gpu/systems/peridynamics/spring_breaking.wgsl);
+// - z: its speed when it was flung since the previous sample (else 0): at least FLUNG_GAIN_SHARE
+//   of its speed s came from a force other than gravity within one sample interval (a contact, or
+//   its body's answer to one), s − (s_prev + gravityGain) ≥ FLUNG_GAIN_SHARE · s. Free fall gains exactly gravityGain and never counts,
+//   nor does a particle that passed through a sheet and falls on (the bar of claims m, m2 and of
+//   every handler's instability, reports/claims/case_status.ts);
+// - w: its speed at this sample, s_prev of the next.
 // `perParticle` is written by the passes on neighbour grids that follow: (passed any sheet, deep
 // overlaps, penetration depth) by sheet_crossing.wgsl, w (the deepest overlap with a particle of
 // another solid body) by solid_penetration.wgsl; each stays 0 without sheets / solid bodies.
 // (Two buffers of N entries, not one of 2N: each stays under the per-binding limit at Table I's
 // counts.)
 @group(0) @binding(1) var<storage, read> q_pos: array<vec4f>;
-@group(0) @binding(2) var<storage, read_write> q_bondEnergy: array<vec2f>;
+@group(0) @binding(2) var<storage, read_write> q_terms: array<vec4f>;
 @group(0) @binding(3) var<storage, read> q_bondStart: array<u32>;
 @group(0) @binding(4) var<storage, read> q_bondList: array<u32>;
 @group(0) @binding(5) var<storage, read> q_bondClass: array<u32>;
 @group(0) @binding(6) var<storage, read> q_springClasses: array<SpringClass>;
+@group(0) @binding(7) var<storage, read> q_vel: array<vec4f>;
+
+// The share of its speed a flung particle gained from forces other than gravity (core/result.ts
+// FLUNG_GAIN_SHARE, passed in).
+override FLUNG_GAIN_SHARE: f32;
+
+// The speed s if the particle was flung, s − (prev + gain) ≥ FLUNG_GAIN_SHARE · s, else 0.
+fn flung_speed(s: f32, prev: f32, gain: f32) -> f32 {
+  return select(0.0, s, s - (prev + gain) >= FLUNG_GAIN_SHARE * s);
+}
 
 @compute @workgroup_size(64)
 fn metrics_particle(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = gid.x + gid.y * nwg.x * 64u;
   if (i >= P.count) { return; }
-  q_bondEnergy[i] = bond_energy(i); // bond_energy.wgsl
+  let s = length(q_vel[i].xyz);
+  var flung = 0.0;
+  if (P.mode == 1u) { flung = flung_speed(s, q_terms[i].w, P.gravityGain); }
+  q_terms[i] = vec4f(bond_energy(i), flung, s); // bond_energy.wgsl
 }
 
 // Reduction pass: one workgroup, fixed-order tree reductions (bit-reproducible). 8 storage
@@ -103,19 +125,19 @@ fn metrics_particle(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
 @group(0) @binding(5) var<storage, read> rest: array<vec4f>;
 @group(0) @binding(8) var<storage, read> perParticle: array<vec4f>;
 @group(0) @binding(9) var<storage, read_write> samples: array<f32>;
-@group(0) @binding(10) var<storage, read> bondEnergy: array<vec2f>;
+@group(0) @binding(10) var<storage, read> particleTerms: array<vec4f>;
 
 // The reduction's slots: RED, not WG (sample_metrics folds the WG partial results into them).
 const RED: u32 = 16u;
 var<workgroup> redSum: array<vec4f, RED>;  // kinetic, potential, elastic, broken bonds
 var<workgroup> redMax: array<vec4f, RED>;  // speed, penetration depth, deflection, rebound
 var<workgroup> redCnt: array<vec4u, RED>;  // pass-through, deep overlaps, NaN, inside a solid
-var<workgroup> redPen: array<f32, RED>;     // solid–solid penetration depth
+var<workgroup> redPen: array<vec2f, RED>;   // solid–solid penetration depth, flung speed
 var<workgroup> redFluid: array<vec2f, RED>; // fluid: sum of m v.y, sum of m
 var<workgroup> redFast: array<u32, RED>;    // fluid particles rebounding faster than reboundSpeed
 
 // Slot k of the reduction combined with one more partial result (sums add, maxima take the max).
-fn combine(k: u32, sum: vec4f, mx: vec4f, cnt: vec4u, pen: f32, fluid: vec2f, fast: u32) {
+fn combine(k: u32, sum: vec4f, mx: vec4f, cnt: vec4u, pen: vec2f, fluid: vec2f, fast: u32) {
   redSum[k] = redSum[k] + sum;
   redMax[k] = max(redMax[k], mx);
   redCnt[k] = redCnt[k] + cnt;
@@ -137,7 +159,7 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
   var sum = vec4f(0.0);
   var mx = vec4f(0.0);
   var cnt = vec4u(0u);
-  var pen = 0.0;
+  var pen = vec2f(0.0);
   var fluid = vec2f(0.0);
   var fast = 0u;
   for (var i = t; i < P.count; i += WG) {
@@ -161,13 +183,13 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
       if (v.y > P.reboundSpeed) { fast += 1u; }
     }
     let q = perParticle[i];
-    let e = bondEnergy[i];
+    let e = particleTerms[i];
     sum.z += e.x;
     sum.w += e.y;
     cnt.x += u32(q.x);
     cnt.y += u32(q.y);
     mx.y = max(mx.y, q.z);
-    pen = max(pen, q.w);
+    pen = max(pen, vec2f(q.w, e.z));
     if (q.w > 1.0) { cnt.w += 1u; }
   }
   // Fixed order: the WG partial results folded into RED slots band by band (invocations
@@ -201,7 +223,8 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
     samples[o + F_BROKEN_BONDS] = redSum[0].w;
     samples[o + F_NAN_COUNT] = f32(redCnt[0].z);
     samples[o + F_SOLID_INSIDE] = f32(redCnt[0].w);
-    samples[o + F_MAX_SOLID_PENETRATION] = redPen[0];
+    samples[o + F_MAX_SOLID_PENETRATION] = redPen[0].x;
+    samples[o + F_FLUNG_SPEED] = redPen[0].y;
     samples[o + F_SHEET_DEFLECTION] = redMax[0].z;
     samples[o + F_MAX_REBOUND] = redMax[0].w;
     var up = 0.0;

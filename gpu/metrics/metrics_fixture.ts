@@ -57,19 +57,28 @@ export async function sampleMetrics(options: MetricsFixtureOptions): Promise<Met
   return row;
 }
 
+/** Rows of xyz per particle, one entry per sample (`undefined`: they stay as they were). */
+type PerSample = readonly (readonly (readonly number[])[] | undefined)[];
+
 /**
  * Like {@link sampleMetrics}, with one sample per entry of `path` (the positions of that sample;
- * `undefined`: the positions stay), in order, each in a submit of its own (sample k at time
- * `time` + k); returns their rows. `capacity` must hold them.
+ * `undefined`: the positions stay) and of `velPath` (its velocities, likewise), in order, each in
+ * a submit of its own (sample k at time `time` + k·`interval`, the start at 0); returns their
+ * rows. `capacity` must hold them.
  */
 export async function sampleMetricsPath(
   options: Omit<MetricsFixtureOptions, "after"> & {
-    path: readonly (readonly (readonly number[])[] | undefined)[];
+    path: PerSample;
+    velPath?: PerSample;
+    /** Simulated time between two samples (s); default 1. */
+    interval?: number;
   },
 ): Promise<MetricsSample[]> {
   const {
     before,
     path,
+    velPath = [],
+    interval = 1,
     vel,
     mass,
     kind,
@@ -89,12 +98,13 @@ export async function sampleMetricsPath(
   const buf = (label: string, data: ArrayBufferView) =>
     storageBuffer(device, { label, size: data.byteLength, data });
   const pos = buf("pos", vec4(before, options.radius));
+  const velBuffer = buf("vel", vel ? vec4(vel) : new Float32Array(4 * n));
   const metrics = new Metrics(device, {
     ...metricsOptions,
     count: n,
     buffers: {
       pos,
-      vel: buf("vel", vel ? vec4(vel) : new Float32Array(4 * n)),
+      vel: velBuffer,
       mass: buf("mass", mass),
       kind: buf("kind", kind),
       rest: buf("rest", vec4(before, options.radius)),
@@ -114,8 +124,10 @@ export async function sampleMetricsPath(
   }
   path.forEach((after, k) => {
     if (after) device.queue.writeBuffer(pos, 0, vec4(after, options.radius));
+    const v = velPath[k];
+    if (v) device.queue.writeBuffer(velBuffer, 0, vec4(v));
     const enc = device.createCommandEncoder({ label: `sample ${k}` });
-    metrics.encodeSample(enc, { time: time + k });
+    metrics.encodeSample(enc, { time: time + k * interval });
     device.queue.submit([enc.finish()]);
   });
   const rows = await metrics.read();

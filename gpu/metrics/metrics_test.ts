@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { checkWgslStruct } from "../runtime/struct_layout.ts";
 import { SOLID_PARAMS, SOLID_PENETRATION_WGSL } from "./solid_penetration.ts";
 import { KIND_BITS } from "../state/particle_state.ts";
-import { HANDLER_SAMPLE_FIELDS, HANDLER_SAMPLE_KINDS } from "../../core/result.ts";
+import { flungSpeed, HANDLER_SAMPLE_FIELDS, HANDLER_SAMPLE_KINDS } from "../../core/result.ts";
 import { statisticConstant } from "../state/handler_statistics.ts";
 import { columnConstant, floorOf, METRICS_PARAMS, METRICS_WGSL, type Sheet } from "./metrics.ts";
-import { sampleMetrics } from "./metrics_fixture.ts";
+import { sampleMetrics, sampleMetricsPath } from "./metrics_fixture.ts";
 
 const R = 0.02;
 const SPACING = 0.1;
@@ -307,6 +307,51 @@ Deno.test("metrics on a device of 8 storage buffers per stage: at most 8 per ker
     [12, 7, 0, 3],
   );
   assert.ok(row.passThrough > 0 && row.elastic > 0 && row.kinetic > 0, JSON.stringify(row));
+});
+
+Deno.test("flungSpeed: a particle flung by a force, never one falling freely, as the f64 reference", async () => {
+  // g = 10 m/s², samples 0.1 s apart: gravity alone gives 1 m/s between two samples. Velocities at
+  // the start and at two samples, one particle a row: free fall from rest, free fall from 3 m/s
+  // (past the others' speeds, never flung), a fling up from 1 m/s down, a push sideways from
+  // rest, a fast rebound just short of the share, then flung again (12 ≥ 2 (5 + 1)).
+  const vel = [
+    [[0, 0, 0], [0, -1, 0], [0, -2, 0]],
+    [[0, -3, 0], [0, -4, 0], [0, -5, 0]],
+    [[0, -1, 0], [0, 5, 0], [0, 12, 0]],
+    [[0, 0, 0], [3, 0, 0], [3, -1, 0]],
+    [[0, -4, 0], [0, 9, 0], [0, 8, 0]],
+  ];
+  const n = vel.length;
+  const x = vel.map((_, i) => [i, 0, 0]);
+  const rows = await sampleMetricsPath({
+    before: x,
+    path: [undefined, undefined],
+    vel: vel.map((v) => v[0]),
+    velPath: [vel.map((v) => v[1]), vel.map((v) => v[2])],
+    time: 0.1,
+    interval: 0.1,
+    mass: new Float32Array(n).fill(1),
+    kind: new Uint32Array(n).fill(KIND_BITS.fluid),
+    sheets: [],
+    solids: [],
+    domain: { min: [-1, -1, -1], max: [6, 2, 2] },
+    radius: R,
+    gravity: [0, -10, 0],
+    origin: [0, -1, 0],
+    capacity: 4,
+  });
+  const speed = (v: number[]) => Math.hypot(...v);
+  for (const k of [1, 2]) {
+    const want = Math.max(
+      ...vel.map((v) => flungSpeed(speed(v[k]), speed(v[k - 1]), 10 * 0.1)),
+    );
+    assert.ok(
+      Math.abs(rows[k - 1].flungSpeed - want) < 1e-5,
+      `sample ${k}: ${rows[k - 1].flungSpeed} vs ${want}`,
+    );
+  }
+  assert.deepEqual(rows.map((r) => r.flungSpeed), [5, 12]);
+  assert.deepEqual(rows.map((r) => r.maxSpeed), [9, 12]);
 });
 
 Deno.test("metrics.wgsl: a word per handler column, read as HANDLER_SAMPLE_KINDS says", () => {

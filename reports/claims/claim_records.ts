@@ -7,7 +7,7 @@
  */
 import type { CaseRecord } from "../../core/result.ts";
 import type { ClaimResult } from "./claim.ts";
-import { summaryMetric, usable } from "./case_status.ts";
+import { finished, SPIKE_FIELD, summaryMetric, usable } from "./case_status.ts";
 
 /** The records of `scene` × `handler` whose only sweep key is `key` (one sweep, nothing else varied). */
 export function sweptOnly(
@@ -119,4 +119,23 @@ export function lacking(records: readonly CaseRecord[], field: string): ClaimRes
       } (made before it was measured)`,
     }
     : null;
+}
+
+/**
+ * "not run" unless every needed case ran to its end (`ok` or `unstable`, with metrics) and its
+ * record has what the one definition of instability reads ({@link SPIKE_FIELD}), naming each that
+ * is absent, failed, timed out or older; else null. An unstable run is an outcome, judged by the
+ * claim, never "not run".
+ */
+export function notFinished(
+  needed: ReadonlyArray<[string, string]>,
+  found: ReadonlyArray<CaseRecord | undefined>,
+): ClaimResult | null {
+  const gap = missing(needed, found);
+  if (gap) return gap;
+  const why = needed.flatMap(([scene, handler], k) =>
+    finished(found[k]) ? [] : [`${scene} × ${handler} ended ${found[k]!.status}`]
+  );
+  if (why.length) return { status: "not run", measured: why.join("; ") };
+  return lacking(found as CaseRecord[], SPIKE_FIELD);
 }

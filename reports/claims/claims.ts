@@ -12,7 +12,17 @@
 import { type CaseRecord, FAST_REBOUND_FRACTION } from "../../core/result.ts";
 import { COLUMN_HEIGHT_MIN_RADII } from "../../core/martin_moyce.ts";
 import { formatNumber } from "../page/format_number.ts";
-import { caseWorks, ENERGY_GAIN_MAX, LEAK_FRACTION_MIN, unstable, usable } from "./case_status.ts";
+import {
+  caseWorks,
+  ENERGY_GAIN_MAX,
+  finished,
+  instability,
+  LEAK_FRACTION_MIN,
+  SPEED_SPIKE_RATIO,
+  SPIKE_FIELD,
+  unstable,
+  usable,
+} from "./case_status.ts";
 import { dtStability, workingWindow } from "./sweep_stats.ts";
 import { MERGE_SPLIT_SHARE_MAX, STAGE2_SHARE_MIN, TIMING_CLAIMS } from "./timing_claims.ts";
 import { PAPER_SETUP, setupChanges, SETUPS } from "../../core/setups.ts";
@@ -22,12 +32,13 @@ import {
   lacking,
   metric,
   missing,
+  notFinished,
   notUsable,
   overScenes,
   sweptOnly,
 } from "./claim_records.ts";
 
-export { caseWorks, ENERGY_GAIN_MAX, LEAK_FRACTION_MIN, unstable, usable };
+export { caseWorks, ENERGY_GAIN_MAX, LEAK_FRACTION_MIN, SPEED_SPIKE_RATIO, unstable, usable };
 
 export type { Claim, ClaimResult, ClaimStatus } from "./claim.ts";
 import type { Claim, ClaimResult, ClaimStatus } from "./claim.ts";
@@ -41,11 +52,6 @@ export const FIG4_SCENE = "fig4-fluid-cloth";
  */
 export const FAST_REBOUND_SHARE_MIN = 0.005;
 export { FAST_REBOUND_FRACTION };
-/**
- * Fig. 3: a speed spike, the second sign of a "highly unstable" run beside a blow-up: a particle
- * faster than this × the reference speed (itself 1.2× the fastest impact of the scene).
- */
-export const SPEED_SPIKE_RATIO = 2;
 /** Largest relative momentum error across merge/split that counts as conserved. */
 export const MOMENTUM_ERROR_MAX = 1e-5;
 /** Largest relative energy error across merge/split that counts as conserved. */
@@ -143,6 +149,12 @@ export interface ClaimThreshold {
   reason: string;
 }
 
+/**
+ * The claims that judge stability by the one definition (`instability` in `case_status.ts`): an
+ * unstable run is a verdict, against merge-split as against a baseline.
+ */
+const STABILITY_CLAIMS = "a, g, h, i, j, j2, k, m, m2, n, o, p2, p3, q, q2, t, u2, u3, w, w2";
+
 /** Every threshold of the claims, with its reason (docs/claims.md's table is this, checked by a test). */
 export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
   {
@@ -173,9 +185,9 @@ export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
     name: "SPEED_SPIKE_RATIO",
     value: SPEED_SPIKE_RATIO,
     unit: "× the reference speed",
-    claims: "m, m2",
+    claims: STABILITY_CLAIMS,
     reason:
-      '"highly unstable" short of a blow-up: a particle at 2.4× the fastest impact, which no passive collision gives it (set before any run of it; a blow-up is 10×, NaN or Inf)',
+      '"highly unstable" short of a blow-up: a particle flung at 2.4× the fastest impact, which no passive collision gives it (set before any run of it; a blow-up is 10×, NaN or Inf). Since issue 57 it reads only particles flung (flungSpeedRatio: at least half of the speed gained from forces other than gravity within one sample interval, so free fall after passing through never counts) and is part of the one definition of instability every handler faces, merge-split in a, g, k, n as the baselines in m, m2 (the flung reading set before any run of it)',
   },
   {
     name: "MERGE_ORDER_SPREAD_MAX",
@@ -203,7 +215,7 @@ export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
     name: "ENERGY_GAIN_MAX",
     value: ENERGY_GAIN_MAX,
     unit: "relative",
-    claims: "g, k, n, p2, p3, q, q2, t, u2, u3",
+    claims: STABILITY_CLAIMS,
     reason:
       "a passive scene only loses energy to damping; a 5 % gain is instability, orders above round-off",
   },
@@ -384,10 +396,10 @@ function piecesWhileStrongPulverise(
   scene: string,
 ): (records: readonly CaseRecord[]) => ClaimResult {
   return (records) => {
-    const ms = findCase(records, scene, MERGE_SPLIT);
-    if (!usable(ms)) {
-      return { status: "not run", measured: `no usable ${scene} × merge-split case` };
-    }
+    const found = findCase(records, scene, MERGE_SPLIT);
+    const gap = notFinished([[scene, MERGE_SPLIT]], [found]);
+    if (gap) return gap;
+    const ms = found!;
     const strong = strongPulverise(records, scene);
     if ("status" in strong) return strong;
     const pieces = metric(ms, "significantFragments");
@@ -400,7 +412,7 @@ function piecesWhileStrongPulverise(
       status: inPieces && strong.ok ? "reproduced" : "not reproduced",
       measured: `merge-split: ${formatNumber(pieces)} pieces of ≥ 1 %, largest ${
         formatNumber(share)
-      } of the wall${unstable(ms) ? ", unstable" : ""}; ${strong.measured}`,
+      } of the wall${unstable(ms) ? `, unstable (${instability(ms)})` : ""}; ${strong.measured}`,
     };
   };
 }
@@ -471,6 +483,8 @@ function followsExperiment(
     for (const scene of DAM_BREAK_SCENES) {
       const r = finishedMergeSplit(records, scene);
       if ("measured" in r) return r;
+      const old = lacking([r], SPIKE_FIELD);
+      if (old) return old;
       const max = metric(r, field), mean = metric(r, `${field}Mean`);
       if (!Number.isFinite(max)) {
         return { status: "not run", measured: `${scene}: no ${what} comparison in its record` };
@@ -479,7 +493,7 @@ function followsExperiment(
       lines.push(
         `${scene}: ${what} within ${formatNumber(100 * max)} % (mean ${
           formatNumber(100 * mean)
-        } %)${unstable(r) ? ", unstable" : ""}`,
+        } %)${unstable(r) ? `, unstable (${instability(r)})` : ""}`,
       );
     }
     return { status: all ? "reproduced" : "not reproduced", measured: lines.join("; ") };
@@ -532,6 +546,8 @@ function breaksIntoPieces(scene: string): (records: readonly CaseRecord[]) => Cl
   return (records) => {
     const r = finishedMergeSplit(records, scene);
     if ("measured" in r) return r;
+    const old = lacking([r], SPIKE_FIELD);
+    if (old) return old;
     const pieces = metric(r, "significantFragments");
     const share = metric(r, "largestFragmentShare");
     if (!Number.isFinite(pieces) || !Number.isFinite(share)) {
@@ -543,7 +559,7 @@ function breaksIntoPieces(scene: string): (records: readonly CaseRecord[]) => Cl
       measured: `${scene}: ${formatNumber(pieces)} fragments of ≥ 1 %, the largest ${
         formatNumber(share)
       } of the solid, ${formatNumber(100 * metric(r, "brokenFraction"))} % of bonds broken${
-        unstable(r) ? ", unstable" : ""
+        unstable(r) ? `, unstable (${instability(r)})` : ""
       }`,
     };
   };
@@ -551,8 +567,9 @@ function breaksIntoPieces(scene: string): (records: readonly CaseRecord[]) => Cl
 
 /**
  * Merge-split does not leak (at most {@link LEAK_FRACTION_MIN} of the particles that can cross,
- * the one definition of a leak) and stays stable on every one of `scenes` that was run (unstable
- * runs count, as failures).
+ * the one definition of a leak) and stays stable by the one definition of instability
+ * (`instability`, the baselines' bar in m, m2) on every one of `scenes` that was run (unstable runs
+ * count, as failures).
  */
 function mergeSplitHoldsOn(
   scenes: readonly string[],
@@ -562,9 +579,11 @@ function mergeSplitHoldsOn(
     measured: found.map((r) =>
       `${r.scene}: passThroughMax ${formatNumber(metric(r, "passThroughMax"))} (fraction ${
         formatNumber(metric(r, "passThroughFraction"))
-      }), energy ratio ${formatNumber(metric(r, "energyRatio"))}`
+      }), energy ratio ${formatNumber(metric(r, "energyRatio"))}, fastest flung particle ${
+        formatNumber(metric(r, SPIKE_FIELD))
+      }× v_ref${unstable(r) ? `: unstable (${instability(r)})` : ""}`
     ).join("; "),
-  }), { usableOnly: false, fields: ["passThroughFraction"] });
+  }), { usableOnly: false, fields: ["passThroughFraction", SPIKE_FIELD] });
 }
 
 /** Compares one metric of one Fig. 4 case with a threshold. */
@@ -588,9 +607,33 @@ function fig4Case(
 }
 
 /**
- * One metric of two merge-split scenes, `test(first, second)`, on cases that finished `ok`
- * without exploding ("not run" otherwise, naming which, with `hint` on where they run); `also`
- * names a metric the measurement reports beside it.
+ * "not run" when a finished swept record that `which` picks lacks what the one definition of
+ * instability reads (a sweep's "works" and "stable" read it), else null.
+ */
+function sweptLacking(
+  records: readonly CaseRecord[],
+  which: (r: CaseRecord) => boolean,
+): ClaimResult | null {
+  const swept = records.filter((r) => Object.keys(r.sweep ?? {}).length > 0 && finished(r));
+  const picked = swept.filter(which);
+  return picked.length ? lacking(picked, SPIKE_FIELD) : null;
+}
+
+/**
+ * "merge-split unstable: …" naming each of `cases` unstable by the one definition, or null: a
+ * claim about merge-split's outcome fails on an unstable run, as a baseline's would.
+ */
+function unstableText(cases: readonly CaseRecord[]): string | null {
+  const bad = cases.filter(unstable);
+  return bad.length
+    ? `merge-split unstable: ${bad.map((r) => `${r.scene} (${instability(r)})`).join(", ")}`
+    : null;
+}
+
+/**
+ * One metric of two merge-split scenes, `test(first, second)`, on cases that ran to their end
+ * ("not run" otherwise, naming which, with `hint` on where they run; "not reproduced" when either
+ * is unstable); `also` names a metric the measurement reports beside it.
  */
 function twoScenes(
   scenes: [string, string],
@@ -603,8 +646,10 @@ function twoScenes(
 ): (records: readonly CaseRecord[]) => ClaimResult {
   return (records) => {
     const found = scenes.map((s) => findCase(records, s, MERGE_SPLIT));
-    const gap = notUsable(scenes.map((s) => [s, MERGE_SPLIT]), found);
+    const gap = notFinished(scenes.map((s) => [s, MERGE_SPLIT]), found);
     if (gap) return options.hint ? { ...gap, measured: `${gap.measured} (${options.hint})` } : gap;
+    const shaky = unstableText(found as CaseRecord[]);
+    if (shaky) return { status: "not reproduced", measured: shaky };
     const [a, b] = found.map((r) => metric(r!, options.metric));
     if (Number.isNaN(a) || Number.isNaN(b)) {
       return { status: "not run", measured: `no ${options.metric} in the records` };
@@ -629,13 +674,10 @@ function twoScenes(
 export const CLAIMS: readonly Claim[] = [
   {
     id: "a",
-    text: `Merge-split lets no fluid through the cloth (at most ${LEAK_FRACTION_MIN} of it)`,
+    text:
+      `Merge-split lets no fluid through the cloth (at most ${LEAK_FRACTION_MIN} of it) and stays stable (an unstable run is a verdict against it)`,
     paper: "Fig. 4",
-    evaluate: fig4Case(MERGE_SPLIT, {
-      metric: "passThroughFraction",
-      test: (v) => v <= LEAK_FRACTION_MIN,
-      unit: ` of the fluid (threshold ${LEAK_FRACTION_MIN})`,
-    }),
+    evaluate: mergeSplitHoldsOn([FIG4_SCENE]),
   },
   ...(["penalty-weak", "impulse", "kernel-repulsion-weak"] as const).map((handler, k): Claim => ({
     id: ["b", "c", "d"][k],
@@ -754,21 +796,15 @@ export const CLAIMS: readonly Claim[] = [
         ? ` (not counted: ${skipped.map((r) => `${r.scene} ${r.status}`).join(", ")})`
         : "";
       if (!ms.length) return { status: "not run", measured: `no merge-split case ran${left}` };
+      const old = lacking(ms, SPIKE_FIELD);
+      if (old) return old;
       const bad = ms.filter(unstable);
       return {
         status: bad.length ? "not reproduced" : "reproduced",
         measured:
           (bad.length
             ? `${bad.length} of ${ms.length} not stable: ${
-              bad.map((r) =>
-                `${r.scene} (${
-                  r.status === "unstable"
-                    ? "unstable"
-                    : r.metrics?.summary.exploded === true
-                    ? "exploded"
-                    : `energy ratio ${formatNumber(metric(r, "energyRatio"))}`
-                })`
-              ).join(", ")
+              bad.map((r) => `${r.scene} (${instability(r)})`).join(", ")
             }`
             : `${ms.length} of ${ms.length} stable`) + left,
       };
@@ -813,9 +849,11 @@ export const CLAIMS: readonly Claim[] = [
     paper: "Fig. 11",
     evaluate(records) {
       const cases = FIG11_SIMILAR.map((scene) => findCase(records, scene, MERGE_SPLIT));
-      const gap = notUsable(FIG11_SIMILAR.map((scene) => [scene, MERGE_SPLIT]), cases);
+      const gap = notFinished(FIG11_SIMILAR.map((scene) => [scene, MERGE_SPLIT]), cases);
       if (gap) return { ...gap, measured: `${gap.measured} (${FIG11_CLAIM.hint})` };
       const found = cases as CaseRecord[];
+      const shaky = unstableText(found);
+      if (shaky) return { status: "not reproduced", measured: shaky };
       const old = lacking(found, "sheetDeflectionEnd") ?? lacking(found, "passThroughFraction");
       if (old) return old;
       const deflection = found.map((r) => metric(r, "sheetDeflectionEnd"));
@@ -856,23 +894,22 @@ export const CLAIMS: readonly Claim[] = [
   ...STRONG.map((handler): Claim => ({
     id: handler === "penalty-strong" ? "m" : "m2",
     text:
-      `${handler} makes the simulation highly unstable at one height at least: it blows up (NaN or Inf, or a particle past 10× the reference speed) or a particle's speed spikes past ${SPEED_SPIKE_RATIO}× the reference speed`,
+      `${handler} makes the simulation highly unstable at one height at least, by the one definition merge-split faces in k: it blows up (NaN or Inf, or a particle past 10× the reference speed), gains more than ${ENERGY_GAIN_MAX} of its energy, or flings a particle past ${SPEED_SPIKE_RATIO}× the reference speed (free fall does not count)`,
     paper: "Fig. 3",
     evaluate: overScenes(
       FIG3_SCENES,
       handler,
       (found) => ({
-        ok: found.some((r) =>
-          r.status === "unstable" || r.metrics?.summary.exploded === true ||
-          metric(r, "maxSpeedRatio") > SPEED_SPIKE_RATIO
-        ),
+        ok: found.some(unstable),
         measured: found.map((r) =>
-          `${r.scene}: ${r.status}, fastest particle ${
+          `${r.scene}: ${instability(r) ?? "stable"}; fastest particle ${
             formatNumber(metric(r, "maxSpeedRatio"))
-          }× the reference speed${blowUpText(r)}`
+          }×, fastest flung ${formatNumber(metric(r, SPIKE_FIELD))}× the reference speed${
+            blowUpText(r)
+          }`
         ).join("; "),
       }),
-      { usableOnly: false, fields: ["maxSpeedRatio"] },
+      { usableOnly: false, fields: [SPIKE_FIELD] },
     ),
   })),
   {
@@ -881,23 +918,21 @@ export const CLAIMS: readonly Claim[] = [
       "Weak forces and impulses let the ball into the wall before it breaks (particles more than half inside another solid before the first broken bond); merge-split does not",
     paper: "Fig. 5",
     evaluate(records) {
+      // every baseline the sentence names, unstable runs included (read before the fracture)
       const handlers = [MERGE_SPLIT, "penalty-weak", "kernel-repulsion-weak", "impulse"];
       const found = handlers.map((h) => findCase(records, FIG5_SCENE, h));
-      const ms = found[0];
-      if (!usable(ms)) {
-        return { status: "not run", measured: `no usable ${FIG5_SCENE} × merge-split case` };
-      }
-      const others = found.slice(1).filter(usable);
-      if (!others.length) {
-        return { status: "not run", measured: "no usable weak-force or impulse case of fig5-wall" };
-      }
-      const v = (r: CaseRecord) => metric(r, "solidInsideBeforeFracture");
-      const gap = lacking([ms, ...others], "solidInsideBeforeFracture");
+      const gap = notFinished(handlers.map((h) => [FIG5_SCENE, h]), found) ??
+        lacking(found as CaseRecord[], "solidInsideBeforeFracture");
       if (gap) return gap;
+      const [ms, ...others] = found as CaseRecord[];
+      const v = (r: CaseRecord) => metric(r, "solidInsideBeforeFracture");
+      const shaky = unstableText([ms]);
       return {
-        status: v(ms) <= 0 && others.every((r) => v(r) > 0) ? "reproduced" : "not reproduced",
+        status: !shaky && v(ms) <= 0 && others.every((r) => v(r) > 0)
+          ? "reproduced"
+          : "not reproduced",
         measured: [ms, ...others].map((r) => `${r.handler}: ${formatNumber(v(r))}`).join("; ") +
-          " particles inside before fracture",
+          ` particles inside before fracture${shaky ? `; ${shaky}` : ""}`,
       };
     },
   },
@@ -925,6 +960,11 @@ export const CLAIMS: readonly Claim[] = [
       "No single stiffness of a force-based baseline works at both impact heights (no leak beyond the threshold, no instability), while some stiffness works at each: the stiffness that stops the fast ball fails the slow one, and the other way round",
     paper: "Fig. 3",
     evaluate(records) {
+      const old = sweptLacking(
+        records,
+        (r) => (FIG3_SCENES as readonly string[]).includes(r.scene),
+      );
+      if (old) return old;
       const lines: string[] = [];
       let compared = 0;
       let fails = false;
@@ -967,6 +1007,8 @@ export const CLAIMS: readonly Claim[] = [
       `Merge-split is stable at a time step where the force-based baselines need one at least ${DT_FACTOR}× smaller`,
     paper: "§6.1",
     evaluate(records) {
+      const old = sweptLacking(records, (r) => r.sweep?.["scene.dt"] !== undefined);
+      if (old) return old;
       const scenes = [
         ...new Set(records.filter((r) => r.sweep?.["scene.dt"] !== undefined).map((r) => r.scene)),
       ];

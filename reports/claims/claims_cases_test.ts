@@ -88,14 +88,25 @@ const fig3Leak = (id: string, handler: string): ClaimCase => ({
   why: "1 of 400 through is no leak",
 });
 
-/** Fig. 3 instability claims (m, m2): `handler` spikes past 2× the reference speed. */
+/** Fig. 3 instability claims (m, m2): `handler` flings a particle past 2× the reference speed. */
 const fig3Spike = (id: string, handler: string): ClaimCase => ({
   id,
-  reproduced: () => [rec(LOW, handler, { maxSpeedRatio: 2.5 })],
-  // fastest particle 1.5× the reference speed, ok, no blow-up: stable
-  failing: () => [rec(LOW, handler, { maxSpeedRatio: 1.5 })],
-  why: "a speed of 1.5× the reference, no blow-up, is not highly unstable",
+  reproduced: () => [rec(LOW, handler, { maxSpeedRatio: 2.5, flungSpeedRatio: 2.5 })],
+  // the fastest particle at 2.6× the reference speed falls freely (flung at most 1.5×): stable
+  failing: () => [rec(LOW, handler, { maxSpeedRatio: 2.6, flungSpeedRatio: 1.5 })],
+  why: "a particle at 2.6× the reference speed falling freely, none flung past 2×, is not unstable",
 });
+
+/**
+ * Fig. 5 (o): merge-split lets `inside` ball particles into the wall before it breaks; each weak
+ * baseline 2, the impulses' run unstable (it still counts: o keeps every baseline).
+ */
+const fig5Inside = (inside: number) => [
+  rec("fig5-wall", MS, { solidInsideBeforeFracture: inside }),
+  rec("fig5-wall", "penalty-weak", { solidInsideBeforeFracture: 2 }),
+  rec("fig5-wall", "kernel-repulsion-weak", { solidInsideBeforeFracture: 2 }),
+  rec("fig5-wall", "impulse", { solidInsideBeforeFracture: 2, exploded: true }, "unstable"),
+];
 
 /** Merge-split holds (k, n, q, q2, t): no leak, stable, on every one of `scenes`. */
 const holds = (id: string, scenes: string[], extra: Partial<CaseRecord> = {}): ClaimCase => {
@@ -292,15 +303,9 @@ const CASES: ClaimCase[] = [
   fig3Spike("m2", "kernel-repulsion-strong"),
   {
     id: "o",
-    reproduced: () => [
-      rec("fig5-wall", MS, { solidInsideBeforeFracture: 0 }),
-      rec("fig5-wall", "penalty-weak", { solidInsideBeforeFracture: 2 }),
-    ],
+    reproduced: () => fig5Inside(0),
     // merge-split lets 3 particles into the wall before it breaks
-    failing: () => [
-      rec("fig5-wall", MS, { solidInsideBeforeFracture: 3 }),
-      rec("fig5-wall", "penalty-weak", { solidInsideBeforeFracture: 2 }),
-    ],
+    failing: () => fig5Inside(3),
     why: "merge-split lets the ball into the wall too",
   },
   {

@@ -93,19 +93,54 @@ Deno.test("the claims rewritten from the paper's sentences read what the sentenc
     status: "ok" | "unstable" = "ok",
   ) => fakeRecord({ scene, handler, status, summary });
   await t.step(
-    "m: a speed spike or a blow-up is highly unstable; an energy gain alone is not",
+    "m: a particle flung past 2×, a blow-up or an energy gain is highly unstable; free fall is not",
     () => {
       const fig3 = (summary: Record<string, number | boolean>, st: "ok" | "unstable" = "ok") => [
         rec("fig3-ball-cloth-low", "penalty-strong", summary, st),
       ];
-      assert.equal(status("m", fig3({ maxSpeedRatio: 2.5 })), "reproduced");
+      assert.equal(status("m", fig3({ maxSpeedRatio: 2.5, flungSpeedRatio: 2.5 })), "reproduced");
       assert.equal(
         status("m", fig3({ maxSpeedRatio: 12, exploded: true }, "unstable")),
         "reproduced",
       );
-      assert.equal(status("m", fig3({ maxSpeedRatio: 1.1, energyRatio: 1.3 })), "not reproduced");
+      assert.equal(status("m", fig3({ maxSpeedRatio: 1.1, energyRatio: 1.3 })), "reproduced");
+      // penalty-weak's ball at Fig. 3 low (`medium`) fell through and on to 2.63× (issue 57)
+      assert.equal(
+        status("m", fig3({ maxSpeedRatio: 2.63, flungSpeedRatio: 0.9 })),
+        "not reproduced",
+      );
     },
   );
+  await t.step("one bar: a merge-split run that flings a particle past 2× fails k and g", () => {
+    const ms = (flung: number) =>
+      ["fig3-ball-cloth-low", "fig3-ball-cloth-high"].map((scene) =>
+        rec(scene, "merge-split", {
+          passThroughMax: 0,
+          maxSpeedRatio: flung,
+          flungSpeedRatio: scene.endsWith("low") ? flung : 0.5,
+        })
+      );
+    for (const id of ["k", "g"]) {
+      assert.equal(status(id, ms(1.2)), "reproduced", id);
+      // merge-split at Fig. 3 low (`medium`): 2.36×, past kernel-repulsion-strong's 2.28×
+      assert.equal(status(id, ms(2.36)), "not reproduced", id);
+    }
+    const strong = rec("fig3-ball-cloth-low", "kernel-repulsion-strong", {
+      maxSpeedRatio: 2.28,
+      flungSpeedRatio: 2.28,
+    });
+    assert.equal(status("m2", [strong]), "reproduced");
+  });
+  await t.step("an unstable merge-split run is a verdict against it, never not run", () => {
+    const fig4 = rec("fig4-fluid-cloth", "merge-split", { exploded: true }, "unstable");
+    assert.equal(status("a", [fig4]), "not reproduced");
+    const fig10 = ["00", "10"].map((ab) =>
+      rec(`fig10-alpha-beta-${ab}`, "merge-split", { energyRatio: ab === "00" ? 0.5 : 0.9 })
+    );
+    assert.equal(status("h", fig10), "reproduced");
+    fig10[1] = rec("fig10-alpha-beta-10", "merge-split", { flungSpeedRatio: 3 });
+    assert.equal(status("h", fig10), "not reproduced");
+  });
   await t.step("p: a strong run that blew up counts, read before the blow-up", () => {
     const wall = (share: number) => [
       rec("fig5-wall", "penalty-strong", {
@@ -173,16 +208,19 @@ Deno.test("a claim never reads a missing metric as a failure: not run, naming it
       [without("fig3-ball-cloth-low", "penalty-weak", "passThroughFraction")],
       "passThroughFraction",
     ],
-    ["m", [without("fig3-ball-cloth-low", "penalty-strong", "maxSpeedRatio")], "maxSpeedRatio"],
+    [
+      "m",
+      [without("fig3-ball-cloth-low", "penalty-strong", "flungSpeedRatio")],
+      "flungSpeedRatio",
+    ],
+    ["k", [without("fig3-ball-cloth-low", "merge-split", "flungSpeedRatio")], "flungSpeedRatio"],
     [
       "o",
       [
         without("fig5-wall", "merge-split", "solidInsideBeforeFracture"),
-        fakeRecord({
-          scene: "fig5-wall",
-          handler: "impulse",
-          summary: { solidInsideBeforeFracture: 3 },
-        }),
+        ...["penalty-weak", "kernel-repulsion-weak", "impulse"].map((handler) =>
+          fakeRecord({ scene: "fig5-wall", handler, summary: { solidInsideBeforeFracture: 3 } })
+        ),
       ],
       "solidInsideBeforeFracture",
     ],

@@ -13,7 +13,7 @@
  */
 import type { CaseRecord } from "../../core/result.ts";
 import type { Claim, ClaimResult } from "./claim.ts";
-import { unstable, usable } from "./case_status.ts";
+import { unstableByEnergy as unstable, usable } from "./case_status.ts";
 import { findCase, metric, missing, notUsable, overScenes } from "./claim_records.ts";
 import { formatNumber } from "../page/format_number.ts";
 import {
