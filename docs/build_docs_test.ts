@@ -60,6 +60,8 @@ Deno.test("docs: the ablation block marks a verdict a variant moves, per run wit
         ...base.metrics!.summary,
         passThroughMax: leaked,
         passThroughFraction: leaked / 1200,
+        // a committed record made before the speed spike was measured: one that stayed slow
+        flungSpeedRatio: 0.5,
       },
     },
   });

@@ -36,6 +36,11 @@ export const CLAIM_QUOTES: Readonly<Record<string, ClaimQuote>> = {
     quote:
       "Our merging-and-splitting method produces perfect separation between the fluid and the solid systems and completely prevents penetration without introducing instabilities.",
   },
+  "a2": {
+    where: "§6.1 (Fig. 4 discussion)",
+    quote:
+      "Our merging-and-splitting method produces perfect separation between the fluid and the solid systems and completely prevents penetration without introducing instabilities.",
+  },
   "b": {
     where: "§6.1 (Fig. 4 discussion)",
     quote:
@@ -138,6 +143,11 @@ export const CLAIM_QUOTES: Readonly<Record<string, ClaimQuote>> = {
       "As can be seen in the figure, similar levels of complex interactions between solid and fluid simulations can be achieved using FLIP as well.",
   },
   "t": {
+    where: "§6.2 (Fig. 8 discussion), Fig. 8 top",
+    quote:
+      "The cloth model contains only a single layer of particles. Nonetheless, no fluid particle penetrates through the cloth surface.",
+  },
+  "t2": {
     where: "§6.2 (Fig. 8 discussion), Fig. 8 top",
     quote:
       "The cloth model contains only a single layer of particles. Nonetheless, no fluid particle penetrates through the cloth surface.",
