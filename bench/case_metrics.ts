@@ -50,6 +50,12 @@ export interface CaseMetrics {
    * the fluid as a whole thrown back (`fluidUpVelocity` of gpu/metrics/metrics.ts).
    */
   fluidRebound: number;
+  /**
+   * Scenes with fluid: how high the fluid jumps back after impact (m, {@link reboundHeight} of the
+   * `fluidHeight` column, its centre of mass): Fig. 10's "causing the fluid to jump back slightly
+   * higher after impact" (claim h).
+   */
+  fluidReboundHeight?: number;
   /** The scene's reference speed (m/s): the CFL speed that `maxSpeedRatio` divides by. */
   referenceSpeed: number;
   /** (kinetic + potential + elastic) at the end / at the first sample. */
@@ -260,6 +266,18 @@ function damBreakSummary(
   };
 }
 
+/**
+ * How high a centre of mass `height` (one value per sample) rises again after its first low point:
+ * the first sample followed by a higher one (the impact, for a fluid that falls from rest), and
+ * the highest sample after it, minus it; 0 when it never rises. A fluid falling freely loses height
+ * at every sample, so no rounding of f32 sums makes a low point before the impact.
+ */
+export function reboundHeight(height: readonly number[]): number {
+  const k = height.findIndex((h, i) => i + 1 < height.length && height[i + 1] > h);
+  if (k < 0) return 0;
+  return Math.max(...height.slice(k + 1)) - height[k];
+}
+
 /** A sample whose speed exceeds this × the reference speed has blown up ({@link blewUp}). */
 export const BLOW_UP_SPEED_RATIO = 10;
 
@@ -360,6 +378,7 @@ export function summariseMetrics(
     maxSolidPenetration: max("maxSolidPenetration"),
     ...(options.fluid
       ? {
+        fluidReboundHeight: reboundHeight(series.map((r) => r.fluidHeight)),
         densityErrorMax: max("densityErrorMax"),
         densityErrorMean: max("densityErrorMean"),
         volumeChange: last?.volumeChange ?? 0,

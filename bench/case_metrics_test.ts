@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type MetricsSample, SAMPLE_FIELDS } from "../gpu/metrics/metrics.ts";
-import { summariseMetrics } from "./case_metrics.ts";
+import { reboundHeight, summariseMetrics } from "./case_metrics.ts";
 
 /** A sample with every field 0 but those given. */
 const sample = (values: Partial<MetricsSample>): MetricsSample => ({
@@ -182,4 +182,13 @@ Deno.test("case summary: what is read before the blow-up", async (t) => {
       Number.isNaN(summariseMetrics([ok(0.1)], options).significantFragmentsAtFirstFracture),
     );
   });
+});
+
+Deno.test("reboundHeight: the rise after the first low point, 0 without one", () => {
+  // falls, the impact at 0.2, jumps back to 0.35, falls again below the impact
+  assert.ok(Math.abs(reboundHeight([1, 0.6, 0.3, 0.2, 0.3, 0.35, 0.1]) - 0.15) < 1e-12);
+  assert.equal(reboundHeight([1, 0.5, 0.2, 0.1]), 0, "never rises");
+  assert.equal(reboundHeight([]), 0);
+  // a later, higher rise counts too: the highest point after the first low one
+  assert.ok(Math.abs(reboundHeight([1, 0.2, 0.25, 0.1, 0.4]) - 0.2) < 1e-12);
 });

@@ -20,7 +20,7 @@
  */
 import type { AdapterChoice, GpuContext } from "../gpu/runtime/device.ts";
 import { Engine, RunStopped } from "../gpu/engine.ts";
-import { collisionsPossible } from "../gpu/systems/registry.ts";
+import { collisionsPossible, sceneSystems } from "../gpu/systems/registry.ts";
 import { kernelWorkgroupSizes, pipelineStats } from "../gpu/runtime/kernel.ts";
 import { type GpuDeadlineOptions, GpuTimeoutError } from "../gpu/runtime/gpu_deadline.ts";
 import { DeviceLease } from "./device_lease.ts";
@@ -44,6 +44,7 @@ import { appendResultLine, ResultsWriteError } from "./output/results_file.ts";
 import type { CasePlace } from "./cases/shard.ts";
 import { encodeBodies, type Snapshots } from "../core/io/snapshot_codec.ts";
 import { readSnapshotFrame } from "./snapshot_frame.ts";
+import { DEFAULT_COUPLING } from "../gpu/coupling/coupling.ts";
 
 /** Snapshots recorded per case (the first and last steps included). */
 export const SNAPSHOT_FRAMES = 6;
@@ -142,7 +143,7 @@ export async function specConfigHash(
     scene: spec.scene,
     handler: spec.handler,
     handlerParams: spec.handlerParams,
-    coupling: spec.coupling ?? "own-part",
+    coupling: spec.coupling ?? DEFAULT_COUPLING,
     steps,
     warmup: caseWarmup(options.warmup, steps),
     repeat: options.repeat,
@@ -186,7 +187,7 @@ export async function runOne(
   const t0 = performance.now();
   const steps = caseSteps(spec, options);
   const warmup = caseWarmup(options.warmup, steps);
-  const coupling = spec.coupling ?? "own-part";
+  const coupling = spec.coupling ?? DEFAULT_COUPLING;
   const record = await newCaseRecord(spec, options, io, { steps, warmup, coupling, startedAt });
   const devices = io.devices ??
     new DeviceLease({ adapter: options.adapter, label: `${spec.scene.id} × ${spec.handler}` });
@@ -253,6 +254,9 @@ async function newCaseRecord(
     coupling,
     ...(spec.setup ? { setup: spec.setup } : {}),
     systems: Object.keys(scene.systems),
+    systemParams: Object.fromEntries(
+      sceneSystems(scene).map(({ entry, params }) => [entry.id, { ...params }]),
+    ),
     collisionsPossible: collisionsPossible(scene),
     ...(spec.sweep ? { sweep: { ...spec.sweep } } : {}),
     ...(io.place ? { case: { ...io.place } } : {}),

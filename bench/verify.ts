@@ -26,6 +26,7 @@ import { sceneUnder, setupChoices } from "../core/setups.ts";
 import { captureEnvironment } from "./environment.ts";
 import { caseConfigHash } from "./config_hash.ts";
 import type { CaseSpec } from "./cases/suite.ts";
+import { DEFAULT_COUPLING } from "../gpu/coupling/coupling.ts";
 
 /** The outcome of re-running one recorded case. */
 export interface VerifyOutcome {
@@ -115,7 +116,7 @@ async function configChange(rec: CaseRecord, spec: CaseSpec): Promise<string | n
     scene: spec.scene,
     handler: spec.handler,
     handlerParams: spec.handlerParams,
-    coupling: spec.coupling ?? "own-part",
+    coupling: spec.coupling ?? DEFAULT_COUPLING,
     steps: rec.steps,
     warmup: rec.protocol.warmupSteps,
     repeat: rec.protocol.repeats,

@@ -22,3 +22,4 @@ export * from "./martin_moyce.ts";
 export * from "./reference/velocity_projection_reference.ts";
 export * from "./reference/akinci_reference.ts";
 export * from "./scene/solid_shape.ts";
+export * from "./setups.ts";

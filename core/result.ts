@@ -201,6 +201,7 @@ export const SAMPLE_FIELDS = [
   "sheetDeflection",
   "maxRebound",
   "fluidUpVelocity",
+  "fluidHeight",
   "fastRebound",
   "flungSpeed",
   ...HANDLER_SAMPLE_FIELDS,
@@ -242,6 +243,12 @@ export interface CaseRecord {
    * case (`core/setups.ts` `setupChanges`). Absent in records made before it was kept.
    */
   systems?: string[];
+  /**
+   * Every parameter of every system the case ran, resolved (the scene's values over the schema's
+   * defaults, `gpu/systems/registry.ts` `sceneSystems`), by system id. Absent in records made
+   * before it was kept.
+   */
+  systemParams?: Record<string, Record<string, number>>;
   /**
    * Whether two particles of the scene may collide (`Engine.collisionsPossible`): where none may,
    * no handler runs, and a variant of the handler's changes nothing. Absent in records made before
@@ -594,6 +601,11 @@ function check(o: unknown): void {
   optional("systems", r.systems, ["array"]);
   if (Array.isArray(r.systems) && !r.systems.every((id) => typeof id === "string")) {
     throw new FieldError(`field "systems" must be an array of system ids (strings)`);
+  }
+  optional("systemParams", r.systemParams, ["object"]);
+  for (const [id, params] of Object.entries((r.systemParams ?? {}) as Obj)) {
+    expect(`systemParams.${id}`, params, ["object"]);
+    values(`systemParams.${id}`, params as Obj, ["number"]);
   }
   optional("sweep", r.sweep, ["object"]);
   if (r.sweep) values("sweep", r.sweep as Obj, ["number"]);

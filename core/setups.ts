@@ -14,8 +14,9 @@
  * - stage 2 from a cold start: the warm start is "an optimization that is not included in our
  *   tests" (§6.3): `warmStart` 0 of the implicit spring systems;
  * - no position corrections: "we have entirely avoided position corrections in all our tests in
- *   this paper" (§7):
- *   FLIP's `densityIterations` 0;
+ *   this paper" (§7): FLIP's `densityIterations` 0 and `separationStrength` 0 (its particle
+ *   separation pushes close pairs apart by a share of their overlap); the domain's walls are a
+ *   velocity condition in every setup (`core/domain_wall.ts`);
  * - α = 1, β = 0, n_min = 8, n_max = 64 "in all simulations, unless otherwise specified" (§6): the
  *   handler's defaults, which the scenes that specify others (Figs. 10, 11) keep.
  *
@@ -47,6 +48,9 @@ export interface Setup {
 }
 
 const INDEX_ORDER = GROUPING_METHODS.indexOf("index-order");
+
+/** The paper's coupling reading (§4): the default of every engine and case. */
+export const PAPER_COUPLING = "whole" as const;
 const COMPACT = GROUPING_METHODS.indexOf("compact");
 
 /** The paper's setup: the default of every case, the one claims are read from. */
@@ -60,10 +64,25 @@ export const PAPER_SETUP: Setup = {
   systemParams: {
     "mass-spring": { warmStart: 0 },
     peridynamics: { warmStart: 0 },
-    flip: { densityIterations: 0 },
+    flip: { densityIterations: 0, separationStrength: 0 },
   },
-  coupling: "whole",
+  coupling: PAPER_COUPLING,
 };
+
+/**
+ * The paper's value of a parameter its setup sets: the default of that parameter in the handler's
+ * or system's schema (`kind` says which table of {@link PAPER_SETUP} to read), so that an engine
+ * built through `mod.ts` without a setup runs the paper's choices. Throws when the paper's setup
+ * does not set it (a schema default that is not the paper's has no business asking).
+ */
+export function paperDefault(kind: "handler" | "system", owner: string, param: string): number {
+  const table = kind === "handler" ? PAPER_SETUP.handlerParams : PAPER_SETUP.systemParams;
+  const v = table?.[owner]?.[param];
+  if (v === undefined) {
+    throw new RangeError(`the paper's setup sets no ${kind} parameter ${owner}.${param}`);
+  }
+  return v;
+}
 
 /** The harness's improvements: each changes one choice of {@link PAPER_SETUP}. */
 export const VARIANTS: readonly Setup[] = [
@@ -96,6 +115,13 @@ export const VARIANTS: readonly Setup[] = [
       "FLIP particles denser than their rest density are moved apart after the position update",
     paper: "§7: the paper avoided position corrections in all its tests",
     systemParams: { flip: { densityIterations: 1 } },
+  },
+  {
+    id: "flip-particle-separation",
+    description:
+      "FLIP pairs closer than 0.9 × 2r get σ = 0.1 of half their overlap per step as velocity, apart",
+    paper: "§7: the paper avoided position corrections in all its tests",
+    systemParams: { flip: { separationStrength: 0.1 } },
   },
 ];
 

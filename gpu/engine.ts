@@ -19,6 +19,7 @@ import {
   resolveParts,
 } from "./engine_parts.ts";
 import type { EngineOptions } from "./engine_options.ts";
+import type { CouplingReading } from "./coupling/coupling.ts";
 import type { GpuHandler } from "./handlers/handler.ts";
 import type { MetricsSample } from "./metrics/metrics.ts";
 import { acquireGpu, type GpuContext } from "./runtime/device.ts";
@@ -45,6 +46,8 @@ export class Engine {
   /** The handler's parameters as run (scene values with the overrides). */
   readonly handlerParams: Readonly<Record<string, number>>;
   readonly systems: readonly GpuSystem[];
+  /** How the systems see a meta-particle they share (`EngineOptions.coupling`, the paper's by default). */
+  readonly coupling: CouplingReading;
   readonly particles: ParticleSet;
   readonly count: number;
   readonly grid: GridGeometry;
@@ -96,6 +99,7 @@ export class Engine {
     this.count = parts.particles.count;
     this.grid = parts.contacts.grid.geometry;
     this.collisionsPossible = parts.collisionsPossible;
+    this.coupling = parts.coupling.reading;
     this.#clock = parts.clock;
     this.#steps = new StepEncoder({
       ...parts,

@@ -22,7 +22,7 @@ export interface EngineOptions {
    * them as they are. Without them it resolves `scene.handlers[handler]` with `params` itself.
    */
   handlerParams?: ParamValues;
-  /** How systems see a shared meta-particle (default `own-part`; `gpu/coupling/coupling.ts`). */
+  /** How systems see a shared meta-particle (default `DEFAULT_COUPLING`, the paper's `whole`; `gpu/coupling/coupling.ts`). */
   coupling?: CouplingReading;
   /** A GPU to use; otherwise one is acquired with `adapter`. */
   gpu?: GpuContext;

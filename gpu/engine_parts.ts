@@ -7,7 +7,7 @@
  */
 import type { Scene } from "../core/scene/scene.ts";
 import { buildParticles, type ParticleSet } from "../core/scene/scene_builder.ts";
-import { Coupling } from "./coupling/coupling.ts";
+import { Coupling, DEFAULT_COUPLING } from "./coupling/coupling.ts";
 import type { EngineOptions } from "./engine_options.ts";
 import type { GpuHandler } from "./handlers/handler.ts";
 import { applicableHandler, getHandler, handlerParams } from "./handlers/registry.ts";
@@ -122,7 +122,7 @@ export function buildEngineParts(
   const coupling = new Coupling(device, {
     state,
     systems: plan.systems.length,
-    reading: options.coupling ?? "own-part",
+    reading: options.coupling ?? DEFAULT_COUPLING,
     scene,
   });
   const systems = createSystems(plan, {

@@ -9,6 +9,7 @@
  */
 import type { Shard } from "../cli.ts";
 import type { CaseSpec } from "./suite.ts";
+import { DEFAULT_COUPLING } from "../../gpu/coupling/coupling.ts";
 
 /** Where a case sits in the whole (unsharded) case list of a run. */
 export interface CasePlace {
@@ -37,7 +38,7 @@ export function caseListLabel(c: CaseSpec): string {
     c.scene.seed,
     c.params ?? {},
     c.sweep ?? {},
-    c.coupling ?? "own-part",
+    c.coupling ?? DEFAULT_COUPLING,
   ]);
 }
 

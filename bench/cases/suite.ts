@@ -17,10 +17,11 @@ import { getScene, sceneIds } from "../../scenes/catalog.ts";
 import { handlerParams, HANDLERS } from "../../gpu/handlers/registry.ts";
 import { collisionsPossible } from "../../gpu/systems/registry.ts";
 import { getSuite, type SeedChoice, type Suite } from "./suites.ts";
-import type { CouplingReading } from "../../gpu/coupling/coupling.ts";
+import { type CouplingReading, DEFAULT_COUPLING } from "../../gpu/coupling/coupling.ts";
 import { ParamError, type ParamValues } from "../../core/params.ts";
 import { checkSceneFile, machineMemoryBytes, systemSchemas } from "./scene_file_check.ts";
 import { checkSceneSize } from "../../core/scene/scene_size.ts";
+
 import {
   InputLimitError,
   MAX_SCENE_FILE_BYTES,
@@ -260,7 +261,7 @@ export function resolveCases(options: ResolveCasesOptions): CaseSpec[] {
             sceneSource: source,
             handler: h,
             ...(Object.keys(params).length ? { params } : {}),
-            coupling: options.coupling ?? setup.coupling ?? "own-part",
+            coupling: options.coupling ?? setup.coupling ?? DEFAULT_COUPLING,
             setup: setup.id,
           }, "--param"));
         }

@@ -9,6 +9,7 @@
  */
 import { paramDefaults, type ParamSchema } from "../params.ts";
 import { GROUPING_METHODS } from "../grouping/index_order_grouping.ts";
+import { paperDefault } from "../setups.ts";
 
 /** The `merge-split` handler's parameter schema (ranges and the paper's defaults). */
 export const MERGE_SPLIT_SCHEMA = {
@@ -43,8 +44,8 @@ export const MERGE_SPLIT_SCHEMA = {
     description: "grouping of colliding pairs (§5.2): index-order, the paper's pass in " +
       "particle-index order; compact, parallel rounds of pairwise merging",
     choices: GROUPING_METHODS,
-    // compact, the harness's grouping until the paper profile makes index-order the default
-    default: GROUPING_METHODS.indexOf("compact"),
+    // the paper's: index order (§5.2), as core/setups.ts's paper setup says
+    default: paperDefault("handler", "merge-split", "grouping"),
   },
 } as const satisfies ParamSchema;
 

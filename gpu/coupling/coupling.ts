@@ -9,6 +9,7 @@
  * @module
  */
 import type { Scene } from "../../core/scene/scene.ts";
+import { PAPER_COUPLING } from "../../core/setups.ts";
 import {
   type BoundEntry,
   createBoundKernel,
@@ -98,6 +99,12 @@ export const COUPLING_READINGS = ["own-part", "whole"] as const;
 /** A coupling reading. */
 export type CouplingReading = typeof COUPLING_READINGS[number];
 
+/**
+ * The reading an engine or a case runs under when none is named: the paper's, `whole` ("We include
+ * these meta-particles in both simulation systems", §4; `core/setups.ts`).
+ */
+export const DEFAULT_COUPLING: CouplingReading = PAPER_COUPLING;
+
 /** A coupling kernel with its bind group. */
 interface BoundKernel {
   kernel: Kernel;
@@ -134,6 +141,8 @@ export class Coupling {
   readonly #velRanges: SplitBinding;
   readonly #params: GPUBuffer;
   readonly #k: CouplingKernels;
+  /** How the systems see a meta-particle they share. */
+  readonly reading: CouplingReading;
 
   /**
    * @param device the GPU device
@@ -158,6 +167,7 @@ export class Coupling {
     const n = this.#count = options.state.count;
     const K = this.systems = options.systems;
     const S = this.stride = partStride(n);
+    this.reading = options.reading;
     const reading = COUPLING_READINGS.indexOf(options.reading);
     if (reading < 0) {
       throw new RangeError(

@@ -178,20 +178,29 @@ fn merge_velocities(d: u32) {
   s_syncEnergy[d] = dEk;
 }
 
-// Live DOF d, after merge_velocities: the position update with the merged velocity, then the
-// domain boundary.
+// Live DOF d, after merge_velocities: the position update with the merged velocity, the domain's
+// walls a velocity condition (no position correction, §7; f64 reference core/domain_wall.ts): per
+// axis, a DOF that would cross a wall's plane (one radius inside the domain) moving out steps at
+// the velocity that brings it onto the plane, and no farther out than it is, and keeps no outward
+// velocity (inelastic, no friction).
 fn move_dof(d: u32) {
   if (s_memberStart[d + 1u] <= s_memberStart[d]) { return; }
   var vNew = s_dofV[d].xyz;
-  var x = s_dofX[d].xyz + P.dt * vNew;
-  // Domain boundary: a wall stops the normal velocity (inelastic), no friction.
+  let x0 = s_dofX[d].xyz;
+  var step = vNew;
   let lo = P.domainMin + vec3f(P.radius);
   let hi = P.domainMax - vec3f(P.radius);
   for (var a = 0u; a < 3u; a++) {
-    if (x[a] < lo[a]) { x[a] = lo[a]; vNew[a] = max(vNew[a], 0.0); }
-    if (x[a] > hi[a]) { x[a] = hi[a]; vNew[a] = min(vNew[a], 0.0); }
+    let x = x0[a] + P.dt * vNew[a];
+    if (x < lo[a] && vNew[a] < 0.0) {
+      step[a] = max(vNew[a], min(0.0, (lo[a] - x0[a]) / P.dt));
+      vNew[a] = 0.0;
+    } else if (x > hi[a] && vNew[a] > 0.0) {
+      step[a] = min(vNew[a], max(0.0, (hi[a] - x0[a]) / P.dt));
+      vNew[a] = 0.0;
+    }
   }
-  s_dofX[d] = vec4f(x, 0.0);
+  s_dofX[d] = vec4f(x0 + P.dt * step, 0.0);
   s_dofV[d] = vec4f(vNew, 0.0);
 }
 

@@ -19,7 +19,7 @@ Deno.test("handler registry: schemas and levels", async (t) => {
       beta: 0,
       nMin: 8,
       nMax: 64,
-      grouping: 1, // compact (the paper's setup runs index-order: core/setups.ts)
+      grouping: 0, // index-order, the paper's (§5.2; core/setups.ts's paper setup)
     });
   });
   await t.step("every level of a family is registered, with the family's schema", () => {

@@ -50,6 +50,7 @@ override F_NAN_COUNT: u32;
 override F_SHEET_DEFLECTION: u32;
 override F_MAX_REBOUND: u32;
 override F_FLUID_UP_VELOCITY: u32;
+override F_FLUID_HEIGHT: u32;
 override F_FAST_REBOUND: u32;
 override F_FLUNG_SPEED: u32;
 override F_MOMENTUM_ERROR: u32;
@@ -133,11 +134,11 @@ var<workgroup> redSum: array<vec4f, RED>;  // kinetic, potential, elastic, broke
 var<workgroup> redMax: array<vec4f, RED>;  // speed, penetration depth, deflection, rebound
 var<workgroup> redCnt: array<vec4u, RED>;  // pass-through, deep overlaps, NaN, inside a solid
 var<workgroup> redPen: array<vec2f, RED>;   // solid–solid penetration depth, flung speed
-var<workgroup> redFluid: array<vec2f, RED>; // fluid: sum of m v.y, sum of m
+var<workgroup> redFluid: array<vec3f, RED>; // fluid: sum of m v.y, sum of m, sum of m y
 var<workgroup> redFast: array<u32, RED>;    // fluid particles rebounding faster than reboundSpeed
 
 // Slot k of the reduction combined with one more partial result (sums add, maxima take the max).
-fn combine(k: u32, sum: vec4f, mx: vec4f, cnt: vec4u, pen: vec2f, fluid: vec2f, fast: u32) {
+fn combine(k: u32, sum: vec4f, mx: vec4f, cnt: vec4u, pen: vec2f, fluid: vec3f, fast: u32) {
   redSum[k] = redSum[k] + sum;
   redMax[k] = max(redMax[k], mx);
   redCnt[k] = redCnt[k] + cnt;
@@ -160,7 +161,7 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
   var mx = vec4f(0.0);
   var cnt = vec4u(0u);
   var pen = vec2f(0.0);
-  var fluid = vec2f(0.0);
+  var fluid = vec3f(0.0);
   var fast = 0u;
   for (var i = t; i < P.count; i += WG) {
     let x = pos[i].xyz;
@@ -179,7 +180,7 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
     }
     if ((f & FLAG_FLUID) != 0u) {
       mx.w = max(mx.w, v.y);
-      fluid += vec2f(m * v.y, m);
+      fluid += vec3f(m * v.y, m, m * x.y);
       if (v.y > P.reboundSpeed) { fast += 1u; }
     }
     let q = perParticle[i];
@@ -228,10 +229,13 @@ fn sample_metrics(@builtin(local_invocation_id) lid: vec3u) {
     samples[o + F_SHEET_DEFLECTION] = redMax[0].z;
     samples[o + F_MAX_REBOUND] = redMax[0].w;
     var up = 0.0;
+    var height = 0.0;
     if (redFluid[0].y > 0.0) {
       up = redFluid[0].x / redFluid[0].y;
+      height = redFluid[0].z / redFluid[0].y;
     }
     samples[o + F_FLUID_UP_VELOCITY] = up;
+    samples[o + F_FLUID_HEIGHT] = height;
     samples[o + F_FAST_REBOUND] = f32(redFast[0]);
   }
 }

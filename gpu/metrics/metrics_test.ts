@@ -83,6 +83,10 @@ Deno.test("metrics per sheet: none, one or several sheets, same definitions", as
     assert.equal(row.nanCount, 0);
     // the 4 fluid particles (mass 2): Σ m v_y / Σ m = (2 · −1) / 8; none moves up
     assert.ok(Math.abs(row.fluidUpVelocity + 0.25) < 1e-7, `${row.fluidUpVelocity}`);
+    // the fluid's centre of mass height, Σ m y / Σ m over the 4 fluid particles (equal masses)
+    const heights = after.slice(18).map((p) => p[1]);
+    const height = heights.reduce((a, y) => a + y, 0) / heights.length;
+    assert.ok(Math.abs(row.fluidHeight - height) < 1e-6, `${row.fluidHeight} vs ${height}`);
     assert.equal(row.maxRebound, 0);
   });
 

@@ -15,6 +15,14 @@ export interface ClaimResult {
   measured: string;
 }
 
+/** Cases a claim reads: a scene under handlers, at its own parameters or in one sweep. */
+export interface ClaimNeed {
+  scene: string;
+  handlers: readonly string[];
+  /** The swept key (`penalty.stiffness`, `scene.dt`): the cases of that sweep, not the scene's own. */
+  sweep?: string;
+}
+
 /** One testable finding of the paper. */
 export interface Claim {
   /** Short id: `a`, `b`, … */
@@ -23,6 +31,13 @@ export interface Claim {
   text: string;
   /** Where the paper shows it (figure or section). */
   paper: string;
+  /**
+   * The cases it reads: each scene × handler (at the scene's own parameters, or in the sweep of
+   * `sweep`'s key). A suite that says it judges the claim runs every one of them (a test holds the
+   * suites to it); a claim that reads whatever cases of merge-split a run holds (g) needs none of
+   * its own.
+   */
+  needs: readonly ClaimNeed[];
   /** Evaluates the claim on the records of one scale (the last record of a case wins). */
   evaluate(records: readonly CaseRecord[]): ClaimResult;
 }

@@ -114,6 +114,20 @@ export const CLAIM_QUOTES: Readonly<Record<string, ClaimQuote>> = {
     quote:
       "Increasing the stiffness of the force formulation helps, but when the force is too strong with either force-based formulation, it can make the simulation system highly unstable.",
   },
+  "a3": {
+    where: "Fig. 4 (caption)",
+    quote:
+      "Notice that only our merging-and-splitting approach prevents penetrations without introducing instability.",
+  },
+  "k2": {
+    where: "Fig. 3 (caption)",
+    quote:
+      "Only our merging-and-splitting approach prevents penetrations without introducing instability for both cases.",
+  },
+  "p4": {
+    where: "§6.1 (Fig. 5 discussion)",
+    quote: "Eventually, all collision handling methods lead to fracture",
+  },
   "o": {
     where: "§6.1 (Fig. 5 discussion)",
     quote: "Weak forces or impulse-based collisions lead to penetrations before fracture.",

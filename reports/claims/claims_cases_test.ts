@@ -10,6 +10,7 @@ import type { CaseRecord } from "../../core/result.ts";
 import { CLAIMS } from "./claims.ts";
 import { fakeRecord } from "../fake_record.ts";
 import { PAPER_TABLE_ONE } from "../tables/paper_table_one.ts";
+import { FIG3_COLUMNS, FIG4_COLUMNS } from "../../core/figure_columns.ts";
 
 type Summary = Record<string, number | boolean>;
 
@@ -96,6 +97,25 @@ const fig3Spike = (id: string, handler: string): ClaimCase => ({
   failing: () => [rec(LOW, handler, { maxSpeedRatio: 2.6, flungSpeedRatio: 1.5 })],
   why: "a particle at 2.6× the reference speed falling freely, none flung past 2×, is not unstable",
 });
+
+/**
+ * "Only merge-split" on `scenes`: merge-split lets nothing through; each baseline of `columns`
+ * lets 3 through at the last scene, but `works` (a column) lets nothing through anywhere.
+ */
+const only = (scenes: string[], columns: readonly string[], works?: string) => [
+  ...scenes.map((s) => rec(s, MS, { passThroughMax: 0 })),
+  ...scenes.flatMap((s, k) =>
+    columns.map((h) =>
+      rec(s, h, { passThroughMax: h !== works && k === scenes.length - 1 ? 3 : 0 })
+    )
+  ),
+];
+
+/** Fig. 5 (p4): the wall in 3 fragments of ≥ 1 % under every method, `whole` under one. */
+const fractured = (whole?: string) =>
+  [MS, ...FIG3_COLUMNS].map((h) =>
+    rec("fig5-wall", h, { significantFragmentsBeforeBlowUp: h === whole ? 1 : 3 })
+  );
 
 /**
  * Fig. 5 (o): merge-split lets `inside` ball particles into the wall before it breaks; each weak
@@ -217,6 +237,13 @@ const CASES: ClaimCase[] = [
     failing: () => [rec(FIG4, MS, { passThroughMax: 3 })],
     why: "3 of 400 through (0.75 %) is a leak",
   },
+  {
+    id: "a3",
+    reproduced: () => only([FIG4], FIG4_COLUMNS),
+    // kernel-repulsion-strong lets nothing through and stays stable
+    failing: () => only([FIG4], FIG4_COLUMNS, "kernel-repulsion-strong"),
+    why: "a column of the figure also prevents penetration stably",
+  },
   fig4Leak("b", "penalty-weak"),
   fig4Leak("c", "impulse"),
   fig4Leak("d", "kernel-repulsion-weak"),
@@ -251,15 +278,15 @@ const CASES: ClaimCase[] = [
   {
     id: "h",
     reproduced: () => [
-      rec("fig10-alpha-beta-00", MS, { energyRatio: 0.6 }),
-      rec("fig10-alpha-beta-10", MS, { energyRatio: 0.7 }),
+      rec("fig10-alpha-beta-00", MS, { fluidReboundHeight: 0.01 }),
+      rec("fig10-alpha-beta-11", MS, { fluidReboundHeight: 0.0102 }),
     ],
-    // α = β = 0 ends only 0.005 below α = 1
+    // full conservation's fluid jumps back only 0.05 mm higher
     failing: () => [
-      rec("fig10-alpha-beta-00", MS, { energyRatio: 0.695 }),
-      rec("fig10-alpha-beta-10", MS, { energyRatio: 0.7 }),
+      rec("fig10-alpha-beta-00", MS, { fluidReboundHeight: 0.01 }),
+      rec("fig10-alpha-beta-11", MS, { fluidReboundHeight: 0.01005 }),
     ],
-    why: "0.005 less energy is within the 0.01 margin",
+    why: "0.05 mm higher is within the 0.1 mm margin",
   },
   {
     id: "i",
@@ -303,6 +330,13 @@ const CASES: ClaimCase[] = [
     why: "a deflection of 0.6 × the largest is not similar",
   },
   holds("k", [LOW, HIGH]),
+  {
+    id: "k2",
+    reproduced: () => only([LOW, HIGH], FIG3_COLUMNS),
+    // penalty-medium holds the ball at both heights, stable
+    failing: () => only([LOW, HIGH], FIG3_COLUMNS, "penalty-medium"),
+    why: "a level that works at both heights",
+  },
   fig3Leak("l", "penalty-weak"),
   fig3Leak("l2", "kernel-repulsion-weak"),
   fig3Leak("l3", "impulse"),
@@ -333,6 +367,12 @@ const CASES: ClaimCase[] = [
       }, "unstable"),
     ],
     why: "a fragment of 60 % of the wall is not tiny pieces",
+  },
+  {
+    id: "p4",
+    reproduced: () => fractured(),
+    failing: () => fractured("impulse"),
+    why: "the impulses leave the wall in one piece",
   },
   holds("n", ["fig7-mass-1", "fig7-mass-10", "fig7-mass-100"]),
   {

@@ -6,7 +6,8 @@
  * with high velocity"; m and m2 an energy gain for "highly unstable"; p a fragment count relative
  * to merge-split's, and p, p2, p3 only strong-force runs that stayed stable, for "the wall crumbles
  * into tiny pieces"; u and v any two fragments, which dust passes. The claims table shows an
- * earlier definition's row under its claim only where the two verdicts differ; nothing else reads
+ * earlier definition's row under its claim only where the two verdicts differ (h: an energy ratio
+ * with a margin set after a run had been seen, for "jump back slightly higher"); nothing else reads
  * them.
  *
  * @module
@@ -18,6 +19,7 @@ import { findCase, metric, missing, notUsable, overScenes } from "./claim_record
 import { formatNumber } from "../page/format_number.ts";
 import {
   ENERGY_GAIN_MAX,
+  FIG10_SCENES,
   FIG3_SCENES,
   FIG4_SCENE,
   FIG5_SCENE,
@@ -25,6 +27,7 @@ import {
   fractureReading,
   LEAK_FRACTION_MIN,
   REAL_MATERIAL,
+  twoScenes,
 } from "./claims.ts";
 
 /** Earlier e, e2: `fluidRebound` above this factor × merge-split's… */
@@ -150,13 +153,28 @@ function earlierBreaks(scene: string): (records: readonly CaseRecord[]) => Claim
   };
 }
 
+/** Earlier h: α = β = 0 must end with an energy ratio at least this much below α = 1's. */
+export const DISSIPATION_MARGIN = 0.01;
+
 /** The earlier definitions, each under the id of the claim that replaced it. */
 export const EARLIER_CLAIMS: readonly Claim[] = [
+  {
+    id: "h",
+    text:
+      `α = β = 0 dissipates more energy than α = 1 (energy ratio lower by > ${DISSIPATION_MARGIN}, a margin set after a run had been seen)`,
+    paper: "Fig. 10",
+    needs: [], // shown beside the claim that replaced it, never judged by a suite
+    evaluate: twoScenes(
+      [FIG10_SCENES.none, FIG10_SCENES.merging],
+      { metric: "energyRatio", test: (a, b) => a < b - DISSIPATION_MARGIN },
+    ),
+  },
   {
     id: "e",
     text:
       `penalty-strong flings fluid back: the fluid's net upward velocity after impact > ${REBOUND_FACTOR} × merge-split's and > ${REBOUND_SPEED_FRACTION} × the reference speed`,
     paper: "Fig. 4",
+    needs: [], // shown beside the claim that replaced it, never judged by a suite
     evaluate: earlierE,
   },
   {
@@ -164,6 +182,7 @@ export const EARLIER_CLAIMS: readonly Claim[] = [
     text:
       `akinci lets more than ${LEAK_FRACTION_MIN} of the fluid through, flings it back (as the earlier e) or is unstable`,
     paper: "Fig. 4",
+    needs: [], // shown beside the claim that replaced it, never judged by a suite
     evaluate: earlierE2,
   },
   ...(["m", "m2"] as const).map((id, k): Claim => ({
@@ -174,6 +193,7 @@ export const EARLIER_CLAIMS: readonly Claim[] = [
       1 + ENERGY_GAIN_MAX
     })`,
     paper: "Fig. 3",
+    needs: [], // shown beside the claim that replaced it, never judged by a suite
     evaluate: earlierUnstable(STRONG[k]),
   })),
   {
@@ -181,18 +201,21 @@ export const EARLIER_CLAIMS: readonly Claim[] = [
     text:
       `Strong forces crumble the wall: at least ${FRAGMENT_FACTOR}× merge-split's fragments (stable strong-force runs only)`,
     paper: "Fig. 5",
+    needs: [], // shown beside the claim that replaced it, never judged by a suite
     evaluate: earlierP,
   },
   {
     id: "p2",
     text: "As p2, reading only the strong-force runs that stayed stable",
     paper: "Fig. 5",
+    needs: [], // shown beside the claim that replaced it, never judged by a suite
     evaluate: earlierPieces(FIG5_SCENE),
   },
   {
     id: "p3",
     text: "As p3, reading only the strong-force runs that stayed stable",
     paper: "Fig. 5",
+    needs: [], // shown beside the claim that replaced it, never judged by a suite
     evaluate: earlierPieces(`${FIG5_SCENE}-${REAL_MATERIAL}`),
   },
   ...([["u", FIG8_SCENES.wall], ["v", FIG8_SCENES.bowl]] as const).map(([id, scene]): Claim => ({
@@ -200,6 +223,7 @@ export const EARLIER_CLAIMS: readonly Claim[] = [
     text:
       `${scene}: bonds break and it ends in at least ${BROKEN_FRAGMENTS_MIN} fragments of any size, stable (merge-split)`,
     paper: "Fig. 8",
+    needs: [], // shown beside the claim that replaced it, never judged by a suite
     evaluate: earlierBreaks(scene),
   })),
 ];

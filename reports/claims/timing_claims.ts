@@ -113,6 +113,7 @@ export const TIMING_CLAIMS: readonly Claim[] = [
         formatNumber(100 * MERGE_SPLIT_SHARE_MAX)
       } % of it (Table I's largest) in every Table I scene (merge-split)`,
     paper: "§6.3, Table I",
+    needs: TABLE_ONE_SCENES.map((scene) => ({ scene, handlers: ["merge-split"] })),
     evaluate(records) {
       const cases = tableOneCases(records, (r) => Number.isFinite(mergeSplitShare(medians(r))));
       if (!cases.size) return { status: "not run", measured: NOT_RUN };
@@ -130,6 +131,7 @@ export const TIMING_CLAIMS: readonly Claim[] = [
       100 * STAGE2_SHARE_MIN
     } % of stage 1's time per step in every Table I scene, stage 2 started cold as in the paper (merge-split)`,
     paper: "§6.3, Table I",
+    needs: TABLE_ONE_SCENES.map((scene) => ({ scene, handlers: ["merge-split"] })),
     evaluate(records) {
       const timed = (r: CaseRecord) => {
         const ms = medians(r);

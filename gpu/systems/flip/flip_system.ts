@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { paperDefault } from "../../../core/setups.ts";
 import { latticeRestDensity } from "../../../core/reference/sph_reference.ts";
 import { ParamError } from "../../../core/params.ts";
 import type { Scene } from "../../../core/scene/scene.ts";
@@ -46,8 +47,11 @@ export function flipRestDensities(
   return out;
 }
 
-/** Default of `densityIterations` (see its description). */
-export const DENSITY_ITERATIONS_DEFAULT = 1;
+/**
+ * Default of `densityIterations` (see its description): the paper's, 0 ("we have entirely avoided
+ * position corrections in all our tests", §7; `core/setups.ts`).
+ */
+export const DENSITY_ITERATIONS_DEFAULT = paperDefault("system", "flip", "densityIterations");
 
 /** The `flip` system entry. */
 export const FLIP_SYSTEM: SystemEntry = {
@@ -87,11 +91,13 @@ export const FLIP_SYSTEM: SystemEntry = {
     rho0: { description: "rest density ρ0 of the volume correction (kg/m³)", gt: 0, default: 1000 },
     separationStrength: {
       description: "particle separation σ: FLIP pairs closer than the separation distance get " +
-        "σ × half their overlap per step as velocity (0: off; default 0.1: the fluid's volume " +
-        "within 4 % at tiny, 8 % at small on the dam break, against 18 % and 28 % without)",
+        "σ × half their overlap per step as velocity (0, the default: off, the paper's setup, " +
+        "which avoided position corrections (§7); 0.1, the variant flip-particle-separation: " +
+        "the fluid's volume within 4 % at tiny, 8 % at small on the dam break, against 18 % " +
+        "and 28 % without)",
       min: 0,
       max: 1,
-      default: 0.1,
+      default: paperDefault("system", "flip", "separationStrength"),
     },
     separationDistance: {
       description: "separation distance as a fraction of the particle diameter 2r",

@@ -7,11 +7,13 @@
  * @module
  */
 import { ImplicitSprings } from "./implicit_springs.ts";
+import { paperDefault } from "../../../core/setups.ts";
 import type { GpuSystem, SystemContext } from "../system.ts";
 
 /**
- * The `warmStart` parameter every implicit spring-network system declares: 1 (default) starts
- * stage 2's CG from stage 1's solution, 0 solves it cold, as the paper's tests did (§6.3: "This
+ * The `warmStart` parameter every implicit spring-network system declares: 1 starts stage 2's CG
+ * from stage 1's solution, 0 (default, the paper's setup) solves it cold, as the paper's tests did
+ * (§6.3: "This
  * additional overhead can be reduced by using the result of the first integration step as the
  * initial guess for the second integration step, an optimization that is not included in our
  * tests").
@@ -22,7 +24,7 @@ export const WARM_START_PARAM = {
   min: 0,
   max: 1,
   integer: true,
-  default: 1,
+  default: paperDefault("system", "peridynamics", "warmStart"),
 } as const;
 
 /** The solver of a spring-network system and the `GpuSystem` that steps it. */
