@@ -23,6 +23,12 @@ export interface ClaimNeed {
   sweep?: string;
 }
 
+/** The sentence of the paper a claim tests, word for word, and where it stands. */
+export interface ClaimQuote {
+  where: string;
+  quote: string;
+}
+
 /** One testable finding of the paper. */
 export interface Claim {
   /** Short id: `a`, `b`, … */
@@ -31,6 +37,13 @@ export interface Claim {
   text: string;
   /** Where the paper shows it (figure or section). */
   paper: string;
+  /**
+   * The sentence of the paper it tests, copied word for word (a test finds every one in the
+   * paper's text); null for a claim that validates the harness against experiment or physics
+   * rather than a sentence (w, w2, x, x2). Where the sentence says less than the claim measures,
+   * the quote shows the reader how far the claim goes beyond the paper's words.
+   */
+  quote: ClaimQuote | null;
   /**
    * The cases it reads: each scene × handler (at the scene's own parameters, or in the sweep of
    * `sweep`'s key). A suite that says it judges the claim runs every one of them (a test holds the

@@ -754,6 +754,11 @@ export const CLAIMS: readonly Claim[] = [
     text:
       "Merge-split completely prevents penetration: no fluid particle through the cloth at any sample (0, no tolerance), and the run stable (an unstable run is a verdict against it)",
     paper: "Fig. 4",
+    quote: {
+      where: "§6.1 (Fig. 4 discussion)",
+      quote:
+        "Our merging-and-splitting method produces perfect separation between the fluid and the solid systems and completely prevents penetration without introducing instabilities.",
+    },
     needs: [{ scene: FIG4_SCENE, handlers: ["merge-split"] }],
     evaluate: mergeSplitNoneThrough([FIG4_SCENE]),
   },
@@ -762,6 +767,11 @@ export const CLAIMS: readonly Claim[] = [
     text:
       `As a, with the one leak tolerance: at most ${LEAK_FRACTION_MIN} of the fluid through (LEAK_FRACTION_MIN's reason: one or two particles cross at a sheet's edge or between two samples), stable`,
     paper: "Fig. 4",
+    quote: {
+      where: "§6.1 (Fig. 4 discussion)",
+      quote:
+        "Our merging-and-splitting method produces perfect separation between the fluid and the solid systems and completely prevents penetration without introducing instabilities.",
+    },
     needs: [{ scene: FIG4_SCENE, handlers: ["merge-split"] }],
     evaluate: mergeSplitHoldsOn([FIG4_SCENE]),
   },
@@ -772,11 +782,29 @@ export const CLAIMS: readonly Claim[] = [
         FIG4_COLUMNS.join(", ")
       }) lets a particle through or is unstable, one standard for all`,
     paper: "Fig. 4",
+    quote: {
+      where: "Fig. 4 (caption)",
+      quote:
+        "Notice that only our merging-and-splitting approach prevents penetrations without introducing instability.",
+    },
     needs: [{ scene: FIG4_SCENE, handlers: [MERGE_SPLIT, ...FIG4_COLUMNS] }],
     evaluate: onlyMergeSplit([FIG4_SCENE], FIG4_COLUMNS),
   },
   ...(["penalty-weak", "impulse", "kernel-repulsion-weak"] as const).map((handler, k): Claim => ({
     id: ["b", "c", "d"][k],
+    quote: [{
+      where: "§6.1 (Fig. 4 discussion)",
+      quote:
+        "As can be seen in the figure, penetrations cannot be avoided with weak penalty or SPH-based forces.",
+    }, {
+      where: "§6.1 (Fig. 4 discussion)",
+      quote:
+        "Impulse-based collisions cannot prevent penetration either and consistent low-velocity impacts without position correction lead to fluid particles slowly passing through the cloth layer.",
+    }, {
+      where: "§6.1 (Fig. 4 discussion)",
+      quote:
+        "As can be seen in the figure, penetrations cannot be avoided with weak penalty or SPH-based forces.",
+    }][k],
     needs: [{ scene: FIG4_SCENE, handlers: [handler] }],
     text: `${handler} lets fluid through the cloth (more than ${LEAK_FRACTION_MIN} of it)`,
     paper: "Fig. 4",
@@ -791,6 +819,10 @@ export const CLAIMS: readonly Claim[] = [
     text:
       `Strong forces fling fluid back fast: under each strong-force baseline run (penalty-strong, kernel-repulsion-strong), at least ${FAST_REBOUND_SHARE_MIN} of the fluid moves up faster than ${FAST_REBOUND_FRACTION} × the reference speed at one sample (before any blow-up)`,
     paper: "Fig. 4",
+    quote: {
+      where: "§6.1 (Fig. 4 discussion)",
+      quote: "Stronger forces lead to fluid particles bouncing back with high velocity.",
+    },
     needs: [{ scene: FIG4_SCENE, handlers: ["penalty-strong", "kernel-repulsion-strong"] }],
     evaluate(records) {
       const strong = strongCases(records, FIG4_SCENE);
@@ -816,6 +848,11 @@ export const CLAIMS: readonly Claim[] = [
     text:
       `The SPH-based coupling of the literature (akinci, Akinci et al. 2012) does not give merge-split's outcome: it lets more than ${LEAK_FRACTION_MIN} of the fluid through, flings it back fast (as in e), or blows up`,
     paper: "Fig. 4",
+    quote: {
+      where: "Fig. 4 caption",
+      quote:
+        "Notice that only our merging-and-splitting approach prevents penetrations without introducing instability.",
+    },
     needs: [{ scene: FIG4_SCENE, handlers: [AKINCI] }],
     evaluate(records) {
       const ak = findCase(records, FIG4_SCENE, AKINCI);
@@ -848,6 +885,11 @@ export const CLAIMS: readonly Claim[] = [
     text:
       `Merge-split conserves momentum and energy across merge/split (relative errors < ${MOMENTUM_ERROR_MAX} and < ${ENERGY_ERROR_MAX})`,
     paper: "§4 (Eqs. 8–16)",
+    quote: {
+      where: "§3 (splitting; Fig. 2 discussion)",
+      quote:
+        "Note that any solution that satisfies Equation 10 conserves both momentum and energy.",
+    },
     needs: [{ scene: FIG4_SCENE, handlers: ["merge-split"] }],
     evaluate(records) {
       const ms = records.filter((r) =>
@@ -884,6 +926,11 @@ export const CLAIMS: readonly Claim[] = [
     id: "g",
     text: "Merge-split stays stable on every scene",
     paper: "§6",
+    quote: {
+      where: "§1 (summarising the §6 results)",
+      quote:
+        "Our tests show that our merging-and-splitting scheme completely prevents inter-penetrations without introducing instabilities.",
+    },
     needs: [],
     evaluate(records) {
       // the scenes' own cases (not a sweep's) that ran to the end: a failed or timed-out case
@@ -916,6 +963,11 @@ export const CLAIMS: readonly Claim[] = [
     text:
       `Full energy conservation (α = β = 1) makes the fluid jump back higher after impact than none (α = β = 0): the rise of its centre of mass after its first low point (fluidReboundHeight) higher by more than ${REBOUND_HEIGHT_MARGIN} m, both runs stable`,
     paper: "Fig. 10",
+    quote: {
+      where: "§6.4 (Fig. 10 discussion)",
+      quote:
+        "Notice that energy conservation in this example has a relatively minor impact on the final result, causing the fluid to jump back slightly higher after impact.",
+    },
     needs: [{ scene: FIG10_SCENES.full, handlers: [MERGE_SPLIT] }, {
       scene: FIG10_SCENES.none,
       handlers: [MERGE_SPLIT],
@@ -930,6 +982,11 @@ export const CLAIMS: readonly Claim[] = [
     text:
       `A small meta-particle limit (4–8) lets fluid through (more than ${LEAK_FRACTION_MIN} of it), more than a large one (32–64)`,
     paper: "Fig. 11",
+    quote: {
+      where: "§6.4 (Fig. 11 discussion)",
+      quote:
+        "However, when the limit is too small, it prevents properly resolving some collision events, failing to stop some fluid particles to pass through the cloth model (Fig. 11f).",
+    },
     needs: [{ scene: "fig11-nlimit-4-8", handlers: ["merge-split"] }, {
       scene: "fig11-nlimit-32-64",
       handlers: ["merge-split"],
@@ -945,6 +1002,11 @@ export const CLAIMS: readonly Claim[] = [
     text:
       `An unlimited meta-particle rigidifies the sheet: its deflection at the end of the run < ${RIGIDIFY_FACTOR} × that with 8–16`,
     paper: "Fig. 11",
+    quote: {
+      where: "§6.4 (Fig. 11 discussion)",
+      quote:
+        "Therefore, allowing an unlimited number of particles to merge into a single meta-particle effectively rigidifies the entire cloth, significantly impacting the simulation outcome (Fig. 11b).",
+    },
     needs: [{ scene: "fig11-nlimit-inf", handlers: ["merge-split"] }, {
       scene: "fig11-nlimit-8-16",
       handlers: ["merge-split"],
@@ -960,6 +1022,10 @@ export const CLAIMS: readonly Claim[] = [
     text:
       `Limits between 8 and 64 give similar results: the sheet's deflection at the end with 8–16, 16–32 and 32–64 each at least ${RIGIDIFY_FACTOR} × the largest of them (the complement of (j)), none leaking (at most ${LEAK_FRACTION_MIN} of the fluid)`,
     paper: "Fig. 11",
+    quote: {
+      where: "§5.2",
+      quote: "We use a number between 8 and 64 in our tests, producing similar results.",
+    },
     needs: [{ scene: "fig11-nlimit-8-16", handlers: ["merge-split"] }, {
       scene: "fig11-nlimit-16-32",
       handlers: ["merge-split"],
@@ -992,6 +1058,11 @@ export const CLAIMS: readonly Claim[] = [
     text:
       `Merge-split lets no ball particle through the cloth (at most ${LEAK_FRACTION_MIN} of them) and stays stable, at every height run`,
     paper: "Fig. 3",
+    quote: {
+      where: "§6.1 (Fig. 3 discussion)",
+      quote:
+        "Our merging-and-splitting approach completely prevents penetration and properly resolves the collisions without introducing instabilities for both cases.",
+    },
     needs: [{ scene: FIG3_SCENES[1], handlers: ["merge-split"] }],
     evaluate: mergeSplitHoldsOn(FIG3_SCENES),
   },
@@ -1002,11 +1073,29 @@ export const CLAIMS: readonly Claim[] = [
         FIG3_COLUMNS.join(", ")
       }) lets a particle through or is unstable at one height at least, one standard for all`,
     paper: "Fig. 3",
+    quote: {
+      where: "Fig. 3 (caption)",
+      quote:
+        "Only our merging-and-splitting approach prevents penetrations without introducing instability for both cases.",
+    },
     needs: FIG3_SCENES.map((scene) => ({ scene, handlers: [MERGE_SPLIT, ...FIG3_COLUMNS] })),
     evaluate: onlyMergeSplit(FIG3_SCENES, FIG3_COLUMNS),
   },
   ...(["penalty-weak", "kernel-repulsion-weak", "impulse"] as const).map((handler, k): Claim => ({
     id: ["l", "l2", "l3"][k],
+    quote: [{
+      where: "§6.1 (Fig. 3 discussion)",
+      quote:
+        "As can be seen in the figure, using a weak penalty or SPH-based force fails to resolve penetration.",
+    }, {
+      where: "§6.1 (Fig. 3 discussion)",
+      quote:
+        "As can be seen in the figure, using a weak penalty or SPH-based force fails to resolve penetration.",
+    }, {
+      where: "§6.1 (Fig. 3 discussion)",
+      quote:
+        "Impulse-based collisions fail to prevent penetration, since they handle colliding particles in isolation using instant velocity updates.",
+    }][k],
     needs: [{ scene: FIG3_SCENES[1], handlers: [handler] }],
     text:
       `${handler} lets the ball through the cloth (more than ${LEAK_FRACTION_MIN} of its particles) at one height at least`,
@@ -1022,6 +1111,17 @@ export const CLAIMS: readonly Claim[] = [
   })),
   ...STRONG.map((handler): Claim => ({
     id: handler === "penalty-strong" ? "m" : "m2",
+    quote: handler === "penalty-strong"
+      ? {
+        where: "§6.1 (Fig. 3 discussion)",
+        quote:
+          "Increasing the stiffness of the force formulation helps, but when the force is too strong with either force-based formulation, it can make the simulation system highly unstable.",
+      }
+      : {
+        where: "§6.1 (Fig. 3 discussion)",
+        quote:
+          "Increasing the stiffness of the force formulation helps, but when the force is too strong with either force-based formulation, it can make the simulation system highly unstable.",
+      },
     needs: [{ scene: FIG3_SCENES[1], handlers: [handler] }],
     text:
       `${handler} makes the simulation highly unstable at one height at least, by the one definition merge-split faces in k: it blows up (NaN or Inf, or a particle past 10× the reference speed), gains more than ${ENERGY_GAIN_MAX} of its energy, or flings a particle past ${SPEED_SPIKE_RATIO}× the reference speed (free fall does not count)`,
@@ -1047,6 +1147,10 @@ export const CLAIMS: readonly Claim[] = [
     text:
       "Weak forces and impulses let the ball into the wall before it breaks (particles more than half inside another solid before the first broken bond); merge-split does not",
     paper: "Fig. 5",
+    quote: {
+      where: "§6.1 (Fig. 5 discussion)",
+      quote: "Weak forces or impulse-based collisions lead to penetrations before fracture.",
+    },
     needs: [{
       scene: FIG5_SCENE,
       handlers: ["merge-split", "penalty-weak", "kernel-repulsion-weak", "impulse"],
@@ -1075,6 +1179,10 @@ export const CLAIMS: readonly Claim[] = [
     text:
       `Strong forces crumble the wall into tiny pieces: under each strong-force baseline run, the wall's largest fragment holds less than ${PIECE_SHARE_MIN} of it (read before any blow-up: runs that went unstable count)`,
     paper: "Fig. 5",
+    quote: {
+      where: "§6.1 (Fig. 5 discussion)",
+      quote: "When the collision forces are too strong, the wall crumbles into tiny pieces.",
+    },
     needs: [{ scene: FIG5_SCENE, handlers: [...STRONG] }],
     evaluate(records) {
       const found = strongPulverise(records, FIG5_SCENE);
@@ -1089,6 +1197,10 @@ export const CLAIMS: readonly Claim[] = [
         FIG3_COLUMNS.join(", ")
       }), the wall is in at least ${BROKEN_PIECES_MIN} fragments of ≥ 1 % of it before any blow-up`,
     paper: "Fig. 5",
+    quote: {
+      where: "§6.1 (Fig. 5 discussion)",
+      quote: "Eventually, all collision handling methods lead to fracture",
+    },
     needs: [{ scene: FIG5_SCENE, handlers: [MERGE_SPLIT, ...FIG3_COLUMNS] }],
     evaluate(records) {
       const handlers = [MERGE_SPLIT, ...FIG3_COLUMNS];
@@ -1112,6 +1224,11 @@ export const CLAIMS: readonly Claim[] = [
     text:
       `Merge-split stays stable and leak-free (at most ${LEAK_FRACTION_MIN} of the ball through) at every mass ratio run (1, 10, 100)`,
     paper: "Fig. 7",
+    quote: {
+      where: "§6.1 (Fig. 7 discussion)",
+      quote:
+        "Our merging-and-splitting method can stably handle variations in mass, since meta particles allow significant energy transfer between objects during each time step without introducing instabilities, as demonstrated in Fig. 7.",
+    },
     needs: [{ scene: "fig7-mass-100", handlers: ["merge-split"] }],
     evaluate: mergeSplitHoldsOn(FIG7_SCENES),
   },
@@ -1120,6 +1237,11 @@ export const CLAIMS: readonly Claim[] = [
     text:
       "No single stiffness of a force-based baseline works at both impact heights (no leak beyond the threshold, no instability), while some stiffness works at each: the stiffness that stops the fast ball fails the slow one, and the other way round",
     paper: "Fig. 3",
+    quote: {
+      where: "§6.1 (Fig. 3 discussion)",
+      quote:
+        "Notice that the stiffness that works for the top row does not work for the bottom row showing faster impact and vice-versa.",
+    },
     needs: [{ scene: FIG3_SCENES[0], handlers: ["penalty"], sweep: "penalty.stiffness" }, {
       scene: FIG3_SCENES[1],
       handlers: ["penalty"],
@@ -1180,6 +1302,11 @@ export const CLAIMS: readonly Claim[] = [
     text:
       `Merge-split is stable at a time step where the force-based baselines need one at least ${DT_FACTOR}× smaller`,
     paper: "§6.1",
+    quote: {
+      where: "§6.1 (before the Fig. 5 discussion)",
+      quote:
+        "Particle-based fracture simulations using peridynamics are typically handled using penalty forces [1], which require extremely small time step size",
+    },
     needs: [{
       scene: FIG3_SCENES[1],
       handlers: ["merge-split", "penalty-medium", "kernel-repulsion-medium"],
@@ -1242,6 +1369,11 @@ export const CLAIMS: readonly Claim[] = [
     text:
       `Merge-split lets no FLIP particle through the cloth (at most ${LEAK_FRACTION_MIN} of them) and stays stable`,
     paper: "Fig. 9",
+    quote: {
+      where: "§6.2 (Fig. 9 discussion)",
+      quote:
+        "As can be seen in the figure, similar levels of complex interactions between solid and fluid simulations can be achieved using FLIP as well.",
+    },
     needs: [{ scene: "fig9-flip-cloth", handlers: ["merge-split"] }],
     evaluate: mergeSplitHoldsOn(["fig9-flip-cloth"]),
   },
@@ -1250,6 +1382,11 @@ export const CLAIMS: readonly Claim[] = [
     text:
       `Merge-split couples FLIP with a peridynamic solid as it does with cloth: no FLIP particle inside the solid (at most ${LEAK_FRACTION_MIN} of them), stable`,
     paper: "Fig. 9 (bottom)",
+    quote: {
+      where: "§6.2 (Fig. 9 discussion)",
+      quote:
+        "As can be seen in the figure, similar levels of complex interactions between solid and fluid simulations can be achieved using FLIP as well.",
+    },
     needs: [{ scene: "fig9-flip-peridynamics", handlers: ["merge-split"] }],
     evaluate: mergeSplitHoldsOn(["fig9-flip-peridynamics"]),
   },
@@ -1258,6 +1395,11 @@ export const CLAIMS: readonly Claim[] = [
     text:
       "A single-layer cloth holds the poured fluid and the tori on it: no particle passes through at any sample (0, no tolerance), stable (merge-split)",
     paper: "Fig. 8 (top)",
+    quote: {
+      where: "§6.2 (Fig. 8 discussion), Fig. 8 top",
+      quote:
+        "The cloth model contains only a single layer of particles. Nonetheless, no fluid particle penetrates through the cloth surface.",
+    },
     needs: [{ scene: FIG8_SCENES.cloth, handlers: ["merge-split"] }],
     evaluate: mergeSplitNoneThrough([FIG8_SCENES.cloth]),
   },
@@ -1266,6 +1408,11 @@ export const CLAIMS: readonly Claim[] = [
     text:
       `As t, with the one leak tolerance: at most ${LEAK_FRACTION_MIN} of the particles that can cross (LEAK_FRACTION_MIN's reason), stable (merge-split)`,
     paper: "Fig. 8 (top)",
+    quote: {
+      where: "§6.2 (Fig. 8 discussion), Fig. 8 top",
+      quote:
+        "The cloth model contains only a single layer of particles. Nonetheless, no fluid particle penetrates through the cloth surface.",
+    },
     needs: [{ scene: FIG8_SCENES.cloth, handlers: ["merge-split"] }],
     evaluate: mergeSplitHoldsOn([FIG8_SCENES.cloth]),
   },
@@ -1274,6 +1421,11 @@ export const CLAIMS: readonly Claim[] = [
     text:
       `Merge-split breaks the wall into pieces (at least ${PIECES_MIN} fragments of ≥ 1 % of it, the largest ≥ ${PIECE_SHARE_MIN} of it) while strong forces pulverise it (largest < ${PIECE_SHARE_MIN})`,
     paper: "Fig. 5",
+    quote: {
+      where: "§6.1 (Fig. 5 discussion)",
+      quote:
+        "Eventually, all collision handling methods lead to fracture, but they differ by the amount of inter-penetration occurring prior to fracture and the visual quality of the fracture. Our merging-and-splitting scheme, in comparison, produces stable and expected results without any parameter tuning (Fig. 6).",
+    },
     needs: [{ scene: FIG5_SCENE, handlers: ["merge-split", ...STRONG] }],
     evaluate: piecesWhileStrongPulverise(FIG5_SCENE),
   },
@@ -1282,6 +1434,11 @@ export const CLAIMS: readonly Claim[] = [
     text:
       `As p2, the wall and ball of a real brittle material (${REAL_MATERIAL}: ${FIG5_SCENE}-${REAL_MATERIAL}, deno task scene --material ${REAL_MATERIAL})`,
     paper: "Fig. 5",
+    quote: {
+      where: "§6.1 (Fig. 5 discussion)",
+      quote:
+        "Eventually, all collision handling methods lead to fracture, but they differ by the amount of inter-penetration occurring prior to fracture and the visual quality of the fracture. Our merging-and-splitting scheme, in comparison, produces stable and expected results without any parameter tuning (Fig. 6).",
+    },
     needs: [{ scene: `${FIG5_SCENE}-${REAL_MATERIAL}`, handlers: ["merge-split", ...STRONG] }],
     evaluate: piecesWhileStrongPulverise(`${FIG5_SCENE}-${REAL_MATERIAL}`),
   },
@@ -1290,6 +1447,11 @@ export const CLAIMS: readonly Claim[] = [
     text:
       `The dam break cracks the brittle wall, then breaks it: its first broken bond leaves the wall in one piece (at most one fragment of ≥ 1 %), and before any blow-up it is in at least ${BROKEN_PIECES_MIN} fragments of ≥ 1 % of it (merge-split)`,
     paper: "Fig. 8 (middle)",
+    quote: {
+      where: "§6.2 (Fig. 8 discussion), Fig. 8 middle",
+      quote:
+        "In the dam break example, the first impact of fluid particles lead to small fractures around the wall. These fractures form weak points that ultimately break the wall and the broken pieces are carried away by the fluid.",
+    },
     needs: [{ scene: FIG8_SCENES.wall, handlers: ["merge-split"] }],
     evaluate: breaksUnderFluid(FIG8_SCENES.wall, { cracksFirst: true }),
   },
@@ -1298,6 +1460,10 @@ export const CLAIMS: readonly Claim[] = [
     text:
       `The bowl breaks on the water: before any blow-up it is in at least ${BROKEN_PIECES_MIN} fragments of ≥ 1 % of it (merge-split)`,
     paper: "Fig. 8 (bottom)",
+    quote: {
+      where: "§6.2 (Fig. 8 discussion), Fig. 8 bottom",
+      quote: "The next example shows a bowl breaking as it hits the water surface.",
+    },
     needs: [{ scene: FIG8_SCENES.bowl, handlers: ["merge-split"] }],
     evaluate: breaksUnderFluid(FIG8_SCENES.bowl, { cracksFirst: false }),
   },
@@ -1306,6 +1472,11 @@ export const CLAIMS: readonly Claim[] = [
     text:
       `The dam break breaks the brittle wall into pieces, not dust: at least ${PIECES_MIN} fragments of ≥ 1 % of it, the largest ≥ ${PIECE_SHARE_MIN} of it, stable (merge-split)`,
     paper: "Fig. 8 (middle)",
+    quote: {
+      where: "§6.2 (Fig. 8 discussion), Fig. 8 middle",
+      quote:
+        "In the dam break example, the first impact of fluid particles lead to small fractures around the wall. These fractures form weak points that ultimately break the wall and the broken pieces are carried away by the fluid.",
+    },
     needs: [{ scene: FIG8_SCENES.wall, handlers: ["merge-split"] }],
     evaluate: breaksIntoPieces(FIG8_SCENES.wall),
   },
@@ -1314,6 +1485,11 @@ export const CLAIMS: readonly Claim[] = [
     text:
       `As u2, the wall of a real brittle material (${REAL_MATERIAL}: ${FIG8_SCENES.wall}-${REAL_MATERIAL}, deno task scene --material ${REAL_MATERIAL})`,
     paper: "Fig. 8 (middle)",
+    quote: {
+      where: "§6.2 (Fig. 8 discussion), Fig. 8 middle",
+      quote:
+        "In the dam break example, the first impact of fluid particles lead to small fractures around the wall. These fractures form weak points that ultimately break the wall and the broken pieces are carried away by the fluid.",
+    },
     needs: [{ scene: `${FIG8_SCENES.wall}-${REAL_MATERIAL}`, handlers: ["merge-split"] }],
     evaluate: breaksIntoPieces(`${FIG8_SCENES.wall}-${REAL_MATERIAL}`),
   },
@@ -1323,6 +1499,7 @@ export const CLAIMS: readonly Claim[] = [
       100 * SURGE_FRONT_ERROR_MAX
     } % at every point of the experiment inside the run`,
     paper: "validation (Martin & Moyce 1952)",
+    quote: null, // validates the harness, not a sentence of the paper
     needs: [...DAM_BREAK_SCENES.map((scene) => ({ scene, handlers: [MERGE_SPLIT] }))],
     evaluate: followsExperiment("surgeFrontError", "front", SURGE_FRONT_ERROR_MAX),
   },
@@ -1333,6 +1510,7 @@ export const CLAIMS: readonly Claim[] = [
         100 * COLUMN_HEIGHT_ERROR_MAX
       } % at every point of the experiment inside the run where the column is at least ${COLUMN_HEIGHT_MIN_RADII} particle radii high`,
     paper: "validation (Martin & Moyce 1952)",
+    quote: null, // validates the harness, not a sentence of the paper
     needs: [...DAM_BREAK_SCENES.map((scene) => ({ scene, handlers: [MERGE_SPLIT] }))],
     evaluate: followsExperiment("columnHeightError", "column", COLUMN_HEIGHT_ERROR_MAX),
   },
@@ -1342,6 +1520,7 @@ export const CLAIMS: readonly Claim[] = [
       100 * SPH_DENSITY_ERROR_MAX
     } % in every SPH case run (merge-split)`,
     paper: "validation (issue 24)",
+    quote: null, // validates the harness, not a sentence of the paper
     needs: [{ scene: "dam-break-sph", handlers: ["merge-split"] }],
     evaluate: fluidWithin({
       flip: false,
@@ -1355,6 +1534,7 @@ export const CLAIMS: readonly Claim[] = [
       100 * FLIP_VOLUME_DRIFT_MAX
     } % to the end of every FLIP case run (merge-split)`,
     paper: "validation (issue 24)",
+    quote: null, // validates the harness, not a sentence of the paper
     needs: [{ scene: "dam-break-flip", handlers: ["merge-split"] }],
     evaluate: fluidWithin({ flip: true, field: "volumeChange", limit: FLIP_VOLUME_DRIFT_MAX }),
   },
@@ -1363,6 +1543,11 @@ export const CLAIMS: readonly Claim[] = [
     text:
       `The order of merging does not change the velocities after splitting: each group of three or more particles merged in its order and in reverse (the merge-order probe, f64) ends with every particle's velocity within ${MERGE_ORDER_SPREAD_MAX} × the reference speed, in every merge-split case`,
     paper: "§3",
+    quote: {
+      where: "§3 (after Eq. 16)",
+      quote:
+        "We have empirically verified that the order of merging does not affect the outcome of the final particle velocities after splitting.",
+    },
     needs: [{ scene: FIG4_SCENE, handlers: ["merge-split"] }],
     evaluate(records) {
       const probed = records.filter((r) =>

@@ -14,7 +14,6 @@ import {
 } from "./claims.ts";
 import { distinct } from "../case_key.ts";
 import { escapeHtml } from "../page/escape_html.ts";
-import { CLAIM_QUOTES, VALIDATION_CLAIMS } from "./claim_quotes.ts";
 import { EARLIER_CLAIMS } from "./earlier_claims.ts";
 
 const BADGE: Readonly<Record<ClaimStatus, string>> = {
@@ -86,14 +85,12 @@ export function scaleDisagreement(columns: readonly ClaimColumn[], k: number): s
     : "";
 }
 
-/** The sentence claim `id` tests, as a quotation under its place (nothing for a validation claim). */
-function quoteHtml(id: string): string {
-  const q = CLAIM_QUOTES[id];
+/** The sentence `claim` tests, as a quotation under its place (a validation claim says so). */
+function quoteHtml(claim: Claim): string {
+  const q = claim.quote;
   return q
     ? `<br><q class="muted" title="${escapeHtml(q.where)}">${escapeHtml(q.quote)}</q>`
-    : VALIDATION_CLAIMS.includes(id)
-    ? `<br><span class="muted">validation of the harness, not a sentence of the paper</span>`
-    : "";
+    : `<br><span class="muted">validation of the harness, not a sentence of the paper</span>`;
 }
 
 /** One cell of the claims table: the badge of a result and what it measured. */
@@ -171,7 +168,7 @@ export function renderClaimsTable(
   const body = claims.map((claim, k) =>
     `<tr><td><strong>(${escapeHtml(claim.id)})</strong> ${escapeHtml(claim.text)}${
       scaleDisagreement(columns, k)
-    }</td><td>${escapeHtml(claim.paper)}${quoteHtml(claim.id)}</td>${
+    }</td><td>${escapeHtml(claim.paper)}${quoteHtml(claim)}</td>${
       columns.map((c) => resultCell(c.results[k].result)).join("")
     }</tr>${earlierRow(claim, columns, earlier)}`
   ).join("\n");

@@ -2,7 +2,7 @@
  * The claims' earlier definitions, kept visible where their verdict differs from the definition
  * that replaced them (issue 46: "the old definitions stay visible as such where their verdict
  * differs"). Each was rewritten because it read something other than the paper's sentence
- * (`claim_quotes.ts`): e and e2 a mass-weighted mean velocity for "fluid particles bouncing back
+ * (each claim's `quote`): e and e2 a mass-weighted mean velocity for "fluid particles bouncing back
  * with high velocity"; m and m2 an energy gain for "highly unstable"; p a fragment count relative
  * to merge-split's, and p, p2, p3 only strong-force runs that stayed stable, for "the wall crumbles
  * into tiny pieces"; u and v any two fragments, which dust passes. The claims table shows an
@@ -18,6 +18,7 @@ import { unstableByEnergy as unstable, usable } from "./case_status.ts";
 import { findCase, metric, missing, notUsable, overScenes } from "./claim_records.ts";
 import { formatNumber } from "../page/format_number.ts";
 import {
+  CLAIMS,
   ENERGY_GAIN_MAX,
   FIG10_SCENES,
   FIG3_SCENES,
@@ -156,74 +157,81 @@ function earlierBreaks(scene: string): (records: readonly CaseRecord[]) => Claim
 /** Earlier h: α = β = 0 must end with an energy ratio at least this much below α = 1's. */
 export const DISSIPATION_MARGIN = 0.01;
 
+/**
+ * An earlier definition of the claim `id`: it tested the same sentence (the quote of the claim
+ * that replaced it) and no suite judges it (it needs no case of its own).
+ */
+function earlier(claim: Pick<Claim, "id" | "text" | "paper" | "evaluate">): Claim {
+  const quote = CLAIMS.find((c) => c.id === claim.id)?.quote ?? null;
+  return { ...claim, quote, needs: [] };
+}
+
 /** The earlier definitions, each under the id of the claim that replaced it. */
 export const EARLIER_CLAIMS: readonly Claim[] = [
-  {
+  earlier({
     id: "h",
     text:
       `α = β = 0 dissipates more energy than α = 1 (energy ratio lower by > ${DISSIPATION_MARGIN}, a margin set after a run had been seen)`,
     paper: "Fig. 10",
-    needs: [], // shown beside the claim that replaced it, never judged by a suite
     evaluate: twoScenes(
       [FIG10_SCENES.none, FIG10_SCENES.merging],
       { metric: "energyRatio", test: (a, b) => a < b - DISSIPATION_MARGIN },
     ),
-  },
-  {
+  }),
+  earlier({
     id: "e",
     text:
       `penalty-strong flings fluid back: the fluid's net upward velocity after impact > ${REBOUND_FACTOR} × merge-split's and > ${REBOUND_SPEED_FRACTION} × the reference speed`,
     paper: "Fig. 4",
-    needs: [], // shown beside the claim that replaced it, never judged by a suite
     evaluate: earlierE,
-  },
-  {
+  }),
+  earlier({
     id: "e2",
     text:
       `akinci lets more than ${LEAK_FRACTION_MIN} of the fluid through, flings it back (as the earlier e) or is unstable`,
     paper: "Fig. 4",
-    needs: [], // shown beside the claim that replaced it, never judged by a suite
     evaluate: earlierE2,
-  },
-  ...(["m", "m2"] as const).map((id, k): Claim => ({
-    id,
-    text: `${
-      STRONG[k]
-    } is unstable at one height at least (recorded unstable, exploded, or energy ratio > ${
-      1 + ENERGY_GAIN_MAX
-    })`,
-    paper: "Fig. 3",
-    needs: [], // shown beside the claim that replaced it, never judged by a suite
-    evaluate: earlierUnstable(STRONG[k]),
-  })),
-  {
+  }),
+  ...(["m", "m2"] as const).map((id, k): Claim =>
+    earlier({
+      id,
+      text: `${
+        STRONG[k]
+      } is unstable at one height at least (recorded unstable, exploded, or energy ratio > ${
+        1 + ENERGY_GAIN_MAX
+      })`,
+      paper: "Fig. 3",
+      evaluate: earlierUnstable(STRONG[k]),
+    })
+  ),
+  earlier({
     id: "p",
     text:
       `Strong forces crumble the wall: at least ${FRAGMENT_FACTOR}× merge-split's fragments (stable strong-force runs only)`,
     paper: "Fig. 5",
-    needs: [], // shown beside the claim that replaced it, never judged by a suite
     evaluate: earlierP,
-  },
-  {
+  }),
+  earlier({
     id: "p2",
     text: "As p2, reading only the strong-force runs that stayed stable",
     paper: "Fig. 5",
-    needs: [], // shown beside the claim that replaced it, never judged by a suite
     evaluate: earlierPieces(FIG5_SCENE),
-  },
-  {
+  }),
+  earlier({
     id: "p3",
     text: "As p3, reading only the strong-force runs that stayed stable",
     paper: "Fig. 5",
-    needs: [], // shown beside the claim that replaced it, never judged by a suite
     evaluate: earlierPieces(`${FIG5_SCENE}-${REAL_MATERIAL}`),
-  },
-  ...([["u", FIG8_SCENES.wall], ["v", FIG8_SCENES.bowl]] as const).map(([id, scene]): Claim => ({
-    id,
-    text:
-      `${scene}: bonds break and it ends in at least ${BROKEN_FRAGMENTS_MIN} fragments of any size, stable (merge-split)`,
-    paper: "Fig. 8",
-    needs: [], // shown beside the claim that replaced it, never judged by a suite
-    evaluate: earlierBreaks(scene),
-  })),
+  }),
+  ...([["u", FIG8_SCENES.wall], ["v", FIG8_SCENES.bowl]] as const).map((
+    [id, scene],
+  ): Claim =>
+    earlier({
+      id,
+      text:
+        `${scene}: bonds break and it ends in at least ${BROKEN_FRAGMENTS_MIN} fragments of any size, stable (merge-split)`,
+      paper: "Fig. 8",
+      evaluate: earlierBreaks(scene),
+    })
+  ),
 ];

@@ -12,7 +12,6 @@
 import type { CaseRecord } from "../../core/result.ts";
 import { type CaseIdentity, caseVariant, distinct, latestCases, sweepText } from "../case_key.ts";
 import { claimColumns } from "../claims/claims_table.ts";
-import { CLAIM_QUOTES } from "../claims/claim_quotes.ts";
 import { ablation, moved, statusText } from "../claims/ablation.ts";
 import { compareInputs, type Comparison } from "../sections/comparison.ts";
 import { nsPerParticleStep } from "../sections/scaling_fit.ts";
@@ -215,7 +214,7 @@ function claimsTable(inputs: Inputs): PublishTable {
         text(claim.id),
         text(claim.text),
         text(claim.paper),
-        text(CLAIM_QUOTES[claim.id]?.quote ?? ""),
+        text(claim.quote?.quote ?? ""),
         ...input.cell(c.label),
         text(c.scale),
         text(c.results[k].result.status),
