@@ -1,0 +1,208 @@
+/**
+ * The claims of the method's own sentences: conservation (§4), stability (§6), the time step (§6.1), the order of merging (§3): each quotes its sentence, declares the cases it needs and reads them
+ * (`reports/claims/claims.ts` joins every figure's).
+ *
+ * @module
+ */
+import {
+  DT_FACTOR,
+  ENERGY_ERROR_MAX,
+  FIG3_SCENES,
+  FIG4_SCENE,
+  FORCE_FAMILIES,
+  MERGE_ORDER_SPREAD_MAX,
+  MERGE_SPLIT,
+  MOMENTUM_ERROR_MAX,
+  SWEEP_VALUES_MIN,
+} from "../claim_thresholds.ts";
+import { sweptLacking } from "../claim_readers.ts";
+import { instability, SPIKE_FIELD, unstable } from "../case_status.ts";
+import { lacking, metric, sweptOnly } from "../claim_records.ts";
+import { dtStability } from "../sweep_stats.ts";
+import type { CaseRecord } from "../../../core/result.ts";
+import { formatNumber } from "../../page/format_number.ts";
+import type { Claim } from "../claim.ts";
+
+/** The claims of the method's own sentences: conservation (§4), stability (§6), the time step (§6.1), the order of merging (§3). */
+export const METHOD_CLAIMS: readonly Claim[] = [
+  {
+    id: "f",
+    text:
+      `Merge-split conserves momentum and energy across merge/split (relative errors < ${MOMENTUM_ERROR_MAX} and < ${ENERGY_ERROR_MAX})`,
+    paper: "§4 (Eqs. 8–16)",
+    quote: {
+      where: "§3 (splitting; Fig. 2 discussion)",
+      quote:
+        "Note that any solution that satisfies Equation 10 conserves both momentum and energy.",
+    },
+    needs: [{ scene: FIG4_SCENE, handlers: ["merge-split"] }],
+    evaluate(records) {
+      const ms = records.filter((r) =>
+        r.handler === MERGE_SPLIT && r.metrics &&
+        Number.isFinite(metric(r, "momentumError")) && Number.isFinite(metric(r, "energyError"))
+      );
+      if (!ms.length) {
+        return {
+          status: "not run",
+          measured: "no merge-split case with conservation errors in its metrics",
+        };
+      }
+      const worst = (name: string) =>
+        ms.reduce<{ v: number; scene: string }>(
+          (w, r) => {
+            const v = metric(r, name);
+            return !(v <= w.v) ? { v, scene: r.scene } : w;
+          },
+          { v: -Infinity, scene: "" },
+        );
+      const p = worst("momentumError");
+      const e = worst("energyError");
+      return {
+        status: p.v < MOMENTUM_ERROR_MAX && e.v < ENERGY_ERROR_MAX
+          ? "reproduced"
+          : "not reproduced",
+        measured: `worst momentum error ${formatNumber(p.v)} (${p.scene}), energy error ${
+          formatNumber(e.v)
+        } (${e.scene}) over ${ms.length} case${ms.length > 1 ? "s" : ""}`,
+      };
+    },
+  },
+  {
+    id: "g",
+    text: "Merge-split stays stable on every scene",
+    paper: "§6",
+    quote: {
+      where: "§1 (summarising the §6 results)",
+      quote:
+        "Our tests show that our merging-and-splitting scheme completely prevents inter-penetrations without introducing instabilities.",
+    },
+    needs: [],
+    evaluate(records) {
+      // the scenes' own cases (not a sweep's) that ran to the end: a failed or timed-out case
+      // says nothing about stability
+      const own = records.filter((r) =>
+        r.handler === MERGE_SPLIT && Object.keys(r.sweep ?? {}).length === 0
+      );
+      const ms = own.filter((r) => !!r.metrics && (r.status === "ok" || r.status === "unstable"));
+      const skipped = own.filter((r) => !ms.includes(r));
+      const left = skipped.length
+        ? ` (not counted: ${skipped.map((r) => `${r.scene} ${r.status}`).join(", ")})`
+        : "";
+      if (!ms.length) return { status: "not run", measured: `no merge-split case ran${left}` };
+      const old = lacking(ms, SPIKE_FIELD);
+      if (old) return old;
+      const bad = ms.filter(unstable);
+      return {
+        status: bad.length ? "not reproduced" : "reproduced",
+        measured:
+          (bad.length
+            ? `${bad.length} of ${ms.length} not stable: ${
+              bad.map((r) => `${r.scene} (${instability(r)})`).join(", ")
+            }`
+            : `${ms.length} of ${ms.length} stable`) + left,
+      };
+    },
+  },
+  {
+    id: "s",
+    text:
+      `Merge-split is stable at a time step where the force-based baselines need one at least ${DT_FACTOR}× smaller`,
+    paper: "§6.1",
+    quote: {
+      where: "§6.1 (before the Fig. 5 discussion)",
+      quote:
+        "Particle-based fracture simulations using peridynamics are typically handled using penalty forces [1], which require extremely small time step size",
+    },
+    needs: [{
+      scene: FIG3_SCENES[1],
+      handlers: ["merge-split", "penalty-medium", "kernel-repulsion-medium"],
+      sweep: "scene.dt",
+    }],
+    evaluate(records) {
+      const old = sweptLacking(records, (r) => r.sweep?.["scene.dt"] !== undefined);
+      if (old) return old;
+      const scenes = [
+        ...new Set(records.filter((r) => r.sweep?.["scene.dt"] !== undefined).map((r) => r.scene)),
+      ];
+      const lines: string[] = [];
+      let compared = 0;
+      let holds = true;
+      for (const scene of scenes) {
+        const stability = (handler: string) => {
+          const d = dtStability(sweptOnly(records, { scene, handler, key: "scene.dt" }), {
+            scene,
+            handler,
+          });
+          return { dt: d.stable.length ? d.stable[d.stable.length - 1] : null, swept: d.values };
+        };
+        const ms = stability(MERGE_SPLIT);
+        if (ms.swept.length < SWEEP_VALUES_MIN) continue;
+        const handlers = [
+          ...new Set(records.filter((r) => r.scene === scene).map((r) => r.handler)),
+        ]
+          .filter((h) => FORCE_FAMILIES.some((f) => h === f || h.startsWith(`${f}-`)));
+        for (const h of handlers) {
+          const b = stability(h);
+          if (b.swept.length < SWEEP_VALUES_MIN) continue;
+          compared++;
+          // a baseline stable at no swept dt needs one below the smallest swept
+          const need = b.dt ?? b.swept[0];
+          const ok = ms.dt !== null && ms.dt >= DT_FACTOR * need;
+          if (!ok) holds = false;
+          lines.push(
+            `${scene}: merge-split stable up to ${
+              ms.dt === null ? "none" : formatNumber(ms.dt)
+            } s, ${h} ${
+              b.dt === null
+                ? `at none (below ${formatNumber(b.swept[0])})`
+                : `up to ${formatNumber(b.dt)}`
+            } s`,
+          );
+        }
+      }
+      if (!compared) {
+        return {
+          status: "not run",
+          measured:
+            `no time-step sweep of merge-split and a force-based baseline with at least ${SWEEP_VALUES_MIN} values on one scene (--sweep scene.dt=…)`,
+        };
+      }
+      return { status: holds ? "reproduced" : "not reproduced", measured: lines.join("; ") };
+    },
+  },
+  {
+    id: "z",
+    text:
+      `The order of merging does not change the velocities after splitting: each group of three or more particles merged in its order and in reverse (the merge-order probe, f64) ends with every particle's velocity within ${MERGE_ORDER_SPREAD_MAX} × the reference speed, in every merge-split case`,
+    paper: "§3",
+    quote: {
+      where: "§3 (after Eq. 16)",
+      quote:
+        "We have empirically verified that the order of merging does not affect the outcome of the final particle velocities after splitting.",
+    },
+    needs: [{ scene: FIG4_SCENE, handlers: ["merge-split"] }],
+    evaluate(records) {
+      const probed = records.filter((r) =>
+        r.handler === MERGE_SPLIT && Object.keys(r.sweep ?? {}).length === 0 &&
+        metric(r, "mergeOrderGroups") > 0 && Number.isFinite(metric(r, "mergeOrderSpread"))
+      );
+      if (!probed.length) {
+        return {
+          status: "not run",
+          measured: "no merge-split case probed a group of three or more (mergeOrderGroups)",
+        };
+      }
+      const spread = (r: CaseRecord) => metric(r, "mergeOrderSpread");
+      const worst = probed.reduce((w, r) => (spread(r) > spread(w) ? r : w));
+      const over = probed.filter((r) => spread(r) > MERGE_ORDER_SPREAD_MAX);
+      return {
+        status: over.length ? "not reproduced" : "reproduced",
+        measured: `largest difference ${
+          formatNumber(spread(worst))
+        } × the reference speed (${worst.scene}); ${over.length} of ${probed.length} cases past ${MERGE_ORDER_SPREAD_MAX}; ${
+          formatNumber(probed.reduce((n, r) => n + metric(r, "mergeOrderGroups"), 0))
+        } groups probed`,
+      };
+    },
+  },
+];
