@@ -45,6 +45,12 @@ export interface Setup {
    * where a handler integrates twice a step: merge-split's meta-particles); absent, any handler.
    */
   handlers?: readonly string[];
+  /**
+   * The setup changes the scenes' own rule for their handler parameters: a scene's block for it
+   * (`Scene.setupHandlers[id]`) goes over the scene's `handlers`; where a scene has none, or none
+   * for a handler, the setup runs the paper's case.
+   */
+  sceneHandlers?: boolean;
 }
 
 const INDEX_ORDER = GROUPING_METHODS.indexOf("index-order");
@@ -123,6 +129,14 @@ export const VARIANTS: readonly Setup[] = [
     paper: "§7: the paper avoided position corrections in all its tests",
     systemParams: { flip: { separationStrength: 0.1 } },
   },
+  {
+    id: "per-scene-levels",
+    description:
+      "baseline levels from each scene's own impact (k_ref = m·v²/(2r)², p = ρ·v²), not its figure's",
+    paper:
+      'Fig. 3: "the stiffness parameter that works for the top row does not work for the bottom row": the paper compares one stiffness across the rows',
+    sceneHandlers: true,
+  },
 ];
 
 /** Every setup by id: the paper's, then the variants. */
@@ -159,8 +173,9 @@ export function setupChoices(id: string): Setup {
  * Whether setup `id` changes the case of `handler` on a scene that configures the systems
  * `systems` (their ids) and where particles may collide or not (`collisions`: no handler runs
  * where none may): the paper's setup always; a variant, within its `handlers` and where they run,
- * where its handler parameters name the handler, its coupling is another than the paper's, or its
- * system parameters name one of the systems. A variant that changes nothing runs the paper's case
+ * where its handler parameters name the handler, its coupling is another than the paper's, its
+ * system parameters name one of the systems, or (a setup of the scenes' own rule) the scene's block
+ * for it, `sceneBlock` (`Scene.setupHandlers[id]`), names the handler. A variant that changes nothing runs the paper's case
  * bit for bit (`bench/cases/setup_changes_test.ts`), so the bench does not run it and the ablation
  * reads the paper's record in its place (`reports/claims/claims.ts` `underSetup`).
  */
@@ -169,11 +184,13 @@ export function setupChanges(
   handler: string,
   systems: readonly string[],
   collisions = true,
+  sceneBlock?: Scene["handlers"],
 ): boolean {
   const v = SETUPS.get(id);
   if (!v) throw new RangeError(`unknown setup "${id}"; setups: ${[...SETUPS.keys()].join(", ")}`);
   if (v === PAPER_SETUP) return true;
   if (v.handlers && (!v.handlers.includes(handler) || !collisions)) return false;
+  if (v.sceneHandlers && collisions && sceneBlock?.[handler] !== undefined) return true;
   return v.handlerParams?.[handler] !== undefined ||
     (v.coupling !== undefined && v.coupling !== PAPER_SETUP.coupling) ||
     Object.keys(v.systemParams ?? {}).some((system) => systems.includes(system));
@@ -181,12 +198,16 @@ export function setupChanges(
 
 /**
  * `scene` with the system parameters of `setup` set on the systems it configures (a scene that
- * does not configure a system does not run it).
+ * does not configure a system does not run it) and, for a setup of the scenes' own rule, the
+ * scene's handler block for it over its handlers.
  */
 export function sceneUnder(scene: Scene, setup: Setup): Scene {
   const systems = { ...scene.systems };
   for (const [id, params] of Object.entries(setup.systemParams ?? {})) {
     if (systems[id]) systems[id] = { ...systems[id], ...params };
   }
-  return { ...scene, systems };
+  const block = setup.sceneHandlers ? scene.setupHandlers?.[setup.id] : undefined;
+  return block
+    ? { ...scene, systems, handlers: { ...scene.handlers, ...block } }
+    : { ...scene, systems };
 }

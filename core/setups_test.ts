@@ -25,6 +25,7 @@ Deno.test("setups: the paper's choices and variants that change one", async (t) 
         c.coupling !== PAPER_SETUP.coupling,
         JSON.stringify(c.handlerParams) !== JSON.stringify(PAPER_SETUP.handlerParams),
         JSON.stringify(c.systemParams) !== JSON.stringify(PAPER_SETUP.systemParams),
+        c.sceneHandlers === true,
       ].filter(Boolean).length;
       assert.equal(changed, 1, v.id);
     }
@@ -55,7 +56,8 @@ Deno.test("setups: the paper's choices and variants that change one", async (t) 
 
   await t.step("a variant changes only the cases its choices reach", () => {
     const cloth = ["mass-spring", "sph"];
-    for (const id of SETUPS.keys()) {
+    for (const [id, setup] of SETUPS) {
+      if (setup.sceneHandlers) continue; // below: only where the scene says
       assert.ok(setupChanges(id, "merge-split", [...cloth, "flip", "peridynamics"]), id);
     }
     assert.ok(setupChanges("paper", "penalty-weak", []));
@@ -78,6 +80,29 @@ Deno.test("setups: the paper's choices and variants that change one", async (t) 
     assert.ok(setupChanges("flip-density-correction", "merge-split", ["flip"], false));
     assert.throws(() => setupChanges("warm", "merge-split", []), /unknown setup "warm"/);
   });
+
+  await t.step(
+    "a setup of the scenes' own rule: the scene's block for it, where it has one",
+    () => {
+      const block = { "penalty-weak": { stiffness: 19.6 } };
+      const scene = {
+        id: "s",
+        systems: {},
+        handlers: { "penalty-weak": { stiffness: 280 }, "penalty-strong": { stiffness: 28000 } },
+        setupHandlers: { "per-scene-levels": block },
+      } as unknown as Scene;
+      const under = sceneUnder(scene, setupChoices("per-scene-levels"));
+      assert.deepEqual(under.handlers, {
+        "penalty-weak": { stiffness: 19.6 },
+        "penalty-strong": { stiffness: 28000 },
+      });
+      assert.deepEqual(sceneUnder(scene, PAPER_SETUP).handlers, scene.handlers);
+      assert.ok(setupChanges("per-scene-levels", "penalty-weak", [], true, block));
+      assert.ok(!setupChanges("per-scene-levels", "penalty-strong", [], true, block));
+      assert.ok(!setupChanges("per-scene-levels", "penalty-weak", [], true, undefined));
+      assert.ok(!setupChanges("per-scene-levels", "penalty-weak", [], false, block));
+    },
+  );
 
   await t.step("an unknown setup names the valid ones", () => {
     assert.throws(

@@ -67,8 +67,15 @@ function dropForSpeed(speed: number): number {
   return (speed * speed) / (2 * 9.81);
 }
 
+/** Fig. 3's two drops (m): the rows of the figure, which share one set of baseline levels. */
+const FIG3_DROPS = [["low", 0.05], ["high", 0.4]] as const;
+
+/** Fig. 7's mass ratios, which share one cloth and one set of baseline levels. */
+const FIG7_RATIOS = [1, 10, 100] as const;
+const FIG7_DROP = 0.2;
+
 const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
-  ...([["low", 0.05], ["high", 0.4]] as const).map(([tag, drop]): [string, Builder] => [
+  ...FIG3_DROPS.map(([tag, drop]): [string, Builder] => [
     `fig3-ball-cloth-${tag}`,
     (scale, { speed }) =>
       solidOnCloth({
@@ -80,6 +87,7 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
         scale,
         drop: speed === undefined ? drop : dropForSpeed(speed),
         massRatio: 1,
+        levelsAcross: FIG3_DROPS.map(([, d]) => ({ drop: d, massRatio: 1 })),
         applicableHandlers: ["*"],
       }),
   ]),
@@ -151,7 +159,7 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
         material: materialOf(material),
       }),
   ],
-  ...[1, 10, 100].map((ratio): [string, Builder] => [
+  ...FIG7_RATIOS.map((ratio): [string, Builder] => [
     `fig7-mass-${ratio}`,
     (scale, { speed }) =>
       solidOnCloth({
@@ -161,9 +169,10 @@ const BUILDERS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
           `A ball of ${ratio}× heavier particles than the cloth's falls 0.2 m onto it; ` +
           "merge-split.",
         scale,
-        drop: speed === undefined ? 0.2 : dropForSpeed(speed),
+        drop: speed === undefined ? FIG7_DROP : dropForSpeed(speed),
         massRatio: ratio,
-        clothCarries: 100,
+        clothCarries: Math.max(...FIG7_RATIOS),
+        levelsAcross: FIG7_RATIOS.map((m) => ({ drop: FIG7_DROP, massRatio: m })),
         applicableHandlers: ["merge-split"],
       }),
   ]),

@@ -26,7 +26,7 @@
  * @module
  */
 import { suggestSphParams } from "../core/reference/sph_reference.ts";
-import { baselineHandlers, impactReferences } from "./baseline_handlers.ts";
+import { baselineHandlers, impactReferences, type StaticLoad } from "./baseline_handlers.ts";
 import type { MergeSplitValues } from "../core/handler_schemas/merge_split_schema.ts";
 import type { Body, Scale, Scene } from "../core/scene/scene.ts";
 
@@ -154,7 +154,14 @@ export function fluidOnCloth(options: FluidOnClothOptions): Scene {
   const clothHalf = flip ? FIG9_CLOTH_HALF : CLOTH_HALF;
   const mass = sph.mass;
   const bodies = clothAndFluid({ column, flip, clothHalf, spacing, mass, fall });
-  const impactScale = { particleMass: mass, density: 1000, speed: impact, spacing, h: sph.h };
+  const impactScale = {
+    particleMass: mass,
+    density: 1000,
+    speed: impact,
+    spacing,
+    h: sph.h,
+    load: fluidLayerLoad(bodies, spacing),
+  };
   const { kRef } = impactReferences(impactScale);
   const ms = options.mergeSplit ?? {};
   const domain = fluidOnClothDomain(flip, clothHalf);
@@ -303,6 +310,27 @@ function clothAndFluid(
         particleMass: mass,
       },
   ];
+}
+
+/**
+ * The fluid's static load on the cloth (`baseline_handlers.ts`): its weight W = ρ·V·g at rest in a
+ * layer over the whole sheet, carried by the sheet's area over (2r)² particles of its bottom layer,
+ * so k_load = W/(n·r) = 4·ρ·g·(V/A)·r. Below the impact's m·v²/(2r)² in every scene of the family
+ * (the layer is 2.6 cm deep under the column, 8.7 cm under the block): the levels are the impact's.
+ */
+function fluidLayerLoad(bodies: readonly Body[], spacing: number): StaticLoad {
+  const [cloth, fluid] = bodies;
+  if (cloth.kind !== "cloth" || fluid.kind !== "fluid") {
+    throw new Error("fluidLayerLoad: the bodies must be the cloth, then the fluid");
+  }
+  const side = (cloth.rows - 1) * spacing;
+  const shape = fluid.shape;
+  const volume = shape.type === "cylinder"
+    ? Math.PI * shape.radius ** 2 * shape.height
+    : shape.type === "box"
+    ? (shape.max[0] - shape.min[0]) * (shape.max[1] - shape.min[1]) * (shape.max[2] - shape.min[2])
+    : NaN;
+  return { weight: 1000 * volume * -GRAVITY, bearing: (side / spacing) ** 2 };
 }
 
 /**

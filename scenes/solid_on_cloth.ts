@@ -26,15 +26,28 @@
  * - two heights (Fig. 3 top and bottom): the ball's bottom 0.05 m or 0.4 m above the cloth, at
  *   rest, so it hits at about 1.0 or 2.8 m/s;
  * - dt from the CFL condition 0.5·r / v_ref (paper §5.1), v_ref = 1.2 × the impact speed;
- * - baselines by the rule of the fluid scenes: penalty stiffness in units of k_ref = m·v²/(2r)²
- *   (the stiffness that stops one particle arriving at the impact speed v within one diameter),
- *   weak/medium/strong = 1/10/100·k_ref; SPH-based contact pressure p_dyn = ρ·v² × 0.1/1/10 with
- *   h = 4r; impulse restitution 0.5.
+ * - baselines by the rule of every scene (`baseline_handlers.ts`), with the ball's weight as its
+ *   static load: penalty stiffness in units of k_ref = max(m·v²/(2r)², W/(n·r)) (the stiffness that
+ *   stops one particle arriving at the impact speed v within one diameter, or that holds the
+ *   ball's weight W at rest on the n particles within one diameter of its bottom),
+ *   weak/medium/strong = 1/10/100·k_ref; SPH-based contact pressure p_ref = max(ρ·v², W/(n·(2r)²))
+ *   × 0.1/1/10 with h = 4r; impulse restitution 0.5. One k_ref and p_ref per figure: the largest of
+ *   its scenes' (`levelsAcross`: Fig. 3's two heights, Fig. 7's three mass ratios), so that every
+ *   row faces the same spring; the former rule, each scene's own impact alone (m·v²/(2r)², ρ·v²),
+ *   is its block for the setup `per-scene-levels`.
  *
  * @module
  */
 import type { Body, Scale, Scene } from "../core/scene/scene.ts";
-import { baselineHandlers, impactReferences } from "./baseline_handlers.ts";
+import {
+  ballBearing,
+  baselineHandlers,
+  figureReferences,
+  type ImpactReferences,
+  impactReferences,
+  type ImpactScale,
+  levelsBelowLoad,
+} from "./baseline_handlers.ts";
 import { RADIUS_BY_SCALE } from "./fluid_on_cloth.ts";
 
 /**
@@ -87,6 +100,11 @@ export interface SolidOnClothOptions {
    */
   clothCarries?: number;
   applicableHandlers: readonly string[];
+  /**
+   * The drops and mass ratios of the figure's scenes, whose most demanding impact sets the
+   * baseline levels of all of them (default: this scene's alone).
+   */
+  levelsAcross?: readonly { drop: number; massRatio: number }[];
   /** Seed; default 2021. */
   seed?: number;
 }
@@ -167,15 +185,12 @@ export function solidOnCloth(options: SolidOnClothOptions): Scene {
       velocity: [0, 0, 0],
     },
   ];
-  // The rule of the fluid scenes, with the ball's particle mass and density.
-  const impactScale = {
-    particleMass: mass * options.massRatio,
-    density: ballDensity,
-    speed: impact,
-    spacing,
-    h: 4 * r,
-  };
-  const { kRef, pDyn } = impactReferences(impactScale);
+  const impactScale = ballImpact(r, options);
+  const own = impactReferences(impactScale);
+  const refs = figureReferences((options.levelsAcross ?? [options]).map((o) => ballImpact(r, o)));
+  const handlers = baselineHandlers(impactScale, { references: refs });
+  // the rule before the static load and the figure's levels: each scene's own impact alone
+  const perScene = changedHandlers(handlers, baselineHandlers({ ...impactScale, load: undefined }));
   const fallTime = Math.sqrt(2 * options.drop / -GRAVITY);
   return {
     id: options.id,
@@ -193,13 +208,51 @@ export function solidOnCloth(options: SolidOnClothOptions): Scene {
     metricsEvery: Math.max(1, Math.round(0.01 / dt)),
     bodies,
     systems: { peridynamics: { cgIterations: 16, cgTolerance: 1e-3, drag: 0 } },
-    handlers: baselineHandlers(impactScale),
+    handlers,
+    ...(perScene ? { setupHandlers: { "per-scene-levels": perScene } } : {}),
     applicableHandlers: [...options.applicableHandlers],
     notes: `r = ${r} m, spacing 2r; ball ${BALL_RADIUS} m, ρ = ${ballDensity} kg/m³, K = ` +
       `${
         ballBulkModulus(ballDensity)
       } Pa, δ = 3 spacings, unbreakable; ${clothNote}drop ${options.drop} m, impact ` +
-      `${impact.toFixed(2)} m/s; k_ref = m v²/(2r)² = ${kRef.toFixed(1)} N/m; ` +
-      `p_dyn = ρ v² = ${pDyn.toFixed(0)} Pa; dt = ${cflFraction}·r/v_ref.`,
+      `${impact.toFixed(2)} m/s; ${levelsNote(own, refs)}; dt = ${cflFraction}·r/v_ref.`,
   };
+}
+
+/** The ball's impact in the terms of the baseline rule: its particles, speed and static load. */
+function ballImpact(r: number, o: { drop: number; massRatio: number }): ImpactScale {
+  const spacing = 2 * r;
+  const density = DENSITY * o.massRatio;
+  const weight = density * (4 / 3) * Math.PI * BALL_RADIUS ** 3 * -GRAVITY;
+  return {
+    particleMass: density * spacing ** 3,
+    density,
+    speed: Math.sqrt(2 * -GRAVITY * o.drop),
+    spacing,
+    h: 4 * r,
+    load: { weight, bearing: ballBearing(BALL_RADIUS, spacing) },
+  };
+}
+
+/** The handlers of `perScene` whose parameters differ from `figure`'s, or undefined if none. */
+function changedHandlers(
+  figure: Scene["handlers"],
+  perScene: Scene["handlers"],
+): Scene["handlers"] | undefined {
+  const same = (a: object, b: object) => JSON.stringify(a) === JSON.stringify(b);
+  const changed = Object.entries(perScene).filter(([id, p]) => !same(p, figure[id] ?? {}));
+  return changed.length ? Object.fromEntries(changed) : undefined;
+}
+
+/**
+ * The notes' account of the levels: the scene's own terms, the figure's references, and the levels
+ * that cannot hold the ball at rest.
+ */
+function levelsNote(own: ImpactReferences, figure: ImpactReferences): string {
+  const below = levelsBelowLoad(figure);
+  return `this scene's k_impact = m v²/(2r)² = ${own.kImpact.toFixed(1)} N/m, k_load = W/(n r) = ` +
+    `${own.kLoad.toFixed(1)} N/m, ρ v² = ${own.pImpact.toFixed(0)} Pa, W/(n (2r)²) = ` +
+    `${own.pLoad.toFixed(0)} Pa; the figure's k_ref = ${figure.kRef.toFixed(1)} N/m, p_ref = ` +
+    `${figure.pDyn.toFixed(0)} Pa` +
+    (below.length ? ` (cannot hold the ball at rest: ${below.join(", ")})` : "");
 }

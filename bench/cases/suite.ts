@@ -252,7 +252,13 @@ export function resolveCases(options: ResolveCasesOptions): CaseSpec[] {
       for (const h of wanted) {
         const usable = handlerApplies(s, h) && !HANDLERS.get(h)!.notApplicable?.(s);
         // a variant that would run the paper's case bit for bit is not run (core/setups.ts)
-        const changed = setupChanges(setup.id, h, Object.keys(s.systems), collisionsPossible(s));
+        const changed = setupChanges(
+          setup.id,
+          h,
+          Object.keys(s.systems),
+          collisionsPossible(s),
+          scene.setupHandlers?.[setup.id],
+        );
         if (usable && changed && (source !== "catalog" || inSuite(s.id, h))) {
           // the user's --param over the setup's
           const params = { ...setup.handlerParams?.[h], ...options.params?.[h] };

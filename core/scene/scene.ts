@@ -160,6 +160,12 @@ export interface Scene {
    */
   handlers: PluginParams;
   /**
+   * Handler parameters under a named setup that changes the scene's own rule for them, by setup
+   * id (`core/setups.ts`: `per-scene-levels`), holding only the handlers whose parameters differ
+   * from `handlers`; `sceneUnder` puts them over `handlers` when the case runs under that setup.
+   */
+  setupHandlers?: Readonly<Record<string, PluginParams>>;
+  /**
    * Handler ids that apply to this scene, or `*` for every registered handler (fig10/fig11 fix
    * merge-split with their parameters). See {@link handlerApplies}.
    */
@@ -227,6 +233,7 @@ const KEYS = {
     "bodies",
     "systems",
     "handlers",
+    "setupHandlers",
     "applicableHandlers",
     "notes",
     "damBreak",
@@ -731,26 +738,31 @@ function validateFluid(
  * `options.knownSystems`, the systems' schemas; with `options.knownHandlers`, known handler ids).
  */
 function validateParamGroups(s: Obj, options: SceneValidationOptions): void {
-  for (const key of ["systems", "handlers"] as const) {
-    const group = obj(s[key], key);
-    if (key === "systems" && options.knownSystems) {
-      validateSystems(group, options.knownSystems);
-      continue;
+  const systems = obj(s.systems, "systems");
+  if (options.knownSystems) validateSystems(systems, options.knownSystems);
+  else validateHandlerBlock(systems, "systems", undefined);
+  validateHandlerBlock(obj(s.handlers, "handlers"), "handlers", options.knownHandlers);
+  if (s.setupHandlers === undefined) return;
+  for (const [setup, block] of Object.entries(obj(s.setupHandlers, "setupHandlers"))) {
+    const field = `setupHandlers[${JSON.stringify(setup)}]`;
+    validateHandlerBlock(obj(block, field), field, options.knownHandlers);
+  }
+}
+
+/** Validates one block of parameters by plug-in id (`field` its path): numbers, known ids. */
+function validateHandlerBlock(group: Obj, field: string, known: readonly string[] | undefined) {
+  for (const [id, raw] of Object.entries(group)) {
+    if (known && !known.includes(id)) {
+      throw new SceneError(
+        `${field}[${JSON.stringify(id)}]`,
+        `unknown handler ${JSON.stringify(id)}${didYouMean(id, known)}; known: ${
+          known.join(", ")
+        } (fix the name or remove the entry)`,
+      );
     }
-    for (const [id, raw] of Object.entries(group)) {
-      const known = options.knownHandlers;
-      if (key === "handlers" && known && !known.includes(id)) {
-        throw new SceneError(
-          `handlers[${JSON.stringify(id)}]`,
-          `unknown handler ${JSON.stringify(id)}${didYouMean(id, known)}; known: ${
-            known.join(", ")
-          } (fix the name or remove the entry)`,
-        );
-      }
-      const values = obj(raw, `${key}[${JSON.stringify(id)}]`);
-      for (const name of Object.keys(values)) {
-        num(values, name, `${key}[${JSON.stringify(id)}]`, { max: Infinity });
-      }
+    const values = obj(raw, `${field}[${JSON.stringify(id)}]`);
+    for (const name of Object.keys(values)) {
+      num(values, name, `${field}[${JSON.stringify(id)}]`, { max: Infinity });
     }
   }
 }

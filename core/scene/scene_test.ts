@@ -193,3 +193,22 @@ Deno.test("a misspelt handler id in the handlers block is named with the nearest
   s.handlers = { "merge-split": { alpha: 1 } };
   validateScene(s, { knownSystems: SYSTEMS, knownHandlers });
 });
+
+Deno.test("a setup's handler block is checked as the handlers block, its path named", () => {
+  const s = JSON.parse(sceneToJson(scene()));
+  const knownHandlers = ["merge-split", "penalty"];
+  s.setupHandlers = { "per-scene-levels": { penalty: { stiffness: "soft" } } };
+  assert.throws(
+    () => validateScene(s, { knownSystems: SYSTEMS, knownHandlers }),
+    (e: unknown) =>
+      e instanceof SceneError &&
+      e.field === 'setupHandlers["per-scene-levels"]["penalty"].stiffness',
+  );
+  s.setupHandlers = { "per-scene-levels": { penalti: { stiffness: 1 } } };
+  assert.throws(
+    () => validateScene(s, { knownSystems: SYSTEMS, knownHandlers }),
+    /setupHandlers\["per-scene-levels"\]\["penalti"\]: unknown handler "penalti"; did you mean "penalty"/,
+  );
+  s.setupHandlers = { "per-scene-levels": { penalty: { stiffness: 1 } } };
+  validateScene(s, { knownSystems: SYSTEMS, knownHandlers });
+});
