@@ -269,9 +269,10 @@ Deno.test("handler parameters and the coupling reading from the command line", a
       "--coupling",
       "own-part",
     ]);
-    // the paper's setup gives merge-split its index-order grouping, below --param
+    // the paper's setup gives merge-split its index-order grouping and its merge order along the
+    // colliding pairs, below --param
     assert.deepEqual(cases.map((c) => [c.handler, c.params, c.coupling]), [
-      ["merge-split", { grouping: 0, alpha: 0.5 }, "own-part"],
+      ["merge-split", { grouping: 0, mergeOrder: 0, alpha: 0.5 }, "own-part"],
       ["impulse", undefined, "own-part"],
     ]);
     // without --coupling, the setup's (the paper's: whole)

@@ -11,7 +11,11 @@ Deno.test("merge-order probe: groups of a scene in contact, no host sync counted
   try {
     const probe = new MergeOrderProbe();
     await probe.sample(engine); // before any step: nothing to probe
-    assert.deepEqual(probe.summary(1), { mergeOrderGroups: 0, mergeOrderSpread: 0 });
+    assert.deepEqual(probe.summary(1), {
+      mergeOrderGroups: 0,
+      mergeOrderSpread: 0,
+      mergeOrderSpreadPairUnion: 0,
+    });
     await engine.run(Math.round(0.8 * scene.duration / scene.dt));
     const syncs = engine.hostSyncs;
     await probe.sample(engine);
@@ -19,6 +23,7 @@ Deno.test("merge-order probe: groups of a scene in contact, no host sync counted
     const s = probe.summary(scene.cfl.referenceSpeed);
     assert.ok(s.mergeOrderGroups > 0, `${s.mergeOrderGroups} groups probed`);
     assert.ok(Number.isFinite(s.mergeOrderSpread) && s.mergeOrderSpread >= 0);
+    assert.ok(Number.isFinite(s.mergeOrderSpreadPairUnion) && s.mergeOrderSpreadPairUnion >= 0);
   } finally {
     engine.destroy();
     releaseSoftwareGpu();

@@ -30,8 +30,9 @@ export interface MetaParticle extends Particle {
   /** n = x2 − x1, from the first child's centre to the second's at merge time (Eq. 5). */
   readonly n: Vec3;
   /**
-   * The collision direction n̂ = n / |n| used by the split (Eq. 12). When the two centres
-   * coincide (|n| = 0) it falls back to the direction of v1 − v2 (along which the pair
+   * The collision direction n̂ used by the split (Eq. 12): of the vector between the two colliding
+   * particles (Eq. 5), n / |n| where a and b are those particles themselves. When it is zero it
+   * falls back to the direction of v1 − v2 (along which the pair
    * approaches), then to +x; this case is outside the paper, which assumes |n| > 0.
    */
   readonly nHat: Vec3;
@@ -77,13 +78,16 @@ export interface SplitResult {
 }
 
 /**
- * Merges two particles (or meta-particles) into a meta-particle (Eqs. 1–5).
+ * Merges two particles (or meta-particles) into a meta-particle (Eqs. 1–5). `n` is Eq. 5's
+ * vector, from a's colliding particle to b's, whose direction n̂ the split takes; absent, from a's
+ * centre to b's (two particles: the same). The meta's `n` is always the centres' (Eqs. 6–7).
  *
  * Momentum is conserved exactly; the kinetic energy lost, ΔE (Eq. 4), is kept in `deltaE`.
  */
-export function merge(a: MergeNode, b: MergeNode): MetaParticle {
+export function merge(a: MergeNode, b: MergeNode, n?: Vec3): MetaParticle {
   assertParticle(a, "a");
   assertParticle(b, "b");
+  if (n !== undefined) assertVec3(n, "n");
   const m1 = a.mass;
   const m2 = b.mass;
   const m12 = m1 + m2; // Eq. 1
@@ -91,8 +95,11 @@ export function merge(a: MergeNode, b: MergeNode): MetaParticle {
   const v = scale(add(scale(a.v, m1), scale(b.v, m2)), 1 / m12); // Eq. 3
   const dv = sub(a.v, b.v);
   const deltaE = (m1 * m2 / (2 * m12)) * norm2(dv); // Eq. 4
-  const n = sub(b.x, a.x); // Eq. 5
-  return { mass: m12, x, v, deltaE, n, nHat: collisionDirection(n, dv), children: [a, b] };
+  const centres = sub(b.x, a.x); // Eqs. 6–7 recover the positions along it
+  // Eq. 5's direction: "the vector connecting the centers of the two colliding particles", given
+  // where a and b collide through particles of theirs (mergeAlongPairs), else their centres'
+  const nHat = collisionDirection(n ?? centres, dv);
+  return { mass: m12, x, v, deltaE, n: centres, nHat, children: [a, b] };
 }
 
 function collisionDirection(n: Vec3, v1MinusV2: Vec3): Vec3 {
@@ -209,6 +216,32 @@ export function mergeAll(particles: readonly Particle[]): MergeNode {
   particles.forEach((p, i) => assertParticle(p, `particles[${i}]`));
   let node: MergeNode = particles[0];
   for (let i = 1; i < particles.length; i++) node = merge(node, particles[i]);
+  return node;
+}
+
+/**
+ * Merges particles as a left fold in array order, (((p0+p1)+p2)+…), each along a colliding pair
+ * (§5.2: "we merge colliding particle pairs recursively"): particle k (k ≥ 1) joins the meta of
+ * the particles before it through its colliding partner `via[k]` (< k, an index into
+ * `particles`), and Eq. 5's n is "the vector connecting the centers of the two colliding
+ * particles", x_k − x_via[k]. A `via[k]` of −1 (no partner known) takes n from the meta's centre,
+ * as {@link mergeAll}. `via[0]` is not read.
+ */
+export function mergeAlongPairs(particles: readonly Particle[], via: ArrayLike<number>): MergeNode {
+  if (!Array.isArray(particles) || particles.length === 0) {
+    throw new RangeError("particles must be a non-empty array of particles");
+  }
+  particles.forEach((p, i) => assertParticle(p, `particles[${i}]`));
+  let node: MergeNode = particles[0];
+  for (let k = 1; k < particles.length; k++) {
+    const j = via[k];
+    if (!(Number.isInteger(j) && j >= -1 && j < k)) {
+      throw new RangeError(
+        `via[${k}] must be a particle merged before it (0..${k - 1}) or -1, got ${j}`,
+      );
+    }
+    node = merge(node, particles[k], j < 0 ? undefined : sub(particles[k].x, particles[j].x));
+  }
   return node;
 }
 

@@ -12,6 +12,8 @@ export * from "./grouping/collision_rules.ts";
 export * from "./grouping/grouping.ts";
 export * from "./grouping/index_order_grouping.ts";
 export * from "./grouping/grouping_census.ts";
+export * from "./merge_orders.ts";
+export * from "./merge_order.ts";
 export * from "./rng.ts";
 export * from "./baselines.ts";
 export * from "./result.ts";

@@ -8,6 +8,10 @@
  * The paper's choices (what it states; everything it does not state is the scene's):
  * - grouping in particle-index order with a limit drawn per group (§5.2): `merge-split.grouping`
  *   = `index-order`;
+ * - merging along the colliding pairs (§5.2 "we merge colliding particle pairs recursively", Eq. 5
+ *   n "the vector connecting the centers of the two colliding particles"): each member in the
+ *   order it joined its group, through the partner it collides with, `merge-split.mergeOrder` =
+ *   `colliding-pairs` (`core/merge_orders.ts`);
  * - a meta-particle spanning two systems: "We include these meta-particles in both simulation
  *   systems" (§4):
  *   `--coupling whole`;
@@ -24,6 +28,7 @@
  */
 import type { Scene } from "./scene/scene.ts";
 import { GROUPING_METHODS } from "./grouping/index_order_grouping.ts";
+import { MERGE_ORDERS } from "./merge_orders.ts";
 
 /** What a setup changes of a case. */
 export interface Setup {
@@ -54,6 +59,8 @@ export interface Setup {
 }
 
 const INDEX_ORDER = GROUPING_METHODS.indexOf("index-order");
+const COLLIDING_PAIRS = MERGE_ORDERS.indexOf("colliding-pairs");
+const INDEX_COM = MERGE_ORDERS.indexOf("index-com");
 
 /** The paper's coupling reading (§4): the default of every engine and case. */
 export const PAPER_COUPLING = "whole" as const;
@@ -66,7 +73,7 @@ export const PAPER_SETUP: Setup = {
     "the paper's choices: index-order grouping, meta-particles in both systems, stage 2 cold, no position corrections",
   paper:
     '§5.2 "Our implementation performs merging in the order of particle indices"; §4 "We include these meta-particles in both simulation systems"; §6.3 the warm start is "an optimization that is not included in our tests"; §7 "we have entirely avoided position corrections in all our tests"',
-  handlerParams: { "merge-split": { grouping: INDEX_ORDER } },
+  handlerParams: { "merge-split": { grouping: INDEX_ORDER, mergeOrder: COLLIDING_PAIRS } },
   systemParams: {
     "mass-spring": { warmStart: 0 },
     peridynamics: { warmStart: 0 },
@@ -94,9 +101,19 @@ export function paperDefault(kind: "handler" | "system", owner: string, param: s
 export const VARIANTS: readonly Setup[] = [
   {
     id: "compact-grouping",
-    description: "merge-split's compact grouping: parallel rounds of pairwise merging",
+    description:
+      "merge-split's compact grouping: parallel rounds of pairwise merging (its groups join by rounds, not along pairs: merged in ascending index from the centre of mass)",
     paper: "§5.2: the paper merges in the order of particle indices",
-    handlerParams: { "merge-split": { grouping: COMPACT } },
+    handlerParams: { "merge-split": { grouping: COMPACT, mergeOrder: INDEX_COM } },
+    handlers: ["merge-split"],
+  },
+  {
+    id: "index-com-merge",
+    description:
+      "each group's members merged in ascending index, each n from the centre of mass of those merged before it",
+    paper:
+      '§5.2: "we merge colliding particle pairs recursively"; Eq. 5: n is "the vector connecting the centers of the two colliding particles"',
+    handlerParams: { "merge-split": { mergeOrder: INDEX_COM } },
     handlers: ["merge-split"],
   },
   {

@@ -130,7 +130,7 @@ Deno.test("plug-in parameters of the catalogue scenes are checked against the sc
 
 /** Resolved parameters without those added to the schemas after the fixture. */
 function withoutAdded(params: Readonly<Record<string, number>>): Record<string, number> {
-  const { grouping: _, ...rest } = params;
+  const { grouping: _, mergeOrder: __, ...rest } = params;
   return rest;
 }
 

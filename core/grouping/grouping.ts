@@ -62,8 +62,20 @@ export interface GroupingOptions {
 
 /** The groups of one step. */
 export interface Grouping {
-  /** Each group's particle indices, ascending (the merge order); groups ordered by first index. */
+  /** Each group's particle indices, ascending; groups ordered by first index. */
   groups: number[][];
+  /**
+   * Each group's particles in the order they joined it (the index-order pass's breadth-first
+   * order; ascending for the compact grouping, whose groups join by rounds): the order in which
+   * merge-split's `colliding-pairs` reading merges them (`core/merge_order.ts`).
+   */
+  joined: number[][];
+  /**
+   * via[i]: the colliding partner through which particle i joined its group (a member that joined
+   * before it), −1 for a group's first particle, a particle in no group, and every particle of the
+   * compact grouping.
+   */
+  via: Int32Array;
   /** The size limit drawn for each group (Infinity when unlimited). */
   limits: number[];
   /** dof[i]: the lowest index of i's group, i when i is in no group. */
@@ -239,8 +251,11 @@ export function groupCollisions(pairs: readonly Pair[], options: GroupingOptions
     }
   }
   const roots = [...byRoot.keys()].sort((a, b) => a - b);
+  const groups = roots.map((r) => byRoot.get(r)!);
   return {
-    groups: roots.map((r) => byRoot.get(r)!),
+    groups,
+    joined: groups.map((g) => [...g]),
+    via: new Int32Array(count).fill(-1),
     limits: roots.map((r) => limit[r]),
     dof,
     rounds,

@@ -22,9 +22,9 @@
  *   chains of intersecting particles into multiple groups").
  * - Without a limit (n_min = n_max = ∞) a group is a whole connected component of the collision
  *   graph ("Merging all intersecting particles of a chain into a single meta-particle").
- * A group is identified by its first (lowest) index, its DOF slot, and its members merge in
- * ascending index order (the merge order is the same left fold as {@link groupCollisions}'; §3:
- * "the order of merging does not affect the outcome").
+ * A group is identified by its first (lowest) index, its DOF slot. It keeps the order in which
+ * its members joined and the partner each joined through (`joined`, `via`): the paper's setup
+ * merges along them (`core/merge_order.ts`, reading `colliding-pairs`).
  *
  * The limit of the group starting at particle r is {@link drawGroupLimit}(r): a hash of (seed,
  * step, r), a seeded draw per group and step that needs no sequential generator, so components
@@ -110,6 +110,8 @@ export function groupIndexOrder(pairs: readonly Pair[], options: IndexOrderOptio
   const NONE = -1;
   const groupOf = new Int32Array(count).fill(NONE);
   const groups: number[][] = [];
+  const joined: number[][] = [];
+  const via = new Int32Array(count).fill(NONE);
   const limits: number[] = [];
   for (let r = 0; r < count; r++) {
     if (groupOf[r] !== NONE || !partners[r].some((j) => groupOf[j] === NONE)) continue;
@@ -120,14 +122,16 @@ export function groupIndexOrder(pairs: readonly Pair[], options: IndexOrderOptio
       for (const j of partners[queue[head]]) {
         if (groupOf[j] !== NONE) continue;
         groupOf[j] = r;
+        via[j] = queue[head];
         queue.push(j);
         if (queue.length === limit) break;
       }
     }
+    joined.push([...queue]);
     groups.push(queue.sort((a, b) => a - b));
     limits.push(limit);
   }
   const dof = new Int32Array(count);
   for (let i = 0; i < count; i++) dof[i] = groupOf[i] === NONE ? i : groupOf[i];
-  return { groups, limits, dof, rounds: 0, fittingPairsLeft: 0 };
+  return { groups, joined, via, limits, dof, rounds: 0, fittingPairsLeft: 0 };
 }

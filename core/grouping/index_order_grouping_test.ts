@@ -34,6 +34,12 @@ Deno.test("groupIndexOrder (§5.2, the paper's pass)", async (t) => {
     const g = groupIndexOrder(pairs, { particleCount: 6, nMin: 3, nMax: 3, seed: 1 });
     assert.deepEqual(g.groups, [[0, 3, 5]]);
     assert.deepEqual([...g.dof], [0, 1, 2, 0, 4, 0]);
+    // the order they joined and the partner each joined through (merge order colliding-pairs)
+    assert.deepEqual(g.joined, [[0, 3, 5]]);
+    assert.deepEqual([...g.via], [-1, -1, -1, 0, -1, 0]);
+    const deeper = groupIndexOrder(pairs, { particleCount: 6, nMin: 5, nMax: 5, seed: 1 });
+    assert.deepEqual(deeper.joined, [[0, 3, 5, 1, 2]]);
+    assert.deepEqual([...deeper.via], [-1, 3, 5, 0, -1, 0]);
   });
 
   await t.step("the next group starts at the lowest particle left, not next to the last", () => {

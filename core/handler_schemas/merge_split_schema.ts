@@ -9,6 +9,7 @@
  */
 import { paramDefaults, type ParamSchema } from "../params.ts";
 import { GROUPING_METHODS } from "../grouping/index_order_grouping.ts";
+import { MERGE_ORDERS } from "../merge_orders.ts";
 import { paperDefault } from "../setups.ts";
 
 /** The `merge-split` handler's parameter schema (ranges and the paper's defaults). */
@@ -47,6 +48,15 @@ export const MERGE_SPLIT_SCHEMA = {
     // the paper's: index order (§5.2), as core/setups.ts's paper setup says
     default: paperDefault("handler", "merge-split", "grouping"),
   },
+  mergeOrder: {
+    description: "order of the recursive merges of a group (§3, §5.2): colliding-pairs, each " +
+      "member in the order it joined, through the partner it collides with (n of Eq. 5 from the " +
+      "two colliding particles); index-com, ascending index, n from the centre of the meta so " +
+      "far. The compact grouping's groups join by rounds, not along pairs: it runs index-com",
+    choices: MERGE_ORDERS,
+    // the paper's: along the colliding pairs (§5.2), as core/setups.ts's paper setup says
+    default: paperDefault("handler", "merge-split", "mergeOrder"),
+  },
 } as const satisfies ParamSchema;
 
 /** Some of the merge-split parameters by name (the others: the schema's defaults). */
@@ -54,7 +64,7 @@ export type MergeSplitValues = Partial<Record<keyof typeof MERGE_SPLIT_SCHEMA, n
 
 /**
  * The defaults a scene writes into its `merge-split` block: α, β and the size limits, the paper's
- * values (§6). The grouping is not the scene's: the setup a case runs under chooses it
+ * values (§6). The grouping and the merge order are not the scene's: the setup a case runs under chooses it
  * (`core/setups.ts`), and the schema's default serves a case built without one.
  */
 export function mergeSplitSceneDefaults(): {
@@ -63,6 +73,6 @@ export function mergeSplitSceneDefaults(): {
   nMin: number;
   nMax: number;
 } {
-  const { grouping: _, ...physics } = paramDefaults(MERGE_SPLIT_SCHEMA);
+  const { grouping: _, mergeOrder: __, ...physics } = paramDefaults(MERGE_SPLIT_SCHEMA);
   return physics;
 }

@@ -20,6 +20,7 @@ Deno.test("handler registry: schemas and levels", async (t) => {
       nMin: 8,
       nMax: 64,
       grouping: 0, // index-order, the paper's (§5.2; core/setups.ts's paper setup)
+      mergeOrder: 0, // colliding-pairs, the paper's (§5.2, Eq. 5)
     });
   });
   await t.step("every level of a family is registered, with the family's schema", () => {

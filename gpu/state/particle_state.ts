@@ -154,7 +154,11 @@ function createStateBuffers(
   // the identity DOF map (every particle its own DOF, offset 0): a merging handler rewrites it
   const iota = (count: number) => Uint32Array.from({ length: count }, (_, i) => i);
   B("dof", 4 * n, iota(n));
-  B("memberList", 4 * n, iota(n));
+  // the members of each DOF, then from word N at the same places the partner each joined its
+  // group through (NONE: none), for a merging handler that merges along colliding pairs
+  const members = new Uint32Array(2 * n).fill(0xffffffff);
+  members.set(iota(n));
+  B("memberList", 8 * n, members);
   B("memberStart", 4 * (n + 1), iota(n + 1));
   for (const name of ["dofM", "syncEnergy", "boundaryDensity"] as const) B(name, 4 * n);
   B("fluidPressure", 8 * n);
@@ -175,7 +179,8 @@ function createStateBuffers(
  *   ascending (bonded pairs never collide; `BOND_BROKEN_BIT` once broken), `bondClass` the
  *   parameter class of each entry in `springClasses` (`array<SpringClass>`,
  *   gpu/state/spring_csr.ts: rest length, ks, kd, critical stretch) for the metrics;
- * - the DOF map: `dof`, `memberStart` (N + 1), `memberList`, `offset`, `dofX`, `dofV`, `dofM`;
+ * - the DOF map: `dof`, `memberStart` (N + 1), `memberList` (2N: the members, then the partner
+ *   each joined its group through), `offset`, `dofX`, `dofV`, `dofM`;
  * - `handlerForce` per-particle force of the handler (cleared each stage), `velOut` the particle
  *   velocities a stage ends with, `velTmp` scratch of its size, `syncEnergy` ΔĒk per DOF (Eq. 19,
  *   written by the coupling);

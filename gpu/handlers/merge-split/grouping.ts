@@ -28,6 +28,7 @@
  * @module
  */
 import { GROUPING_MAX_ROUNDS, ROUND_SALT } from "../../../core/grouping/grouping.ts";
+import type { MergeOrder } from "../../../core/merge_orders.ts";
 import type { GroupingMethod } from "../../../core/grouping/index_order_grouping.ts";
 import { defineStruct, type StructLayout } from "../../runtime/struct_layout.ts";
 import {
@@ -465,6 +466,13 @@ export interface GroupingKernelsOptions {
   /** The grouping (default `compact`): `index-order` is the paper's pass, exact. */
   method?: GroupingMethod;
   /**
+   * The merge order (`core/merge_orders.ts`; default `colliding-pairs`): with the index-order
+   * pass, `colliding-pairs` lists each group's members in the order they joined and the partner
+   * each joined through (grouping.wgsl JOINED); `index-com`, and the compact grouping always,
+   * ascending.
+   */
+  mergeOrder?: MergeOrder;
+  /**
    * Loop iterations of the index-order pass per component (default: `LOCAL_BUDGET` on a
    * fallback adapter, unlimited on a GPU; smaller in tests).
    */
@@ -483,6 +491,8 @@ export class GroupingKernels {
   readonly localLimit: number;
   /** The grouping method: `compact` rounds or the paper's `index-order` pass. */
   readonly method: GroupingMethod;
+  /** Whether members are listed in the order they joined, with their partners (JOINED). */
+  readonly joined: boolean;
   #params: [GPUBuffer, GPUBuffer];
   #ring: StepParamRing;
   #own: GPUBuffer[] = [];
@@ -504,6 +514,8 @@ export class GroupingKernels {
     const n = this.count = options.count;
     this.device = device;
     this.method = options.method ?? "compact";
+    this.joined = this.method === "index-order" &&
+      (options.mergeOrder ?? "colliding-pairs") === "colliding-pairs";
     this.maxRounds = options.maxRounds ?? GROUPING_MAX_ROUNDS;
     if (!Number.isInteger(this.maxRounds) || this.maxRounds < 0) {
       throw new RangeError(`grouping: maxRounds must be an integer >= 0, got ${this.maxRounds}`);
@@ -652,6 +664,7 @@ export class GroupingKernels {
         budget,
       }),
       FLAG_CLOTH: KIND_BITS.sheet,
+      JOINED: this.joined ? 1 : 0,
       ...MERGE_SPLIT_STATS.constantsFor(GROUPING_WGSL),
     };
     return Object.fromEntries(

@@ -51,6 +51,11 @@ override STAT_GROUPING_ROUNDS: u32;
 override STAT_LARGEST_SHEET_GROUP: u32;
 // Body-kind bit of a cloth particle (gpu/state/particle_state.ts KIND_BITS.sheet, passed in).
 override FLAG_CLOTH: u32;
+// Merge order colliding-pairs with the index-order pass (core/merge_orders.ts): each group's
+// members listed in the order they joined, and from word N of the member list on, at the same
+// place, the partner each joined through (NONE for the first), which merge_groups takes Eq. 5's n
+// from. Otherwise members ascending, no partners (NONE): n from the meta's centre (index-com).
+override JOINED: bool = false;
 
 /// Workgroup size of rounds_local, and the most active particles it takes.
 const WG_LOCAL: u32 = 256u;
@@ -477,16 +482,30 @@ fn fill_member(i: u32) {
 // also counts its group's sheet members (FLAG_CLOTH), for statistic largestSheetGroup: a
 // measurement (an integer max, order-free) taken here, where the members are at hand, rather than
 // in merging, whose kernels bind as many storage buffers as allowed.
-fn rank_member(i: u32) {
+// `joined`: the member's place in the order of joining and its partner (joined_place), or
+// ASCENDING for its rank by index and no partner.
+fn rank_member(i: u32, joined: vec2u) {
   let g = atomicLoad(&dof[i]);
   let begin = atomicLoad(&memberStart[g]);
   let size = atomicLoad(&memberStart[g + 1u]) - begin;
-  place_member(i, g, begin, size, r_unordered() + begin);
+  place_member(i, g, begin, size, r_unordered() + begin, joined);
+}
+
+const ASCENDING: vec2u = vec2u(NONE, NONE);
+
+// Member i of group g in the order of joining (JOINED): its place and the partner it joined
+// through, as the index-order pass left them (io_take); the root first, through none.
+fn joined_place(i: u32, g: u32) -> vec2u {
+  if (!JOINED) { return ASCENDING; }
+  if (i == g) { return vec2u(0u, NONE); }
+  return vec2u(atomicLoad(&workA[r_best_prio() + i]), atomicLoad(&workB[r_into() + i]));
 }
 
 // Member i of the group rooted at g, whose `size` members lie unordered in workB from `unordered`:
-// its place in the member list from `begin`, and at the root the group's statistics.
-fn place_member(i: u32, g: u32, begin: u32, size: u32, unordered: u32) {
+// its place in the member list from `begin` (`joined.x`, or with ASCENDING its rank by index) and
+// the partner it joined through (`joined.y`) at word N on (see JOINED), and at the root the
+// group's statistics.
+fn place_member(i: u32, g: u32, begin: u32, size: u32, unordered: u32, joined: vec2u) {
   var rank = 0u;
   var sheet = 0u;
   for (var k = 0u; k < size; k++) {
@@ -494,7 +513,9 @@ fn place_member(i: u32, g: u32, begin: u32, size: u32, unordered: u32) {
     if (j < i) { rank++; }
     if (i == g && (kind[j] & FLAG_CLOTH) != 0u) { sheet++; }
   }
+  if (joined.x != NONE) { rank = joined.x; }
   memberList[begin + rank] = i;
+  memberList[P.count + begin + rank] = joined.y;
   if (i == g && size > 1u) {
     atomicAdd(&stats[STAT_GROUPS], 1u);
     atomicMax(&stats[STAT_LARGEST_GROUP], size);
@@ -528,7 +549,7 @@ fn members_fill(
 @compute @workgroup_size(WG)
 fn members_rank(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = particle(gid, nwg);
-  if (i < P.count) { rank_member(i); }
+  if (i < P.count) { rank_member(i, ASCENDING); }
 }
 
 // ---- compact: the whole grouping in one workgroup (P.count <= SMALL_LIMIT, with a limit) ----
@@ -602,10 +623,14 @@ fn group_small(@builtin(local_invocation_index) lid: u32) {
 @compute @workgroup_size(WG_LOCAL)
 fn members_small(@builtin(local_invocation_index) lid: u32) {
   members_local(lid);
+  for (var i = lid; i < P.count; i += WG_LOCAL) {
+    rank_member(i, ASCENDING);
+    census_group(i);
+  }
 }
 
-// The member lists and the census's groups from `dof`, by the workgroup (members_small,
-// io_members_small).
+// The member lists up to their members unordered, from `dof`, by the workgroup (members_small,
+// io_members_small: then each places its members and takes the census's groups).
 fn members_local(lid: u32) {
   let n = P.count;
   let range = small_chunk(lid);
@@ -629,10 +654,6 @@ fn members_local(lid: u32) {
   local_sync();
   for (var i = lid; i < n; i += WG_LOCAL) { fill_member(i); }
   local_sync();
-  for (var i = lid; i < n; i += WG_LOCAL) {
-    rank_member(i);
-    census_group(i);
-  }
 }
 
 // ---- index order: the paper's own pass (core/grouping/index_order_grouping.ts), exact ----
@@ -726,11 +747,18 @@ fn io_comp_rank(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
   atomicStore(&workB[r_active() + begin + rank], i);
 }
 
-// Joins particle j to the group of root s when it is in no group: whether it joined.
-fn io_take(j: u32, s: u32, tail: u32) -> bool {
+// Joins particle j to the group of root s when it is in no group: whether it joined. A member
+// other than the root keeps its place in the order of joining (`rank`, in workA best_prio, which
+// the pass uses only at group roots) and the partner it joined through (`via`, in workB into,
+// which only the compact rounds use).
+fn io_take(j: u32, s: u32, tail: u32, via: u32, rank: u32) -> bool {
   if (io_group_of(j) != 0u) { return false; }
   atomicStore(&workA[r_limit() + j], s + 1u);
   atomicStore(&workB[r_unordered() + tail], j);
+  if (j != s) {
+    atomicStore(&workA[r_best_prio() + j], rank);
+    atomicStore(&workB[r_into() + j], via);
+  }
   return true;
 }
 
@@ -769,9 +797,9 @@ struct IoGroup {
 
 fn io_open(g: ptr<function, IoGroup>) -> bool { return (*g).tail - (*g).start < (*g).limit; }
 
-// Joins particle j to the group when it is in no group.
-fn io_join(g: ptr<function, IoGroup>, j: u32) {
-  if (io_take(j, (*g).s, (*g).tail)) { (*g).tail++; }
+// Joins particle j to the group through member `via` (NONE: j starts it) when it is in no group.
+fn io_join(g: ptr<function, IoGroup>, j: u32, via: u32) {
+  if (io_take(j, (*g).s, (*g).tail, via, (*g).tail - (*g).start)) { (*g).tail++; }
 }
 
 // Slot k of m's partners (k < total) prepended to its partner's list of lower partners.
@@ -784,10 +812,10 @@ fn io_link(m: u32, k: u32, total: u32) {
   atomicStore(&workA[r_best() + j], slot);
 }
 
-// One step along a member's list of lower partners (at `slot`, NONE at its end).
-fn io_lower(g: ptr<function, IoGroup>, slot: ptr<function, u32>) {
+// One step along member m's list of lower partners (at `slot`, NONE at its end).
+fn io_lower(g: ptr<function, IoGroup>, m: u32, slot: ptr<function, u32>) {
   if (*slot == NONE || !io_open(g)) { return; }
-  io_join(g, *slot / P.maxPerParticle);
+  io_join(g, *slot / P.maxPerParticle, m);
   *slot = links[*slot];
 }
 
@@ -811,7 +839,7 @@ fn io_upper(g: ptr<function, IoGroup>, m: u32, pc: u32, mc: u32, ab: ptr<functio
     if (fromPairs) { j = ja; }
   }
   if (fromPairs) { (*ab).x++; } else { (*ab).y++; }
-  io_join(g, j);
+  io_join(g, j, m);
 }
 
 // The reference's pass over c particles ascending (io_member): each particle in no group starts
@@ -849,7 +877,7 @@ fn io_pass(begin: u32, c: u32, all: bool) -> bool {
     g = IoGroup(s, g.tail, g.tail, limit);
     // where its queue starts, for io_place (the component root's is its region's start already)
     if (!all) { atomicStore(&workA[r_best_prio() + s], g.start); }
-    io_join(&g, s);
+    io_join(&g, s, NONE);
     var head = g.start;
     while (ok && head < g.tail && io_open(&g)) {
       let m = io_queue(head);
@@ -860,10 +888,10 @@ fn io_pass(begin: u32, c: u32, all: bool) -> bool {
       while (slot != NONE && io_open(&g)) {
         used++;
         if (used > IO_BUDGET) { ok = false; break; }
-        io_lower(&g, &slot);
-        io_lower(&g, &slot);
-        io_lower(&g, &slot);
-        io_lower(&g, &slot);
+        io_lower(&g, m, &slot);
+        io_lower(&g, m, &slot);
+        io_lower(&g, m, &slot);
+        io_lower(&g, m, &slot);
       }
       let pc = pairCount[m];
       var mc = 0u;
@@ -923,6 +951,10 @@ fn io_members_small(@builtin(local_invocation_index) lid: u32) {
   }
   local_sync();
   members_local(lid);
+  for (var i = lid; i < P.count; i += WG_LOCAL) {
+    rank_member(i, joined_place(i, atomicLoad(&dof[i])));
+    census_group(i);
+  }
 }
 
 // After io_flood: each particle's group root in `dof`, the counts of the member lists (each
@@ -967,10 +999,11 @@ fn io_place(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) 
   if (size == 1u) {
     // alone, maybe never queued: its own place, a sheet member a sheet group of one (as rank_member)
     memberList[begin] = i;
+    memberList[P.count + begin] = NONE;
     if ((kind[i] & FLAG_CLOTH) != 0u) { atomicMax(&stats[STAT_LARGEST_SHEET_GROUP], 1u); }
     return;
   }
-  place_member(i, g, begin, size, r_unordered() + atomicLoad(&workA[r_best_prio() + g]));
+  place_member(i, g, begin, size, r_unordered() + atomicLoad(&workA[r_best_prio() + g]), joined_place(i, g));
 }
 
 // ---- the census of a stage's groups (both groupings; a measurement, not part of the method) ----

@@ -43,7 +43,7 @@ async function regroup(
     marked: c.marked,
     dof: own("dof", n),
     memberStart: own("member starts", n + 1),
-    memberList: own("member list", n),
+    memberList: own("member list", 2 * n),
     stats: own("stats", MERGE_SPLIT_STATS.length),
     kind: engine.state.buffers.kind,
   };

@@ -12,6 +12,7 @@ import assert from "node:assert/strict";
 import { groupIndexOrder } from "../../../core/grouping/index_order_grouping.ts";
 import type { Pair } from "../../../core/grouping/collision_rules.ts";
 import type { Grouping } from "../../../core/grouping/grouping.ts";
+import type { MergeOrder } from "../../../core/merge_orders.ts";
 import { readBuffer } from "../../runtime/kernel.ts";
 import {
   CENSUS_BINS,
@@ -56,11 +57,13 @@ async function groupOnGpu(
   c: Case,
   p: { nMin: number; nMax: number; seed: number; step: number; floodBudget?: number },
   small: boolean,
+  mergeOrder: MergeOrder = "colliding-pairs",
 ) {
   const { device, buffers, ms } = await setup(c, {
     grouping: "index-order",
     floodBudget: p.floodBudget,
     smallGrouping: small,
+    mergeOrder,
   });
   ms.setParams({ count: c.n, alpha: 1, beta: 0, ...p });
   run(device, (pass) => ms.encodeGroup(pass, { stage: 1 }));
@@ -74,6 +77,29 @@ async function groupOnGpu(
   device.destroy();
   return { dof, start, list, stats };
 }
+
+/**
+ * The member lists in the order of joining with the partner each joined through (merge order
+ * colliding-pairs), or with `ascending` (index-com) ascending without partners: the reference's.
+ */
+function assertJoined(
+  got: Awaited<ReturnType<typeof groupOnGpu>>,
+  want: Grouping,
+  ascending = false,
+  groups = want.joined,
+): void {
+  const n = got.dof.length;
+  for (const g of groups) {
+    const begin = got.start[g[0]];
+    const end = got.start[g[0] + 1];
+    const order = ascending ? [...g].sort((a, b) => a - b) : g;
+    assert.deepEqual([...got.list.slice(begin, end)], order);
+    const via = order.map((i) => (ascending || want.via[i] < 0 ? NONE : want.via[i]));
+    assert.deepEqual([...got.list.slice(n + begin, n + end)], via);
+  }
+}
+
+const NONE = 0xffffffff;
 
 /** The two paths' outputs, word for word: labels, member starts and lists, statistics. */
 function assertPathsAgree(
@@ -97,9 +123,7 @@ function assertSame(
   pairs: readonly Pair[],
 ): void {
   assert.deepEqual(got.dof, [...want.dof]);
-  for (const g of want.groups) {
-    assert.deepEqual([...got.list.slice(got.start[g[0]], got.start[g[0] + 1])], g);
-  }
+  assertJoined(got, want);
   assert.equal(got.stats[STATS.groups], want.groups.length);
   assert.equal(got.stats[STATS.largestGroup], Math.max(0, ...want.groups.map((g) => g.length)));
   assert.equal(got.stats[STATS.groupingIncomplete], 0);
@@ -123,6 +147,12 @@ Deno.test("index-order grouping on the GPU equals the paper's pass", async (t) =
         assertSame(small, want, c.pairs);
         assertSame(dispatched, want, c.pairs);
         assertPathsAgree(small, dispatched);
+        // merge order index-com: the same groups, members ascending, no partners
+        const com = await Promise.all(PATHS.map(([, s]) => groupOnGpu(c, p, s, "index-com")));
+        for (const got of com) {
+          assert.deepEqual(got.dof, [...want.dof]);
+          assertJoined(got, want, true);
+        }
       });
     }
   }
@@ -216,9 +246,8 @@ Deno.test("index-order grouping on the GPU equals the paper's pass", async (t) =
           seed: 9,
           step: 2,
         });
-        // the groups it finished are the reference's first ones
-        const first = want.groups[0];
-        assert.deepEqual([...got.list.slice(got.start[first[0]], got.start[first[0] + 1])], first);
+        // the groups it finished are the reference's first ones, in the order they joined
+        assertJoined(got, want, false, [want.joined[0]]);
         assert.notDeepEqual(got.dof, [...want.dof]);
       },
     );
@@ -239,9 +268,7 @@ Deno.test("index-order grouping on the GPU equals the paper's pass", async (t) =
       const got = await groupOnGpu(c, p, true);
       assert.deepEqual(got.dof, [...want.dof], `N = ${n}, n in [${nMin}, ${nMax}]`);
       assert.equal(got.stats[STATS.groupingIncomplete], 0);
-      for (const g of want.groups) {
-        assert.deepEqual([...got.list.slice(got.start[g[0]], got.start[g[0] + 1])], g);
-      }
+      assertJoined(got, want);
     }
   });
 });

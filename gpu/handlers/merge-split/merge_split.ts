@@ -32,6 +32,7 @@ import {
 } from "../../runtime/kernel.ts";
 import { type GroupingBuffers, GroupingKernels } from "./grouping.ts";
 import type { GroupingMethod } from "../../../core/grouping/index_order_grouping.ts";
+import type { MergeOrder } from "../../../core/merge_orders.ts";
 import { MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
 import mergeSplitWgsl from "./merge_split.wgsl" with { type: "text" };
 
@@ -153,6 +154,8 @@ export class MergeSplitKernels {
       preferSmallGrouping?: boolean;
       /** The grouping (`grouping.ts`; default `compact`): `index-order` is the paper's pass. */
       grouping?: GroupingMethod;
+      /** The merge order (`core/merge_orders.ts`; default `colliding-pairs`, the paper's). */
+      mergeOrder?: MergeOrder;
       /** Loop budget of the index-order pass per component (`grouping.ts`; smaller in tests). */
       floodBudget?: number;
     },
@@ -195,6 +198,7 @@ export class MergeSplitKernels {
       small: options.smallGrouping,
       preferSmall: options.preferSmallGrouping,
       method: options.grouping,
+      mergeOrder: options.mergeOrder,
       floodBudget: options.floodBudget,
       workgroupSize: this.workgroupSize,
     });

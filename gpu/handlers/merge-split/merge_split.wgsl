@@ -3,9 +3,14 @@
 //
 // Per-particle `level` and `levelParent` data (N vec4f each, two buffers so that each stays under
 // the per-binding limit at Table I's counts): for the k-th member i_k (k ≥ 1) of a group,
-//   level[i_k]       = (n_k.xyz, ΔE_k)        n_k = x_k − X_{k−1} (Eq. 5), ΔE_k (Eq. 4); where
-//                                            n_k = 0, V_{k−1} − v_k instead: the direction the
-//                                            split takes then, so that it reads no velocities
+//   level[i_k]       = (n_k.xyz, ΔE_k)        n_k of Eq. 5, "the vector connecting the centers of
+//                                            the two colliding particles": x_k − x_p, p the
+//                                            partner i_k joined its group through (memberList
+//                                            from word N on, grouping.wgsl JOINED), or where the
+//                                            grouping gives none (merge order index-com) from
+//                                            the meta's centre, x_k − X_{k−1}; ΔE_k (Eq. 4);
+//                                            where n_k = 0, V_{k−1} − v_k instead: the direction
+//                                            the split takes then, so that it reads no velocities
 //   levelParent[i_k] = (V_{k−1}.xyz, M_{k−1}) the meta merged with member k (its v1 and m1)
 // and for the group's root d = i_0 (its lowest index), the slots no member uses carry what one
 // invocation per group hands on:
@@ -36,6 +41,7 @@ override STAT_STAGE2_RUNS: u32;
 override STAT_CLOSEST_SPLITS: u32;
 
 const APPROACH_BIT: u32 = 0x80000000u;
+const NONE: u32 = 0xffffffffu;
 // level[d].w of a group's root d (see above)
 const ROOT: f32 = -1.0;
 
@@ -47,8 +53,9 @@ fn max_abs(a: vec3f) -> f32 {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Merging (Eqs. 1–5), one invocation per DOF slot: a left fold over the members in ascending
-// index order, keeping what the split needs per level; the DOF's X into dofX, its V and M and the
+// Merging (Eqs. 1–5), one invocation per DOF slot: a left fold over the members in the member
+// list's order (the order they joined, or ascending: core/merge_orders.ts), keeping what the split
+// needs per level; the DOF's X into dofX, its V and M and the
 // group's range in the root's slots.
 @group(0) @binding(1) var<storage, read> m_pos: array<vec4f>;
 @group(0) @binding(2) var<storage, read> m_vel: array<vec4f>;
@@ -78,7 +85,9 @@ fn merge_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
     let v2 = m_vel[i].xyz;
     let m12 = M + m2; // Eq. 1
     let dv = V - v2;
-    let nk = x2 - X; // Eq. 5
+    let via = m_memberList[n + k];
+    var nk = x2 - X; // Eq. 5 from the meta's centre (index-com)
+    if (via != NONE) { nk = x2 - m_pos[via].xyz; } // Eq. 5: the two colliding particles
     m_level[i] = vec4f(select(dv, nk, max_abs(nk) > 0.0), (M * m2 / (2.0 * m12)) * dot(dv, dv)); // Eq. 4
     m_levelParent[i] = vec4f(V, M);
     X = (M * X + m2 * x2) / m12; // Eq. 2

@@ -10,6 +10,7 @@ import { KIND_BITS } from "../../state/particle_state.ts";
 import { MergeSplitKernels } from "./merge_split.ts";
 import { MERGE_SPLIT_STATS } from "./merge_split_stats.ts";
 import type { GroupingMethod } from "../../../core/grouping/index_order_grouping.ts";
+import type { MergeOrder } from "../../../core/merge_orders.ts";
 import type { Pair } from "../../../core/grouping/collision_rules.ts";
 import { Rng } from "../../../core/rng.ts";
 
@@ -90,6 +91,8 @@ export async function setup(
     grouping?: GroupingMethod;
     /** Loop budget of the index-order pass. */
     floodBudget?: number;
+    /** The merge order (default colliding-pairs). */
+    mergeOrder?: MergeOrder;
     /** Storage buffers per stage of the device (default: what acquireGpu asks for). */
     storageBuffers?: number;
   } = {},
@@ -114,7 +117,7 @@ export async function setup(
     marked: buf("marked", 4 * n * K, ml.items),
     dof: buf("dof", 4 * n),
     memberStart: buf("memberStart", 4 * (n + 1)),
-    memberList: buf("memberList", 4 * n),
+    memberList: buf("memberList", 8 * n),
     offset: buf("offset", 16 * n),
     dofX: buf("dofX", 16 * n),
     dofV: buf("dofV", 16 * n),
@@ -136,6 +139,7 @@ export async function setup(
     smallGrouping: options.smallGrouping,
     grouping: options.grouping,
     floodBudget: options.floodBudget,
+    mergeOrder: options.mergeOrder,
   });
   return { device, buffers, ms };
 }

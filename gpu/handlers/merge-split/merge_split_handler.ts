@@ -11,6 +11,7 @@ import { MERGE_SPLIT_SCHEMA } from "../../../core/handler_schemas/merge_split_sc
 import { ParamError } from "../../../core/params.ts";
 import { assertGroupLimits } from "../../../core/grouping/grouping.ts";
 import { GROUPING_METHODS } from "../../../core/grouping/index_order_grouping.ts";
+import { MERGE_ORDERS } from "../../../core/merge_orders.ts";
 import { storageBuffer } from "../../runtime/kernel.ts";
 import type { HandlerContext, HandlerEntry } from "../handler.ts";
 import { MergeSplitKernels } from "./merge_split.ts";
@@ -46,6 +47,7 @@ export const MERGE_SPLIT_HANDLER: HandlerEntry = {
     });
     const ms = new MergeSplitKernels(ctx.device, {
       grouping: GROUPING_METHODS[ctx.params.grouping],
+      mergeOrder: MERGE_ORDERS[ctx.params.mergeOrder],
       localBudget: ctx.localBudget,
       preferSmallGrouping: ctx.oneWorkgroupGrouping,
       capacity: n,

@@ -32,7 +32,7 @@ import {
   workAWords,
   workBWords,
 } from "./grouping.ts";
-import { mergeAll, splitAll } from "../../../core/merge_split.ts";
+import { mergeAll, mergeAlongPairs, splitAll } from "../../../core/merge_split.ts";
 import type { Pair } from "../../../core/grouping/collision_rules.ts";
 import type { Particle } from "../../../core/particle.ts";
 import { Rng } from "../../../core/rng.ts";
@@ -57,124 +57,141 @@ Deno.test("merge-split kernels match the core f64 reference", async (t) => {
     checkWgslStruct(MERGE_SPLIT_WGSL, MERGE_SPLIT_PARAMS);
   });
 
-  for (
-    const [seed, n, nMin, nMax] of [[1, 300, 4, 8], [2, 500, 8, 64], [4, 6000, 8, 64], [
-      3,
-      200,
-      Infinity,
-      Infinity,
-    ]] as const
-  ) {
-    await t.step(`random groups: seed ${seed}, N = ${n}, n in [${nMin}, ${nMax}]`, async () => {
-      const c = randomCase(seed, n);
-      const { device, buffers, ms } = await setup(c);
-      const params = { count: n, seed: 77, step: 5, alpha: 0.7, beta: 0.4, nMin, nMax };
-      ms.setParams(params);
-      run(device, (pass) => {
-        ms.encodeGroup(pass, { stage: 1 });
-        ms.encodeMerge(pass, { stage: 1, count: n });
-      });
-      // grouping equals core/grouping/grouping.ts exactly
-      const want = groupCollisions(c.pairs, { particleCount: n, nMin, nMax, seed: 77, step: 5 });
-      assert.deepEqual([...await u32(device, buffers.dof)].slice(0, n), [...want.dof]);
-      const start = await u32(device, buffers.memberStart);
-      const list = await u32(device, buffers.memberList);
-      for (const g of want.groups) {
-        assert.deepEqual([...list.slice(start[g[0]], start[g[0] + 1])], g);
-      }
-      assert.ok(want.groups.length > (nMax === Infinity ? 0 : 5), "the case forms groups");
-      const groupStats = new Uint32Array(await readBuffer(device, buffers.stats));
-      assert.equal(groupStats[STATS.groupingRounds], want.rounds, "rounds that merged");
-      assert.equal(groupStats[STATS.groups], want.groups.length);
-      assert.equal(groupStats[STATS.largestGroup], Math.max(...want.groups.map((g) => g.length)));
-      // the most sheet members of any group (a lone sheet particle is a group of one)
-      const kinds = sheetKinds(n);
-      const sheetOf = (g: readonly number[]) =>
-        g.filter((i) => kinds[i] === KIND_BITS.sheet).length;
-      assert.equal(
-        groupStats[STATS.largestSheetGroup],
-        Math.max(1, ...want.groups.map(sheetOf)),
-        "sheet members of the largest sheet group",
-      );
-      // merged state equals mergeAll per group (f32)
-      const dofX = await f32(device, buffers.dofX);
-      const dofV = await f32(device, buffers.dofV);
-      const dofM = await f32(device, buffers.dofM);
-      const offset = await f32(device, buffers.offset);
-      const trees = want.groups.map((g) => mergeAll(g.map((i) => particleOf(c, i))));
-      want.groups.forEach((g, k) => {
-        const tr = trees[k];
-        const d = g[0];
-        assert.ok(Math.abs(dofM[d] - tr.mass) <= 1e-5 * tr.mass);
-        closeVec(dofX, 4 * d, tr.x, 1e-5, "dofX");
-        closeVec(dofV, 4 * d, tr.v, 1e-5, "dofV");
-        for (const i of g) {
-          const xi = particleOf(c, i).x;
-          closeVec(
-            offset,
-            4 * i,
-            [xi[0] - tr.x[0], xi[1] - tr.x[1], xi[2] - tr.x[2]],
-            1e-5,
-            "offset",
-          );
-        }
-      });
-      // split with random v′ and ΔĒk equals splitAll (f32)
-      const rng = new Rng(seed + 100);
-      const vAfter = new Float32Array(4 * n);
-      const syncEnergy = new Float32Array(n);
-      const dEk: number[] = [];
-      want.groups.forEach((g) => {
-        for (let k = 0; k < 3; k++) vAfter[4 * g[0] + k] = rng.uniform(-1, 1);
-        const e = rng.uniform(0, 0.2);
-        dEk.push(e);
-        syncEnergy[g[0]] = e;
-      });
-      for (let i = 0; i < n; i++) {
-        if (want.dof[i] === i && !want.groups.some((g) => g[0] === i)) {
-          for (let k = 0; k < 3; k++) vAfter[4 * i + k] = rng.uniform(-1, 1);
-        }
-      }
-      device.queue.writeBuffer(buffers.dofV, 0, vAfter);
-      device.queue.writeBuffer(buffers.syncEnergy, 0, syncEnergy);
-      run(device, (pass) => ms.encodeSplit(pass, { stage: 1, count: n }));
-      const velOut = await f32(device, buffers.velOut);
-      let closest = 0; // the reference's splits on the closest-point branch (ε ≠ 0)
-      want.groups.forEach((g, k) => {
-        const d = g[0];
-        const va: Vec3 = [vAfter[4 * d], vAfter[4 * d + 1], vAfter[4 * d + 2]];
-        const vs = splitAll(trees[k], va, {
-          alpha: 0.7,
-          beta: 0.4,
-          deltaEk: dEk[k],
-          onSplit: (r) => (closest += r.branch === "closest" ? 1 : 0),
+  // the compact grouping (members ascending, n from the meta's centre) and the paper's index-order
+  // pass (members in the order they joined, n from the two colliding particles: colliding-pairs)
+  const runs = [
+    [1, 300, 4, 8, "compact"],
+    [2, 500, 8, 64, "compact"],
+    [4, 6000, 8, 64, "compact"],
+    [3, 200, Infinity, Infinity, "compact"],
+    [5, 500, 8, 64, "index-order"],
+    [6, 200, Infinity, Infinity, "index-order"],
+  ] as const;
+  for (const [seed, n, nMin, nMax, grouping] of runs) {
+    await t.step(
+      `random groups: seed ${seed}, N = ${n}, n in [${nMin}, ${nMax}], ${grouping}`,
+      async () => {
+        const c = randomCase(seed, n);
+        const { device, buffers, ms } = await setup(c, { grouping });
+        const params = { count: n, seed: 77, step: 5, alpha: 0.7, beta: 0.4, nMin, nMax };
+        ms.setParams(params);
+        run(device, (pass) => {
+          ms.encodeGroup(pass, { stage: 1 });
+          ms.encodeMerge(pass, { stage: 1, count: n });
         });
-        g.forEach((i, q) => closeVec(velOut, 4 * i, vs[q], 2e-4, `v′ of particle ${i}`));
-      });
-      const counted = new Uint32Array(await readBuffer(device, buffers.stats))[STATS.closestSplits];
-      assert.ok(closest > 0, "the case takes the closest-point branch");
-      assert.equal(counted, closest, "splits with ε ≠ 0 counted on the GPU");
-      // singletons keep their DOF's velocity
-      for (let i = 0; i < n; i++) {
-        if (want.dof[i] === i && !want.groups.some((g) => g[0] === i)) {
-          closeVec(
-            velOut,
-            4 * i,
-            [vAfter[4 * i], vAfter[4 * i + 1], vAfter[4 * i + 2]],
-            0,
-            "singleton",
-          );
+        // grouping equals core/grouping/grouping.ts exactly
+        const want = groupWith(grouping, c.pairs, {
+          particleCount: n,
+          nMin,
+          nMax,
+          seed: 77,
+          step: 5,
+        });
+        assert.deepEqual([...await u32(device, buffers.dof)].slice(0, n), [...want.dof]);
+        const start = await u32(device, buffers.memberStart);
+        const list = await u32(device, buffers.memberList);
+        for (const g of want.joined) {
+          assert.deepEqual([...list.slice(start[g[0]], start[g[0] + 1])], g);
         }
-      }
-      // conservation measured on the GPU (relative, f32)
-      const stats = await readBuffer(device, buffers.stats);
-      const errs = new Float32Array(stats);
-      assert.ok(errs[STATS.momentumError] < 2e-6, `momentum error ${errs[STATS.momentumError]}`);
-      assert.ok(errs[STATS.energyError] < 2e-5, `energy error ${errs[STATS.energyError]}`);
-      assert.equal(await device.popErrorScope(), null);
-      ms.destroy();
-      device.destroy();
-    });
+        assert.ok(want.joined.length > (nMax === Infinity ? 0 : 5), "the case forms groups");
+        const groupStats = new Uint32Array(await readBuffer(device, buffers.stats));
+        assert.equal(groupStats[STATS.groupingRounds], want.rounds, "rounds that merged");
+        assert.equal(groupStats[STATS.groups], want.joined.length);
+        assert.equal(groupStats[STATS.largestGroup], Math.max(...want.joined.map((g) => g.length)));
+        // the most sheet members of any group (a lone sheet particle is a group of one)
+        const kinds = sheetKinds(n);
+        const sheetOf = (g: readonly number[]) =>
+          g.filter((i) => kinds[i] === KIND_BITS.sheet).length;
+        assert.equal(
+          groupStats[STATS.largestSheetGroup],
+          Math.max(1, ...want.joined.map(sheetOf)),
+          "sheet members of the largest sheet group",
+        );
+        // merged state equals mergeAll per group (f32)
+        const dofX = await f32(device, buffers.dofX);
+        const dofV = await f32(device, buffers.dofV);
+        const dofM = await f32(device, buffers.dofM);
+        const offset = await f32(device, buffers.offset);
+        // each member through the partner it joined by (at its place in the group), or none (-1)
+        const trees = want.joined.map((g) =>
+          mergeAlongPairs(g.map((i) => particleOf(c, i)), g.map((i) => g.indexOf(want.via[i])))
+        );
+        if (grouping === "index-order") assert.ok(want.via.some((p) => p >= 0), "partners given");
+        want.joined.forEach((g, k) => {
+          const tr = trees[k];
+          const d = g[0];
+          assert.ok(Math.abs(dofM[d] - tr.mass) <= 1e-5 * tr.mass);
+          closeVec(dofX, 4 * d, tr.x, 1e-5, "dofX");
+          closeVec(dofV, 4 * d, tr.v, 1e-5, "dofV");
+          for (const i of g) {
+            const xi = particleOf(c, i).x;
+            closeVec(
+              offset,
+              4 * i,
+              [xi[0] - tr.x[0], xi[1] - tr.x[1], xi[2] - tr.x[2]],
+              1e-5,
+              "offset",
+            );
+          }
+        });
+        // split with random v′ and ΔĒk equals splitAll (f32)
+        const rng = new Rng(seed + 100);
+        const vAfter = new Float32Array(4 * n);
+        const syncEnergy = new Float32Array(n);
+        const dEk: number[] = [];
+        want.joined.forEach((g) => {
+          for (let k = 0; k < 3; k++) vAfter[4 * g[0] + k] = rng.uniform(-1, 1);
+          const e = rng.uniform(0, 0.2);
+          dEk.push(e);
+          syncEnergy[g[0]] = e;
+        });
+        for (let i = 0; i < n; i++) {
+          if (want.dof[i] === i && !want.joined.some((g) => g[0] === i)) {
+            for (let k = 0; k < 3; k++) vAfter[4 * i + k] = rng.uniform(-1, 1);
+          }
+        }
+        device.queue.writeBuffer(buffers.dofV, 0, vAfter);
+        device.queue.writeBuffer(buffers.syncEnergy, 0, syncEnergy);
+        run(device, (pass) => ms.encodeSplit(pass, { stage: 1, count: n }));
+        const velOut = await f32(device, buffers.velOut);
+        let closest = 0; // the reference's splits on the closest-point branch (ε ≠ 0)
+        want.joined.forEach((g, k) => {
+          const d = g[0];
+          const va: Vec3 = [vAfter[4 * d], vAfter[4 * d + 1], vAfter[4 * d + 2]];
+          const vs = splitAll(trees[k], va, {
+            alpha: 0.7,
+            beta: 0.4,
+            deltaEk: dEk[k],
+            onSplit: (r) => (closest += r.branch === "closest" ? 1 : 0),
+          });
+          g.forEach((i, q) => closeVec(velOut, 4 * i, vs[q], 2e-4, `v′ of particle ${i}`));
+        });
+        const counted =
+          new Uint32Array(await readBuffer(device, buffers.stats))[STATS.closestSplits];
+        assert.ok(closest > 0, "the case takes the closest-point branch");
+        assert.equal(counted, closest, "splits with ε ≠ 0 counted on the GPU");
+        // singletons keep their DOF's velocity
+        for (let i = 0; i < n; i++) {
+          if (want.dof[i] === i && !want.joined.some((g) => g[0] === i)) {
+            closeVec(
+              velOut,
+              4 * i,
+              [vAfter[4 * i], vAfter[4 * i + 1], vAfter[4 * i + 2]],
+              0,
+              "singleton",
+            );
+          }
+        }
+        // conservation measured on the GPU (relative, f32)
+        const stats = await readBuffer(device, buffers.stats);
+        const errs = new Float32Array(stats);
+        assert.ok(errs[STATS.momentumError] < 2e-6, `momentum error ${errs[STATS.momentumError]}`);
+        assert.ok(errs[STATS.energyError] < 2e-5, `energy error ${errs[STATS.energyError]}`);
+        assert.equal(await device.popErrorScope(), null);
+        ms.destroy();
+        device.destroy();
+      },
+    );
   }
 
   await t.step("split keeps the energy of a pair stopped within its step (Eq. 10)", async () => {

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { MERGE_ORDERS } from "../../../core/merge_orders.ts";
 import {
   DT_FACTOR,
   ENERGY_ERROR_MAX,
@@ -173,7 +174,7 @@ export const METHOD_CLAIMS: readonly Claim[] = [
   {
     id: "z",
     text:
-      `The order of merging does not change the velocities after splitting: each group of three or more particles merged in its order and in reverse (the merge-order probe, f64) ends with every particle's velocity within ${MERGE_ORDER_SPREAD_MAX} × the reference speed, in every merge-split case`,
+      `The order of merging does not change the velocities after splitting: each group of three or more particles merged in its order and in reverse under the case's merge order (the merge-order probe, f64; the paper's setup merges along the colliding pairs, the ablation's index-com-merge in ascending index) ends with every particle's velocity within ${MERGE_ORDER_SPREAD_MAX} × the reference speed, in every merge-split case`,
     paper: "§3",
     quote: {
       where: "§3 (after Eq. 16)",
@@ -201,8 +202,30 @@ export const METHOD_CLAIMS: readonly Claim[] = [
           formatNumber(spread(worst))
         } × the reference speed (${worst.scene}); ${over.length} of ${probed.length} cases past ${MERGE_ORDER_SPREAD_MAX}; ${
           formatNumber(probed.reduce((n, r) => n + metric(r, "mergeOrderGroups"), 0))
-        } groups probed`,
+        } groups probed; merge order ${mergeOrdersOf(probed)}${pairUnionNote(probed)}`,
       };
     },
   },
 ];
+
+/** The probe's spread under the reading the engine does not run (pair-union), where recorded. */
+function pairUnionNote(probed: readonly CaseRecord[]): string {
+  const union = probed.filter((r) => Number.isFinite(metric(r, "mergeOrderSpreadPairUnion")));
+  if (!union.length) return "";
+  const worst = Math.max(...union.map((r) => metric(r, "mergeOrderSpreadPairUnion")));
+  return `; under the reading pair-union (the group's colliding pairs in order, metas joined), largest ${
+    formatNumber(worst)
+  } × the reference speed`;
+}
+
+/**
+ * The merge orders `records` ran (`merge-split.mergeOrder`, `core/merge_orders.ts`); a record made
+ * before the order was a parameter merged in ascending index from the meta's centre (index-com).
+ */
+function mergeOrdersOf(records: readonly CaseRecord[]): string {
+  const names = records.map((r) => {
+    const k = r.handlerParams?.mergeOrder;
+    return k === undefined ? "index-com (recorded before it was a parameter)" : MERGE_ORDERS[k];
+  });
+  return [...new Set(names)].join(", ");
+}
