@@ -87,9 +87,14 @@ const MAX_CAPACITY = 2 ** 24;
  * storage buffers (WebGPU's guaranteed maxStorageBuffersPerShaderStage); merging hands the DOF and
  * the group's range over in the root's level slots (merge_split.wgsl) to stay within them.
  */
-function createMergeSplitKernels(device: GPUDevice, wg: number): Record<KernelName, Kernel> {
+function createMergeSplitKernels(
+  device: GPUDevice,
+  wg: number,
+  capacity: number,
+): Record<KernelName, Kernel> {
   const code = MERGE_SPLIT_WGSL;
-  const constants = { WG: wg, ...MERGE_SPLIT_STATS.constantsFor(code) };
+  // the partners of the member list start at word `capacity` (the grouping's N)
+  const constants = { WG: wg, PARTNERS_AT: capacity, ...MERGE_SPLIT_STATS.constantsFor(code) };
   const R = "read-only-storage" as const;
   const W = "storage" as const;
   const U = "uniform" as const;
@@ -202,7 +207,7 @@ export class MergeSplitKernels {
       floodBudget: options.floodBudget,
       workgroupSize: this.workgroupSize,
     });
-    this.#k = createMergeSplitKernels(device, this.workgroupSize);
+    this.#k = createMergeSplitKernels(device, this.workgroupSize, options.capacity);
     for (const stage of [0, 1] as const) this.#bindStage(stage, b);
   }
 

@@ -34,6 +34,8 @@ struct MergeSplitParams {
 }
 
 override WG: u32 = 64u;
+// Where the member list's partners start (grouping.wgsl JOINED): the grouping's N, the capacity.
+override PARTNERS_AT: u32;
 // Words of the statistics (merge_split_stats.ts MERGE_SPLIT_STATS, passed in).
 override STAT_MOMENTUM_ERROR: u32;
 override STAT_ENERGY_ERROR: u32;
@@ -85,7 +87,7 @@ fn merge_groups(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
     let v2 = m_vel[i].xyz;
     let m12 = M + m2; // Eq. 1
     let dv = V - v2;
-    let via = m_memberList[n + k];
+    let via = m_memberList[PARTNERS_AT + k];
     var nk = x2 - X; // Eq. 5 from the meta's centre (index-com)
     if (via != NONE) { nk = x2 - m_pos[via].xyz; } // Eq. 5: the two colliding particles
     m_level[i] = vec4f(select(dv, nk, max_abs(nk) > 0.0), (M * m2 / (2.0 * m12)) * dot(dv, dv)); // Eq. 4
