@@ -195,12 +195,15 @@ Deno.test("impulse-based collisions (paper refs [39]–[43])", async (t) => {
       fc.assert(
         fc.property(pair, coord(0, 1), ([ma, mb, x, va, vb], e) => {
           fc.pre(norm(x) > 1e-3);
+          const n = scale(x, 1 / norm(x));
+          const before = dot(sub(vb, va), n);
+          // a grazing pair, approaching by round-off alone (|before| ~ 1e-16 of the speeds),
+          // may be read either way by the handler and by this test: not a case of either branch
+          fc.pre(Math.abs(before) > 1e-9 * (norm(va) + norm(vb)));
           const ps = [p(ZERO, va, ma), p(x, vb, mb)];
           const v = impulseVelocities(ps, { radius: 0.5, restitution: e });
           const scaleP = ma * norm(va) + mb * norm(vb);
           assertCloseVec(momentum(ps, v), momentum(ps, [va, vb]), { tol: 1e-12, scale: scaleP });
-          const n = scale(x, 1 / norm(x));
-          const before = dot(sub(vb, va), n);
           const after = dot(sub(v[1], v[0]), n);
           if (before < 0) {
             assertClose(after, -e * before, { tol: 1e-12, scale: norm(va) + norm(vb) });
