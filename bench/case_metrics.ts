@@ -95,6 +95,13 @@ export interface CaseMetrics {
   /** The cloth's displacement at the last sample, in radii (the state the run ends in). */
   sheetDeflectionEnd: number;
   /**
+   * The cloth's largest and smallest displacement over the samples of the run's second half, in
+   * radii: how it stays once the impact is over (Fig. 11's "the rigidification remains permanent").
+   */
+  sheetDeflectionLateMax: number;
+  /** See {@link CaseMetrics.sheetDeflectionLateMax}. */
+  sheetDeflectionLateMin: number;
+  /**
    * Scenes with cloth: the most cloth particles in one meta-particle at any sample, as a fraction of
    * the cloth particles (`largestSheetGroup`; 0 under handlers that do not merge): how much of the
    * sheet moved as one rigid piece (Fig. 11).
@@ -318,6 +325,18 @@ function beforeBlowUp(
   };
 }
 
+/** The largest and smallest `field` over the samples of the series' second half (0 when empty). */
+function lateRange(
+  series: readonly MetricsSample[],
+  field: "sheetDeflection",
+): { sheetDeflectionLateMax: number; sheetDeflectionLateMin: number } {
+  const late = series.slice(Math.floor(series.length / 2)).map((r) => r[field])
+    .filter((v) => !Number.isNaN(v));
+  return late.length
+    ? { sheetDeflectionLateMax: Math.max(...late), sheetDeflectionLateMin: Math.min(...late) }
+    : { sheetDeflectionLateMax: 0, sheetDeflectionLateMin: 0 };
+}
+
 /** Summarises a metrics time series. */
 export function summariseMetrics(
   series: readonly MetricsSample[],
@@ -351,6 +370,7 @@ export function summariseMetrics(
     ...beforeBlowUp(series, options),
     sheetDeflection: max("sheetDeflection"),
     sheetDeflectionEnd: last?.sheetDeflection ?? 0,
+    ...lateRange(series, "sheetDeflection"),
     ...(options.sheetParticles
       ? { largestSheetGroupFraction: max("largestSheetGroup") / options.sheetParticles }
       : {}),

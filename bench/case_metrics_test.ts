@@ -192,3 +192,14 @@ Deno.test("reboundHeight: the rise after the first low point, 0 without one", ()
   // a later, higher rise counts too: the highest point after the first low one
   assert.ok(Math.abs(reboundHeight([1, 0.2, 0.25, 0.1, 0.4]) - 0.2) < 1e-12);
 });
+
+Deno.test("case summary: the sheet's deflection over the run's second half", () => {
+  const series = [0, 5, 1, 2, 3].map((d) => sample({ sheetDeflection: d }));
+  const s = summariseMetrics(series, { referenceSpeed: 1 });
+  // samples 2..4 (the second half): the impact's 5 is before it
+  assert.equal(s.sheetDeflectionLateMax, 3);
+  assert.equal(s.sheetDeflectionLateMin, 1);
+  assert.equal(s.sheetDeflection, 5);
+  const none = summariseMetrics([], { referenceSpeed: 1 });
+  assert.equal(none.sheetDeflectionLateMax, 0);
+});

@@ -145,7 +145,7 @@ export const FINDINGS_PAGES: readonly FindingsPage[] = [
     ],
     view: SIDE,
     columns: ["leak", "deflection", "fluid"],
-    claims: ["i", "j", "j2"],
+    claims: ["i", "j", "j2", "j3"],
   },
   {
     file: "dam-breaks.md",

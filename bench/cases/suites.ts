@@ -147,7 +147,8 @@ export const SUITES: Readonly<Record<string, Suite>> = {
     // every claim but the sweeps' (r, s: --suite claims) and the real material's (p3, u3: scene
     // files, `deno task scene --material ice`; gpu-check's fidelity plan)
     judges: [
-      ...["a", "a2", "a3", "b", "c", "d", "e", "e2", "f", "g", "h", "i", "j", "j2", "k", "k2"],
+      ...["a", "a2", "a3", "b", "c", "d", "e", "e2", "f", "g", "h", "i", "j", "j2", "j3", "k"],
+      ...["k2"],
       ...["l", "l2", "l3", "m", "m2", "n", "o", "p", "p2", "p4", "q", "q2", "t", "t2", "u", "u2"],
       ...["v", "w", "w2", "x", "x2", "y", "y2", "z"],
     ],
@@ -157,7 +158,7 @@ export const SUITES: Readonly<Record<string, Suite>> = {
       "Fig. 11, the meta-particle size limits: a fluid block resting on the cloth for a few seconds, every limit (claims i, j), at three seeds (the scene's, 7, 99)",
     cases: [["fig11-*", ["merge-split"]]],
     seeds: CLAIM_SEEDS,
-    judges: ["g", "i", "j", "j2"],
+    judges: ["g", "i", "j", "j2", "j3"],
   },
   table1: {
     description:

@@ -213,10 +213,10 @@ export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
   {
     name: "RIGIDIFY_FACTOR",
     value: RIGIDIFY_FACTOR,
-    unit: "× 8–16's deflection at the end",
-    claims: "j, j2",
+    unit: "× 8–16's deflection",
+    claims: "j, j2, j3",
     reason:
-      "rigidified means a deflection visibly smaller: 20 % less; similar (j2) is its complement, every deflection within 20 % of the largest",
+      "rigidified means a deflection visibly smaller: 20 % less (j at the end; j3, permanent, at every sample of the run's second half against 8–16's smallest there, set before any run of it); similar (j2) is its complement, every deflection within 20 % of the largest",
   },
   {
     name: "SWEEP_VALUES_MIN",

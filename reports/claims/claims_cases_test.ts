@@ -315,6 +315,19 @@ const CASES: ClaimCase[] = [
     why: "0.9 × 8–16's deflection is not rigidified",
   },
   {
+    id: "j3",
+    reproduced: () => [
+      rec("fig11-nlimit-inf", MS, { sheetDeflectionLateMax: 2, sheetDeflectionLateMin: 1.5 }),
+      rec("fig11-nlimit-8-16", MS, { sheetDeflectionLateMax: 6, sheetDeflectionLateMin: 5 }),
+    ],
+    // rigid at the end, but the unlimited sheet deflects 4.5 at some late sample: 0.9 × 8–16's 5
+    failing: () => [
+      rec("fig11-nlimit-inf", MS, { sheetDeflectionLateMax: 4.5, sheetDeflectionLateMin: 1.5 }),
+      rec("fig11-nlimit-8-16", MS, { sheetDeflectionLateMax: 6, sheetDeflectionLateMin: 5 }),
+    ],
+    why: "a late deflection of 0.9 × 8–16's smallest is not permanently rigidified",
+  },
+  {
     id: "j2",
     reproduced: () => [
       rec("fig11-nlimit-8-16", MS, { sheetDeflectionEnd: 5 }),

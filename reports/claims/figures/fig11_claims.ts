@@ -55,6 +55,40 @@ export const FIG11_CLAIMS: readonly Claim[] = [
     }),
   },
   {
+    id: "j3",
+    text:
+      `The unlimited meta-particle's rigidification is permanent: over the second half of the run the unlimited sheet's largest deflection stays below ${RIGIDIFY_FACTOR} × the smallest deflection of the sheet with 8–16`,
+    paper: "Fig. 11",
+    quote: {
+      where: "§6.4 (Fig. 11 discussion)",
+      quote:
+        "In this case, the rigidification remains permanent, as the solid-fluid contact persists, preventing any deformation.",
+    },
+    needs: [{ scene: "fig11-nlimit-inf", handlers: ["merge-split"] }, {
+      scene: "fig11-nlimit-8-16",
+      handlers: ["merge-split"],
+    }],
+    evaluate(records) {
+      const scenes = ["fig11-nlimit-inf", "fig11-nlimit-8-16"] as const;
+      const cases = scenes.map((scene) => findCase(records, scene, MERGE_SPLIT));
+      const gap = notFinished(scenes.map((scene) => [scene, MERGE_SPLIT]), cases);
+      if (gap) return { ...gap, measured: `${gap.measured} (${FIG11_CLAIM.hint})` };
+      const [inf, limited] = cases as CaseRecord[];
+      const shaky = unstableText([inf, limited]);
+      if (shaky) return { status: "not reproduced", measured: shaky };
+      const old = lacking([inf, limited], "sheetDeflectionLateMax");
+      if (old) return old;
+      const most = metric(inf, "sheetDeflectionLateMax");
+      const least = metric(limited, "sheetDeflectionLateMin");
+      return {
+        status: most < RIGIDIFY_FACTOR * least ? "reproduced" : "not reproduced",
+        measured: `second half: unlimited at most ${formatNumber(most)}, 8–16 at least ${
+          formatNumber(least)
+        } radii (${formatNumber(most / least)} ×)`,
+      };
+    },
+  },
+  {
     id: "j2",
     text:
       `Limits between 8 and 64 give similar results: the sheet's deflection at the end with 8–16, 16–32 and 32–64 each at least ${RIGIDIFY_FACTOR} × the largest of them (the complement of (j)), none leaking (at most ${LEAK_FRACTION_MIN} of the fluid)`,
