@@ -103,7 +103,7 @@ export function workAWords(n: number): number {
 }
 
 /** Control words at the end of work A (`grouping.wgsl` `CTRL_WORDS`: a test holds them equal). */
-export const CTRL_WORDS = 7;
+export const CTRL_WORDS = 8;
 
 /**
  * Words of the grouping's work B buffer for N particles: the active flags (N + 1), then merge
@@ -222,6 +222,7 @@ const B = {
   stats: 10,
   links: 12,
   kind: 13,
+  floodArgs: 14,
 } as const;
 
 /** The read-only storage bindings of `grouping.wgsl`; the others but 0 are read-write. */
@@ -243,19 +244,28 @@ const ROUND = [...PAIRS, B.dof, B.workA, B.workB] as const;
 export const GROUPING_BINDINGS: Readonly<Record<string, readonly number[]>> = {
   group_small: [...ROUND, B.stats],
   members_small: [B.dof, B.workB, B.memberStart, B.memberList, B.stats, B.kind],
-  group_init: [B.markedCount, B.marked, B.dof, B.workA, B.workB, B.memberStart, B.stats],
+  group_init: [
+    B.pairCount,
+    B.markedCount,
+    B.marked,
+    B.dof,
+    B.workA,
+    B.workB,
+    B.memberStart,
+    B.stats,
+  ],
   active_list: [...PAIRS, B.workA, B.workB],
   rounds_local: [...ROUND, B.stats],
   comp_fill: [B.dof, B.workA, B.workB, B.memberStart],
   comp_rounds: [...ROUND, B.stats],
-  cc_hook: [...PAIRS, B.dof],
+  cc_hook: [...PAIRS, B.dof, B.workA],
   members_count: [B.dof, B.memberStart],
   members_fill: [...PAIRS, B.dof, B.workB, B.memberStart, B.stats],
   members_rank: [B.dof, B.workB, B.memberStart, B.memberList, B.stats, B.kind],
-  io_flatten_count: [B.dof, B.memberStart],
+  io_flatten_count: [B.dof, B.workA, B.memberStart],
   io_alloc: [B.dof, B.workA, B.workB, B.memberStart],
   io_fill: [B.dof, B.workA, B.workB],
-  io_comp_rank: [B.dof, B.workA, B.workB],
+  io_comp_rank: [B.dof, B.workA, B.workB, B.floodArgs],
   io_flood: [...PAIRS, B.dof, B.workA, B.workB, B.links],
   io_recount: [...PAIRS, B.dof, B.workA, B.memberStart, B.stats],
   io_place: [B.workA, B.workB, B.memberStart, B.memberList, B.stats, B.kind],
@@ -494,6 +504,8 @@ export class GroupingKernels {
   /** Whether members are listed in the order they joined, with their partners (JOINED). */
   readonly joined: boolean;
   #params: [GPUBuffer, GPUBuffer];
+  /** io_flood's indirect workgroups per stage. */
+  #floodArgs: [GPUBuffer, GPUBuffer];
   #ring: StepParamRing;
   #own: GPUBuffer[] = [];
   #scan: PrefixScan;
@@ -561,6 +573,7 @@ export class GroupingKernels {
     const maxPerParticle = this.#maxPerParticle = options.maxPerParticle;
     const work = this.#createBuffers(maxPerParticle);
     this.#params = work.params;
+    this.#floodArgs = work.floodArgs;
     this.#ring = new StepParamRing(device, {
       label: "grouping params",
       targets: work.params,
@@ -594,6 +607,7 @@ export class GroupingKernels {
         [B.stats, b.stats],
         [B.kind, b.kind],
         ...(work.links ? [[B.links, work.links] as [number, GPUBuffer]] : []),
+        [B.floodArgs, work.floodArgs[s]],
       ]);
     const stage = (s: 0 | 1) =>
       Object.fromEntries(
@@ -616,6 +630,7 @@ export class GroupingKernels {
     workA: GPUBuffer;
     workB: GPUBuffer;
     links: GPUBuffer | undefined;
+    floodArgs: [GPUBuffer, GPUBuffer];
   } {
     const n = this.count;
     const buffer = (label: string, size: number, usage: number) => {
@@ -642,7 +657,10 @@ export class GroupingKernels {
     const links = this.method === "index-order"
       ? buffer("grouping index-order lower-partner links", 4 * n * maxPerParticle, S)
       : undefined;
-    return { params: stageParams, workA, workB, links };
+    // io_flood's workgroups per stage, written by io_comp_rank (a gated stage zeroes its own)
+    const floodArgs = (stage: number) =>
+      buffer(`grouping io_flood workgroups stage ${stage}`, 12, S | GPUBufferUsage.INDIRECT);
+    return { params: stageParams, workA, workB, links, floodArgs: [floodArgs(1), floodArgs(2)] };
   }
 
   /** Creates the pipelines of the method's entry points, with the rounds' loop budgets. */
@@ -665,6 +683,7 @@ export class GroupingKernels {
       }),
       FLAG_CLOTH: KIND_BITS.sheet,
       JOINED: this.joined ? 1 : 0,
+      SKIP_WITHOUT_PAIRS: this.method === "index-order" ? 1 : 0,
       ...MERGE_SPLIT_STATS.constantsFor(GROUPING_WGSL),
     };
     return Object.fromEntries(
@@ -742,6 +761,14 @@ export class GroupingKernels {
     for (const step of this.plan) {
       if (step === "scan") {
         this.#scan.encode(pass);
+      } else if (step === "ioFlood") {
+        // a component each, as many as io_comp_rank found: a step with few contacts costs little
+        dispatch(pass, k[step], {
+          bindGroup: bind[step],
+          indirect: this.#floodArgs[s],
+          indirectOffset: 0,
+          rewritten: true,
+        });
       } else if (step === "roundsComp") {
         dispatch(pass, k[step], { bindGroup: bind[step], workgroups: compWorkgroups(this.count) });
       } else if (ONE_WORKGROUP.has(step)) {

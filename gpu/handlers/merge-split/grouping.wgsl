@@ -56,6 +56,11 @@ override FLAG_CLOTH: u32;
 // place, the partner each joined through (NONE for the first), which merge_groups takes Eq. 5's n
 // from. Otherwise members ascending, no partners (NONE): n from the meta's centre (index-com).
 override JOINED: bool = false;
+// The index-order pass: in a stage-1 step in which no pair collides, the kernels that only find
+// components (cc_hook to io_comp_rank) return at once (no_pairs), so such a step costs the
+// grouping the passes that write the map of single particles (group_init, io_recount, the scan,
+// io_place), and io_flood runs no invocation.
+override SKIP_WITHOUT_PAIRS: bool = false;
 
 /// Workgroup size of rounds_local, and the most active particles it takes.
 const WG_LOCAL: u32 = 256u;
@@ -87,8 +92,9 @@ const C_M: u32 = 3u; // active particles (the component lists' cursor in io_allo
 const C_LOCAL: u32 = 4u; // 1 when rounds_local handed the rounds over (index order: components cut)
 const C_COMPS: u32 = 5u; // components of 2..COMP_SERIAL_MAX particles (io_alloc's list of roots)
 const C_LARGE: u32 = 6u; // components of more (listed from the top of the same region down)
+const C_PAIRS: u32 = 7u; // step + 1 when a pair collides in stage 1 of that step (group_init)
 /// Words of `workA` after the regions.
-const CTRL_WORDS: u32 = 7u;
+const CTRL_WORDS: u32 = 8u;
 
 // Each entry point's layout holds only the bindings it uses (grouping.ts BINDINGS): at most 8
 // storage buffers, WebGPU's guaranteed maxStorageBuffersPerShaderStage.
@@ -237,7 +243,16 @@ fn group_init(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
   if (i < P.count) {
     init_particle(i);
     clear_members(i);
+    // every particle with a pair stores the same word: no clear, no order (no_pairs)
+    if (P.stage == 1u && pairCount[i] > 0u) { ctrl_store(C_PAIRS, P.step + 1u); }
   }
+}
+
+// Whether this is stage 1 of a step in which no pair collides (group_init's word; a word left
+// from another step with the same index only makes the grouping run, never skip) and the pass
+// may skip the kernels that find components (SKIP_WITHOUT_PAIRS): there are none to find.
+fn no_pairs() -> bool {
+  return SKIP_WITHOUT_PAIRS && P.stage == 1u && ctrl_load(C_PAIRS) != P.step + 1u;
 }
 
 // A particle with partners: it and its partners are active.
@@ -450,7 +465,7 @@ fn cc_find(i0: u32) -> u32 {
 @compute @workgroup_size(WG)
 fn cc_hook(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = particle(gid, nwg);
-  if (i >= P.count) { return; }
+  if (i >= P.count || no_pairs()) { return; }
   let total = partner_total(i);
   for (var k = 0u; k < total; k++) {
     let j = partner(i, k);
@@ -685,6 +700,11 @@ override IO_BUDGET: u32 = 60000u;
 override STAT_GROUPING_INCOMPLETE: u32;
 
 @group(0) @binding(12) var<storage, read_write> links: array<u32>;
+// io_flood's workgroups (x, y, z), written by io_comp_rank once io_alloc has listed the
+// components: one invocation per component of two or more particles, none for the others (a sweep
+// over every particle that only finds each one alone costs as much as the pass itself)
+@group(0) @binding(14) var<storage, read_write> floodArgs: array<u32>;
+const WG_PER_ROW: u32 = 65535u;
 
 fn io_group_of(i: u32) -> u32 { return atomicLoad(&workA[r_limit() + i]); }
 fn io_lower_head(i: u32) -> u32 { return atomicLoad(&workA[r_best() + i]); }
@@ -693,7 +713,7 @@ fn io_queue(q: u32) -> u32 { return atomicLoad(&workB[r_unordered() + q]); }
 @compute @workgroup_size(WG)
 fn io_flatten_count(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = particle(gid, nwg);
-  if (i >= P.count) { return; }
+  if (i >= P.count || no_pairs()) { return; }
   let r = cc_find(i);
   atomicStore(&dof[i], r);
   atomicAdd(&memberStart[r], 1u);
@@ -707,7 +727,7 @@ fn io_flatten_count(@builtin(global_invocation_id) gid: vec3u, @builtin(num_work
 @compute @workgroup_size(WG)
 fn io_alloc(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = particle(gid, nwg);
-  if (i >= P.count || atomicLoad(&dof[i]) != i) { return; }
+  if (i >= P.count || no_pairs() || atomicLoad(&dof[i]) != i) { return; }
   let c = atomicLoad(&memberStart[i]);
   if (c < 2u) { return; }
   atomicStore(&workA[r_size() + i], c);
@@ -723,7 +743,7 @@ fn io_alloc(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) 
 @compute @workgroup_size(WG)
 fn io_fill(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = particle(gid, nwg);
-  if (i >= P.count) { return; }
+  if (i >= P.count || no_pairs()) { return; }
   let r = atomicLoad(&dof[i]);
   if (atomicLoad(&workA[r_size() + r]) < 2u) { return; }
   let at = atomicAdd(&workB[r_cursor() + r], 1u);
@@ -735,7 +755,8 @@ fn io_fill(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) n
 @compute @workgroup_size(WG)
 fn io_comp_rank(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = particle(gid, nwg);
-  if (i >= P.count) { return; }
+  if (i == 0u) { io_flood_args(); }
+  if (i >= P.count || no_pairs()) { return; }
   let r = atomicLoad(&dof[i]);
   let c = atomicLoad(&workA[r_size() + r]);
   if (c < 2u) { return; }
@@ -762,13 +783,32 @@ fn io_take(j: u32, s: u32, tail: u32, via: u32, rank: u32) -> bool {
   return true;
 }
 
-// One invocation per component root: the paper's pass over the component (the reference's loop).
+// io_flood's dispatch: a workgroup per WG components in io_alloc's lists, rows of WG_PER_ROW
+// workgroups past WebGPU's limit per dimension (at most N/2 components).
+fn io_flood_args() {
+  let wgs = (ctrl_load(C_COMPS) + ctrl_load(C_LARGE) + WG - 1u) / WG;
+  let rows = max(1u, (wgs + WG_PER_ROW - 1u) / WG_PER_ROW);
+  floodArgs[0] = min(wgs, WG_PER_ROW);
+  floodArgs[1] = rows;
+  floodArgs[2] = 1u;
+}
+
+// The root of the k-th component of io_alloc's lists (the small ones from word 0 up, then the
+// large ones from word N down), NONE past them.
+fn io_component(k: u32) -> u32 {
+  let small = ctrl_load(C_COMPS);
+  if (k < small) { return flag_load(k); }
+  if (k - small >= ctrl_load(C_LARGE)) { return NONE; }
+  return flag_load(P.count - (k - small));
+}
+
+// One invocation per component of two or more particles (io_flood_args): the paper's pass over the
+// component (the reference's loop).
 @compute @workgroup_size(WG)
 fn io_flood(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let r = particle(gid, nwg);
-  if (r >= P.count || atomicLoad(&dof[r]) != r) { return; }
+  let r = io_component(particle(gid, nwg));
+  if (r == NONE) { return; }
   let c = atomicLoad(&workA[r_size() + r]);
-  if (c < 2u) { return; }
   atomicStore(&workA[r_size() + r], 1u);
   let begin = atomicLoad(&workA[r_best_prio() + r]);
   if (!io_pass(begin, c, false)) { atomicAdd(&workA[r_ctrl() + C_LOCAL], 1u); }

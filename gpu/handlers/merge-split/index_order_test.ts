@@ -228,6 +228,51 @@ Deno.test("index-order grouping on the GPU equals the paper's pass", async (t) =
     });
   }
 
+  // The dispatched pass skips the component passes in a stage-1 step without colliding pairs
+  // (grouping.wgsl no_pairs): such a step leaves every particle alone, and a step with pairs after
+  // it groups as the reference, at a new step index or the same one (a word left from a step
+  // with pairs at the same index only makes the passes run).
+  await t.step(
+    "stage 1 without pairs: every particle alone; with pairs again, the reference's",
+    async () => {
+      const c = randomCase(21, 600);
+      const { device, buffers, ms } = await setup(c, {
+        grouping: "index-order",
+        smallGrouping: false,
+      });
+      const pairCount = await u32(device, buffers.pairCount);
+      const group = async (step: number, pairs: boolean) => {
+        device.queue.writeBuffer(buffers.pairCount, 0, pairs ? pairCount : new Uint32Array(c.n));
+        ms.setParams({ count: c.n, seed: 5, step, alpha: 1, beta: 0, nMin: 4, nMax: 16 });
+        run(device, (pass) => ms.encodeGroup(pass, { stage: 1 }));
+        return {
+          dof: [...await u32(device, buffers.dof)].slice(0, c.n),
+          start: [...await u32(device, buffers.memberStart)].slice(0, c.n + 1),
+          list: [...await u32(device, buffers.memberList)].slice(0, 2 * c.n),
+        };
+      };
+      const alone = {
+        dof: Array.from({ length: c.n }, (_, i) => i),
+        start: Array.from({ length: c.n + 1 }, (_, i) => i),
+        list: [...Array.from({ length: c.n }, (_, i) => i), ...Array(c.n).fill(NONE)],
+      };
+      const want = (
+        step: number,
+      ) => [
+        ...groupIndexOrder(c.pairs, { particleCount: c.n, nMin: 4, nMax: 16, seed: 5, step }).dof,
+      ];
+      assert.deepEqual(await group(3, false), alone);
+      assert.deepEqual((await group(3, true)).dof, want(3));
+      assert.deepEqual(await group(3, false), alone);
+      assert.deepEqual(await group(4, false), alone);
+      assert.deepEqual((await group(5, true)).dof, want(5));
+      assert.notDeepEqual(want(5), alone.dof);
+      assert.equal(await device.popErrorScope(), null);
+      ms.destroy();
+      device.destroy();
+    },
+  );
+
   for (const [path, small] of PATHS) {
     await t.step(
       `a loop budget that runs out (${path}) is counted, and the groups stay valid`,
