@@ -107,6 +107,26 @@ export interface CaseMetrics {
    * sheet moved as one rigid piece (Fig. 11).
    */
   largestSheetGroupFraction?: number;
+  /**
+   * Scenes with cloth: the fewest cloth particles in one meta-particle over the samples of the
+   * run's second half, as a fraction of the cloth particles: whether the sheet stayed one piece
+   * (Fig. 11's "the rigidification remains permanent").
+   */
+  largestSheetGroupFractionLateMin?: number;
+  /**
+   * The particle counts the fractions are shares of ({@link SummaryOptions}): the particles that
+   * can cross a sheet (`passThroughFraction`), of the cloth (`largestSheetGroupFraction`), of the
+   * breakable solids (`largestFragmentShare`, the 1 % of `significantFragments`) and of the fluid
+   * (`fastReboundFraction`), so that a reader knows how many particles a share's threshold is
+   * (`reports/claims/claim_resolution.ts`).
+   */
+  crossingParticles?: number;
+  /** See {@link CaseMetrics.crossingParticles}. */
+  sheetParticles?: number;
+  /** See {@link CaseMetrics.crossingParticles}. */
+  breakableParticles?: number;
+  /** See {@link CaseMetrics.crossingParticles}. */
+  fluidParticles?: number;
   /** Worst relative momentum / energy error of any split. */
   momentumError: number;
   energyError: number;
@@ -337,6 +357,34 @@ function lateRange(
     : { sheetDeflectionLateMax: 0, sheetDeflectionLateMin: 0 };
 }
 
+/** The least of `field` over the samples of the run's second half (0 without samples). */
+function lateMin(series: readonly MetricsSample[], field: keyof MetricsSample): number {
+  const late = series.slice(Math.floor(series.length / 2)).map((r) => r[field])
+    .filter((v) => !Number.isNaN(v));
+  return late.length ? Math.min(...late) : 0;
+}
+
+/** The particle counts of `options` that the summary's fractions are shares of, where given. */
+function denominators(
+  options: SummaryOptions,
+): Pick<
+  CaseMetrics,
+  "crossingParticles" | "sheetParticles" | "breakableParticles" | "fluidParticles"
+> {
+  const out: Record<string, number> = {};
+  for (
+    const k of [
+      "crossingParticles",
+      "sheetParticles",
+      "breakableParticles",
+      "fluidParticles",
+    ] as const
+  ) {
+    if (options[k] !== undefined) out[k] = options[k]!;
+  }
+  return out;
+}
+
 /** Summarises a metrics time series. */
 export function summariseMetrics(
   series: readonly MetricsSample[],
@@ -372,8 +420,13 @@ export function summariseMetrics(
     sheetDeflectionEnd: last?.sheetDeflection ?? 0,
     ...lateRange(series, "sheetDeflection"),
     ...(options.sheetParticles
-      ? { largestSheetGroupFraction: max("largestSheetGroup") / options.sheetParticles }
+      ? {
+        largestSheetGroupFraction: max("largestSheetGroup") / options.sheetParticles,
+        largestSheetGroupFractionLateMin: lateMin(series, "largestSheetGroup") /
+          options.sheetParticles,
+      }
       : {}),
+    ...denominators(options),
     momentumError: last?.momentumError ?? 0,
     energyError: last?.energyError ?? 0,
     stage2Pairs: last?.stage2Pairs ?? 0,

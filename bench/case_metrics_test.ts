@@ -203,3 +203,22 @@ Deno.test("case summary: the sheet's deflection over the run's second half", () 
   const none = summariseMetrics([], { referenceSpeed: 1 });
   assert.equal(none.sheetDeflectionLateMax, 0);
 });
+
+Deno.test("case summary: the sheet's largest meta-particle over the second half, and the counts the shares are of", () => {
+  // 100 cloth particles: the largest meta-particle holds 90 at the impact, then 60, 40, 70
+  const series = [0, 90, 60, 40, 70].map((g) => sample({ largestSheetGroup: g }));
+  const s = summariseMetrics(series, {
+    referenceSpeed: 1,
+    sheetParticles: 100,
+    crossingParticles: 500,
+    breakableParticles: 0,
+  });
+  assert.equal(s.largestSheetGroupFraction, 0.9);
+  assert.equal(s.largestSheetGroupFractionLateMin, 0.4);
+  assert.equal(s.sheetParticles, 100);
+  assert.equal(s.crossingParticles, 500);
+  assert.equal(s.breakableParticles, 0);
+  assert.equal(s.fluidParticles, undefined, "not given, not recorded");
+  const noCloth = summariseMetrics(series, { referenceSpeed: 1 });
+  assert.equal(noCloth.largestSheetGroupFractionLateMin, undefined);
+});

@@ -26,7 +26,9 @@ import {
   type Claim,
   CLAIMS,
   evaluateClaims,
+  judgeClaim,
   moved,
+  recordsBySeed,
   statusText,
   TIMING_CLAIMS,
 } from "../reports/mod.ts";
@@ -152,6 +154,16 @@ const COLUMNS: Record<ColumnGroup, Column[]> = {
       head: "sheet deflection at the end (radii)",
       numeric: true,
       cell: (r) => fixed(sum(r, "sheetDeflectionEnd"), 2),
+    },
+    {
+      head: "sheet in the largest meta-particle, most",
+      numeric: true,
+      cell: (r) => pct(sum(r, "largestSheetGroupFraction"), 0),
+    },
+    {
+      head: "least over the second half",
+      numeric: true,
+      cell: (r) => pct(sum(r, "largestSheetGroupFractionLateMin"), 0),
     },
   ],
 };
@@ -351,8 +363,38 @@ function recordsBlock(page: FindingsPage, runs: readonly Run[]): string {
         }`,
       );
     }
+    out.push("", ...convergenceTable(page.claims.map((id) => claims.get(id)!), runs));
   }
   return out.join("\n").trim();
+}
+
+/**
+ * Each claim's verdict per committed run (its scale) and seed, smallest scale first: whether a
+ * verdict moves with resolution or with the seed. Runs that judge none of the claims are left out.
+ */
+export function convergenceTable(claims: readonly Claim[], runs: readonly Run[]): string[] {
+  const columns = runs.flatMap((run) => {
+    const scales = [...new Set(run.records.map((r) => r.scale))];
+    return scales.flatMap((scale) =>
+      recordsBySeed(run.records.filter((r) => r.scale === scale), { setup: FINDINGS_SETUP })
+        .map(({ seed, records }) => ({ run: run.info.name, scale, seed, records }))
+    );
+  }).sort((a, b) => (SCALE_RANK[a.scale] ?? 9) - (SCALE_RANK[b.scale] ?? 9));
+  const rows = columns.map((col) => ({
+    col,
+    statuses: claims.map((c) => judgeClaim(c, col.records).status),
+  })).filter(({ statuses }) => statuses.some((s) => s !== "not run"));
+  if (rows.length === 0) return [];
+  return [
+    "Each claim's verdict by committed run (its scale) and seed: whether it moves with resolution " +
+    "or with the seed.",
+    "",
+    `| scale | seed | run | ${claims.map((c) => c.id).join(" | ")} |`,
+    `| --- | --: | --- | ${claims.map(() => "---").join(" | ")} |`,
+    ...rows.map(({ col, statuses }) =>
+      `| ${col.scale} | ${col.seed ?? "–"} | \`${col.run}\` | ${statuses.join(" | ")} |`
+    ),
+  ];
 }
 
 /** `--setup` of {@link importRun} that keeps the records of every setup. */

@@ -8,8 +8,10 @@
 import assert from "node:assert/strict";
 import { type CaseRecord, parseResults } from "../core/result.ts";
 import { decodeBodies, decodeFrame, encodeBodies, encodeFrame } from "../core/io/snapshot_codec.ts";
+import { CLAIMS } from "../reports/mod.ts";
 import {
   ablationBlock,
+  convergenceTable,
   docsDiff,
   fillBlocks,
   loadRuns,
@@ -194,4 +196,48 @@ Deno.test("docs: a picture is deterministic, light, and labelled", () => {
   const slab = framesSvg(r, { view: { horizontal: 0, slabRadii: 1 }, run: "test" })!;
   const slabPoints = [...slab.matchAll(/h0/g)].length;
   assert.ok(slabPoints < points.length, "a cross-section draws fewer particles");
+});
+
+Deno.test("docs: the convergence table gives each claim's verdict by run (scale) and seed", () => {
+  const v = CLAIMS.find((c) => c.id === "v")!;
+  const bowl = (n: number, seed: number, pieces: number) =>
+    parseResults(`${
+      JSON.stringify({
+        schemaVersion: 1,
+        scene: "fig8-bowl",
+        sceneSource: "catalog",
+        handler: "merge-split",
+        setup: "paper",
+        scale: n < 100 ? "tiny" : "medium",
+        seed,
+        status: "ok",
+        configHash: "c",
+        particles: { solid: n, fluid: 2000 },
+        metrics: {
+          summary: {
+            breakableParticles: n,
+            significantFragmentsBeforeBlowUp: pieces,
+            brokenBonds: 10,
+            exploded: false,
+          },
+        },
+      })
+    }\n`)[0];
+  const run = (name: string, records: CaseRecord[]): Run => ({
+    info: { name } as Run["info"],
+    records,
+    bytes: 0,
+  });
+  const lines = convergenceTable([v], [
+    run("medium-run", [bowl(4000, 2021, 3), bowl(4000, 7, 1)]),
+    run("tiny-run", [bowl(52, 2021, 52)]),
+  ]);
+  assert.deepEqual(lines.slice(2), [
+    "| scale | seed | run | v |",
+    "| --- | --: | --- | --- |",
+    "| tiny | 2021 | `tiny-run` | too coarse |",
+    "| medium | 2021 | `medium-run` | reproduced |",
+    "| medium | 7 | `medium-run` | not reproduced |",
+  ]);
+  assert.deepEqual(convergenceTable([v], [run("other", [])]), [], "a run that judges nothing");
 });

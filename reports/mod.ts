@@ -45,8 +45,10 @@ export {
   FIG4_SCENE,
   type FractureReading,
   fractureReading,
+  judgeClaim,
   LEAK_FRACTION_MIN,
   MOMENTUM_ERROR_MAX,
+  recordsBySeed,
   SPEED_SPIKE_RATIO,
 } from "./claims/claims.ts";
 export { EARLIER_CLAIMS } from "./claims/earlier_claims.ts";

@@ -11,7 +11,7 @@
  */
 import type { CaseRecord } from "../../core/result.ts";
 import { PAPER_SETUP, SETUPS } from "../../core/setups.ts";
-import type { Claim, ClaimStatus } from "./claim.ts";
+import { type Claim, CLAIM_STATUS_BADGE, type ClaimStatus } from "./claim.ts";
 import { CLAIMS, evaluateClaims } from "./claims.ts";
 import { distinct } from "../case_key.ts";
 import { escapeHtml } from "../page/escape_html.ts";
@@ -117,11 +117,7 @@ export function statusText(row: AblationRow, k: number): string {
   return `${row.statuses[k]} (seed${seeds.length > 1 ? "s" : ""} ${seeds.join(", ")}${there})`;
 }
 
-const BADGE: Readonly<Record<ClaimStatus, string>> = {
-  "reproduced": "ok",
-  "not reproduced": "bad",
-  "not run": "none",
-};
+const BADGE = CLAIM_STATUS_BADGE;
 
 /** The ablation table as HTML: a row per claim and scale, a variant's cell marked where it differs. */
 export function renderAblation(a: Ablation): string {

@@ -35,6 +35,19 @@ export const FIG10_SCENES = {
   merging: "fig10-alpha-beta-10",
   full: "fig10-alpha-beta-11",
 } as const;
+/**
+ * The fewest particles of a body that a claim's threshold, where it is a share of that body, must
+ * amount to for the claim to be judged at a scale (`claim_resolution.ts`); below it the claim is
+ * "too coarse at this scale". Set before any run of it.
+ */
+export const RESOLUTION_MIN_PARTICLES = 10;
+/**
+ * Fig. 11's premise, "a single meta-particle" of "the entire cloth": the largest meta-particle holds
+ * at least this share of the cloth (`largestSheetGroupFraction`; and, for the rigidification to
+ * remain permanent, over the whole second half of the run: `largestSheetGroupFractionLateMin`).
+ * "Entire" read with a tenth for the sheet's border and pinned particles. Set before any run of it.
+ */
+export const SHEET_SPAN_MIN = 0.9;
 /** Fig. 11: "rigidified" means the unlimited case deflects less than this fraction of 8–16's. */
 export const RIGIDIFY_FACTOR = 0.8;
 
@@ -140,6 +153,22 @@ export const STABILITY_CLAIMS =
 
 /** Every threshold of the claims, with its reason (docs/claims.md's table is this, checked by a test). */
 export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
+  {
+    name: "RESOLUTION_MIN_PARTICLES",
+    value: RESOLUTION_MIN_PARTICLES,
+    unit: "particles of the body a share-threshold reads",
+    claims: "i, j2, p, p2, p3, p4, t2, u, u2, u3, v",
+    reason:
+      "a verdict is read where its threshold is many particles: below ten, one or two particles (a seed, an adapter's rounding) decide it, and a share of 1 % of a 52-particle bowl is any particle; the claim then says too coarse at this scale (set before any run of it)",
+  },
+  {
+    name: "SHEET_SPAN_MIN",
+    value: SHEET_SPAN_MIN,
+    unit: "of the cloth in the largest meta-particle",
+    claims: "j, j3",
+    reason:
+      'Fig. 11\'s premise, "a single meta-particle" of "the entire cloth", with a tenth for the border and pinned particles; j needs it at some sample, j3 ("permanent") over the whole second half; otherwise premise not reached (set before any run of it)',
+  },
   {
     name: "LEAK_FRACTION_MIN",
     value: LEAK_FRACTION_MIN,

@@ -22,6 +22,7 @@ import {
 import { TIMING_CLAIMS } from "./timing_claims.ts";
 import { PAPER_SETUP, setupChanges, SETUPS } from "../../core/setups.ts";
 import { caseGroupKey } from "../case_key.ts";
+import { tooCoarse } from "./claim_resolution.ts";
 
 export { caseWorks, ENERGY_GAIN_MAX, LEAK_FRACTION_MIN, SPEED_SPIKE_RATIO, unstable, usable };
 
@@ -86,36 +87,71 @@ function sameCase(r: CaseRecord): string {
 }
 
 /**
+ * A claim on the records of one scale and seed: "too coarse" where its threshold is too few
+ * particles of its body there (`claim_resolution.ts`), else its evaluation, which becomes "premise
+ * not reached" where the run did not reach what the sentence takes for granted (a "not run" stays).
+ */
+export function judgeClaim(claim: Claim, records: readonly CaseRecord[]): ClaimResult {
+  const coarse = tooCoarse(claim, records);
+  if (coarse) return coarse;
+  const result = claim.evaluate(records);
+  const missed = result.status === "not run" ? null : claim.premise?.check(records);
+  return missed
+    ? {
+      status: "premise not reached",
+      measured: `premise not reached: ${missed}; ${result.measured}`,
+    }
+    : result;
+}
+
+/**
+ * The records of one setup split by seed: the catalogue cases of each seed (the named suites run
+ * the scene's, 7 and 99: `bench/cases/suites.ts`), scene files' cases (seeds of their own) with the
+ * first; one group when there is at most one seed.
+ */
+export function recordsBySeed(
+  all: readonly CaseRecord[],
+  options: { setup?: string } = {},
+): { seed: number | null; records: CaseRecord[] }[] {
+  const records = underSetup(all, options.setup ?? PAPER_SETUP.id);
+  const catalog = (r: CaseRecord) => (r.sceneSource ?? "catalog") === "catalog";
+  const seeds = [...new Set(records.filter(catalog).map((r) => r.seed))];
+  if (seeds.length <= 1) return [{ seed: seeds[0] ?? null, records }];
+  return seeds.map((seed, k) => ({
+    seed,
+    records: records.filter((r) => catalog(r) ? r.seed === seed : k === 0),
+  }));
+}
+
+/**
  * Evaluates every claim on the records of one scale, read from the paper's setup (`options.setup`
- * for another: the ablation table's columns). The catalogue cases of several seeds (the
- * named suites run the scene's, 7 and 99: `bench/cases/suites.ts`) are judged seed by seed: a claim is
- * reproduced only when it is reproduced at every seed, not reproduced when it fails at any, and not
- * run otherwise; `measured` then gives each seed's outcome. Scene files' cases have seeds of their
- * own and are judged with the catalogue's first seed.
+ * for another: the ablation table's columns), seed by seed ({@link recordsBySeed},
+ * {@link judgeClaim}): a claim is reproduced only when it is reproduced at every seed, not
+ * reproduced when it fails at any, premise not reached or too coarse when one seed says so and none
+ * fails, and not run otherwise; `measured` then gives each seed's outcome.
  */
 export function evaluateClaims(
   all: readonly CaseRecord[],
   options: { claims?: readonly Claim[]; setup?: string } = {},
 ): { claim: Claim; result: ClaimResult }[] {
   const claims = options.claims ?? CLAIMS;
-  const records = underSetup(all, options.setup ?? PAPER_SETUP.id);
-  const catalog = (r: CaseRecord) => (r.sceneSource ?? "catalog") === "catalog";
-  const seeds = [...new Set(records.filter(catalog).map((r) => r.seed))];
-  if (seeds.length <= 1) {
-    return claims.map((claim) => ({ claim, result: claim.evaluate(records) }));
+  const groups = recordsBySeed(all, options);
+  if (groups.length === 1) {
+    return claims.map((claim) => ({ claim, result: judgeClaim(claim, groups[0].records) }));
   }
-  const bySeed = seeds.map((seed, k) =>
-    records.filter((r) => catalog(r) ? r.seed === seed : k === 0)
-  );
   return claims.map((claim) => {
-    const results = bySeed.map((rs) => claim.evaluate(rs));
-    const status: ClaimStatus = results.some((r) => r.status === "not reproduced")
-      ? "not reproduced"
-      : results.every((r) => r.status === "reproduced")
-      ? "reproduced"
-      : "not run";
-    const measured = results.map((r, k) => `seed ${seeds[k]} (${r.status}): ${r.measured}`)
+    const results = groups.map((g) => judgeClaim(claim, g.records));
+    const measured = results.map((r, k) => `seed ${groups[k].seed} (${r.status}): ${r.measured}`)
       .join(" | ");
-    return { claim, result: { status, measured } };
+    return { claim, result: { status: acrossSeeds(results.map((r) => r.status)), measured } };
   });
+}
+
+/** One status for a claim judged at several seeds ({@link evaluateClaims}). */
+function acrossSeeds(statuses: readonly ClaimStatus[]): ClaimStatus {
+  if (statuses.includes("not reproduced")) return "not reproduced";
+  if (statuses.every((s) => s === "reproduced")) return "reproduced";
+  if (statuses.includes("premise not reached")) return "premise not reached";
+  if (statuses.includes("too coarse")) return "too coarse";
+  return "not run";
 }

@@ -15,12 +15,12 @@ import {
 import { distinct } from "../case_key.ts";
 import { escapeHtml } from "../page/escape_html.ts";
 import { EARLIER_CLAIMS } from "./earlier_claims.ts";
+import { CLAIM_STATUS_BADGE } from "./claim.ts";
 
-const BADGE: Readonly<Record<ClaimStatus, string>> = {
-  "reproduced": "ok",
-  "not reproduced": "bad",
-  "not run": "none",
-};
+const BADGE = CLAIM_STATUS_BADGE;
+
+/** The statuses that are neither a verdict nor "not run": counted where any claim has one. */
+const UNJUDGED: readonly ClaimStatus[] = ["too coarse", "premise not reached"];
 
 /** The claims evaluated on one input at one scale: a column of the claims table. */
 export interface ClaimColumn {
@@ -75,7 +75,10 @@ export const NOT_RUN_NOTE =
 export function scaleDisagreement(columns: readonly ClaimColumn[], k: number): string {
   const parts = distinct(columns.map((c) => c.label)).flatMap((label) => {
     const own = columns.filter((c) => c.label === label && c.scale !== null);
-    const ran = own.filter((c) => c.results[k].result.status !== "not run");
+    const ran = own.filter((c) =>
+      !UNJUDGED.includes(c.results[k].result.status) &&
+      c.results[k].result.status !== "not run"
+    );
     if (new Set(ran.map((c) => c.results[k].result.status)).size < 2) return [];
     const text = ran.map((c) => `${c.scale} ${c.results[k].result.status}`).join(", ");
     return [`${columns.length > own.length ? `${label}: ` : ""}${text}`];
@@ -144,9 +147,10 @@ export function claimsSummaryText(
       const found = ids(s);
       return `${found.length} ${s}${found.length ? ` (${found.join(", ")})` : ""}`;
     };
+    const unjudged = UNJUDGED.filter((s) => ids(s).length).map((s) => `; ${listed(s)}`).join("");
     return `claims${columns.length > 1 ? ` of ${c.title}` : ""}: ${listed("reproduced")}; ${
       listed("not reproduced")
-    }; ${ids("not run").length} not run`;
+    }${unjudged}; ${ids("not run").length} not run`;
   });
   return [...lines, ...(anyNotRun(columns) ? [NOT_RUN_NOTE] : [])].join("\n");
 }
@@ -174,9 +178,10 @@ export function renderClaimsTable(
   ).join("\n");
   const counts = columns.map((c) => {
     const n = (s: ClaimStatus) => c.results.filter((r) => r.result.status === s).length;
+    const unjudged = UNJUDGED.filter((s) => n(s)).map((s) => `, ${n(s)} ${s}`).join("");
     return `${escapeHtml(c.title)}: ${n("reproduced")} reproduced, ${
       n("not reproduced")
-    } not reproduced, ${n("not run")} not run`;
+    } not reproduced${unjudged}, ${n("not run")} not run`;
   });
   return `<p>${counts.join("; ")}.${anyNotRun(columns) ? ` ${escapeHtml(NOT_RUN_NOTE)}` : ""}</p>
 <div class="scroll"><table class="claims"><thead>${head}</thead><tbody>${body}</tbody></table></div>`;

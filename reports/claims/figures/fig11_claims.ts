@@ -4,13 +4,57 @@
  *
  * @module
  */
-import { FIG11_CLAIM, FIG11_SIMILAR, MERGE_SPLIT, RIGIDIFY_FACTOR } from "../claim_thresholds.ts";
+import {
+  FIG11_CLAIM,
+  FIG11_SIMILAR,
+  MERGE_SPLIT,
+  RIGIDIFY_FACTOR,
+  SHEET_SPAN_MIN,
+} from "../claim_thresholds.ts";
 import { twoScenes, unstableText } from "../claim_readers.ts";
 import { LEAK_FRACTION_MIN } from "../case_status.ts";
 import { findCase, lacking, metric, notFinished } from "../claim_records.ts";
 import type { CaseRecord } from "../../../core/result.ts";
 import { formatNumber } from "../../page/format_number.ts";
-import type { Claim } from "../claim.ts";
+import type { Claim, ClaimPremise, ClaimResolution } from "../claim.ts";
+
+/** A leak of Fig. 11's fluid: {@link LEAK_FRACTION_MIN} of it (claims i, j2). */
+const leakOf = (scenes: readonly string[]): ClaimResolution => ({
+  scenes,
+  body: "crossing",
+  share: LEAK_FRACTION_MIN,
+  threshold: `a leak of ${LEAK_FRACTION_MIN} of the fluid`,
+});
+
+/**
+ * Fig. 11's premise (§6.4: "a single meta-particle" of "the entire cloth"): under the unlimited
+ * case, the largest meta-particle held at least {@link SHEET_SPAN_MIN} of the sheet at some sample
+ * (`largestSheetGroupFraction`), and with `late` over the whole second half of the run
+ * (`largestSheetGroupFractionLateMin`, where recorded).
+ */
+function sheetSpanned(late: boolean): ClaimPremise {
+  return {
+    text:
+      `the unlimited case's largest meta-particle holds at least ${SHEET_SPAN_MIN} of the sheet${
+        late ? " throughout the run's second half" : " at some sample"
+      }`,
+    check(records) {
+      const r = findCase(records, "fig11-nlimit-inf", MERGE_SPLIT);
+      const most = r?.metrics?.summary.largestSheetGroupFraction;
+      if (typeof most !== "number") return null;
+      if (most < SHEET_SPAN_MIN) {
+        return `the largest meta-particle held at most ${formatNumber(most)} of the sheet`;
+      }
+      const least = r!.metrics!.summary.largestSheetGroupFractionLateMin;
+      if (late && typeof least === "number" && least < SHEET_SPAN_MIN) {
+        return `the largest meta-particle held ${
+          formatNumber(most)
+        } of the sheet at most, but only ${formatNumber(least)} at one sample of the second half`;
+      }
+      return null;
+    },
+  };
+}
 
 /** The claims of Fig. 11, the meta-particle size limits. */
 export const FIG11_CLAIMS: readonly Claim[] = [
@@ -28,6 +72,7 @@ export const FIG11_CLAIMS: readonly Claim[] = [
       scene: "fig11-nlimit-32-64",
       handlers: ["merge-split"],
     }],
+    resolution: leakOf(["fig11-nlimit-4-8", "fig11-nlimit-32-64"]),
     evaluate: twoScenes(["fig11-nlimit-4-8", "fig11-nlimit-32-64"], {
       metric: "passThroughFraction",
       test: (a, b) => a > LEAK_FRACTION_MIN && a > b,
@@ -48,6 +93,7 @@ export const FIG11_CLAIMS: readonly Claim[] = [
       scene: "fig11-nlimit-8-16",
       handlers: ["merge-split"],
     }],
+    premise: sheetSpanned(false),
     evaluate: twoScenes(["fig11-nlimit-inf", "fig11-nlimit-8-16"], {
       metric: "sheetDeflectionEnd",
       test: (a, b) => a < RIGIDIFY_FACTOR * b,
@@ -68,6 +114,7 @@ export const FIG11_CLAIMS: readonly Claim[] = [
       scene: "fig11-nlimit-8-16",
       handlers: ["merge-split"],
     }],
+    premise: sheetSpanned(true),
     evaluate(records) {
       const scenes = ["fig11-nlimit-inf", "fig11-nlimit-8-16"] as const;
       const cases = scenes.map((scene) => findCase(records, scene, MERGE_SPLIT));
@@ -101,6 +148,7 @@ export const FIG11_CLAIMS: readonly Claim[] = [
       scene: "fig11-nlimit-16-32",
       handlers: ["merge-split"],
     }, { scene: "fig11-nlimit-32-64", handlers: ["merge-split"] }],
+    resolution: leakOf(FIG11_SIMILAR),
     evaluate(records) {
       const cases = FIG11_SIMILAR.map((scene) => findCase(records, scene, MERGE_SPLIT));
       const gap = notFinished(FIG11_SIMILAR.map((scene) => [scene, MERGE_SPLIT]), cases);

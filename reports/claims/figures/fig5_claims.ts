@@ -24,7 +24,17 @@ import { findCase, lacking, metric, notFinished } from "../claim_records.ts";
 import type { CaseRecord } from "../../../core/result.ts";
 import { formatNumber } from "../../page/format_number.ts";
 import { FIG3_COLUMNS } from "../../../core/figure_columns.ts";
-import type { Claim } from "../claim.ts";
+import type { Claim, ClaimResolution } from "../claim.ts";
+
+/** A share of the wall of `scene` that a fragment threshold reads (claims p–p4). */
+const ofWall = (scene: string, share: number, threshold: string): ClaimResolution => ({
+  scenes: [scene],
+  body: "breakable",
+  share,
+  threshold,
+});
+/** The 1 % of a significant fragment. */
+const PIECE = 0.01;
 
 /** The claims of Fig. 5, a dense ball breaking a brittle wall. */
 export const FIG5_CLAIMS: readonly Claim[] = [
@@ -70,6 +80,11 @@ export const FIG5_CLAIMS: readonly Claim[] = [
       quote: "When the collision forces are too strong, the wall crumbles into tiny pieces.",
     },
     needs: [{ scene: FIG5_SCENE, handlers: [...STRONG] }],
+    resolution: ofWall(
+      FIG5_SCENE,
+      PIECE_SHARE_MIN,
+      `a largest fragment of ${PIECE_SHARE_MIN} of the wall`,
+    ),
     evaluate(records) {
       const found = strongPulverise(records, FIG5_SCENE);
       if ("status" in found) return found;
@@ -87,6 +102,7 @@ export const FIG5_CLAIMS: readonly Claim[] = [
         "Eventually, all collision handling methods lead to fracture, but they differ by the amount of inter-penetration occurring prior to fracture and the visual quality of the fracture. Our merging-and-splitting scheme, in comparison, produces stable and expected results without any parameter tuning (Fig. 6).",
     },
     needs: [{ scene: FIG5_SCENE, handlers: ["merge-split", ...STRONG] }],
+    resolution: ofWall(FIG5_SCENE, PIECE, "a fragment of ≥ 1 % of the wall"),
     evaluate: piecesWhileStrongPulverise(FIG5_SCENE),
   },
   {
@@ -100,6 +116,7 @@ export const FIG5_CLAIMS: readonly Claim[] = [
         "Eventually, all collision handling methods lead to fracture, but they differ by the amount of inter-penetration occurring prior to fracture and the visual quality of the fracture. Our merging-and-splitting scheme, in comparison, produces stable and expected results without any parameter tuning (Fig. 6).",
     },
     needs: [{ scene: `${FIG5_SCENE}-${REAL_MATERIAL}`, handlers: ["merge-split", ...STRONG] }],
+    resolution: ofWall(`${FIG5_SCENE}-${REAL_MATERIAL}`, PIECE, "a fragment of ≥ 1 % of the wall"),
     evaluate: piecesWhileStrongPulverise(`${FIG5_SCENE}-${REAL_MATERIAL}`),
   },
   {
@@ -114,6 +131,7 @@ export const FIG5_CLAIMS: readonly Claim[] = [
       quote: "Eventually, all collision handling methods lead to fracture",
     },
     needs: [{ scene: FIG5_SCENE, handlers: [MERGE_SPLIT, ...FIG3_COLUMNS] }],
+    resolution: ofWall(FIG5_SCENE, PIECE, "a fragment of ≥ 1 % of the wall"),
     evaluate(records) {
       const handlers = [MERGE_SPLIT, ...FIG3_COLUMNS];
       const found = handlers.map((h) => findCase(records, FIG5_SCENE, h));

@@ -18,7 +18,15 @@ import {
   mergeSplitNoneThrough,
 } from "../claim_readers.ts";
 import { LEAK_FRACTION_MIN } from "../case_status.ts";
-import type { Claim, ClaimQuote } from "../claim.ts";
+import type { Claim, ClaimQuote, ClaimResolution } from "../claim.ts";
+
+/** A fragment of ≥ 1 % of the broken solid of `scene` (claims u–v). */
+const pieceOf = (scene: string, what: string): ClaimResolution => ({
+  scenes: [scene],
+  body: "breakable",
+  share: 0.01,
+  threshold: `a fragment of ≥ 1 % of the ${what}`,
+});
 
 /** The sentence t and t2 test. */
 const SINGLE_LAYER: ClaimQuote = {
@@ -52,6 +60,12 @@ export const FIG8_CLAIMS: readonly Claim[] = [
     paper: "Fig. 8 (top)",
     quote: SINGLE_LAYER,
     needs: [{ scene: FIG8_SCENES.cloth, handlers: ["merge-split"] }],
+    resolution: {
+      scenes: [FIG8_SCENES.cloth],
+      body: "crossing",
+      share: LEAK_FRACTION_MIN,
+      threshold: `a leak of ${LEAK_FRACTION_MIN} of the particles that can cross`,
+    },
     evaluate: mergeSplitHoldsOn([FIG8_SCENES.cloth]),
   },
   {
@@ -61,6 +75,7 @@ export const FIG8_CLAIMS: readonly Claim[] = [
     paper: "Fig. 8 (middle)",
     quote: DAM_BREAK_WALL,
     needs: [{ scene: FIG8_SCENES.wall, handlers: ["merge-split"] }],
+    resolution: pieceOf(FIG8_SCENES.wall, "wall"),
     evaluate: breaksUnderFluid(FIG8_SCENES.wall, { cracksFirst: true }),
   },
   {
@@ -73,6 +88,7 @@ export const FIG8_CLAIMS: readonly Claim[] = [
       quote: "The next example shows a bowl breaking as it hits the water surface.",
     },
     needs: [{ scene: FIG8_SCENES.bowl, handlers: ["merge-split"] }],
+    resolution: pieceOf(FIG8_SCENES.bowl, "bowl"),
     evaluate: breaksUnderFluid(FIG8_SCENES.bowl, { cracksFirst: false }),
   },
   {
@@ -82,6 +98,7 @@ export const FIG8_CLAIMS: readonly Claim[] = [
     paper: "Fig. 8 (middle)",
     quote: DAM_BREAK_WALL,
     needs: [{ scene: FIG8_SCENES.wall, handlers: ["merge-split"] }],
+    resolution: pieceOf(FIG8_SCENES.wall, "wall"),
     evaluate: breaksIntoPieces(FIG8_SCENES.wall),
   },
   {
@@ -91,6 +108,7 @@ export const FIG8_CLAIMS: readonly Claim[] = [
     paper: "Fig. 8 (middle)",
     quote: DAM_BREAK_WALL,
     needs: [{ scene: `${FIG8_SCENES.wall}-${REAL_MATERIAL}`, handlers: ["merge-split"] }],
+    resolution: pieceOf(`${FIG8_SCENES.wall}-${REAL_MATERIAL}`, "wall"),
     evaluate: breaksIntoPieces(`${FIG8_SCENES.wall}-${REAL_MATERIAL}`),
   },
 ];
