@@ -36,6 +36,8 @@ import { framesSvg } from "./frames_svg.ts";
 import { type ColumnGroup, FINDINGS_PAGES, type FindingsPage } from "./findings_pages.ts";
 import { PAPER_CAPTIONS } from "./paper_captions.ts";
 import {
+  provenanceProblem,
+  recordsDigest,
   reduceRecord,
   REDUCTION,
   REDUCTION_NO_SNAPSHOTS,
@@ -78,6 +80,15 @@ export function loadRuns(root: URL = ROOT): Run[] {
     const at = (f: string) => new URL(`${name}/${f}`, dir);
     const text = Deno.readTextFileSync(at("results.jsonl"));
     const info = JSON.parse(Deno.readTextFileSync(at("run.json"))) as RunInfo;
+    const digest = recordsDigest(text);
+    if (info.recordsSha256 !== digest) {
+      throw new Error(
+        `${RESULTS_DIR}${name}/results.jsonl changed after the run was imported (SHA-256 ${digest}, ` +
+          `run.json says ${
+            info.recordsSha256 || "none"
+          }): restore it, or re-make the run and import it again`,
+      );
+    }
     const bytes = [...Deno.readDirSync(new URL(`${name}/`, dir))]
       .reduce((n, e) => n + Deno.statSync(at(e.name)).size, 0);
     return { info, records: parseResults(text), bytes };
@@ -598,12 +609,19 @@ export function importRun(
     .filter((r) => setup === ALL_SETUPS || (r.setup ?? FINDINGS_SETUP) === setup);
   const records = read.map((r) => reduceRecord(r, { snapshots: options.snapshots }));
   if (records.length === 0) throw new Error(`${file}: no record of setup "${setup}"`);
+  const problem = provenanceProblem(runInfo(options.name, options.command, records).commits);
+  if (problem) {
+    throw new Error(
+      `${file}: not imported: ${problem}; run the suite again from a clean checkout of one commit ` +
+        "(a git worktree of it) and import that",
+    );
+  }
   const dir = new URL(`${RESULTS_DIR}${options.name}/`, root);
   Deno.mkdirSync(dir, { recursive: true });
   const text = records.map(recordLine).join("");
   Deno.writeTextFileSync(new URL("results.jsonl", dir), text);
   const reduction = options.snapshots === false ? REDUCTION_NO_SNAPSHOTS : REDUCTION;
-  const info = runInfo(options.name, options.command, records, reduction);
+  const info = runInfo(options.name, options.command, records, reduction, recordsDigest(text));
   Deno.writeTextFileSync(new URL("run.json", dir), `${JSON.stringify(info, null, 2)}\n`);
   return { records: records.length, bytes: new TextEncoder().encode(text).length };
 }

@@ -14,6 +14,7 @@ import {
   convergenceTable,
   docsDiff,
   fillBlocks,
+  importRun,
   loadRuns,
   RESULTS_DIR,
   ROOT,
@@ -21,7 +22,13 @@ import {
 } from "./build_docs.ts";
 import { FINDINGS_PAGES } from "./findings_pages.ts";
 import { framesSvg, POINTS_PER_FRAME } from "./frames_svg.ts";
-import { FRAMES_KEPT, keptFrames, POINTS_MAX, reduceRecord } from "./reduce_records.ts";
+import {
+  FRAMES_KEPT,
+  keptFrames,
+  POINTS_MAX,
+  provenanceProblem,
+  reduceRecord,
+} from "./reduce_records.ts";
 
 /**
  * Most bytes the committed runs may hold together (issue 49: a few MB at most; 5 MiB since the
@@ -240,4 +247,58 @@ Deno.test("docs: the convergence table gives each claim's verdict by run (scale)
     "| medium | 7 | `medium-run` | not reproduced |",
   ]);
   assert.deepEqual(convergenceTable([v], [run("other", [])]), [], "a run that judges nothing");
+});
+
+/**
+ * The committed runs made before the findings took runs of one clean commit only: each names more
+ * than one commit or a changed tree. They are re-made by the figures' runs at small and medium; the
+ * list may only shrink (a test fails on a new mixed run and on a name here that is no longer mixed).
+ */
+const MIXED_RUNS_TO_REMAKE = [
+  "medium-lavapipe-claims",
+  "small-lavapipe-default",
+  "tiny-lavapipe-all",
+];
+
+Deno.test("docs: a committed run comes from one clean commit, unchanged since", async (t) => {
+  await t.step("every run is of one clean commit, but the listed older ones", () => {
+    const mixed = loadRuns().filter((run) => provenanceProblem(run.info.commits) !== null)
+      .map((run) => run.info.name);
+    assert.deepEqual(mixed, MIXED_RUNS_TO_REMAKE);
+  });
+  const dir = Deno.makeTempDirSync({ prefix: "mergesplit-docs-" });
+  const root = new URL(`file://${dir}/`);
+  const base = loadRuns().find((run) => run.info.name === "small-lavapipe-claims")!.records[0];
+  const write = (records: CaseRecord[]) => {
+    const file = `${dir}/results.jsonl`;
+    Deno.writeTextFileSync(file, records.map((r) => `${JSON.stringify(r)}\n`).join(""));
+    return file;
+  };
+  const at = (commit: string, dirty = false): CaseRecord => ({
+    ...base,
+    env: { ...base.env!, git: { ...base.env!.git, commit, dirty } },
+  });
+  await t.step("an import from two commits, or from a changed tree, is refused", () => {
+    assert.throws(
+      () =>
+        importRun(
+          write([at("a".repeat(40)), at("b".repeat(40))]),
+          { name: "two", command: "c" },
+          root,
+        ),
+      /not imported: its records name 2 commits .*clean checkout of one commit/,
+    );
+    assert.throws(
+      () => importRun(write([at("a".repeat(40), true)]), { name: "dirty", command: "c" }, root),
+      /had uncommitted changes/,
+    );
+  });
+  await t.step("a run changed after its import is refused by the docs", () => {
+    importRun(write([at("a".repeat(40))]), { name: "one", command: "c" }, root);
+    assert.deepEqual(loadRuns(root).map((run) => run.info.name), ["one"]);
+    const file = `${dir}/${RESULTS_DIR}one/results.jsonl`;
+    Deno.writeTextFileSync(file, Deno.readTextFileSync(file).replace('"ok"', '"unstable"'));
+    assert.throws(() => loadRuns(root), /one\/results.jsonl changed after the run was imported/);
+  });
+  Deno.removeSync(dir, { recursive: true });
 });

@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { createHash } from "node:crypto";
 import type { CaseRecord, Environment } from "../core/result.ts";
 import type { Snapshots } from "../core/io/snapshot_codec.ts";
 
@@ -130,6 +131,32 @@ export interface RunInfo {
   setups: string[];
   cases: number;
   reduction: string;
+  /**
+   * SHA-256 (hex) of the run's `results.jsonl` as imported: `deno task docs` refuses a run whose
+   * records changed after the run ({@link recordsDigest}).
+   */
+  recordsSha256: string;
+}
+
+/** SHA-256 (hex) of a run's `results.jsonl` text ({@link RunInfo.recordsSha256}). */
+export function recordsDigest(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/**
+ * Why a run's records are not from one clean commit (more than one commit, a changed tree, none
+ * named), or null: the findings are made from runs of one clean commit, so that a verdict belongs
+ * to one version of the code.
+ */
+export function provenanceProblem(commits: readonly string[]): string | null {
+  if (commits.length !== 1) {
+    return `its records name ${commits.length} commits (${
+      commits.join(", ")
+    }): the code changed while it ran`;
+  }
+  if (commits[0].endsWith("+dirty")) return `its commit ${commits[0]} had uncommitted changes`;
+  if (commits[0].startsWith("unknown")) return "its records name no commit";
+  return null;
 }
 
 /** The run's `run.json`, from its records. */
@@ -138,6 +165,7 @@ export function runInfo(
   command: string,
   records: readonly CaseRecord[],
   reduction: string = REDUCTION,
+  recordsSha256 = "",
 ): RunInfo {
   const env: Environment | null = records.find((r) => r.env)?.env ?? null;
   const starts = records.map((r) => Date.parse(r.startedAt)).filter(Number.isFinite);
@@ -169,5 +197,6 @@ export function runInfo(
     setups: uniq(records.map((r) => r.setup ?? "paper")),
     cases: records.length,
     reduction,
+    recordsSha256,
   };
 }
