@@ -1,6 +1,7 @@
 /**
- * One snapshot frame as the bench records it: the particle positions now and, when the scene has
- * solid bodies, their fragments, read back together (both buffers copied into one staging buffer,
+ * One snapshot frame as the bench records it: the particle positions now, the meta-particles where
+ * any two particles are merged and, when the scene has solid bodies, their fragments, read back
+ * together (both buffers copied into one staging buffer,
  * one `mapAsync`). Called at a few snapshot steps only, never per step; the runner excludes these
  * reads from `hostSyncsPerStep` (they bypass the engine's counter, which never sees them).
  *
@@ -17,6 +18,7 @@ import { isBreakableSolid, type ParticleSet } from "../core/scene/scene_builder.
 import {
   encodeFragments,
   encodeFrame,
+  encodeGroups,
   NO_FRAGMENT_LABEL,
   type SnapshotFrame,
   type Snapshots,
@@ -90,14 +92,19 @@ export async function readSnapshotFrame(
   const sampleStep = Math.floor(step / every) * every;
   const solids = engine.particles.bodies.some((b) => b.kind === "solid");
   const fromGpu = solids && sampleStep > 0;
-  const parts = [{ buffer: engine.state.buffers.pos, size: 16 * count }];
+  const parts = [
+    { buffer: engine.state.buffers.pos, size: 16 * count },
+    { buffer: engine.state.buffers.dof, size: 4 * count },
+  ];
   if (fromGpu) parts.push({ buffer: engine.fragmentLabels, size: 4 * count });
-  const [pos, gpuLabels] = await readTogether(engine.gpu.device, parts);
+  const [pos, dof, gpuLabels] = await readTogether(engine.gpu.device, parts);
   const frame: SnapshotFrame = {
     step,
     time: step * engine.scene.dt,
     positions: encodeFrame(new Float32Array(pos), options),
   };
+  const groups = encodeGroups(new Uint32Array(dof), { stride: options.stride });
+  if (groups) Object.assign(frame, groups);
   const labels = fromGpu
     ? new Uint32Array(gpuLabels)
     : solids && step === 0

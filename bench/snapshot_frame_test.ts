@@ -1,11 +1,14 @@
 import assert from "node:assert/strict";
 import { type Bonds, fragments } from "../core/reference/peridynamics_reference.ts";
 import { buildParticles, isBreakableSolid, type ParticleSet } from "../core/scene/scene_builder.ts";
-import { NO_FRAGMENT_LABEL } from "../core/io/snapshot_codec.ts";
+import { decodeFragments, NO_FRAGMENT_LABEL, type Snapshots } from "../core/io/snapshot_codec.ts";
+import { Engine } from "../gpu/engine.ts";
+import { readBuffer } from "../gpu/runtime/kernel.ts";
+import { releaseSoftwareGpu, softwareGpu } from "../gpu/engine_run_fixture.ts";
 import { SpringTable } from "../core/scene/spring_table.ts";
 import { NO_FRAGMENT } from "../gpu/metrics/fragments.ts";
 import { getScene } from "../scenes/catalog.ts";
-import { initialFragmentLabels } from "./snapshot_frame.ts";
+import { initialFragmentLabels, readSnapshotFrame } from "./snapshot_frame.ts";
 
 /** The f64 reference's fragments of `p` with every bond intact, as the GPU labels them. */
 function referenceLabels(p: ParticleSet): Uint32Array {
@@ -66,4 +69,33 @@ Deno.test("snapshot fragments at step 0", async (t) => {
       assert.equal(new Set([...labels].filter((l) => l !== NO_FRAGMENT_LABEL)).size, breakable);
     });
   }
+});
+
+Deno.test({
+  name: "snapshot meta-particles: each recorded particle's group as the engine's DOF map holds it",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const gpu = await softwareGpu();
+    const scene = getScene("fig4-fluid-cloth", { scale: "tiny" });
+    const engine = await Engine.create(scene, { handler: "merge-split", gpu, steps: 120 });
+    try {
+      const domain = { min: [-2, -2, -2], max: [2, 2, 2] } as Snapshots["domain"];
+      assert.equal((await readSnapshotFrame(engine, { domain, stride: 1 })).groups, undefined);
+      // the fluid is on the cloth from about step 75 at tiny: merged pairs
+      await engine.run(100);
+      const frame = await readSnapshotFrame(engine, { domain, stride: 1 });
+      const dof = new Uint32Array(await readBuffer(gpu.device, engine.state.buffers.dof));
+      const ids = decodeFragments(frame.groups!, { count: engine.count });
+      assert.ok(frame.groupCount! > 0);
+      for (let i = 0; i < engine.count; i++) {
+        // one id per meta-particle: members of one group share it, a particle alone has 0
+        assert.equal(ids[i] === ids[dof[i]], true, `particle ${i}`);
+        assert.equal(ids[i] === 0, dof.filter((d) => d === dof[i]).length === 1, `particle ${i}`);
+      }
+    } finally {
+      engine.destroy();
+      releaseSoftwareGpu();
+    }
+  },
 });

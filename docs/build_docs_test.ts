@@ -7,7 +7,13 @@
  */
 import assert from "node:assert/strict";
 import { type CaseRecord, parseResults } from "../core/result.ts";
-import { decodeBodies, decodeFrame, encodeBodies, encodeFrame } from "../core/io/snapshot_codec.ts";
+import {
+  decodeBodies,
+  decodeFrame,
+  encodeBodies,
+  encodeFrame,
+  encodeGroups,
+} from "../core/io/snapshot_codec.ts";
 import { CLAIMS } from "../reports/mod.ts";
 import {
   ablationBlock,
@@ -203,6 +209,21 @@ Deno.test("docs: a picture is deterministic, light, and labelled", () => {
   const slab = framesSvg(r, { view: { horizontal: 0, slabRadii: 1 }, run: "test" })!;
   const slabPoints = [...slab.matchAll(/h0/g)].length;
   assert.ok(slabPoints < points.length, "a cross-section draws fewer particles");
+  // the cloth by meta-particle where the page asks and the frames carry them
+  const grouped = structuredClone(r);
+  const s = grouped.snapshots!;
+  const body = decodeBodies(s.body);
+  const dof = Uint32Array.from({ length: s.count }, (_, i) => (body[i] === 1 ? i - (i % 6) : i));
+  for (const f of s.frames) Object.assign(f, encodeGroups(dof, { stride: 1 }));
+  const byGroup = { horizontal: 0, clothByMetaParticle: true } as const;
+  const coloured = framesSvg(grouped, { view: byGroup, run: "test" })!;
+  assert.match(coloured, /cloth coloured by meta-particle/);
+  assert.match(coloured, /stroke="#e53e3e"/, "the largest meta-particle's colour");
+  const plain = framesSvg(grouped, { view: { horizontal: 0 }, run: "test" })!;
+  assert.doesNotMatch(plain, /#e53e3e|by meta-particle/, "not where the page does not ask");
+  assert.equal(framesSvg(r, { view: byGroup, run: "test" }), a, "frames without meta-particles");
+  const reduced = reduceRecord(grouped);
+  assert.equal(reduced.snapshots!.frames[0].groups, s.frames[0].groups, "kept by the reduction");
 });
 
 Deno.test("docs: the convergence table gives each claim's verdict by run (scale) and seed", () => {

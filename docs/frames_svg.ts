@@ -2,7 +2,8 @@
  * A picture of a case from its record's snapshots: a side view (a projection of the particles'
  * positions onto a vertical plane; or a cross-section, the particles of a slab about the scene's
  * middle, as the paper draws Figs. 3, 4, 7 and 10) of each recorded frame, side by side, coloured
- * by body (a solid's fragments in colours of their own), labelled with the scene, the handler, the
+ * by body (a solid's fragments in colours of their own; where the page asks, the cloth by
+ * meta-particle), labelled with the scene, the handler, the
  * run and each frame's time. SVG written here, so the bytes depend on the record alone: the same
  * record gives the same file on every machine (coordinates rounded to 0.1 px).
  *
@@ -20,6 +21,12 @@ export interface View {
    * particles along the third axis. Absent: every particle, projected.
    */
   slabRadii?: number;
+  /**
+   * The cloth coloured by meta-particle, as the paper draws Figs. 10 and 11 ("cloth particles
+   * having the same color are merged into the same meta-particle"): a frame's `groups`, each
+   * meta-particle of two or more in a colour of the palette in turn, a particle alone black.
+   */
+  clothByMetaParticle?: boolean;
 }
 
 /** Width of one frame's panel (px). */
@@ -34,6 +41,19 @@ const SOLID = "#744210";
 /** A solid's fragments by size: the largest first, then the next; dust in grey. */
 const FRAGMENT_COLOURS = ["#c05621", "#2f855a", "#805ad5", "#d69e2e", "#b83280", "#319795"];
 const DUST = "#a0aec0";
+/** Meta-particles of the cloth, by size (the largest first), in turn: none a body's colour. */
+const GROUP_COLOURS = [
+  "#e53e3e",
+  "#38a169",
+  "#3182ce",
+  "#ecc94b",
+  "#9f7aea",
+  "#ed8936",
+  "#4fd1c5",
+  "#f687b3",
+  "#718096",
+  "#2c7a7b",
+];
 
 const esc = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -45,17 +65,23 @@ function num(v: number): string {
 }
 
 /** The colour class of each recorded particle of a frame: a colour string. */
-function colours(record: CaseRecord, frame: number): string[] {
+function colours(record: CaseRecord, frame: number, view: View): string[] {
   const s = record.snapshots!;
   const body = decodeBodies(s.body);
   const f = s.frames[frame];
   const fragments = f.fragments ? decodeFragments(f.fragments, { count: s.count }) : null;
+  const groups = view.clothByMetaParticle && f.groups
+    ? decodeFragments(f.groups, { count: s.count })
+    : null;
   const out: string[] = [];
   for (let i = 0; i < s.count; i++) {
     const kind = s.bodies[body[i]]?.kind ?? "solid";
     if (kind === "fluid") out.push(FLUID);
-    else if (kind === "cloth") out.push(CLOTH);
-    else if (!fragments || fragments[i] === 0) out.push(SOLID);
+    else if (kind === "cloth") {
+      out.push(
+        groups && groups[i] > 0 ? GROUP_COLOURS[(groups[i] - 1) % GROUP_COLOURS.length] : CLOTH,
+      );
+    } else if (!fragments || fragments[i] === 0) out.push(SOLID);
     else if (fragments[i] <= FRAGMENT_COLOURS.length) out.push(FRAGMENT_COLOURS[fragments[i] - 1]);
     else out.push(DUST);
   }
@@ -65,7 +91,7 @@ function colours(record: CaseRecord, frame: number): string[] {
 /** The draw order of the colour classes: fluid behind, then solids, the cloth on top. */
 function classOrder(c: string): number {
   if (c === FLUID) return 0;
-  if (c === CLOTH) return 3;
+  if (c === CLOTH || GROUP_COLOURS.includes(c)) return 3;
   if (c === DUST) return 1;
   if (c === SOLID) return 2;
   return 2;
@@ -115,16 +141,19 @@ export function framesSvg(record: CaseRecord, options: { view: View; run: string
   const how = options.view.slabRadii !== undefined
     ? `cross-section (±${options.view.slabRadii} r), ${h === 0 ? "x" : "z"} →, y ↑`
     : `side view, ${h === 0 ? "x" : "z"} →, y ↑`;
+  const byGroup = options.view.clothByMetaParticle && s.frames.some((f) => f.groups)
+    ? "; cloth coloured by meta-particle (black: alone)"
+    : "";
   parts.push(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${num(W)}" height="${num(H)}" ` +
       `viewBox="0 0 ${num(W)} ${num(H)}" font-family="sans-serif" font-size="11">`,
     `<rect width="100%" height="100%" fill="#ffffff"/>`,
     `<text x="${gap}" y="13">${esc(title)}</text>`,
-    `<text x="${gap}" y="27" fill="#555555">${esc(how)}</text>`,
+    `<text x="${gap}" y="27" fill="#555555">${esc(how + byGroup)}</text>`,
   );
   frames.forEach((p, k) => {
     const ox = gap + k * (width + gap);
-    const cs = colours(record, k);
+    const cs = colours(record, k, options.view);
     const indices = [...Array(s.count).keys()].filter((i) => keep(p, i));
     const step = Math.max(1, Math.ceil(indices.length / POINTS_PER_FRAME));
     const byClass = new Map<string, string[]>();

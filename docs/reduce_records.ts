@@ -11,7 +11,7 @@
  * - all snapshot frames but {@link FRAMES_KEPT}, evenly spaced from the first to the last;
  * - snapshot particles beyond {@link POINTS_MAX}: every k-th recorded particle is kept (k the
  *   smallest that leaves at most {@link POINTS_MAX}), its stride multiplied by k; positions,
- *   bodies and fragments are cut alike, byte for byte, so no value is re-quantised.
+ *   bodies, fragments and meta-particles are cut alike, byte for byte, so no value is re-quantised.
  *
  * @module
  */
@@ -84,6 +84,10 @@ export function reduceSnapshots(s: Snapshots): Snapshots {
     if (f.fragments !== undefined) {
       const width = s.count === 0 ? 1 : fromBase64(f.fragments).length / s.count;
       out.fragments = everyKth(f.fragments, s.count, width, k);
+    }
+    if (f.groups !== undefined) {
+      const width = s.count === 0 ? 1 : fromBase64(f.groups).length / s.count;
+      out.groups = everyKth(f.groups, s.count, width, k);
     }
     return out;
   });

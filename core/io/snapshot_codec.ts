@@ -4,6 +4,10 @@
  * particle's body and, for scenes with solid bodies, each particle's fragment per frame,
  * base64-encoded so a case's snapshots stay small enough to inline in a report.
  *
+ * Meta-particles (optional per frame, {@link encodeGroups}): which particles merge-split merged, in
+ * the same encoding as the fragments (0 = alone), so the cloth can be coloured by meta-particle as
+ * the paper draws Figs. 10 and 11.
+ *
  * Fragments (optional per frame, {@link encodeFragments}): the connected components of intact bonds
  * of the solid bodies, as dense ids per recorded particle: 0 = in no solid body, 1 = the largest
  * fragment of the frame, 2 = the next largest, … (sizes counted over every particle, not only the
@@ -37,6 +41,14 @@ export interface SnapshotFrame {
    * before `step`, since the GPU labels fragments only when it samples the metrics).
    */
   fragmentsStep?: number;
+  /**
+   * Optional: the meta-particle of every recorded particle at the frame's step, as dense ids in the
+   * encoding of `fragments` ({@link encodeGroups}: 0 = alone, 1 = the largest meta-particle, …);
+   * absent where no two particles are merged (every handler but merge-split) and in older records.
+   */
+  groups?: string;
+  /** With `groups`: meta-particles of two or more particles among all particles of the frame. */
+  groupCount?: number;
 }
 
 /** Snapshots of one case (optional field `snapshots` of a result record). */
@@ -116,6 +128,22 @@ export function encodeBodies(body: Uint32Array, stride: number): string {
 /** Decodes the body indices. */
 export function decodeBodies(text: string): Uint8Array {
   return fromBase64(text);
+}
+
+/**
+ * Encodes each particle's meta-particle (`dof`: the index of its group's lowest particle, its own
+ * when alone, gpu/README.md) as {@link encodeFragments} encodes fragments: dense ids by size, the
+ * largest 1, a particle alone 0; null when no particle shares its meta-particle.
+ */
+export function encodeGroups(
+  dof: Uint32Array,
+  options: { stride: number },
+): { groups: string; groupCount: number } | null {
+  const sizes = new Map<number, number>();
+  for (const d of dof) sizes.set(d, (sizes.get(d) ?? 0) + 1);
+  const labels = dof.map((d) => (sizes.get(d)! > 1 ? d : NO_FRAGMENT_LABEL));
+  const e = encodeFragments(labels, options);
+  return e.fragmentCount > 0 ? { groups: e.fragments, groupCount: e.fragmentCount } : null;
 }
 
 /** Encoded fragments of one frame ({@link encodeFragments}). */

@@ -6,6 +6,7 @@ import {
   encodeBodies,
   encodeFragments,
   encodeFrame,
+  encodeGroups,
   NO_FRAGMENT_LABEL,
   type Snapshots,
 } from "./snapshot_codec.ts";
@@ -129,4 +130,19 @@ Deno.test("fragments: optional per frame; records without the field still parse"
   ]);
   assert.equal(without.snapshots, undefined);
   assert.equal(parseResults(recordLine(withField))[0].snapshots!.frames[1].fragmentsStep, 10);
+});
+
+Deno.test("meta-particles: dense ids by size, 0 for a particle alone, none where nothing merged", () => {
+  // groups rooted at 0 (particles 0, 1), at 3 (3, 4, 5); 2 and 6 alone
+  const dof = new Uint32Array([0, 0, 2, 3, 3, 3, 6]);
+  const g = encodeGroups(dof, { stride: 1 })!;
+  assert.equal(g.groupCount, 2);
+  assert.deepEqual([...decodeFragments(g.groups, { count: 7 })], [2, 2, 0, 1, 1, 1, 0]);
+  const strided = encodeGroups(dof, { stride: 3 })!;
+  assert.deepEqual([...decodeFragments(strided.groups, { count: 3 })], [2, 1, 0]);
+  assert.equal(
+    encodeGroups(new Uint32Array([0, 1, 2]), { stride: 1 }),
+    null,
+    "every particle alone",
+  );
 });
