@@ -321,7 +321,7 @@ async function runRepetitions(gpu: GpuContext, plan: CasePlan, record: CaseRecor
 /**
  * Steps the bench encodes into one submit unless `--steps-per-submit` says (`EngineOptions.
  * stepsPerSubmit`, recorded as `gpu.stepsPerSubmit`): a submit's fixed host cost spread over 8
- * steps where the host bounds the step (issue 48), and a stop still seen within a few steps. The
+ * steps where the host bounds the step, and a stop still seen within a few steps. The
  * state is the same for any count.
  */
 export const BENCH_STEPS_PER_SUBMIT = 8;

@@ -163,7 +163,7 @@ export const HANDLER_SAMPLE_KINDS: Readonly<Record<HandlerSampleField, "f32" | "
  * particles bouncing back with high velocity") when it moves up, against gravity, faster than this
  * fraction of the scene's reference speed (`cfl.referenceSpeed`, which the scenes set to 1.2× the
  * impact speed): 0.6 of the speed it fell at, where a fluid hitting a sheet keeps almost none of
- * it. The sample column `fastRebound` counts such particles. Fixed before any run of it (issue 46).
+ * it. The sample column `fastRebound` counts such particles. Fixed before any run of it.
  */
 export const FAST_REBOUND_FRACTION = 0.5;
 
@@ -171,7 +171,7 @@ export const FAST_REBOUND_FRACTION = 0.5;
  * A particle is *flung* at a sample (the `flungSpeed` column, `gpu/metrics/metrics.wgsl`) when at
  * least this share of its speed s came from forces other than gravity since the previous sample:
  * s − (s_prev + |g| Δt) ≥ share × s. Free fall gains exactly |g| Δt and never counts: this is how a
- * speed spike is told to come from contact (docs/metrics.md). Fixed before any run of it (issue 57).
+ * speed spike is told to come from contact (docs/metrics.md). Fixed before any run of it.
  */
 export const FLUNG_GAIN_SHARE = 0.5;
 

@@ -1,5 +1,5 @@
 /**
- * Real brittle materials for the breakable bodies of the catalogue (issue 24, item 1): measured
+ * Real brittle materials for the breakable bodies of the catalogue: measured
  * density, Young's modulus and mode-I fracture toughness (or fracture energy), each with its
  * source, turned into what bond-based peridynamics takes (Silling 2000; Silling & Askari 2005):
  * - Poisson's ratio is fixed at ν = 1/4 in bond-based peridynamics, so the bulk modulus is

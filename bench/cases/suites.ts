@@ -16,7 +16,7 @@ import { FIG3_COLUMNS } from "../../core/figure_columns.ts";
 export type SeedChoice = number | "scene";
 
 /**
- * The seeds of the suites whose claims decide what the paper's findings are (issue 24): the
+ * The seeds of the suites whose claims decide what the paper's findings are: the
  * scene's own, 7 and 99. A claim is reproduced only when it holds at each (`reports/claims/claims.ts`).
  */
 export const CLAIM_SEEDS: readonly SeedChoice[] = ["scene", 7, 99];

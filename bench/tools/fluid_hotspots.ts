@@ -27,7 +27,7 @@ import { type DiagnosticRun, startDiagnostic } from "./diagnostic_run.ts";
 import { type Point, PointGrid } from "./point_grid.ts";
 import { particleAt } from "./sheet_sides.ts";
 
-/** The worst SPH density error issue 24 asks of every scene (item 3): 3 %. */
+/** The worst SPH density error the fidelity targets allow in every scene: 3 % (claim x). */
 export const DENSITY_ERROR_TARGET = 0.03;
 
 /** Where a fluid particle is: within h of another body's particle, of a domain wall, or neither. */

@@ -3,7 +3,7 @@
  * run on a machine with a GPU, in priority order within a time budget (`bench/tools/gpu_check_plan.ts`).
  * The `hardware` plan (the default): the adapters, the default suite at `small`, Fig. 4 at `small`,
  * `medium` and `paper` and the SPH dam break at `paper` (200 steps each), then Table I's six scenes
- * at `paper` over their whole runs, in stages that each fit 10 minutes on an H100; the `fidelity` plan: issue 24's runs that need a GPU (Figs. 5 and 8 of ice, Fig. 11's
+ * at `paper` over their whole runs, in stages that each fit 10 minutes on an H100; the `fidelity` plan: the fidelity runs that need a GPU (Figs. 5 and 8 of ice, Fig. 11's
  * size limits at `medium`; a stage's scene files of a real material are written into its folder
  * first, `bench/tools/scene_export.ts`). It writes one
  * `results.jsonl` of ordinary records, `report.html` from it, `adapters.txt`, and `gpu-check.json`

@@ -65,7 +65,7 @@ export const ADAPTERS_STAGE: Stage = {
  * A Table I scene's whole run at `paper` on an NVIDIA H100: its steps (the scene's duration / dt,
  * what `bench/runner.ts` runs when no `--steps` is given, 20 of them warm-up) and the host's wall
  * clock per step measured there (`docs/gpu-check.md`, "First rows on a GPU", 200-step runs of the
- * final engine and the re-measured rows after issue 24), about the larger reading of each.
+ * final engine and the re-measured rows after the fidelity work), about the larger reading of each.
  */
 export interface WholeRunRate {
   scene: string;
@@ -78,8 +78,8 @@ export interface WholeRunRate {
 /**
  * Table I's six scenes' whole runs at `paper`, sized at the H100's rates (`docs/gpu-check.md`):
  * fig6-wall's steps grew from 15 to 74 ms as the projectile broke the wall, sized at the 74 ms
- * worst (measured before issue 24 made its step 3× shorter; its first 200 steps now read 10.5 ms,
- * host wall 17.2); fig9-flip-peridynamics 40 ms (host wall 40.3 after issue 24), fig9-flip-cloth
+ * worst (measured before the fidelity work made its step 3× shorter; its first 200 steps now read 10.5 ms,
+ * host wall 17.2); fig9-flip-peridynamics 40 ms (host wall 40.3 after it), fig9-flip-cloth
  * 97 (96.8), fig8-cloth-tori 7.9 (7.92), fig8-dam-break-wall 7.3 (7.30), fig8-bowl 13.8 (13.8).
  * Only fig6's growth over a run was measured; the others' rates are of their first 200 steps.
  */
@@ -249,7 +249,7 @@ function mergeSplit(id: string, title: string, scenes: string, args: readonly st
 }
 
 /**
- * The stages of issue 24's measurements that need a GPU (fidelity: brittle fracture from a real
+ * The stages of the fidelity measurements that need a GPU (fidelity: brittle fracture from a real
  * material, merge-split's leaks at `medium`), in its priority order, each sized by its first case's
  * steps at an NVIDIA H100's measured rates, so that a stage starts only with time for a whole case.
  * Measured there (2026-11-28): `fig5-wall` of ice at `small` under merge-split 231 s and 204 s
@@ -354,7 +354,7 @@ export const GPU_CHECK_PLANS: Readonly<Record<string, GpuCheckPlan>> = {
   },
   fidelity: {
     description:
-      "issue 24: Figs. 5 and 8 of ice at small; Fig. 11's size limits at medium; more ice",
+      "fidelity: Figs. 5 and 8 of ice at small; Fig. 11's size limits at medium; more ice",
     stages: planFidelityStages,
   },
 };

@@ -82,7 +82,7 @@ function wgslConstants(stats: MetricsOptions["handlerStats"]): Record<string, nu
 
 /**
  * A fragment holding at least this share of the breakable solid bodies' particles is counted in
- * `significantFragments` (issue 24: "fragments holding at least 1 % of the body").
+ * `significantFragments` (a fragment holding at least 1 % of the body).
  */
 export const SIGNIFICANT_FRAGMENT_SHARE = 0.01;
 

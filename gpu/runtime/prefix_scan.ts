@@ -6,8 +6,8 @@
  * fits in one workgroup; one kernel then writes each run's exclusive sums. The number of
  * dispatches is `2·levels + 1` (`2·levels − 1` when ITEMS = 1) with
  * `levels = ⌈log_WG(n / ITEMS)⌉` (2 levels up to 4.2M elements at WG = 256 and ITEMS = 64),
- * except that one level with ITEMS > 1 (n ≤ WG·ITEMS) is one dispatch, `scan_single` (issue 48's
- * dispatch budget: a small scene's neighbour grid): it
+ * except that one level with ITEMS > 1 (n ≤ WG·ITEMS) is one dispatch, `scan_single` (the dispatch
+ * budget of a small scene's neighbour grid): it
  * does not grow with the data in practice, and no invocation loops over more than ITEMS
  * elements. The result is exact (integer sums) and the same on every run.
  *

@@ -318,8 +318,8 @@ export class NeighborGrid {
       );
     }
     const ownPass = "beginComputePass" in target;
-    // the counts zeroed before the pass on an encoder (a transfer command, not a dispatch: issue 48's
-    // dispatch budget), by clear_counts inside a caller's pass
+    // the counts zeroed before the pass on an encoder (a transfer command, not a dispatch: one
+    // dispatch fewer a step), by clear_counts inside a caller's pass
     if (ownPass) target.clearBuffer(this.cellStart, 0, (this.cellCount + 1) * 4);
     const pass = ownPass
       ? target.beginComputePass({

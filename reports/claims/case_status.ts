@@ -65,7 +65,7 @@ export function unstable(r: CaseRecord): boolean {
 }
 
 /**
- * The earlier definition (before issue 57), kept for the earlier claims: recorded unstable,
+ * The earlier definition (before every handler faced one definition of instability), kept for the earlier claims: recorded unstable,
  * exploded, or gained energy, without the speed spike.
  */
 export function unstableByEnergy(r: CaseRecord): boolean {

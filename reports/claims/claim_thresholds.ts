@@ -26,7 +26,7 @@ export const ENERGY_ERROR_MAX = 1e-4;
  * Fig. 10: "causing the fluid to jump back slightly higher after impact": full energy conservation's
  * rebound (`fluidReboundHeight`, m) exceeds none's by more than this: 0.1 mm, a hundredth of a
  * particle radius at `small`, far above the f32 round-off of a centre of mass (set before any run
- * of it, issue 57).
+ * of it).
  */
 export const REBOUND_HEIGHT_MARGIN = 1e-4;
 /** Fig. 10's scenes: no energy conservation (α = β = 0), merging's (α = 1, β = 0), full (α = β = 1). */
@@ -100,7 +100,7 @@ export const FIG5_SCENE = "fig5-wall";
  * The real brittle material of claims p3 and u3: the id suffix `deno task scene --material ice`
  * gives its scenes (`fig5-wall-ice`, `fig8-dam-break-wall-ice`; `scenes/brittle_materials.ts`), and
  * the `fidelity` plan of `deno task gpu-check` runs them. Claims set before any run of them at
- * `small` (issue 24, item 2), with p2's and u2's thresholds.
+ * `small`, with p2's and u2's thresholds.
  */
 export const REAL_MATERIAL = "ice";
 /** A sweep claim needs at least this many swept values run at each of the cases it compares. */
@@ -199,7 +199,7 @@ export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
     unit: "× the reference speed",
     claims: STABILITY_CLAIMS,
     reason:
-      '"highly unstable" short of a blow-up: a particle flung at 2.4× the fastest impact, which no passive collision gives it (set before any run of it; a blow-up is 10×, NaN or Inf). Since issue 57 it reads only particles flung (flungSpeedRatio: at least half of the speed gained from forces other than gravity within one sample interval, so free fall after passing through never counts) and is part of the one definition of instability every handler faces, merge-split in a, g, k, n as the baselines in m, m2 (the flung reading set before any run of it)',
+      '"highly unstable" short of a blow-up: a particle flung at 2.4× the fastest impact, which no passive collision gives it (set before any run of it; a blow-up is 10×, NaN or Inf). It reads only particles flung (flungSpeedRatio: at least half of the speed gained from forces other than gravity within one sample interval, so free fall after passing through never counts) and is part of the one definition of instability every handler faces, merge-split in a, g, k, n as the baselines in m, m2 (the flung reading set before any run of it)',
   },
   {
     name: "MERGE_ORDER_SPREAD_MAX",
@@ -237,7 +237,7 @@ export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
     unit: "m, rebound height",
     claims: "h",
     reason:
-      '"jump back slightly higher": any rise one can tell from round-off; 0.1 mm is a hundredth of a particle radius at `small` and orders above the f32 error of a centre of mass (set before any run of it, issue 57; the earlier h read an energy ratio with a margin set after a run had been seen)',
+      '"jump back slightly higher": any rise one can tell from round-off; 0.1 mm is a hundredth of a particle radius at `small` and orders above the f32 error of a centre of mass (set before any run of it; the earlier h read an energy ratio with a margin set after a run had been seen)',
   },
   {
     name: "RIGIDIFY_FACTOR",
@@ -300,7 +300,7 @@ export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
     unit: "column height error, relative, absolute value",
     claims: "w2",
     reason:
-      "the front's target, which issue 24 set for the residual column too before the comparison was built; judged only where the experiment's column is at least 20 particle radii high, so that one radius, the free surface's uncertainty, is at most 5 % of it",
+      "the front's target, set for the residual column too before the comparison was built; judged only where the experiment's column is at least 20 particle radii high, so that one radius, the free surface's uncertainty, is at most 5 % of it",
   },
   {
     name: "SPH_DENSITY_ERROR_MAX",
@@ -308,7 +308,7 @@ export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
     unit: "worst particle's compression, relative",
     claims: "x",
     reason:
-      "issue 24's target for the SPH fluid, set before the claim was built: weakly compressible SPH aims at about 1 % (Becker & Teschner 2007), 3 % leaves room for single particles at an impact",
+      "the target for the SPH fluid, set before the claim was built: weakly compressible SPH aims at about 1 % (Becker & Teschner 2007), 3 % leaves room for single particles at an impact",
   },
   {
     name: "FLIP_VOLUME_DRIFT_MAX",
@@ -316,7 +316,7 @@ export const CLAIM_THRESHOLDS: readonly ClaimThreshold[] = [
     unit: "volume change at the end, relative, absolute value",
     claims: "x2",
     reason:
-      "issue 24's target for the FLIP fluid, set before the claim was built: a drift one would see in a column's height (2 % of a 0.5 m column is 1 cm, about a particle's radius at small)",
+      "the target for the FLIP fluid, set before the claim was built: a drift one would see in a column's height (2 % of a 0.5 m column is 1 cm, about a particle's radius at small)",
   },
   {
     name: "MERGE_SPLIT_SHARE_MAX",

@@ -1,7 +1,6 @@
 /**
  * The claims' earlier definitions, kept visible where their verdict differs from the definition
- * that replaced them (issue 46: "the old definitions stay visible as such where their verdict
- * differs"). Each was rewritten because it read something other than the paper's sentence
+ * that replaced them: a reader sees which verdicts a rewrite moved. Each was rewritten because it read something other than the paper's sentence
  * (each claim's `quote`): e and e2 a mass-weighted mean velocity for "fluid particles bouncing back
  * with high velocity"; m and m2 an energy gain for "highly unstable"; p a fragment count relative
  * to merge-split's, and p, p2, p3 only strong-force runs that stayed stable, for "the wall crumbles

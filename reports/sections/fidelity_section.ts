@@ -1,6 +1,6 @@
 /**
  * The report's fidelity section: the brittle solids' and the fluids' tables of
- * `reports/sections/fidelity_table.ts` as HTML, a value past issue 24's target in red.
+ * `reports/sections/fidelity_table.ts` as HTML, a value past its fidelity target in red.
  *
  * @module
  */
@@ -51,7 +51,7 @@ const CAPTIONS: Readonly<Record<FidelityKind, string>> = {
   fracture:
     "Brittle solids: the breakable bodies at the end of the run (an unbreakable projectile is no fragment). Reads: <em>in pieces</em> at least 3 pieces of ≥ 1 % and the largest ≥ 0.1 of the solid, <em>pulverised</em> the largest below 0.1, else <em>not in pieces</em> (the thresholds of claims p–p3 and u–u3).",
   fluid:
-    "Fluids: red past issue 24's targets: an SPH fluid's worst density error above 3 %, a FLIP fluid's volume change beyond 2 %, a dam break's surge front or residual column more than 5 % from Martin &amp; Moyce's.",
+    "Fluids: red past the fidelity targets: an SPH fluid's worst density error above 3 %, a FLIP fluid's volume change beyond 2 %, a dam break's surge front or residual column more than 5 % from Martin &amp; Moyce's.",
 };
 
 /** Options of {@link renderFidelitySection}. */

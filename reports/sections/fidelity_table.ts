@@ -3,13 +3,13 @@
  * density, volume and (dam breaks) Martin & Moyce's surge front and column, per scene × handler
  * with its scales side by side (smallest first), so that whether a statistic converges with
  * resolution reads down the rows, and over the seeds a case ran at, so that its spread reads
- * across one cell (issue 24: fragment statistics per scene and scale, density errors per scene and
+ * across one cell (fragment statistics per scene and scale, density errors per scene and
  * scale, the dam-break comparison per scale).
  *
  * A row holds every record of one scene, handler (with its sweep values and handler parameters),
  * scale, step count, time step and coupling; its values are the range (least, most) over the
  * records that finished `ok` with metrics and did not explode ({@link usable}), as the claims
- * read them; the others are counted in its statuses. A value past issue 24's target (the claims'
+ * read them; the others are counted in its statuses. A value past its fidelity target (the claims'
  * thresholds, `reports/claims/claims.ts`) is flagged: an SPH fluid's worst density error past
  * {@link SPH_DENSITY_ERROR_MAX}, a FLIP fluid's volume past {@link FLIP_VOLUME_DRIFT_MAX}, a dam
  * break's front or column past {@link SURGE_FRONT_ERROR_MAX} / {@link COLUMN_HEIGHT_ERROR_MAX}.
@@ -47,7 +47,7 @@ export interface FidelityColumn {
   title: string;
   unit: FidelityUnit;
   /**
-   * Issue 24's target where one applies: |value| at most `max` for the fluid systems named (every
+   * The fidelity target where one applies: |value| at most `max` for the fluid systems named (every
    * row of the table when absent).
    */
   target?: { max: number; systems?: readonly FluidSystem[] };

@@ -39,7 +39,7 @@
 // owned), and g2p's particle velocities carry the FLIP flag for part_velocity (instead of owned).
 // `faces` marks the faces with fluid mass in their class word (FACE_MASSIVE), so that g2p reads
 // no face mass: with the separation's neighbour walk it binds 8, where separate passes took one
-// dispatch more (issue 48: launches per step).
+// dispatch more (launches per step).
 
 struct FlipParams {
   gridMin: vec3f,
@@ -433,7 +433,7 @@ fn init_slot(s: u32) -> vec2f {
 // init_cg and the whole CG loop in one workgroup, where the loop is solve_local's (flip_solver.ts
 // encodeStep): every slot's start, the partial sums of its (rᵀz, rᵀr) as init_cg's workgroups
 // leave them (chunk_trees sums in workgroup_sum's order), then solve_local's loop. The same
-// iterates as init_cg and solve_local, one dispatch fewer a projection (issue 48).
+// iterates as init_cg and solve_local, one dispatch fewer a projection.
 @compute @workgroup_size(SUM_WORKGROUP_SIZE)
 fn solve_local_init(@builtin(local_invocation_index) lid: u32) {
   let chunks = cg_chunks();

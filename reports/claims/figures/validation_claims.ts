@@ -1,5 +1,5 @@
 /**
- * The claims of the validation of the fluids against experiment and physics (Martin & Moyce 1952; issue 24): each quotes its sentence, declares the cases it needs and reads them
+ * The claims of the validation of the fluids against experiment and physics (Martin & Moyce 1952): each quotes its sentence, declares the cases it needs and reads them
  * (`reports/claims/claims.ts` joins every figure's).
  *
  * @module
@@ -16,7 +16,7 @@ import { fluidWithin, followsExperiment } from "../claim_readers.ts";
 import { COLUMN_HEIGHT_MIN_RADII } from "../../../core/martin_moyce.ts";
 import type { Claim } from "../claim.ts";
 
-/** The claims of the validation of the fluids against experiment and physics (Martin & Moyce 1952; issue 24). */
+/** The claims of the validation of the fluids against experiment and physics (Martin & Moyce 1952). */
 export const VALIDATION_CLAIMS: readonly Claim[] = [
   {
     id: "w",
@@ -44,7 +44,7 @@ export const VALIDATION_CLAIMS: readonly Claim[] = [
     text: `The SPH fluid stays near-incompressible: its worst particle is compressed at most ${
       100 * SPH_DENSITY_ERROR_MAX
     } % in every SPH case run (merge-split)`,
-    paper: "validation (issue 24)",
+    paper: "validation",
     quote: null, // validates the harness, not a sentence of the paper
     needs: [{ scene: "dam-break-sph", handlers: ["merge-split"] }],
     evaluate: fluidWithin({
@@ -58,7 +58,7 @@ export const VALIDATION_CLAIMS: readonly Claim[] = [
     text: `The FLIP fluid keeps its volume within ${
       100 * FLIP_VOLUME_DRIFT_MAX
     } % to the end of every FLIP case run (merge-split)`,
-    paper: "validation (issue 24)",
+    paper: "validation",
     quote: null, // validates the harness, not a sentence of the paper
     needs: [{ scene: "dam-break-flip", handlers: ["merge-split"] }],
     evaluate: fluidWithin({ flip: true, field: "volumeChange", limit: FLIP_VOLUME_DRIFT_MAX }),
