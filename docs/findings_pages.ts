@@ -46,7 +46,7 @@ export const FINDINGS_PAGES: readonly FindingsPage[] = [
     ],
     view: CROSS_SECTION,
     columns: ["leak"],
-    claims: ["k", "l", "l2", "l3", "m", "m2", "r", "s"],
+    claims: ["k", "l", "l2", "l3", "m", "m2", "r"],
   },
   {
     file: "fig4.md",
@@ -79,7 +79,7 @@ export const FINDINGS_PAGES: readonly FindingsPage[] = [
       .map((handler) => ({ scene: "fig5-wall", handler })),
     view: SIDE,
     columns: ["fracture"],
-    claims: ["o", "p", "p2", "p3"],
+    claims: ["o", "p", "p2", "p3", "p4", "s"],
   },
   {
     file: "fig6.md",

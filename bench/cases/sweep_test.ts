@@ -268,10 +268,13 @@ Deno.test("a suite's sweeps: claims (r) and (s) in the claims suite", () => {
   assert.deepEqual(low, high);
   assert.equal(low[0], 1);
   assert.equal(low[6], 1e6);
-  // merge-split on the high drop: once plain (claims k, f, g…), once per swept time step (s)
-  const ms = of("fig3-ball-cloth-high", "merge-split");
-  assert.equal(ms.filter((c) => !c.sweep).length, 1);
-  assert.equal(ms.filter((c) => c.sweep?.["scene.dt"] !== undefined).length, 5);
+  // merge-split on the high drop once plain (claims k, f, g…); on Fig. 5's wall once per swept
+  // time step (s), a decade either side of its own 0.281 ms
+  assert.equal(of("fig3-ball-cloth-high", "merge-split").filter((c) => !c.sweep).length, 1);
+  const ms = of("fig5-wall", "merge-split");
+  const dts = ms.map((c) => c.sweep?.["scene.dt"]);
+  assert.equal(dts.length, 5);
+  assert.ok(dts[0]! < 2.81e-4 / 9.9 && dts[4]! > 2.81e-4 * 9.9, `${dts}`);
   // the family ids run only where an entry names them: not on Fig. 4 (whose entry says "*")
   assert.equal(of("fig4-fluid-cloth", "penalty").length, 0);
   // a suite without sweeps is left as it is

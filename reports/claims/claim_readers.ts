@@ -8,10 +8,13 @@
 import {
   BROKEN_PIECES_MIN,
   DAM_BREAK_SCENES,
+  DT_FACTOR,
   FIG4_SCENE,
+  FORCE_FAMILIES,
   MERGE_SPLIT,
   PIECE_SHARE_MIN,
   PIECES_MIN,
+  SWEEP_VALUES_MIN,
 } from "./claim_thresholds.ts";
 import {
   finished,
@@ -442,4 +445,51 @@ export function twoScenes(
       }${extra}`,
     };
   };
+}
+
+/** A handler's swept time steps and the largest of them a claim accepts (null: none). */
+export interface DtWindow {
+  dt: number | null;
+  swept: number[];
+}
+
+/**
+ * Claim s's comparison (and its earlier definition's): on each of `scenes`, merge-split's largest
+ * time step that `window` accepts against each force-based baseline's (one below the smallest swept
+ * where a baseline has none), each with at least SWEEP_VALUES_MIN swept values: reproduced where
+ * merge-split's is at least DT_FACTOR × every baseline's; "not run" (naming `where`) without such a
+ * pair. `verb` names what the window accepts ("works", "stable").
+ */
+export function dtAgainstBaselines(
+  records: readonly CaseRecord[],
+  scenes: readonly string[],
+  window: (scene: string, handler: string) => DtWindow,
+  words: { verb: string; where: string },
+): ClaimResult {
+  const lines: string[] = [];
+  let holds = true;
+  for (const scene of scenes) {
+    const ms = window(scene, MERGE_SPLIT);
+    if (ms.swept.length < SWEEP_VALUES_MIN) continue;
+    const handlers = [...new Set(records.filter((r) => r.scene === scene).map((r) => r.handler))]
+      .filter((h) => FORCE_FAMILIES.some((f) => h === f || h.startsWith(`${f}-`)));
+    for (const h of handlers) {
+      const b = window(scene, h);
+      if (b.swept.length < SWEEP_VALUES_MIN) continue;
+      if (!(ms.dt !== null && ms.dt >= DT_FACTOR * (b.dt ?? b.swept[0]))) holds = false;
+      const upTo = (w: DtWindow) =>
+        w.dt === null
+          ? `at none (below ${formatNumber(w.swept[0])})`
+          : `up to ${formatNumber(w.dt)}`;
+      lines.push(`${scene}: merge-split ${words.verb} ${upTo(ms)} s, ${h} ${upTo(b)} s`);
+    }
+  }
+  if (!lines.length) {
+    return {
+      status: "not run",
+      measured:
+        `no time-step sweep of merge-split and a force-based baseline with at least ${SWEEP_VALUES_MIN} values on ${words.where}`,
+    };
+  }
+  return { status: holds ? "reproduced" : "not reproduced", measured: lines.join("; ") };
 }

@@ -210,11 +210,23 @@ function stiffnessSweep(lowHoldsStiff: boolean): CaseRecord[] {
 }
 
 /** The time-step sweep of claim s; `baselineStableAt`: penalty-medium's largest stable dt. */
-function dtSweep(baselineStableAt: number): CaseRecord[] {
+/**
+ * Claim s's sweep on Fig. 5's wall: merge-split works at every dt (the ball never inside the wall
+ * before it breaks, unless `msInsideAbove` puts it there above that dt); penalty-medium works up
+ * to `baselineWorksAt` (above it unstable, or with `baselineInside` the ball inside the wall).
+ */
+function dtSweep(
+  baselineWorksAt: number,
+  o: { baselineInside?: boolean; msInsideAbove?: number } = {},
+): CaseRecord[] {
   return [1e-4, 5e-4, 4e-3].flatMap((dt) => [
-    swept(HIGH, MS, { "scene.dt": dt }, { energyRatio: 0.8 }),
-    swept(HIGH, "penalty-medium", { "scene.dt": dt }, {
-      energyRatio: dt > baselineStableAt ? 3 : 0.9,
+    swept("fig5-wall", MS, { "scene.dt": dt }, {
+      energyRatio: 0.8,
+      solidInsideBeforeFracture: dt > (o.msInsideAbove ?? Infinity) ? 4 : 0,
+    }),
+    swept("fig5-wall", "penalty-medium", { "scene.dt": dt }, {
+      energyRatio: dt > baselineWorksAt && !o.baselineInside ? 3 : 0.9,
+      solidInsideBeforeFracture: dt > baselineWorksAt && o.baselineInside ? 7 : 0,
     }),
   ]);
 }
@@ -397,10 +409,13 @@ const CASES: ClaimCase[] = [
   },
   {
     id: "s",
-    reproduced: () => dtSweep(1e-4),
-    // penalty-medium stable up to 5e-4 s: merge-split's 4e-3 s is only 8× it
-    failing: () => dtSweep(5e-4),
-    why: "merge-split's stable dt is 8×, not 10×, the baseline's",
+    // the baseline stable at every dt, but above 1e-4 s the ball is in the wall before it breaks
+    reproduced: () => dtSweep(1e-4, { baselineInside: true }),
+    // merge-split lets the ball in above 1e-4 s too: it works only where the baseline does (and a
+    // baseline working up to 5e-4 s, 1/8 of merge-split's 4e-3 s, fails it too: the last test)
+    failing: () => dtSweep(1e-4, { msInsideAbove: 1e-4 }),
+    why:
+      "merge-split lets the ball into the wall above 1e-4 s: it works only where the baseline does",
   },
   holds("q", ["fig9-flip-cloth"], { solvers: FLIP_SOLVER }),
   holds("q2", ["fig9-flip-peridynamics"], { solvers: FLIP_SOLVER }),
@@ -513,4 +528,12 @@ Deno.test("every claim has a record set on which it fails", async (t) => {
       );
     });
   }
+});
+
+Deno.test("claim s: merge-split's working dt must be ten times the baseline's, not eight", () => {
+  const s = CLAIMS.find((c) => c.id === "s")!;
+  assert.equal(s.evaluate(dtSweep(1e-4)).status, "reproduced");
+  const r = s.evaluate(dtSweep(5e-4));
+  assert.equal(r.status, "not reproduced");
+  assert.match(r.measured, /merge-split works up to 0\.004 s, penalty-medium up to 5\.00e-4 s/);
 });
