@@ -44,15 +44,15 @@ Deno.test("bench arguments", async (t) => {
     }
     // claims: fig4 × 12 (akinci's three levels need its SPH fluid), fig10 × 3, fig3 at both
     // heights × 8 (merge-split and the figure's seven columns: claim k2), fig7-100,
-    // fig9-flip-cloth and -peridynamics, dam-break-sph and -flip; Fig. 11 has its own; then the
-    // cases its sweeps expand (claims r, s): the penalty and kernel-repulsion families at both
-    // heights of Fig. 3 (the medium levels of the high drop are among the columns); at three
+    // fig9-flip-cloth and -peridynamics, dam-break-sph and -flip, fig5-wall's three of claim s;
+    // Fig. 11 has its own; then the cases its sweeps expand (claims r, s): the penalty and
+    // kernel-repulsion families at both heights of Fig. 3, Fig. 5's time steps; at three
     // seeds, the scene's, 7 and 99, as every suite that judges claims; then each variant on the
     // cases it changes (the ablation)
     const all = resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "claims" });
     const claims = all.filter((c) => c.setup === "paper");
     assert.equal(claims.filter((c) => c.scene.id === "fig4-fluid-cloth").length, 3 * 12);
-    assert.equal(claims.length, 3 * (12 + 3 + 16 + 1 + 2 + 2 + 4));
+    assert.equal(claims.length, 3 * (12 + 3 + 16 + 1 + 2 + 2 + 4 + 3));
     assert.ok(
       all.length > claims.length && all.every((c) =>
         c.handler === "merge-split" ||
