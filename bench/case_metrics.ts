@@ -345,13 +345,18 @@ function beforeBlowUp(
   };
 }
 
+/** The values of `field` over the samples of the run's second half, NaN left out. */
+function secondHalf(series: readonly MetricsSample[], field: keyof MetricsSample): number[] {
+  return series.slice(Math.floor(series.length / 2)).map((r) => r[field])
+    .filter((v) => !Number.isNaN(v));
+}
+
 /** The largest and smallest `field` over the samples of the series' second half (0 when empty). */
 function lateRange(
   series: readonly MetricsSample[],
   field: "sheetDeflection",
 ): { sheetDeflectionLateMax: number; sheetDeflectionLateMin: number } {
-  const late = series.slice(Math.floor(series.length / 2)).map((r) => r[field])
-    .filter((v) => !Number.isNaN(v));
+  const late = secondHalf(series, field);
   return late.length
     ? { sheetDeflectionLateMax: Math.max(...late), sheetDeflectionLateMin: Math.min(...late) }
     : { sheetDeflectionLateMax: 0, sheetDeflectionLateMin: 0 };
@@ -359,8 +364,7 @@ function lateRange(
 
 /** The least of `field` over the samples of the run's second half (0 without samples). */
 function lateMin(series: readonly MetricsSample[], field: keyof MetricsSample): number {
-  const late = series.slice(Math.floor(series.length / 2)).map((r) => r[field])
-    .filter((v) => !Number.isNaN(v));
+  const late = secondHalf(series, field);
   return late.length ? Math.min(...late) : 0;
 }
 

@@ -81,13 +81,12 @@ export function reduceSnapshots(s: Snapshots): Snapshots {
   const frames = keptFrames(s.frames.length).map((i) => {
     const f = s.frames[i];
     const out = { ...f, positions: everyKth(f.positions, s.count, 6, k) };
-    if (f.fragments !== undefined) {
-      const width = s.count === 0 ? 1 : fromBase64(f.fragments).length / s.count;
-      out.fragments = everyKth(f.fragments, s.count, width, k);
-    }
-    if (f.groups !== undefined) {
-      const width = s.count === 0 ? 1 : fromBase64(f.groups).length / s.count;
-      out.groups = everyKth(f.groups, s.count, width, k);
+    // the per-particle ids of the frame (fragments, meta-particles), 1, 2 or 4 bytes each
+    for (const field of ["fragments", "groups"] as const) {
+      const text = f[field];
+      if (text === undefined) continue;
+      const width = s.count === 0 ? 1 : fromBase64(text).length / s.count;
+      out[field] = everyKth(text, s.count, width, k);
     }
     return out;
   });
