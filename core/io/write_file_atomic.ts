@@ -29,9 +29,12 @@ export function tempPathFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${suffix}.tmp`);
 }
 
-/** Creates `path` (which must not exist), writes all of `bytes` to it and flushes it to disk. */
+/**
+ * Creates `path` (a name of {@link tempPathFor}, unique to the call), writes all of `bytes` to it
+ * and flushes it to disk, so that the rename never publishes a file the disk does not hold.
+ */
 export function writeTempFile(path: string, bytes: Uint8Array): void {
-  const file = Deno.openSync(path, { write: true, createNew: true });
+  const file = Deno.createSync(path);
   try {
     for (let done = 0; done < bytes.length;) done += file.writeSync(bytes.subarray(done));
     file.syncSync();
