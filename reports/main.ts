@@ -4,17 +4,23 @@
  * it (`--format`), and optionally exports the snapshots as PLY or VTK frames. `--help` lists the
  * options. A line of a result file that is torn or malformed is skipped with a warning naming
  * it (`mergesplit report: results.jsonl line 7 skipped: not JSON (a torn write?)`), and the
- * report shows the other cases. Exit status: 0 done, 1 a failure while writing, 2 bad arguments,
- * unreadable result files or an output path that cannot be written.
+ * report shows the other cases. Each file is written whole or not at all; a page, table or frame
+ * that mergesplit did not write is never replaced, and `--export-dir` is checked before the report
+ * is written. Exit status: 0 done, 1 a failure while writing, 2 bad arguments, unreadable or
+ * empty result files, an output path that cannot be written or that holds files of someone else.
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { EXPORT_FORMATS, type ExportFormat, exportSnapshots } from "./tables/export.ts";
+import { EXPORT_FORMATS, type ExportFormat, exportPlan, exportSnapshots } from "./tables/export.ts";
+import type { CaseRecord } from "../core/result.ts";
+import { carriesMark, ForeignFilesError, FRAME_MARK, refuseForeign } from "./page/foreign_files.ts";
 import { parsePublishFormats } from "./tables/table_writers.ts";
 import {
   readResultsFile,
+  repeatedLabel,
+  repeatedLabelMessage,
   ReportOutputError,
   ResultsFileError,
   writeReport,
@@ -46,8 +52,12 @@ their timings, with each file's speed-up over the first).
   --export-dir <dir>    where the frames go (default: export-<format>/ beside the first file)
   -h, --help            this text
 
-Exit status: 0 done, 1 a failure while writing, 2 bad arguments, unreadable result files or an
-output path that cannot be created or written.`;
+Files are written whole or not at all; a page, table or frame that mergesplit did not write is
+never replaced.
+
+Exit status: 0 done, 1 a failure while writing, 2 bad arguments, unreadable or empty result
+files, or an output path that cannot be created or written or holds files mergesplit did not
+write.`;
 
 const OPTIONS = {
   out: { type: "string" },
@@ -65,6 +75,70 @@ const OPTIONS = {
 export const VALID_OPTIONS: readonly string[] = Object.keys(OPTIONS).map((k) => `--${k}`);
 
 class UsageError extends Error {}
+
+/** An export checked before the report is written: its records, format and folder. */
+interface PlannedExport {
+  records: CaseRecord[];
+  format: ExportFormat;
+  dir: string;
+}
+
+/**
+ * Checks `--export`'s folder before anything is written: it must be a folder or a path one can
+ * be created at, and the frames must not replace files mergesplit did not write. Throws a
+ * {@link UsageError} or a {@link ForeignFilesError}.
+ */
+function plannedExport(
+  files: readonly string[],
+  { format, dir }: { format: ExportFormat; dir: string },
+): PlannedExport {
+  const blocked = notAFolderOnTheWay(dir);
+  if (blocked !== undefined) {
+    throw new UsageError(
+      `--export-dir ${dir}: ${blocked} is not a folder; give a folder for the frames`,
+    );
+  }
+  const records = files.flatMap((f) => readResultsFile(f).records);
+  const targets = exportPlan(records, { format, dir }).flatMap((c) => [c.folder, ...c.files]);
+  refuseForeign(targets.filter((t) => !isFolder(t)), carriesMark(FRAME_MARK), {
+    what: "the export",
+    option: "--export-dir",
+  });
+  return { records, format, dir };
+}
+
+/** Whether `path` is a folder (not following a link). */
+function isFolder(path: string): boolean {
+  try {
+    return Deno.lstatSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/** The first path on the way to `dir` (itself or an ancestor) that exists but is not a folder. */
+function notAFolderOnTheWay(dir: string): string | undefined {
+  for (let p = resolve(dir);; p = dirname(p)) {
+    try {
+      return Deno.statSync(p).isDirectory ? undefined : p;
+    } catch {
+      if (p === dirname(p)) return undefined;
+    }
+  }
+}
+
+/** Writes the planned export's frames; returns the exit status (1: no case has snapshots). */
+function writeExport({ records, format, dir }: PlannedExport): number {
+  const { files: written, cases } = exportSnapshots(records, { format, dir });
+  if (!cases) {
+    console.error(
+      "mergesplit report: no case has snapshots, nothing exported; run the bench with a version that records snapshots",
+    );
+    return 1;
+  }
+  console.log(`exported ${written.length} ${format} frames of ${cases} case(s) to ${dir}`);
+  return 0;
+}
 
 /** Runs the command line `args`; returns the exit status. */
 export function main(args: readonly string[]): number {
@@ -103,12 +177,18 @@ export function main(args: readonly string[]): number {
         `${values.label.length} --label for ${files.length} file(s); give one --label per file`,
       );
     }
+    const labelTwice = repeatedLabel(values.label ?? []);
+    if (labelTwice !== undefined) throw new UsageError(repeatedLabelMessage(labelTwice));
     let formats;
     try {
       formats = parsePublishFormats(values.format ?? []);
     } catch (e) {
       throw new UsageError((e as Error).message);
     }
+    const exporting = format === undefined ? undefined : plannedExport(files, {
+      format: format as ExportFormat,
+      dir: values["export-dir"] ?? join(dirname(files[0]), `export-${format}`),
+    });
     const { path, bytes, tables, skipped, coverage } = writeReport(files, {
       out: values.out,
       cdn: values.cdn,
@@ -123,25 +203,12 @@ export function main(args: readonly string[]): number {
     }
     console.log(`wrote ${path} (${(bytes / 1024).toFixed(0)} KiB)`);
     if (tables.length) console.log(`wrote ${tables.join(", ")}`);
-    if (format !== undefined) {
-      const dir = values["export-dir"] ?? join(dirname(files[0]), `export-${format}`);
-      const records = files.flatMap((f) => readResultsFile(f).records);
-      const { files: written, cases } = exportSnapshots(records, {
-        format: format as ExportFormat,
-        dir,
-      });
-      if (!cases) {
-        console.error(
-          "mergesplit report: no case has snapshots, nothing exported; run the bench with a version that records snapshots",
-        );
-        return 1;
-      }
-      console.log(`exported ${written.length} ${format} frames of ${cases} case(s) to ${dir}`);
-    }
+    if (exporting) return writeExport(exporting);
     return 0;
   } catch (e) {
     if (
-      e instanceof UsageError || e instanceof ResultsFileError || e instanceof ReportOutputError
+      e instanceof UsageError || e instanceof ResultsFileError ||
+      e instanceof ReportOutputError || e instanceof ForeignFilesError
     ) {
       console.error(`mergesplit report: ${e.message}`);
       if (e instanceof UsageError) console.error("run with --help for the options");

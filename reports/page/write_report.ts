@@ -4,7 +4,10 @@
  * line number, and the other cases are kept), renders them with {@link renderReport} and writes one file, and with `formats`
  * the report's tables as Markdown, CSV or LaTeX files beside it (`table1.md`, `claims.csv`, …;
  * reports/tables/publish_tables.ts), which the page links to. The bench calls it at the end of a run
- * (`reports/out/<timestamp>/report.html`); `reports/main.ts` is its command line.
+ * (`reports/out/<timestamp>/report.html`); `reports/main.ts` is its command line. Every file is
+ * written whole or not at all (`core/io/write_file_atomic.ts`: a full disk leaves the earlier
+ * report as it was), a page or table that mergesplit did not write is never replaced
+ * (`reports/page/foreign_files.ts`), and a results file without a case is refused.
  *
  * @module
  */
@@ -17,6 +20,8 @@ import { compareInputs } from "../sections/comparison.ts";
 import { publishTables } from "../tables/publish_tables.ts";
 import { type PublishedFile, renderReport } from "./report.ts";
 import { type PublishFormat, TABLE_WRITERS } from "../tables/table_writers.ts";
+import { writeFileAtomic } from "../../core/io/write_file_atomic.ts";
+import { besideReport, carriesMark, refuseForeign, REPORT_MARK } from "./foreign_files.ts";
 
 /** A results file that cannot be read or parsed (the message names the file and the fix). */
 export class ResultsFileError extends Error {
@@ -90,13 +95,61 @@ export function defaultLabels(files: readonly string[]): string[] {
   return names.map((n, k) => (names.indexOf(n) === names.lastIndexOf(n) ? n : files[k]));
 }
 
+/** The first label that `labels` holds twice, or undefined when each is different. */
+export function repeatedLabel(labels: readonly string[]): string | undefined {
+  return labels.find((l, k) => labels.indexOf(l) !== k);
+}
+
+/** The refusal of a label given twice: a report's columns must be told apart. */
+export function repeatedLabelMessage(label: string): string {
+  return `the label "${label}" is given twice; give each results file a label of its own`;
+}
+
+/**
+ * Throws a {@link ResultsFileError} when `file` holds no case (empty, or every line skipped): a
+ * report of nothing would look like a report of a run.
+ */
+function refuseEmpty(file: string, read: ReadResults): void {
+  if (read.records.length) return;
+  const why = read.skipped.length
+    ? `none of its ${read.skipped.length} line(s) is a valid record`
+    : "it is empty";
+  throw new ResultsFileError(
+    `results file ${file} holds no case (${why}); pass a results.jsonl the bench wrote cases to`,
+  );
+}
+
+/** A table file the report writes beside itself: where, its text, and the page's link to it. */
+interface PlannedTable {
+  at: string;
+  text: string;
+  published: PublishedFile;
+}
+
+/** The table files of `inputs` in `formats`, in the folder `parent`; written by the caller. */
+function plannedTables(
+  inputs: Parameters<typeof publishTables>[0],
+  comparison: ReturnType<typeof compareInputs> | null,
+  { parent, formats }: { parent: string; formats: readonly PublishFormat[] },
+): PlannedTable[] {
+  if (!formats.length) return [];
+  return publishTables(inputs, { comparison }).flatMap((table) =>
+    formats.map((format) => {
+      const href = `${table.name}.${format}`;
+      const text = TABLE_WRITERS[format](table);
+      return { at: join(parent, href), text, published: { table: table.name, format, href } };
+    })
+  );
+}
+
 /**
  * Renders the report of `files` and writes it, with the tables in `options.formats` beside it;
  * returns its path, its size in bytes, the paths of the tables written, the inputs it read (label
  * and records, one per file or one merged) and a warning per line of a file that was skipped (`<file> line 7 skipped: not JSON (a torn write?)`; the report names
- * them too). Throws a {@link ResultsFileError} for a missing file, a {@link ReportOutputError} when the
- * output folder or a file cannot be written, and a `RangeError` when no file is given or the
- * labels do not match the files.
+ * them too). Throws a {@link ResultsFileError} for a missing file or one without a case, a
+ * {@link ReportOutputError} when the output folder or a file cannot be written (the earlier file
+ * left as it was), a `ForeignFilesError` when a target exists that mergesplit did not write, and a
+ * `RangeError` when no file is given or the labels do not match the files or repeat.
  */
 export function writeReport(
   files: readonly string[],
@@ -121,7 +174,12 @@ export function writeReport(
       `writeReport: ${labels.length} label(s) for ${files.length} file(s); give one label per file`,
     );
   }
+  const repeated = repeatedLabel(labels);
+  if (repeated !== undefined) {
+    throw new RangeError(`writeReport: ${repeatedLabelMessage(repeated)}`);
+  }
   const read = files.map((f) => readResultsFile(f));
+  files.forEach((f, k) => refuseEmpty(f, read[k]));
   const each = files.map((f, k) => ({
     label: labels[k],
     records: read[k].records,
@@ -142,36 +200,25 @@ export function writeReport(
     path: parent,
     what: "the report's folder",
   });
-  const formats = options.formats ?? [];
   const comparison = inputs.length > 1 ? compareInputs(inputs) : null;
-  const published: PublishedFile[] = [];
-  const tables: string[] = [];
-  if (formats.length) {
-    for (const table of publishTables(inputs, { comparison })) {
-      for (const format of formats) {
-        const file = `${table.name}.${format}`;
-        const at = join(parent, file);
-        writing(() => Deno.writeTextFileSync(at, TABLE_WRITERS[format](table)), {
-          path: at,
-          what: "the table",
-        });
-        published.push({ table: table.name, format, href: file });
-        tables.push(at);
-      }
-    }
+  const planned = plannedTables(inputs, comparison, { parent, formats: options.formats ?? [] });
+  refuseForeign([path], carriesMark(REPORT_MARK), { what: "the report", option: "--out" });
+  refuseForeign(planned.map((t) => t.at), besideReport, { what: "the tables", option: "--out" });
+  for (const t of planned) {
+    writing(() => writeFileAtomic(t.at, t.text), { path: t.at, what: "the table" });
   }
   const html = renderReport(inputs, {
     cdn: options.cdn,
     title: options.title,
     comparison,
-    published,
+    published: planned.map((t) => t.published),
   });
   const bytes = new TextEncoder().encode(html);
-  writing(() => Deno.writeFileSync(path, bytes), { path, what: "the report" });
+  writing(() => writeFileAtomic(path, bytes), { path, what: "the report" });
   return {
     path,
     bytes: bytes.length,
-    tables,
+    tables: planned.map((t) => t.at),
     skipped: inputs.flatMap((i) => i.skipped),
     coverage: inputs.flatMap((i) => i.coverage),
     inputs: inputs.map(({ label, records }) => ({ label, records })),

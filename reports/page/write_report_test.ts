@@ -3,6 +3,11 @@ import { type CaseRecord, recordLine } from "../../core/result.ts";
 import { fakeRecord } from "../fake_record.ts";
 import { ResultsFileError, writeReport } from "./write_report.ts";
 import { adapterDisagreements } from "../sections/adapter_agreement.ts";
+import { join } from "node:path";
+import { fakeSnapshots } from "../fake_record.ts";
+import { main } from "../main.ts";
+import { runDeno } from "../../bench/deno_process_fixture.ts";
+import { carriesMark, foreignTargets, REPORT_MARK } from "./foreign_files.ts";
 
 /** Writes `lines` as a results file in a new folder; returns its path. */
 function resultsFile(lines: string[]): string {
@@ -80,4 +85,146 @@ Deno.test("writeReport: every adapter's record of a case is shown, differing sta
   } finally {
     Deno.removeSync(file.replace(/\/results\.jsonl$/, ""), { recursive: true });
   }
+});
+
+/** Runs `reports/main.ts`'s `main` with console output captured; returns status and lines. */
+function report(args: string[]): { code: number; errors: string[]; logs: string[] } {
+  const errors: string[] = [];
+  const logs: string[] = [];
+  const { error, log } = console;
+  console.error = (...a: unknown[]) => errors.push(a.join(" "));
+  console.log = (...a: unknown[]) => logs.push(a.join(" "));
+  try {
+    return { code: main(args), errors, logs };
+  } finally {
+    console.error = error;
+    console.log = log;
+  }
+}
+
+/** A temporary folder holding `results.jsonl` with two cases (one with snapshots). */
+function runFolder(): { dir: string; file: string } {
+  const dir = Deno.makeTempDirSync({ prefix: "mergesplit-write-report-" });
+  const file = join(dir, "results.jsonl");
+  const snapshots = fakeSnapshots({ n: 10, fluid: 5, frames: 2 });
+  Deno.writeTextFileSync(
+    file,
+    [fakeRecord({ snapshots }), fakeRecord({ handler: "penalty" })].map(recordLine).join(""),
+  );
+  return { dir, file };
+}
+
+const names = (dir: string) => [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+
+Deno.test("an empty results file is refused with a message, exit 2, no report", () => {
+  const { dir, file } = runFolder();
+  try {
+    Deno.writeTextFileSync(file, "");
+    const r = report([file]);
+    assert.equal(r.code, 2);
+    assert.match(r.errors[0], /results file .*results\.jsonl holds no case \(it is empty\)/);
+    Deno.writeTextFileSync(file, '{"schemaVersion":1,"scene":"x"\n');
+    assert.equal(report([file]).code, 2);
+    assert.deepEqual(names(dir), ["results.jsonl"], "no report written");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("--label given twice for two files is refused naming it, exit 2", () => {
+  const { dir, file } = runFolder();
+  try {
+    const r = report([file, file, "--label", "gpu", "--label", "gpu"]);
+    assert.equal(r.code, 2);
+    assert.match(r.errors[0], /the label "gpu" is given twice/);
+    assert.deepEqual(names(dir), ["results.jsonl"]);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("a report never replaces a page or table mergesplit did not write", () => {
+  const { dir, file } = runFolder();
+  try {
+    const mine = join(dir, "index.html");
+    Deno.writeTextFileSync(mine, "<html>my own page</html>");
+    const r = report([file, "--out", mine, "--cdn"]);
+    assert.equal(r.code, 2);
+    assert.match(r.errors[0], /the report would replace .*index\.html, not written by mergesplit/);
+    assert.equal(Deno.readTextFileSync(mine), "<html>my own page</html>");
+    // the user's own table in a folder without a report of ours
+    Deno.mkdirSync(join(dir, "t"));
+    Deno.writeTextFileSync(join(dir, "t", "claims.md"), "my notes");
+    const t = report([file, "--out", join(dir, "t", "r.html"), "--cdn", "--format", "md"]);
+    assert.equal(t.code, 2);
+    assert.match(t.errors[0], /the tables would replace .*claims\.md/);
+    assert.deepEqual(names(join(dir, "t")), ["claims.md"], "nothing written");
+    // a report of ours, and the tables beside it, are replaced
+    const ours = join(dir, "ours.html");
+    assert.equal(report([file, "--out", ours, "--cdn", "--format", "md"]).code, 0);
+    assert.equal(report([file, "--out", ours, "--cdn", "--format", "md"]).code, 0);
+    assert.ok(Deno.readTextFileSync(ours).includes(REPORT_MARK));
+    assert.deepEqual(foreignTargets([ours, mine], carriesMark(REPORT_MARK)), [mine]);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("--export-dir is checked before the report is written", () => {
+  const { dir, file } = runFolder();
+  try {
+    const out = join(dir, "r.html");
+    const r = report([
+      file,
+      "--out",
+      out,
+      "--cdn",
+      "--export",
+      "ply",
+      "--export-dir",
+      "/etc/passwd",
+    ]);
+    assert.equal(r.code, 2);
+    assert.match(r.errors[0], /--export-dir \/etc\/passwd: \/etc\/passwd is not a folder/);
+    assert.deepEqual(names(dir), ["results.jsonl"], "no report");
+    // a frame file of the user's in the way: refused before anything is written
+    const frames = join(dir, "frames");
+    assert.equal(
+      report([file, "--out", out, "--cdn", "--export", "ply", "--export-dir", frames])
+        .code,
+      0,
+    );
+    const [folder] = names(frames);
+    const [first] = names(join(frames, folder));
+    Deno.writeTextFileSync(join(frames, folder, first), "my scan");
+    Deno.removeSync(out);
+    const f = report([file, "--out", out, "--cdn", "--export", "ply", "--export-dir", frames]);
+    assert.equal(f.code, 2);
+    assert.match(f.errors[0], /the export would replace .*frame_0000\.ply, not written by/);
+    assert.equal(Deno.readTextFileSync(join(frames, folder, first)), "my scan");
+    assert.deepEqual(names(dir), ["frames", "results.jsonl"], "no report");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "a report that cannot be written whole leaves the earlier report as it was, exit 2",
+  sanitizeResources: false,
+  fn: async () => {
+    const { dir, file } = runFolder();
+    try {
+      const out = join(dir, "r.html");
+      assert.equal(report([file, "--out", out, "--cdn"]).code, 0);
+      const good = Deno.readTextFileSync(out);
+      // the inlined libraries make the page some 1 MB: past a 400 KiB file size limit
+      const r = await runDeno(["reports/main.ts", file, "--out", out], { limitBlocks: 400 });
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, /cannot write the report .*r\.html: File too large/);
+      assert.equal(Deno.readTextFileSync(out), good, "the earlier report is whole");
+      assert.deepEqual(names(dir), ["r.html", "results.jsonl"], "no temporary file left");
+    } finally {
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
 });

@@ -16,6 +16,7 @@ import {
   decodeFrame,
   type Snapshots,
 } from "../../core/io/snapshot_codec.ts";
+import { writeFileAtomic } from "../../core/io/write_file_atomic.ts";
 
 /** The export formats. */
 export type ExportFormat = "ply" | "vtk";
@@ -117,51 +118,75 @@ function safeName(text: string): string {
   return text.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_") || "_";
 }
 
+/** One case's export: its record, its folder and the file of each of its frames. */
+export interface ExportCase {
+  record: CaseRecord;
+  folder: string;
+  /** The file of each of the record's snapshot frames, in order. */
+  files: string[];
+}
+
 /**
- * Writes every frame of every record that has snapshots into `options.dir` (created if needed).
- * Returns the files written and how many cases had snapshots. Throws a `RangeError` for an
+ * Where {@link exportSnapshots} writes each frame of each record that has snapshots, without
+ * writing anything (so that a caller can check the targets first). Throws a `RangeError` for an
+ * unknown format.
+ */
+export function exportPlan(
+  records: readonly CaseRecord[],
+  options: { format: ExportFormat; dir: string },
+): ExportCase[] {
+  if (!EXPORT_FORMATS.includes(options.format)) {
+    throw new RangeError(
+      `export format "${options.format}" is not one of ${EXPORT_FORMATS.join(", ")}`,
+    );
+  }
+  const used = new Set<string>();
+  return records.filter((r) => r.snapshots?.frames?.length).map((record) => {
+    const base = `${record.scene}__${record.handler}__${record.scale}`;
+    let name = safeName(base);
+    for (let k = 2; used.has(name); k++) name = safeName(`${base}__${k}`);
+    used.add(name);
+    const folder = join(options.dir, name);
+    const frames = record.snapshots!.frames;
+    const digits = Math.max(4, String(Math.max(...frames.map((f) => f.step))).length);
+    const files = frames.map((f) =>
+      join(folder, `frame_${String(f.step).padStart(digits, "0")}.${options.format}`)
+    );
+    return { record, folder, files };
+  });
+}
+
+/** The text of frame `k` of `r`'s snapshots in `format`. */
+function frameText(r: CaseRecord, k: number, format: ExportFormat): string {
+  const s = r.snapshots!;
+  const f = s.frames[k];
+  const body = decodeBodies(s.body);
+  const xyz = decodeFrame(f.positions, { domain: s.domain });
+  const fragment = typeof f.fragments === "string"
+    ? decodeFragments(f.fragments, { count: s.count })
+    : undefined;
+  const label = `mergesplit ${r.scene} ${r.handler} ${r.scale} step ${f.step} time ${f.time} s${
+    fragment ? `, ${f.fragmentCount ?? "?"} fragments` : ""
+  }`;
+  return format === "ply"
+    ? plyText(xyz, { body, bodies: s.bodies, comment: label, fragment })
+    : vtkText(xyz, { body, title: label, fragment });
+}
+
+/**
+ * Writes every frame of every record that has snapshots into `options.dir` (created if needed),
+ * each file whole or not at all (`core/io/write_file_atomic.ts`), where {@link exportPlan} places
+ * it. Returns the files written and how many cases had snapshots. Throws a `RangeError` for an
  * unknown format, or for a frame whose `fragments` do not fit its snapshots' particle count.
  */
 export function exportSnapshots(
   records: readonly CaseRecord[],
   options: { format: ExportFormat; dir: string },
 ): { files: string[]; cases: number } {
-  if (!EXPORT_FORMATS.includes(options.format)) {
-    throw new RangeError(
-      `export format "${options.format}" is not one of ${EXPORT_FORMATS.join(", ")}`,
-    );
-  }
-  const files: string[] = [];
-  const used = new Set<string>();
-  let cases = 0;
-  for (const r of records) {
-    const s = r.snapshots;
-    if (!s?.frames?.length) continue;
-    cases++;
-    let name = safeName(`${r.scene}__${r.handler}__${r.scale}`);
-    for (let k = 2; used.has(name); k++) {
-      name = safeName(`${r.scene}__${r.handler}__${r.scale}__${k}`);
-    }
-    used.add(name);
-    const folder = join(options.dir, name);
+  const plan = exportPlan(records, options);
+  for (const { record, folder, files } of plan) {
     Deno.mkdirSync(folder, { recursive: true });
-    const body = decodeBodies(s.body);
-    const digits = Math.max(4, String(Math.max(...s.frames.map((f) => f.step))).length);
-    for (const f of s.frames) {
-      const xyz = decodeFrame(f.positions, { domain: s.domain });
-      const fragment = typeof f.fragments === "string"
-        ? decodeFragments(f.fragments, { count: s.count })
-        : undefined;
-      const label = `mergesplit ${r.scene} ${r.handler} ${r.scale} step ${f.step} time ${f.time} s${
-        fragment ? `, ${f.fragmentCount ?? "?"} fragments` : ""
-      }`;
-      const text = options.format === "ply"
-        ? plyText(xyz, { body, bodies: s.bodies, comment: label, fragment })
-        : vtkText(xyz, { body, title: label, fragment });
-      const file = join(folder, `frame_${String(f.step).padStart(digits, "0")}.${options.format}`);
-      Deno.writeTextFileSync(file, text);
-      files.push(file);
-    }
+    files.forEach((file, k) => writeFileAtomic(file, frameText(record, k, options.format)));
   }
-  return { files, cases };
+  return { files: plan.flatMap((c) => c.files), cases: plan.length };
 }
