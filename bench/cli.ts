@@ -85,8 +85,9 @@ scene each; --suite claims adds the cases of the other claims the small scenes j
 default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html beside it
 (deno run -A bench/main.ts runs the bench alone, without the report).
 
-  --suite <name>      default | claims | all | fig11 | table1 (bench/cases/suites.ts; --list describes
-                      them); --scene/--handler filter within it
+  --suite <name>      default | claims | all | fig11 | fractures | table1
+                      (bench/cases/suites.ts; --list describes them); --scene/--handler filter
+                      within it
   --scene <ids>       scene ids, globs ("fig11-*") or paths to scene files (comma list; repeatable)
   --handler <ids>     handler ids or globs (comma list; repeatable)
   --scale <s>         tiny | small | medium | paper (default small); a comma list (or repeated

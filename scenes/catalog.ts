@@ -31,6 +31,15 @@ export interface SceneVariant {
   material?: string;
 }
 
+/**
+ * The seeded placement of every catalogue scene's free cloths and solids (`Scene.placementJitter`,
+ * a fraction of the radius): x and z each within ±r, so the impact point sweeps a whole cloth or
+ * lattice spacing (2r) across seeds and three seeds are three samples of where the bodies meet. Set
+ * before any run with it, as the sampling rule of every scene alike; `placement_jitter_test.ts`
+ * checks that no seed brings two bodies closer than they were placed (or than 2r).
+ */
+export const PLACEMENT_JITTER = 1;
+
 /** Builds a scene at a scale and variant. */
 type Builder = (scale: Scale, variant: SceneVariant) => Scene;
 
@@ -327,7 +336,8 @@ export function getScene(id: string, options: { scale: Scale } & SceneVariant): 
       );
     }
   }
-  return validateScene(build(options.scale, { speed, soundSpeedFactor, material }));
+  const scene = build(options.scale, { speed, soundSpeedFactor, material });
+  return validateScene({ ...scene, placementJitter: PLACEMENT_JITTER });
 }
 
 /** Whether the catalogue scene `id` takes a real brittle material ({@link getScene}'s `material`). */

@@ -161,6 +161,13 @@ export const SUITES: Readonly<Record<string, Suite>> = {
     seeds: CLAIM_SEEDS,
     judges: ["g", "i", "j", "j2", "j3"],
   },
+  fractures: {
+    description:
+      "Figs. 5, 6 and 8, the brittle solids: Fig. 5's wall under every handler (claims o, p, p2, p4), Fig. 6 and Fig. 8's three scenes under merge-split (t, t2, u, u2, v), at three seeds (the scene's, 7, 99: the seeded placement of the ball, the tori and the bowl, the fluids' jitter)",
+    cases: [["fig5-wall", ["*"]], ["fig6-wall", ["merge-split"]], ["fig8-*", ["merge-split"]]],
+    seeds: CLAIM_SEEDS,
+    judges: ["o", "p", "p2", "p4", "t", "t2", "u", "u2", "v"],
+  },
   table1: {
     description:
       "Table I's six scenes under merge-split (Fig. 6; Fig. 8 top, middle, bottom; Fig. 9 top, bottom); " +

@@ -133,6 +133,14 @@ export interface Scene {
   figure: string;
   description: string;
   seed: number;
+  /**
+   * Seeded rigid horizontal displacement of every cloth and solid that has no pinned particle, as
+   * a fraction of {@link Scene.radius}: x and z each uniform in ±placementJitter·radius, drawn from
+   * the scene's seed (absent: 0). Fluids are jittered sample by sample (`FluidBody.jitter`); with
+   * this, every free body's initial state moves with the seed, so runs at three seeds are three
+   * samples of where the bodies meet, not one state thrice.
+   */
+  placementJitter?: number;
   gravity: Vec3;
   /** Axis-aligned simulation box; particles are kept inside it. */
   domain: { min: Vec3; max: Vec3 };
@@ -223,6 +231,7 @@ const KEYS = {
     "figure",
     "description",
     "seed",
+    "placementJitter",
     "gravity",
     "domain",
     "radius",
@@ -551,6 +560,7 @@ export function validateScene(input: unknown, options: SceneValidationOptions = 
   if (typeof s.description !== "string") throw new SceneError("description", "must be a string");
   if (typeof s.notes !== "string") throw new SceneError("notes", "must be a string");
   num(s, "seed", "", { min: 0, max: 0xffffffff, int: true });
+  if (s.placementJitter !== undefined) num(s, "placementJitter", "", { min: 0, max: 1 });
   vec(s, "gravity", "");
   const domain = validateDomain(s);
   const radius = validateTimeStep(s);

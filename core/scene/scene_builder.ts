@@ -69,6 +69,35 @@ export interface ParticleSet {
   springs: SpringTable;
 }
 
+/**
+ * The RNG streams of the bodies' placements: above any body index, which the fluids' per-sample
+ * jitter uses as its stream, so a placement never reuses a fluid's draws.
+ */
+const PLACEMENT_STREAM = 1 << 20;
+
+/**
+ * The seeded rigid displacement of body `index` of `scene` (m): x and z each uniform in
+ * ±`scene.placementJitter`·radius, y zero (a drop height, a resting contact, are kept); zero for a
+ * fluid (jittered per sample instead) and for a body with pinned particles (a pinned cloth's or
+ * wall's place is the scene's frame).
+ */
+export function placementOffset(scene: Scene, index: number): Vec3 {
+  const b = scene.bodies[index];
+  const jitter = scene.placementJitter ?? 0;
+  const pinned = b.kind === "fluid" || (b.kind === "cloth" ? b.pinned !== "none" : b.pinned);
+  if (jitter === 0 || pinned) return [0, 0, 0];
+  const rng = new Rng(scene.seed, { stream: PLACEMENT_STREAM + index });
+  const draw = () => jitter * scene.radius * (2 * rng.nextFloat() - 1);
+  const dx = draw();
+  return [dx, 0, draw()];
+}
+
+/** Adds `offset` to every point of `xyz` (interleaved), in place. */
+function translate(xyz: number[], offset: Vec3): void {
+  if (offset[0] === 0 && offset[1] === 0 && offset[2] === 0) return;
+  for (let k = 0; k < xyz.length; k++) xyz[k] += offset[k % 3];
+}
+
 /** Lattice samples of a fluid body, jittered with the scene's seeded RNG. */
 export function sampleFluid(body: FluidBody, options: { seed: number; stream: number }): number[] {
   const s = body.spacing;
@@ -209,6 +238,7 @@ export function buildParticles(scene: Scene): ParticleSet {
     const start = mass.length;
     if (b.kind === "cloth") {
       const c = clothParticles(b);
+      translate(c.x, placementOffset(scene, bi));
       // no spread (push(...)): a cloth at paper scale has more elements than a call takes
       for (const v of c.x) xs.push(v);
       for (const v of c.pinned) pinned.push(v);
@@ -226,6 +256,8 @@ export function buildParticles(scene: Scene): ParticleSet {
       springs.append(SpringTable.from(clothSprings));
     } else if (b.kind === "solid") {
       const pts = sampleSolid(b);
+      springs.append(solidBonds(b, pts, start)); // rest lengths of the lattice as sampled
+      translate(pts, placementOffset(scene, bi));
       for (const c of pts) xs.push(c); // no spread: solids may hold many particles and bonds
       const box = b.pinned;
       for (let k = 0; k < pts.length; k += 3) {
@@ -236,7 +268,6 @@ export function buildParticles(scene: Scene): ParticleSet {
         }
         pinned.push(+pin);
       }
-      springs.append(solidBonds(b, pts, start));
     } else {
       const pts = sampleFluid(b, { seed: scene.seed, stream: bi });
       for (const c of pts) xs.push(c); // no spread: a fluid may hold a million particles
