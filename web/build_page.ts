@@ -3,7 +3,10 @@
  * offline and from any static host: `app.js` (the engine, scenes, handlers, bench protocol and
  * report bundled from the same sources as the Deno bench by `deno bundle`), `index.html`,
  * `style.css`, `libraries.json` (chart.js and three.js for the report, from node_modules) and
- * `build.json` (the commit built). `--serve` then serves the folder (`--port`, default 8000).
+ * `build.json` (the commit built, and the mark of a folder a build made: a folder holding other
+ * files and no `build.json` of ours is refused, exit 2, so a user's own page is never replaced).
+ * Each file is written whole or not at all. `--serve` then serves the folder (`--port`, default
+ * 8000).
  *
  * @module
  */
@@ -12,6 +15,7 @@ import { gitState } from "../bench/environment.ts";
 import { vendorLibraries } from "../reports/page/vendor_libraries.ts";
 import type { BuildInfo } from "./browser_environment.ts";
 import { serveFolder } from "./serve_folder.ts";
+import { tempPathFor, writeFileAtomic } from "../core/io/write_file_atomic.ts";
 
 const HERE = new URL("./", import.meta.url);
 
@@ -23,11 +27,31 @@ Builds the browser bench into DIR (default web/dist): open DIR/index.html from a
   --port N     the port of --serve (default 8000)`;
 
 /**
- * Builds the page into `out` (created; files of an earlier build replaced). Throws with
- * `deno bundle`'s output when bundling fails.
+ * Builds the page into `out` (created; files of an earlier build replaced, each whole or not at
+ * all: the bundle goes to a temporary file first, so a failed `deno bundle` leaves the earlier
+ * build as it was). Throws with `deno bundle`'s output when bundling fails. The caller checks that
+ * `out` is a folder of an earlier build or holds nothing else ({@link checkOut}).
  */
 export async function buildPage(out: string): Promise<BuildInfo> {
   await Deno.mkdir(out, { recursive: true });
+  const bundled = tempPathFor(`${out}/app.js`);
+  try {
+    await bundleApp(bundled);
+    const copies = ["index.html", "style.css"].map((f) => Deno.readFileSync(new URL(f, HERE)));
+    const build: BuildInfo = { ...gitState(), builtAt: new Date().toISOString() };
+    Deno.renameSync(bundled, `${out}/app.js`);
+    writeFileAtomic(`${out}/index.html`, copies[0]);
+    writeFileAtomic(`${out}/style.css`, copies[1]);
+    writeFileAtomic(`${out}/libraries.json`, JSON.stringify(vendorLibraries()));
+    writeFileAtomic(`${out}/build.json`, JSON.stringify(build));
+    return build;
+  } finally {
+    await Deno.remove(bundled).catch(() => {});
+  }
+}
+
+/** Bundles `app.ts` into the file `output` with `deno bundle`; throws with its output on failure. */
+async function bundleApp(output: string): Promise<void> {
   const bundle = await new Deno.Command(Deno.execPath(), {
     args: [
       "bundle",
@@ -37,7 +61,7 @@ export async function buildPage(out: string): Promise<BuildInfo> {
       "--config",
       new URL("../deno.json", import.meta.url).pathname,
       "--output",
-      `${out}/app.js`,
+      output,
       new URL("./app.ts", HERE).pathname,
     ],
     stdout: "piped",
@@ -47,13 +71,16 @@ export async function buildPage(out: string): Promise<BuildInfo> {
     const text = new TextDecoder().decode(bundle.stderr) + new TextDecoder().decode(bundle.stdout);
     throw new Error(`deno bundle failed (exit ${bundle.code}):\n${text.slice(-4000)}`);
   }
-  for (const file of ["index.html", "style.css"]) {
-    await Deno.copyFile(new URL(file, HERE), `${out}/${file}`);
+}
+
+/** Whether `out/build.json` is a build record of ours (an object with `builtAt`). */
+function builtByUs(out: string): boolean {
+  try {
+    const info = JSON.parse(Deno.readTextFileSync(`${out}/build.json`));
+    return typeof info === "object" && info !== null && typeof info.builtAt === "string";
+  } catch {
+    return false;
   }
-  await Deno.writeTextFile(`${out}/libraries.json`, JSON.stringify(vendorLibraries()));
-  const build: BuildInfo = { ...gitState(), builtAt: new Date().toISOString() };
-  await Deno.writeTextFile(`${out}/build.json`, JSON.stringify(build));
-  return build;
 }
 
 /** A bad `deno task web` argument or state: exit status 2, one line. */
@@ -61,7 +88,8 @@ class WebUsageError extends Error {}
 
 /**
  * Refuses an `--out` that cannot be the build's folder: empty (it would build into the current
- * folder's root, or `/`), or an existing file or other non-folder.
+ * folder's root, or `/`), an existing file or other non-folder, or a folder holding files that no
+ * build of ours made (no `build.json` of ours: the user's own page, or the sources in `web/`).
  */
 export function checkOut(out: string): void {
   if (!out.trim()) {
@@ -75,6 +103,15 @@ export function checkOut(out: string): void {
   }
   if (!info.isDirectory) {
     throw new WebUsageError(`--out ${out} is a file, not a folder; give a folder to build into`);
+  }
+  const held = [...Deno.readDirSync(out)].map((e) => e.name).sort();
+  if (held.length && !builtByUs(out)) {
+    const named = held.slice(0, 5).join(", ") +
+      (held.length > 5 ? ` and ${held.length - 5} more` : "");
+    throw new WebUsageError(
+      `--out ${out} holds files no build of mergesplit made (${named}; no build.json of ours); ` +
+        "give an empty or new folder, or one an earlier build wrote",
+    );
   }
 }
 

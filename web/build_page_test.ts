@@ -1,6 +1,6 @@
 // run_tests: one implementation (the arguments of deno task web, refused before anything is built)
 import assert from "node:assert/strict";
-import { webMain } from "./build_page.ts";
+import { checkOut, webMain } from "./build_page.ts";
 
 /** {@link webMain} on `args` with its stderr and stdout captured. */
 async function web(args: string[]): Promise<{ code: number; err: string[]; out: string[] }> {
@@ -63,4 +63,41 @@ Deno.test("deno task web: a bad --out or a busy --port is one line, exit 2, noth
     listener.close();
     Deno.removeSync(dir, { recursive: true });
   }
+});
+
+Deno.test("deno task web never replaces files no build made: exit 2 naming them, nothing built", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "mergesplit-web-" });
+  try {
+    Deno.writeTextFileSync(`${dir}/index.html`, "my page");
+    Deno.writeTextFileSync(`${dir}/app.js`, "my app");
+    const r = await web(["--out", dir]);
+    assert.equal(r.code, 2);
+    assert.deepEqual(r.err, [
+      `mergesplit web: --out ${dir} holds files no build of mergesplit made (app.js, index.html; ` +
+      "no build.json of ours); give an empty or new folder, or one an earlier build wrote",
+    ]);
+    assert.equal(Deno.readTextFileSync(`${dir}/index.html`), "my page");
+    assert.equal(Deno.readTextFileSync(`${dir}/app.js`), "my app");
+    // a build.json that is not ours (no builtAt) does not make the folder ours
+    Deno.writeTextFileSync(`${dir}/build.json`, '{"name": "my-site"}');
+    assert.equal((await web(["--out", dir])).code, 2);
+    // an earlier build's folder (build.json with builtAt) or an empty one is accepted
+    Deno.writeTextFileSync(`${dir}/build.json`, '{"commit": null, "builtAt": "2026-01-01"}');
+    checkOut(dir);
+    Deno.mkdirSync(`${dir}/empty`);
+    checkOut(`${dir}/empty`);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("deno task web --out web (the sources) is refused before bundling: no stray app.js", async () => {
+  const sources = new URL("./", import.meta.url).pathname;
+  const r = await web(["--out", sources]);
+  assert.equal(r.code, 2);
+  assert.match(
+    r.err[0],
+    /holds files no build of mergesplit made \(app\.ts, .* more; no build\.json/,
+  );
+  assert.throws(() => Deno.statSync(`${sources}app.js`), Deno.errors.NotFound);
 });

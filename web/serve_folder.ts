@@ -1,7 +1,8 @@
 /**
  * A static file server for the built page (`deno task web --serve`, and the browser test): files
- * of one folder by path, `index.html` for `/`, with their content types; POSTs go to an optional
- * hook (the test's channel for the page's results). Only files inside the folder are served: each
+ * of one folder by path, `index.html` for `/`, with their content types, for GET and HEAD; POSTs
+ * go to an optional hook (the test's channel for the page's results); any other method (PUT,
+ * DELETE, TRACE, OPTIONS, …) is answered 405 with the allowed ones in `Allow`. Only files inside the folder are served: each
  * request path is percent-decoded, resolved against the folder and then through its symbolic
  * links, and refused (403) unless it stays inside (`..` however encoded, a sibling folder whose
  * name starts with the folder's, a link pointing out).
@@ -67,6 +68,12 @@ export function serveFolder(folder: string, options: ServeFolderOptions = {}): D
       if (!options.post) return new Response("no POST here", { status: 405 });
       options.post(safeDecode(pathname), await req.text());
       return new Response(null, { status: 204 });
+    }
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      return new Response(`${req.method}: not allowed; this server only reads files`, {
+        status: 405,
+        headers: { allow: options.post ? "GET, HEAD, POST" : "GET, HEAD" },
+      });
     }
     const file = await fileInFolder(root, pathname);
     if (file === null) return new Response("outside the folder", { status: 403 });

@@ -59,3 +59,44 @@ Deno.test("serveFolder: serves only inside its folder (encoded .., prefix-sharin
     Deno.removeSync(parent, { recursive: true });
   }
 });
+
+Deno.test("serveFolder: PUT, DELETE, TRACE and OPTIONS are 405 with Allow: GET, HEAD", async () => {
+  const out = Deno.makeTempDirSync({ prefix: "mergesplit-serve-" });
+  Deno.writeTextFileSync(`${out}/index.html`, "the page");
+  let url = "";
+  const server = serveFolder(out, { port: 0, onListen: (u) => (url = u) });
+  try {
+    while (!url) await new Promise((r) => setTimeout(r, 5));
+    for (const method of ["PUT", "DELETE", "TRACE", "OPTIONS", "PATCH"]) {
+      // fetch refuses to send TRACE: a raw request
+      const conn = await Deno.connect({ port: Number(new URL(url).port), hostname: "127.0.0.1" });
+      await conn.write(new TextEncoder().encode(
+        `${method} /index.html HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+      ));
+      const reply = new TextDecoder().decode(await readAll(conn));
+      assert.match(reply, /^HTTP\/1\.1 405 /, method);
+      assert.match(reply, /\r\nallow: GET, HEAD\r\n/i, method);
+      assert.ok(!reply.includes("the page"), `${method} does not answer the file`);
+    }
+    assert.equal(Deno.readTextFileSync(`${out}/index.html`), "the page", "nothing changed");
+    const head = await fetch(new URL("index.html", url), { method: "HEAD" });
+    await head.body?.cancel();
+    assert.equal(head.status, 200);
+    const get = await fetch(new URL("index.html", url));
+    assert.equal(await get.text(), "the page");
+  } finally {
+    await server.shutdown();
+    Deno.removeSync(out, { recursive: true });
+  }
+});
+
+/** Every byte `conn` sends until it closes. */
+async function readAll(conn: Deno.Conn): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  const buf = new Uint8Array(4096);
+  for (let n; (n = await conn.read(buf)) !== null;) chunks.push(buf.slice(0, n));
+  conn.close();
+  const all = new Uint8Array(chunks.reduce((a, c) => a + c.length, 0));
+  chunks.reduce((at, c) => (all.set(c, at), at + c.length), 0);
+  return all;
+}
