@@ -1,9 +1,11 @@
 /**
  * Progress of a bench run on stderr: on a terminal, one line per case redrawn in place with a bar
- * of the case's steps and elapsed/remaining time; otherwise (CI logs) plain lines.
+ * of the case's steps and elapsed/remaining time; otherwise (CI logs) plain lines. A line that
+ * cannot be written (stderr full or closed) is dropped: progress never stops the run.
  *
  * @module
  */
+import { writeIgnoringErrors } from "../../core/io/ignore_output_errors.ts";
 
 function clock(seconds: number): string {
   if (!Number.isFinite(seconds)) return "--:--";
@@ -40,7 +42,8 @@ export class Progress {
     this.#relabel = options.label ?? ((_, label) => label);
     this.#tty = options.tty ?? Deno.stderr.isTerminal();
     const enc = new TextEncoder();
-    this.#write = options.write ?? ((t) => Deno.stderr.writeSync(enc.encode(t)));
+    this.#write = options.write ??
+      ((t) => writeIgnoringErrors(() => Deno.stderr.writeSync(enc.encode(t))));
   }
 
   #eta(fraction: number): number {

@@ -1,0 +1,79 @@
+// run_tests: one implementation (the bench's command line as a subprocess)
+/**
+ * `deno task bench` (cli.ts) when its outputs fail: a report that cannot be written whole makes
+ * the exit status non-zero and leaves no cut-off page, and a full stdout or stderr loses lines but
+ * never the run (the case runs, is recorded and reported, and the exit status is the cases').
+ */
+import assert from "node:assert/strict";
+import { parseResults } from "./core/result.ts";
+import { runDeno } from "./bench/deno_process_fixture.ts";
+
+const CASE = [
+  "cli.ts",
+  "--scene",
+  "fig3-ball-cloth-low",
+  "--handler",
+  "merge-split",
+  "--scale",
+  "tiny",
+  "--steps",
+  "10",
+  "--adapter",
+  "software",
+];
+
+const names = (dir: string) => [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+
+/** Runs `deno run -A cli.ts <args>` with its stdout or stderr sent to /dev/full. */
+async function benchInto(full: "stdout" | "stderr", args: string[]) {
+  const argv = [Deno.execPath(), "run", "-A", "--cached-only", ...args];
+  const quoted = argv.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+  const out = await new Deno.Command("bash", {
+    args: ["-c", `exec ${quoted} ${full === "stdout" ? ">" : "2>"}/dev/full`],
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+Deno.test({
+  name: "a report the disk cannot hold: exit 1, the results kept, no cut-off report",
+  sanitizeResources: false,
+  fn: async () => {
+    const dir = Deno.makeTempDirSync({ prefix: "mergesplit-cli-" });
+    try {
+      // 200 KiB: the case's results line fits, the report (about 1 MiB) does not
+      const r = await runDeno([...CASE, "--out", dir], { limitBlocks: 200 });
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stderr, /mergesplit bench: report not written \(.*File too large/);
+      assert.deepEqual(names(dir), ["results.jsonl"], "no report.html, no temporary file");
+      assert.equal(parseResults(Deno.readTextFileSync(`${dir}/results.jsonl`)).length, 1);
+    } finally {
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
+});
+
+for (const full of ["stdout", "stderr"] as const) {
+  Deno.test({
+    name: `${full} on a full disk (/dev/full): the case runs, is recorded and reported, exit 0`,
+    sanitizeResources: false,
+    fn: async () => {
+      const dir = Deno.makeTempDirSync({ prefix: "mergesplit-cli-" });
+      try {
+        const r = await benchInto(full, [...CASE, "--out", dir]);
+        assert.equal(r.code, 0, r.stdout + r.stderr);
+        assert.ok(!/Uncaught|\n\s+at /.test(r.stdout + r.stderr), r.stderr);
+        assert.deepEqual(names(dir), ["report.html", "results.jsonl"]);
+        const records = parseResults(Deno.readTextFileSync(`${dir}/results.jsonl`));
+        assert.deepEqual(records.map((c) => c.status), ["ok"]);
+        const other = full === "stdout" ? r.stderr : r.stdout;
+        assert.match(other, full === "stdout" ? /\[1\/1\] fig3-ball-cloth-low/ : /report: /);
+      } finally {
+        Deno.removeSync(dir, { recursive: true });
+      }
+    },
+  });
+}
