@@ -15,6 +15,7 @@ import {
   encodeGroups,
 } from "../core/io/snapshot_codec.ts";
 import { CLAIMS } from "../reports/mod.ts";
+import { fakeRecord as completeRecord } from "../reports/fake_record.ts";
 import {
   ablationBlock,
   convergenceTable,
@@ -22,6 +23,7 @@ import {
   fillBlocks,
   importRun,
   loadRuns,
+  main,
   RESULTS_DIR,
   ROOT,
   type Run,
@@ -145,12 +147,13 @@ function fakeRecord(n: number): CaseRecord {
   const [r] = parseResults(
     `${
       JSON.stringify({
+        ...completeRecord(),
         schemaVersion: 1,
         scene: "s",
         handler: "h",
         scale: "tiny",
         status: "ok",
-        configHash: "c",
+        configHash: "c".repeat(64),
       })
     }\n`,
   );
@@ -231,6 +234,7 @@ Deno.test("docs: the convergence table gives each claim's verdict by run (scale)
   const bowl = (n: number, seed: number, pieces: number) =>
     parseResults(`${
       JSON.stringify({
+        ...completeRecord(),
         schemaVersion: 1,
         scene: "fig8-bowl",
         sceneSource: "catalog",
@@ -239,7 +243,7 @@ Deno.test("docs: the convergence table gives each claim's verdict by run (scale)
         scale: n < 100 ? "tiny" : "medium",
         seed,
         status: "ok",
-        configHash: "c",
+        configHash: "c".repeat(64),
         particles: { solid: n, fluid: 2000 },
         metrics: {
           summary: {
@@ -322,4 +326,37 @@ Deno.test("docs: a committed run comes from one clean commit, unchanged since", 
     assert.throws(() => loadRuns(root), /one\/results.jsonl changed after the run was imported/);
   });
   Deno.removeSync(dir, { recursive: true });
+});
+
+Deno.test("docs --check on a torn committed line: one line naming file and line, exit 1", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "mergesplit-docs-" });
+  const root = new URL(`file://${dir}/`);
+  const errors: string[] = [];
+  const { error } = console;
+  console.error = (...a: unknown[]) => errors.push(a.join(" "));
+  try {
+    const base = loadRuns().find((run) => run.info.name === "small-lavapipe-claims")!.records;
+    const file = `${dir}/in.jsonl`;
+    Deno.writeTextFileSync(file, base.slice(0, 2).map((r) => `${JSON.stringify(r)}\n`).join(""));
+    importRun(file, { name: "one", command: "c" }, root);
+    const committed = `${dir}/${RESULTS_DIR}one/results.jsonl`;
+    const text = Deno.readTextFileSync(committed);
+    Deno.writeTextFileSync(committed, text.slice(0, text.indexOf("\n") + 200));
+    assert.equal(await main(["--check"], root), 1);
+    assert.equal(errors.length, 1, errors.join("\n"));
+    assert.match(errors[0], /^docs: docs\/results\/one\/results\.jsonl: line 2 is not JSON/);
+    // the same torn line in a file to import, and a file that is not there
+    Deno.writeTextFileSync(file, text.slice(0, text.indexOf("\n") + 200));
+    assert.equal(await main(["--import", file, "--name", "two", "--command", "c"], root), 1);
+    assert.match(errors[1], /^docs: .*in\.jsonl: line 2 is not JSON/);
+    assert.equal(
+      await main(["--import", `${dir}/nope`, "--name", "two", "--command", "c"], root),
+      1,
+    );
+    assert.match(errors[2], /^docs: cannot read .*nope: /);
+    assert.ok(!errors.some((l) => /\n\s+at /.test(l)), "no stack trace");
+  } finally {
+    console.error = error;
+    Deno.removeSync(dir, { recursive: true });
+  }
 });
