@@ -9,6 +9,7 @@
 import { parseArgs } from "node:util";
 import { dirname, join, resolve } from "node:path";
 import { CHROMIUM_CANDIDATES, findChromium, runChromium } from "./chromium.ts";
+import { writeFileAtomic } from "../../core/io/write_file_atomic.ts";
 
 /** The usage text. */
 export const SCREENSHOT_USAGE = `usage: deno task screenshot <report.html> [options]
@@ -40,7 +41,12 @@ export function screenshotUrl(report: string, options: ScreenshotOptions = {}): 
   return `file://${resolve(report)}#${parts.join("&")}`;
 }
 
-/** Saves a screenshot of `report` to `out` (PNG); throws when Chromium is missing or fails. */
+/**
+ * Saves a screenshot of `report` to `out` (PNG), whole or not at all: Chromium writes it into its
+ * temporary profile folder, and the file is then written over `out` through
+ * `core/io/write_file_atomic.ts`, so a Chromium that fails or a full disk leaves an earlier `out`
+ * as it was. Throws when Chromium is missing, fails or writes no file.
+ */
 export async function screenshot(
   report: string,
   out: string,
@@ -57,13 +63,26 @@ export async function screenshot(
   const profile = await Deno.makeTempDir({ prefix: "mergesplit-screenshot-" });
   try {
     const [w, h] = options.size ?? [1400, 1000];
+    const shot = join(profile, "screenshot.png");
     await runChromium(chromium, [
       `--window-size=${w},${h}`,
-      `--screenshot=${resolve(out)}`,
+      `--screenshot=${shot}`,
       screenshotUrl(report, options),
     ], { profile });
+    writeFileAtomic(out, readShot(shot));
   } finally {
     await Deno.remove(profile, { recursive: true });
+  }
+}
+
+/** The PNG Chromium wrote at `shot`; throws when it wrote none. */
+function readShot(shot: string): Uint8Array {
+  try {
+    return Deno.readFileSync(shot);
+  } catch {
+    throw new Error(
+      "chromium exited without writing the screenshot; try again, or check the report",
+    );
   }
 }
 
