@@ -20,6 +20,7 @@ import { evaluateClaims } from "../reports/claims/claims.ts";
 import { writeReport } from "../reports/page/write_report.ts";
 import { buildPage } from "./build_page.ts";
 import { runPageInChromium } from "./chromium_page.ts";
+import { writeFileAtomic } from "../core/io/write_file_atomic.ts";
 
 /** One case side by side. */
 interface CaseRow {
@@ -116,13 +117,13 @@ async function main(args: readonly string[]): Promise<number> {
     return 1;
   }
   const browserFile = `${out}/results-browser.jsonl`;
-  await Deno.writeTextFile(browserFile, outcome.lines.map((l) => `${l}\n`).join(""));
+  writeFileAtomic(browserFile, outcome.lines.map((l) => `${l}\n`).join(""));
   const browserRead = readResults(await Deno.readTextFile(browserFile));
   console.error(`browser: ${browserRead.records.length} cases in ${outcome.seconds.toFixed(0)} s`);
 
   console.error(`Deno: the same cases on its default adapter …`);
   const denoFile = `${out}/results-deno.jsonl`;
-  await Deno.writeTextFile(denoFile, "");
+  writeFileAtomic(denoFile, "");
   const t0 = performance.now();
   const cases = resolveCases({ suite: values.suite, scenes: [], handlers: [], scale });
   const deno = await runSuite(cases, { adapter: "default", repeat: 1, timeout: 600 }, {
@@ -142,7 +143,7 @@ async function main(args: readonly string[]): Promise<number> {
     labels: ["browser", "Deno"],
   });
   const table = comparisonMarkdown(browserRead.records, deno.records);
-  await Deno.writeTextFile(`${out}/comparison.md`, table);
+  writeFileAtomic(`${out}/comparison.md`, table);
   console.log(table);
   console.log(`report: ${report.path}`);
   for (const p of problems) console.error(`web-check: ${p}`);

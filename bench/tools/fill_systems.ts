@@ -12,6 +12,7 @@
  */
 import { type CaseRecord, parseResults, recordLine } from "../../core/result.ts";
 import { getScene } from "../../scenes/catalog.ts";
+import { writeFileAtomic } from "../../core/io/write_file_atomic.ts";
 
 /** `r` with the systems of its catalogue scene where it lacks them (else `r` itself). */
 export function withSystems(r: CaseRecord): CaseRecord {
@@ -36,6 +37,6 @@ if (import.meta.main) {
     Deno.exit(2);
   }
   const { text, filled } = fillSystems(Deno.readTextFileSync(input));
-  Deno.writeTextFileSync(output, text);
+  writeFileAtomic(output, text);
   console.log(`${output}: ${filled} records given their scene's systems`);
 }

@@ -26,6 +26,7 @@ import { FLUID_KERNEL_RADII } from "../../gpu/metrics/fluid_metrics.ts";
 import { type DiagnosticRun, startDiagnostic } from "./diagnostic_run.ts";
 import { type Point, PointGrid } from "./point_grid.ts";
 import { particleAt } from "./sheet_sides.ts";
+import { writeFileAtomic } from "../../core/io/write_file_atomic.ts";
 
 /** The worst SPH density error the fidelity targets allow in every scene: 3 % (claim x). */
 export const DENSITY_ERROR_TARGET = 0.03;
@@ -317,7 +318,7 @@ async function main(args: string[]): Promise<number> {
     onSample: (s) => console.error(formatSample(s)),
   });
   console.log(summariseHotspots(samples));
-  if (values.json) await Deno.writeTextFile(values.json, JSON.stringify(samples) + "\n");
+  if (values.json) writeFileAtomic(values.json, JSON.stringify(samples) + "\n");
   return 0;
 }
 

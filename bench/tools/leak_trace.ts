@@ -30,6 +30,7 @@ import {
   type SideObservation,
   type TracedSheet,
 } from "./sheet_sides.ts";
+import { writeFileAtomic } from "../../core/io/write_file_atomic.ts";
 
 /** A particle's observation kept until its next one: where it was seen, and when. */
 export interface PreviousObservation {
@@ -530,7 +531,7 @@ async function main(args: string[]): Promise<number> {
     },
   });
   console.log(formatTrace(trace));
-  if (values.json) await Deno.writeTextFile(values.json, JSON.stringify(trace, null, 2) + "\n");
+  if (values.json) writeFileAtomic(values.json, JSON.stringify(trace, null, 2) + "\n");
   return 0;
 }
 

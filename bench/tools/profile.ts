@@ -19,6 +19,7 @@ import { Engine } from "../../gpu/engine.ts";
 import { acquireGpu } from "../../gpu/runtime/device.ts";
 import { KernelProfiler, type KernelProfileRow } from "../../gpu/runtime/kernel_profiler.ts";
 import type { Scale } from "../../core/scene/scene.ts";
+import { writeFileAtomic } from "../../core/io/write_file_atomic.ts";
 
 export type { Scale };
 
@@ -167,5 +168,5 @@ if (import.meta.main) {
   }
   const profile = await profileCase(options);
   console.log(profileTable(profile, options.top));
-  if (options.json) await Deno.writeTextFile(options.json, JSON.stringify(profile, null, 2));
+  if (options.json) writeFileAtomic(options.json, JSON.stringify(profile, null, 2));
 }

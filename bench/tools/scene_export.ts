@@ -20,6 +20,7 @@ import { type Scale, SCALES, sceneToJson } from "../../core/scene/scene.ts";
 import { BRITTLE_MATERIALS } from "../../scenes/brittle_materials.ts";
 import { getScene, hasBrittleMaterial, sceneIds } from "../../scenes/catalog.ts";
 import { UsageError } from "../cases/suite.ts";
+import { writeFileAtomic } from "../../core/io/write_file_atomic.ts";
 
 /** Usage text of `deno task scene`. */
 export const SCENE_EXPORT_USAGE = `deno task scene --scene <id> [options]
@@ -89,7 +90,7 @@ export function main(args: readonly string[]): number {
     const { text, out } = exportScene(args);
     if (out === undefined) console.log(text.trimEnd());
     else {
-      Deno.writeTextFileSync(out, text);
+      writeFileAtomic(out, text);
       console.error(`wrote ${out}`);
     }
     return 0;
