@@ -5,7 +5,8 @@
  * never the run (the case runs, is recorded and reported, and the exit status is the cases').
  */
 import assert from "node:assert/strict";
-import { parseResults } from "./core/result.ts";
+import { parseResults, recordLine } from "./core/result.ts";
+import { fakeRecord } from "./reports/fake_record.ts";
 import { runDeno } from "./bench/deno_process_fixture.ts";
 
 const CASE = [
@@ -24,8 +25,8 @@ const CASE = [
 
 const names = (dir: string) => [...Deno.readDirSync(dir)].map((e) => e.name).sort();
 
-/** Runs `deno run -A cli.ts <args>` with its stdout or stderr sent to /dev/full. */
-async function benchInto(full: "stdout" | "stderr", args: string[]) {
+/** Runs `deno run -A <args>` (a script and its arguments) with stdout or stderr on /dev/full. */
+async function runInto(full: "stdout" | "stderr", args: string[]) {
   const argv = [Deno.execPath(), "run", "-A", "--cached-only", ...args];
   const quoted = argv.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
   const out = await new Deno.Command("bash", {
@@ -63,7 +64,7 @@ for (const full of ["stdout", "stderr"] as const) {
     fn: async () => {
       const dir = Deno.makeTempDirSync({ prefix: "mergesplit-cli-" });
       try {
-        const r = await benchInto(full, [...CASE, "--out", dir]);
+        const r = await runInto(full, [...CASE, "--out", dir]);
         assert.equal(r.code, 0, r.stdout + r.stderr);
         assert.ok(!/Uncaught|\n\s+at /.test(r.stdout + r.stderr), r.stderr);
         assert.deepEqual(names(dir), ["report.html", "results.jsonl"]);
@@ -77,3 +78,35 @@ for (const full of ["stdout", "stderr"] as const) {
     },
   });
 }
+
+Deno.test({
+  name: "bench/main.ts alone, stdout on /dev/full: the case is recorded, exit 0",
+  sanitizeResources: false,
+  fn: async () => {
+    const dir = Deno.makeTempDirSync({ prefix: "mergesplit-cli-" });
+    try {
+      const r = await runInto("stdout", ["bench/main.ts", ...CASE.slice(1), "--out", dir]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(parseResults(Deno.readTextFileSync(`${dir}/results.jsonl`)).length, 1);
+    } finally {
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "deno task report, stdout on /dev/full: the report is written, exit 0",
+  sanitizeResources: false,
+  fn: async () => {
+    const dir = Deno.makeTempDirSync({ prefix: "mergesplit-cli-" });
+    try {
+      const file = `${dir}/results.jsonl`;
+      Deno.writeTextFileSync(file, recordLine(fakeRecord()));
+      const r = await runInto("stdout", ["reports/main.ts", file, "--cdn"]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(Deno.statSync(`${dir}/report.html`).size > 1000);
+    } finally {
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
+});

@@ -29,6 +29,7 @@ import { getSuite, SUITES } from "./cases/suites.ts";
 import { verifyCommand } from "./verify.ts";
 import { type CaseRecord, type CaseStatus, readResults } from "../core/result.ts";
 import { captureEnvironment, checkWebgpuEnvironment, runGitState } from "./environment.ts";
+import { ignoreOutputErrors } from "../core/io/ignore_output_errors.ts";
 
 /** The statuses of a case that did not run to its end: exit status 1. */
 export const CASE_FAILED: readonly CaseStatus[] = ["failed", "timeout", "gpu-timeout"];
@@ -292,4 +293,7 @@ async function runPlaced(
   }
 }
 
-if (import.meta.main) Deno.exit((await runBench(Deno.args)).exitCode);
+if (import.meta.main) {
+  ignoreOutputErrors(); // a full or closed stdout/stderr loses lines, never the run
+  Deno.exit((await runBench(Deno.args)).exitCode);
+}

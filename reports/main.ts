@@ -15,6 +15,7 @@ import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { EXPORT_FORMATS, type ExportFormat, exportPlan, exportSnapshots } from "./tables/export.ts";
 import type { CaseRecord } from "../core/result.ts";
+import { ignoreOutputErrors } from "../core/io/ignore_output_errors.ts";
 import { carriesMark, ForeignFilesError, FRAME_MARK, refuseForeign } from "./page/foreign_files.ts";
 import { parsePublishFormats } from "./tables/table_writers.ts";
 import {
@@ -219,4 +220,7 @@ export function main(args: readonly string[]): number {
   }
 }
 
-if (import.meta.main) Deno.exit(main(Deno.args));
+if (import.meta.main) {
+  ignoreOutputErrors(); // a full or closed stdout/stderr loses lines, never the report
+  Deno.exit(main(Deno.args));
+}
