@@ -25,20 +25,6 @@ const CASE = [
 
 const names = (dir: string) => [...Deno.readDirSync(dir)].map((e) => e.name).sort();
 
-/** Runs `deno run -A <args>` (a script and its arguments) with stdout or stderr on /dev/full. */
-async function runInto(full: "stdout" | "stderr", args: string[]) {
-  const argv = [Deno.execPath(), "run", "-A", "--cached-only", ...args];
-  const quoted = argv.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
-  const out = await new Deno.Command("bash", {
-    args: ["-c", `exec ${quoted} ${full === "stdout" ? ">" : "2>"}/dev/full`],
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
-
 Deno.test({
   name: "a report the disk cannot hold: exit 1, the results kept, no cut-off report",
   sanitizeResources: false,
@@ -64,7 +50,7 @@ for (const full of ["stdout", "stderr"] as const) {
     fn: async () => {
       const dir = Deno.makeTempDirSync({ prefix: "mergesplit-cli-" });
       try {
-        const r = await runInto(full, [...CASE, "--out", dir]);
+        const r = await runDeno([...CASE, "--out", dir], { full });
         assert.equal(r.code, 0, r.stdout + r.stderr);
         assert.ok(!/Uncaught|\n\s+at /.test(r.stdout + r.stderr), r.stderr);
         assert.deepEqual(names(dir), ["report.html", "results.jsonl"]);
@@ -85,7 +71,9 @@ Deno.test({
   fn: async () => {
     const dir = Deno.makeTempDirSync({ prefix: "mergesplit-cli-" });
     try {
-      const r = await runInto("stdout", ["bench/main.ts", ...CASE.slice(1), "--out", dir]);
+      const r = await runDeno(["bench/main.ts", ...CASE.slice(1), "--out", dir], {
+        full: "stdout",
+      });
       assert.equal(r.code, 0, r.stderr);
       assert.equal(parseResults(Deno.readTextFileSync(`${dir}/results.jsonl`)).length, 1);
     } finally {
@@ -102,7 +90,7 @@ Deno.test({
     try {
       const file = `${dir}/results.jsonl`;
       Deno.writeTextFileSync(file, recordLine(fakeRecord()));
-      const r = await runInto("stdout", ["reports/main.ts", file, "--cdn"]);
+      const r = await runDeno(["reports/main.ts", file, "--cdn"], { full: "stdout" });
       assert.equal(r.code, 0, r.stderr);
       assert.ok(Deno.statSync(`${dir}/report.html`).size > 1000);
     } finally {
