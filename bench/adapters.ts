@@ -62,9 +62,14 @@ export function formatAdapter(a: AdapterListing): string {
  * Resolves an `--adapter` value: `default`, `software`, `high-performance`, `low-power`, a
  * backend (`vulkan`, `gl`, `metal`, `dx12`) or `backend:preference`, an index from
  * `--list-adapters`, or a case-insensitive part of an adapter's description (with an optional
- * `backend:` before it, e.g. `gl:llvmpipe`).
+ * `backend:` before it, e.g. `gl:llvmpipe`); see {@link pickAdapter}.
  */
 export async function resolveAdapter(value: string): Promise<AdapterChoice> {
+  return namedChoice(value) ?? pickAdapter(value, await listAdapters());
+}
+
+/** `value` when it names a preference, a backend or `backend:preference` alone; else null. */
+function namedChoice(value: string): AdapterChoice | null {
   const preferences = PREFERENCES as readonly string[];
   const backends = BACKENDS as readonly string[];
   const [head, tail] = value.includes(":") ? value.split(/:(.*)/s) : [undefined, value];
@@ -74,11 +79,25 @@ export async function resolveAdapter(value: string): Promise<AdapterChoice> {
   if (head !== undefined && backends.includes(head) && preferences.includes(tail)) {
     return value as AdapterChoice;
   }
-  const adapters = (await listAdapters()).filter((a) => head === undefined || a.backend === head);
-  const byIndex = head === undefined && /^\d+$/.test(value)
-    ? adapters.find((a) => a.index === Number(value))
-    : undefined;
-  const byName = adapters.filter((a) => a.description.toLowerCase().includes(tail.toLowerCase()));
+  return null;
+}
+
+/**
+ * The adapter of `listed` an `--adapter` value picks: a number is an index alone (`256` is never
+ * read as part of a description such as "256 bits"), anything else a case-insensitive part of one
+ * description (`backend:` before either narrows to that backend). Throws a {@link UsageError}
+ * listing the valid values when none or several match.
+ */
+export function pickAdapter(value: string, listed: readonly AdapterListing[]): AdapterChoice {
+  const preferences = PREFERENCES as readonly string[];
+  const backends = BACKENDS as readonly string[];
+  const [head, tail] = value.includes(":") ? value.split(/:(.*)/s) : [undefined, value];
+  const adapters = listed.filter((a) => head === undefined || a.backend === head);
+  const isIndex = /^\d+$/.test(tail);
+  const byIndex = isIndex ? adapters.find((a) => a.index === Number(tail)) : undefined;
+  const byName = isIndex
+    ? []
+    : adapters.filter((a) => a.description.toLowerCase().includes(tail.toLowerCase()));
   const hit = byIndex ?? (byName.length === 1 ? byName[0] : undefined);
   if (!hit) {
     const known = adapters.map((a) => `${a.index} (${a.choice}): ${a.description}`).join("; ");

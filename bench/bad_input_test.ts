@@ -204,7 +204,7 @@ Deno.test("--timeout: a finite number of seconds a timer can wait (at most 10 da
   for (const v of ["1e400", "Infinity", "3e6", "864001"]) {
     assert.throws(
       () => parseBenchArgs(["--timeout", v]),
-      usage(new RegExp(`^--timeout must be at most 864000 seconds \\(10 days; .*got "${v}"$`)),
+      usage(new RegExp(`^--timeout must be .* at most 864000 \\(10 days; .*got "${v}"$`)),
       v,
     );
   }

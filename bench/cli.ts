@@ -7,6 +7,7 @@
 import { MAX_REPEAT, MAX_STEPS, MAX_TIMEOUT } from "./limits.ts";
 import { parseArgs } from "node:util";
 import { parseParamAssignments } from "../core/params.ts";
+import { controlCharacterProblem, parseOptionNumber } from "../core/option_text.ts";
 import { COUPLING_READINGS, type CouplingReading } from "../gpu/coupling/coupling.ts";
 import { MAX_STEPS_PER_SUBMIT } from "../gpu/runtime/step_param_ring.ts";
 import { type Scale, SCALES } from "../core/scene/scene.ts";
@@ -94,8 +95,8 @@ default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html 
                       --scale) runs every case at each scale, smallest first: a scale sweep
                       (e.g. --scale tiny,small,medium; the report fits step time ~ N^k)
   --adapter <a>       default | software | an index or name from --list-adapters (default default)
-  --out <dir>         output folder (default reports/out/<timestamp>); one that holds an earlier
-                      run's results.jsonl is refused unless --append
+  --out <dir>         output folder (default reports/out/<timestamp>, created new); one that
+                      holds an earlier run's results.jsonl is refused unless --append
   --append            add this run's cases to the results.jsonl already in --out
   --resume            with --out: run only the cases the results.jsonl there does not yet hold
                       (a record of the same configuration hash, ok or unstable), and add them to
@@ -103,19 +104,22 @@ default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html 
   --shard <i/n>       run the i-th of n parts of the case list (cases i, i+n, i+2n, … of the
                       whole list, 1-based): one part per machine of an array job (Slurm job
                       arrays, Kubernetes indexed Jobs, a CI matrix); deno task report merges
-                      the parts' results files and names missing or duplicated cases
+                      the parts' results files and names missing or duplicated cases; a part
+                      with no case (more parts than cases) is refused (exit 2)
   --seed <list>       the seeds every case runs at, a comma list of integers or "scene" (the
                       scene's own), e.g. --seed scene,7,99; default: the suite's (claims, all and
                       fig11: scene,7,99, so claims are judged at three seeds), else the scene's
   --param <id.name=v> override a handler parameter, e.g. merge-split.alpha=0.5 (repeatable;
-                      recorded in handlerParams and the config hash; "inf" for Infinity)
+                      recorded in handlerParams and the config hash; "inf"/"-inf" for
+                      ±Infinity)
   --sweep <t=values>  one case per value: t is <handler>.<param> (e.g. penalty.stiffness, with
                       --handler penalty: the family at explicit values), scene.dt, scene.speed
                       (the impact speed, m/s: Figs. 3, 4, 7, 10, 11 rebuilt at it) or
                       scene.soundSpeedFactor (F > 1: the SPH water of Figs. 4, 8, 10, 11 and
                       dam-break-sph rebuilt with c = max(F·v_ref, √(F·g·H))); values are
                       a..b:n (n log-spaced) or v1,v2,...; repeatable (the cartesian product);
-                      each case records its values in "sweep"
+                      a swept scene passes a scene file's checks (scene.dt: up to 20 × the CFL
+                      bound); each case records its values in "sweep"
   --coupling <r>      how systems see a meta-particle they share: whole (the paper's, the default)
                       or own-part
   --variant <ids>     run every case under the paper's setup and again under each variant that
@@ -141,11 +145,14 @@ default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html 
   --timeout <s>       per-case time limit in seconds (default 600, at most 864000: 10 days)
   --list              list scenes and handlers
   --list-adapters     list the adapters this machine offers
-  --verify <file>     re-run the cases of a results.jsonl and check their state hashes
+  --verify <file>     re-run the cases of a results.jsonl and check their state hashes (each
+                      case as recorded: only --adapter may be given with it)
   -h, --help          this text
 
 Exit status: 0 when every case ran (even if unstable), 1 when any failed or timed out,
-2 for bad arguments or scene files, 130 when interrupted (Ctrl-C).`;
+2 for bad arguments or scene files, 128 + the signal when interrupted (130 Ctrl-C, 143 SIGTERM,
+129 SIGHUP). Numbers are decimal (0.5, -2, 1e-3; no hex); ids and values must not hold control
+characters.`;
 
 export { MAX_REPEAT, MAX_STEPS, MAX_TIMEOUT } from "./limits.ts";
 
@@ -160,13 +167,27 @@ function int(
 ): number | undefined {
   if (v === undefined) return undefined;
   const { min, max = Number.MAX_SAFE_INTEGER } = range;
-  const n = /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
+  const n = parseOptionNumber(v, { integer: true }) ?? NaN;
   if (!Number.isSafeInteger(n) || n < min || n > max) {
     throw new UsageError(
       `--${name} must be a decimal integer from ${min} to ${max.toLocaleString("en")}, got "${v}"`,
     );
   }
   return n;
+}
+
+/**
+ * A number option in (0, `max`] ({@link parseOptionNumber}'s grammar: decimal, no hex, no
+ * `inf`): throws a {@link UsageError} naming the option, its `unit` and the bounds (`why` says
+ * why the bound) otherwise.
+ */
+function positive(name: string, v: string, unit: string, max: number, why = ""): number {
+  const n = parseOptionNumber(v) ?? NaN;
+  if (n > 0 && n <= max && Number.isFinite(n)) return n;
+  const most = Number.isFinite(max) ? ` and at most ${max}${why}` : "";
+  throw new UsageError(
+    `--${name} must be a finite decimal number of ${unit} > 0${most}, got "${v}"`,
+  );
 }
 
 /**
@@ -212,6 +233,20 @@ export function parseShard(v: string): Shard {
     );
   }
   return { index, count };
+}
+
+/**
+ * Throws a {@link UsageError} when `shard` would get no case of a run of `cases` cases (more
+ * shards than cases): an array job's task with nothing to run is a mistake in the job, told
+ * plainly (exit status 2), not a run that writes no file.
+ */
+export function checkShardFits(shard: Shard | null, cases: number): void {
+  if (!shard || shard.index <= cases) return;
+  throw new UsageError(
+    `--shard ${shard.index}/${shard.count}: this shard is empty: the run has ${cases} case(s), ` +
+      `fewer than its ${shard.count} shards (shard i runs cases i, i+n, …); split it into at ` +
+      `most ${cases} shards (--shard i/${cases}), or select more cases`,
+  );
 }
 
 function list(values: string[] | undefined): string[] {
@@ -282,6 +317,38 @@ export function checkParamsNotSwept(
   }
 }
 
+/**
+ * Throws a {@link UsageError} for an argument holding a control or formatting character (a
+ * newline, U+202E: an id or path printed later could fake or reorder terminal lines), naming
+ * the option it was given to and showing it escaped.
+ */
+function checkArgumentText(args: readonly string[]): void {
+  args.forEach((a, i) => {
+    const option = /^--?[^=]+/.exec(args[i - 1] ?? "")?.[0];
+    const what = a.startsWith("-") ? "argument" : option ? `${option} value` : "argument";
+    const problem = controlCharacterProblem(a, what);
+    if (problem) throw new UsageError(problem);
+  });
+}
+
+/** The options `--verify` reads: the adapter to re-run on (each case's own settings otherwise). */
+const VERIFY_OPTIONS: readonly string[] = ["verify", "adapter", "help"];
+
+/**
+ * Throws a {@link UsageError} naming the first option `--verify` would ignore (it re-runs each
+ * case as recorded: its scene, scale, steps and parameters; it writes no output folder).
+ */
+function checkVerifyAlone(given: readonly (string | false)[]): void {
+  const other = given.find((name) => name !== false && !VERIFY_OPTIONS.includes(name));
+  if (other) {
+    throw new UsageError(
+      `--${other} cannot be given with --verify, which re-runs each recorded case as it was ` +
+        "recorded (scene, scale, steps, parameters) and writes no output folder; leave --" +
+        `${other} out (--adapter alone may be given)`,
+    );
+  }
+}
+
 /** The options `parseArgs` reads (`node:util`), as USAGE lists them. */
 const ARG_OPTIONS = {
   scene: { type: "string", multiple: true },
@@ -313,16 +380,21 @@ const ARG_OPTIONS = {
 
 /** Parses the bench's arguments; throws a {@link UsageError} for anything unknown or invalid. */
 export function parseBenchArgs(args: readonly string[]): BenchOptions {
-  let values;
+  checkArgumentText(args);
+  let values, tokens;
   try {
-    ({ values } = parseArgs({
+    ({ values, tokens } = parseArgs({
       args: [...args],
       options: ARG_OPTIONS,
       strict: true,
       allowPositionals: false,
+      tokens: true,
     }));
   } catch (e) {
     throw new UsageError(`${(e as Error).message}\n\n${USAGE}`);
+  }
+  if (values.verify !== undefined) {
+    checkVerifyAlone(tokens.map((t) => t.kind === "option" && t.name));
   }
   // without --scale, the suite's own scale (`claims-medium`), else small
   const suiteScale = values.scale === undefined && values.suite !== undefined
@@ -338,15 +410,9 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
   }
   notEmpty("verify", values.verify, "a results.jsonl file");
   notEmpty("adapter", values.adapter, "an adapter (default, software, or one of --list-adapters)");
-  let duration: number | undefined;
-  if (values.duration !== undefined) {
-    duration = values.duration.trim() === "" ? NaN : Number(values.duration);
-    if (!(duration > 0) || !Number.isFinite(duration)) {
-      throw new UsageError(
-        `--duration must be a finite number of simulated seconds > 0, got "${values.duration}"`,
-      );
-    }
-  }
+  const duration = values.duration === undefined
+    ? undefined
+    : positive("duration", values.duration, "simulated seconds", Infinity);
   const steps = int("steps", values.steps, { min: 1, max: MAX_STEPS });
   if (steps !== undefined && duration !== undefined) {
     throw new UsageError("give --steps or --duration, not both");
@@ -375,16 +441,13 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
       `--coupling must be one of ${COUPLING_READINGS.join(", ")}, got "${values.coupling}"`,
     );
   }
-  const timeout = values.timeout!.trim() === "" ? NaN : Number(values.timeout);
-  if (!(timeout > 0)) {
-    throw new UsageError(`--timeout must be a number of seconds > 0, got "${values.timeout}"`);
-  }
-  if (!(timeout <= MAX_TIMEOUT)) {
-    throw new UsageError(
-      `--timeout must be at most ${MAX_TIMEOUT} seconds (10 days; a timer waits at most 24.8 ` +
-        `days), got "${values.timeout}"`,
-    );
-  }
+  const timeout = positive(
+    "timeout",
+    values.timeout!,
+    "seconds",
+    MAX_TIMEOUT,
+    " (10 days; a timer waits at most 24.8 days)",
+  );
   return {
     scenes: list(values.scene),
     handlers: list(values.handler),

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { VARIANTS } from "../core/setups.ts";
-import { parseBenchArgs, parseScales, parseVariants } from "./cli.ts";
+import { checkShardFits, parseBenchArgs, parseScales, parseVariants } from "./cli.ts";
+import { expandSweeps } from "./cases/sweep.ts";
 import { getScene } from "../scenes/catalog.ts";
 import { sceneToJson } from "../core/scene/scene.ts";
 import { expand, globMatch, resolveCases, UsageError } from "./cases/suite.ts";
@@ -101,7 +102,7 @@ Deno.test("bench arguments", async (t) => {
     );
     assert.throws(
       () => resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "nope" }),
-      /unknown suite "nope"; suites: default, claims, claims-medium, all, fig11, table1/,
+      /unknown suite "nope"; suites: default, claims, claims-medium, all, fig11, fractures, table1/,
     );
   });
   await t.step("comma lists, repeats and globs", () => {
@@ -280,7 +281,10 @@ Deno.test("handler parameters and the coupling reading from the command line", a
   });
   await t.step("bad names and values name the valid ones (exit 2)", () => {
     assert.throws(() => parseBenchArgs(["--param", "alpha=1"]), UsageError);
-    assert.throws(() => parseBenchArgs(["--param", "merge-split.alpha=x"]), /not a number/);
+    assert.throws(
+      () => parseBenchArgs(["--param", "merge-split.alpha=x"]),
+      /is not a decimal number/,
+    );
     assert.throws(() => parseBenchArgs(["--coupling", "both"]), /own-part, whole/);
     assert.throws(
       () => resolve(["--param", "nope.alpha=1"]),
@@ -322,4 +326,91 @@ Deno.test("a suite's own scale without --scale (claims-medium)", () => {
     "small",
   ]);
   assert.deepEqual(parseBenchArgs(["--suite", "claims"]).scales, ["small"]);
+});
+
+/** A one-line usage error whose message matches `re`. */
+const usageLine = (re: RegExp) => (e: unknown) =>
+  e instanceof UsageError && re.test(e.message) && !e.message.includes("\n");
+
+Deno.test("one number grammar: decimal, inf and -inf alike, no hex, in every option", () => {
+  const hex: [string, string][] = [
+    ["--param", "merge-split.alpha=0x1"],
+    ["--timeout", "0x10"],
+    ["--duration", "0x1"],
+    ["--sweep", "scene.dt=0x1"],
+    ["--sweep", "scene.dt=0x1..0x10:2"],
+    ["--steps", "0x10"],
+    ["--param", "merge-split.alpha=1_0"],
+  ];
+  for (const args of hex) assert.throws(() => parseBenchArgs(args), UsageError, args.join(" "));
+  const inf = parseBenchArgs(["--param", "merge-split.nMax=inf"]).params["merge-split"].nMax;
+  const minus = parseBenchArgs(["--param", "merge-split.nMax=-inf"]).params["merge-split"].nMax;
+  assert.deepEqual([inf, minus], [Infinity, -Infinity], "-inf reads as inf does");
+  assert.equal(parseBenchArgs(["--timeout", "1.5e2"]).timeout, 150);
+  assert.equal(
+    parseBenchArgs(["--param", "merge-split.alpha=.5"]).params["merge-split"].alpha,
+    0.5,
+  );
+});
+
+Deno.test("control characters in ids and other values are refused, shown escaped", () => {
+  for (
+    const [option, value] of [["--scene", "fig4\u202e"], ["--handler", "x\nok"], [
+      "--out",
+      "a\x1bb",
+    ]]
+  ) {
+    assert.throws(
+      () => parseBenchArgs([option, value]),
+      usageLine(new RegExp(`^${option} value ".*\\\\(u\\{202e\\}|n|u\\{1b\\})`)),
+      option,
+    );
+  }
+  assert.throws(
+    () => parseBenchArgs(["--scene=\u2066x"]),
+    usageLine(/^argument "--scene=\\u\{2066\}x"/),
+  );
+});
+
+Deno.test("--verify re-runs cases as recorded: options it would ignore are refused", () => {
+  for (
+    const extra of [["--scene", "fig4-fluid-cloth"], ["--steps", "10"], ["--out", "x"], [
+      "--repeat",
+      "2",
+    ]]
+  ) {
+    assert.throws(
+      () => parseBenchArgs(["--verify", "r.jsonl", ...extra]),
+      usageLine(new RegExp(`^${extra[0]} cannot be given with --verify`)),
+      extra[0],
+    );
+  }
+  assert.equal(parseBenchArgs(["--verify", "r.jsonl", "--adapter", "gl"]).adapter, "gl");
+});
+
+Deno.test("a shard with no case (more shards than cases) is refused, not an empty run", () => {
+  checkShardFits(null, 0);
+  checkShardFits({ index: 3, count: 4 }, 3);
+  assert.throws(
+    () => checkShardFits({ index: 4, count: 4 }, 3),
+    usageLine(
+      /^--shard 4\/4: this shard is empty: the run has 3 case\(s\), fewer than its 4 shards/,
+    ),
+  );
+});
+
+Deno.test("--sweep scene.dt: a swept scene passes the checks a scene file passes", () => {
+  const cases = resolveCases({
+    scenes: ["fig4-fluid-cloth"],
+    handlers: ["merge-split"],
+    scale: "small",
+  });
+  const dt = (v: string) => parseBenchArgs(["--sweep", `scene.dt=${v}`]).sweeps;
+  assert.throws(
+    () => expandSweeps(cases, dt("1")),
+    usageLine(/^--sweep scene\.dt=1: fig4-fluid-cloth at scale small fails .*scene\.dt: 1 s moves/),
+  );
+  assert.throws(() => expandSweeps(cases, dt("1e-9")), usageLine(/scene\.duration: .* steps/));
+  const ok = cases[0].scene.dt;
+  assert.deepEqual(expandSweeps(cases, dt(`${ok},${ok * 4}`)).map((c) => c.scene.dt), [ok, ok * 4]);
 });

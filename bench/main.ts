@@ -14,7 +14,7 @@ import { getScene, sceneIds } from "../scenes/catalog.ts";
 import { HANDLERS } from "../gpu/handlers/registry.ts";
 import { formatAdapter, leaseAdapter, listAdapters, resolveAdapter } from "./adapters.ts";
 import type { DeviceLease } from "./device_lease.ts";
-import { type BenchOptions, parseBenchArgs, USAGE } from "./cli.ts";
+import { type BenchOptions, checkShardFits, parseBenchArgs, USAGE } from "./cli.ts";
 import { OutputDirError, prepareOutputDir, RESULTS_NAME } from "./output/output_dir.ts";
 import { claimOutputDir } from "./output/output_claim.ts";
 import { listenForInterrupt } from "./output/interrupt.ts";
@@ -23,7 +23,7 @@ import { checkRunPlan } from "./cases/run_plan_check.ts";
 import { selectShard } from "./cases/shard.ts";
 import { Progress } from "./output/progress.ts";
 import { caseSteps, runSuite, specConfigHash } from "./runner.ts";
-import { resolveCases, SceneFileError, UsageError } from "./cases/suite.ts";
+import { type CaseSpec, resolveCases, SceneFileError, UsageError } from "./cases/suite.ts";
 import { expandSweeps, suiteSweeps } from "./cases/sweep.ts";
 import { getSuite, SUITES } from "./cases/suites.ts";
 import { verifyCommand } from "./verify.ts";
@@ -34,9 +34,12 @@ import { ignoreOutputErrors } from "../core/io/ignore_output_errors.ts";
 /** The statuses of a case that did not run to its end: exit status 1. */
 export const CASE_FAILED: readonly CaseStatus[] = ["failed", "timeout", "gpu-timeout"];
 
-/** Default output folder: reports/out/<UTC timestamp>. */
+/**
+ * Default output folder: reports/out/<UTC timestamp to the millisecond>; the run creates it new
+ * (`createNewDir`: `-2`, `-3`, … after it when another run took it), so runs never share one.
+ */
 export function defaultOutDir(now = new Date()): string {
-  return `reports/out/${now.toISOString().replace(/[:]/g, "-").replace(/\..*$/, "")}`;
+  return `reports/out/${now.toISOString().replace(/[:]/g, "-").replace(/Z$/, "")}`;
 }
 
 /**
@@ -142,31 +145,15 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
     runGitState(); // the commit of the code this process loaded, before any case runs
     const adapter = await resolveAdapter(opts.adapter);
     if (opts.verify) return { exitCode: await verifyCommand(opts.verify, { adapter }) };
-    const resolved = resolveCases({
-      scenes: opts.scenes,
-      handlers: opts.handlers,
-      scale: opts.scales,
-      seeds: opts.seeds,
-      params: opts.params,
-      coupling: opts.coupling,
-      setups: opts.setups,
-      suite: opts.suite,
-    });
-    // the --sweep options, or else the sweeps the suite's entries name
-    const cases = opts.sweeps.length
-      ? expandSweeps(resolved, opts.sweeps)
-      : suiteSweeps(resolved, opts.suite ? getSuite(opts.suite) : undefined, {
-        knownHandlers: [...HANDLERS.keys()],
-      });
-    checkRunPlan(cases, opts);
+    const cases = planCases(opts);
     const out = opts.out ?? defaultOutDir();
     const placed = await notYetRecorded(await selectShard(cases, opts.shard), out, opts);
     const devices = await leaseAdapter(adapter);
     try {
-      prepareOutputDir(out, { append: opts.append });
-      const claim = claimOutputDir(out, { append: opts.append });
+      const dir = prepareOutputDir(out, { append: opts.append, fresh: opts.out === null });
+      const claim = claimOutputDir(dir, { append: opts.append });
       try {
-        return await runPlaced(placed, { opts, adapter, devices, out, total: cases.length });
+        return await runPlaced(placed, { opts, adapter, devices, out: dir, total: cases.length });
       } finally {
         claim.release();
       }
@@ -180,6 +167,33 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
     }
     throw e;
   }
+}
+
+/**
+ * The cases `opts` select, before any device is taken: the scenes × handlers asked for (or the
+ * suite's), with the `--sweep` values or else the sweeps the suite's entries name, the run plan
+ * checked (`checkRunPlan`) and a `--shard` that gets a case. Throws a `UsageError` or a
+ * `SceneFileError` (exit status 2).
+ */
+export function planCases(opts: BenchOptions): CaseSpec[] {
+  const resolved = resolveCases({
+    scenes: opts.scenes,
+    handlers: opts.handlers,
+    scale: opts.scales,
+    seeds: opts.seeds,
+    params: opts.params,
+    coupling: opts.coupling,
+    setups: opts.setups,
+    suite: opts.suite,
+  });
+  const cases = opts.sweeps.length
+    ? expandSweeps(resolved, opts.sweeps)
+    : suiteSweeps(resolved, opts.suite ? getSuite(opts.suite) : undefined, {
+      knownHandlers: [...HANDLERS.keys()],
+    });
+  checkRunPlan(cases, opts);
+  checkShardFits(opts.shard, cases.length);
+  return cases;
 }
 
 /**

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { NUMBER_GRAMMAR, parseOptionNumber } from "./option_text.ts";
 
 /** One numeric parameter of a plug-in. */
 export interface ParamSpec {
@@ -150,9 +151,10 @@ export function resolveParams(
 
 /**
  * Parses command-line assignments `id.name=value` (e.g. `merge-split.alpha=0.5`, `nMax=inf`,
- * `merge-split.grouping=index-order`) into overrides per plug-in id. A name stands for its index
- * in the parameter's {@link ParamSpec.choices}, looked up in `schemaOf(id)`. Throws a
- * {@link ParamError} for a malformed one.
+ * `merge-split.grouping=index-order`) into overrides per plug-in id: the value in the one number
+ * grammar of the options (`parseOptionNumber`: decimal, `inf`, `-inf`; no hex), or a name, which
+ * stands for its index in the parameter's {@link ParamSpec.choices}, looked up in `schemaOf(id)`.
+ * Throws a {@link ParamError} for a malformed one.
  */
 export function parseParamAssignments(
   assignments: readonly string[],
@@ -170,9 +172,9 @@ export function parseParamAssignments(
     const text = m[3].trim();
     const choices = schemaOf(m[1])?.[m[2]]?.choices;
     const named = choices?.indexOf(text) ?? -1;
-    const value = named >= 0 ? named : /^(inf|infinity)$/i.test(text) ? Infinity : Number(text);
-    if (text === "" || Number.isNaN(value)) {
-      const valid = choices ? `one of ${choices.join(", ")}` : "a number";
+    const value = named >= 0 ? named : parseOptionNumber(text);
+    if (value === null) {
+      const valid = choices ? `one of ${choices.join(", ")}` : NUMBER_GRAMMAR;
       throw new ParamError(`--param ${a}`, `value ${JSON.stringify(text)} is not ${valid}`);
     }
     (out[m[1]] ??= {})[m[2]] = value;

@@ -47,8 +47,14 @@ Deno.test("parseParamAssignments: id.name=value, inf, malformed ones rejected", 
     () => parseParamAssignments(["alpha=1"]),
     /must read <handler id>\.<name>=<number>/,
   );
-  assert.throws(() => parseParamAssignments(["a.b=x"]), /is not a number/);
+  assert.throws(() => parseParamAssignments(["a.b=x"]), /is not a decimal number/);
   assert.throws(() => parseParamAssignments(["a.b="]), ParamError);
+  for (const v of ["0x1", "0b1", "1_000", "Infinityx"]) {
+    assert.throws(() => parseParamAssignments([`a.b=${v}`]), /is not a decimal number/, v);
+  }
+  assert.deepEqual(parseParamAssignments(["a.b=-inf", "a.c=+inf"]), {
+    a: { b: -Infinity, c: Infinity },
+  });
 });
 
 Deno.test("paramDefaults: the defaults of a schema, each checked against its spec", () => {

@@ -7,7 +7,8 @@
  * deno task bench --scene fig3-* --handler merge-split,penalty-medium --sweep scene.dt=1e-4..4e-3:6
  * ```
  *
- * A value list is `a..b:n` (n values from a to b, log-spaced: both positive) or `v1,v2,…`.
+ * A value list is `a..b:n` (n values from a to b, log-spaced: both positive) or `v1,v2,…`, each
+ * value a finite decimal number (`parseOptionNumber`, the grammar of every numeric option).
  * Several `--sweep` options run their cartesian product. A handler target `<handler>.<param>`
  * applies to the cases of that handler only (a family id such as `penalty` runs at exactly the
  * swept values, beside the named levels `penalty-weak` … which are left as they are); `scene.dt`
@@ -20,12 +21,14 @@
  *
  * @module
  */
-import type { Scene } from "../../core/scene/scene.ts";
+import { type Scene, SceneError, validateScene } from "../../core/scene/scene.ts";
+import { checkSceneFile, systemSchemas } from "./scene_file_check.ts";
 import { getScene, hasImpactSpeed, hasSoundSpeed } from "../../scenes/catalog.ts";
 import type { CaseSpec } from "./suite.ts";
 import { checkedCase, globMatch, suiteNames, UsageError } from "./suite.ts";
 import type { Suite } from "./suites.ts";
 import { sceneUnder, setupChoices } from "../../core/setups.ts";
+import { parseOptionNumber } from "../../core/option_text.ts";
 
 /** What a sweep varies: a handler parameter, or a field of the scene. */
 export type SweepTarget =
@@ -72,7 +75,8 @@ export interface Sweep {
 export function sweepValues(text: string, what = "--sweep"): number[] {
   const range = /^\s*([^.,:\s][^,:]*?)\s*\.\.\s*([^,:]+?)\s*:\s*(\d+)\s*$/.exec(text);
   if (range) {
-    const [a, b, n] = [Number(range[1]), Number(range[2]), Number(range[3])];
+    const [a, b] = [parseOptionNumber(range[1]) ?? NaN, parseOptionNumber(range[2]) ?? NaN];
+    const n = Number(range[3]);
     if (!(a > 0) || !(b > 0) || !Number.isFinite(a) || !Number.isFinite(b)) {
       throw new UsageError(
         `${what}: a log-spaced range a..b:n needs finite a, b > 0, got "${text}"`,
@@ -95,10 +99,11 @@ export function sweepValues(text: string, what = "--sweep"): number[] {
     );
   }
   const items = text.split(",").map((s) => s.trim());
-  const values = items.map(Number);
-  if (!items.length || items.some((s) => s === "") || values.some((v) => !Number.isFinite(v))) {
+  const values = items.map((s) => parseOptionNumber(s) ?? NaN);
+  if (values.some((v) => !Number.isFinite(v))) {
     throw new UsageError(
-      `${what}: values must be a..b:n (log-spaced) or a comma list of numbers, got "${text}"`,
+      `${what}: values must be a..b:n (log-spaced) or a comma list of finite decimal numbers ` +
+        `(e.g. 0.5, 1e-3), got "${text}"`,
     );
   }
   if (new Set(values).size !== values.length) {
@@ -290,12 +295,42 @@ export function expandSweeps(cases: readonly CaseSpec[], sweeps: readonly Sweep[
   // (a rebuilt scene gets its setup's system parameters again)
   return out.map((c) =>
     c.sweep
-      ? checkedCase(
+      ? checkSweptScene(checkedCase(
         c.setup ? { ...c, scene: sceneUnder(c.scene, setupChoices(c.setup)) } : c,
         "--sweep",
-      )
+      ))
       : c
   );
+}
+
+/**
+ * How many times the CFL bound a swept `scene.dt` may be: a stability study crosses the bound on
+ * purpose (the claims suite's Fig. 5 sweep reaches 13.4 times it at scale paper), but a time step
+ * far beyond it (`scene.dt=1`) runs a case whose particles jump through each other.
+ */
+export const SWEPT_DT_OVER_CFL = 20;
+
+/**
+ * `c` when the scene values of its sweep leave a scene that passes the checks a scene file passes
+ * (`validateScene`, CFL up to {@link SWEPT_DT_OVER_CFL} times its bound, and `checkSceneFile`: the
+ * systems' own checks, the steps); a case without scene values as it is. Throws a
+ * {@link UsageError} naming the swept values and the field otherwise.
+ */
+function checkSweptScene(c: CaseSpec): CaseSpec {
+  const values = Object.entries(c.sweep ?? {}).filter(([k]) => k.startsWith("scene."));
+  if (!values.length) return c;
+  try {
+    validateScene(c.scene, { knownSystems: systemSchemas(), dtOverCfl: SWEPT_DT_OVER_CFL });
+    checkSceneFile(c.scene);
+  } catch (e) {
+    if (!(e instanceof SceneError)) throw e;
+    throw new UsageError(
+      `--sweep ${
+        values.map(([k, v]) => `${k}=${v}`).join(" ")
+      }: ${c.scene.id} at scale ${c.scene.scale} fails the checks a scene file passes: ${e.message}; sweep values within them`,
+    );
+  }
+  return c;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
- * How a bench run is stopped from outside: SIGINT (Ctrl-C) and SIGTERM (`kill`, a batch system's
- * time limit, `docker stop`) both stop it after the case in progress has written what it finished
- * (the run then exits 128 + the signal's number: 130, 143); the same signal again ends it at once.
+ * How a bench run is stopped from outside: SIGINT (Ctrl-C), SIGTERM (`kill`, a batch system's
+ * time limit, `docker stop`) and SIGHUP (its terminal closed, an ssh session dropped) all stop it
+ * after the case in progress has written what it finished, and release its output folder (the run
+ * then exits 128 + the signal's number: 130, 143, 129); the same signal again ends it at once.
  * A run started by another process that names itself in {@link PARENT_PID_ENV} (`deno task
  * gpu-check`'s stages) also stops when that process is gone (killed, even by SIGKILL), and ends
  * at once a grace later, so that no stage outlives its check.
@@ -13,7 +14,7 @@
 export const PARENT_PID_ENV = "MERGESPLIT_PARENT_PID";
 
 /** The signals that stop a run, and their numbers (exit status 128 + number). */
-export const STOP_SIGNALS = { SIGINT: 2, SIGTERM: 15 } as const;
+export const STOP_SIGNALS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
 
 /** A stop signal. */
 export type StopSignal = keyof typeof STOP_SIGNALS;
@@ -22,7 +23,10 @@ export type StopSignal = keyof typeof STOP_SIGNALS;
 export interface Interrupt {
   /** The signal that asked the run to stop ("parent": its parent is gone); null: none yet. */
   readonly by: StopSignal | "parent" | null;
-  /** The exit status of a run stopped this way (130 for SIGINT, 143 for SIGTERM or "parent"). */
+  /**
+   * The exit status of a run stopped this way: 128 + the signal's number (130 SIGINT, 143 SIGTERM,
+   * 129 SIGHUP), 143 for "parent".
+   */
   readonly exitCode: number;
   /** Stops listening (the signals' default actions return). */
   stop(): void;
@@ -40,27 +44,31 @@ export interface InterruptOptions {
 
 /** The stop signals this platform can listen for (Windows: SIGINT only). */
 function stopSignals(): StopSignal[] {
-  return Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+  return Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM", "SIGHUP"];
 }
 
 /**
- * Listens for SIGINT and SIGTERM (and for the parent named in {@link PARENT_PID_ENV}) until
+ * Listens for SIGINT, SIGTERM and SIGHUP (and for the parent named in {@link PARENT_PID_ENV}) until
  * {@link Interrupt.stop}: the first asks the run to stop (read {@link Interrupt.by} between
  * batches), the second ends the process with its exit status.
  */
 export function listenForInterrupt(options: InterruptOptions = {}): Interrupt {
   const say = options.say ?? ((line: string) => console.error(line));
   let by: Interrupt["by"] = null;
-  const exitCode = () => by === "SIGINT" ? 130 : 143;
+  const exitCode = () => by === null || by === "parent" ? 143 : 128 + STOP_SIGNALS[by];
   const handlers = stopSignals().map((signal) => {
     const handler = () => {
       if (by !== null) Deno.exit(128 + STOP_SIGNALS[signal]);
       by = signal;
-      say(
-        `\ninterrupt (${signal}): stopping after writing the finished cases (${
-          signal === "SIGINT" ? "Ctrl-C" : signal
-        } again to quit now)`,
-      );
+      try {
+        say(
+          `\ninterrupt (${signal}): stopping after writing the finished cases (${
+            signal === "SIGINT" ? "Ctrl-C" : signal
+          } again to quit now)`,
+        );
+      } catch {
+        // the terminal is gone (SIGHUP): the run stops all the same
+      }
     };
     Deno.addSignalListener(signal, handler);
     return { signal, handler };

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 /** The output folder cannot be created or written; the message names it and the system's error. */
 export class OutputDirError extends Error {
@@ -75,21 +75,48 @@ export function probeResultsFile(path: string): number {
   return info.size;
 }
 
+/** Most suffixes {@link createNewDir} tries after the name itself. */
+const MAX_SUFFIX = 1000;
+
 /**
- * Creates the folder `path` (and its parents) if it is missing and checks that a file can be
- * written in it (writes {@link PROBE_NAME} and removes it), and that its {@link RESULTS_NAME} is
- * absent or a regular file that can be appended to ({@link probeResultsFile}). Throws an
+ * Creates a new folder at `path`, or at `path-2`, `path-3`, … when that is taken (by another run
+ * started in the same millisecond), its parents first; returns the one created. Each try is one
+ * `mkdir`, which fails when the folder exists, so two runs never get the same folder.
+ */
+export function createNewDir(path: string): string {
+  Deno.mkdirSync(dirname(path), { recursive: true });
+  for (let k = 1; k <= MAX_SUFFIX; k++) {
+    const candidate = k === 1 ? path : `${path}-${k}`;
+    try {
+      Deno.mkdirSync(candidate);
+      return candidate;
+    } catch (e) {
+      if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
+    }
+  }
+  throw new Deno.errors.AlreadyExists(`${path} and ${MAX_SUFFIX - 1} suffixed names are taken`);
+}
+
+/**
+ * Creates the folder `path` (and its parents) if it is missing (with `options.fresh`, a new
+ * folder: {@link createNewDir}) and checks that a file can be written in it (writes
+ * {@link PROBE_NAME} and removes it), and that its {@link RESULTS_NAME} is absent or a regular
+ * file that can be appended to ({@link probeResultsFile}). Returns the folder. Throws an
  * {@link OutputDirError} naming `path` and the system's error when any of this fails, and when the
  * folder already holds a non-empty {@link RESULTS_NAME} of an earlier run and `options.append` is
  * not set (two runs are never mixed in one file unless asked for).
  */
-export function prepareOutputDir(path: string, options: { append?: boolean } = {}): void {
+export function prepareOutputDir(
+  path: string,
+  options: { append?: boolean; fresh?: boolean } = {},
+): string {
   if (path.trim() === "") {
     throw new OutputDirError("the output folder is an empty path; pass --out a folder");
   }
   let step = "create";
   try {
-    Deno.mkdirSync(path, { recursive: true });
+    if (options.fresh) path = createNewDir(path);
+    else Deno.mkdirSync(path, { recursive: true });
     step = "write a file in";
     const probe = join(path, `${PROBE_NAME}-${Deno.pid}`);
     Deno.writeTextFileSync(probe, "");
@@ -109,6 +136,7 @@ export function prepareOutputDir(path: string, options: { append?: boolean } = {
       } lines); pass --append to add this run's cases to it, or another --out`,
     );
   }
+  return path;
 }
 
 /** The non-blank lines of the file at `path`, read in pieces (a results file may be large). */

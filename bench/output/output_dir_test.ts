@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { OutputDirError, prepareOutputDir } from "./output_dir.ts";
+import { defaultOutDir } from "../main.ts";
 
 const linux = Deno.build.os === "linux";
 
@@ -138,4 +139,33 @@ Deno.test("the bench's output folder", async (t) => {
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
+});
+
+Deno.test("runs without --out started at once get folders of their own", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "mergesplit-fresh-" });
+  try {
+    const name = join(dir, "reports", "out", "2026-12-02T16-44-18.123");
+    const made = [0, 1, 2].map(() => prepareOutputDir(name, { fresh: true }));
+    assert.deepEqual(made, [name, `${name}-2`, `${name}-3`]);
+    // four processes at the same instant: each mkdir either makes its folder or fails, so no two
+    // get the same one
+    const url = new URL("./output_dir.ts", import.meta.url).href;
+    const code = `import { createNewDir } from "${url}"; console.log(createNewDir(Deno.args[0]));`;
+    const together = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const out = await new Deno.Command(Deno.execPath(), {
+          args: ["eval", code, `${name}.x`],
+          stderr: "inherit",
+        }).output();
+        return new TextDecoder().decode(out.stdout).trim();
+      }),
+    );
+    assert.equal(new Set(together).size, 4, together.join(", "));
+    assert.equal(prepareOutputDir(join(dir, "given")), join(dir, "given"), "--out as it is");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+  const [a, b] = [new Date("2026-12-02T16:44:18.123Z"), new Date("2026-12-02T16:44:18.124Z")];
+  assert.equal(defaultOutDir(a), "reports/out/2026-12-02T16-44-18.123");
+  assert.notEqual(defaultOutDir(a), defaultOutDir(b), "millisecond resolution");
 });

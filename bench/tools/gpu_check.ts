@@ -21,8 +21,8 @@
  *
  * Exit status: 0 when the check ended (stages cut or skipped by the budget included), 1 when a
  * stage ended on its own without running its cases (a crash: status `reached`), 2 for bad
- * arguments or an output folder that cannot be written or holds an earlier check's output, 130 when
- * interrupted (Ctrl-C or SIGTERM; a stage's bench also stops when this process is gone).
+ * arguments (an `--adapter` this machine lacks, checked before any stage) or an output folder that cannot be written or holds an earlier check's output, 130 when
+ * interrupted (Ctrl-C, SIGTERM or SIGHUP; a stage's bench also stops when this process is gone).
  *
  * @module
  */
@@ -30,6 +30,9 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { parseSeeds } from "../cli.ts";
+import { leaseAdapter, resolveAdapter } from "../adapters.ts";
+import { UsageError } from "../cases/suite.ts";
+import { parseOptionNumber } from "../../core/option_text.ts";
 import { OutputDirError, prepareOutputDir } from "../output/output_dir.ts";
 import { PARENT_PID_ENV } from "../output/interrupt.ts";
 import { sceneFileText } from "./scene_export.ts";
@@ -71,7 +74,8 @@ files.
   --out <dir>         output folder (default reports/out/gpu-check-<timestamp>); not one that
                       holds an earlier check's results
   --adapter <a>       passed to every bench stage: default | software | an index or name from
-                      --list-adapters (default: the bench's default)
+                      --list-adapters (default: the bench's default); checked before any stage
+                      (one this machine lacks: exit 2 at once)
   --seed <list>       passed to every bench stage: the seeds each case runs at, e.g. 7,99 (a
                       later session's seeds of stages already run at the scene's; default: the
                       bench's, the scene's own)
@@ -157,10 +161,12 @@ export function parseGpuCheckArgs(args: readonly string[]): GpuCheckArgs {
   } catch (e) {
     throw new GpuCheckUsageError(usageLine(e as Error & { code?: string }));
   }
-  const budget = values.budget === undefined ? DEFAULT_BUDGET : Number(values.budget);
+  const budget = values.budget === undefined
+    ? DEFAULT_BUDGET
+    : parseOptionNumber(values.budget) ?? NaN;
   if (values.budget !== undefined && (!Number.isFinite(budget) || budget <= 0)) {
     throw new GpuCheckUsageError(
-      `--budget must be a number of seconds > 0, got "${values.budget}"`,
+      `--budget must be a finite decimal number of seconds > 0, got "${values.budget}"`,
     );
   }
   if (budget > MAX_BUDGET) {
@@ -548,9 +554,9 @@ function newSummary(
 }
 
 /**
- * Listens for Ctrl-C (and SIGTERM: a batch system's limit, taken as Ctrl-C): the first stops the
- * current stage with SIGINT (its finished cases kept) and skips the stages after it, the second
- * kills it and quits now (status 130). Returns what removes the listeners.
+ * Listens for Ctrl-C (and SIGTERM, SIGHUP: a batch system's limit, a closed terminal, taken as
+ * Ctrl-C): the first stops the current stage with SIGINT (its finished cases kept) and skips the
+ * stages after it, the second kills it and quits now (status 130). Returns what removes the listeners.
  */
 function listenForInterrupts(check: CheckRun): () => void {
   const { summary, child } = check;
@@ -571,8 +577,10 @@ function listenForInterrupts(check: CheckRun): () => void {
       // already exited
     }
   };
-  // SIGTERM (kill, a batch system's limit) as Ctrl-C: the stage is stopped, its cases kept
-  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+  // SIGTERM (kill, a batch system's limit) and SIGHUP as Ctrl-C: the stage stops, its cases kept
+  const signals: Deno.Signal[] = Deno.build.os === "windows"
+    ? ["SIGINT"]
+    : ["SIGINT", "SIGTERM", "SIGHUP"];
   for (const signal of signals) Deno.addSignalListener(signal, onSigint);
   return () => {
     for (const signal of signals) Deno.removeSignalListener(signal, onSigint);
@@ -757,6 +765,15 @@ export function summaryText(summary: GpuCheckSummary): string {
   return lines.join("\n");
 }
 
+/**
+ * Checks `--adapter` as a bench stage would (`resolveAdapter`, then a device taken on it and
+ * given back) before any stage runs, so that an adapter this machine does not have is exit 2 at
+ * once, whatever the budget: throws the bench's `UsageError` naming the adapters it has.
+ */
+async function checkAdapter(adapter: string): Promise<void> {
+  (await leaseAdapter(await resolveAdapter(adapter))).release();
+}
+
 /** The command line: parses `args`, runs the check, prints the summary; returns the exit status. */
 export async function main(args: readonly string[]): Promise<number> {
   let parsed: GpuCheckArgs;
@@ -773,6 +790,7 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   let summary: GpuCheckSummary;
   try {
+    if (parsed.adapter !== null) await checkAdapter(parsed.adapter);
     const stages = getGpuCheckPlan(parsed.plan).stages();
     summary = await runGpuCheck({
       plan: parsed.plan,
@@ -783,7 +801,8 @@ export async function main(args: readonly string[]): Promise<number> {
       seed: parsed.seed,
     });
   } catch (e) {
-    if (!(e instanceof OutputDirError || e instanceof GpuCheckUsageError)) throw e;
+    const usage = e instanceof UsageError || e instanceof GpuCheckUsageError;
+    if (!(usage || e instanceof OutputDirError)) throw e;
     console.error(`mergesplit gpu-check: ${e.message}`);
     return 2;
   }

@@ -10,6 +10,7 @@ import {
   DEFAULT_BUDGET,
   type GpuCheckSummary,
   GpuCheckUsageError,
+  main,
   parseGpuCheckArgs,
   runGpuCheck,
   summaryText,
@@ -296,8 +297,9 @@ Deno.test("arguments: defaults, and one line naming the bad option", () => {
     ],
     [["--plan", "all"], /^--plan: unknown plan "all"; plans: hardware, fidelity$/],
     [["--plan", "constructor"], /^--plan: unknown plan "constructor"/],
-    [["--budget", "soon"], /^--budget must be a number of seconds > 0, got "soon"$/],
-    [["--budget=0"], /^--budget must be a number of seconds > 0, got "0"$/],
+    [["--budget", "soon"], /^--budget must be a finite decimal number of seconds > 0, got "soon"$/],
+    [["--budget=0"], /^--budget must be a finite decimal number of seconds > 0, got "0"$/],
+    [["--budget", "0x10"], /^--budget must be a finite decimal number of seconds > 0, got "0x10"/],
     [["--budget", "-5"], /^--budget needs a value; one starting with "-" goes as --budget=-/],
     [
       ["--budget"],
@@ -549,6 +551,30 @@ Deno.test({
       assert.equal(record.seed, 7);
     } finally {
       Deno.removeSync(out, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "gpu-check: an adapter this machine lacks is exit 2 before any stage, whatever the budget",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = Deno.makeTempDirSync({ prefix: "mergesplit-gpu-check-adapter-" });
+    const errors: string[] = [];
+    const error = console.error;
+    console.error = (...a: unknown[]) => errors.push(a.join(" "));
+    try {
+      for (const budget of ["1", "900"]) {
+        const out = `${dir}/check-${budget}`;
+        const code = await main(["--adapter", "99", "--budget", budget, "--out", out]);
+        assert.equal(code, 2, errors.join("\n"));
+        assert.match(errors.at(-1)!, /^mergesplit gpu-check: --adapter "99" matches no adapter/);
+        assert.throws(() => Deno.statSync(out), Deno.errors.NotFound, "no stage ran, no folder");
+      }
+    } finally {
+      console.error = error;
+      Deno.removeSync(dir, { recursive: true });
     }
   },
 });

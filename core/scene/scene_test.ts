@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { ParamSchema } from "../params.ts";
+import { hasControlCharacter } from "../option_text.ts";
 import {
   type Body,
   F32_MAX,
@@ -211,4 +212,35 @@ Deno.test("a setup's handler block is checked as the handlers block, its path na
   );
   s.setupHandlers = { "per-scene-levels": { penalty: { stiffness: 1 } } };
   validateScene(s, { knownSystems: SYSTEMS, knownHandlers });
+});
+
+Deno.test("ids and names with control characters are refused, shown escaped", () => {
+  for (
+    const [field, set] of [
+      ["id", (s: Scene) => (s.id = "fig4\nmergesplit: all ok")],
+      ["id", (s: Scene) => (s.id = "fig4\u202ekcab")],
+      ["figure", (s: Scene) => (s.figure = "Fig.\x1b[2J")],
+      ["bodies[0].name", (s: Scene) => (s.bodies[0] = { ...s.bodies[0], name: "a\u2066b" })],
+    ] as const
+  ) {
+    const s = scene();
+    set(s);
+    assert.throws(
+      () => validateScene(s),
+      (e: unknown) =>
+        e instanceof SceneError && e.field === field &&
+        /holds a control or formatting character/.test(e.message) &&
+        !hasControlCharacter(e.message),
+      field,
+    );
+  }
+});
+
+Deno.test("dtOverCfl: a swept time step may cross the CFL bound by that factor, no more", () => {
+  const s = scene();
+  const bound = s.cfl.fraction * s.radius / s.cfl.referenceSpeed;
+  s.dt = 3 * bound;
+  assert.throws(() => validateScene(s), /scene\.dt: .* more than cfl\.fraction · radius/);
+  validateScene(s, { dtOverCfl: 4 });
+  assert.throws(() => validateScene(s, { dtOverCfl: 2 }), /more than 2 × cfl\.fraction · radius/);
 });
