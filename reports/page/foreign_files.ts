@@ -77,6 +77,21 @@ export function besideReport(path: string): boolean {
   }
 }
 
+/** ` (a folder)`, ` (a link)` or ` (not a regular file)` for what is not a plain file; else "". */
+function kindNote(path: string): string {
+  try {
+    const info = Deno.lstatSync(path);
+    if (info.isFile) return "";
+    return info.isDirectory
+      ? " (a folder)"
+      : info.isSymlink
+      ? " (a link)"
+      : " (not a regular file)";
+  } catch {
+    return "";
+  }
+}
+
 /** The targets among `paths` that exist and are not {@link Ours}: what a write would destroy. */
 export function foreignTargets(paths: readonly string[], ours: Ours): string[] {
   return paths.filter((p) => exists(p) && !ours(p));
@@ -93,7 +108,7 @@ export function refuseForeign(
 ): void {
   const foreign = foreignTargets(paths, ours);
   if (!foreign.length) return;
-  const named = foreign.slice(0, 5).join(", ") +
+  const named = foreign.slice(0, 5).map((p) => `${p}${kindNote(p)}`).join(", ") +
     (foreign.length > 5 ? ` and ${foreign.length - 5} more` : "");
   throw new ForeignFilesError(
     `${what} would replace ${named}, not written by mergesplit; move ${

@@ -152,6 +152,14 @@ Deno.test("a report never replaces a page or table mergesplit did not write", ()
     assert.equal(r.code, 2);
     assert.match(r.errors[0], /the report would replace .*index\.html, not written by mergesplit/);
     assert.equal(Deno.readTextFileSync(mine), "<html>my own page</html>");
+    // a folder or a link in the report's place is named as such
+    Deno.symlinkSync(mine, join(dir, "link.html"));
+    for (const [out, kind] of [[dir, "a folder"], [join(dir, "link.html"), "a link"]]) {
+      const k = report([file, "--out", out, "--cdn"]);
+      assert.equal(k.code, 2);
+      assert.ok(k.errors[0].includes(`would replace ${out} (${kind}), not written`), k.errors[0]);
+    }
+    Deno.removeSync(join(dir, "link.html"));
     // the user's own table in a folder without a report of ours
     Deno.mkdirSync(join(dir, "t"));
     Deno.writeTextFileSync(join(dir, "t", "claims.md"), "my notes");
