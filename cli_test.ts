@@ -98,3 +98,26 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "deno task report that the disk cannot hold leaves the earlier report as it was, exit 2",
+  sanitizeResources: false,
+  fn: async () => {
+    const dir = Deno.makeTempDirSync({ prefix: "mergesplit-cli-" });
+    try {
+      const file = `${dir}/results.jsonl`;
+      const out = `${dir}/r.html`;
+      Deno.writeTextFileSync(file, recordLine(fakeRecord()));
+      assert.equal((await runDeno(["reports/main.ts", file, "--out", out, "--cdn"])).code, 0);
+      const good = Deno.readTextFileSync(out);
+      // the inlined libraries make the page some 1 MB: past a 400 KiB file size limit
+      const r = await runDeno(["reports/main.ts", file, "--out", out], { limitBlocks: 400 });
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, /cannot write the report .*r\.html: File too large/);
+      assert.equal(Deno.readTextFileSync(out), good, "the earlier report is whole");
+      assert.deepEqual(names(dir), ["r.html", "results.jsonl"], "no temporary file left");
+    } finally {
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
+});

@@ -6,7 +6,6 @@ import { adapterDisagreements } from "../sections/adapter_agreement.ts";
 import { join } from "node:path";
 import { fakeSnapshots } from "../fake_record.ts";
 import { main } from "../main.ts";
-import { runDeno } from "../../bench/deno_process_fixture.ts";
 import { carriesMark, foreignTargets, REPORT_MARK } from "./foreign_files.ts";
 
 /** Writes `lines` as a results file in a new folder; returns its path. */
@@ -214,25 +213,4 @@ Deno.test("--export-dir is checked before the report is written", () => {
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
-});
-
-Deno.test({
-  name: "a report that cannot be written whole leaves the earlier report as it was, exit 2",
-  sanitizeResources: false,
-  fn: async () => {
-    const { dir, file } = runFolder();
-    try {
-      const out = join(dir, "r.html");
-      assert.equal(report([file, "--out", out, "--cdn"]).code, 0);
-      const good = Deno.readTextFileSync(out);
-      // the inlined libraries make the page some 1 MB: past a 400 KiB file size limit
-      const r = await runDeno(["reports/main.ts", file, "--out", out], { limitBlocks: 400 });
-      assert.equal(r.code, 2, r.stderr);
-      assert.match(r.stderr, /cannot write the report .*r\.html: File too large/);
-      assert.equal(Deno.readTextFileSync(out), good, "the earlier report is whole");
-      assert.deepEqual(names(dir), ["r.html", "results.jsonl"], "no temporary file left");
-    } finally {
-      Deno.removeSync(dir, { recursive: true });
-    }
-  },
 });
