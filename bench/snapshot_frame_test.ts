@@ -5,7 +5,7 @@ import { decodeFragments, NO_FRAGMENT_LABEL, type Snapshots } from "../core/io/s
 import { Engine } from "../gpu/engine.ts";
 import { readBuffer } from "../gpu/runtime/kernel.ts";
 import { releaseSoftwareGpu, softwareGpu } from "../gpu/engine_run_fixture.ts";
-import { SpringTable } from "../core/scene/spring_table.ts";
+import { SpringTable } from "../core/model/spring_table.ts";
 import { NO_FRAGMENT } from "../gpu/metrics/fragments.ts";
 import { getScene } from "../scenes/catalog.ts";
 import { initialFragmentLabels, readSnapshotFrame } from "./snapshot_frame.ts";

@@ -23,7 +23,7 @@
  * - Equivalently (Levine et al. 2014): **every bond is a Hookean spring** of rest length L = |ξ|
  *   and stiffness k_ij = c V_i V_j / L, since c s V_i V_j = k_ij (l − L). The elastic energy is
  *   E = Σ_bonds ½ k_ij (l − L)², whose gradient gives the forces above; {@link bondsAsSprings}
- *   turns the intact bonds into `Spring`s of `core/reference/cloth_reference.ts`, so `backwardEulerStep`
+ *   turns the intact bonds into `Spring`s (`core/model/spring.ts`), so `backwardEulerStep`
  *   (Baraff & Witkin 1998 linearised backward Euler, on DOFs) performs the implicit peridynamic
  *   step that the paper uses ("peridynamics [1] with implicit integration").
  * - Breaking (Silling & Askari 2005): a bond breaks, irreversibly, when its stretch exceeds the
@@ -48,9 +48,9 @@
  * @module
  */
 
-import type { Spring } from "./cloth_reference.ts";
-import { type SpringTable, SpringTableBuilder } from "../scene/spring_table.ts";
-import { ColumnBuilder } from "../scene/column_builder.ts";
+import type { Spring } from "../model/spring.ts";
+import { type SpringTable, SpringTableBuilder } from "../model/spring_table.ts";
+import { ColumnBuilder } from "../model/column_builder.ts";
 
 /**
  * Bonds as structure of arrays (one entry per bond, `i.length` bonds), in the deterministic order
@@ -614,7 +614,7 @@ export function strainEnergyDensity(
 }
 
 /**
- * The intact bonds as a spring table (`core/scene/spring_table.ts`: i, j, restLength = L,
+ * The intact bonds as a spring table (`core/model/spring_table.ts`: i, j, restLength = L,
  * ks = c β V_i V_j / L, kd from {@link bondDamping}, breakStretch 0), in bond order. A PMB bond is exactly such a
  * spring (module doc; Levine et al. 2014), so `backwardEulerStep(bondsAsSprings(...), state, ...)`
  * is the implicit peridynamic step, with the same compression clamp.

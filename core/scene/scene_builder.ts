@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { buildClothSprings } from "../reference/cloth_reference.ts";
+import { buildClothSprings } from "../model/cloth_springs.ts";
 import {
   bondSpringTable,
   buildBonds,
@@ -13,7 +13,7 @@ import {
   peridynamicConstants,
 } from "../reference/peridynamics_reference.ts";
 import { Rng } from "../rng.ts";
-import { SpringTable, SpringTableBuilder } from "./spring_table.ts";
+import { SpringTable, SpringTableBuilder } from "../model/spring_table.ts";
 import type { Body, ClothBody, FluidBody, Scene, SolidBody } from "./scene.ts";
 import { solidShapeBounds, solidShapeContains } from "./solid_shape.ts";
 import type { Vec3 } from "../vec3.ts";

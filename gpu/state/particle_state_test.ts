@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SpringTable } from "../../core/scene/spring_table.ts";
+import { SpringTable } from "../../core/model/spring_table.ts";
 import type { ParticleSet } from "../../core/scene/scene_builder.ts";
 import { Rng } from "../../core/rng.ts";
 import { acquireGpu } from "../runtime/device.ts";

@@ -15,8 +15,8 @@
  * @module
  */
 
-import type { Spring } from "../../core/reference/cloth_reference.ts";
-import { SpringTable } from "../../core/scene/spring_table.ts";
+import type { Spring } from "../../core/model/spring.ts";
+import { SpringTable } from "../../core/model/spring_table.ts";
 import { defineStruct, type StructLayout } from "../runtime/struct_layout.ts";
 import springCsrWgsl from "./spring_csr.wgsl" with { type: "text" };
 import springWordsWgsl from "./spring_words.wgsl" with { type: "text" };

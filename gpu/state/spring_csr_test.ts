@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import type { Spring } from "../../core/reference/cloth_reference.ts";
+import type { Spring } from "../../core/model/spring.ts";
 import { RUNS } from "../../core/test_util.ts";
 import {
   packSprings,

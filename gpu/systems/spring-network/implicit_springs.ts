@@ -19,8 +19,9 @@
  * @module
  */
 
-import { DOF_ACTIVE, DOF_FIXED, type Spring } from "../../../core/reference/cloth_reference.ts";
-import { SpringTable } from "../../../core/scene/spring_table.ts";
+import { DOF_ACTIVE, DOF_FIXED } from "../../../core/model/dof_flags.ts";
+import type { Spring } from "../../../core/model/spring.ts";
+import { SpringTable } from "../../../core/model/spring_table.ts";
 import {
   type BindingKind,
   bindKernel,
@@ -97,7 +98,7 @@ export const CLOTH_PARAMS_STRUCT: StructLayout = defineStruct("ClothParams", [
   ["first", "u32"],
 ]);
 
-/** Flag bits of `flags` per DOF slot (as in core/reference/cloth_reference.ts). */
+/** Flag bits of `flags` per DOF slot (`core/model/dof_flags.ts`). */
 export const CLOTH_DOF_ACTIVE: number = DOF_ACTIVE;
 /** The DOF has a pinned member: v' = 0. */
 export const CLOTH_DOF_FIXED: number = DOF_FIXED;

@@ -10,13 +10,12 @@ import {
 const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
 import {
   backwardEulerStep,
-  buildClothSprings,
-  DOF_ACTIVE,
-  DOF_FIXED,
   type DofState,
   dofStateFromGroups,
-  type Spring,
 } from "../../../core/reference/cloth_reference.ts";
+import { buildClothSprings } from "../../../core/model/cloth_springs.ts";
+import { DOF_ACTIVE, DOF_FIXED } from "../../../core/model/dof_flags.ts";
+import type { Spring } from "../../../core/model/spring.ts";
 import { acquireGpu } from "../../runtime/device.ts";
 import {
   CLOTH_PARAMS_STRUCT,

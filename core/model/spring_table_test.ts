@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Spring } from "../reference/cloth_reference.ts";
+import type { Spring } from "./spring.ts";
 import { SpringTable, SpringTableBuilder } from "./spring_table.ts";
 
 const SPRINGS: Spring[] = [

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Spring } from "../reference/cloth_reference.ts";
+import type { Spring } from "./spring.ts";
 
 /** The columns of a {@link SpringTable}, all of one length. */
 export interface SpringColumns {
