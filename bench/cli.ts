@@ -397,8 +397,9 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
     checkVerifyAlone(tokens.map((t) => t.kind === "option" && t.name));
   }
   // without --scale, the suite's own scale (`claims-medium`), else small
-  const suiteScale = values.scale === undefined && values.suite !== undefined
-    ? SUITES[values.suite]?.scale
+  const suiteScale = values.scale === undefined && values.suite !== undefined &&
+      Object.hasOwn(SUITES, values.suite)
+    ? SUITES[values.suite].scale
     : undefined;
   const scales = suiteScale ? [suiteScale] : parseScales(values.scale);
   const seeds = parseSeeds(values.seed);

@@ -414,3 +414,33 @@ Deno.test("--sweep scene.dt: a swept scene passes the checks a scene file passes
   const ok = cases[0].scene.dt;
   assert.deepEqual(expandSweeps(cases, dt(`${ok},${ok * 4}`)).map((c) => c.scene.dt), [ok, ok * 4]);
 });
+
+Deno.test("names of an object's prototype are no suite, parameter or value (the fuzz's finds)", () => {
+  const plan = (...args: string[]) => () =>
+    expandSweeps(
+      resolveCases({ scenes: ["fig4-fluid-cloth"], handlers: ["merge-split"], scale: "tiny" }),
+      parseBenchArgs(args).sweeps,
+    );
+  assert.throws(
+    () => resolveCases({ scenes: [], handlers: [], scale: "tiny", suite: "constructor" }),
+    /unknown suite "constructor"; suites: default/,
+  );
+  for (const name of ["__proto__", "constructor", "toString"]) {
+    assert.throws(
+      () =>
+        resolveCases({
+          scenes: ["fig4-fluid-cloth"],
+          handlers: ["merge-split"],
+          scale: "tiny",
+          params: parseBenchArgs(["--param", `merge-split.${name}=1`]).params,
+        }),
+      usageLine(new RegExp(`${name}: unknown override parameter; valid names: alpha`)),
+      name,
+    );
+  }
+  assert.throws(
+    plan("--sweep", "scene.speed=1e-300"),
+    usageLine(/cannot be built so: impactSpeed/),
+  );
+  assert.throws(plan("--sweep", "scene.dt=1e-3..1e-3:5"), usageLine(/a value is listed twice/));
+});

@@ -129,7 +129,7 @@ export function resolveParams(
   const out: Record<string, number> = {};
   for (const [source, values] of [["scene", options.scene], ["override", options.overrides]]) {
     for (const name of Object.keys((values ?? {}) as object)) {
-      if (!(name in schema)) {
+      if (!Object.hasOwn(schema, name)) { // not `in`: `constructor` is no parameter
         throw new ParamError(
           `${options.field}.${name}`,
           `unknown ${source} parameter; valid names: ${names.join(", ") || "(none)"}`,
@@ -177,7 +177,17 @@ export function parseParamAssignments(
       const valid = choices ? `one of ${choices.join(", ")}` : NUMBER_GRAMMAR;
       throw new ParamError(`--param ${a}`, `value ${JSON.stringify(text)} is not ${valid}`);
     }
-    (out[m[1]] ??= {})[m[2]] = value;
+    const group = Object.hasOwn(out, m[1]) ? out[m[1]] : ownValue(out, m[1], {});
+    ownValue(group, m[2], value);
   }
   return out;
+}
+
+/**
+ * Sets `o[key] = value` as an own property and returns the value: a name such as `__proto__`
+ * becomes a key like any other (and is then refused as unknown), not the object's prototype.
+ */
+function ownValue<T>(o: Record<string, T>, key: string, value: T): T {
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  return value;
 }

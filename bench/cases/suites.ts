@@ -186,7 +186,7 @@ export const SUITES: Readonly<Record<string, Suite>> = {
 
 /** Looks up a suite; the error lists the valid names. */
 export function getSuite(name: string): Suite {
-  const s = SUITES[name];
+  const s = Object.hasOwn(SUITES, name) ? SUITES[name] : undefined; // not `constructor`
   if (!s) {
     throw new RangeError(`unknown suite "${name}"; suites: ${Object.keys(SUITES).join(", ")}`);
   }

@@ -88,14 +88,18 @@ export function sweepValues(text: string, what = "--sweep"): number[] {
     if (n === 1) return [a];
     const la = Math.log(a), lb = Math.log(b);
     // exact ends; interior values rounded to 6 significant digits so records read cleanly
-    return Array.from(
-      { length: n },
-      (_, k) =>
-        k === 0
-          ? a
-          : k === n - 1
-          ? b
-          : Number(Math.exp(la + (lb - la) * k / (n - 1)).toPrecision(6)),
+    return distinct(
+      Array.from(
+        { length: n },
+        (_, k) =>
+          k === 0
+            ? a
+            : k === n - 1
+            ? b
+            : Number(Math.exp(la + (lb - la) * k / (n - 1)).toPrecision(6)),
+      ),
+      text,
+      what,
     );
   }
   const items = text.split(",").map((s) => s.trim());
@@ -106,8 +110,19 @@ export function sweepValues(text: string, what = "--sweep"): number[] {
         `(e.g. 0.5, 1e-3), got "${text}"`,
     );
   }
+  return distinct(values, text, what);
+}
+
+/**
+ * `values` when no two are equal (two cases of one configuration would run twice); else a
+ * {@link UsageError} quoting `text` (a range `a..a:n`, or one whose 6-digit values meet).
+ */
+function distinct(values: number[], text: string, what: string): number[] {
   if (new Set(values).size !== values.length) {
-    throw new UsageError(`${what}: a value is listed twice in "${text}"`);
+    throw new UsageError(
+      `${what}: a value is listed twice in "${text}" (a range a..b:n gives n distinct values ` +
+        "only for a < b far enough apart); give each value once",
+    );
   }
   return values;
 }
@@ -185,18 +200,32 @@ export function sweptScene(scene: Scene, sweep: Readonly<Record<string, number>>
   });
   const rebuild = fields.filter((f) => REBUILD_FIELDS.includes(f));
   const base = rebuild.length
-    ? {
-      ...getScene(scene.id, {
-        scale: scene.scale,
-        ...Object.fromEntries(rebuild.map((f) => [f, sweep[`scene.${f}`]])),
-      }),
-      seed: scene.seed,
-    }
+    ? { ...rebuiltScene(scene, rebuild, sweep), seed: scene.seed }
     : scene;
   return fields.filter((f) => !REBUILD_FIELDS.includes(f)).reduce(
     (s, f) => ({ ...s, [f]: sweep[`scene.${f}`] }),
     base,
   );
+}
+
+/**
+ * The catalogue scene `scene.id` at its scale rebuilt with the sweep's values of the `rebuild`
+ * fields; a value the catalogue cannot build it at (a speed the drop cannot reach) is a
+ * {@link UsageError} naming the values.
+ */
+function rebuiltScene(
+  scene: Scene,
+  rebuild: readonly SceneSweepField[],
+  sweep: Readonly<Record<string, number>>,
+): Scene {
+  const values = Object.fromEntries(rebuild.map((f) => [f, sweep[`scene.${f}`]]));
+  try {
+    return getScene(scene.id, { scale: scene.scale, ...values });
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    const named = rebuild.map((f) => `scene.${f}=${values[f]}`).join(" ");
+    throw new UsageError(`--sweep ${named}: ${scene.id} cannot be built so: ${e.message}`);
+  }
 }
 
 function isRebuild(s: Sweep): boolean {

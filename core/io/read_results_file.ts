@@ -2,13 +2,14 @@
  * Reads a `results.jsonl` file as the report and `--verify` do: streamed line by line through
  * `read_text_limited.ts` (a regular file only, each line at most {@link MAX_RESULT_LINE_BYTES}),
  * every line read tolerantly by `result.ts`'s `readResults` (a torn or malformed line is skipped
- * and named), and a line past the limit skipped and named with its length: a file of any size is
+ * and named, the reason's control characters escaped), and a line past the limit skipped and named with its length: a file of any size is
  * read in the memory of its records, and `/dev/zero` is refused at once.
  *
  * @module
  */
 import { formatBytes, MAX_RESULT_LINE_BYTES, readLinesLimited } from "./read_text_limited.ts";
 import { type ReadResults, readResults } from "../result.ts";
+import { withoutControls } from "../option_text.ts";
 
 /**
  * The records of the results file `path` and the lines left out (each with its 1-based number
@@ -34,7 +35,10 @@ export function readResultsFile(
     }
     const one = readResults(l.text);
     out.records.push(...one.records);
-    out.skipped.push(...one.skipped.map((s) => ({ ...s, line: l.line })));
+    // a reason quotes the bad value: printed plainly, whatever control characters it holds
+    out.skipped.push(
+      ...one.skipped.map((s) => ({ ...s, line: l.line, reason: withoutControls(s.reason) })),
+    );
   }
   return out;
 }
