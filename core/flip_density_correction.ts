@@ -11,10 +11,10 @@
  * velocities). `gpu/systems/flip/flip_density_correction.ts` is tested against it.
  *
  * Definitions (i, j FLIP particles, h the kernel support, W poly6 and ∇W the spiky gradient of
- * Müller et al. 2003 Eqs. 20–21, `core/reference/sph_reference.ts`):
+ * Müller et al. 2003 Eqs. 20–21, `core/model/sph_kernels.ts`):
  * - density ρ_i = Σ_j m_j W(|x_i − x_j|, h), j over the FLIP particles, i itself included;
  * - rest density ρ0_i: what ρ_i reads for an interior particle of the body's initial lattice,
- *   m_i Σ_{n ∈ ℤ³} W(|n| s, h) with s the body's spacing (`latticeRestDensity` of `core/reference/sph_reference.ts`): the body was
+ *   m_i Σ_{n ∈ ℤ³} W(|n| s, h) with s the body's spacing (`latticeRestDensity` of `core/model/sph_params.ts`): the body was
  *   built at rest, and the kernel sum is not the kernel integral (the same rest density the fluid
  *   metrics read, `gpu/metrics/fluid_metrics.ts`);
  * - constraint C_i = ρ_i / ρ0_i − 1 (Macklin & Müller Eq. 1), active only where C_i > 0;
@@ -35,7 +35,7 @@
  *   the engine's position update clamps it;
  * - the domain walls in the sums: every FLIP particle j (i itself too) also enters ρ_i, its
  *   gradients and Δx_i through its mirror images across the walls within h of x_i
- *   (`forEachMirrorImage` of `core/reference/sph_reference.ts`: the ghost particles of Randles & Libersky
+ *   (`forEachMirrorImage` of `core/model/sph_walls.ts`: the ghost particles of Randles & Libersky
  *   1996, as the SPH fluid's walls), with j's mass, inverse mass and μ_j. Without them a particle
  *   at a wall misses the neighbours it would have beyond it, reads under-dense and is never moved,
  *   so the wall's layer packs (the dam break's back wall held 30 % more particles than the SPH's);
@@ -47,12 +47,8 @@
  *
  * @module
  */
-import {
-  forEachMirrorImage,
-  poly6,
-  type SphWalls,
-  spikyGradient,
-} from "./reference/sph_reference.ts";
+import { forEachMirrorImage, type SphWalls } from "./model/sph_walls.ts";
+import { poly6, spikyGradient } from "./model/sph_kernels.ts";
 
 /** Particles of {@link flipDensityCorrection}: positions, masses, radii and rest densities. */
 export interface DensityCorrectionParticles {

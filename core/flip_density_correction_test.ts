@@ -4,7 +4,8 @@ import {
   densityWeights,
   flipDensityCorrection,
 } from "./flip_density_correction.ts";
-import { latticeRestDensity, poly6 } from "./reference/sph_reference.ts";
+import { latticeRestDensity } from "./model/sph_params.ts";
+import { poly6 } from "./model/sph_kernels.ts";
 import { Rng } from "./rng.ts";
 
 const S = 0.02; // lattice spacing (m)

@@ -39,7 +39,7 @@ import {
 import { PENALTY_FAMILY_LEVEL, PENALTY_LEVELS } from "../core/handler_schemas/penalty_schema.ts";
 import { paramDefaults } from "../core/params.ts";
 import type { PluginParams } from "../core/scene/scene.ts";
-import { ARTIFICIAL_VISCOSITY_ALPHA } from "../core/reference/sph_reference.ts";
+import { ARTIFICIAL_VISCOSITY_ALPHA } from "../core/model/sph_params.ts";
 
 /** The static load of {@link ImpactScale}: the impacting body's weight at rest on the other. */
 export interface StaticLoad {

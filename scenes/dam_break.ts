@@ -38,7 +38,7 @@
  *
  * @module
  */
-import { suggestSphParams } from "../core/reference/sph_reference.ts";
+import { suggestSphParams } from "../core/model/sph_params.ts";
 import { mergeSplitSceneDefaults } from "../core/handler_schemas/merge_split_schema.ts";
 import type { PluginParams, Scale, Scene } from "../core/scene/scene.ts";
 import { RADIUS_BY_SCALE, rejectFlipSoundSpeed, SOUND_SPEED_FACTOR } from "./fluid_on_cloth.ts";

@@ -9,7 +9,7 @@
  *   the sheet of Table I's 191K cloth particles at the `paper` radius); all particles have the
  *   fluid's particle mass ("All particles have identical mass", Fig. 4 caption);
  * - water-like fluid, ρ0 = 1000 kg/m³, weakly compressible SPH with h = 4r and the speed of sound
- *   of core/reference/sph_reference.ts `suggestSphParams` at F = {@link SOUND_SPEED_FACTOR}: the larger of
+ *   of core/model/sph_params.ts `suggestSphParams` at F = {@link SOUND_SPEED_FACTOR}: the larger of
  *   F × the reference speed (the impact's acoustic jump) and √(F·g·H) for the fluid's height H
  *   (its hydrostatic head), each compression held to 1/F;
  * - cloth springs 2·10⁴ N/m stretch, 10⁴ N/m shear, 2·10³ N/m bend, 0.02 N·s/m damping: stiff
@@ -25,7 +25,7 @@
  *
  * @module
  */
-import { suggestSphParams } from "../core/reference/sph_reference.ts";
+import { suggestSphParams } from "../core/model/sph_params.ts";
 import { baselineHandlers, impactReferences, type StaticLoad } from "./baseline_handlers.ts";
 import type { MergeSplitValues } from "../core/handler_schemas/merge_split_schema.ts";
 import type { Body, Scale, Scene } from "../core/scene/scene.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { type SuggestedSphParams, suggestSphParams } from "../core/reference/sph_reference.ts";
+import { type SuggestedSphParams, suggestSphParams } from "../core/model/sph_params.ts";
 import type { PluginParams } from "../core/scene/scene.ts";
 import { SOUND_SPEED_FACTOR } from "./fluid_on_cloth.ts";
 import type { ImpactScale } from "./baseline_handlers.ts";

@@ -20,7 +20,8 @@
 import { parseArgs } from "node:util";
 import type { Scale, Scene } from "../../core/scene/scene.ts";
 import { buildParticles, type ParticleSet } from "../../core/scene/scene_builder.ts";
-import { latticeRestDensity, poly6 } from "../../core/reference/sph_reference.ts";
+import { latticeRestDensity } from "../../core/model/sph_params.ts";
+import { poly6 } from "../../core/model/sph_kernels.ts";
 import { getScene } from "../../scenes/catalog.ts";
 import { FLUID_KERNEL_RADII } from "../../gpu/metrics/fluid_metrics.ts";
 import { type DiagnosticRun, startDiagnostic } from "./diagnostic_run.ts";

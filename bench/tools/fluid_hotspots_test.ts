@@ -1,7 +1,8 @@
 // run_tests: one implementation (the hotspots diagnostic)
 import assert from "node:assert/strict";
 import { Rng } from "../../core/rng.ts";
-import { latticeRestDensity, sphDensity } from "../../core/reference/sph_reference.ts";
+import { sphDensity } from "../../core/reference/sph_reference.ts";
+import { latticeRestDensity } from "../../core/model/sph_params.ts";
 import { getScene } from "../../scenes/catalog.ts";
 import { acquireGpu } from "../../gpu/runtime/device.ts";
 import {

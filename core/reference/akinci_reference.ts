@@ -3,7 +3,7 @@
  * Teschner 2012, "Versatile rigid-fluid coupling for incompressible SPH", ACM TOG 31(4)) in plain
  * f64 TypeScript: the reference that `gpu/handlers/akinci/akinci_coupling.ts` is tested against.
  * Brute force O(N²), structure-of-arrays inputs. The kernels are the fluid's
- * (`core/reference/sph_reference.ts`): poly6 W for densities, the spiky gradient ∇W for forces.
+ * (`core/model/sph_kernels.ts`): poly6 W for densities, the spiky gradient ∇W for forces.
  *
  * Formulas (Akinci's equation numbers):
  *
@@ -21,22 +21,8 @@
  *
  * @module
  */
-import { poly6, spikyGradient } from "./sph_reference.ts";
-
-/** ε of Π_ib's denominator |x_ib|² + ε h² (Akinci et al. 2012, Eq. 12). */
-export const AKINCI_EPSILON = 0.01;
-
-/** Material parameters of the coupling: the fluid's, and the boundary friction σ. */
-export interface AkinciParams {
-  /** The fluid's kernel support h (m, > 0). */
-  h: number;
-  /** The fluid's rest density ρ0 (kg/m³, > 0). */
-  rho0: number;
-  /** The fluid's speed of sound c_s (m/s, ≥ 0). */
-  soundSpeed: number;
-  /** Boundary friction (viscosity) coefficient σ of Eq. 13 (≥ 0). */
-  friction: number;
-}
+import { poly6, spikyGradient } from "../model/sph_kernels.ts";
+import { AKINCI_EPSILON, type AkinciParams } from "../model/akinci_params.ts";
 
 /** Points with positions and velocities, structure of arrays (all arrays of one length). */
 export interface MovingPoints {

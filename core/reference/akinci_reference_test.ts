@@ -8,7 +8,9 @@ import {
   type MovingPoints,
 } from "./akinci_reference.ts";
 import { Rng } from "../rng.ts";
-import { poly6, sphForces, sphPressure, suggestSphParams } from "./sph_reference.ts";
+import { sphForces } from "./sph_reference.ts";
+import { poly6 } from "../model/sph_kernels.ts";
+import { sphPressure, suggestSphParams } from "../model/sph_params.ts";
 
 const G = 9.81;
 

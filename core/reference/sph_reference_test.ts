@@ -1,41 +1,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import {
-  forEachMirrorImage,
-  latticeRestDensity,
-  poly6,
-  restMassForSpacing,
-  sphDensity,
-  sphForces,
-  sphPressure,
-  spiky,
-  spikyGradient,
-  suggestSphParams,
-  viscosityKernel,
-  viscosityLaplacian,
-} from "./sph_reference.ts";
-
-/** 4π ∫₀ʰ f(r) r² dr by composite Gauss–Legendre (5 points per interval). */
-function radialIntegral(f: (r: number) => number, h: number, intervals = 400): number {
-  const xs = [0, -0.5384693101056831, 0.5384693101056831, -0.906179845938664, 0.906179845938664];
-  const ws = [
-    0.5688888888888889,
-    0.47862867049936647,
-    0.47862867049936647,
-    0.23692688505618908,
-    0.23692688505618908,
-  ];
-  const dr = h / intervals;
-  let sum = 0;
-  for (let k = 0; k < intervals; k++) {
-    const mid = (k + 0.5) * dr;
-    for (let q = 0; q < xs.length; q++) {
-      const r = mid + 0.5 * dr * xs[q];
-      sum += 0.5 * dr * ws[q] * f(r) * r * r;
-    }
-  }
-  return 4 * Math.PI * sum;
-}
+import { sphDensity, sphForces } from "./sph_reference.ts";
+import { restMassForSpacing } from "../model/sph_params.ts";
+import { poly6, spikyGradient } from "../model/sph_kernels.ts";
 
 /** A lattice of n³ points with the given spacing, xyz interleaved. */
 function lattice(n: number, spacing: number): Float64Array {
@@ -52,80 +19,6 @@ function lattice(n: number, spacing: number): Float64Array {
   }
   return out;
 }
-
-const positiveH = fc.double({ min: 0.01, max: 10, noNaN: true });
-
-Deno.test("SPH kernels (Müller 2003)", async (t) => {
-  await t.step("poly6, spiky and viscosity kernels integrate to 1", () => {
-    fc.assert(
-      fc.property(positiveH, (h) => {
-        const kernels: Record<string, (r: number) => number> = {
-          poly6: (r) => poly6(r * r, h),
-          spiky: (r) => spiky(r, h),
-          viscosity: (r) => viscosityKernel(r, h),
-        };
-        for (const [name, w] of Object.entries(kernels)) {
-          const integral = radialIntegral(w, h);
-          assert.ok(Math.abs(integral - 1) < 1e-6, `${name}: ∫W dV = ${integral} at h = ${h}`);
-        }
-      }),
-      { numRuns: 30 },
-    );
-  });
-
-  await t.step("kernels are ≥ 0 inside the support and 0 beyond h", () => {
-    fc.assert(
-      fc.property(positiveH, fc.double({ min: 0, max: 3, noNaN: true }), (h, q) => {
-        const r = q * h;
-        for (
-          const v of [poly6(r * r, h), spiky(r, h), spikyGradient(r, h), viscosityLaplacian(r, h)]
-        ) {
-          assert.ok(v >= 0);
-          if (r >= h) assert.equal(v, 0);
-        }
-        if (r > 0) {
-          const vk = viscosityKernel(r, h);
-          assert.ok(vk >= -1e-12 * viscosityKernel(h / 2, h));
-          if (r >= h) assert.equal(vk, 0);
-        }
-      }),
-    );
-  });
-
-  await t.step("spikyGradient is −dW/dr and viscosityLaplacian is ∇²W (finite differences)", () => {
-    fc.assert(
-      fc.property(positiveH, fc.double({ min: 0.05, max: 0.95, noNaN: true }), (h, q) => {
-        const r = q * h;
-        const e = 1e-5 * h;
-        const d1 = (spiky(r + e, h) - spiky(r - e, h)) / (2 * e);
-        const g = spikyGradient(r, h);
-        assert.ok(Math.abs(-d1 - g) <= 1e-6 * spikyGradient(0, h), `spiky: ${-d1} vs ${g}`);
-        const w = (s: number) => viscosityKernel(s, h);
-        const wp = (w(r + e) - w(r - e)) / (2 * e);
-        const wpp = (w(r + e) - 2 * w(r) + w(r - e)) / (e * e);
-        const lap = viscosityLaplacian(r, h);
-        assert.ok(
-          Math.abs(wpp + (2 * wp) / r - lap) <= 1e-3 * viscosityLaplacian(0, h),
-          `viscosity: ${wpp + (2 * wp) / r} vs ${lap}`,
-        );
-      }),
-      { numRuns: 50 },
-    );
-  });
-});
-
-Deno.test("sphPressure: clipped linear and Tait state equations", async (t) => {
-  const params = { h: 1, rho0: 1000, stiffness: 200, viscosity: 0 };
-  await t.step("linear", () => {
-    assert.equal(sphPressure(1100, params), 200 * (1100 / 1000 - 1));
-    assert.equal(sphPressure(900, params), 0);
-    assert.equal(sphPressure(0, params), 0);
-  });
-  await t.step("Tait (γ = 7)", () => {
-    const p = sphPressure(1010, { ...params, gamma: 7 });
-    assert.ok(Math.abs(p - 200 * (Math.pow(1.01, 7) - 1)) < 1e-9);
-  });
-});
 
 const configArb = fc.integer({ min: 2, max: 40 }).chain((n) =>
   fc.record({
@@ -269,11 +162,6 @@ Deno.test("restMassForSpacing: a lattice interior has density rho0", async (t) =
     );
   });
 
-  await t.step("correction factor ρ0·spacing³/m at h = 2·spacing is ≈ 1.01", () => {
-    const factor = 1000 / restMassForSpacing(1, 2, 1000);
-    assert.ok(Math.abs(factor - 1.0098) < 1e-4, `factor ${factor}`);
-  });
-
   await t.step("a compressed lattice has zero net force on its interior (symmetry)", () => {
     const spacing = 0.1;
     const h = 0.2;
@@ -293,112 +181,6 @@ Deno.test("restMassForSpacing: a lattice interior has density rho0", async (t) =
     for (let k = 0; k < 3; k++) assert.ok(Math.abs(r.force[3 * centre + k]) < 1e-12 * scale);
     for (let k = 0; k < 3; k++) assert.ok(Math.abs(r.force[side + k]) < 1e-12 * scale);
   });
-
-  await t.step("errors name the argument", () => {
-    assert.throws(() => restMassForSpacing(0, 1, 1), /spacing/);
-    assert.throws(() => restMassForSpacing(1, -1, 1), /h must/);
-    assert.throws(() => restMassForSpacing(1, 1, NaN), /rho0/);
-  });
-});
-
-Deno.test("suggestSphParams", async (t) => {
-  await t.step("positive parameters and dtMax · maxSpeed ≤ radius", () => {
-    fc.assert(
-      fc.property(
-        fc.double({ min: 1e-4, max: 1, noNaN: true }),
-        fc.double({ min: 1, max: 5000, noNaN: true }),
-        fc.double({ min: 1e-3, max: 100, noNaN: true }),
-        fc.double({ min: 0, max: 100, noNaN: true }),
-        fc.constantFrom(1, 7),
-        (radius, rho0, maxSpeed, gravity, gamma) => {
-          const s = suggestSphParams({ radius, rho0, maxSpeed, gravity: [0, -gravity, 0], gamma });
-          for (const k of ["h", "mass", "stiffness", "viscosity", "dtMax"] as const) {
-            assert.ok(s[k] > 0 && Number.isFinite(s[k]), `${k} = ${s[k]}`);
-          }
-          assert.ok(s.dtMax * maxSpeed <= radius);
-          assert.ok(s.dtMax * (s.soundSpeed + maxSpeed) <= 0.4 * s.spacing * (1 + 1e-12));
-          assert.ok(Math.abs(s.stiffness * gamma - rho0 * s.soundSpeed ** 2) <= 1e-9 * s.stiffness);
-          assert.ok(s.h > s.spacing);
-        },
-      ),
-    );
-  });
-
-  await t.step("water-like example", () => {
-    const s = suggestSphParams({ radius: 0.01, rho0: 1000, maxSpeed: 3, gravity: 9.81 });
-    assert.equal(s.h, 0.04);
-    assert.ok(Math.abs(s.mass * 1.0098 - 1000 * 0.02 ** 3) < 1e-4 * s.mass);
-    assert.equal(s.soundSpeed, 30);
-    assert.ok(s.dtMax < 1e-3 && s.dtMax > 1e-4, `dtMax ${s.dtMax}`);
-  });
-
-  await t.step("one speed of sound holds the impact's jump v/c and the head gH/c² to 1/F", () => {
-    fc.assert(
-      fc.property(
-        fc.double({ min: 1e-2, max: 20, noNaN: true }),
-        fc.double({ min: 0, max: 10, noNaN: true }),
-        fc.double({ min: 0.1, max: 30, noNaN: true }),
-        fc.double({ min: 2, max: 100, noNaN: true }),
-        (maxSpeed, depth, gravity, factor) => {
-          const s = suggestSphParams({
-            radius: 0.01,
-            rho0: 1000,
-            maxSpeed,
-            gravity,
-            depth,
-            soundSpeedFactor: factor,
-          });
-          const c = s.soundSpeed;
-          const jump = maxSpeed / c, head = gravity * depth / (c * c);
-          assert.ok(jump <= (1 + 1e-12) / factor, `v/c = ${jump}`);
-          assert.ok(head <= (1 + 1e-12) / factor, `gH/c² = ${head}`);
-          // the smallest such c: one of the two bounds is met exactly
-          assert.ok(Math.abs(Math.max(jump, head) * factor - 1) < 1e-9);
-        },
-      ),
-    );
-    // a shallow fall onto a deep pool: the head binds, c = √(F g H)
-    const pool = suggestSphParams({
-      radius: 0.01,
-      rho0: 1000,
-      maxSpeed: 0.1,
-      gravity: 9.81,
-      depth: 1,
-    });
-    assert.ok(Math.abs(pool.soundSpeed - Math.sqrt(98.1)) < 1e-12);
-    // a column falling through its own height: the impact binds (F v ≥ √(F g H) for F ≥ 1/2)
-    const column = suggestSphParams({
-      radius: 0.01,
-      rho0: 1000,
-      maxSpeed: Math.sqrt(2 * 9.81 * 0.3),
-      gravity: 9.81,
-      depth: 0.3,
-    });
-    assert.equal(column.soundSpeed, 10 * Math.sqrt(2 * 9.81 * 0.3));
-  });
-
-  await t.step("errors name the argument", () => {
-    assert.throws(() => suggestSphParams({ radius: 1, rho0: 1, maxSpeed: 1, depth: -1 }), /depth/);
-    assert.throws(() => suggestSphParams({ radius: 0, rho0: 1, maxSpeed: 1 }), /radius/);
-    assert.throws(() => suggestSphParams({ radius: 1, rho0: -1, maxSpeed: 1 }), /rho0/);
-    assert.throws(() => suggestSphParams({ radius: 1, rho0: 1, maxSpeed: 0 }), /maxSpeed/);
-    assert.throws(
-      () => suggestSphParams({ radius: 1, rho0: 1, maxSpeed: 1, gravity: [NaN, 0, 0] }),
-      /gravity/,
-    );
-  });
-});
-
-Deno.test("latticeRestDensity: m Σ W(|n| s, h), the lattice's reading; bad arguments named", () => {
-  // a water lattice of spacing S with support h = 2 spacings
-  const S = 0.02, H = 2 * S, M = 1000 * S ** 3;
-  const RHO0 = latticeRestDensity(M, S, H);
-  assert.equal(RHO0, M / restMassForSpacing(S, H, 1));
-  // 1.0098 ρ0 at h = 2 spacings (sph_reference.ts): the kernel sum is not the kernel integral
-  assert.ok(Math.abs(RHO0 / 1000 - 1.0098) < 1e-3, `${RHO0}`);
-  assert.throws(() => latticeRestDensity(0, S, H), /particleMass/);
-  assert.throws(() => latticeRestDensity(M, -1, H), /spacing/);
-  assert.throws(() => latticeRestDensity(M, S, NaN), /h must/);
 });
 
 Deno.test("domain walls: mirror images (Randles & Libersky 1996 ghost particles)", async (t) => {
@@ -414,27 +196,6 @@ Deno.test("domain walls: mirror images (Randles & Libersky 1996 ghost particles)
   const floor = 3 + 7 * 0 + 49 * 3; // (0.3, 0, 0.3): one radius from the wall y = −0.05 only
   const params = { h, rho0: 900, stiffness: 1e5, viscosity: 1 };
   const still = new Float64Array(3 * n * n * n);
-
-  await t.step("images: 7 near a corner (masks 1..7), none a support away from every wall", () => {
-    const masks: number[] = [];
-    const near = [0.05, 0.05, 0.05];
-    forEachMirrorImage(near, near, {
-      walls: { min: [0, 0, 0], max: [1, 1, 1] },
-      h,
-      visit: (y, mask) => {
-        masks.push(mask);
-        for (let a = 0; a < 3; a++) assert.equal(y[a], (mask >> a) & 1 ? -0.05 : 0.05);
-      },
-    });
-    assert.deepEqual(masks.sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7]);
-    let count = 0;
-    forEachMirrorImage([0.5, 0.5, 0.5], [0.45, 0.5, 0.5], {
-      walls: { min: [0, 0, 0], max: [1, 1, 1] },
-      h,
-      visit: () => count++,
-    });
-    assert.equal(count, 0);
-  });
 
   await t.step("a lattice against the walls reads ρ0 in its wall layer and corner", () => {
     const bare = sphDensity({ positions, masses }, { h });

@@ -35,7 +35,7 @@
  * @module
  */
 import { FLUID_SAMPLE_FIELDS } from "../../core/result.ts";
-import { latticeRestDensity } from "../../core/reference/sph_reference.ts";
+import { latticeRestDensity } from "../../core/model/sph_params.ts";
 import {
   bindKernel,
   createKernel,

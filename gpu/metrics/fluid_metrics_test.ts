@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { poly6 } from "../../core/reference/sph_reference.ts";
+import { poly6 } from "../../core/model/sph_kernels.ts";
 import { Rng } from "../../core/rng.ts";
 import { checkWgslStruct } from "../runtime/struct_layout.ts";
 import { KIND_BITS } from "../state/particle_state.ts";
@@ -11,7 +11,7 @@ import {
   FLUID_TOP_K,
   type FluidRange,
 } from "./fluid_metrics.ts";
-import { latticeRestDensity } from "../../core/reference/sph_reference.ts";
+import { latticeRestDensity } from "../../core/model/sph_params.ts";
 import type { MetricsSample } from "./metrics.ts";
 import { sampleMetrics } from "./metrics_fixture.ts";
 

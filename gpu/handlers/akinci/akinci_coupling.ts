@@ -19,8 +19,8 @@
  * @module
  */
 
-import { AKINCI_EPSILON } from "../../../core/reference/akinci_reference.ts";
-import { poly6Coefficient } from "../../../core/reference/sph_reference.ts";
+import { AKINCI_EPSILON } from "../../../core/model/akinci_params.ts";
+import { poly6Coefficient } from "../../../core/model/sph_kernels.ts";
 import { withGridNeighbors } from "../../state/grid_cell.ts";
 import type { GridGeometry } from "../../state/neighbor_grid.ts";
 import { KIND_BITS } from "../../state/particle_state.ts";

@@ -6,7 +6,7 @@ import {
   type MovingPoints,
 } from "../../../core/reference/akinci_reference.ts";
 import { Rng } from "../../../core/rng.ts";
-import { restMassForSpacing, sphPressure } from "../../../core/reference/sph_reference.ts";
+import { restMassForSpacing, sphPressure } from "../../../core/model/sph_params.ts";
 import { acquireGpu } from "../../runtime/device.ts";
 import {
   DEFAULT_STORAGE_BUFFERS,

@@ -4,7 +4,7 @@ import {
   densityWeights,
   flipDensityCorrection,
 } from "../../../core/flip_density_correction.ts";
-import { latticeRestDensity } from "../../../core/reference/sph_reference.ts";
+import { latticeRestDensity } from "../../../core/model/sph_params.ts";
 import { Rng } from "../../../core/rng.ts";
 import { acquireGpu } from "../../runtime/device.ts";
 import { readBuffer, storageBuffer } from "../../runtime/kernel.ts";

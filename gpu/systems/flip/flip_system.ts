@@ -12,7 +12,7 @@
  * @module
  */
 import { paperDefault } from "../../../core/setups.ts";
-import { latticeRestDensity } from "../../../core/reference/sph_reference.ts";
+import { latticeRestDensity } from "../../../core/model/sph_params.ts";
 import { ParamError } from "../../../core/params.ts";
 import type { Scene } from "../../../core/scene/scene.ts";
 import { storageBuffer } from "../../runtime/kernel.ts";

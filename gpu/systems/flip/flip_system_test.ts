@@ -4,7 +4,7 @@ import { validateScene } from "../../../core/scene/scene.ts";
 import { getScene } from "../../../scenes/catalog.ts";
 import { acquireGpu } from "../../runtime/device.ts";
 import { Engine } from "../../engine.ts";
-import { latticeRestDensity } from "../../../core/reference/sph_reference.ts";
+import { latticeRestDensity } from "../../../core/model/sph_params.ts";
 import { FLIP_SYSTEM, flipRestDensities } from "./flip_system.ts";
 
 /**

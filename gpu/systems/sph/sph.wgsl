@@ -29,7 +29,7 @@
 // through its mirror images across the walls within h of x_i (one plane per axis, the nearer; two
 // or three at an edge or corner: every non-empty subset of those axes), with j's mass, density and
 // pressure and j's velocity with the reflected components negated (free slip): the ghost
-// particles of Randles & Libersky 1996 (core/reference/sph_reference.ts, forEachMirrorImage). An image
+// particles of Randles & Libersky 1996 (core/model/sph_walls.ts, forEachMirrorImage). An image
 // within h of x_i implies j within h of x_i (both lie inside the box), so the same neighbour loop
 // finds every image. The host keeps the box at least 2h wide, so one plane per axis suffices.
 // A particle far from every wall (or every particle, params.walls = 0) skips the image sums.

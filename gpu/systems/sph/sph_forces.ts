@@ -19,7 +19,7 @@
  * @module
  */
 
-import type { SphWalls } from "../../../core/reference/sph_reference.ts";
+import type { SphWalls } from "../../../core/model/sph_walls.ts";
 import { withGridNeighbors } from "../../state/grid_cell.ts";
 import {
   type BindingKind,

@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
 import { referenceGrid } from "../../state/grid_reference.ts";
-import {
-  sphForces,
-  type SphWalls,
-  suggestSphParams,
-} from "../../../core/reference/sph_reference.ts";
+import { sphForces } from "../../../core/reference/sph_reference.ts";
+import type { SphWalls } from "../../../core/model/sph_walls.ts";
+import { suggestSphParams } from "../../../core/model/sph_params.ts";
 import { acquireGpu } from "../../runtime/device.ts";
 import { DEFAULT_STORAGE_BUFFERS, kernelStorageBuffers } from "../../runtime/kernel.ts";
 import {
