@@ -65,7 +65,7 @@ struct FlipParams {
   pad2: u32,
 }
 
-// Cell and face classes (core/reference/flip_reference.ts, passed in).
+// Cell and face classes (core/model/flip_grid.ts, passed in).
 override CELL_AIR: u32;
 override CELL_FLUID: u32;
 override CELL_SOLID: u32;

@@ -24,7 +24,7 @@ import {
   type FlipGrid,
   flipGrid,
   type OccupiedReading,
-} from "../../../core/reference/flip_reference.ts";
+} from "../../../core/model/flip_grid.ts";
 import {
   type BindingKind,
   bindKernel,
@@ -93,7 +93,7 @@ const WG = 64;
 
 /**
  * The bit `faces` sets in a face's class word where the face has fluid mass (above every class of
- * `core/reference/flip_reference.ts`), so that g2p reads the class word alone; readGrid clears it.
+ * `core/model/flip_grid.ts`), so that g2p reads the class word alone; readGrid clears it.
  */
 const FACE_MASSIVE = 1 << 8;
 

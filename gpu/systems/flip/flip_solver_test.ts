@@ -1,14 +1,16 @@
 import assert from "node:assert/strict";
 import {
-  AXIS_KEYS,
-  CELL_FLUID,
-  CELL_SOLID,
   divergence,
-  type FaceArrays,
-  flipGrid,
   flipStep,
   separationVelocity,
 } from "../../../core/reference/flip_reference.ts";
+import {
+  AXIS_KEYS,
+  CELL_FLUID,
+  CELL_SOLID,
+  type FaceArrays,
+  flipGrid,
+} from "../../../core/model/flip_grid.ts";
 import { Rng } from "../../../core/rng.ts";
 import { acquireGpu } from "../../runtime/device.ts";
 import {
