@@ -120,7 +120,9 @@ function safeName(text: string): string {
 
 /** One case's export: its record, its folder and the file of each of its frames. */
 export interface ExportCase {
+  /** The case's record (it has snapshots). */
   record: CaseRecord;
+  /** `<dir>/<scene>__<handler>__<scale>`, with `__2`, `__3`, … where names repeat. */
   folder: string;
   /** The file of each of the record's snapshot frames, in order. */
   files: string[];
