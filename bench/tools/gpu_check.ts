@@ -215,9 +215,12 @@ function checkedSeeds(seed: string | undefined): string | null {
   return seed;
 }
 
-/** The default output folder: `reports/out/gpu-check-<UTC timestamp>`. */
+/**
+ * The default output folder: `reports/out/gpu-check-<UTC timestamp to the millisecond>`, which
+ * `main` creates new (`-2`, … when another check took it: `prepareOutputDir`'s `fresh`).
+ */
 export function gpuCheckOutDir(now = new Date()): string {
-  return `reports/out/gpu-check-${now.toISOString().replace(/:/g, "-").replace(/\..*$/, "")}`;
+  return `reports/out/gpu-check-${now.toISOString().replace(/:/g, "-").replace(/Z$/, "")}`;
 }
 
 /** One stage in the summary. */
@@ -796,7 +799,7 @@ export async function main(args: readonly string[]): Promise<number> {
       plan: parsed.plan,
       stages: parsed.only ? stages.filter((s) => parsed.only!.includes(s.id)) : stages,
       budget: parsed.budget,
-      out: parsed.out ?? gpuCheckOutDir(),
+      out: parsed.out ?? prepareOutputDir(gpuCheckOutDir(), { fresh: true }),
       adapter: parsed.adapter,
       seed: parsed.seed,
     });

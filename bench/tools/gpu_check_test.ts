@@ -8,6 +8,7 @@ import { loadSceneFile } from "../cases/suite.ts";
 import {
   completeRecordLines,
   DEFAULT_BUDGET,
+  gpuCheckOutDir,
   type GpuCheckSummary,
   GpuCheckUsageError,
   main,
@@ -577,4 +578,10 @@ Deno.test({
       Deno.removeSync(dir, { recursive: true });
     }
   },
+});
+
+Deno.test("gpu-check: default folders to the millisecond, so checks started at once differ", () => {
+  const at = (ms: number) => gpuCheckOutDir(new Date(Date.UTC(2026, 11, 2, 16, 44, 18, ms)));
+  assert.equal(at(123), "reports/out/gpu-check-2026-12-02T16-44-18.123");
+  assert.notEqual(at(123), at(124));
 });

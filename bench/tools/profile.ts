@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { parseOptionNumber } from "../../core/option_text.ts";
 import { parseArgs } from "node:util";
 import { getScene, sceneIds } from "../../scenes/catalog.ts";
 import { Engine } from "../../gpu/engine.ts";
@@ -140,8 +141,8 @@ export function parseProfileArgs(args: string[]): ProfileOptions & { json?: stri
     throw new TypeError(`--adapter ${values.adapter}: must be default or software`);
   }
   const count = (name: string, v: string, min: number) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min) {
+    const n = parseOptionNumber(v, { integer: true }) ?? NaN; // the options' one grammar
+    if (!Number.isSafeInteger(n) || n < min) {
       throw new TypeError(`--${name} ${v}: must be an integer ≥ ${min}`);
     }
     return n;

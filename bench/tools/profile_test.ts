@@ -23,6 +23,11 @@ Deno.test("deno task profile", async (t) => {
       () => parseProfileArgs(["--scene", "fig4-fluid-cloth", "--steps", "0"]),
       /--steps 0: must be an integer ≥ 1/,
     );
+    assert.throws(
+      () => parseProfileArgs(["--scene", "fig4-fluid-cloth", "--steps", "0x10"]),
+      /--steps 0x10: must be an integer ≥ 1/,
+      "hex is not the options' grammar",
+    );
   });
 
   await t.step("fig4 tiny under merge-split: every phase's kernels, a table", async () => {
