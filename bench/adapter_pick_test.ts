@@ -1,3 +1,4 @@
+// run_tests: one implementation (the choice of adapter from a list; no device is taken)
 import assert from "node:assert/strict";
 import { type AdapterListing, pickAdapter } from "./adapters.ts";
 import { UsageError } from "./cases/suite.ts";

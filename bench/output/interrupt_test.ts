@@ -1,3 +1,4 @@
+// run_tests: one implementation (signals to a child process that takes no device)
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 

@@ -1,3 +1,4 @@
+// run_tests: one implementation (the output folder; its child processes take no device)
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { OutputDirError, prepareOutputDir } from "./output_dir.ts";
