@@ -363,19 +363,23 @@ function toJson(v: Json, indent?: number): string {
   return JSON.stringify(v, (_k, x) => (x === Infinity ? "Infinity" : x), indent);
 }
 
-/** Edits of a JSON text: up to three value edits, then maybe one of its characters. */
+/**
+ * Edits of a JSON text: up to three value edits, then maybe one of its characters, and now and
+ * then the text cut short (a write torn by a kill).
+ */
 const jsonEdits = fc.record({
   values: fc.array(fc.tuple(fc.array(fc.nat(), { maxLength: 8 }), fc.nat({ max: 3 }), ODD_VALUE), {
     minLength: 1,
     maxLength: 3,
   }),
   text: fc.option(fc.tuple(fc.nat(), token), { freq: 3 }),
+  cut: fc.option(fc.nat(), { freq: 6 }),
 });
 
 /** `text` (JSON) with `edits` applied. */
 function mutateJson(
   text: string,
-  edits: { values: [number[], number, Json][]; text: [number, string] | null },
+  edits: { values: [number[], number, Json][]; text: [number, string] | null; cut: number | null },
   indent?: number,
 ): string {
   let root = JSON.parse(text);
@@ -383,7 +387,8 @@ function mutateJson(
     root = editJson(root, pickPath(root, walk), op, structuredClone(value));
   }
   const out = toJson(root, indent) ?? "";
-  return edits.text ? charEdit(out, edits.text[0], edits.text[1]) : out;
+  const edited = edits.text ? charEdit(out, edits.text[0], edits.text[1]) : out;
+  return edits.cut === null ? edited : edited.slice(0, edits.cut % (edited.length + 1)); // torn
 }
 
 /** Most particles a fuzzed scene is built with (more only takes longer). */
