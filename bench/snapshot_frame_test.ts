@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { type Bonds, fragments } from "../core/reference/peridynamics_reference.ts";
+import { fragments } from "../core/reference/peridynamics_reference.ts";
+import type { Bonds } from "../core/model/peridynamic_bonds.ts";
 import { buildParticles, isBreakableSolid, type ParticleSet } from "../core/scene/scene_builder.ts";
 import { decodeFragments, NO_FRAGMENT_LABEL, type Snapshots } from "../core/io/snapshot_codec.ts";
 import { Engine } from "../gpu/engine.ts";

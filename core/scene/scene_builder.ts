@@ -6,12 +6,8 @@
  * @module
  */
 import { buildClothSprings } from "../model/cloth_springs.ts";
-import {
-  bondSpringTable,
-  buildBonds,
-  type PeridynamicConstants,
-  peridynamicConstants,
-} from "../reference/peridynamics_reference.ts";
+import { bondSpringTable, buildBonds } from "../model/peridynamic_bonds.ts";
+import { type PeridynamicConstants, peridynamicConstants } from "../model/peridynamic_constants.ts";
 import { Rng } from "../rng.ts";
 import { SpringTable, SpringTableBuilder } from "../model/spring_table.ts";
 import type { Body, ClothBody, FluidBody, Scene, SolidBody } from "./scene.ts";
@@ -158,7 +154,7 @@ export function sampleSolid(body: SolidBody): number[] {
 }
 
 /**
- * Constants of a solid body (`peridynamicConstants` of `core/reference/peridynamics_reference.ts` with the
+ * Constants of a solid body (`peridynamicConstants` of `core/model/peridynamic_constants.ts` with the
  * partial-volume correction the builder uses): micromodulus c = 18 K / (π δ⁴), critical stretch
  * s0 = √(5 G0 / (9 K δ)) (defined even for an unbreakable body, which ignores it), particle volume
  * h³ and mass ρ h³, moduli, wave speed, family size and explicit stable step.

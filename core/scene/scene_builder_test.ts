@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { buildBonds, criticalStretch, micromodulus } from "../reference/peridynamics_reference.ts";
+import { buildBonds } from "../model/peridynamic_bonds.ts";
+import { criticalStretch, micromodulus } from "../model/peridynamic_constants.ts";
 import {
   type Body,
   type Scene,

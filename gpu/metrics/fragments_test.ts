@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { type Bonds, buildBonds, fragments } from "../../core/reference/peridynamics_reference.ts";
+import { fragments } from "../../core/reference/peridynamics_reference.ts";
+import { type Bonds, buildBonds } from "../../core/model/peridynamic_bonds.ts";
 import { Rng } from "../../core/rng.ts";
 import { acquireGpu } from "../runtime/device.ts";
 import { readBuffer, storageBuffer } from "../runtime/kernel.ts";

@@ -2,7 +2,7 @@
  * The `peridynamics` system: bond-based peridynamic brittle solids (Silling 2000; Silling & Askari
  * 2005; the paper's reference [1], Levine et al. 2014). Every particle is bonded to the particles
  * of its body within the horizon δ (`core/scene/scene_builder.ts`); a bond is a Hookean spring of
- * stiffness c·β·V_i·V_j/|ξ| with the micromodulus c = 18K/(πδ⁴) (`core/reference/peridynamics_reference.ts`),
+ * stiffness c·β·V_i·V_j/|ξ| with the micromodulus c = 18K/(πδ⁴) (`core/model/peridynamic_bonds.ts`),
  * so the system integrates its bodies implicitly with the shared spring-network solver
  * ({@link ImplicitSprings}: linearised backward Euler, matrix-free CG on the GPU). At the end of
  * every step a bond stretched past s0 = √(5G0/(9Kδ)) breaks irreversibly ({@link SpringBreaking})

@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import {
   bondsAsSprings,
   bondStretch,
-  buildBonds,
-  micromodulus,
   pointCriticalStretch,
   updateBroken,
 } from "../../../core/reference/peridynamics_reference.ts";
+import { buildBonds } from "../../../core/model/peridynamic_bonds.ts";
+import { micromodulus } from "../../../core/model/peridynamic_constants.ts";
 import { acquireGpu } from "../../runtime/device.ts";
 import { ImplicitSprings } from "../spring-network/implicit_springs.ts";
 import { SPRING_CLASS_STRUCT, springClass, springPartner } from "../../state/spring_csr.ts";
