@@ -16,7 +16,12 @@ import { type Scale, SCALES } from "../core/scene/scene.ts";
 import { HANDLERS } from "../gpu/handlers/registry.ts";
 import { getScene } from "../scenes/catalog.ts";
 import type { AdapterChoice } from "../gpu/runtime/device.ts";
-import { type CaseRecord, type SkippedLine, skippedLineWarning } from "../core/result.ts";
+import {
+  adapterName,
+  type CaseRecord,
+  type SkippedLine,
+  skippedLineWarning,
+} from "../core/result.ts";
 import { readResultsFile } from "../core/io/read_results_file.ts";
 import { runOne } from "./runner.ts";
 import { DeviceLease } from "./device_lease.ts";
@@ -203,11 +208,9 @@ async function verifyOn(
       );
     }
     if (now?.env && rec.env) {
-      const named = (a: typeof rec.env.adapter) =>
-        `${a.description}${a.backend ? ` (${a.backend})` : ""}`;
-      if (named(now.env.adapter) !== named(rec.env.adapter)) {
+      if (adapterName(now) !== adapterName(rec)) {
         warnings.push(
-          `adapter "${named(now.env.adapter)}" differs from recorded "${named(rec.env.adapter)}"`,
+          `adapter "${adapterName(now)}" differs from recorded "${adapterName(rec)}"`,
         );
       }
       if (now.env.deno !== rec.env.deno) {

@@ -11,7 +11,7 @@
  * @module
  */
 import type { StageCensus } from "./grouping/grouping_census.ts";
-import type { Scale } from "./scene/scene.ts";
+import { type Scale, SCALES } from "./scene/scene.ts";
 import type { Snapshots } from "./io/snapshot_codec.ts";
 
 /** Current result schema version. */
@@ -448,29 +448,138 @@ function values(path: string, o: Record<string, unknown>, kinds: readonly Kind[]
   for (const [k, v] of Object.entries(o)) expect(`${path}.${k}`, v, kinds);
 }
 
+/**
+ * Throws a {@link FieldError} unless `v` (the field at `path`) is an integer of at least `min`:
+ * a count, a step number, a seed.
+ */
+function integer(path: string, v: unknown, min: number): void {
+  if (typeof v === "number" && Number.isInteger(v) && v >= min) return;
+  throw new FieldError(`field "${path}" must be an integer of at least ${min}, got ${describe(v)}`);
+}
+
+/** As {@link integer} where `v` is present. */
+function optionalInteger(path: string, v: unknown, min: number): void {
+  if (v !== undefined) integer(path, v, min);
+}
+
+/**
+ * Throws a {@link FieldError} unless `v` (the field at `path`) is a finite number of at least 0
+ * (`positive`: above 0): a size, a time, a rate.
+ */
+function amount(path: string, v: unknown, options: { positive?: boolean } = {}): void {
+  const ok = typeof v === "number" && Number.isFinite(v) && (options.positive ? v > 0 : v >= 0);
+  if (ok) return;
+  const what = options.positive ? "a finite number above 0" : "a finite number of at least 0";
+  throw new FieldError(`field "${path}" must be ${what}, got ${describe(v)}`);
+}
+
+/** Throws a {@link FieldError} unless `v` (the field at `path`) is one of `allowed`. */
+function oneOf(path: string, v: unknown, allowed: readonly string[]): void {
+  if ((allowed as readonly unknown[]).includes(v)) return;
+  const list = `${allowed.slice(0, -1).join(", ")} or ${allowed.at(-1)}`;
+  throw new FieldError(`field "${path}" must be one of ${list}, got ${describe(v)}`);
+}
+
+/** A SHA-256 in hex, as the harness writes `stateHash` and `configHash`. */
+const HASH = /^[0-9a-f]{64}$/;
+
+/** Throws a {@link FieldError} unless `v` (the field at `path`) is a SHA-256 in lowercase hex. */
+function sha256(path: string, v: unknown): void {
+  if (typeof v === "string" && HASH.test(v)) return;
+  throw new FieldError(
+    `field "${path}" must be a SHA-256 (64 lowercase hex digits), got ${describe(v)}`,
+  );
+}
+
+/**
+ * The fields every record has (`core/result.schema.json`'s `required`; `result_test.ts` holds the
+ * two equal): a line without one of them is not a record of this harness.
+ */
+export const REQUIRED_FIELDS = [
+  "schemaVersion",
+  "scene",
+  "sceneSource",
+  "handler",
+  "handlerParams",
+  "scale",
+  "seed",
+  "steps",
+  "dt",
+  "particles",
+  "status",
+  "error",
+  "protocol",
+  "timings",
+  "metrics",
+  "stateHash",
+  "repeatable",
+  "hostSyncsPerStep",
+  "env",
+  "configHash",
+  "startedAt",
+  "wallSeconds",
+] as const;
+
+/** Deepest nesting of a record's JSON (a snapshot's frames are the deepest, at 4). */
+const MAX_DEPTH = 32;
+
+/**
+ * Walks a parsed line in place: the string `"Infinity"` becomes the number (how
+ * {@link recordLine} writes it), and a number literal past the range of a double (`-1e999`, which
+ * parses to -Infinity; the harness never writes one) or nesting past {@link MAX_DEPTH} is a
+ * {@link FieldError} naming the field. Returns the value.
+ */
+function revive(v: unknown, path: string, depth = 0): unknown {
+  if (v === "Infinity") return Infinity;
+  if (typeof v === "number" && !Number.isFinite(v)) {
+    throw new FieldError(
+      `field "${path}" must be a finite number (or the string "Infinity"), got a number past the range of a double (read as ${v})`,
+    );
+  }
+  if (!v || typeof v !== "object") return v;
+  if (depth >= MAX_DEPTH) {
+    throw new FieldError(`field "${path}" is nested deeper than ${MAX_DEPTH} levels; no record is`);
+  }
+  const o = v as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    const at = path ? `${path}.${k}` : k;
+    const was = o[k];
+    const now = revive(was, at, depth + 1);
+    // defineProperty: a key "__proto__" stays an own field, never the object's prototype
+    if (now !== was) Object.defineProperty(o, k, { value: now, enumerable: true, writable: true });
+  }
+  return v;
+}
+
 type Obj = Record<string, unknown>;
 
-/** `timings`: the source, each phase's median (the report's every timing figure), transfer, wall. */
-function checkTimings(t: Obj): void {
-  expect("timings.source", t.source, ["string"]);
-  expect("timings.phases", t.phases, ["object"]);
-  for (const [name, p] of Object.entries(t.phases as Obj)) {
-    const at = `timings.phases.${name}`;
-    expect(at, p, ["object"]);
-    const phase = p as Obj;
-    expect(`${at}.median`, phase.median, ["number", "null"]);
-    optional(`${at}.ci95`, phase.ci95, ["array"]);
-    optional(`${at}.samples`, phase.samples, ["array"]);
-    for (const k of ["mad", "min", "max", "n", "mean"]) {
-      optional(`${at}.${k}`, phase[k], ["number", "null"]);
-    }
+/** One timing phase: its median (the report's every timing figure), counts and extremes. */
+function checkPhase(at: string, p: unknown): void {
+  expect(at, p, ["object"]);
+  const phase = p as Obj;
+  expect(`${at}.median`, phase.median, ["number", "null"]);
+  optional(`${at}.ci95`, phase.ci95, ["array"]);
+  optional(`${at}.samples`, phase.samples, ["array"]);
+  for (const k of ["mad", "min", "max", "mean"]) {
+    optional(`${at}.${k}`, phase[k], ["number", "null"]);
   }
+  optionalInteger(`${at}.n`, phase.n, 0);
+}
+
+/** `timings`: the source, each phase, transfer, wall. */
+function checkTimings(t: Obj): void {
+  oneOf("timings.source", t.source, ["timestamp", "wall-clock"]);
+  expect("timings.phases", t.phases, ["object"]);
+  for (const [name, p] of Object.entries(t.phases as Obj)) checkPhase(`timings.phases.${name}`, p);
   optional("timings.transfer", t.transfer, ["object"]);
+  if (t.transfer !== undefined) {
+    for (const k of ["bytes", "ms"]) amount(`timings.transfer.${k}`, (t.transfer as Obj)[k]);
+  }
   optional("timings.wall", t.wall, ["object"]);
   if (t.wall !== undefined) {
     const wall = t.wall as Obj;
-    expect("timings.wall.steps", wall.steps, ["number"]);
-    expect("timings.wall.msPerStep", wall.msPerStep, ["number"]);
+    integer("timings.wall.steps", wall.steps, 0);
+    amount("timings.wall.msPerStep", wall.msPerStep);
   }
 }
 
@@ -481,7 +590,7 @@ function checkMetrics(m: Obj): void {
   optional("metrics.series", m.series, ["object"]);
   if (m.series !== undefined) {
     const s = m.series as Obj;
-    expect("metrics.series.every", s.every, ["number"]);
+    integer("metrics.series.every", s.every, 1);
     expect("metrics.series.fields", s.fields, ["array"]);
     expect("metrics.series.rows", s.rows, ["array"]);
   }
@@ -497,7 +606,7 @@ function checkEnv(e: Obj): void {
     optional("env.git.commit", (e.git as Obj).commit, ["string", "null"]);
     optional("env.git.dirty", (e.git as Obj).dirty, ["boolean", "null"]);
   }
-  optional("env.memoryBytes", e.memoryBytes, ["number"]);
+  if (e.memoryBytes !== undefined) amount("env.memoryBytes", e.memoryBytes);
   expect("env.adapter", e.adapter, ["object"]);
   const a = e.adapter as Obj;
   for (const k of ["vendor", "architecture", "device", "description"]) {
@@ -532,22 +641,23 @@ export interface SplitRecord {
   closestPoint: number;
 }
 
-/** The optional fields of the cost of a step (`gpu`): numbers, and the per-phase dispatches. */
+/** The counts and sizes of the cost of a step (`gpu`): none below 0. */
+const GPU_AMOUNTS = [
+  "dispatchesPerStep",
+  "indirectPerStep",
+  "hostMsPerStep",
+  "stepsPerSubmit",
+  "peakBufferBytes",
+  "groupingRounds",
+  "stage2Runs",
+  "steps",
+  "contactsDropped",
+  "contactSlots",
+] as const;
+
+/** The optional fields of the cost of a step (`gpu`): amounts, and the per-phase dispatches. */
 function checkGpu(g: Obj): void {
-  for (
-    const k of [
-      "dispatchesPerStep",
-      "indirectPerStep",
-      "hostMsPerStep",
-      "stepsPerSubmit",
-      "peakBufferBytes",
-      "groupingRounds",
-      "stage2Runs",
-      "steps",
-      "contactsDropped",
-      "contactSlots",
-    ]
-  ) optional(`gpu.${k}`, g[k], ["number"]);
+  for (const k of GPU_AMOUNTS) if (g[k] !== undefined) amount(`gpu.${k}`, g[k]);
   optional("gpu.dispatchesByPhase", g.dispatchesByPhase, ["object"]);
   optional("gpu.workgroupSizes", g.workgroupSizes, ["object"]);
   optional("gpu.grouping", g.grouping, ["object"]);
@@ -559,21 +669,36 @@ function checkGpu(g: Obj): void {
   }
   optional("gpu.splits", g.splits, ["object"]);
   if (g.splits) {
-    for (const k of ["pairwise", "closestPoint"]) {
-      expect(`gpu.splits.${k}`, (g.splits as Obj)[k], ["number"]);
+    for (const k of ["pairwise", "closestPoint"]) amount(`gpu.splits.${k}`, (g.splits as Obj)[k]);
+  }
+}
+
+/** The largest case list a record may name its place in (`case.of`). */
+export const MAX_CASE_LIST = 1_000_000;
+
+/** `case`: the place in the run's case list, inside the list (the report counts the list by it). */
+function checkCase(c: Obj): void {
+  integer("case.of", c.of, 1);
+  if ((c.of as number) > MAX_CASE_LIST) {
+    throw new FieldError(`field "case.of" must be at most ${MAX_CASE_LIST}, got ${describe(c.of)}`);
+  }
+  integer("case.index", c.index, 0);
+  if ((c.index as number) >= (c.of as number)) {
+    throw new FieldError(`field "case.index" must be below case.of (${c.of}), got ${c.index}`);
+  }
+  expect("case.list", c.list, ["string"]);
+  expect("case.shard", c.shard, ["string", "null"]);
+  optional("case.held", c.held, ["array"]);
+  for (const [k, i] of ((c.held ?? []) as unknown[]).entries()) {
+    integer(`case.held.${k}`, i, 0);
+    if ((i as number) >= (c.of as number)) {
+      throw new FieldError(`field "case.held.${k}" must be below case.of (${c.of}), got ${i}`);
     }
   }
 }
 
-/**
- * Checks the shape of a parsed line: the fields every version has, then every other field the
- * readers of records (reports/, `--verify`) use, where present, against the JSON Schema's types
- * (a record of an older harness may lack an optional field, never hold a malformed one). Throws a
- * {@link FieldError} naming the first bad field, what it must be and what it is.
- */
-function check(o: unknown): void {
-  if (kindOf(o) !== "object") throw new FieldError(`not a JSON object but ${describe(o)}`);
-  const r = o as Obj;
+/** The schema version, every {@link REQUIRED_FIELDS} present, and the fields that say what ran. */
+function checkIdentity(r: Obj): void {
   expect("schemaVersion", r.schemaVersion, ["number"]);
   if (r.schemaVersion !== SCHEMA_VERSION) {
     throw new FieldError(
@@ -582,22 +707,31 @@ function check(o: unknown): void {
       }`,
     );
   }
-  for (const k of ["scene", "handler", "scale", "status", "configHash"]) {
-    expect(k, r[k], ["string"]);
-  }
+  for (const k of ["scene", "sceneSource", "handler", "status"]) expect(k, r[k], ["string"]);
   if (!(CASE_STATUSES as readonly unknown[]).includes(r.status)) {
     const valid = `${CASE_STATUSES.slice(0, -1).join(", ")} or ${CASE_STATUSES.at(-1)}`;
     throw new FieldError(`status "${r.status}" is not ${valid}`);
   }
-  for (const k of ["sceneSource", "coupling", "setup", "startedAt"]) {
-    optional(k, r[k], ["string"]);
+  const missing = REQUIRED_FIELDS.find((k) => !(k in r));
+  if (missing) {
+    throw new FieldError(`field "${missing}" is missing; every record of this harness has it`);
   }
-  for (const k of ["seed", "steps", "dt", "wallSeconds", "compileSeconds"]) {
-    optional(k, r[k], ["number"]);
-  }
-  for (const k of ["wallSeconds", "compileSeconds"]) seconds(k, r[k]);
-  optional("handlerParams", r.handlerParams, ["object"]);
-  if (r.handlerParams) values("handlerParams", r.handlerParams as Obj, ["number", "string"]);
+  oneOf("scale", r.scale, SCALES);
+  integer("seed", r.seed, 0);
+  integer("steps", r.steps, 1);
+  amount("dt", r.dt, { positive: true });
+  sha256("configHash", r.configHash);
+  for (const k of ["coupling", "setup"]) optional(k, r[k], ["string"]);
+  expect("handlerParams", r.handlerParams, ["object"]);
+  values("handlerParams", r.handlerParams as Obj, ["number", "string"]);
+  optional("sweep", r.sweep, ["object"]);
+  if (r.sweep) values("sweep", r.sweep as Obj, ["number"]);
+  optional("case", r.case, ["object"]);
+  if (r.case) checkCase(r.case as Obj);
+}
+
+/** The scene's systems and their resolved parameters, where recorded. */
+function checkSystems(r: Obj): void {
   optional("systems", r.systems, ["array"]);
   if (Array.isArray(r.systems) && !r.systems.every((id) => typeof id === "string")) {
     throw new FieldError(`field "systems" must be an array of system ids (strings)`);
@@ -607,38 +741,74 @@ function check(o: unknown): void {
     expect(`systemParams.${id}`, params, ["object"]);
     values(`systemParams.${id}`, params as Obj, ["number"]);
   }
-  optional("sweep", r.sweep, ["object"]);
-  if (r.sweep) values("sweep", r.sweep as Obj, ["number"]);
-  optional("particles", r.particles, ["object"]);
-  if (r.particles) {
-    const p = r.particles as Obj;
-    expect("particles.solid", p.solid, ["number"]);
-    expect("particles.fluid", p.fluid, ["number"]);
+  optional("collisionsPossible", r.collisionsPossible, ["boolean"]);
+}
+
+/** The run's protocol, its particles, its start and its duration. */
+function checkRun(r: Obj): void {
+  expect("particles", r.particles, ["object"]);
+  const p = r.particles as Obj;
+  integer("particles.solid", p.solid, 0);
+  integer("particles.fluid", p.fluid, 0);
+  expect("protocol", r.protocol, ["object"]);
+  const protocol = r.protocol as Obj;
+  integer("protocol.warmupSteps", protocol.warmupSteps, 0);
+  integer("protocol.repeats", protocol.repeats, 1);
+  expect("protocol.timeoutSeconds", protocol.timeoutSeconds, ["number", "string"]);
+  expect("startedAt", r.startedAt, ["string"]);
+  if (Number.isNaN(Date.parse(r.startedAt as string))) {
+    throw new FieldError(`field "startedAt" must be a date and time, got ${describe(r.startedAt)}`);
   }
-  optional("error", r.error, ["string", "null"]);
-  optional("protocol", r.protocol, ["object"]);
-  if (r.protocol) {
-    const p = r.protocol as Obj;
-    expect("protocol.warmupSteps", p.warmupSteps, ["number"]);
-    expect("protocol.repeats", p.repeats, ["number"]);
-    expect("protocol.timeoutSeconds", p.timeoutSeconds, ["number", "string"]);
-  }
-  optional("timings", r.timings, ["object", "null"]);
-  if (r.timings) checkTimings(r.timings as Obj);
-  optional("metrics", r.metrics, ["object", "null"]);
-  if (r.metrics) checkMetrics(r.metrics as Obj);
-  optional("stateHash", r.stateHash, ["string", "null"]);
-  optional("repeatable", r.repeatable, ["boolean", "null"]);
-  optional("hostSyncsPerStep", r.hostSyncsPerStep, ["number", "null"]);
-  optional("env", r.env, ["object", "null"]);
-  if (r.env) checkEnv(r.env as Obj);
+  for (const k of ["wallSeconds", "compileSeconds"]) seconds(k, r[k]);
   optional("pipelines", r.pipelines, ["object"]);
+  if (r.pipelines) {
+    for (const k of ["created", "reused"]) amount(`pipelines.${k}`, (r.pipelines as Obj)[k]);
+  }
+}
+
+/**
+ * What the case measured: an `ok` or `unstable` case ran to its end, so it has its timings and
+ * metrics; any case's are checked where present, with its state hash and the cost of a step.
+ */
+function checkMeasured(r: Obj): void {
+  expect("error", r.error, ["string", "null"]);
+  for (const k of ["timings", "metrics"]) {
+    expect(k, r[k], ["object", "null"]);
+    if (r[k] === null && (r.status === "ok" || r.status === "unstable")) {
+      throw new FieldError(
+        `field "${k}" must be an object in a case that ran to its end (status ${r.status}), got null`,
+      );
+    }
+  }
+  if (r.timings) checkTimings(r.timings as Obj);
+  if (r.metrics) checkMetrics(r.metrics as Obj);
+  if (r.stateHash !== null) sha256("stateHash", r.stateHash);
+  expect("repeatable", r.repeatable, ["boolean", "null"]);
+  if (r.hostSyncsPerStep !== null) amount("hostSyncsPerStep", r.hostSyncsPerStep);
+  expect("env", r.env, ["object", "null"]);
+  if (r.env) checkEnv(r.env as Obj);
   optional("gpu", r.gpu, ["object"]);
   if (r.gpu) checkGpu(r.gpu as Obj);
   optional("solvers", r.solvers, ["object"]);
   if (r.solvers) values("solvers", r.solvers as Obj, ["object"]);
   optional("snapshots", r.snapshots, ["object"]);
   if (r.snapshots) expect("snapshots.frames", (r.snapshots as Obj).frames, ["array"]);
+}
+
+/**
+ * Checks a parsed line against the JSON Schema (`core/result.schema.json`): every required field
+ * present, each of its kind; hashes in hex, the scale and status known, counts whole and not
+ * negative, numbers finite (or `"Infinity"` where the harness writes it); the optional fields the
+ * readers of records (reports/, `--verify`, `--resume`, the docs) use, where present. Throws a
+ * {@link FieldError} naming the first bad field, what it must be and what it is.
+ */
+function check(o: unknown): void {
+  if (kindOf(o) !== "object") throw new FieldError(`not a JSON object but ${describe(o)}`);
+  const r = o as Obj;
+  checkIdentity(r);
+  checkSystems(r);
+  checkRun(r);
+  checkMeasured(r);
 }
 
 /** Why a line of a results file was left out by {@link readResults}. */
@@ -672,7 +842,7 @@ type LineRead =
 function parseLine(line: string): LineRead {
   let o: unknown;
   try {
-    o = JSON.parse(line, (_k, v) => (v === "Infinity" ? Infinity : v));
+    o = JSON.parse(line);
   } catch (e) {
     return {
       ok: false,
@@ -690,7 +860,7 @@ function parseLine(line: string): LineRead {
     };
   }
   try {
-    check(o);
+    check(revive(o, ""));
   } catch (e) {
     if (!(e instanceof FieldError)) throw e;
     return {
@@ -742,6 +912,19 @@ export function parseResults(text: string): CaseRecord[] {
         : `results line ${line} is ${r.reason}: ${r.detail}; ${r.fix}`,
     );
   });
+}
+
+/**
+ * `llvmpipe (LLVM 15.0.6, 256 bits) (gl)`: the adapter a record ran on, as `--verify`, `--resume`
+ * and the report name it (lavapipe and llvmpipe share a description: the backend tells them
+ * apart); "" where the record has none.
+ */
+export function adapterName(
+  record: { env?: { adapter?: { description?: string; backend?: string } } | null },
+): string {
+  const a = record.env?.adapter;
+  if (!a) return "";
+  return `${a.description || "unnamed adapter"}${a.backend ? ` (${a.backend})` : ""}`;
 }
 
 /** Serialises a record as one JSON line (Infinity written as "Infinity"). */

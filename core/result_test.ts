@@ -1,34 +1,29 @@
 import assert from "node:assert/strict";
-import { CASE_STATUSES, parseResults, readResults, recordLine, SCHEMA_VERSION } from "./result.ts";
+import {
+  CASE_STATUSES,
+  MAX_CASE_LIST,
+  MAX_CASE_SECONDS,
+  parseResults,
+  readResults,
+  recordLine,
+  REQUIRED_FIELDS,
+} from "./result.ts";
+import { SCALES } from "./scene/scene.ts";
+import { recordFixture } from "./result_fixture.ts";
 
 const schema = JSON.parse(Deno.readTextFileSync(new URL("./result.schema.json", import.meta.url)));
 
 Deno.test("result schema", async (t) => {
   await t.step("the JSON Schema requires exactly the fields a record has", () => {
-    const rec = {
-      schemaVersion: SCHEMA_VERSION,
-      scene: "s",
-      sceneSource: "catalog",
-      handler: "merge-split",
+    const rec = recordFixture({
       handlerParams: { nMax: Infinity },
-      scale: "tiny",
-      seed: 1,
-      steps: 10,
-      dt: 1e-3,
-      particles: { solid: 1, fluid: 1 },
-      status: "ok",
-      error: null,
-      protocol: { warmupSteps: 0, repeats: 1, timeoutSeconds: 1 },
+      status: "failed",
       timings: null,
       metrics: null,
       stateHash: null,
       repeatable: null,
       hostSyncsPerStep: null,
-      env: null,
-      configHash: "0".repeat(64),
-      startedAt: new Date(0).toISOString(),
-      wallSeconds: 0,
-    };
+    });
     assert.deepEqual([...schema.required].sort(), Object.keys(rec).sort());
     const back = parseResults(recordLine(rec as never) + "\n" + recordLine(rec as never));
     assert.equal(back.length, 2);
@@ -36,18 +31,9 @@ Deno.test("result schema", async (t) => {
   });
   await t.step("every status is in the JSON Schema, and an unknown one is named", () => {
     assert.deepEqual(schema.properties.status.enum, [...CASE_STATUSES]);
-    const line = (status: string) =>
-      JSON.stringify({
-        schemaVersion: 1,
-        scene: "s",
-        handler: "h",
-        scale: "tiny",
-        status,
-        configHash: "x",
-      });
-    assert.equal(parseResults(line("gpu-timeout"))[0].status, "gpu-timeout");
+    assert.equal(parseResults(line({ status: "gpu-timeout" }))[0].status, "gpu-timeout");
     assert.throws(
-      () => parseResults(line("hung")),
+      () => parseResults(line({ status: "hung" })),
       /line 1: status "hung" is not ok, unstable, failed, timeout or gpu-timeout/,
     );
   });
@@ -68,47 +54,18 @@ Deno.test("result schema", async (t) => {
 
 /** A complete record line with `fields` replaced (a field set to undefined is left out). */
 function line(fields: Record<string, unknown> = {}): string {
-  const phase = {
-    unit: "ms/step",
-    median: 1,
-    mad: 0.1,
-    ci95: [0.9, 1.1],
-    min: 0.8,
-    max: 1.2,
-    n: 3,
-    samples: [0.9, 1, 1.1],
-  };
+  const base = recordFixture();
+  const timings = { ...base.timings!, wall: { steps: 9, msPerStep: 1.5 } };
   return JSON.stringify({
-    schemaVersion: SCHEMA_VERSION,
-    scene: "s",
-    sceneSource: "catalog",
-    handler: "merge-split",
+    ...base,
     handlerParams: { nMax: "Infinity", alpha: 1 },
-    scale: "tiny",
-    seed: 1,
-    steps: 10,
-    dt: 1e-3,
-    particles: { solid: 1, fluid: 2 },
-    status: "ok",
-    error: null,
-    protocol: { warmupSteps: 1, repeats: 1, timeoutSeconds: "Infinity" },
-    timings: {
-      source: "timestamp",
-      phases: { merging: phase, total: phase },
-      transfer: { bytes: 0, ms: 0 },
-      wall: { steps: 9, msPerStep: 1.5 },
-    },
+    protocol: { ...base.protocol, timeoutSeconds: "Infinity" },
+    timings: { ...timings, phases: { merging: timings.phases.total, total: timings.phases.total } },
     metrics: {
+      ...base.metrics!,
       summary: { passThroughMax: 0, exploded: false, firstFracture: null },
-      series: { every: 5, fields: ["time"], rows: [[0.005], [0.01]] },
     },
-    stateHash: "a".repeat(64),
-    repeatable: true,
-    hostSyncsPerStep: 0.1,
-    env: null,
-    configHash: "0".repeat(64),
-    startedAt: new Date(0).toISOString(),
-    wallSeconds: 1,
+    scene: "s",
     ...fields,
   });
 }
@@ -150,9 +107,16 @@ Deno.test("readResults: bad lines are skipped and named, the finished cases kept
         { timings: "garbage" },
         'field "timings" must be an object or null, got the string "garbage"',
       ],
+      [
+        { timings: null },
+        'field "timings" must be an object in a case that ran to its end (status ok), got null',
+      ],
       [{ metrics: 5 }, 'field "metrics" must be an object or null, got the number 5'],
       [{ particles: null }, 'field "particles" must be an object, got null'],
-      [{ particles: { solid: 1 } }, 'field "particles.fluid" must be a number, got nothing'],
+      [
+        { particles: { solid: 1 } },
+        'field "particles.fluid" must be an integer of at least 0, got nothing',
+      ],
       [
         { timings: { source: "timestamp", phases: { total: { median: "1" } } } },
         'field "timings.phases.total.median" must be a number or null, got the string "1"',
@@ -163,7 +127,7 @@ Deno.test("readResults: bad lines are skipped and named, the finished cases kept
       ],
       [{ metrics: { series: {} } }, 'field "metrics.summary" must be an object, got nothing'],
       [{ metrics: { summary: { energyRatio: "high" } } }, 'field "metrics.summary.energyRatio"'],
-      [{ steps: "10" }, 'field "steps" must be a number, got the string "10"'],
+      [{ steps: "10" }, 'field "steps" must be an integer of at least 1, got the string "10"'],
       [
         { handlerParams: { alpha: [1] } },
         'field "handlerParams.alpha" must be a number or a string',
@@ -171,11 +135,23 @@ Deno.test("readResults: bad lines are skipped and named, the finished cases kept
       [{ sweep: { "scene.dt": "x" } }, 'field "sweep.scene.dt" must be a number'],
       [{ env: { adapter: 1 } }, 'field "env.adapter" must be an object, got the number 1'],
       [{ env: { adapter: { backend: 3 } } }, 'field "env.adapter.backend" must be a string'],
-      [{ protocol: { warmupSteps: 1 } }, 'field "protocol.repeats" must be a number'],
+      [
+        { protocol: { warmupSteps: 1 } },
+        'field "protocol.repeats" must be an integer of at least 1',
+      ],
       [{ snapshots: {} }, 'field "snapshots.frames" must be an array, got nothing'],
-      [{ gpu: { peakBufferBytes: "1 MiB" } }, 'field "gpu.peakBufferBytes" must be a number'],
-      [{ gpu: { hostMsPerStep: "0.5 ms" } }, 'field "gpu.hostMsPerStep" must be a number'],
-      [{ configHash: undefined }, 'field "configHash" must be a string, got nothing'],
+      [
+        { gpu: { peakBufferBytes: "1 MiB" } },
+        'field "gpu.peakBufferBytes" must be a finite number of at least 0',
+      ],
+      [
+        { gpu: { hostMsPerStep: "0.5 ms" } },
+        'field "gpu.hostMsPerStep" must be a finite number of at least 0',
+      ],
+      [
+        { configHash: undefined },
+        'field "configHash" is missing; every record of this harness has it',
+      ],
       [
         { timings: { source: "timestamp", phases: { total: { median: 1, mean: "1.2" } } } },
         'field "timings.phases.total.mean" must be a number or null, got the string "1.2"',
@@ -204,15 +180,8 @@ Deno.test("readResults: bad lines are skipped and named, the finished cases kept
 
   await t.step("null timings and metrics (a failed case) and absent optional fields pass", () => {
     const failed = line({ status: "failed", timings: null, metrics: null, env: null });
-    const old = JSON.stringify({
-      schemaVersion: 1,
-      scene: "s",
-      handler: "h",
-      scale: "tiny",
-      status: "ok",
-      configHash: "x",
-    });
-    assert.deepEqual(readResults(`${failed}\n${old}\n${line()}`).skipped, []);
+    const bare = line({ gpu: undefined, sweep: undefined, case: undefined, systems: undefined });
+    assert.deepEqual(readResults(`${failed}\n${bare}\n${line()}`).skipped, []);
   });
 
   await t.step("a timing's mean is optional: records written before it was kept still read", () => {
@@ -255,5 +224,77 @@ ${empty}
       () => parseResults(line({ schemaVersion: 2 })),
       /^SyntaxError: results line 1: schemaVersion 2 is newer than this harness reads \(1\); update mergesplit$/,
     );
+  });
+});
+
+Deno.test("readResults: a record that breaks the schema is skipped, naming the field", async (t) => {
+  const hostile: Array<[string, string]> = [
+    [line({ steps: -5 }), 'field "steps" must be an integer of at least 1, got the number -5'],
+    [line({ metrics: undefined }), 'field "metrics" is missing'],
+    [
+      line({ stateHash: "not-a-hash" }),
+      'field "stateHash" must be a SHA-256 (64 lowercase hex digits), got the string "not-a-hash"',
+    ],
+    [
+      line({ scale: "galactic" }),
+      'field "scale" must be one of tiny, small, medium or paper, got the string "galactic"',
+    ],
+    [
+      line().replace('"exploded":false', '"exploded":false,"energyRatio":-1e999'),
+      'field "metrics.summary.energyRatio" must be a finite number (or the string "Infinity"), got a number past the range of a double (read as -Infinity)',
+    ],
+    [line({ seed: 1.5 }), 'field "seed" must be an integer of at least 0, got the number 1.5'],
+    [line({ dt: 0 }), 'field "dt" must be a finite number above 0, got the number 0'],
+    [
+      line({ dt: "Infinity" }),
+      'field "dt" must be a finite number above 0, got the number Infinity',
+    ],
+    [line({ particles: { solid: -1, fluid: 0 } }), 'field "particles.solid" must be an integer'],
+    [line({ configHash: "C".repeat(64) }), 'field "configHash" must be a SHA-256'],
+    [line({ startedAt: "yesterday" }), 'field "startedAt" must be a date and time'],
+    [line({ timings: { source: "sundial", phases: {} } }), 'field "timings.source" must be one of'],
+    [
+      line({ hostSyncsPerStep: -1 }),
+      'field "hostSyncsPerStep" must be a finite number of at least 0',
+    ],
+    [
+      line({ case: { index: 3, of: 2, list: "l", shard: null } }),
+      'field "case.index" must be below',
+    ],
+    [
+      line({ case: { index: 0, of: 1e12, list: "l", shard: null } }),
+      'field "case.of" must be at most',
+    ],
+    [line({ metrics: null }), 'field "metrics" must be an object in a case that ran to its end'],
+    [
+      line({
+        metrics: {
+          summary: { a: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]] },
+        },
+      }),
+      `field "metrics.summary.a${".0".repeat(29)}" is nested deeper than 32 levels`,
+    ],
+  ];
+  for (const [text, reason] of hostile) {
+    await t.step(reason, () => {
+      const { records, skipped } = readResults(`${line()}\n${text}\n`);
+      assert.equal(records.length, 1);
+      assert.equal(skipped.length, 1, `${reason}: not skipped`);
+      assert.equal(skipped[0].line, 2);
+      assert.ok(skipped[0].reason.startsWith(reason), `${skipped[0].reason} ≠ ${reason}…`);
+    });
+  }
+  await t.step('a "__proto__" key stays a field, never the prototype', () => {
+    const text = line().replace('"exploded":false', '"exploded":false,"__proto__":"Infinity"');
+    const { records } = readResults(text);
+    const summary = records[0].metrics!.summary;
+    assert.equal(Object.getPrototypeOf(summary), Object.prototype);
+    assert.equal(Object.getOwnPropertyDescriptor(summary, "__proto__")?.value, Infinity);
+  });
+  await t.step("the required fields are the JSON Schema's", () => {
+    assert.deepEqual([...REQUIRED_FIELDS].sort(), [...schema.required].sort());
+    assert.deepEqual(schema.properties.scale.enum, [...SCALES]);
+    assert.equal(schema.properties.case.properties.of.maximum, MAX_CASE_LIST);
+    assert.equal(schema.properties.wallSeconds.maximum, MAX_CASE_SECONDS);
   });
 });

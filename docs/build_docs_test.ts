@@ -15,6 +15,7 @@ import {
   encodeGroups,
 } from "../core/io/snapshot_codec.ts";
 import { CLAIMS } from "../reports/mod.ts";
+import { recordFixture } from "../core/result_fixture.ts";
 import {
   ablationBlock,
   convergenceTable,
@@ -146,12 +147,13 @@ function fakeRecord(n: number): CaseRecord {
   const [r] = parseResults(
     `${
       JSON.stringify({
+        ...recordFixture(),
         schemaVersion: 1,
         scene: "s",
         handler: "h",
         scale: "tiny",
         status: "ok",
-        configHash: "c",
+        configHash: "c".repeat(64),
       })
     }\n`,
   );
@@ -232,6 +234,7 @@ Deno.test("docs: the convergence table gives each claim's verdict by run (scale)
   const bowl = (n: number, seed: number, pieces: number) =>
     parseResults(`${
       JSON.stringify({
+        ...recordFixture(),
         schemaVersion: 1,
         scene: "fig8-bowl",
         sceneSource: "catalog",
@@ -240,7 +243,7 @@ Deno.test("docs: the convergence table gives each claim's verdict by run (scale)
         scale: n < 100 ? "tiny" : "medium",
         seed,
         status: "ok",
-        configHash: "c",
+        configHash: "c".repeat(64),
         particles: { solid: n, fluid: 2000 },
         metrics: {
           summary: {

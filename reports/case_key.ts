@@ -8,7 +8,9 @@
  *
  * @module
  */
-import type { CaseRecord } from "../core/result.ts";
+import { adapterName, type CaseRecord } from "../core/result.ts";
+
+export { adapterName };
 import { SCALES } from "../core/scene/scene.ts";
 
 /** What identifies a case (the fields a record has; those after `sweep` may be absent). */
@@ -29,16 +31,6 @@ export interface CaseIdentity {
   configHash?: string;
   /** The adapter it ran on (`CaseRecord.env.adapter`), where recorded. */
   env?: { adapter?: { description?: string; backend?: string } } | null;
-}
-
-/**
- * `llvmpipe (LLVM 15.0.6, 256 bits) (gl)`: the adapter a record ran on, as `--verify` names it;
- * "" where the record has none.
- */
-export function adapterName(record: CaseIdentity): string {
-  const a = record.env?.adapter;
-  if (!a) return "";
-  return `${a.description || "unnamed adapter"}${a.backend ? ` (${a.backend})` : ""}`;
 }
 
 /** ` k=v …` of a sweep's values in key order (a leading space); "" outside a sweep. */

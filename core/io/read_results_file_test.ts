@@ -1,18 +1,12 @@
 import assert from "node:assert/strict";
 import { readResultsFile } from "./read_results_file.ts";
 import { InputLimitError } from "./read_text_limited.ts";
-import { type CaseRecord, recordLine } from "../result.ts";
+import { recordLine } from "../result.ts";
+import { recordFixture } from "../result_fixture.ts";
 
 /** A minimal valid record of `scene`. */
 function line(scene: string): string {
-  const record = {
-    schemaVersion: 1,
-    scene,
-    handler: "merge-split",
-    scale: "tiny",
-    status: "failed",
-    configHash: "0".repeat(64),
-  } as unknown as CaseRecord;
+  const record = recordFixture({ scene, status: "failed", timings: null, metrics: null });
   return recordLine(record);
 }
 

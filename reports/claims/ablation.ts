@@ -12,7 +12,7 @@
 import type { CaseRecord } from "../../core/result.ts";
 import { PAPER_SETUP, SETUPS } from "../../core/setups.ts";
 import { type Claim, CLAIM_STATUS_BADGE, type ClaimStatus } from "./claim.ts";
-import { CLAIMS, evaluateClaims } from "./claims.ts";
+import { CLAIMS, evaluateClaims, fromCatalog } from "./claims.ts";
 import { distinct } from "../case_key.ts";
 import { escapeHtml } from "../page/escape_html.ts";
 
@@ -67,7 +67,7 @@ export function ablation(
       if (!own.length || paperSeeds.every((seed) => own.includes(seed))) {
         return { statuses: evaluate(atScale, setup), baselines: paper, seeds: null };
       }
-      const same = atScale.filter((r) => !fromCatalog(r) || own.includes(r.seed));
+      const same = atScale.filter((r) => own.includes(r.seed));
       return {
         statuses: evaluate(same, setup),
         baselines: evaluate(same, PAPER_SETUP.id),
@@ -83,11 +83,6 @@ export function ablation(
     }));
   });
   return { setups, rows };
-}
-
-/** Whether a record is of a catalogue scene (whose seeds a suite chooses; a scene file has its own). */
-function fromCatalog(r: CaseRecord): boolean {
-  return (r.sceneSource ?? "catalog") === "catalog";
 }
 
 /** The seeds of the catalogue records that ran under `setup`, in the records' order. */

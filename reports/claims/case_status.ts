@@ -37,6 +37,16 @@ export const SPEED_SPIKE_RATIO = 2;
  */
 export const SPIKE_FIELD = "flungSpeedRatio";
 
+/**
+ * Whether a record is of a catalogue scene as the harness builds it (`sceneSource` `catalog`;
+ * absent in records made before it was kept, which ran the catalogue alone): the only records the
+ * claims judge. A scene file's case is a user scene, shown in the report but never judged as the
+ * paper's scene, whatever id the file gives it.
+ */
+export function fromCatalog(r: Pick<CaseRecord, "sceneSource">): boolean {
+  return (r.sceneSource ?? "catalog") === "catalog";
+}
+
 /** A summary metric as a number (booleans and missing values give NaN). */
 export function summaryMetric(record: CaseRecord, name: string): number {
   const v = record.metrics?.summary[name];

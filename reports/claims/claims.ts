@@ -11,20 +11,21 @@
  * @module
  */
 import type { CaseRecord } from "../../core/result.ts";
-import {
-  caseWorks,
-  ENERGY_GAIN_MAX,
-  LEAK_FRACTION_MIN,
-  SPEED_SPIKE_RATIO,
-  unstable,
-  usable,
-} from "./case_status.ts";
+import { fromCatalog } from "./case_status.ts";
 import { TIMING_CLAIMS } from "./timing_claims.ts";
 import { PAPER_SETUP, setupChanges, SETUPS } from "../../core/setups.ts";
 import { caseGroupKey } from "../case_key.ts";
 import { tooCoarse } from "./claim_resolution.ts";
 
-export { caseWorks, ENERGY_GAIN_MAX, LEAK_FRACTION_MIN, SPEED_SPIKE_RATIO, unstable, usable };
+export {
+  caseWorks,
+  ENERGY_GAIN_MAX,
+  fromCatalog,
+  LEAK_FRACTION_MIN,
+  SPEED_SPIKE_RATIO,
+  unstable,
+  usable,
+} from "./case_status.ts";
 
 export type { Claim, ClaimResult, ClaimStatus } from "./claim.ts";
 import type { Claim, ClaimResult, ClaimStatus } from "./claim.ts";
@@ -90,8 +91,11 @@ function sameCase(r: CaseRecord): string {
  * A claim on the records of one scale and seed: "too coarse" where its threshold is too few
  * particles of its body there (`claim_resolution.ts`), else its evaluation, which becomes "premise
  * not reached" where the run did not reach what the sentence takes for granted (a "not run" stays).
+ * Reads the catalogue's records alone ({@link fromCatalog}): a scene file's case with a catalogue
+ * id is never read as the paper's scene.
  */
-export function judgeClaim(claim: Claim, records: readonly CaseRecord[]): ClaimResult {
+export function judgeClaim(claim: Claim, all: readonly CaseRecord[]): ClaimResult {
+  const records = all.filter(fromCatalog);
   const coarse = tooCoarse(claim, records);
   if (coarse) return coarse;
   const result = claim.evaluate(records);
@@ -105,22 +109,18 @@ export function judgeClaim(claim: Claim, records: readonly CaseRecord[]): ClaimR
 }
 
 /**
- * The records of one setup split by seed: the catalogue cases of each seed (the named suites run
- * the scene's, 7 and 99: `bench/cases/suites.ts`), scene files' cases (seeds of their own) with the
- * first; one group when there is at most one seed.
+ * The catalogue records of one setup split by seed (the named suites run the scene's, 7 and 99:
+ * `bench/cases/suites.ts`); one group when there is at most one seed. A scene file's cases are
+ * left out ({@link fromCatalog}): the claims judge the paper's scenes as the harness builds them.
  */
 export function recordsBySeed(
   all: readonly CaseRecord[],
   options: { setup?: string } = {},
 ): { seed: number | null; records: CaseRecord[] }[] {
-  const records = underSetup(all, options.setup ?? PAPER_SETUP.id);
-  const catalog = (r: CaseRecord) => (r.sceneSource ?? "catalog") === "catalog";
-  const seeds = [...new Set(records.filter(catalog).map((r) => r.seed))];
+  const records = underSetup(all.filter(fromCatalog), options.setup ?? PAPER_SETUP.id);
+  const seeds = [...new Set(records.map((r) => r.seed))];
   if (seeds.length <= 1) return [{ seed: seeds[0] ?? null, records }];
-  return seeds.map((seed, k) => ({
-    seed,
-    records: records.filter((r) => catalog(r) ? r.seed === seed : k === 0),
-  }));
+  return seeds.map((seed) => ({ seed, records: records.filter((r) => r.seed === seed) }));
 }
 
 /**

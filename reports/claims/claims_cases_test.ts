@@ -7,7 +7,8 @@
  */
 import assert from "node:assert/strict";
 import type { CaseRecord } from "../../core/result.ts";
-import { CLAIMS } from "./claims.ts";
+import { CLAIMS, evaluateClaims, judgeClaim } from "./claims.ts";
+import { claimsSummaryText, renderClaimsTable, userScenesNote } from "./claims_table.ts";
 import { fakeRecord } from "../fake_record.ts";
 import { PAPER_TABLE_ONE } from "../tables/paper_table_one.ts";
 import { FIG3_COLUMNS, FIG4_COLUMNS } from "../../core/figure_columns.ts";
@@ -536,4 +537,25 @@ Deno.test("claim s: merge-split's working dt must be ten times the baseline's, n
   const r = s.evaluate(dtSweep(5e-4));
   assert.equal(r.status, "not reproduced");
   assert.match(r.measured, /merge-split works up to 0\.004 s, penalty-medium up to 5\.00e-4 s/);
+});
+
+Deno.test("a scene file's cases are never judged as the paper's scenes, whatever their ids", async (t) => {
+  const file = (records: CaseRecord[]) => records.map((r) => ({ ...r, sceneSource: "mine.json" }));
+  for (const c of CASES) {
+    await t.step(`${c.id}: not run on its reproducing set from a scene file`, () => {
+      const claim = CLAIMS.find((k) => k.id === c.id)!;
+      const r = judgeClaim(claim, file(c.reproduced()));
+      assert.equal(r.status, "not run", `${c.id}: ${r.measured}`);
+      const [judged] = evaluateClaims(file(c.reproduced()), { claims: [claim] });
+      assert.equal(judged.result.status, "not run", `${c.id}: ${judged.result.measured}`);
+    });
+  }
+  await t.step("the claims table names them as user scenes", () => {
+    const records = file(CASES.find((c) => c.id === "k")!.reproduced());
+    const html = renderClaimsTable([{ label: "run", records }]);
+    assert.match(html, /case\(s\) of scene files \(mine\.json as fig3-ball-cloth-(low|high)/);
+    assert.match(html, /never judged as the paper&#39;s scenes|never judged as the paper's scenes/);
+    assert.match(claimsSummaryText([{ label: "run", records }]), /are user scenes/);
+    assert.equal(userScenesNote([{ records: CASES[0].reproduced() }]), "");
+  });
 });

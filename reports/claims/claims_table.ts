@@ -11,6 +11,7 @@ import {
   CLAIMS,
   type ClaimStatus,
   evaluateClaims,
+  fromCatalog,
 } from "./claims.ts";
 import { distinct } from "../case_key.ts";
 import { escapeHtml } from "../page/escape_html.ts";
@@ -66,6 +67,22 @@ export function claimColumns(
  */
 export const NOT_RUN_NOTE =
   "A claim not run needs cases this run did not hold: --suite claims runs those of Figs. 3, 4, 7, 9 and 10, the dam breaks and the sweeps of r and s at small, --suite fig11 Fig. 11's, --suite all every scene's, each at three seeds (--seed scene: one); --suite table1 Table I's scenes (claims y, y2; --scale paper for the paper's counts).";
+
+/**
+ * What the claims table says when the inputs hold cases of scene files: "2 case(s) of scene files
+ * (my.json as fig3-ball-cloth-high, …) are user scenes: shown in the report, never judged as the
+ * paper's scenes, whatever id they carry"; "" when none.
+ */
+export function userScenesNote(
+  inputs: readonly { records: readonly CaseRecord[] }[],
+): string {
+  const user = inputs.flatMap((i) => i.records).filter((r) => !fromCatalog(r));
+  if (!user.length) return "";
+  const named = distinct(user.map((r) => `${r.sceneSource} as ${r.scene}`));
+  return `${user.length} case(s) of scene files (${
+    named.join(", ")
+  }) are user scenes: shown in the report, never judged as the paper's scenes, whatever id they carry.`;
+}
 
 /**
  * Where claim `k`'s outcome differs between the scales of one input (a resolution that has not
@@ -152,7 +169,9 @@ export function claimsSummaryText(
       listed("not reproduced")
     }${unjudged}; ${ids("not run").length} not run`;
   });
-  return [...lines, ...(anyNotRun(columns) ? [NOT_RUN_NOTE] : [])].join("\n");
+  const user = userScenesNote(inputs);
+  return [...lines, ...(anyNotRun(columns) ? [NOT_RUN_NOTE] : []), ...(user ? [user] : [])]
+    .join("\n");
 }
 
 /**
@@ -183,6 +202,9 @@ export function renderClaimsTable(
       n("not reproduced")
     } not reproduced${unjudged}, ${n("not run")} not run`;
   });
-  return `<p>${counts.join("; ")}.${anyNotRun(columns) ? ` ${escapeHtml(NOT_RUN_NOTE)}` : ""}</p>
+  const user = userScenesNote(inputs);
+  return `<p>${counts.join("; ")}.${anyNotRun(columns) ? ` ${escapeHtml(NOT_RUN_NOTE)}` : ""}${
+    user ? ` <strong>${escapeHtml(user)}</strong>` : ""
+  }</p>
 <div class="scroll"><table class="claims"><thead>${head}</thead><tbody>${body}</tbody></table></div>`;
 }

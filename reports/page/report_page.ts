@@ -361,7 +361,7 @@ function inputNotes(c: ReportContext): string {
   const skippedNote = inputs.filter((i) => i.skipped?.length).map((i) =>
     `<div class="warning"><strong>${escapeHtml(i.label)}: ${
       i.skipped!.length
-    } line(s) of the results file skipped</strong> (torn or malformed; the other cases are shown)<ul>${
+    } line(s) of the results file skipped</strong> (torn, or not a record of the schema: each names its line and field; the other cases are shown)<ul>${
       i.skipped!.map((w) => `<li>${escapeHtml(w)}</li>`).join("")
     }</ul></div>`
   ).join("");
