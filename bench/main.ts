@@ -20,14 +20,14 @@ import { claimOutputDir } from "./output/output_claim.ts";
 import { listenForInterrupt } from "./output/interrupt.ts";
 import type { AdapterChoice } from "../gpu/runtime/adapter_request.ts";
 import { checkRunPlan } from "./cases/run_plan_check.ts";
-import { selectShard } from "./cases/shard.ts";
+import { placeCases, type PlacedCase } from "./cases/resume.ts";
 import { Progress } from "./output/progress.ts";
-import { caseSteps, runSuite, specConfigHash } from "./runner.ts";
+import { caseSteps, runSuite } from "./runner.ts";
 import { type CaseSpec, resolveCases, SceneFileError, UsageError } from "./cases/suite.ts";
 import { expandSweeps, suiteSweeps } from "./cases/sweep.ts";
 import { getSuite, SUITES } from "./cases/suites.ts";
 import { verifyCommand } from "./verify.ts";
-import { type CaseRecord, type CaseStatus, readResults } from "../core/result.ts";
+import type { CaseRecord, CaseStatus } from "../core/result.ts";
 import { captureEnvironment, checkWebgpuEnvironment, runGitState } from "./environment.ts";
 import { ignoreOutputErrors } from "../core/io/ignore_output_errors.ts";
 
@@ -147,12 +147,14 @@ export async function runBench(args: readonly string[]): Promise<BenchOutcome> {
     if (opts.verify) return { exitCode: await verifyCommand(opts.verify, { adapter }) };
     const cases = planCases(opts);
     const out = opts.out ?? defaultOutDir();
-    const placed = await notYetRecorded(await selectShard(cases, opts.shard), out, opts);
     const devices = await leaseAdapter(adapter);
     try {
       const dir = prepareOutputDir(out, { append: opts.append, fresh: opts.out === null });
-      const claim = claimOutputDir(dir, { append: opts.append });
+      const claim = claimOutputDir(dir, { append: opts.append, resume: opts.resume });
       try {
+        // placed once the folder is ours and the adapter known: both are in the case list's hash
+        const run = { out: dir, adapter: (await devices.get()).info };
+        const placed = await placeCases(cases, opts, run);
         return await runPlaced(placed, { opts, adapter, devices, out: dir, total: cases.length });
       } finally {
         claim.release();
@@ -197,43 +199,11 @@ export function planCases(opts: BenchOptions): CaseSpec[] {
 }
 
 /**
- * The placed cases `--resume` still has to run: those whose configuration hash no ok or unstable
- * record of `out`'s results file carries (all of them without `--resume`).
- */
-async function notYetRecorded(
-  placed: Awaited<ReturnType<typeof selectShard>>,
-  out: string,
-  opts: BenchOptions,
-): Promise<Awaited<ReturnType<typeof selectShard>>> {
-  if (!opts.resume) return placed;
-  const file = `${out}/${RESULTS_NAME}`;
-  let text = "";
-  try {
-    text = Deno.readTextFileSync(file);
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
-  }
-  const done = new Set(
-    readResults(text).records.filter((r) => r.status === "ok" || r.status === "unstable")
-      .map((r) => r.configHash),
-  );
-  const left = [];
-  const held: number[] = [];
-  for (const p of placed) {
-    if (done.has(await specConfigHash(p.spec, opts))) held.push(p.place.index);
-    else left.push(p);
-  }
-  console.error(`--resume: ${held.length} of ${placed.length} cases already recorded in ${file}`);
-  // each record names the positions an earlier run recorded, so a report sees the list whole
-  return held.length ? left.map((p) => ({ ...p, place: { ...p.place, held } })) : left;
-}
-
-/**
  * Runs the placed cases into `out` (prepared and claimed) and prints the summary; stops after the
  * case in progress on SIGINT or SIGTERM (`bench/output/interrupt.ts`).
  */
 async function runPlaced(
-  placed: Awaited<ReturnType<typeof selectShard>>,
+  placed: readonly PlacedCase[],
   ctx: {
     opts: BenchOptions;
     adapter: AdapterChoice;

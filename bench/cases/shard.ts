@@ -28,8 +28,12 @@ export interface CasePlace {
   held?: number[];
 }
 
-/** The label of a case in the list hash: scene, scale, handler, seed, parameters and sweep values. */
-export function caseListLabel(c: CaseSpec): string {
+/**
+ * The label of a case in the list hash: scene, scale, handler, seed, parameters, sweep values,
+ * coupling, setup and, where given, the case's configuration hash (`bench/runner.ts`
+ * `specConfigHash`: its steps, warm-up, repetitions and resolved scene).
+ */
+export function caseListLabel(c: CaseSpec, configHash?: string): string {
   return JSON.stringify([
     c.scene.id,
     c.scene.scale,
@@ -39,18 +43,32 @@ export function caseListLabel(c: CaseSpec): string {
     c.params ?? {},
     c.sweep ?? {},
     c.coupling ?? DEFAULT_COUPLING,
+    c.setup ?? null,
+    configHash ?? null,
   ]);
+}
+
+/** What identifies a run's case list beside its cases: their configuration hashes, the adapter. */
+export interface ListIdentity {
+  /** Each case's configuration hash, in the list's order. */
+  hashes?: readonly string[];
+  /** The adapter the run uses, as `core/result.ts` `adapterName` names it. */
+  adapter?: string;
 }
 
 /**
  * The cases of `shard` (all of them without one), each with its {@link CasePlace} in the whole
- * list.
+ * list, whose hash covers `identity` too: parts run with other steps, setups or on another adapter
+ * name another list.
  */
 export async function selectShard(
   cases: readonly CaseSpec[],
   shard: Shard | null,
+  identity: ListIdentity = {},
 ): Promise<{ spec: CaseSpec; place: CasePlace }[]> {
-  const bytes = new TextEncoder().encode(cases.map(caseListLabel).join("\n"));
+  const labels = cases.map((c, k) => caseListLabel(c, identity.hashes?.[k]));
+  const text = [...labels, ...(identity.adapter ? [`adapter ${identity.adapter}`] : [])];
+  const bytes = new TextEncoder().encode(text.join("\n"));
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   const list = [...digest.slice(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("");
   const label = shard ? `${shard.index}/${shard.count}` : null;

@@ -5,7 +5,8 @@
  * removes it at its end (at exit too: `unload`). A run without `--append` is refused while another
  * run's claim is live; a claim whose process is gone (same host, pid no longer running: a run that
  * was killed) is stale and taken over. Runs with `--append` may share the folder (their lines are
- * appended whole, `bench/output/results_file.ts`).
+ * appended whole, `bench/output/results_file.ts`); a `--resume` run shares it with none, since it
+ * runs what the folder's results file does not yet hold: two at once would run the same cases.
  *
  * @module
  */
@@ -31,6 +32,8 @@ interface ClaimText {
   host: string;
   started: string;
   append: boolean;
+  /** Whether the run is a `--resume` (absent in the claims of older harnesses). */
+  resume?: boolean;
 }
 
 /** Whether the process `pid` of this host is running (or exists but is not ours to signal). */
@@ -73,15 +76,38 @@ function liveClaims(
   return live;
 }
 
+/** Why the claim of `other` (a live run) keeps this run out of `dir`, and what to do. */
+function conflictText(
+  dir: string,
+  other: ClaimText & { file: string },
+  options: { append?: boolean; resume?: boolean },
+): string {
+  const resume = options.resume || other.resume;
+  const what = resume
+    ? `; a --resume run shares its folder with no other run (${
+      options.resume ? "this one" : "that one"
+    } runs the cases the results file does not yet hold, and two would run them twice)`
+    : "";
+  const fix = resume ? "" : ", pass --append to add to its results,";
+  return `${dir} is being written by another bench run (pid ${other.pid} on ${other.host}, started ` +
+    `${other.started})${what}; wait for it to end${fix} or give another --out (remove ${other.file} ` +
+    `if that run is over)`;
+}
+
 /**
  * Claims the output folder `dir` (it must exist) for this run: writes its claim file, then looks at
- * the other runs' claims. Without `append`, a live claim of another run is refused with an
- * {@link OutputDirError} naming its pid (and this run's claim is withdrawn); stale claims are
- * removed. `pid` and `alive` are for tests.
+ * the other runs' claims. Without `append`, with `resume`, or beside a live `--resume` run, a live
+ * claim of another run is refused with an {@link OutputDirError} naming its pid (and this run's
+ * claim is withdrawn); stale claims are removed. `pid` and `alive` are for tests.
  */
 export function claimOutputDir(
   dir: string,
-  options: { append?: boolean; pid?: number; alive?: (pid: number) => boolean } = {},
+  options: {
+    append?: boolean;
+    resume?: boolean;
+    pid?: number;
+    alive?: (pid: number) => boolean;
+  } = {},
 ): OutputClaim {
   const pid = options.pid ?? Deno.pid;
   const name = `${CLAIM_NAME.prefix}${pid}${CLAIM_NAME.suffix}`;
@@ -91,6 +117,7 @@ export function claimOutputDir(
     host: hostname(),
     started: new Date().toISOString(),
     append: Boolean(options.append),
+    resume: Boolean(options.resume),
   };
   Deno.writeTextFileSync(file, JSON.stringify(text) + "\n");
   const release = () => {
@@ -100,14 +127,11 @@ export function claimOutputDir(
       // already removed
     }
   };
-  const other = liveClaims(dir, name, options.alive ?? pidAlive)[0];
-  if (other && !options.append) {
+  const live = liveClaims(dir, name, options.alive ?? pidAlive);
+  const other = live.find((c) => !options.append || options.resume || c.resume) ?? live[0];
+  if (other && (!options.append || options.resume || other.resume)) {
     release();
-    throw new OutputDirError(
-      `${dir} is being written by another bench run (pid ${other.pid} on ${other.host}, started ` +
-        `${other.started}); wait for it to end, pass --append to add to its results, or give ` +
-        `another --out (remove ${other.file} if that run is over)`,
-    );
+    throw new OutputDirError(conflictText(dir, other, options));
   }
   globalThis.addEventListener("unload", release);
   return {

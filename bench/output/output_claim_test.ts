@@ -32,6 +32,34 @@ Deno.test("claimOutputDir: a live run's folder is refused without --append, shar
   }
 });
 
+Deno.test("claimOutputDir: a --resume run shares its folder with no other run", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "mergesplit-claim-" });
+  const alive = () => true;
+  try {
+    const first = claimOutputDir(dir, { pid: 301, append: true, resume: true, alive });
+    for (const second of [{ resume: true }, { resume: false }]) {
+      assert.throws(
+        () => claimOutputDir(dir, { pid: 302, append: true, ...second, alive }),
+        (e: unknown) =>
+          e instanceof OutputDirError && e.message.includes("(pid 301 on ") &&
+          e.message.includes("a --resume run shares its folder with no other run") &&
+          !e.message.includes("pass --append"),
+        "a second --resume, or an --append beside one, would run or mix the same cases",
+      );
+    }
+    first.release();
+    const appending = claimOutputDir(dir, { pid: 303, append: true, alive });
+    assert.throws(
+      () => claimOutputDir(dir, { pid: 304, append: true, resume: true, alive }),
+      /this one runs the cases the results file does not yet hold/,
+    );
+    appending.release();
+    assert.deepEqual(claims(dir), []);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
 Deno.test("claimOutputDir: a killed run's claim (its pid no longer running) is taken over", () => {
   const dir = Deno.makeTempDirSync({ prefix: "mergesplit-claim-" });
   try {

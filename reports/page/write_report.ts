@@ -12,6 +12,7 @@
  * @module
  */
 import { caseCoverage, coverageLines } from "../sections/case_coverage.ts";
+import { mergeRefusal, mixedCommits } from "../merge_parts.ts";
 import { basename, dirname, join } from "node:path";
 import { type CaseRecord, type ReadResults, skippedLineWarning } from "../../core/result.ts";
 import { readResultsFile as readResultsLimited } from "../../core/io/read_results_file.ts";
@@ -180,6 +181,10 @@ export function writeReport(
   }
   const read = files.map((f) => readResultsFile(f));
   files.forEach((f, k) => refuseEmpty(f, read[k]));
+  const parts = files.map((file, k) => ({ file, records: read[k].records }));
+  const refusal = options.merge ? mergeRefusal(parts) : null;
+  if (refusal) throw new ResultsFileError(refusal);
+  const commits = options.merge ? mixedCommits(parts) : null;
   const each = files.map((f, k) => ({
     label: labels[k],
     records: read[k].records,
@@ -192,7 +197,10 @@ export function writeReport(
       records: each.flatMap((i) => i.records),
       skipped: each.flatMap((i) => i.skipped),
     }]
-    : each).map((i) => ({ ...i, coverage: coverageLines(caseCoverage(i.records)) }));
+    : each).map((i) => ({
+      ...i,
+      coverage: [...coverageLines(caseCoverage(i.records)), ...(commits ? [commits] : [])],
+    }));
   const path = options.out ??
     join(dirname(files[0]), inputs.length > 1 ? "comparison.html" : "report.html");
   const parent = dirname(path);
