@@ -92,6 +92,12 @@ interface Rule {
 }
 
 const CORE = "core/";
+/** The f64 references: the tests' oracles, imported by tests alone. */
+const REFERENCE = "core/reference/";
+/** The model the systems share: imported by the references and by production alike. */
+const MODEL = "core/model/";
+/** The leaf files of core/ (they import nothing) that the model may build on. */
+const MODEL_LEAVES = ["core/vec3.ts"];
 const RUNTIME = "gpu/runtime/";
 const STATE = "gpu/state/";
 
@@ -134,6 +140,25 @@ const RULES: Rule[] = [
     appliesTo: (f) => within(f, CORE),
     allows: (_f, t) => within(t, CORE),
     tests: false,
+  },
+  {
+    name: "nothing outside core/reference/ imports core/reference/ (tests aside)",
+    appliesTo: (f) => !within(f, REFERENCE),
+    allows: (_f, t) => !within(t, REFERENCE),
+    tests: false,
+  },
+  {
+    // fixtures are the tests' helpers, held to the tests' rule
+    name: `core/model/ imports only core/model/, ${MODEL_LEAVES.join(", ")}`,
+    appliesTo: (f) => within(f, MODEL) && !f.endsWith("_fixture.ts"),
+    allows: (_f, t) => within(t, MODEL) || MODEL_LEAVES.includes(t),
+    tests: false,
+  },
+  {
+    name: "core/scene/ never imports core/reference/ (tests included)",
+    appliesTo: (f) => within(f, "core/scene/"),
+    allows: (_f, t) => !within(t, REFERENCE),
+    tests: true,
   },
   {
     name: "gpu/runtime/ imports only core/, gpu/runtime/",
@@ -310,6 +335,7 @@ Deno.test("layering", async (t) => {
     ]);
     assert.ok(files.includes("core/result.ts") && files.includes("cli.ts"), "the tree was read");
     assert.ok(!files.some((f) => f.startsWith("node_modules/")), "node_modules/ is skipped");
+    assert.ok(files.some((f) => within(f, MODEL) && !isTest(f)), "core/model/ was read");
     assert.ok(all.some((e) => e.from === "cli.ts" && e.to === "bench/main.ts"), "imports resolved");
   });
 
