@@ -86,7 +86,7 @@ scene each; --suite claims adds the cases of the other claims the small scenes j
 default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html beside it
 (deno run -A bench/main.ts runs the bench alone, without the report).
 
-  --suite <name>      default | claims | all | fig11 | fractures | table1
+  --suite <name>      default | claims | all | fig11 | fractures | table1 | hardware
                       (bench/cases/suites.ts; --list describes them); --scene/--handler filter
                       within it
   --scene <ids>       scene ids, globs ("fig11-*") or paths to scene files (comma list; repeatable)
@@ -128,7 +128,8 @@ default adapter; writes reports/out/<timestamp>/results.jsonl, then report.html 
                       ${VARIANTS.map((v) => v.id).join(", ")}
                       (core/setups.ts; the report's ablation table shows each claim under each);
                       default: the suite's (claims and claims-medium: all), else none
-  --steps <n>         steps per repetition (default: the scene's duration / dt; at most 10^7)
+  --steps <n>         steps per repetition (default: the suite's, hardware 200, else the
+                      scene's duration / dt; at most 10^7)
   --duration <s>      simulated seconds per repetition
   --warmup <n>        untimed steps at the start of each repetition (default 20, at most a fifth
                       of the steps)
@@ -378,6 +379,11 @@ const ARG_OPTIONS = {
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
+/** The steps a named suite runs its cases (`Suite.steps`), or undefined. */
+function suiteSteps(suite: string | undefined): number | undefined {
+  return suite !== undefined && Object.hasOwn(SUITES, suite) ? SUITES[suite].steps : undefined;
+}
+
 /** Parses the bench's arguments; throws a {@link UsageError} for anything unknown or invalid. */
 export function parseBenchArgs(args: readonly string[]): BenchOptions {
   checkArgumentText(args);
@@ -414,7 +420,8 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
   const duration = values.duration === undefined
     ? undefined
     : positive("duration", values.duration, "simulated seconds", Infinity);
-  const steps = int("steps", values.steps, { min: 1, max: MAX_STEPS });
+  const steps = int("steps", values.steps, { min: 1, max: MAX_STEPS }) ??
+    (duration === undefined ? suiteSteps(values.suite) : undefined);
   if (steps !== undefined && duration !== undefined) {
     throw new UsageError("give --steps or --duration, not both");
   }

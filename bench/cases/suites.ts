@@ -3,7 +3,7 @@
  * `default` (a user's first run, minutes on a laptop CPU at `small`) covers every system and
  * every handler family; `claims` adds the cases of the rest of the claims the small scenes judge
  * in minutes (Figs. 3, 7, 10 and Fig. 4's every level); `all` is every scene under every handler
- * that applies to it.
+ * that applies to it; `hardware` compares machines (`./hardware_suite.ts`).
  *
  * @module
  */
@@ -11,6 +11,11 @@
 import type { Scale } from "../../core/scene/scene.ts";
 import { PAPER_SETUP, VARIANTS } from "../../core/setups.ts";
 import { FIG3_COLUMNS } from "../../core/figure_columns.ts";
+import {
+  HARDWARE_FIGURES,
+  HARDWARE_SCALES,
+  HARDWARE_STEPS,
+} from "../../core/hardware/hardware_suite.ts";
 
 /** A seed a case runs at: a number, or `"scene"` for the scene's own seed. */
 export type SeedChoice = number | "scene";
@@ -46,6 +51,8 @@ export interface Suite {
   seeds?: readonly SeedChoice[];
   /** The scale its cases run at when no `--scale` is given (default `small`). */
   scale?: Scale;
+  /** The steps each case runs when no `--steps` is given (default the scene's duration / dt). */
+  steps?: number;
   /** The setups its cases run under when no `--variant` is given (default the paper's alone). */
   setups?: readonly string[];
   /**
@@ -181,6 +188,13 @@ export const SUITES: Readonly<Record<string, Suite>> = {
       ["fig9-flip-peridynamics", ["merge-split"]],
     ],
     judges: ["g", "q", "q2", "t", "t2", "u", "u2", "v", "y", "y2"],
+  },
+  hardware: {
+    description:
+      `particle-steps per second per system (mass-spring cloth, peridynamics, SPH, FLIP) and for merge-split, ${HARDWARE_STEPS} steps a case, to compare machines (bench/cases/hardware_suite.ts); at ${HARDWARE_SCALES.gpu} on a GPU, --scale ${HARDWARE_SCALES.software} on a software adapter; deno task submit makes a submission of its results`,
+    cases: HARDWARE_FIGURES.map((f) => [f.scene, [f.handler]] as const),
+    scale: HARDWARE_SCALES.gpu,
+    steps: HARDWARE_STEPS,
   },
 };
 
