@@ -72,7 +72,7 @@ export interface FluidBody {
 }
 
 /**
- * A brittle peridynamic solid (bond-based PMB material, `core/reference/peridynamics_reference.ts`) sampled
+ * A brittle peridynamic solid (bond-based PMB material, `core/model/peridynamic_bonds.ts`) sampled
  * on a simple cubic lattice of spacing h: every particle has volume h³ and mass ρ h³, and every
  * pair of its particles within the horizon δ (+ h/2, partial-volume correction) is a bond, i.e. a
  * Hookean spring of stiffness c β V² / L (c = 18 K / (π δ⁴)) that breaks, irreversibly, past the
@@ -97,7 +97,7 @@ export interface SolidBody {
   horizon: number;
   /** false: bonds never break (the paper's "high threshold that prevents fracturing", Fig. 3). */
   breakable: boolean;
-  /** Damping ratio ζ (≥ 0) of every bond (`bondDamping` of `core/reference/peridynamics_reference.ts`). */
+  /** Damping ratio ζ (≥ 0) of every bond (`bondDamping` of `core/model/peridynamic_bonds.ts`). */
   dampingRatio: number;
   /** Initial velocity (m/s). */
   velocity: Vec3;
