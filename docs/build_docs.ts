@@ -16,7 +16,8 @@
  *
  * Blocks: `picture` (the paper's caption and our frames), `records` (per run, a table of the
  * page's cases and the outcomes of its claims), `runs` (the committed runs, on the findings'
- * README). Pages are formatted with `deno fmt` as they are written, so `deno fmt --check` passes;
+ * README), `hardware` (`docs/hardware.md`: a row per committed hardware submission under
+ * `docs/hardware/`, `./hardware_table.ts`). Pages are formatted with `deno fmt` as they are written, so `deno fmt --check` passes;
  * every file is written whole or not at all (`core/io/write_file_atomic.ts`).
  *
  * @module
@@ -39,6 +40,9 @@ import {
 import { framesSvg } from "./frames_svg.ts";
 import { type ColumnGroup, FINDINGS_PAGES, type FindingsPage } from "./findings_pages.ts";
 import { PAPER_CAPTIONS } from "./paper_captions.ts";
+import { hardwareTable } from "./hardware_table.ts";
+import { committedSubmissions } from "./committed_submissions.ts";
+import { SubmissionReadError } from "./read_submission.ts";
 import {
   provenanceProblem,
   recordsDigest,
@@ -57,6 +61,8 @@ export const RESULTS_DIR = "docs/results/";
 export const FINDINGS_DIR = "docs/findings/";
 /** Where the pictures are, relative to the root. */
 export const PICTURES_DIR = "docs/findings/pictures/";
+/** The hardware table's page (its `hardware` block: `./hardware_table.ts`), relative to the root. */
+export const HARDWARE_PAGE = "docs/hardware.md";
 /** The setup whose records the findings read (the others are the ablation's). */
 export const FINDINGS_SETUP = "paper";
 
@@ -582,6 +588,10 @@ export async function renderDocs(root: URL = ROOT): Promise<Map<string, string>>
   for (const [name, svg] of [...pictures].sort()) {
     out.set(`${PICTURES_DIR}${name}`, await formatText(svg, "svg", root));
   }
+  const hardware = fillBlocks(HARDWARE_PAGE, Deno.readTextFileSync(new URL(HARDWARE_PAGE, root)), {
+    hardware: hardwareTable(committedSubmissions(root)),
+  });
+  out.set(HARDWARE_PAGE, await formatText(hardware, "md", root));
   return out;
 }
 
@@ -697,7 +707,7 @@ export async function main(args: string[], root: URL = ROOT): Promise<number> {
   try {
     return await run(args, root);
   } catch (e) {
-    if (!(e instanceof DocsInputError)) throw e;
+    if (!(e instanceof DocsInputError || e instanceof SubmissionReadError)) throw e;
     console.error(`docs: ${e.message}`);
     return 1;
   }

@@ -47,10 +47,11 @@ export const HARDWARE_STEPS = 200;
 
 /**
  * The scales a hardware submission may run at: `paper` on a GPU (the suite's default, hundreds of
- * thousands of particles a case: a few minutes on an H100-class GPU, an estimate), `medium` on a
- * software adapter (`--scale medium`: about 10,000 particles a case, minutes on two CPU cores).
+ * thousands of particles a case: a few minutes on an H100-class GPU, an estimate), `small` on a
+ * software adapter (`--scale small`: 2,000 to 4,000 particles a case, minutes on two CPU cores;
+ * at `medium` the peridynamic wall alone took over 8 minutes on lavapipe beside other work).
  */
 export const HARDWARE_SCALES: Readonly<{ gpu: Scale; software: Scale }> = {
   gpu: "paper",
-  software: "medium",
+  software: "small",
 };
