@@ -6,8 +6,10 @@
  * it (`mergesplit report: results.jsonl line 7 skipped: not JSON (a torn write?)`), and the
  * report shows the other cases. Each file is written whole or not at all; a page, table or frame
  * that mergesplit did not write is never replaced, and `--export-dir` is checked before the report
- * is written. Exit status: 0 done, 1 a failure while writing, 2 bad arguments, unreadable or
- * empty result files, an output path that cannot be written or that holds files of someone else.
+ * is written. `--fail-on-regression` judges a new run against a base (`./regression_gate.ts`).
+ * Exit status: 0 done, 1 a failure while writing or a regression found, 2 bad arguments,
+ * unreadable or empty result files, an output path that cannot be written or that holds files of
+ * someone else.
  *
  * @module
  */
@@ -18,6 +20,7 @@ import type { CaseRecord } from "../core/result.ts";
 import { ignoreOutputErrors } from "../core/io/ignore_output_errors.ts";
 import { carriesMark, ForeignFilesError, FRAME_MARK, refuseForeign } from "./page/foreign_files.ts";
 import { parsePublishFormats } from "./tables/table_writers.ts";
+import { findRegressions } from "./regression_gate.ts";
 import {
   readResultsFile,
   repeatedLabel,
@@ -51,14 +54,17 @@ their timings, with each file's speed-up over the first).
                         default: the file's folder name)
   --export <ply|vtk>    also write every snapshot frame as ASCII PLY or legacy VTK files
   --export-dir <dir>    where the frames go (default: export-<format>/ beside the first file)
+  --fail-on-regression  with two files (base, new): exit 1 naming each case and metric that
+                        regressed in the new one (step time, leak, split energy error; each
+                        with a direction and threshold: reports/regression_gate.ts)
   -h, --help            this text
 
 Files are written whole or not at all; a page, table or frame that mergesplit did not write is
 never replaced.
 
-Exit status: 0 done, 1 a failure while writing, 2 bad arguments, unreadable or empty result
-files, or an output path that cannot be created or written or holds files mergesplit did not
-write.`;
+Exit status: 0 done, 1 a failure while writing or (--fail-on-regression) a regression, 2 bad
+arguments, unreadable or empty result files, or an output path that cannot be created or written
+or holds files mergesplit did not write.`;
 
 const OPTIONS = {
   out: { type: "string" },
@@ -69,6 +75,7 @@ const OPTIONS = {
   label: { type: "string", multiple: true },
   export: { type: "string" },
   "export-dir": { type: "string" },
+  "fail-on-regression": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -141,6 +148,16 @@ function writeExport({ records, format, dir }: PlannedExport): number {
   return 0;
 }
 
+/** The regression gate on `base` and `next` (`./regression_gate.ts`): 1 naming each, else 0. */
+function gate(base: string, next: string): number {
+  const found = findRegressions(readResultsFile(base).records, readResultsFile(next).records);
+  for (const r of found) {
+    console.error(`mergesplit report: regression: ${r.case}: ${r.metric}: ${r.detail}`);
+  }
+  if (found.length === 0) console.log(`mergesplit report: no regression of ${next} on ${base}`);
+  return found.length ? 1 : 0;
+}
+
 /** Runs the command line `args`; returns the exit status. */
 export function main(args: readonly string[]): number {
   try {
@@ -178,6 +195,12 @@ export function main(args: readonly string[]): number {
         `${values.label.length} --label for ${files.length} file(s); give one --label per file`,
       );
     }
+    if (values["fail-on-regression"] && (files.length !== 2 || values.merge)) {
+      throw new UsageError(
+        `--fail-on-regression compares two files, a base and a new run; got ${files.length}` +
+          (values.merge ? " with --merge" : ""),
+      );
+    }
     const labelTwice = repeatedLabel(values.label ?? []);
     if (labelTwice !== undefined) throw new UsageError(repeatedLabelMessage(labelTwice));
     let formats;
@@ -204,8 +227,8 @@ export function main(args: readonly string[]): number {
     }
     console.log(`wrote ${path} (${(bytes / 1024).toFixed(0)} KiB)`);
     if (tables.length) console.log(`wrote ${tables.join(", ")}`);
-    if (exporting) return writeExport(exporting);
-    return 0;
+    const exported = exporting ? writeExport(exporting) : 0;
+    return values["fail-on-regression"] ? Math.max(exported, gate(files[0], files[1])) : exported;
   } catch (e) {
     if (
       e instanceof UsageError || e instanceof ResultsFileError ||

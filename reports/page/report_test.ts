@@ -1029,7 +1029,7 @@ Deno.test("HTML report", async (t) => {
       assert.equal(main([file, "--bogus"]), 2);
       assert.match(
         errors.join("\n"),
-        /--bogus.*valid options: --out, --format, --cdn, --merge, --title, --label, --export, --export-dir, --help/s,
+        /--bogus.*valid options: --out, --format, --cdn, --merge, --title, --label, --export, --export-dir, --fail-on-regression, --help/s,
       );
       assert.equal(main([]), 2);
       assert.equal(main([file, "--export", "obj"]), 2);
