@@ -49,11 +49,16 @@ export function hardwareTable(submissions: readonly Submission[]): string {
     "backend",
     "driver",
     "scale",
-    ...HARDWARE_FIGURES.map((f) => `${f.label} (particle-steps/s)`),
+    ...HARDWARE_FIGURES.map((f) => f.label),
     "date",
     "commit",
   ];
   const align = heads.map((_, k) => (k >= 5 && k < 5 + HARDWARE_FIGURES.length ? "--:" : "---"));
-  return [`| ${heads.join(" | ")} |`, `| ${align.join(" | ")} |`, ...submissions.map(row)]
-    .join("\n");
+  return [
+    "Particle-steps per second of each figure (k: 10³, M: 10⁶, G: 10⁹).",
+    "",
+    `| ${heads.join(" | ")} |`,
+    `| ${align.join(" | ")} |`,
+    ...submissions.map(row),
+  ].join("\n");
 }

@@ -27,10 +27,11 @@ Deno.test("one row per submission: adapter, backend, driver, scale, each figure,
     skipped: [],
   };
   const lines = hardwareTable([sub]).split("\n");
-  assert.equal(lines.length, 3);
-  assert.match(lines[0], /\| SPH \(particle-steps\/s\) \|/);
+  assert.equal(lines.length, 5);
+  assert.match(lines[0], /^Particle-steps per second of each figure/);
+  assert.match(lines[2], /\| merge-split \| date \| commit \|$/);
   assert.equal(
-    lines[2],
+    lines[4],
     "| [lavapipe](hardware/lavapipe/) | llvmpipe (LLVM 15.0.6, 256 bits) | vulkan | Mesa 22.3.6 | " +
       "medium | – | – | 3.00 M | – | – | 2026-12-02 | `1a1eabb` |",
   );

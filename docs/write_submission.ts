@@ -50,7 +50,7 @@ export function probeDriver(r: CaseRecord | undefined): string {
   if (/llvmpipe/.test(a.description)) {
     const pkg = a.backend === "gl" ? "libgl1-mesa-dri" : "mesa-vulkan-drivers";
     const v = commandOutput("dpkg-query", ["-W", "-f=${Version}", pkg]);
-    if (v) return `Mesa ${v} (${pkg}), ${a.description}`;
+    if (v) return `Mesa ${v} (${pkg})`;
   }
   return "unknown";
 }
