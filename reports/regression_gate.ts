@@ -1,6 +1,7 @@
 /**
  * The regression gate of `deno task report base.jsonl new.jsonl --fail-on-regression`: per case
- * that both runs have (matched by their whole identity, `./case_key.ts` `caseKey`), each metric
+ * that both runs have (matched by their whole identity, `./case_key.ts` `caseKey`, and timed by
+ * the same clock, as the comparison matches them: `./sections/comparison.ts`), each metric
  * of {@link REGRESSION_METRICS} is judged in its direction against its threshold, and a case is a
  * regression only where the worsening is beyond the threshold for sure:
  *
@@ -17,6 +18,7 @@
 import type { CaseRecord } from "../core/result.ts";
 import { caseKey, caseLabel, latestCases } from "./case_key.ts";
 import { speedup } from "./sections/speedup.ts";
+import { timingClock } from "./sections/comparison.ts";
 
 /** A step time regresses when it is at least this much slower (10 %), for sure. */
 export const TIME_SLOWDOWN = 0.1;
@@ -93,7 +95,7 @@ export function findRegressions(
   const nextByKey = new Map(latestCases(next).map((r) => [caseKey(r), r]));
   return latestCases(base).flatMap((a) => {
     const b = nextByKey.get(caseKey(a));
-    if (!b) return [];
+    if (!b || timingClock(b) !== timingClock(a)) return []; // not the same case timed alike
     const name = caseLabel(a, { withScale: true });
     return REGRESSION_METRICS.flatMap((m) => {
       const detail = m.judge(a, b);

@@ -4,9 +4,11 @@
  * step, seed, handler parameters, coupling and configuration hash); per-phase median times are set side by side with
  * the speed-up of each input over the first (median_first / median_other, with a 95% confidence
  * interval: reports/sections/speedup.ts), and each input's geometric mean of its `total` speed-ups over the
- * matched cases. The same scene and handler run at different scales, or the same case with
- * different seeds or configuration hashes, are listed as warnings (the latter two are not
- * compared).
+ * matched cases. A speed-up is only ever of the same case timed the same way: cases whose scale,
+ * steps, setup, seed or configuration hash differ are different cases, never set side by side,
+ * and so is a case timed by another clock (`timings.source`: GPU timestamps against the host's
+ * wall clock); each such difference between the inputs is listed as a warning naming what
+ * differs.
  *
  * @module
  */
@@ -51,8 +53,11 @@ export interface ComparisonRow {
 export interface ComparisonMismatch {
   /** `scene × handler` (with the scale for `seed` and `configHash`): plain text. */
   case: string;
-  /** What differs: the scales run, the seed or the configuration hash. */
-  field: "scale" | "seed" | "configHash";
+  /**
+   * What differs: the scales run, the steps, the setup, the seed, the configuration hash or the
+   * clock that timed the case (`timings.source`).
+   */
+  field: "scale" | "steps" | "setup" | "seed" | "configHash" | "timing";
   /** Per input that has the case: its label and value (scales: a comma list). */
   values: { label: string; value: string }[];
 }
@@ -141,8 +146,15 @@ function differing(
   });
 }
 
+/** The clock that timed a record (`timestamp`, `wall-clock`; `none` without timings). */
+export function timingClock(r: CaseRecord): string {
+  return r.timings?.source ?? "none";
+}
+const clock = timingClock;
+
 /**
- * Matches the inputs' cases (the last record of a case), collects the per-phase medians and the
+ * Matches the inputs' cases (the last record of a case; one timed by another clock than the first
+ * input's is not matched), collects the per-phase medians and the
  * speed-ups over the first input, each input's geometric mean `total` speed-up, and the scales,
  * seeds and configuration hashes that differ.
  */
@@ -154,7 +166,8 @@ export function compareInputs(
   const maps = sets.map((rs) => new Map(rs.map((r) => [caseKey(r), r])));
   const rows: ComparisonRow[] = [];
   for (const r of sets[0] ?? []) {
-    const found = maps.map((m) => m.get(caseKey(r)));
+    const found = maps.map((m) => m.get(caseKey(r)))
+      .map((f) => (f && clock(f) === clock(r) ? f : undefined));
     if (found.slice(1).every((f) => !f)) continue;
     rows.push({
       scene: r.scene,
@@ -182,6 +195,19 @@ export function compareInputs(
       order: (a, b) => scaleRank(a) - scaleRank(b),
     }),
     ...differing(labelled, {
+      field: "steps",
+      key: caseGroupKey,
+      label: withScale,
+      value: (r) => String(r.steps),
+      order: (a, b) => Number(a) - Number(b),
+    }),
+    ...differing(labelled, {
+      field: "setup",
+      key: caseGroupKey,
+      label: withScale,
+      value: (r) => r.setup ?? "none",
+    }),
+    ...differing(labelled, {
       field: "seed",
       key: caseGroupKey,
       label: withScale,
@@ -193,6 +219,7 @@ export function compareInputs(
       label: withScale,
       value: (r) => r.configHash,
     }),
+    ...differing(labelled, { field: "timing", key: caseKey, label: withScale, value: clock }),
   ];
   const unmatched = sets.map((rs, k) => ({
     label: inputs[k].label,
@@ -231,8 +258,11 @@ function mismatchValues(m: ComparisonMismatch): string {
 
 const FIELD_TEXT: Readonly<Record<ComparisonMismatch["field"], string>> = {
   scale: "scales",
+  steps: "steps",
+  setup: "setup",
   seed: "seed",
   configHash: "configuration hash",
+  timing: "timing clock",
 };
 
 /**
@@ -247,10 +277,10 @@ export function renderComparison(comparison: Comparison, options: { chartId: str
   const parts: string[] = [];
   if (comparison.mismatches.length) {
     parts.push(
-      `<div class="warning"><strong>Configurations differ</strong> for ${comparison.mismatches.length} case(s): a different seed or configuration hash is not compared; a scale that one input lacks is not matched.<ul>${
+      `<div class="warning"><strong>Configurations differ</strong> for ${comparison.mismatches.length} case(s): a case of other steps, setup, seed, configuration hash or timing clock is another case, never compared; a scale that one input lacks is not matched.<ul>${
         comparison.mismatches.map((m) =>
           `<li>${escapeHtml(m.case)}: ${FIELD_TEXT[m.field]} differ${
-            m.field === "scale" ? "" : "s"
+            m.field === "scale" || m.field === "steps" ? "" : "s"
           }: ${mismatchValues(m)}</li>`
         ).join("")
       }</ul></div>`,

@@ -182,3 +182,54 @@ Deno.test("comparison of machines", async (t) => {
     assert.match(html, /&lt;img src=x onerror=alert\(1\)&gt;/);
   });
 });
+
+Deno.test("no speed-up between cases of other scale, steps, setup or clock: a warning instead", async (t) => {
+  const a = [fakeRecord({ handler: "merge-split", setup: "paper" })];
+  const cases: [string, CaseRecord, string, RegExp][] = [
+    [
+      "scale",
+      fakeRecord({ scale: "small", setup: "paper" }),
+      "scale",
+      /scales differ: A <code>tiny/,
+    ],
+    [
+      "steps",
+      fakeRecord({ steps: 400, setup: "paper" }),
+      "steps",
+      /steps differ: A <code>200<\/code>, B <code>400/,
+    ],
+    [
+      "setup",
+      fakeRecord({ setup: "compact-grouping" }),
+      "setup",
+      /setup differs: A <code>paper<\/code>, B <code>compact-grouping/,
+    ],
+    [
+      "timing clock",
+      (() => {
+        const r = fakeRecord({ setup: "paper" });
+        r.timings!.source = "wall-clock";
+        return r;
+      })(),
+      "timing",
+      /timing clock differs: A <code>timestamp<\/code>, B <code>wall-clock/,
+    ],
+  ];
+  for (const [what, b, field, text] of cases) {
+    await t.step(what, () => {
+      const c = compareInputs([{ label: "A", records: a }, { label: "B", records: [b] }]);
+      assert.deepEqual(c.rows, [], "no row, so no speed-up");
+      assert.deepEqual(c.summary[0].cases, 0);
+      assert.deepEqual(c.mismatches.map((m) => m.field), [field]);
+      assert.match(renderComparison(c, { chartId: "x" }), text);
+    });
+  }
+  await t.step("the same case timed the same way is compared", () => {
+    const c = compareInputs([
+      { label: "A", records: a },
+      { label: "B", records: [fakeRecord({ setup: "paper", timeScale: 2 })] },
+    ]);
+    assert.equal(c.rows.length, 1);
+    assert.equal(c.rows[0].speedups[1]!.total!.value, 0.5);
+  });
+});
