@@ -7,7 +7,8 @@
  * holds every case of the list once (`report --merge`: "n of n cases, complete").
  */
 import assert from "node:assert/strict";
-import { parseResults } from "../core/result.ts";
+import { parseResults, recordLine } from "../core/result.ts";
+import { recordFixture } from "../core/result_fixture.ts";
 
 const ROOT = new URL("../", import.meta.url);
 /** The parts of each run: three shards of four cases (2, 1 and 1 of them). */
@@ -123,4 +124,40 @@ Deno.test({
       }
     }
   },
+});
+
+/** A results text of one case whose 100 step times are `ms` × (0.95 … 1.05), evenly spread. */
+function timedRun(ms: number): string {
+  const samples = Array.from(
+    { length: 100 },
+    (_, k) => ms * (0.95 + (0.1 * ((k * 37) % 100)) / 99),
+  );
+  const r = recordFixture();
+  r.timings!.phases.total = { ...r.timings!.phases.total, median: ms, samples, n: 100 };
+  return recordLine(r);
+}
+
+Deno.test("the regression gate's report command: 0 on a re-run, 1 on a planted slowdown", async () => {
+  const text = Deno.readTextFileSync(new URL("examples/github-regression-gate.yml", ROOT));
+  const report = new URL("reports/main.ts", ROOT).pathname;
+  const gate = localized(commandLine(text, "--fail-on-regression"))
+    .replace(" reports/main.ts ", ` "${report}" `);
+  const dir = Deno.makeTempDirSync({ prefix: "mergesplit-examples-" });
+  try {
+    Deno.mkdirSync(`${dir}/work`);
+    for (const run of ["base", "head"]) Deno.mkdirSync(`${dir}/runs/${run}`, { recursive: true });
+    const exit = async (head: number) => {
+      Deno.writeTextFileSync(`${dir}/runs/base/results.jsonl`, timedRun(10));
+      Deno.writeTextFileSync(`${dir}/runs/head/results.jsonl`, timedRun(head));
+      const r = await sh(gate, {}, `${dir}/work`);
+      return { code: r.code, text: r.stdout + r.stderr };
+    };
+    const again = await exit(10);
+    assert.equal(again.code, 0, again.text);
+    const slow = await exit(12);
+    assert.equal(slow.code, 1, slow.text);
+    assert.match(slow.text, /regression: fig4-fluid-cloth × merge-split \(tiny\): time: /);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });
