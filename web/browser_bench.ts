@@ -10,6 +10,7 @@ import type { CaseRecord } from "../core/result.ts";
 import type { Scale } from "../core/scene/scene.ts";
 import { caseSteps, type ProtocolOptions, runSuite } from "../bench/runner.ts";
 import { resolveCases } from "../bench/cases/suite.ts";
+import { getSuite } from "../bench/cases/suites.ts";
 import { browserEnvironment, type BuildInfo } from "./browser_environment.ts";
 
 /** What to run: as `deno task bench --suite … --scene … --handler … --scale …`. */
@@ -69,7 +70,8 @@ export async function runBrowserBench(
   const run = cases(selection);
   const protocol: ProtocolOptions = {
     adapter: "default",
-    steps: selection.steps,
+    // the suite's own steps (the hardware suite's 200) unless the page gives some
+    steps: selection.steps ?? (selection.suite ? getSuite(selection.suite).steps : undefined),
     repeat: 1,
     timeout: selection.timeout ?? 600,
   };
