@@ -16,10 +16,16 @@ Deno.test("merge-order probe: groups of a scene in contact, no host sync counted
       mergeOrderSpread: 0,
       mergeOrderSpreadPairUnion: 0,
     });
-    await engine.run(Math.round(0.8 * scene.duration / scene.dt));
-    const syncs = engine.hostSyncs;
-    await probe.sample(engine);
-    assert.equal(engine.hostSyncs, syncs, "the probe's reads are not the step's host syncs");
+    // sampled at several times of the second half: the seeded placement moves the ball, so no one
+    // instant is sure to hold a group of three in contact on every implementation
+    const steps = Math.round(scene.duration / scene.dt);
+    await engine.run(Math.round(0.5 * steps));
+    for (let k = 0; k < 5; k++) {
+      await engine.run(Math.round(0.1 * steps));
+      const syncs = engine.hostSyncs;
+      await probe.sample(engine);
+      assert.equal(engine.hostSyncs, syncs, "the probe's reads are not the step's host syncs");
+    }
     const s = probe.summary(scene.cfl.referenceSpeed);
     assert.ok(s.mergeOrderGroups > 0, `${s.mergeOrderGroups} groups probed`);
     assert.ok(Number.isFinite(s.mergeOrderSpread) && s.mergeOrderSpread >= 0);

@@ -11,6 +11,7 @@ import {
   type Snapshots,
 } from "./snapshot_codec.ts";
 import { parseResults, recordLine } from "../result.ts";
+import { recordFixture } from "../result_fixture.ts";
 
 Deno.test("snapshots round-trip within the quantisation step", () => {
   const domain = {
@@ -112,14 +113,7 @@ Deno.test("fragments: optional per frame; records without the field still parse"
       }),
     ],
   };
-  const base = {
-    schemaVersion: 1,
-    scene: "s",
-    handler: "h",
-    scale: "tiny",
-    status: "ok",
-    configHash: "0".repeat(64),
-  };
+  const base = recordFixture();
   const text = JSON.stringify({ ...base, snapshots }) + "\n" + JSON.stringify(base) + "\n";
   const [withField, without] = parseResults(text);
   assert.equal(withField.snapshots!.frames[0].fragments, undefined);
