@@ -4,7 +4,9 @@
  * checker refuses a malformed or mismatched submission. It refuses, naming each reason:
  *
  * - records that fail the schema (`core/result.ts`'s check: the line and the field), or that
- *   changed after `deno task submit` (their SHA-256 is not `system.json`'s);
+ *   changed after `deno task submit` (their SHA-256 is not `system.json`'s), or a `system.json`
+ *   that says other than its records (machine, adapter, commits, dates, scales) or names no
+ *   driver;
  * - anything but the hardware suite's whole case list (`core/hardware/hardware_suite.ts`): each of
  *   its figures' cases once, from the catalogue, at its steps, at one of its scales, one run (one
  *   case list), each finished `ok`;
@@ -38,6 +40,40 @@ function recordProblems(s: Submission): string[] {
       "results.jsonl changed after it was submitted (its SHA-256 is not system.json's " +
         "recordsSha256): submit the bench's results again",
     );
+  }
+  return out;
+}
+
+/** The fields of `system.json` that the records give, which must say what the records say. */
+const FROM_RECORDS = [
+  "date",
+  "machine",
+  "adapter",
+  "commits",
+  "scales",
+  "setups",
+  "cases",
+] as const;
+
+/** Whether `system.json` is a hardware submission's and says what its records say. */
+function systemProblems(s: Submission): string[] {
+  const out: string[] = [];
+  if (s.system.suite !== "hardware") {
+    out.push(`system.json's suite is ${s.system.suite}, not hardware`);
+  }
+  if (typeof s.system.driver !== "string" || !s.system.driver) {
+    out.push("system.json names no driver: submit again with --driver <text>");
+  }
+  const expected = runInfo("", "", s.records);
+  for (const field of FROM_RECORDS) {
+    if (JSON.stringify(s.system[field]) !== JSON.stringify(expected[field])) {
+      out.push(
+        `system.json's ${field} is not what the records say (${
+          JSON.stringify(expected[field])
+        }): ` +
+          "submit the bench's results again",
+      );
+    }
   }
   return out;
 }
@@ -105,6 +141,7 @@ function provenanceProblems(records: readonly CaseRecord[]): string[] {
 export function submissionProblems(s: Submission): string[] {
   return [
     ...recordProblems(s),
+    ...systemProblems(s),
     ...caseListProblems(s.records),
     ...s.records.flatMap(caseProblems),
     ...provenanceProblems(s.records),

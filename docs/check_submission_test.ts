@@ -132,7 +132,7 @@ Deno.test("refused: records that fail the schema or changed after the submission
   });
   await t.step("a record edited (valid, but not what was submitted)", () => {
     const why = refusals(suiteRecords(), (dir) => {
-      const edited = suiteRecords().map((r) => ({ ...r, wallSeconds: 2 }));
+      const edited = suiteRecords().map((r) => ({ ...r, stateHash: "b".repeat(64) }));
       Deno.writeTextFileSync(file(dir), edited.map(recordLine).join(""));
     });
     assert.deepEqual(why.length, 1);
@@ -157,4 +157,27 @@ Deno.test("check-submission's exit status: 0 accepted, 1 refused, 2 no submissio
     Object.assign(console, quiet);
     Deno.removeSync(dir, { recursive: true });
   }
+});
+
+Deno.test("refused: a system.json that says other than its records, or names no driver", async (t) => {
+  const system = (dir: string) => `${dir}/${SUBMISSION_FILES.system}`;
+  const edited = (change: (o: Record<string, unknown>) => void) =>
+    refusals(suiteRecords(), (dir) => {
+      const o = JSON.parse(Deno.readTextFileSync(system(dir)));
+      change(o);
+      Deno.writeTextFileSync(system(dir), JSON.stringify(o));
+    }).join("\n");
+  await t.step("another adapter", () => {
+    const why = edited((o) => ((o.adapter as { description: string }).description = "H100"));
+    assert.match(why, /system\.json's adapter is not what the records say/);
+  });
+  await t.step("another commit", () => {
+    assert.match(edited((o) => (o.commits = ["d".repeat(40)])), /system\.json's commits is not/);
+  });
+  await t.step("no driver", () => {
+    assert.match(edited((o) => delete o.driver), /names no driver/);
+  });
+  await t.step("another suite", () => {
+    assert.match(edited((o) => (o.suite = "default")), /suite is default, not hardware/);
+  });
 });
