@@ -86,3 +86,34 @@ export function controlCharacterProblem(id: string, what: string): string | null
   } holds a control or formatting character (a newline, U+202E, …), which could fake or ` +
     "reorder terminal lines; use letters, digits and punctuation";
 }
+
+/** A refused option value: its message is one line naming the option and what it takes. */
+export class OptionValueError extends RangeError {
+  /** @param message the one line shown to the user */
+  constructor(message: string) {
+    super(message);
+    this.name = "OptionValueError";
+  }
+}
+
+/**
+ * The value of option `name` read by {@link parseOptionNumber}, within [`min`, `max`] (an integer
+ * with `integer`); throws an {@link OptionValueError} naming the option, the grammar and the
+ * bounds otherwise. For the tools' options (`deno task leaks`, `hotspots`, `web-check`), so every
+ * command line reads numbers one way.
+ */
+export function readOptionNumber(
+  name: string,
+  text: string,
+  options: { integer?: boolean; min?: number; max?: number } = {},
+): number {
+  const { integer = false, min = -Infinity, max = Infinity } = options;
+  const n = parseOptionNumber(text, { integer });
+  if (n !== null && n >= min && n <= max) return n;
+  const kind = integer ? "a decimal integer" : NUMBER_GRAMMAR;
+  const bounds = [Number.isFinite(min) ? `≥ ${min}` : "", Number.isFinite(max) ? `≤ ${max}` : ""]
+    .filter((b) => b).join(" and ");
+  throw new OptionValueError(
+    `--${name} must be ${kind}${bounds ? `, ${bounds}` : ""}; got ${escapedText(text)}`,
+  );
+}

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { controlCharacterProblem } from "./option_text.ts";
 import type { StageCensus } from "./grouping/grouping_census.ts";
 import { type Scale, SCALES } from "./scene/scene.ts";
 import type { Snapshots } from "./io/snapshot_codec.ts";
@@ -708,6 +709,10 @@ function checkIdentity(r: Obj): void {
     );
   }
   for (const k of ["scene", "sceneSource", "handler", "status"]) expect(k, r[k], ["string"]);
+  for (const k of ["scene", "handler"]) {
+    const problem = controlCharacterProblem(r[k] as string, `field "${k}"`);
+    if (problem) throw new FieldError(problem);
+  }
   if (!(CASE_STATUSES as readonly unknown[]).includes(r.status)) {
     const valid = `${CASE_STATUSES.slice(0, -1).join(", ")} or ${CASE_STATUSES.at(-1)}`;
     throw new FieldError(`status "${r.status}" is not ${valid}`);

@@ -244,6 +244,8 @@ Deno.test("readResults: a record that breaks the schema is skipped, naming the f
       'field "metrics.summary.energyRatio" must be a finite number (or the string "Infinity"), got a number past the range of a double (read as -Infinity)',
     ],
     [line({ seed: 1.5 }), 'field "seed" must be an integer of at least 0, got the number 1.5'],
+    [line({ scene: "fig4\u202e-x" }), 'field "scene" "fig4\\u{202e}-x" holds a control'],
+    [line({ handler: "a\nok" }), 'field "handler" "a\\nok" holds a control'],
     [line({ dt: 0 }), 'field "dt" must be a finite number above 0, got the number 0'],
     [
       line({ dt: "Infinity" }),

@@ -21,6 +21,8 @@ import { writeReport } from "../reports/page/write_report.ts";
 import { buildPage } from "./build_page.ts";
 import { runPageInChromium } from "./chromium_page.ts";
 import { writeFileAtomic } from "../core/io/write_file_atomic.ts";
+import { readOptionNumber } from "../core/option_text.ts";
+import { mainOrUsageError } from "../bench/tools/tool_options.ts";
 
 /** One case side by side. */
 interface CaseRow {
@@ -102,6 +104,8 @@ async function main(args: readonly string[]): Promise<number> {
     },
     strict: true,
   });
+  const timeoutMs = readOptionNumber("timeout-minutes", values["timeout-minutes"]!, { min: 1 }) *
+    60_000;
   const out = values.out;
   const page = `${out}/page`;
   await Deno.mkdir(out, { recursive: true });
@@ -110,7 +114,7 @@ async function main(args: readonly string[]): Promise<number> {
   console.error(`browser: suite ${values.suite} at ${scale} in headless Chromium …`);
   const outcome = await runPageInChromium(page, {
     query: `suite=${encodeURIComponent(values.suite)}&scale=${scale}`,
-    timeoutMs: Number(values["timeout-minutes"]) * 60_000,
+    timeoutMs,
   });
   if (outcome.error) {
     console.error(`the page failed: ${outcome.error}`);
@@ -151,4 +155,4 @@ async function main(args: readonly string[]): Promise<number> {
   return problems.length ? 1 : 0;
 }
 
-if (import.meta.main) Deno.exit(await main(Deno.args));
+if (import.meta.main) Deno.exit(await mainOrUsageError(main, Deno.args));

@@ -28,6 +28,8 @@ import { type DiagnosticRun, startDiagnostic } from "./diagnostic_run.ts";
 import { type Point, PointGrid } from "./point_grid.ts";
 import { particleAt } from "./sheet_sides.ts";
 import { writeFileAtomic } from "../../core/io/write_file_atomic.ts";
+import { readOptionNumber } from "../../core/option_text.ts";
+import { mainOrUsageError, readSeed, readSteps } from "./tool_options.ts";
 
 /** The worst SPH density error the fidelity targets allow in every scene: 3 % (claim x). */
 export const DENSITY_ERROR_TARGET = 0.03;
@@ -310,11 +312,11 @@ async function main(args: string[]): Promise<number> {
     return values.help ? 0 : 2;
   }
   let scene = getScene(values.scene, { scale: values.scale as Scale });
-  if (values.seed !== undefined) scene = { ...scene, seed: Number(values.seed) };
+  if (values.seed !== undefined) scene = { ...scene, seed: readSeed(values.seed) };
   const samples = await traceHotspots(scene, {
     handler: values.handler!,
-    steps: values.steps === undefined ? undefined : Number(values.steps),
-    every: Number(values.every),
+    steps: values.steps === undefined ? undefined : readSteps(values.steps),
+    every: readOptionNumber("every", values.every!, { integer: true, min: 1 }),
     // each sample on stderr as taken, so a run stopped early still tells what it saw
     onSample: (s) => console.error(formatSample(s)),
   });
@@ -323,4 +325,4 @@ async function main(args: string[]): Promise<number> {
   return 0;
 }
 
-if (import.meta.main) Deno.exit(await main(Deno.args));
+if (import.meta.main) Deno.exit(await mainOrUsageError(main, Deno.args));

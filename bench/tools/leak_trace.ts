@@ -31,6 +31,8 @@ import {
   type TracedSheet,
 } from "./sheet_sides.ts";
 import { writeFileAtomic } from "../../core/io/write_file_atomic.ts";
+import { OptionValueError, readOptionNumber } from "../../core/option_text.ts";
+import { mainOrUsageError, readSeed, readSteps } from "./tool_options.ts";
 
 /** A particle's observation kept until its next one: where it was seen, and when. */
 export interface PreviousObservation {
@@ -492,25 +494,29 @@ async function main(args: string[]): Promise<number> {
   const factor = values["sound-speed-factor"];
   let scene = getScene(values.scene, {
     scale: values.scale as Scale,
-    soundSpeedFactor: factor === undefined ? undefined : Number(factor),
+    soundSpeedFactor: factor === undefined
+      ? undefined
+      : readOptionNumber("sound-speed-factor", factor),
   });
-  if (values.seed !== undefined) scene = { ...scene, seed: Number(values.seed) };
+  if (values.seed !== undefined) scene = { ...scene, seed: readSeed(values.seed) };
   const params = Object.fromEntries((values.param ?? []).map((p) => {
     const [k, v] = p.split("=");
-    if (v === undefined || !Number.isFinite(Number(v))) {
-      throw new RangeError(`--param ${p}: write name=value with a number, e.g. alpha=0.5`);
+    if (v === undefined) {
+      throw new OptionValueError(`--param ${p}: write name=value with a number, e.g. alpha=0.5`);
     }
-    return [k, Number(v)];
+    return [k, readOptionNumber(`param ${k}`, v)];
   }));
   let jumpsShown = 0;
   const trace = await traceLeaks(scene, {
     handler: values.handler!,
     params,
-    steps: values.steps === undefined ? undefined : Number(values.steps),
+    steps: values.steps === undefined ? undefined : readSteps(values.steps),
     // Each event on stderr as it is seen, so a trace stopped early still tells what it saw.
     onEvent: (e) => console.error(`seen: ${formatEvent(e)}`),
     onProgress: (done) => console.error(`${done} steps`),
-    follow: values.follow?.split(",").map(Number),
+    follow: values.follow?.split(",").map((i) =>
+      readOptionNumber("follow", i, { integer: true, min: 0 })
+    ),
     onFollow: (f) =>
       console.error(
         `follow: step ${f.step} particle ${f.particle} at ${
@@ -535,4 +541,4 @@ async function main(args: string[]): Promise<number> {
   return 0;
 }
 
-if (import.meta.main) Deno.exit(await main(Deno.args));
+if (import.meta.main) Deno.exit(await mainOrUsageError(main, Deno.args));
