@@ -7,15 +7,18 @@
  * @module
  */
 import type { CaseRecord } from "../result.ts";
+import { nsPerParticleStep } from "./ns_per_particle_step.ts";
 import { HARDWARE_FIGURES, type HardwareFigure } from "./hardware_suite.ts";
 
-/** Particle-steps per second of a case: its particles / its median step time; null without. */
+/** Particle-steps per second of a case: the inverse of its ns per particle-step; null without. */
 export function particleStepsPerSecond(
   record: Pick<CaseRecord, "timings" | "particles">,
 ): number | null {
-  const ms = record.timings?.phases.total?.median;
-  const n = record.particles.solid + record.particles.fluid;
-  return ms !== undefined && ms > 0 && n > 0 ? (n * 1000) / ms : null;
+  const ns = nsPerParticleStep(
+    record.timings?.phases.total?.median,
+    record.particles.solid + record.particles.fluid,
+  );
+  return ns === null ? null : 1e9 / ns;
 }
 
 /** Per figure id, the particle-steps per second of its case among `records` (null: no such case). */

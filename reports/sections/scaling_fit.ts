@@ -74,13 +74,4 @@ export function scalingFit(points: readonly ScalingPoint[]): ScalingFit {
   };
 }
 
-/**
- * Step time per particle in ns (median ms/step × 10⁶ / particles): the figure other particle codes
- * quote as ns per particle-step. Null when the time or the count is not a number > 0.
- */
-export function nsPerParticleStep(ms: unknown, particles: unknown): number | null {
-  return typeof ms === "number" && Number.isFinite(ms) && ms > 0 &&
-      typeof particles === "number" && Number.isFinite(particles) && particles > 0
-    ? (ms * 1e6) / particles
-    : null;
-}
+export { nsPerParticleStep } from "../../core/hardware/ns_per_particle_step.ts";
